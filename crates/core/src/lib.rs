@@ -1,0 +1,30 @@
+//! # headroom-core
+//!
+//! The estimation core of Headroom: given a model and a workload, how much memory each device
+//! needs, term by term, how big the download is, which hardware fits, how fast it runs and what it
+//! costs.
+//!
+//! `#![no_std]` with `alloc`: no I/O, no clock, no JavaScript, no panics on any input. Bytes and
+//! plain data go in ([`scenario::Scenario`]); an [`estimate::Estimate`] comes out. The web page and
+//! the `headroom` command line are thin front ends over this crate.
+//!
+//! Conventions that decide numbers (see `docs/FORMULAS.md`): arithmetic in bytes and parameters
+//! as `u64` with overflow reported as an error; GB = 10^9 bytes and GiB = 2^30 bytes, always named.
+
+#![no_std]
+#![deny(missing_docs)]
+
+extern crate alloc;
+
+pub mod error;
+pub mod estimate;
+pub mod ops;
+pub mod precision;
+pub mod scenario;
+pub mod share;
+pub mod text;
+pub mod units;
+
+pub use error::{Error, Result};
+pub use estimate::{Estimate, estimate};
+pub use scenario::Scenario;

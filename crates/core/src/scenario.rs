@@ -1,0 +1,156 @@
+//! The question a user asks: which model, which workload, which hardware and runtime.
+//!
+//! A [`Scenario`] is plain data. Front ends build one from flags, form inputs or a link
+//! ([`crate::share`]) and hand it to [`crate::estimate::estimate`].
+
+use alloc::format;
+use alloc::string::String;
+
+use crate::error::{Error, Result};
+use crate::precision::WeightFormat;
+use crate::units::Params;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// Where the model's facts come from.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum ModelSource {
+    /// A bare parameter count: the seed guide's rule-of-thumb mode.
+    Params(Params),
+}
+
+/// Everything an estimate depends on.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Scenario {
+    /// The model.
+    pub model: ModelSource,
+    /// Weight format; `None` means the model's own (bf16 for a bare count).
+    pub weights: Option<WeightFormat>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario { model: ModelSource::Params(Params::new(7_000_000_000)), weights: None }
+    }
+}
+
+impl Scenario {
+    /// The weight format in effect.
+    pub fn weight_format(&self) -> WeightFormat {
+        self.weights.unwrap_or(WeightFormat::Bf16)
+    }
+}
+
+/// Parses a parameter count as people write it: `7B`, `7e9`, `500M`, `1.5b`, `124_439_808`,
+/// `1T`, `70 B`.
+///
+/// # Errors
+/// [`Error::Invalid`] on `params` for anything that is not a positive count below 2^64.
+///
+/// # Example
+/// ```
+/// use headroom_core::scenario::parse_params;
+/// assert_eq!(parse_params("7B").unwrap().get(), 7_000_000_000);
+/// assert_eq!(parse_params("500M").unwrap().get(), 500_000_000);
+/// assert!(parse_params("-3B").is_err());
+/// ```
+pub fn parse_params(s: &str) -> Result<Params> {
+    let bad = |why: &str| {
+        Error::invalid("params", format!("`{}` {why}; write it like 7B, 500M, 7e9 or 7000000000", s.trim()))
+    };
+    let cleaned: String = s.trim().chars().filter(|c| *c != '_' && *c != ',' && !c.is_whitespace()).collect();
+    if cleaned.is_empty() {
+        return Err(bad("is empty"));
+    }
+    let (number, scale) = match cleaned.as_bytes()[cleaned.len() - 1].to_ascii_lowercase() {
+        b'k' => (&cleaned[..cleaned.len() - 1], 1e3),
+        b'm' => (&cleaned[..cleaned.len() - 1], 1e6),
+        b'b' | b'g' => (&cleaned[..cleaned.len() - 1], 1e9),
+        b't' => (&cleaned[..cleaned.len() - 1], 1e12),
+        _ => (cleaned.as_str(), 1.0),
+    };
+    if number.is_empty()
+        || !number.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+    {
+        return Err(bad("is not a number"));
+    }
+    // Integers are parsed exactly; anything else through f64 and rounded.
+    if let (1.0, Ok(n)) = (scale, number.parse::<u64>()) {
+        return if n == 0 { Err(bad("must be more than zero")) } else { Ok(Params::new(n)) };
+    }
+    let x: f64 = number.parse().map_err(|_| bad("is not a number"))?;
+    let n = crate::ops::round_u64(x * scale).ok_or_else(|| bad("is out of range"))?;
+    if n == 0 {
+        return Err(bad("must be more than zero"));
+    }
+    Ok(Params::new(n))
+}
+
+/// Writes a parameter count in the shortest form [`parse_params`] reads back exactly
+/// (`7B`, `500M`, `1.5B`, else the integer).
+pub fn format_params(p: Params) -> String {
+    let n = p.get();
+    for (unit, scale) in [("T", 1_000_000_000_000u64), ("B", 1_000_000_000), ("M", 1_000_000), ("K", 1_000)] {
+        let whole = n / scale;
+        if n >= scale && (whole < 1000 || unit == "T") && n.is_multiple_of((scale / 1000).max(1)) {
+            let frac = n % scale;
+            if frac == 0 {
+                return format!("{whole}{unit}");
+            }
+            // Up to three decimals when exact.
+            let thousandths = frac / (scale / 1000);
+            if thousandths * (scale / 1000) == frac {
+                let mut s = format!("{whole}.{thousandths:03}");
+                while s.ends_with('0') {
+                    s.pop();
+                }
+                s.push_str(unit);
+                return s;
+            }
+        }
+    }
+    format!("{n}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_usual_spellings() {
+        for (s, n) in [
+            ("7B", 7_000_000_000u64),
+            ("7b", 7_000_000_000),
+            ("7e9", 7_000_000_000),
+            ("7000000000", 7_000_000_000),
+            ("1.5B", 1_500_000_000),
+            ("500M", 500_000_000),
+            ("124_439_808", 124_439_808),
+            ("70 B", 70_000_000_000),
+            ("1T", 1_000_000_000_000),
+            ("0.5B", 500_000_000),
+        ] {
+            assert_eq!(parse_params(s).map(Params::get), Ok(n), "{s}");
+        }
+    }
+
+    #[test]
+    fn refuses_nonsense() {
+        for s in ["", "B", "-7B", "0", "abc", "1e30", "NaN", "inf", "7BB", "0.0000000001"] {
+            assert!(parse_params(s).is_err(), "{s}");
+        }
+    }
+
+    #[test]
+    fn formats_round_trip() {
+        for n in [7_000_000_000u64, 1_500_000_000, 500_000_000, 8_030_261_248, 124_439_808, 1, 1_234] {
+            let p = Params::new(n);
+            assert_eq!(parse_params(&format_params(p)), Ok(p), "{n}");
+        }
+        assert_eq!(format_params(Params::new(7_000_000_000)), "7B");
+        assert_eq!(format_params(Params::new(1_500_000_000)), "1.5B");
+    }
+}

@@ -1,0 +1,214 @@
+//! The link format: a [`Scenario`] as a readable, versioned URL query, and back.
+//!
+//! `?v=1&params=7B&weights=fp16` — flat keys, defaults omitted, values in the same spelling the
+//! CLI accepts. Decoding never fails: whatever cannot be understood is left at its default and
+//! reported in [`Decoded::ignored`], so an old or hand-edited link still opens.
+//!
+//! Keys of version 1 (a link written by any later version keeps decoding to the same scenario):
+//!
+//! | key | value | default |
+//! |---|---|---|
+//! | `v` | format version | `1` |
+//! | `params` | a parameter count (`7B`, `500M`, `124439808`) | `7B` |
+//! | `weights` | weight format id (`fp16`, `q4_k_m`…) | the model's own |
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::precision::WeightFormat;
+use crate::scenario::{ModelSource, Scenario, format_params, parse_params};
+
+/// The version this build writes.
+pub const VERSION: u32 = 1;
+
+/// Something in a link that was not used, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ignored {
+    /// The key as written.
+    pub key: String,
+    /// The value as written (decoded).
+    pub value: String,
+    /// Why it was ignored, lowercase.
+    pub reason: String,
+}
+
+/// The result of reading a link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded {
+    /// The scenario, with defaults wherever the link said nothing usable.
+    pub scenario: Scenario,
+    /// What was ignored.
+    pub ignored: Vec<Ignored>,
+}
+
+/// Writes the query string (starting with `?`) for a scenario.
+///
+/// # Example
+/// ```
+/// use headroom_core::{precision::WeightFormat, scenario::*, share, units::Params};
+/// let s = Scenario { model: ModelSource::Params(Params::new(7_000_000_000)), weights: Some(WeightFormat::F16) };
+/// assert_eq!(share::encode(&s), "?v=1&params=7B&weights=fp16");
+/// assert_eq!(share::decode(&share::encode(&s)).scenario, s);
+/// ```
+pub fn encode(s: &Scenario) -> String {
+    let mut q = QueryWriter::new();
+    q.push("v", &format!("{VERSION}"));
+    let ModelSource::Params(p) = s.model;
+    q.push("params", &format_params(p));
+    if let Some(w) = s.weights {
+        q.push("weights", w.id());
+    }
+    q.finish()
+}
+
+/// Reads a query string (with or without the leading `?`, or a whole URL). Never fails.
+pub fn decode(query: &str) -> Decoded {
+    let query = match query.find('?') {
+        Some(i) => &query[i + 1..],
+        None => query,
+    };
+    let query = query.split('#').next().unwrap_or("");
+    let mut scenario = Scenario::default();
+    let mut ignored = Vec::new();
+    let mut ignore = |key: &str, value: &str, reason: String| {
+        ignored.push(Ignored { key: key.into(), value: value.into(), reason });
+    };
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = percent_decode(raw_key);
+        let value = percent_decode(raw_value);
+        match key.as_str() {
+            "v" => match value.parse::<u32>() {
+                Ok(1) => {}
+                Ok(n) if n > VERSION => ignore(
+                    &key,
+                    &value,
+                    format!("link written by a newer version ({n}); read as version {VERSION}"),
+                ),
+                _ => ignore(&key, &value, "not a known link version".into()),
+            },
+            "params" => match parse_params(&value) {
+                Ok(p) => scenario.model = ModelSource::Params(p),
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "weights" => match WeightFormat::parse(&value) {
+                Ok(w) => scenario.weights = Some(w),
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            _ => ignore(&key, &value, "unknown setting".into()),
+        }
+    }
+    Decoded { scenario, ignored }
+}
+
+struct QueryWriter {
+    out: String,
+}
+
+impl QueryWriter {
+    fn new() -> Self {
+        QueryWriter { out: String::from("?") }
+    }
+
+    fn push(&mut self, key: &str, value: &str) {
+        if self.out.len() > 1 {
+            self.out.push('&');
+        }
+        self.out.push_str(key);
+        self.out.push('=');
+        percent_encode_into(&mut self.out, value);
+    }
+
+    fn finish(self) -> String {
+        self.out
+    }
+}
+
+/// Escapes everything but the characters that read well in a URL query value.
+fn percent_encode_into(out: &mut String, value: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b',' | b':' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push('%');
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 15) as usize] as char);
+        }
+    }
+}
+
+/// Decodes `%XX` escapes and `+` as a space; malformed escapes are kept as written and invalid
+/// UTF-8 is replaced, so decoding cannot fail.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b'%' if i + 2 < bytes.len() && hex(bytes[i + 1]).is_some() && hex(bytes[i + 2]).is_some() => {
+                let hi = hex(bytes[i + 1]).unwrap_or(0);
+                let lo = hex(bytes[i + 2]).unwrap_or(0);
+                out.push(hi << 4 | lo);
+                i += 3;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::Params;
+
+    #[test]
+    fn defaults_are_omitted_and_round_trip() {
+        let s = Scenario::default();
+        assert_eq!(encode(&s), "?v=1&params=7B");
+        assert_eq!(decode(&encode(&s)), Decoded { scenario: s, ignored: Vec::new() });
+    }
+
+    #[test]
+    fn bad_values_are_ignored_with_a_reason() {
+        let d = decode("?v=1&params=abc&weights=fp12&colour=red");
+        assert_eq!(d.scenario, Scenario::default());
+        assert_eq!(d.ignored.len(), 3);
+        assert_eq!(d.ignored[2].key, "colour");
+    }
+
+    #[test]
+    fn reads_whole_urls_and_escapes() {
+        let d = decode("https://x.test/app/?params=1.5B&weights=%62f16#top");
+        assert_eq!(d.scenario.model, ModelSource::Params(Params::new(1_500_000_000)));
+        assert_eq!(d.scenario.weights, Some(WeightFormat::Bf16));
+        assert!(d.ignored.is_empty());
+    }
+
+    #[test]
+    fn percent_decoding_never_fails() {
+        assert_eq!(percent_decode("%"), "%");
+        assert_eq!(percent_decode("%4"), "%4");
+        assert_eq!(percent_decode("%zz"), "%zz");
+        assert_eq!(percent_decode("%FF"), "\u{FFFD}");
+        assert_eq!(percent_decode("a+b"), "a b");
+    }
+}
