@@ -24,6 +24,7 @@ pub fn App() -> impl IntoView {
 
     let initial_params = match scenario.get_untracked().model {
         ModelSource::Params(p) => format_params(p),
+        _ => String::new(),
     };
     let params_text = RwSignal::new(initial_params);
     let params_error = RwSignal::new(None::<String>);
@@ -44,7 +45,7 @@ pub fn App() -> impl IntoView {
             scenario.update(|s| s.weights = Some(w));
         }
     };
-    let selected = move || scenario.with(|s| s.weight_format());
+    let selected = move || estimate.with(|e| e.as_ref().ok().map(|e| e.format));
 
     view! {
         <main class="hr-app">
@@ -77,7 +78,7 @@ pub fn App() -> impl IntoView {
                     <select id="hr-weights" on:change=on_weights>
                         {ALL_FORMATS.iter().map(|f| {
                             let f = *f;
-                            view! { <option value=f.id() selected=move || selected() == f>{f.label()}</option> }
+                            view! { <option value=f.id() selected=move || selected() == Some(f)>{f.label()}</option> }
                         }).collect::<Vec<_>>()}
                     </select>
                 </label>

@@ -1,9 +1,12 @@
 //! Flags of the `headroom` command, as `spec/cli.md` names them.
 
-use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+use clap::{ArgGroup, Args, Parser, Subcommand};
 use headroom_core::Error;
-use headroom_core::precision::WeightFormat;
-use headroom_core::scenario::{ModelSource, Scenario, parse_params};
+use headroom_core::inference::Runtime;
+use headroom_core::precision::{KvDtype, WeightFormat};
+use headroom_core::scenario::{CustomModel, DEFAULT_CONTEXT, ModelSource, Scenario, parse_params};
 
 /// How much memory, disk, speed and money a language model needs — term by term.
 #[derive(Parser, Debug)]
@@ -15,19 +18,61 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Estimate memory and disk for a model and a workload.
+    /// Estimate memory, disk and compute for a model and a workload.
     Estimate(EstimateArgs),
+    /// List the catalog models.
+    Models(ListArgs),
 }
 
 #[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Print a JSON array.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("source").required(true).args(["model", "config", "params"])))]
 pub struct EstimateArgs {
+    /// A catalog model, e.g. llama-3.1-8b (`headroom models` lists them).
+    #[arg(long, value_name = "ID")]
+    pub model: Option<String>,
+
+    /// A Hugging Face config.json.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
     /// A bare parameter count (7e9, 7B, 500M): the seed guide's rule-of-thumb mode.
     #[arg(long, value_name = "N")]
-    pub params: String,
+    pub params: Option<String>,
 
-    /// Weight format: fp32 fp16 bf16 int8 int4.
+    /// Weight format: fp32 fp16 bf16 fp8 int8 int4 nf4 mxfp4, GGUF types (q8_0 q4_k_m iq4_xs…), gptq-4bit awq-4bit.
     #[arg(long, value_name = "DTYPE")]
     pub weights: Option<String>,
+
+    /// KV-cache format: fp32 fp16 bf16 fp8 q8_0 q4_0.
+    #[arg(long, value_name = "DTYPE", default_value = "fp16")]
+    pub kv: String,
+
+    /// Tokens per sequence.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONTEXT)]
+    pub context: u64,
+
+    /// Sequences at once (inference: concurrent requests).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub batch: u64,
+
+    /// Runtime: transformers vllm llama.cpp ollama mlx cpu (default: by format).
+    #[arg(long, value_name = "NAME")]
+    pub runtime: Option<String>,
+
+    /// How many devices the model is split across.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub gpus: u64,
+
+    /// Assume attention without flash attention (materialised score matrix).
+    #[arg(long)]
+    pub no_flash_attention: bool,
 
     /// Print one JSON object (sizes in bytes).
     #[arg(long, conflicts_with = "link")]
@@ -40,9 +85,59 @@ pub struct EstimateArgs {
 
 impl EstimateArgs {
     /// The scenario these flags describe.
-    pub fn scenario(&self) -> Result<Scenario, Error> {
-        let params = parse_params(&self.params)?;
-        let weights = self.weights.as_deref().map(WeightFormat::parse).transpose()?;
-        Ok(Scenario { model: ModelSource::Params(params), weights })
+    pub fn scenario(&self) -> Result<Scenario, String> {
+        let model = if let Some(id) = &self.model {
+            let entry = headroom_core::catalog::model(id).map_err(|e| e.to_string())?;
+            ModelSource::Catalog(entry.id.into())
+        } else if let Some(path) = &self.config {
+            let bytes = read_file(path)?;
+            let m = headroom_core::import::hf::parse_config(&bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let name = m.name.clone().unwrap_or_else(|| path.display().to_string());
+            for n in &m.notices {
+                eprintln!("note: {}", n.render(headroom_core::text::Lang::En));
+            }
+            ModelSource::Custom(Box::new(CustomModel {
+                name,
+                architecture: m.architecture,
+                format: m.format,
+                weight_bytes: None,
+            }))
+        } else if let Some(p) = &self.params {
+            ModelSource::Params(parse_params(p).map_err(|e| e.to_string())?)
+        } else {
+            return Err("give a model: --model, --config or --params".into());
+        };
+        let core = |r: Result<_, Error>| r.map_err(|e| e.to_string());
+        let scenario = Scenario {
+            model,
+            weights: self
+                .weights
+                .as_deref()
+                .map(WeightFormat::parse)
+                .transpose()
+                .map_err(|e| e.to_string())?,
+            kv: core(KvDtype::parse(&self.kv))?,
+            context: self.context,
+            batch: self.batch,
+            runtime: self.runtime.as_deref().map(Runtime::parse).transpose().map_err(|e| e.to_string())?,
+            gpus: self.gpus,
+            flash_attention: !self.no_flash_attention,
+        };
+        scenario.validate().map_err(|e| e.to_string())?;
+        Ok(scenario)
     }
+}
+
+/// Reads a file the user named, refusing anything absurdly large for a config.
+pub fn read_file(path: &PathBuf) -> Result<Vec<u8>, String> {
+    const LIMIT: u64 = 64 << 20;
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a file", path.display()));
+    }
+    if meta.len() > LIMIT {
+        return Err(format!("{} is {} bytes; a config.json is a few kilobytes", path.display(), meta.len()));
+    }
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }

@@ -29,8 +29,12 @@ fn main() -> ExitCode {
 
 fn run(cli: args::Cli, out: &mut impl Write) -> Result<(), String> {
     match cli.command {
+        args::Command::Models(a) => {
+            let text = if a.json { output::models_json() } else { output::models_table() };
+            out.write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))
+        }
         args::Command::Estimate(a) => {
-            let scenario = a.scenario().map_err(|e| e.to_string())?;
+            let scenario = a.scenario()?;
             let estimate = headroom_core::estimate(&scenario).map_err(|e| e.to_string())?;
             let text = if a.json {
                 output::json(&scenario, &estimate)

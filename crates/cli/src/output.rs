@@ -2,8 +2,10 @@
 
 use std::fmt::Write;
 
-use headroom_core::estimate::{Estimate, TermKind};
-use headroom_core::text::{Lang, format_int, format_size};
+use headroom_core::catalog;
+use headroom_core::estimate::{Estimate, Memory, TermKind};
+use headroom_core::model::ParamBreakdown;
+use headroom_core::text::{Lang, Msg, format_int, format_size};
 use headroom_core::{Scenario, share};
 use serde::Serialize;
 
@@ -15,6 +17,15 @@ struct Json<'a> {
     trainable_params: u64,
     disk: JsonDisk,
     link: String,
+    format: String,
+    runtime: &'static str,
+    devices: u64,
+    host: JsonMemory,
+    weights_total: u64,
+    weights_exact: bool,
+    kv_cache_total: u64,
+    kv_bytes_per_token: u64,
+    compute: JsonCompute,
     breakdown: Vec<JsonTerm>,
     notes: Vec<String>,
 }
@@ -24,6 +35,13 @@ struct JsonModel<'a> {
     name: &'a str,
     params_total: u64,
     params_active: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    architecture: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params_breakdown: Option<&'a ParamBreakdown>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stand_in: Option<&'a str>,
+    max_context: u64,
 }
 
 #[derive(Serialize)]
@@ -41,33 +59,10 @@ struct JsonMemory {
     total_high: u64,
 }
 
-#[derive(Serialize)]
-struct JsonDisk {
-    weights: u64,
-}
-
-#[derive(Serialize)]
-struct JsonTerm {
-    term: &'static str,
-    bytes: u64,
-    low: u64,
-    high: u64,
-    formula: String,
-    assumptions: Vec<String>,
-}
-
-/// The `--json` object of `spec/cli.md`: every size in bytes, absent terms as 0.
-pub fn json(scenario: &Scenario, e: &Estimate) -> String {
-    let m = &e.memory;
-    let g = |k| m.get(k).get();
-    let doc = Json {
-        schema: 1,
-        model: JsonModel {
-            name: &e.model.name,
-            params_total: e.model.params_total.get(),
-            params_active: e.model.params_active.get(),
-        },
-        memory: JsonMemory {
+impl JsonMemory {
+    fn of(m: &Memory) -> Self {
+        let g = |k| m.get(k).get();
+        JsonMemory {
             weights: g(TermKind::Weights),
             kv_cache: g(TermKind::KvCache),
             activations: g(TermKind::Activations),
@@ -79,11 +74,63 @@ pub fn json(scenario: &Scenario, e: &Estimate) -> String {
             total: m.total.get(),
             total_low: m.total_low.get(),
             total_high: m.total_high.get(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonDisk {
+    weights: u64,
+}
+
+#[derive(Serialize)]
+struct JsonCompute {
+    flops_per_token: f64,
+}
+
+#[derive(Serialize)]
+struct JsonTerm {
+    term: &'static str,
+    bytes: u64,
+    low: u64,
+    high: u64,
+    exact: bool,
+    formula: String,
+    assumptions: Vec<String>,
+}
+
+fn en(m: &Msg) -> String {
+    m.render(Lang::En)
+}
+
+/// The `--json` object of `spec/cli.md`: every size in bytes, absent terms as 0.
+pub fn json(scenario: &Scenario, e: &Estimate) -> String {
+    let doc = Json {
+        schema: 1,
+        model: JsonModel {
+            name: &e.model.name,
+            params_total: e.model.params_total.get(),
+            params_active: e.model.params_active.get(),
+            architecture: e.model.architecture.as_deref(),
+            params_breakdown: e.model.breakdown.as_ref(),
+            stand_in: e.model.stand_in.as_deref(),
+            max_context: e.model.max_context,
         },
-        trainable_params: 0,
+        memory: JsonMemory::of(&e.memory),
+        trainable_params: e.trainable_params,
         disk: JsonDisk { weights: e.disk.weights.get() },
         link: share::encode(scenario),
-        breakdown: m
+        format: e.format.id(),
+        runtime: e.runtime.id(),
+        devices: e.devices,
+        host: JsonMemory::of(&e.host),
+        weights_total: e.weights_total.get(),
+        weights_exact: e.weights_exact,
+        kv_cache_total: e.kv_total.get(),
+        kv_bytes_per_token: e.kv_per_token.get(),
+        compute: JsonCompute { flops_per_token: e.flops_per_token },
+        breakdown: e
+            .memory
             .terms
             .iter()
             .map(|t| JsonTerm {
@@ -91,16 +138,25 @@ pub fn json(scenario: &Scenario, e: &Estimate) -> String {
                 bytes: t.bytes.get(),
                 low: t.low.get(),
                 high: t.high.get(),
-                formula: t.formula.render(Lang::En),
-                assumptions: t.assumptions.iter().map(|a| a.render(Lang::En)).collect(),
+                exact: t.is_exact(),
+                formula: en(&t.formula),
+                assumptions: t.assumptions.iter().map(en).collect(),
             })
             .collect(),
-        notes: e.notes.iter().map(|n| n.render(Lang::En)).collect(),
+        notes: e.notes.iter().map(en).collect(),
     };
     // Serializing plain structs of integers and strings cannot fail.
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
+}
+
+fn term_name(k: TermKind) -> String {
+    Msg::new(k.name(), Vec::new()).render(Lang::En)
+}
+
+fn band(low: headroom_core::units::Bytes, high: headroom_core::units::Bytes) -> String {
+    format!("{} – {}", format_size(low, Lang::En), format_size(high, Lang::En))
 }
 
 /// A readable table: each term with its size and formula, the total, the disk and the link.
@@ -109,39 +165,116 @@ pub fn human(scenario: &Scenario, e: &Estimate) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Model   {} ({} parameters, {} active)",
+        "Model    {} — {} parameters ({} active)",
         e.model.name,
         format_int(e.model.params_total.get(), lang),
         format_int(e.model.params_active.get(), lang)
     );
-    let _ = writeln!(s, "Weights {}", scenario.weight_format().label());
+    if let Some(a) = &e.model.architecture {
+        let _ = writeln!(s, "         {a}");
+    }
+    let _ = writeln!(
+        s,
+        "Workload inference, {} × {} tokens, weights {}, KV {}, {}{}",
+        scenario.batch,
+        format_int(scenario.context, lang),
+        e.format.label(),
+        scenario.kv.id(),
+        e.runtime.label(),
+        if e.devices > 1 { format!(", {} devices", e.devices) } else { String::new() }
+    );
     let _ = writeln!(s);
-    let _ = writeln!(s, "Memory per device");
+    let per = if e.devices > 1 { "Memory per device (the busiest)" } else { "Memory" };
+    let _ = writeln!(s, "{per}");
     for t in &e.memory.terms {
-        let band = if t.is_exact() {
-            "exact".to_string()
-        } else {
-            format!("{} – {}", format_size(t.low, lang), format_size(t.high, lang))
-        };
-        let _ = writeln!(s, "  {:<18} {:>26}  {}", t.kind.name_en(), format_size(t.bytes, lang), band);
-        let _ = writeln!(s, "  {:<18} = {}", "", t.formula.render(lang));
+        let range = if t.is_exact() { "exact".to_string() } else { band(t.low, t.high) };
+        let _ = writeln!(s, "  {:<18} {:>24}  {}", term_name(t.kind), format_size(t.bytes, lang), range);
+        let _ = writeln!(s, "  {:<18}   {}", "", en(&t.formula));
     }
-    let _ = writeln!(s, "  {:<18} {:>26}", "Total", format_size(e.memory.total, lang));
+    let _ = writeln!(
+        s,
+        "  {:<18} {:>24}  {}",
+        "Total",
+        format_size(e.memory.total, lang),
+        band(e.memory.total_low, e.memory.total_high)
+    );
     let _ = writeln!(s);
-    let _ = writeln!(s, "Disk    {} to download", format_size(e.disk.weights, lang));
+    let _ = writeln!(s, "System RAM beside it   {}", format_size(e.host.total, lang));
+    let _ = writeln!(s, "Disk (download)        {}", format_size(e.disk.weights, lang));
+    let _ = writeln!(s, "KV cache per token     {}", format_size(e.kv_per_token, lang));
     for n in &e.notes {
-        let _ = writeln!(s, "Note    {}", n.render(lang));
+        let _ = writeln!(s, "Note: {}", en(n));
     }
-    let _ = writeln!(s, "Link    {}", share::encode(scenario));
+    let _ = writeln!(s, "Link   {}", share::encode(scenario));
     s
 }
 
-trait NameEn {
-    fn name_en(self) -> String;
+#[derive(Serialize)]
+struct JsonModelEntry {
+    id: &'static str,
+    name: &'static str,
+    aliases: &'static [&'static str],
+    hf_repo: &'static str,
+    family: String,
+    params_total: u64,
+    params_active: u64,
+    format: Option<String>,
+    max_context: u64,
+    released: &'static str,
+    source: &'static str,
 }
 
-impl NameEn for TermKind {
-    fn name_en(self) -> String {
-        headroom_core::text::Msg::new(self.name(), Vec::new()).render(Lang::En)
+fn entries() -> Vec<JsonModelEntry> {
+    catalog::models()
+        .iter()
+        .filter_map(|m| {
+            let imported = m.import().ok()?;
+            let a = &imported.architecture;
+            Some(JsonModelEntry {
+                id: m.id,
+                name: m.name,
+                aliases: m.aliases,
+                hf_repo: m.hf_repo,
+                family: a.family.clone(),
+                params_total: a.params_total().ok()?.get(),
+                params_active: a.params_active().ok()?.get(),
+                format: imported.format.map(|f| f.id()),
+                max_context: a.max_context,
+                released: m.released,
+                source: m.source,
+            })
+        })
+        .collect()
+}
+
+/// `headroom models --json`.
+pub fn models_json() -> String {
+    let mut s = serde_json::to_string_pretty(&entries()).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// `headroom models`.
+pub fn models_table() -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<28} {:<13} {:>10} {:>10} {:>8} {:>9}",
+        "ID", "FAMILY", "PARAMS", "ACTIVE", "FORMAT", "CONTEXT"
+    );
+    for m in entries() {
+        let p = headroom_core::units::Params::new(m.params_total);
+        let a = headroom_core::units::Params::new(m.params_active);
+        let _ = writeln!(
+            s,
+            "{:<28} {:<13} {:>10} {:>10} {:>8} {:>9}",
+            m.id,
+            m.family,
+            p.to_string(),
+            a.to_string(),
+            m.format.unwrap_or_else(|| "-".into()),
+            m.max_context
+        );
     }
+    s
 }

@@ -1,6 +1,7 @@
 //! The `headroom` binary against the contract of `spec/cli.md`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn headroom(args: &[&str]) -> Output {
@@ -8,34 +9,108 @@ fn headroom(args: &[&str]) -> Output {
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = headroom(args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut all = args.to_vec();
+    all.push("--json");
+    let out = headroom(&all);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
+fn fixture(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name);
+    p.to_string_lossy().into_owned()
+}
+
+const MEMORY_KEYS: [&str; 9] = [
+    "weights",
+    "kv_cache",
+    "activations",
+    "gradients",
+    "optimizer",
+    "master_weights",
+    "adapters",
+    "overhead",
+    "total",
+];
+
 #[test]
 fn seed_slice_seven_billion_fp16() {
-    let v = json(&["estimate", "--params", "7B", "--weights", "fp16", "--json"]);
+    let v = json(&["estimate", "--params", "7B", "--weights", "fp16"]);
     assert_eq!(v["schema"], 1);
     assert_eq!(v["memory"]["weights"], 14_000_000_000u64);
-    assert_eq!(v["memory"]["total"], 14_000_000_000u64);
     assert_eq!(v["model"]["params_total"], 7_000_000_000u64);
     assert_eq!(v["disk"]["weights"], 14_000_000_000u64);
     assert_eq!(v["link"], "?v=1&params=7B&weights=fp16");
-    // Keys that do not apply are 0, not missing.
-    for key in ["kv_cache", "activations", "gradients", "optimizer", "master_weights", "adapters", "overhead"]
-    {
-        assert!(v["memory"][key].is_u64(), "memory.{key} missing");
-    }
+    // Keys that do not apply are 0, not missing; the total is the sum of the terms.
+    let sum: u64 = MEMORY_KEYS[..8].iter().map(|k| v["memory"][k].as_u64().expect(k)).sum();
+    assert_eq!(v["memory"]["total"].as_u64().unwrap(), sum);
     assert_eq!(v["trainable_params"], 0);
 }
 
 #[test]
 fn every_spelling_of_seven_billion_agrees() {
     for p in ["7e9", "7B", "7000000000", "7b"] {
-        let v = json(&["estimate", "--params", p, "--weights", "int4", "--json"]);
+        let v = json(&["estimate", "--params", p, "--weights", "int4"]);
         assert_eq!(v["memory"]["weights"], 3_500_000_000u64, "{p}");
     }
+}
+
+#[test]
+fn catalog_model_is_exact() {
+    let v = json(&["estimate", "--model", "llama-3.1-8b"]);
+    assert_eq!(v["model"]["name"], "llama-3.1-8b");
+    assert_eq!(v["model"]["params_total"], 8_030_261_248u64);
+    assert_eq!(v["model"]["params_active"], 8_030_261_248u64);
+    // bf16 by default (the checkpoint's own dtype), KV fp16 at 4096 tokens.
+    assert_eq!(v["memory"]["weights"], 16_060_522_496u64);
+    assert_eq!(v["memory"]["kv_cache"], 536_870_912u64);
+    assert_eq!(v["format"], "bf16");
+    assert_eq!(v["link"], "?v=1");
+}
+
+#[test]
+fn moe_and_mla_models() {
+    let v = json(&["estimate", "--model", "mixtral-8x7b", "--context", "32768"]);
+    assert_eq!(v["model"]["params_total"], 46_702_792_704u64);
+    assert_eq!(v["model"]["params_active"], 12_879_925_248u64);
+    assert_eq!(v["memory"]["kv_cache"], 4_294_967_296u64);
+    let v = json(&["estimate", "--model", "deepseek-v3", "--kv", "bf16", "--context", "32768"]);
+    assert_eq!(v["memory"]["kv_cache"], 2_302_672_896u64);
+    assert_eq!(v["format"], "fp8");
+}
+
+#[test]
+fn a_config_file_gives_the_same_numbers_as_the_catalog() {
+    let from_file =
+        json(&["estimate", "--config", &fixture("validation/configs/qwen3-8b.json"), "--context", "8192"]);
+    let from_catalog = json(&["estimate", "--model", "qwen3-8b", "--context", "8192"]);
+    for k in MEMORY_KEYS {
+        assert_eq!(from_file["memory"][k], from_catalog["memory"][k], "{k}");
+    }
+}
+
+#[test]
+fn gpus_split_the_model() {
+    let one = json(&["estimate", "--model", "llama-3.1-8b", "--runtime", "vllm"]);
+    let two = json(&["estimate", "--model", "llama-3.1-8b", "--runtime", "vllm", "--gpus", "2"]);
+    assert_eq!(two["devices"], 2);
+    let w1 = one["memory"]["weights"].as_u64().unwrap();
+    let w2 = two["memory"]["weights"].as_u64().unwrap();
+    assert_eq!(w2, w1.div_ceil(2));
+    assert_eq!(two["memory"]["kv_cache"].as_u64().unwrap() * 2, one["memory"]["kv_cache"].as_u64().unwrap());
+}
+
+#[test]
+fn models_lists_the_catalog() {
+    let out = headroom(&["models", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = v.as_array().unwrap();
+    assert!(list.iter().any(|m| m["id"] == "llama-3.1-8b" && m["params_total"] == 8_030_261_248u64));
+    let out = headroom(&["models"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().count() > list.len(), "{text}");
+    assert!(text.contains("mixtral-8x7b"));
 }
 
 #[test]
@@ -46,22 +121,38 @@ fn human_output_is_a_table_with_the_total() {
     assert!(text.contains("Weights"), "{text}");
     assert!(text.contains("14.00 GB (13.04 GiB)"), "{text}");
     assert!(text.contains("Total"), "{text}");
+    assert!(text.contains("KV cache"), "{text}");
 }
 
 #[test]
 fn link_flag_prints_the_query() {
     let out = headroom(&["estimate", "--params", "500M", "--link"]);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "?v=1&params=500M\n");
+    let out =
+        headroom(&["estimate", "--model", "qwen3-8b", "--weights", "q4_k_m", "--context", "8192", "--link"]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "?v=1&model=qwen3-8b&weights=q4_k_m&ctx=8192\n");
 }
 
 #[test]
 fn bad_input_is_one_line_and_status_2() {
+    let broken = std::env::temp_dir().join("headroom-cli-test-broken-config.json");
+    std::fs::write(&broken, b"{\"model_type\": \"llama\", \"hidden_size\": ").unwrap();
+    let broken = broken.to_string_lossy().into_owned();
     for args in [
         vec!["estimate", "--params", "banana"],
         vec!["estimate", "--params", "7B", "--weights", "fp12"],
         vec!["estimate", "--params", "7B", "--frobnicate"],
         vec!["estimate", "--params", "0"],
         vec!["estimate", "--params", "99999999999999999999999"],
+        vec!["estimate", "--model", "llama-9"],
+        vec!["estimate", "--model", "llama-3.1-8b", "--context", "0"],
+        vec!["estimate", "--model", "llama-3.1-8b", "--context", "-5"],
+        vec!["estimate", "--model", "llama-3.1-8b", "--context", "99999999999999999999999"],
+        vec!["estimate", "--model", "llama-3.1-8b", "--kv", "q2"],
+        vec!["estimate", "--model", "llama-3.1-8b", "--runtime", "tgi"],
+        vec!["estimate", "--model", "llama-3.1-8b", "--params", "7B"],
+        vec!["estimate", "--config", "/nonexistent/config.json"],
+        vec!["estimate", "--config", &broken],
         vec!["estimate"],
         vec!["nonsense"],
     ] {

@@ -1,12 +1,21 @@
 //! From a [`Scenario`] to an [`Estimate`]: every number the front ends show, as a breakdown
-//! whose terms each carry their formula and assumptions.
+//! whose terms each carry their formula, assumptions and band.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::catalog;
 use crate::error::{OrOverflow, Result};
+use crate::inference::{
+    self, InferenceSetup, Runtime, activation_term, activation_term_flat, kv_cache_bytes, kv_share,
+    overhead_term,
+};
+use crate::model::{Architecture, ParamBreakdown};
+use crate::precision::WeightFormat;
 use crate::scenario::{ModelSource, Scenario};
+use crate::tensors::{self, Priced, Role};
 use crate::text::{Arg, Msg, MsgId};
 use crate::units::{Bytes, Params};
 
@@ -108,7 +117,7 @@ impl Term {
 }
 
 /// The memory one device must hold.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Memory {
     /// The terms, in [`TermKind::ALL`] order; terms that do not apply are absent.
@@ -142,25 +151,39 @@ impl Memory {
     pub fn get(&self, kind: TermKind) -> Bytes {
         self.terms.iter().filter(|t| t.kind == kind).fold(Bytes::ZERO, |a, t| a.saturating_add(t.bytes))
     }
+
+    /// The term of a kind, when present.
+    pub fn term(&self, kind: TermKind) -> Option<&Term> {
+        self.terms.iter().find(|t| t.kind == kind)
+    }
 }
 
 /// The model as the estimate saw it.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct ModelSummary {
-    /// Catalog id or a description of the source.
+    /// Catalog id, file name, or the parameter count.
     pub name: String,
     /// Every parameter stored in the checkpoint.
     pub params_total: Params,
     /// Parameters used per token (MoE: shared parts plus the routed experts' share).
     pub params_active: Params,
+    /// Parameters by part, when the architecture is known.
+    pub breakdown: Option<ParamBreakdown>,
+    /// A one-line description of the architecture, when known.
+    pub architecture: Option<String>,
+    /// For a bare parameter count: the catalog model whose shape stands in for the KV cache and
+    /// activations.
+    pub stand_in: Option<String>,
+    /// The longest context the model was trained for (0 when unknown).
+    pub max_context: u64,
 }
 
 /// Download size.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Disk {
-    /// Bytes of the weight files in the chosen format.
+    /// Bytes of the weight files in the chosen format (with their headers).
     pub weights: Bytes,
 }
 
@@ -170,56 +193,486 @@ pub struct Disk {
 pub struct Estimate {
     /// The model.
     pub model: ModelSummary,
-    /// Memory per device.
+    /// The weight format in effect.
+    pub format: WeightFormat,
+    /// The runtime in effect.
+    pub runtime: Runtime,
+    /// Devices the work is split across.
+    pub devices: u64,
+    /// Memory of one accelerator (the busiest, when split); for CPU inference, system RAM.
     pub memory: Memory,
+    /// System RAM needed beside the accelerators (offloaded layers, embeddings kept on the CPU,
+    /// the runtime's process).
+    pub host: Memory,
+    /// Weight bytes over all devices.
+    pub weights_total: Bytes,
+    /// KV-cache bytes over all devices.
+    pub kv_total: Bytes,
+    /// KV-cache bytes per token of one sequence (all layers, full-attention ones counted fully).
+    pub kv_per_token: Bytes,
+    /// Whether the weight bytes are exact (a known architecture and format) or a rule of thumb.
+    pub weights_exact: bool,
     /// Download size.
     pub disk: Disk,
+    /// Parameters the optimizer updates (0 for inference).
+    pub trainable_params: u64,
+    /// Forward FLOPs per generated token at this context (2 × active parameters plus attention).
+    pub flops_per_token: f64,
     /// Remarks worth showing beside the numbers.
     pub notes: Vec<Msg>,
 }
 
-/// Estimates memory and disk for a scenario.
-///
-/// Weights = parameters × bytes per parameter at the chosen format (the seed guide's table:
-/// fp32 4, fp16 and bf16 2, int8 1, int4 0.5).
+/// A model with its facts resolved.
+pub struct Resolved {
+    /// Display name.
+    pub name: String,
+    /// The architecture, when known.
+    pub architecture: Option<Architecture>,
+    /// For a bare count: the stand-in model for shape-dependent terms.
+    pub stand_in: Option<(&'static str, Architecture)>,
+    /// The checkpoint's own format.
+    pub native_format: Option<WeightFormat>,
+    /// Exact weight bytes read from a file, when available.
+    pub file_weight_bytes: Option<Bytes>,
+    /// Parameters.
+    pub params: Params,
+    /// Notices from reading.
+    pub notices: Vec<Msg>,
+}
+
+/// Looks up or reads the model of a scenario.
 ///
 /// # Errors
-/// [`crate::Error::Overflow`] when a size does not fit in 64 bits.
+/// [`crate::Error::UnknownModel`], or what reading the config reports.
+pub fn resolve(source: &ModelSource) -> Result<Resolved> {
+    match source {
+        ModelSource::Params(p) => {
+            let stand_in = stand_in_for(*p);
+            Ok(Resolved {
+                name: crate::scenario::format_params(*p),
+                architecture: None,
+                stand_in,
+                native_format: None,
+                file_weight_bytes: None,
+                params: *p,
+                notices: Vec::new(),
+            })
+        }
+        ModelSource::Catalog(id) => {
+            let entry = catalog::model(id)?;
+            let m = entry.import()?;
+            let params = m.architecture.params_total()?;
+            Ok(Resolved {
+                name: entry.id.into(),
+                architecture: Some(m.architecture),
+                stand_in: None,
+                native_format: m.format,
+                file_weight_bytes: None,
+                params,
+                notices: m.notices,
+            })
+        }
+        ModelSource::Custom(c) => {
+            let params = c.architecture.params_total()?;
+            Ok(Resolved {
+                name: c.name.clone(),
+                architecture: Some(c.architecture.clone()),
+                stand_in: None,
+                native_format: c.format,
+                file_weight_bytes: c.weight_bytes,
+                params,
+                notices: Vec::new(),
+            })
+        }
+    }
+}
+
+/// The dense catalog model closest in size (on a log scale) to a bare parameter count, whose
+/// shape stands in for the KV cache and activations.
+fn stand_in_for(p: Params) -> Option<(&'static str, Architecture)> {
+    let target = crate::ops::ln(p.get().max(1) as f64);
+    let mut best: Option<(f64, &'static str, Architecture)> = None;
+    for m in catalog::models() {
+        let Ok(a) = m.architecture() else { continue };
+        if a.moe.is_some() || a.family == "gpt2" || a.family == "falcon" || a.family == "gpt_neox" {
+            continue;
+        }
+        let Ok(n) = a.params_total() else { continue };
+        let d = crate::ops::abs(crate::ops::ln(n.get() as f64) - target);
+        if best.as_ref().is_none_or(|(bd, _, _)| d < *bd) {
+            best = Some((d, m.id, a));
+        }
+    }
+    best.map(|(_, id, a)| (id, a))
+}
+
+/// Estimates memory, disk and compute for a scenario.
+///
+/// Weights are priced tensor by tensor ([`crate::tensors`]); for a bare parameter count, by the
+/// seed guide's bytes per parameter. The KV cache is exact ([`inference::kv_cache_bytes`]);
+/// activations and overhead are modelled per runtime, with a band.
+///
+/// # Errors
+/// [`crate::Error::Invalid`] for out-of-range inputs, [`crate::Error::UnknownModel`],
+/// [`crate::Error::Overflow`] for absurd sizes.
 ///
 /// # Example
 /// ```
-/// use headroom_core::{estimate::estimate, precision::WeightFormat, scenario::*, units::Params};
-/// let s = Scenario { model: ModelSource::Params(Params::new(7_000_000_000)), weights: Some(WeightFormat::F16) };
-/// assert_eq!(estimate(&s).unwrap().memory.total.get(), 14_000_000_000);
+/// use headroom_core::{estimate::{estimate, TermKind}, precision::WeightFormat, scenario::Scenario, units::Params};
+/// let s = Scenario::params(Params::new(7_000_000_000), Some(WeightFormat::F16));
+/// assert_eq!(estimate(&s).unwrap().memory.get(TermKind::Weights).get(), 14_000_000_000);
 /// ```
 pub fn estimate(scenario: &Scenario) -> Result<Estimate> {
-    let format = scenario.weight_format();
-    let ModelSource::Params(params) = scenario.model;
-    let weights = (params * format.bits_per_weight()).or_overflow("weight memory")?;
-    let term = Term::exact(
-        TermKind::Weights,
-        weights,
-        Msg::new(
-            MsgId::WeightsFlat,
-            vec![
-                Arg::Int(params.get()),
-                Arg::Num(format.bits_per_weight().bytes_per_weight(), 1),
-                Arg::Text(format.label().into()),
-            ],
+    scenario.validate()?;
+    let r = resolve(&scenario.model)?;
+    let requested = scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16);
+    let runtime = scenario.runtime.unwrap_or_else(|| Runtime::default_for(requested));
+    // llama.cpp runs GGUF files: a float checkpoint becomes the GGUF file of the same precision.
+    let format = match (runtime.is_llama_cpp(), requested) {
+        (true, WeightFormat::F32) => WeightFormat::Gguf(crate::precision::GgufMix::F32),
+        (true, WeightFormat::F16) => WeightFormat::Gguf(crate::precision::GgufMix::F16),
+        (true, WeightFormat::Bf16) => WeightFormat::Gguf(crate::precision::GgufMix::BF16),
+        (_, f) => f,
+    };
+    let gpus = if runtime == Runtime::Cpu { 1 } else { scenario.gpus };
+    let mut notes: Vec<Msg> = r.notices.clone();
+    if runtime == Runtime::Cpu && scenario.gpus > 1 {
+        notes.push(Msg::new(MsgId::NoteCpuIgnoresGpus, vec![]));
+    }
+    let setup = InferenceSetup {
+        runtime,
+        kv: scenario.kv,
+        context: scenario.context,
+        batch: scenario.batch,
+        gpus,
+        flash_attention: scenario.flash_attention,
+    };
+
+    // The architecture that shapes the KV cache and activations.
+    let shape: Option<&Architecture> = r.architecture.as_ref().or(r.stand_in.as_ref().map(|(_, a)| a));
+
+    // Weights.
+    let priced: Option<Priced> = match &r.architecture {
+        Some(a) => Some(tensors::weight_bytes(a, format)?),
+        None => None,
+    };
+    let (weights_total, weights_exact) = match (&priced, r.file_weight_bytes) {
+        (_, Some(b)) if scenario.weights.is_none() || scenario.weights == r.native_format => (b, true),
+        (Some(p), _) => (p.total(), true),
+        (None, _) => {
+            ((r.params * format.flat_bits_per_weight()).or_overflow("weight memory")?, format.is_seed())
+        }
+    };
+    let (weights_device, weights_host) =
+        split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_ref());
+    let weights_term = weights_term(&r, format, weights_device, weights_total, weights_exact, gpus, runtime);
+
+    // KV cache.
+    let (kv_total, kv_per_token) = match shape {
+        Some(a) => (
+            kv_cache_bytes(a, scenario.kv, scenario.context, scenario.batch)?,
+            Bytes::new(inference::kv_bytes_per_token_per_layer(a, scenario.kv).saturating_mul(a.num_layers)),
         ),
-        vec![Msg::new(MsgId::AssumeUniformFormat, vec![Arg::Text(format.label().into())])],
-    );
-    let memory = Memory::from_terms(vec![term])?;
+        None => (Bytes::ZERO, Bytes::ZERO),
+    };
+    let mut terms = vec![weights_term];
+    if let Some(a) = shape {
+        let (num, den) = kv_share(a, runtime, gpus);
+        let kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
+        let mut assumptions = Vec::new();
+        if a.sliding_layers > 0 {
+            assumptions.push(Msg::new(
+                MsgId::AssumeSlidingLayers,
+                vec![
+                    Arg::Int(a.sliding_layers),
+                    Arg::Int(a.num_layers),
+                    Arg::Int(a.sliding_window.unwrap_or(0)),
+                ],
+            ));
+        }
+        if gpus > 1 {
+            assumptions.push(Msg::new(MsgId::AssumeKvSplit, vec![Arg::Int(num), Arg::Int(den)]));
+        }
+        let formula = Msg::new(
+            MsgId::KvFormula,
+            vec![
+                Arg::Int(scenario.batch),
+                Arg::Int(scenario.context),
+                Arg::Int(a.num_layers),
+                Arg::Text(inference::kv_layout_label(a)),
+                Arg::Text(scenario.kv.id().into()),
+            ],
+        );
+        let term = if r.architecture.is_some() {
+            Term::exact(TermKind::KvCache, kv_device, formula, assumptions)
+        } else {
+            assumptions.push(Msg::new(
+                MsgId::AssumeStandIn,
+                vec![Arg::Text(r.stand_in.as_ref().map_or("", |s| s.0).into())],
+            ));
+            inference::banded(TermKind::KvCache, kv_device, (0.25, 4.0), formula, assumptions)
+        };
+        terms.push(term);
+        terms.push(activation_term(a, &setup, &mut notes)?);
+    } else {
+        terms.push(activation_term_flat(weights_device));
+    }
+    let variable = terms.iter().skip(1).fold(Bytes::ZERO, |acc, t| acc.saturating_add(t.bytes));
+    terms.push(overhead_term(runtime, gpus, variable));
+    let memory = Memory::from_terms(terms)?;
+
+    // System RAM beside the accelerators.
+    let host = host_memory(runtime, weights_host, &memory)?;
+
+    // Disk.
+    let disk = Disk { weights: disk_bytes(format, weights_total, priced.as_ref(), r.architecture.as_ref()) };
+
+    // Notes.
+    if let Some(a) = &r.architecture {
+        if a.max_context > 0 && scenario.context > a.max_context {
+            notes.push(Msg::new(
+                MsgId::NoteBeyondTrainedContext,
+                vec![Arg::Int(scenario.context), Arg::Int(a.max_context)],
+            ));
+        }
+        if a.moe.is_some() {
+            notes.push(Msg::new(MsgId::NoteMoeAllResident, vec![]));
+        }
+    }
+    if format.is_gguf() && !runtime.is_llama_cpp() && runtime != Runtime::Cpu {
+        notes.push(Msg::new(MsgId::NoteGgufRuntime, vec![Arg::Text(runtime.label().into())]));
+    }
+    if !format.is_gguf() && runtime.is_llama_cpp() {
+        notes.push(Msg::new(MsgId::NoteNeedsGguf, vec![Arg::Text(runtime.label().into())]));
+    }
+
+    let (params_total, params_active, breakdown, arch_summary, max_context) = match &r.architecture {
+        Some(a) => (
+            a.params_total()?,
+            a.params_active()?,
+            Some(a.param_breakdown()?),
+            Some(a.summary()),
+            a.max_context,
+        ),
+        None => (r.params, r.params, None, None, 0),
+    };
+    let flops_per_token = flops_per_token(params_active, shape, scenario.context);
     Ok(Estimate {
         model: ModelSummary {
-            name: crate::scenario::format_params(params),
-            params_total: params,
-            params_active: params,
+            name: r.name.clone(),
+            params_total,
+            params_active,
+            breakdown,
+            architecture: arch_summary,
+            stand_in: r.stand_in.as_ref().map(|(id, _)| String::from(*id)),
+            max_context,
         },
-        disk: Disk { weights },
+        format,
+        runtime,
+        devices: gpus,
         memory,
-        notes: Vec::new(),
+        host,
+        weights_total,
+        kv_total,
+        kv_per_token,
+        weights_exact,
+        disk,
+        trainable_params: 0,
+        flops_per_token,
+        notes,
     })
+}
+
+/// Forward FLOPs per token: 2 per active parameter, plus attention over the context
+/// (`4 × layers × context × query width`, scores and weighted sum).
+fn flops_per_token(active: Params, shape: Option<&Architecture>, context: u64) -> f64 {
+    let dense = 2.0 * active.get() as f64;
+    let attn = shape.map_or(0.0, |a| {
+        let q = match &a.attention {
+            crate::model::Attention::Standard(s) => s.q_width(),
+            crate::model::Attention::Mla(m) => {
+                m.num_heads.saturating_mul(m.qk_nope_head_dim + m.qk_rope_head_dim)
+            }
+        } as f64;
+        let window = a.sliding_window.unwrap_or(u64::MAX);
+        let full = (a.num_layers - a.sliding_layers) as f64 * context as f64;
+        let sliding = a.sliding_layers as f64 * context.min(window) as f64;
+        4.0 * q * (full + sliding)
+    });
+    dense + attn
+}
+
+/// Weight bytes on the busiest accelerator and on the host.
+fn split_weights(
+    priced: &Option<Priced>,
+    total: Bytes,
+    runtime: Runtime,
+    gpus: u64,
+    arch: Option<&Architecture>,
+) -> (Bytes, Bytes) {
+    match runtime {
+        Runtime::Cpu | Runtime::Mlx => return (total, Bytes::ZERO),
+        _ => {}
+    }
+    let (Some(p), Some(a)) = (priced, arch) else {
+        return (Bytes::new(total.get().div_ceil(gpus.max(1))), Bytes::ZERO);
+    };
+    // llama.cpp keeps the input embeddings in system RAM.
+    let host = if runtime.is_llama_cpp() { p.sum_where(|t| t.role == Role::TokenEmbd) } else { 0 };
+    let on_gpus = total.get().saturating_sub(host);
+    if gpus <= 1 {
+        return (Bytes::new(on_gpus), Bytes::new(host));
+    }
+    if runtime == Runtime::Vllm {
+        // Tensor parallel: every matrix (and the vocabulary) is sharded.
+        return (Bytes::new(on_gpus.div_ceil(gpus)), Bytes::ZERO);
+    }
+    // Layer split: contiguous chunks of layers; embeddings with the first, the head with the last.
+    let per = a.num_layers.div_ceil(gpus);
+    let mut busiest = 0u64;
+    for g in 0..gpus {
+        let start = g * per;
+        let end = ((g + 1) * per).min(a.num_layers);
+        let mut b: u64 = (start..end).map(|i| p.layer(i as u32)).fold(0u64, u64::saturating_add);
+        if g == 0 && !runtime.is_llama_cpp() {
+            b = b.saturating_add(p.sum_where(|t| matches!(t.role, Role::TokenEmbd | Role::PosEmbd)));
+        }
+        if g + 1 == gpus {
+            b = b.saturating_add(
+                p.sum_where(|t| t.layer.is_none() && !matches!(t.role, Role::TokenEmbd | Role::PosEmbd)),
+            );
+        }
+        busiest = busiest.max(b);
+    }
+    (Bytes::new(busiest), Bytes::new(host))
+}
+
+fn weights_term(
+    r: &Resolved,
+    format: WeightFormat,
+    device: Bytes,
+    total: Bytes,
+    exact: bool,
+    gpus: u64,
+    runtime: Runtime,
+) -> Term {
+    let label = format.label();
+    let (formula, mut assumptions) = if r.architecture.is_some() {
+        let bpw = if r.params.get() > 0 { total.get() as f64 * 8.0 / r.params.get() as f64 } else { 0.0 };
+        (
+            Msg::new(
+                MsgId::WeightsTensors,
+                vec![Arg::Int(r.params.get()), Arg::Text(label.clone()), Arg::Num(bpw, 3)],
+            ),
+            vec![Msg::new(format_assumption(format), vec![Arg::Text(label.clone())])],
+        )
+    } else {
+        (
+            Msg::new(
+                MsgId::WeightsFlat,
+                vec![
+                    Arg::Int(r.params.get()),
+                    Arg::Num(format.flat_bits_per_weight().bytes_per_weight(), 4),
+                    Arg::Text(label.clone()),
+                ],
+            ),
+            vec![Msg::new(
+                if format.is_seed() { MsgId::AssumeUniformFormat } else { MsgId::AssumeFlatQuant },
+                vec![Arg::Text(label.clone())],
+            )],
+        )
+    };
+    if gpus > 1 {
+        assumptions.push(Msg::new(
+            MsgId::AssumeWeightSplit,
+            vec![Arg::Int(gpus), Arg::Text(runtime.label().into())],
+        ));
+    }
+    if runtime.is_llama_cpp() && r.architecture.is_some() {
+        assumptions.push(Msg::new(MsgId::AssumeEmbeddingsOnCpu, vec![]));
+    }
+    if exact {
+        Term::exact(TermKind::Weights, device, formula, assumptions)
+    } else {
+        // A GGUF mix or quantized format applied to a bare count: real files keep some tensors at
+        // more bits (Q4_K_M is 4.9 bits on Llama 3.1 8B, not 4.5).
+        Term {
+            kind: TermKind::Weights,
+            bytes: device,
+            low: device,
+            high: device.scale(1.12),
+            formula,
+            assumptions,
+        }
+    }
+}
+
+fn format_assumption(format: WeightFormat) -> MsgId {
+    match format {
+        WeightFormat::F32 | WeightFormat::F16 | WeightFormat::Bf16 => MsgId::AssumeFloatAll,
+        WeightFormat::Gguf(_) => MsgId::AssumeGgufRules,
+        WeightFormat::Mxfp4 => MsgId::AssumeMxfp4Experts,
+        WeightFormat::Fp8 => MsgId::AssumeFp8Blocks,
+        WeightFormat::Nf4 { .. } => MsgId::AssumeNf4,
+        WeightFormat::Gptq { .. } | WeightFormat::Awq { .. } => MsgId::AssumeGroupQuant,
+        WeightFormat::Int8 | WeightFormat::Int4 => MsgId::AssumeIntLinear,
+    }
+}
+
+/// System RAM beside the accelerators: embeddings and offloaded layers, plus the process.
+fn host_memory(runtime: Runtime, weights_host: Bytes, device: &Memory) -> Result<Memory> {
+    if matches!(runtime, Runtime::Cpu | Runtime::Mlx) {
+        // The device is the system memory itself.
+        return Ok(device.clone());
+    }
+    let mut terms = Vec::new();
+    if weights_host > Bytes::ZERO {
+        terms.push(Term::exact(
+            TermKind::Weights,
+            weights_host,
+            Msg::new(MsgId::HostWeights, vec![]),
+            vec![],
+        ));
+    }
+    let (process, low, high) = match runtime {
+        Runtime::LlamaCpp | Runtime::Ollama => {
+            (Bytes::from_mib(300), Bytes::from_mib(150), Bytes::from_mib(800))
+        }
+        _ => (Bytes::from_mib(2048), Bytes::from_mib(1024), Bytes::from_mib(4096)),
+    };
+    terms.push(Term {
+        kind: TermKind::Overhead,
+        bytes: process,
+        low,
+        high,
+        formula: Msg::new(MsgId::HostProcess, vec![Arg::Text(runtime.label().into())]),
+        assumptions: vec![],
+    });
+    Memory::from_terms(terms)
+}
+
+/// Bytes to download: the weights plus the files' headers (GGUF metadata with the tokenizer,
+/// about 24 bytes per vocabulary entry and 100 per tensor; safetensors headers about 150 bytes
+/// per tensor).
+fn disk_bytes(
+    format: WeightFormat,
+    weights: Bytes,
+    priced: Option<&Priced>,
+    arch: Option<&Architecture>,
+) -> Bytes {
+    let (Some(p), Some(a)) = (priced, arch) else { return weights };
+    let n = p.tensors.len() as u64;
+    let header = if format.is_gguf() {
+        a.vocab_size.saturating_mul(24).saturating_add(n.saturating_mul(100))
+    } else {
+        n.saturating_mul(150)
+    };
+    weights.saturating_add(Bytes::new(header))
+}
+
+/// A short statement of the estimate's main figure, for logs and tests.
+pub fn headline(e: &Estimate) -> String {
+    format!("{} {} on {}: {}", e.model.name, e.format.label(), e.runtime.label(), e.memory.total)
 }
 
 #[cfg(test)]
@@ -230,22 +683,24 @@ mod tests {
     #[test]
     fn seed_table_for_seven_billion() {
         for row in SEED_TABLE {
-            let s = Scenario {
-                model: ModelSource::Params(Params::new(7_000_000_000)),
-                weights: Some(row.format),
-            };
+            let s = Scenario::params(Params::new(7_000_000_000), Some(row.format));
             let e = estimate(&s).unwrap();
             let expected = (7.0 * row.gb_per_billion * 1e9) as u64;
             assert_eq!(e.memory.get(TermKind::Weights).get(), expected, "{:?}", row.format);
-            assert_eq!(e.memory.total.get(), expected);
             assert_eq!(e.disk.weights.get(), expected);
+            assert!(e.memory.total > e.memory.get(TermKind::Weights));
         }
     }
 
     #[test]
     fn absurd_counts_overflow_cleanly() {
-        let s =
-            Scenario { model: ModelSource::Params(Params::new(u64::MAX)), weights: Some(WeightFormat::F32) };
+        let s = Scenario::params(Params::new(u64::MAX), Some(WeightFormat::F32));
         assert!(matches!(estimate(&s), Err(crate::Error::Overflow { .. })));
+    }
+
+    #[test]
+    fn zero_context_is_refused_with_the_field() {
+        let s = Scenario { context: 0, ..Scenario::default() };
+        assert_eq!(estimate(&s).unwrap_err().field(), Some("context"));
     }
 }

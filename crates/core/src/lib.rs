@@ -16,12 +16,18 @@
 
 extern crate alloc;
 
+pub mod catalog;
 pub mod error;
 pub mod estimate;
+pub mod import;
+pub mod inference;
+pub mod json;
+pub mod model;
 pub mod ops;
 pub mod precision;
 pub mod scenario;
 pub mod share;
+pub mod tensors;
 pub mod text;
 pub mod units;
 

@@ -3,15 +3,32 @@
 //! A [`Scenario`] is plain data. Front ends build one from flags, form inputs or a link
 //! ([`crate::share`]) and hand it to [`crate::estimate::estimate`].
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 
 use crate::error::{Error, Result};
-use crate::precision::WeightFormat;
-use crate::units::Params;
+use crate::inference::Runtime;
+use crate::model::Architecture;
+use crate::precision::{KvDtype, WeightFormat};
+use crate::units::{Bytes, Params};
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
+
+/// A model read from a file (a pasted `config.json`, a GGUF or safetensors header).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct CustomModel {
+    /// A name to show (the file's `_name_or_path`, the file name…).
+    pub name: String,
+    /// The architecture.
+    pub architecture: Architecture,
+    /// The checkpoint's own format, when known.
+    pub format: Option<WeightFormat>,
+    /// Exact weight bytes read from the file's tensors (GGUF, safetensors), when known.
+    pub weight_bytes: Option<Bytes>,
+}
 
 /// Where the model's facts come from.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,7 +36,23 @@ use serde::{Deserialize, Serialize};
 pub enum ModelSource {
     /// A bare parameter count: the seed guide's rule-of-thumb mode.
     Params(Params),
+    /// A catalog model, by id (`llama-3.1-8b`).
+    Catalog(String),
+    /// A model read from a file.
+    Custom(Box<CustomModel>),
 }
+
+/// The default context: a sensible working value, never silently the model's maximum.
+pub const DEFAULT_CONTEXT: u64 = 4096;
+
+/// The longest context accepted (2^24 tokens, far beyond any model's).
+pub const MAX_CONTEXT: u64 = 1 << 24;
+
+/// The most sequences or micro-batch accepted.
+pub const MAX_BATCH: u64 = 1 << 16;
+
+/// The most GPUs accepted.
+pub const MAX_GPUS: u64 = 1 << 16;
 
 /// Everything an estimate depends on.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,18 +62,78 @@ pub struct Scenario {
     pub model: ModelSource,
     /// Weight format; `None` means the model's own (bf16 for a bare count).
     pub weights: Option<WeightFormat>,
+    /// KV-cache format.
+    pub kv: KvDtype,
+    /// Tokens per sequence.
+    pub context: u64,
+    /// Sequences at once (inference: concurrent requests; training: micro-batch).
+    pub batch: u64,
+    /// The runtime; `None` means the usual one for the format.
+    pub runtime: Option<Runtime>,
+    /// Devices the work is split across.
+    pub gpus: u64,
+    /// Flash attention (no materialised attention scores).
+    pub flash_attention: bool,
 }
 
 impl Default for Scenario {
     fn default() -> Self {
-        Scenario { model: ModelSource::Params(Params::new(7_000_000_000)), weights: None }
+        Scenario {
+            model: ModelSource::Catalog(DEFAULT_MODEL.into()),
+            weights: None,
+            kv: KvDtype::F16,
+            context: DEFAULT_CONTEXT,
+            batch: 1,
+            runtime: None,
+            gpus: 1,
+            flash_attention: true,
+        }
     }
 }
 
+/// The model the calculator opens with: a popular 8B.
+pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
+
 impl Scenario {
-    /// The weight format in effect.
-    pub fn weight_format(&self) -> WeightFormat {
-        self.weights.unwrap_or(WeightFormat::Bf16)
+    /// A scenario for a bare parameter count at a format, everything else default.
+    pub fn params(params: Params, weights: Option<WeightFormat>) -> Self {
+        Scenario { model: ModelSource::Params(params), weights, ..Scenario::default() }
+    }
+
+    /// A scenario for a catalog model, everything else default.
+    pub fn catalog(id: &str) -> Self {
+        Scenario { model: ModelSource::Catalog(id.into()), ..Scenario::default() }
+    }
+
+    /// Checks the numbers a user typed.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the field.
+    pub fn validate(&self) -> Result<()> {
+        if self.context == 0 || self.context > MAX_CONTEXT {
+            return Err(Error::invalid(
+                "context",
+                format!("{} tokens is out of range; use 1 to {MAX_CONTEXT}", self.context),
+            ));
+        }
+        if self.batch == 0 || self.batch > MAX_BATCH {
+            return Err(Error::invalid(
+                "batch",
+                format!("{} is out of range; use 1 to {MAX_BATCH}", self.batch),
+            ));
+        }
+        if self.gpus == 0 || self.gpus > MAX_GPUS {
+            return Err(Error::invalid(
+                "gpus",
+                format!("{} is out of range; use 1 to {MAX_GPUS}", self.gpus),
+            ));
+        }
+        if let ModelSource::Params(p) = &self.model
+            && p.get() == 0
+        {
+            return Err(Error::invalid("params", "must be more than zero"));
+        }
+        Ok(())
     }
 }
 

@@ -9,15 +9,25 @@
 //! | key | value | default |
 //! |---|---|---|
 //! | `v` | format version | `1` |
-//! | `params` | a parameter count (`7B`, `500M`, `124439808`) | `7B` |
-//! | `weights` | weight format id (`fp16`, `q4_k_m`…) | the model's own |
+//! | `model` | a catalog id (`llama-3.1-8b`) | `llama-3.1-8b` |
+//! | `params` | a bare parameter count (`7B`, `500M`, `124439808`) instead of a model | — |
+//! | `weights` | weight format id (`fp16`, `q4_k_m`, `gptq-4bit`…) | the model's own |
+//! | `kv` | KV-cache format (`fp16`, `fp8`, `q8_0`…) | `fp16` |
+//! | `ctx` | tokens per sequence | `4096` |
+//! | `batch` | sequences at once / micro-batch | `1` |
+//! | `runtime` | `transformers`, `vllm`, `llama.cpp`, `ollama`, `mlx`, `cpu` | by format |
+//! | `gpus` | devices | `1` |
+//! | `fa` | flash attention, `0` to turn off | `1` |
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::precision::WeightFormat;
-use crate::scenario::{ModelSource, Scenario, format_params, parse_params};
+use crate::inference::Runtime;
+use crate::precision::{KvDtype, WeightFormat};
+use crate::scenario::{
+    DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, MAX_GPUS, ModelSource, Scenario, format_params, parse_params,
+};
 
 /// The version this build writes.
 pub const VERSION: u32 = 1;
@@ -47,17 +57,44 @@ pub struct Decoded {
 /// # Example
 /// ```
 /// use headroom_core::{precision::WeightFormat, scenario::*, share, units::Params};
-/// let s = Scenario { model: ModelSource::Params(Params::new(7_000_000_000)), weights: Some(WeightFormat::F16) };
+/// let s = Scenario::params(Params::new(7_000_000_000), Some(WeightFormat::F16));
 /// assert_eq!(share::encode(&s), "?v=1&params=7B&weights=fp16");
 /// assert_eq!(share::decode(&share::encode(&s)).scenario, s);
 /// ```
 pub fn encode(s: &Scenario) -> String {
+    let d = Scenario::default();
     let mut q = QueryWriter::new();
     q.push("v", &format!("{VERSION}"));
-    let ModelSource::Params(p) = s.model;
-    q.push("params", &format_params(p));
+    match &s.model {
+        ModelSource::Params(p) => q.push("params", &format_params(*p)),
+        ModelSource::Catalog(id) => {
+            if *id != DEFAULT_MODEL {
+                q.push("model", id);
+            }
+        }
+        // A model read from a file cannot travel in a link; the page says so.
+        ModelSource::Custom(_) => {}
+    }
     if let Some(w) = s.weights {
-        q.push("weights", w.id());
+        q.push("weights", &w.id());
+    }
+    if s.kv != d.kv {
+        q.push("kv", s.kv.id());
+    }
+    if s.context != d.context {
+        q.push("ctx", &format!("{}", s.context));
+    }
+    if s.batch != d.batch {
+        q.push("batch", &format!("{}", s.batch));
+    }
+    if let Some(r) = s.runtime {
+        q.push("runtime", r.id());
+    }
+    if s.gpus != d.gpus {
+        q.push("gpus", &format!("{}", s.gpus));
+    }
+    if !s.flash_attention {
+        q.push("fa", "0");
     }
     q.finish()
 }
@@ -92,14 +129,55 @@ pub fn decode(query: &str) -> Decoded {
                 Ok(p) => scenario.model = ModelSource::Params(p),
                 Err(e) => ignore(&key, &value, format!("{e}")),
             },
+            "model" => match crate::catalog::model(&value) {
+                Ok(m) => scenario.model = ModelSource::Catalog(m.id.into()),
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
             "weights" => match WeightFormat::parse(&value) {
                 Ok(w) => scenario.weights = Some(w),
                 Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "kv" => match KvDtype::parse(&value) {
+                Ok(k) => scenario.kv = k,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "ctx" => match parse_count(&value, MAX_CONTEXT) {
+                Some(n) => scenario.context = n,
+                None => ignore(&key, &value, format!("not a context length (1 to {MAX_CONTEXT} tokens)")),
+            },
+            "batch" => match parse_count(&value, MAX_BATCH) {
+                Some(n) => scenario.batch = n,
+                None => ignore(&key, &value, format!("not a batch size (1 to {MAX_BATCH})")),
+            },
+            "runtime" => match Runtime::parse(&value) {
+                Ok(r) => scenario.runtime = Some(r),
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "gpus" => match parse_count(&value, MAX_GPUS) {
+                Some(n) => scenario.gpus = n,
+                None => ignore(&key, &value, format!("not a device count (1 to {MAX_GPUS})")),
+            },
+            "fa" => match value.as_str() {
+                "0" | "off" | "false" => scenario.flash_attention = false,
+                "1" | "on" | "true" => scenario.flash_attention = true,
+                _ => ignore(&key, &value, "use 0 or 1".into()),
             },
             _ => ignore(&key, &value, "unknown setting".into()),
         }
     }
     Decoded { scenario, ignored }
+}
+
+/// A positive integer up to `max` (`4096`, `32k`, `128K` accepted).
+fn parse_count(value: &str, max: u64) -> Option<u64> {
+    let v = value.trim();
+    let (num, scale) = match v.as_bytes().last() {
+        Some(b'k' | b'K') => (&v[..v.len() - 1], 1024),
+        _ => (v, 1),
+    };
+    let n: u64 = num.parse().ok()?;
+    let n = n.checked_mul(scale)?;
+    (1..=max).contains(&n).then_some(n)
 }
 
 struct QueryWriter {
@@ -183,23 +261,44 @@ mod tests {
     #[test]
     fn defaults_are_omitted_and_round_trip() {
         let s = Scenario::default();
-        assert_eq!(encode(&s), "?v=1&params=7B");
+        assert_eq!(encode(&s), "?v=1");
         assert_eq!(decode(&encode(&s)), Decoded { scenario: s, ignored: Vec::new() });
     }
 
     #[test]
+    fn every_setting_round_trips() {
+        let s = Scenario {
+            model: ModelSource::Catalog("qwen3-8b".into()),
+            weights: Some(WeightFormat::parse("q4_k_m").unwrap()),
+            kv: KvDtype::Q8_0,
+            context: 32768,
+            batch: 4,
+            runtime: Some(Runtime::LlamaCpp),
+            gpus: 2,
+            flash_attention: false,
+        };
+        let q = encode(&s);
+        assert_eq!(
+            q,
+            "?v=1&model=qwen3-8b&weights=q4_k_m&kv=q8_0&ctx=32768&batch=4&runtime=llama.cpp&gpus=2&fa=0"
+        );
+        assert_eq!(decode(&q).scenario, s);
+    }
+
+    #[test]
     fn bad_values_are_ignored_with_a_reason() {
-        let d = decode("?v=1&params=abc&weights=fp12&colour=red");
+        let d = decode("?v=1&params=abc&weights=fp12&colour=red&ctx=0&model=llama-9");
         assert_eq!(d.scenario, Scenario::default());
-        assert_eq!(d.ignored.len(), 3);
+        assert_eq!(d.ignored.len(), 5);
         assert_eq!(d.ignored[2].key, "colour");
     }
 
     #[test]
     fn reads_whole_urls_and_escapes() {
-        let d = decode("https://x.test/app/?params=1.5B&weights=%62f16#top");
+        let d = decode("https://x.test/app/?params=1.5B&weights=%62f16&ctx=32k#top");
         assert_eq!(d.scenario.model, ModelSource::Params(Params::new(1_500_000_000)));
         assert_eq!(d.scenario.weights, Some(WeightFormat::Bf16));
+        assert_eq!(d.scenario.context, 32768);
         assert!(d.ignored.is_empty());
     }
 

@@ -149,8 +149,10 @@ pub fn format_num(x: f64, decimals: u8, lang: Lang) -> String {
 pub fn format_size(b: Bytes, lang: Lang) -> String {
     let (v, unit, vb, unit_b) = if b.get() >= 1_000_000_000 {
         (b.as_gb(), "GB", b.as_gib(), "GiB")
-    } else {
+    } else if b.get() >= 1_000_000 {
         (b.get() as f64 / 1e6, "MB", b.as_mib(), "MiB")
+    } else {
+        (b.get() as f64 / 1e3, "KB", b.get() as f64 / 1024.0, "KiB")
     };
     let mut s = format_num(v, 2, lang);
     s.push(' ');
@@ -206,6 +208,175 @@ messages! {
     TermAdapters => "Adapters", "Adaptateurs";
     /// Term name: runtime overhead.
     TermOverhead => "Runtime overhead", "Overhead du runtime";
+
+    /// Weights priced tensor by tensor.
+    WeightsTensors =>
+        "{0} parameters priced tensor by tensor in {1}: {2} bits per weight on average, scales included",
+        "{0} paramètres comptés tenseur par tenseur en {1} : {2} bits par poids en moyenne, échelles comprises";
+    /// A quantized format applied to a bare count.
+    AssumeFlatQuant =>
+        "every weight in {0} at its block size; a real file keeps some tensors (embeddings, output, attn_v) at more bits, hence the band",
+        "tous les poids en {0} à la taille de ses blocs ; un vrai fichier garde certains tenseurs (embeddings, sortie, attn_v) sur plus de bits, d'où la marge";
+    /// Float formats: every tensor.
+    AssumeFloatAll =>
+        "every tensor stored in {0}, as in the checkpoint's safetensors files",
+        "chaque tenseur stocké en {0}, comme dans les fichiers safetensors du checkpoint";
+    /// GGUF file types.
+    AssumeGgufRules =>
+        "{0}: tensor types chosen by llama.cpp's llama_tensor_get_type (output and some attn_v / ffn_down layers at more bits; norms in F32)",
+        "{0} : types de tenseurs choisis par llama_tensor_get_type de llama.cpp (sortie et certaines couches attn_v / ffn_down sur plus de bits ; normes en F32)";
+    /// MXFP4 on experts.
+    AssumeMxfp4Experts =>
+        "{0} on the expert matrices (4.25 bits: 16 bytes of codes and one exponent byte per 32); attention, router, embeddings in BF16",
+        "{0} sur les matrices des experts (4,25 bits : 16 octets de codes et un octet d'exposant par 32) ; attention, routeur, embeddings en BF16";
+    /// FP8 block scales.
+    AssumeFp8Blocks =>
+        "{0} (E4M3) linear layers with one FP32 scale per 128×128 block; embeddings, output and norms in BF16",
+        "{0} (E4M3) pour les couches linéaires avec une échelle FP32 par bloc 128×128 ; embeddings, sortie et normes en BF16";
+    /// NF4.
+    AssumeNf4 =>
+        "{0} (bitsandbytes) on the linear layers: 4-bit codes and one absmax per 64 weights; embeddings and output head in 16-bit",
+        "{0} (bitsandbytes) sur les couches linéaires : codes 4 bits et un absmax par 64 poids ; embeddings et tête de sortie en 16 bits";
+    /// GPTQ / AWQ.
+    AssumeGroupQuant =>
+        "{0} on the linear layers: packed codes, FP16 scales and packed zeros per group (GPTQ also stores a g_idx per input row); embeddings and output head in FP16",
+        "{0} sur les couches linéaires : codes compactés, échelles FP16 et zéros compactés par groupe (GPTQ stocke aussi un g_idx par ligne d'entrée) ; embeddings et tête de sortie en FP16";
+    /// Generic int8/int4 with an architecture.
+    AssumeIntLinear =>
+        "{0} on the linear layers with their scales (INT8: one FP32 scale per output row; INT4: one FP16 scale per group of 128); embeddings and output head in 16-bit",
+        "{0} sur les couches linéaires avec leurs échelles (INT8 : une échelle FP32 par ligne de sortie ; INT4 : une échelle FP16 par groupe de 128) ; embeddings et tête de sortie en 16 bits";
+    /// Weights split across devices.
+    AssumeWeightSplit =>
+        "split across {0} devices the way {1} does it; the figure is the busiest device",
+        "répartis sur {0} appareils comme le fait {1} ; le chiffre est celui de l'appareil le plus chargé";
+    /// llama.cpp keeps token embeddings on the CPU.
+    AssumeEmbeddingsOnCpu =>
+        "llama.cpp keeps the input embeddings (token_embd) in system RAM, not on the GPU",
+        "llama.cpp garde les embeddings d'entrée (token_embd) en RAM système, pas sur le GPU";
+    /// KV formula.
+    KvFormula =>
+        "{0} sequence(s) × {1} tokens × {2} layers × ({3}) values × {4}",
+        "{0} séquence(s) × {1} tokens × {2} couches × ({3}) valeurs × {4}";
+    /// Sliding-window layers.
+    AssumeSlidingLayers =>
+        "{0} of {1} layers attend within a sliding window and keep at most {2} tokens",
+        "{0} couches sur {1} utilisent une fenêtre glissante et gardent au plus {2} tokens";
+    /// KV split.
+    AssumeKvSplit =>
+        "each device holds {0}/{1} of the cache",
+        "chaque appareil garde {0}/{1} du cache";
+    /// Stand-in shape.
+    AssumeStandIn =>
+        "no architecture given: the shape of {0}, the closest catalog model in size, stands in; a real config makes this exact",
+        "aucune architecture donnée : la forme de {0}, le modèle du catalogue le plus proche en taille, sert d'exemple ; une vraie config rend ce chiffre exact";
+    /// llama.cpp compute buffer with flash attention.
+    ActLlamaCppFa =>
+        "llama.cpp compute buffer for one micro-batch of {0} tokens with flash attention: mask ({1} cells), hidden states and the MLP's {2}-wide gate and up in F32 (hidden {3})",
+        "buffer de calcul llama.cpp pour un micro-batch de {0} tokens avec flash attention : masque ({1} cellules), états cachés et gate/up du MLP de largeur {2} en F32 (hidden {3})";
+    /// llama.cpp compute buffer without flash attention.
+    ActLlamaCppNoFa =>
+        "llama.cpp compute buffer without flash attention: F32 scores {0} cells × {1} tokens × {2} heads, plus the mask and four hidden-state buffers (hidden {3})",
+        "buffer de calcul llama.cpp sans flash attention : scores F32 {0} cellules × {1} tokens × {2} têtes, plus le masque et quatre buffers d'états cachés (hidden {3})";
+    /// ubatch assumption.
+    AssumeUbatch =>
+        "physical batch (-ub) of {0} tokens; context padded to 256 cells",
+        "batch physique (-ub) de {0} tokens ; contexte arrondi à 256 cellules";
+    /// transformers prefill.
+    ActTransformers =>
+        "prefill of {0} tokens at once in 16-bit: hidden states (2 × {1}) and the MLP's gate, up and product (3 × {2}) per token, plus last-token logits in FP32",
+        "préremplissage de {0} tokens d'un coup en 16 bits : états cachés (2 × {1}) et gate, up et produit du MLP (3 × {2}) par token, plus les logits du dernier token en FP32";
+    /// Whole prompt prefill.
+    AssumeWholePromptPrefill =>
+        "the whole prompt is processed in one forward pass (transformers' generate); SDPA/flash attention does not store the score matrix",
+        "tout le prompt passe en une seule passe (generate de transformers) ; l'attention SDPA/flash ne stocke pas la matrice des scores";
+    /// Eager attention.
+    AssumeEagerScores =>
+        "without flash attention the batch × heads × context² scores are stored in 16 and 32 bits",
+        "sans flash attention les scores batch × têtes × contexte² sont stockés en 16 et 32 bits";
+    /// vLLM profile run.
+    ActVllm =>
+        "vLLM's profile run: {0} batched tokens through one layer's working set, plus the sampler's logits for {1} sequences × {2} vocabulary in FP32",
+        "passe de profilage de vLLM : {0} tokens groupés dans l'espace de travail d'une couche, plus les logits de l'échantillonneur pour {1} séquences × {2} mots du vocabulaire en FP32";
+    /// vLLM profile assumption.
+    AssumeVllmProfile =>
+        "defaults --max-num-batched-tokens 8192 and --max-num-seqs 256; vLLM gives whatever is left of 90% of the GPU to the KV cache",
+        "valeurs par défaut --max-num-batched-tokens 8192 et --max-num-seqs 256 ; vLLM donne au cache KV tout ce qui reste de 90 % du GPU";
+    /// MLX prefill.
+    ActMlx =>
+        "mlx-lm prefill step of {0} tokens in 16-bit: hidden states (2 × {1}) and the MLP (3 × {2}) per token",
+        "pas de préremplissage mlx-lm de {0} tokens en 16 bits : états cachés (2 × {1}) et MLP (3 × {2}) par token";
+    /// Flat activations.
+    ActFlat =>
+        "temporary computation taken as 5% of the weights",
+        "calcul temporaire estimé à 5 % des poids";
+    /// No shape known.
+    AssumeNoShape =>
+        "no architecture is known for a bare parameter count, hence the wide band",
+        "aucune architecture n'est connue pour un simple nombre de paramètres, d'où la large marge";
+    /// transformers overhead.
+    OverheadTransformers =>
+        "CUDA context and cuBLAS workspaces, {0}, plus PyTorch allocator fragmentation, {1} (5% of the cache and activations)",
+        "contexte CUDA et espaces de travail cuBLAS, {0}, plus fragmentation de l'allocateur PyTorch, {1} (5 % du cache et des activations)";
+    /// vLLM overhead.
+    OverheadVllm =>
+        "CUDA context, CUDA graphs and non-torch memory: {0}",
+        "contexte CUDA, graphes CUDA et mémoire hors PyTorch : {0}";
+    /// llama.cpp overhead.
+    OverheadLlamaCpp =>
+        "CUDA context and cuBLAS: {0}",
+        "contexte CUDA et cuBLAS : {0}";
+    /// MLX overhead.
+    OverheadMlx =>
+        "Metal runtime and the Python process: {0}; no CUDA context",
+        "runtime Metal et processus Python : {0} ; pas de contexte CUDA";
+    /// CPU overhead.
+    OverheadCpu =>
+        "the process and its buffers: {0}; CPU inference has no CUDA context",
+        "le processus et ses buffers : {0} ; l'inférence CPU n'a pas de contexte CUDA";
+    /// NCCL.
+    AssumeNccl =>
+        "plus about 300 MiB of NCCL communication buffers per GPU",
+        "plus environ 300 Mio de buffers de communication NCCL par GPU";
+    /// Host weights.
+    HostWeights =>
+        "weights kept in system RAM (input embeddings, offloaded layers)",
+        "poids gardés en RAM système (embeddings d'entrée, couches déchargées)";
+    /// Host process.
+    HostProcess =>
+        "the {0} process (libraries, tokenizer, pinned buffers)",
+        "le processus {0} (bibliothèques, tokenizer, buffers épinglés)";
+    /// Unknown family notice.
+    NoticeUnknownFamily =>
+        "model_type `{0}` is not one Headroom knows: read as a Llama-style decoder (gated MLP, RMSNorm, biases only where the config says); check the parameter count against the model card",
+        "model_type `{0}` n'est pas connu de Headroom : lu comme un décodeur de type Llama (MLP à porte, RMSNorm, biais seulement si la config le dit) ; vérifiez le nombre de paramètres sur la fiche du modèle";
+    /// Unknown family with a sliding window.
+    NoticeSlidingAllLayers =>
+        "sliding_window is set: all {0} layers are taken to attend within the window",
+        "sliding_window est défini : les {0} couches sont supposées utiliser la fenêtre";
+    /// Unknown quantization.
+    NoticeUnknownQuant =>
+        "quantization_config `{0}` is not understood; sizes use torch_dtype instead",
+        "quantization_config `{0}` n'est pas compris ; les tailles utilisent torch_dtype à la place";
+    /// CPU ignores GPUs.
+    NoteCpuIgnoresGpus =>
+        "the CPU runtime uses no GPU: the GPU count is ignored",
+        "le runtime CPU n'utilise pas de GPU : le nombre de GPU est ignoré";
+    /// Beyond trained context.
+    NoteBeyondTrainedContext =>
+        "{0} tokens is beyond the {1} the model was trained for: quality degrades unless rope scaling is configured",
+        "{0} tokens dépasse les {1} pour lesquels le modèle a été entraîné : la qualité se dégrade sans mise à l'échelle RoPE";
+    /// MoE all resident.
+    NoteMoeAllResident =>
+        "mixture of experts: every expert stays in memory (total parameters); speed follows the active parameters",
+        "mélange d'experts : tous les experts restent en mémoire (paramètres totaux) ; la vitesse suit les paramètres actifs";
+    /// GGUF with a non-llama.cpp runtime.
+    NoteGgufRuntime =>
+        "GGUF files are meant for llama.cpp or Ollama; {0} reads them only experimentally or not at all",
+        "les fichiers GGUF sont faits pour llama.cpp ou Ollama ; {0} ne les lit qu'à titre expérimental ou pas du tout";
+    /// llama.cpp needs GGUF.
+    NoteNeedsGguf =>
+        "{0} runs GGUF files: convert the checkpoint first (convert_hf_to_gguf.py, then llama-quantize)",
+        "{0} exécute des fichiers GGUF : convertissez d'abord le checkpoint (convert_hf_to_gguf.py, puis llama-quantize)";
 }
 
 #[cfg(test)]

@@ -1,0 +1,119 @@
+//! Curated catalogs: models (exact Hugging Face configs, each with its source) and, later,
+//! hardware. Everything here is plain static data, compiled in, read through the same importer
+//! as a user's own `config.json`.
+
+mod models;
+
+use alloc::vec::Vec;
+
+use crate::error::{Error, Result};
+use crate::import::hf::{HfModel, parse_config};
+use crate::model::Architecture;
+
+pub use models::MODELS;
+
+/// One catalog model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModelEntry {
+    /// Stable kebab-case id (`llama-3.1-8b`), used by the CLI and in links: never renamed.
+    pub id: &'static str,
+    /// Other names it answers to (instruct variants with the same shapes, common spellings).
+    pub aliases: &'static [&'static str],
+    /// Display name.
+    pub name: &'static str,
+    /// The Hugging Face repository.
+    pub hf_repo: &'static str,
+    /// Release month (`2024-07`).
+    pub released: &'static str,
+    /// Where the config text was copied from.
+    pub source: &'static str,
+    /// The model's `config.json`, as published (noise keys such as token ids removed).
+    pub config: &'static str,
+}
+
+impl ModelEntry {
+    /// The config, read.
+    ///
+    /// # Errors
+    /// Only if the catalog itself is broken (a test reads every entry).
+    pub fn import(&self) -> Result<HfModel> {
+        parse_config(self.config.as_bytes())
+    }
+
+    /// The architecture.
+    ///
+    /// # Errors
+    /// Only if the catalog itself is broken (a test reads every entry).
+    pub fn architecture(&self) -> Result<Architecture> {
+        Ok(self.import()?.architecture)
+    }
+
+    /// Whether `query` names this model: its id, an alias or its repository, ignoring case.
+    pub fn answers_to(&self, query: &str) -> bool {
+        let q = query.trim();
+        self.id.eq_ignore_ascii_case(q)
+            || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(q))
+            || self.hf_repo.eq_ignore_ascii_case(q)
+    }
+}
+
+/// Every catalog model.
+pub fn models() -> &'static [ModelEntry] {
+    MODELS
+}
+
+/// The model with this id, alias or Hugging Face repository name.
+///
+/// # Errors
+/// [`Error::UnknownModel`] when nothing matches.
+pub fn model(query: &str) -> Result<&'static ModelEntry> {
+    MODELS.iter().find(|m| m.answers_to(query)).ok_or_else(|| Error::UnknownModel { id: query.trim().into() })
+}
+
+/// Models whose id, aliases, name or repository contain every word of `query` (case-insensitive),
+/// in catalog order; all models for an empty query.
+pub fn search(query: &str) -> Vec<&'static ModelEntry> {
+    let words: Vec<alloc::string::String> =
+        query.split_whitespace().map(|w| w.to_ascii_lowercase()).collect();
+    MODELS
+        .iter()
+        .filter(|m| {
+            let hay = alloc::format!("{} {} {} {}", m.id, m.aliases.join(" "), m.name, m.hf_repo)
+                .to_ascii_lowercase();
+            words.iter().all(|w| hay.contains(w.as_str()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_reads_and_ids_are_unique_kebab_case() {
+        for (i, m) in MODELS.iter().enumerate() {
+            let imported = m.import().unwrap_or_else(|e| panic!("{}: {e}", m.id));
+            assert!(imported.architecture.params_total().is_ok(), "{}", m.id);
+            assert!(
+                m.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.'),
+                "{} is not kebab-case",
+                m.id
+            );
+            for other in &MODELS[i + 1..] {
+                assert_ne!(m.id, other.id);
+                assert!(!other.answers_to(m.id), "{} is shadowed by {}", m.id, other.id);
+                for a in m.aliases {
+                    assert!(!other.answers_to(a), "alias {a} of {} also names {}", m.id, other.id);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lookups() {
+        assert_eq!(model("LLAMA-3.1-8B").map(|m| m.id), Ok("llama-3.1-8b"));
+        assert!(matches!(model("nope"), Err(Error::UnknownModel { .. })));
+        assert!(search("llama 8b").iter().any(|m| m.id == "llama-3.1-8b"));
+        assert_eq!(search("").len(), MODELS.len());
+    }
+}

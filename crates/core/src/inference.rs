@@ -1,0 +1,403 @@
+//! Inference memory: weights, KV cache, activations and workspace, runtime overhead — per device.
+//!
+//! The KV cache follows the conventions of `DESIGN.md`: per layer, K and V rows of
+//! `kv_heads × head_dim` values per token; MLA layers one latent of `kv_lora_rank +
+//! qk_rope_head_dim`; sliding-window layers hold `min(context, window)` tokens; quantized caches
+//! pay for their block scales. It is exact. Activations and overhead depend on the runtime and are
+//! modelled, each with a band.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::error::{Error, OrOverflow, Result};
+use crate::estimate::{Term, TermKind};
+use crate::model::{Architecture, Attention};
+use crate::precision::{KvDtype, WeightFormat};
+use crate::text::{Arg, Msg, MsgId};
+use crate::units::{Bytes, MIB};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// The program that runs the model; it decides workspace and overhead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Runtime {
+    /// Hugging Face `transformers` on PyTorch (CUDA).
+    Transformers,
+    /// vLLM: preallocates `gpu_memory_utilization` of the GPU, CUDA graphs, paged KV.
+    Vllm,
+    /// llama.cpp (`llama-server`, `llama-cli`).
+    LlamaCpp,
+    /// Ollama: llama.cpp underneath, with its own defaults.
+    Ollama,
+    /// Apple MLX (`mlx-lm`) on unified memory.
+    Mlx,
+    /// CPU only (llama.cpp or PyTorch without a GPU): no CUDA context.
+    Cpu,
+}
+
+impl Runtime {
+    /// Every runtime.
+    pub const ALL: [Runtime; 6] = [
+        Runtime::Transformers,
+        Runtime::Vllm,
+        Runtime::LlamaCpp,
+        Runtime::Ollama,
+        Runtime::Mlx,
+        Runtime::Cpu,
+    ];
+
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Runtime::Transformers => "transformers",
+            Runtime::Vllm => "vllm",
+            Runtime::LlamaCpp => "llama.cpp",
+            Runtime::Ollama => "ollama",
+            Runtime::Mlx => "mlx",
+            Runtime::Cpu => "cpu",
+        }
+    }
+
+    /// The display name.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Runtime::Transformers => "Transformers",
+            Runtime::Vllm => "vLLM",
+            Runtime::LlamaCpp => "llama.cpp",
+            Runtime::Ollama => "Ollama",
+            Runtime::Mlx => "MLX",
+            Runtime::Cpu => "CPU",
+        }
+    }
+
+    /// Parses an id.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `runtime` naming the accepted values.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        Ok(match t.to_ascii_lowercase().as_str() {
+            "transformers" | "hf" | "pytorch" | "torch" => Runtime::Transformers,
+            "vllm" => Runtime::Vllm,
+            "llama.cpp" | "llamacpp" | "llama-cpp" | "llama_cpp" | "gguf" => Runtime::LlamaCpp,
+            "ollama" => Runtime::Ollama,
+            "mlx" | "mlx-lm" | "mlx_lm" => Runtime::Mlx,
+            "cpu" => Runtime::Cpu,
+            _ => {
+                return Err(Error::invalid(
+                    "runtime",
+                    format!(
+                        "`{t}` is not a known runtime; accepted: transformers vllm llama.cpp ollama mlx cpu"
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// The runtime a format is usually run with: GGUF files with llama.cpp, FP8/AWQ/GPTQ/MXFP4
+    /// checkpoints with vLLM, everything else with `transformers`.
+    pub fn default_for(format: WeightFormat) -> Runtime {
+        match format {
+            WeightFormat::Gguf(_) => Runtime::LlamaCpp,
+            WeightFormat::Fp8
+            | WeightFormat::Awq { .. }
+            | WeightFormat::Gptq { .. }
+            | WeightFormat::Mxfp4 => Runtime::Vllm,
+            _ => Runtime::Transformers,
+        }
+    }
+
+    /// Whether the runtime is llama.cpp underneath.
+    pub const fn is_llama_cpp(self) -> bool {
+        matches!(self, Runtime::LlamaCpp | Runtime::Ollama)
+    }
+
+    /// Whether the runtime uses an NVIDIA/AMD GPU with a CUDA (or ROCm) context.
+    pub const fn has_gpu_context(self) -> bool {
+        !matches!(self, Runtime::Mlx | Runtime::Cpu)
+    }
+}
+
+/// vLLM's default share of GPU memory it claims (`--gpu-memory-utilization`).
+pub const VLLM_GPU_MEMORY_UTILIZATION: f64 = 0.9;
+/// vLLM's default token budget per scheduler step (`--max-num-batched-tokens`, V1 serving).
+pub const VLLM_MAX_BATCHED_TOKENS: u64 = 8192;
+/// vLLM's default maximum concurrent sequences (`--max-num-seqs`), sized in its profile run.
+pub const VLLM_MAX_NUM_SEQS: u64 = 256;
+/// llama.cpp's default physical batch (`-ub`).
+pub const LLAMA_CPP_UBATCH: u64 = 512;
+/// mlx-lm's prefill step (tokens per chunk).
+pub const MLX_PREFILL_STEP: u64 = 2048;
+
+/// What the inference terms depend on, besides the model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InferenceSetup {
+    /// The runtime.
+    pub runtime: Runtime,
+    /// KV cache format.
+    pub kv: KvDtype,
+    /// Tokens per sequence.
+    pub context: u64,
+    /// Sequences at once.
+    pub batch: u64,
+    /// Devices the model is split across (1 = one GPU).
+    pub gpus: u64,
+    /// Flash attention (no materialised score matrix).
+    pub flash_attention: bool,
+}
+
+/// Tokens one sequence keeps in the cache of each kind of layer.
+fn cached_tokens(a: &Architecture, context: u64) -> (u64, u64) {
+    let window = a.sliding_window.unwrap_or(u64::MAX);
+    (context, context.min(window))
+}
+
+/// Bytes of KV cache per token of one sequence, for a full-attention layer.
+pub fn kv_bytes_per_token_per_layer(a: &Architecture, kv: KvDtype) -> u64 {
+    match &a.attention {
+        // K and V are separate rows of kv_heads × head_dim values.
+        Attention::Standard(s) => kv.row_bytes(s.kv_width()).saturating_mul(2),
+        // One latent row.
+        Attention::Mla(m) => kv.row_bytes(m.kv_lora_rank.saturating_add(m.qk_rope_head_dim)),
+    }
+}
+
+/// The KV cache of `batch` sequences of `context` tokens, exact.
+///
+/// Per layer: K and V rows (`kv_heads × head_dim` values each) per cached token, or one MLA latent
+/// (`kv_lora_rank + qk_rope_head_dim`); full-attention layers cache `context` tokens,
+/// sliding-window layers `min(context, window)`.
+///
+/// # Errors
+/// [`Error::Overflow`] for absurd inputs.
+///
+/// # Example
+/// ```
+/// use headroom_core::{catalog, inference::kv_cache_bytes, precision::KvDtype};
+/// let a = catalog::model("llama-3.1-8b").unwrap().architecture().unwrap();
+/// assert_eq!(kv_cache_bytes(&a, KvDtype::Bf16, 4096, 1).unwrap().get(), 536_870_912);
+/// ```
+pub fn kv_cache_bytes(a: &Architecture, kv: KvDtype, context: u64, batch: u64) -> Result<Bytes> {
+    let per_token = kv_bytes_per_token_per_layer(a, kv);
+    let (full_tokens, sliding_tokens) = cached_tokens(a, context);
+    let full_layers = a.num_layers - a.sliding_layers;
+    let full = full_layers.checked_mul(full_tokens).and_then(|x| x.checked_mul(per_token));
+    let sliding = a.sliding_layers.checked_mul(sliding_tokens).and_then(|x| x.checked_mul(per_token));
+    let one = full.and_then(|f| sliding.and_then(|s| f.checked_add(s))).or_overflow("KV cache")?;
+    one.checked_mul(batch).map(Bytes::new).or_overflow("KV cache")
+}
+
+/// Share of the KV cache one GPU holds when the model is split across `gpus` by the runtime.
+///
+/// Tensor parallelism (vLLM) splits key/value heads, replicating them when there are fewer heads
+/// than GPUs, and replicates the MLA latent on every GPU; layer splits (llama.cpp, transformers'
+/// `device_map`) give each GPU its layers' share.
+pub fn kv_share(a: &Architecture, runtime: Runtime, gpus: u64) -> (u64, u64) {
+    if gpus <= 1 {
+        return (1, 1);
+    }
+    match (runtime, &a.attention) {
+        (Runtime::Vllm, Attention::Standard(s)) => {
+            let kv = s.num_kv_heads.max(1);
+            if kv >= gpus { (1, gpus) } else { (1, kv) }
+        }
+        (Runtime::Vllm, Attention::Mla(_)) => (1, 1),
+        _ => (a.num_layers.div_ceil(gpus), a.num_layers),
+    }
+}
+
+fn mib(n: u64) -> Bytes {
+    Bytes::new(n * MIB)
+}
+
+/// Activations and workspace of one device during the largest step (a prefill chunk), by runtime.
+///
+/// * llama.cpp / Ollama / CPU: the compute buffer of one micro-batch (`ub` = 512 tokens). Without
+///   flash attention it holds the f32 score matrix `n_ctx × ub × heads × 4` plus the mask
+///   `n_ctx × ub × 4` and four f32 hidden-state buffers `4 × ub × hidden × 4` — this reproduces
+///   llama.cpp's logged 164 MiB (Llama-2-7B, n_ctx 2048) and 560 MiB (Llama-3-8B, n_ctx 8192).
+///   With flash attention the score matrix is not stored; the gated MLP's `2 × ub × ffn × 4`
+///   takes its place.
+/// * transformers: a whole-prompt prefill of `batch × context` tokens in 16-bit: hidden states
+///   and the MLP's gate, up and product (`tokens × (2·hidden + 3·ffn) × 2`), and without flash
+///   attention the `batch × heads × context²` scores in 16 and 32 bits.
+/// * vLLM: its profile run of 8192 batched tokens through the same per-token working set, plus
+///   the sampler's logits for up to 256 sequences (`seqs × vocab × 4 × 2`).
+/// * MLX: a 2048-token prefill step.
+pub fn activation_term(a: &Architecture, s: &InferenceSetup, lang_note: &mut Vec<Msg>) -> Result<Term> {
+    let h = a.hidden_size;
+    let ffn = match &a.moe {
+        // A MoE token runs through its top-k experts (and the shared one); the dense layers too.
+        Some(m) => a.mlp.intermediate_size.max(
+            m.expert_intermediate.saturating_mul(m.experts_per_token).saturating_add(m.shared_intermediate),
+        ),
+        None => a.mlp.intermediate_size,
+    };
+    let heads = a.num_heads();
+    let q_width = match &a.attention {
+        Attention::Standard(st) => st.q_width(),
+        Attention::Mla(m) => m.num_heads.saturating_mul(m.qk_nope_head_dim + m.qk_rope_head_dim),
+    };
+    let ctx_total = s.context.saturating_mul(s.batch);
+    let _ = lang_note;
+    let (bytes, formula, assumptions, band): (u64, Msg, Vec<Msg>, (f64, f64)) = match s.runtime {
+        Runtime::LlamaCpp | Runtime::Ollama | Runtime::Cpu => {
+            let ub = LLAMA_CPP_UBATCH.min(ctx_total.max(1));
+            // llama.cpp pads the context to 256 cells.
+            let n_kv = ctx_total.div_ceil(256).saturating_mul(256);
+            let hidden_bufs = 4u64.saturating_mul(ub).saturating_mul(h).saturating_mul(4);
+            let (bytes, msg) = if s.flash_attention {
+                let mask = n_kv.saturating_mul(ub).saturating_mul(2);
+                let mlp = 2u64.saturating_mul(ub).saturating_mul(ffn).saturating_mul(4);
+                (
+                    mask.saturating_add(hidden_bufs).saturating_add(mlp),
+                    Msg::new(
+                        MsgId::ActLlamaCppFa,
+                        vec![Arg::Int(ub), Arg::Int(n_kv), Arg::Int(ffn), Arg::Int(h)],
+                    ),
+                )
+            } else {
+                let scores = n_kv.saturating_mul(ub).saturating_mul(heads).saturating_mul(4);
+                let mask = n_kv.saturating_mul(ub).saturating_mul(4);
+                (
+                    scores.saturating_add(mask).saturating_add(hidden_bufs),
+                    Msg::new(
+                        MsgId::ActLlamaCppNoFa,
+                        vec![Arg::Int(n_kv), Arg::Int(ub), Arg::Int(heads), Arg::Int(h)],
+                    ),
+                )
+            };
+            (bytes, msg, vec![Msg::new(MsgId::AssumeUbatch, vec![Arg::Int(ub)])], (0.7, 1.5))
+        }
+        Runtime::Transformers => {
+            let tokens = ctx_total;
+            let per_token = 2u64.saturating_mul(h).saturating_add(3u64.saturating_mul(ffn)).saturating_mul(2);
+            let mut bytes = tokens.saturating_mul(per_token);
+            let mut assumptions = vec![Msg::new(MsgId::AssumeWholePromptPrefill, vec![])];
+            if !s.flash_attention {
+                let scores = s
+                    .batch
+                    .saturating_mul(heads)
+                    .saturating_mul(s.context)
+                    .saturating_mul(s.context)
+                    .saturating_mul(6);
+                bytes = bytes.saturating_add(scores);
+                assumptions.push(Msg::new(MsgId::AssumeEagerScores, vec![]));
+            }
+            let logits = s.batch.saturating_mul(a.vocab_size).saturating_mul(4);
+            bytes = bytes.saturating_add(logits);
+            let _ = q_width;
+            (
+                bytes,
+                Msg::new(MsgId::ActTransformers, vec![Arg::Int(tokens), Arg::Int(h), Arg::Int(ffn)]),
+                assumptions,
+                (0.6, 1.6),
+            )
+        }
+        Runtime::Vllm => {
+            let tokens = VLLM_MAX_BATCHED_TOKENS;
+            let per_token = 2u64.saturating_mul(h).saturating_add(3u64.saturating_mul(ffn)).saturating_mul(2);
+            let seqs = VLLM_MAX_NUM_SEQS;
+            let sampler = seqs.saturating_mul(a.vocab_size).saturating_mul(8);
+            let tp = s.gpus.max(1);
+            let bytes = tokens.saturating_mul(per_token) / tp + sampler;
+            (
+                bytes,
+                Msg::new(MsgId::ActVllm, vec![Arg::Int(tokens), Arg::Int(seqs), Arg::Int(a.vocab_size)]),
+                vec![Msg::new(MsgId::AssumeVllmProfile, vec![])],
+                (0.5, 1.5),
+            )
+        }
+        Runtime::Mlx => {
+            let tokens = MLX_PREFILL_STEP.min(ctx_total.max(1));
+            let per_token = 2u64.saturating_mul(h).saturating_add(3u64.saturating_mul(ffn)).saturating_mul(2);
+            let bytes = tokens
+                .saturating_mul(per_token)
+                .saturating_add(s.batch.saturating_mul(a.vocab_size).saturating_mul(4));
+            (
+                bytes,
+                Msg::new(MsgId::ActMlx, vec![Arg::Int(tokens), Arg::Int(h), Arg::Int(ffn)]),
+                vec![],
+                (0.6, 1.6),
+            )
+        }
+    };
+    Ok(banded(TermKind::Activations, Bytes::new(bytes), band, formula, assumptions))
+}
+
+/// Activations for a bare parameter count: the seed guide's "temporary computation", taken as
+/// 5% of the weights with a wide band, since no shape is known.
+pub fn activation_term_flat(weights: Bytes) -> Term {
+    banded(
+        TermKind::Activations,
+        weights.scale(0.05),
+        (0.2, 3.0),
+        Msg::new(MsgId::ActFlat, vec![]),
+        vec![Msg::new(MsgId::AssumeNoShape, vec![])],
+    )
+}
+
+/// Runtime overhead of one device: CUDA context, allocator slack, CUDA graphs, NCCL buffers.
+///
+/// * transformers: CUDA context and cuBLAS workspaces ≈ 500 MiB (300 MiB–1.4 GiB: the
+///   transformers docs measured 1,343 MB on a V100 before lazy module loading), plus 5% of the
+///   KV cache and activations as caching-allocator fragmentation.
+/// * vLLM: CUDA context ≈ 500 MiB, CUDA graphs ≈ 1 GiB, non-torch memory ≈ 200 MiB; its
+///   preallocation of `gpu_memory_utilization` (0.9) is applied to the capacity in the fit, not here.
+/// * llama.cpp / Ollama: CUDA context and cuBLAS ≈ 300 MiB.
+/// * MLX: the Metal runtime and the Python process ≈ 300 MiB. CPU: the process ≈ 200 MiB, no
+///   CUDA context.
+pub fn overhead_term(runtime: Runtime, gpus: u64, variable: Bytes) -> Term {
+    let (base, low, high, msg) = match runtime {
+        Runtime::Transformers => (mib(500), mib(300), mib(1400), MsgId::OverheadTransformers),
+        Runtime::Vllm => (mib(1700), mib(1000), mib(3000), MsgId::OverheadVllm),
+        Runtime::LlamaCpp | Runtime::Ollama => (mib(300), mib(150), mib(600), MsgId::OverheadLlamaCpp),
+        Runtime::Mlx => (mib(300), mib(150), mib(800), MsgId::OverheadMlx),
+        Runtime::Cpu => (mib(200), mib(100), mib(500), MsgId::OverheadCpu),
+    };
+    let slack = if runtime == Runtime::Transformers { variable.scale(0.05) } else { Bytes::ZERO };
+    let nccl = if gpus > 1 && runtime.has_gpu_context() { mib(300) } else { Bytes::ZERO };
+    let bytes = base.saturating_add(slack).saturating_add(nccl);
+    let mut assumptions = Vec::new();
+    if gpus > 1 && runtime.has_gpu_context() {
+        assumptions.push(Msg::new(MsgId::AssumeNccl, vec![]));
+    }
+    Term {
+        kind: TermKind::Overhead,
+        bytes,
+        low: low.saturating_add(nccl),
+        high: high.saturating_add(variable.scale(0.10)).saturating_add(nccl),
+        formula: Msg::new(msg, vec![Arg::Size(base), Arg::Size(slack)]),
+        assumptions,
+    }
+}
+
+/// A term whose band is `bytes × (low, high)`.
+pub fn banded(kind: TermKind, bytes: Bytes, band: (f64, f64), formula: Msg, assumptions: Vec<Msg>) -> Term {
+    Term { kind, bytes, low: bytes.scale(band.0), high: bytes.scale(band.1), formula, assumptions }
+}
+
+/// A short label of the KV dtype and layout for messages.
+pub fn kv_layout_label(a: &Architecture) -> String {
+    match &a.attention {
+        Attention::Standard(s) => format!("2 × {} kv heads × {}", s.num_kv_heads, s.head_dim),
+        Attention::Mla(m) => format!("MLA latent {} + {}", m.kv_lora_rank, m.qk_rope_head_dim),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runtimes_parse_their_ids() {
+        for r in Runtime::ALL {
+            assert_eq!(Runtime::parse(r.id()), Ok(r));
+        }
+        assert!(Runtime::parse("tgi").is_err());
+    }
+}

@@ -1,0 +1,730 @@
+//! The tensors a checkpoint stores, and their bytes in each weight format.
+//!
+//! [`inventory`] lists every tensor of an [`Architecture`] with its role and shape, in the order a
+//! GGUF file holds them (layer by layer). [`weight_bytes`] prices each one in a [`WeightFormat`]:
+//! plain floats by their width; quantized formats on the tensors their tools quantize (linear
+//! layers inside the blocks) with their scales, leaving embeddings, head and norms at 16 bits;
+//! GGUF file types by the per-tensor rules of llama.cpp's `llama_tensor_get_type`
+//! (`src/llama-quant.cpp`), which keep sensitive tensors at more bits.
+
+use alloc::vec::Vec;
+
+use crate::error::{OrOverflow, Result};
+use crate::model::{Architecture, Attention, NormKind, QkNorm};
+use crate::precision::{GgmlType, GgufMix, WeightFormat};
+use crate::units::Bytes;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// What a tensor does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+#[allow(missing_docs)]
+pub enum Role {
+    TokenEmbd,
+    PosEmbd,
+    Output,
+    AttnQ,
+    AttnK,
+    AttnV,
+    AttnQkv,
+    AttnOut,
+    AttnQA,
+    AttnQB,
+    AttnKvA,
+    AttnKvB,
+    FfnGate,
+    FfnUp,
+    FfnGateUp,
+    FfnDown,
+    ExpGate,
+    ExpUp,
+    ExpDown,
+    ShGate,
+    ShUp,
+    ShDown,
+    ShExpGate,
+    Router,
+    Norm,
+    Bias,
+    Sinks,
+}
+
+impl Role {
+    /// A matrix multiplied with activations inside a block: what GPTQ, AWQ, bitsandbytes and
+    /// FP8 checkpoints quantize.
+    pub fn is_block_linear(self) -> bool {
+        use Role::*;
+        matches!(
+            self,
+            AttnQ
+                | AttnK
+                | AttnV
+                | AttnQkv
+                | AttnOut
+                | AttnQA
+                | AttnQB
+                | AttnKvA
+                | AttnKvB
+                | FfnGate
+                | FfnUp
+                | FfnGateUp
+                | FfnDown
+                | ExpGate
+                | ExpUp
+                | ExpDown
+                | ShGate
+                | ShUp
+                | ShDown
+        )
+    }
+
+    /// A routed-expert matrix.
+    pub fn is_expert(self) -> bool {
+        matches!(self, Role::ExpGate | Role::ExpUp | Role::ExpDown)
+    }
+
+    /// A vector (norm weights, biases, sinks): stored in full precision by every tool.
+    pub fn is_vector(self) -> bool {
+        matches!(self, Role::Norm | Role::Bias | Role::Sinks)
+    }
+}
+
+/// One tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tensor {
+    /// What it does.
+    pub role: Role,
+    /// Its layer, or `None` for embeddings, head and the final norm.
+    pub layer: Option<u32>,
+    /// Output features (rows); 1 for vectors.
+    pub rows: u64,
+    /// Input features (the length of one row, ggml's `ne[0]`).
+    pub cols: u64,
+    /// Experts stacked in this tensor (ggml's `ne[2]`); 1 for everything else.
+    pub experts: u64,
+}
+
+impl Tensor {
+    /// Number of elements (saturating: shapes are validated before).
+    pub fn elements(&self) -> u64 {
+        self.rows.saturating_mul(self.cols).saturating_mul(self.experts)
+    }
+}
+
+/// Every tensor of the model, layer by layer, then the final norm and the head.
+///
+/// # Errors
+/// [`crate::Error::Invalid`] when the architecture does not validate.
+pub fn inventory(a: &Architecture) -> Result<Vec<Tensor>> {
+    a.validate()?;
+    let h = a.hidden_size;
+    let mut t = Vec::new();
+    let mut push = |role, layer: Option<u32>, rows: u64, cols: u64, experts: u64| {
+        t.push(Tensor { role, layer, rows, cols, experts });
+    };
+    push(Role::TokenEmbd, None, a.vocab_size, h, 1);
+    if a.learned_positions > 0 {
+        push(Role::PosEmbd, None, a.learned_positions, h, 1);
+    }
+    let first_moe = a.num_layers - a.moe.as_ref().map_or(0, |m| m.moe_layers);
+    let layer_norm_bias = a.norms.kind == NormKind::LayerNorm;
+    for i in 0..a.num_layers {
+        // validate() caps layers at MAX_LAYERS, so the index fits.
+        let l = Some(i as u32);
+        for _ in 0..a.norms.per_layer {
+            push(Role::Norm, l, 1, h, 1);
+            if layer_norm_bias {
+                push(Role::Bias, l, 1, h, 1);
+            }
+        }
+        match &a.attention {
+            Attention::Standard(s) => {
+                let (q, kv) = (s.q_width(), s.kv_width());
+                if s.fused_qkv {
+                    push(Role::AttnQkv, l, q + 2 * kv, h, 1);
+                } else {
+                    push(Role::AttnQ, l, q, h, 1);
+                    push(Role::AttnK, l, kv, h, 1);
+                    push(Role::AttnV, l, kv, h, 1);
+                }
+                if s.qkv_bias {
+                    push(Role::Bias, l, 1, q + 2 * kv, 1);
+                }
+                push(Role::AttnOut, l, h, q, 1);
+                if s.o_bias {
+                    push(Role::Bias, l, 1, h, 1);
+                }
+                match s.qk_norm {
+                    QkNorm::None => {}
+                    QkNorm::PerHead => {
+                        push(Role::Norm, l, 1, s.head_dim, 1);
+                        push(Role::Norm, l, 1, s.head_dim, 1);
+                    }
+                    QkNorm::Full => {
+                        push(Role::Norm, l, 1, q, 1);
+                        push(Role::Norm, l, 1, kv, 1);
+                    }
+                }
+                if s.sinks {
+                    push(Role::Sinks, l, 1, s.num_heads, 1);
+                }
+            }
+            Attention::Mla(m) => {
+                let qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+                match m.q_lora_rank {
+                    Some(r) => {
+                        push(Role::AttnQA, l, r, h, 1);
+                        push(Role::Norm, l, 1, r, 1);
+                        push(Role::AttnQB, l, m.num_heads * qk, r, 1);
+                    }
+                    None => push(Role::AttnQ, l, m.num_heads * qk, h, 1),
+                }
+                push(Role::AttnKvA, l, m.kv_lora_rank + m.qk_rope_head_dim, h, 1);
+                push(Role::Norm, l, 1, m.kv_lora_rank, 1);
+                push(Role::AttnKvB, l, m.num_heads * (m.qk_nope_head_dim + m.v_head_dim), m.kv_lora_rank, 1);
+                push(Role::AttnOut, l, h, m.num_heads * m.v_head_dim, 1);
+            }
+        }
+        match (&a.moe, i >= first_moe) {
+            (Some(moe), true) => {
+                let (e, ie) = (moe.num_experts, moe.expert_intermediate);
+                push(Role::Router, l, e, h, 1);
+                if moe.router_bias {
+                    push(Role::Bias, l, 1, e, 1);
+                }
+                push(Role::ExpGate, l, ie, h, e);
+                push(Role::ExpUp, l, ie, h, e);
+                push(Role::ExpDown, l, h, ie, e);
+                if moe.expert_bias {
+                    push(Role::Bias, l, 1, 2 * ie, e);
+                    push(Role::Bias, l, 1, h, e);
+                }
+                if moe.shared_intermediate > 0 {
+                    let s = moe.shared_intermediate;
+                    push(Role::ShGate, l, s, h, 1);
+                    push(Role::ShUp, l, s, h, 1);
+                    push(Role::ShDown, l, h, s, 1);
+                    if moe.shared_expert_gate {
+                        push(Role::ShExpGate, l, 1, h, 1);
+                    }
+                }
+            }
+            _ => {
+                let inter = a.mlp.intermediate_size;
+                if a.mlp.gated {
+                    if a.mlp.fused_gate_up {
+                        push(Role::FfnGateUp, l, 2 * inter, h, 1);
+                    } else {
+                        push(Role::FfnGate, l, inter, h, 1);
+                        push(Role::FfnUp, l, inter, h, 1);
+                    }
+                } else {
+                    push(Role::FfnUp, l, inter, h, 1);
+                }
+                push(Role::FfnDown, l, h, inter, 1);
+                if a.mlp.bias {
+                    push(Role::Bias, l, 1, if a.mlp.gated { 2 * inter } else { inter }, 1);
+                    push(Role::Bias, l, 1, h, 1);
+                }
+            }
+        }
+    }
+    push(Role::Norm, None, 1, h, 1);
+    if layer_norm_bias {
+        push(Role::Bias, None, 1, h, 1);
+    }
+    if !a.tie_word_embeddings {
+        push(Role::Output, None, a.vocab_size, h, 1);
+    }
+    Ok(t)
+}
+
+/// Bytes of every tensor in a format, in inventory order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Priced {
+    /// The tensors.
+    pub tensors: Vec<Tensor>,
+    /// Bytes of each tensor.
+    pub bytes: Vec<u64>,
+    /// The GGUF type chosen for each tensor (empty for other formats).
+    pub gguf_types: Vec<GgmlType>,
+}
+
+impl Priced {
+    /// All bytes.
+    pub fn total(&self) -> Bytes {
+        Bytes::new(self.bytes.iter().fold(0u64, |a, b| a.saturating_add(*b)))
+    }
+
+    /// Bytes of the tensors of layer `i`.
+    pub fn layer(&self, i: u32) -> u64 {
+        self.tensors
+            .iter()
+            .zip(&self.bytes)
+            .filter(|(t, _)| t.layer == Some(i))
+            .fold(0u64, |a, (_, b)| a.saturating_add(*b))
+    }
+
+    /// Bytes of the tensors matching `pred`.
+    pub fn sum_where(&self, pred: impl Fn(&Tensor) -> bool) -> u64 {
+        self.tensors
+            .iter()
+            .zip(&self.bytes)
+            .filter(|(t, _)| pred(t))
+            .fold(0u64, |a, (_, b)| a.saturating_add(*b))
+    }
+}
+
+/// Every tensor priced in `format`.
+///
+/// # Errors
+/// [`crate::Error::Invalid`] for a shape that does not validate, [`crate::Error::Overflow`] for absurd sizes.
+///
+/// # Example
+/// ```
+/// use headroom_core::{catalog, precision::WeightFormat, tensors};
+/// let a = catalog::model("llama-2-7b").unwrap().architecture().unwrap();
+/// let fp16 = tensors::weight_bytes(&a, WeightFormat::F16).unwrap().total();
+/// assert_eq!(fp16.get(), 6_738_415_616 * 2);
+/// ```
+pub fn weight_bytes(a: &Architecture, format: WeightFormat) -> Result<Priced> {
+    let tensors = inventory(a)?;
+    let mut bytes = Vec::with_capacity(tensors.len());
+    let mut gguf_types = Vec::new();
+    match format {
+        WeightFormat::Gguf(mix) => {
+            let mut rules = GgufRules::new(a, mix, &tensors);
+            for t in &tensors {
+                let ty = rules.type_for(t);
+                let b = gguf_tensor_bytes(t, ty).or_overflow("weight memory")?;
+                gguf_types.push(ty);
+                bytes.push(b);
+            }
+        }
+        _ => {
+            for t in &tensors {
+                bytes.push(tensor_bytes(a, t, format).or_overflow("weight memory")?);
+            }
+        }
+    }
+    Ok(Priced { tensors, bytes, gguf_types })
+}
+
+fn mul(v: &[u64]) -> Option<u64> {
+    v.iter().try_fold(1u64, |a, b| a.checked_mul(*b))
+}
+
+/// Bytes of a tensor in a non-GGUF format.
+fn tensor_bytes(a: &Architecture, t: &Tensor, format: WeightFormat) -> Option<u64> {
+    let n = t.elements();
+    let rows = mul(&[t.rows, t.experts])?;
+    let half = n.checked_mul(2);
+    let linear = t.role.is_block_linear();
+    match format {
+        WeightFormat::F32 => n.checked_mul(4),
+        WeightFormat::F16 | WeightFormat::Bf16 => half,
+        WeightFormat::Fp8 if linear => {
+            let blocks = mul(&[t.rows.div_ceil(128), t.cols.div_ceil(128), t.experts, 4])?;
+            n.checked_add(blocks)
+        }
+        WeightFormat::Int8 if linear => n.checked_add(rows.checked_mul(4)?),
+        WeightFormat::Int4 if linear => {
+            let scales = mul(&[t.cols.div_ceil(128), rows, 2])?;
+            n.div_ceil(2).checked_add(scales)
+        }
+        WeightFormat::Nf4 { double_quant } if linear || t.role == Role::Router => {
+            let codes = n.div_ceil(2);
+            let blocks = n.div_ceil(64);
+            // 16 fp32 code values (the NF4 table) are stored with each tensor's quant state.
+            let state = 64;
+            if double_quant {
+                codes
+                    .checked_add(blocks)?
+                    .checked_add(blocks.div_ceil(256).checked_mul(4)?)?
+                    .checked_add(state)
+            } else {
+                codes.checked_add(blocks.checked_mul(4)?)?.checked_add(state)
+            }
+        }
+        WeightFormat::Mxfp4 if t.role.is_expert() || (a.moe.is_none() && linear) => {
+            // 16 bytes of 4-bit codes and one E8M0 exponent byte per 32 values.
+            mul(&[n.div_ceil(32), 17])
+        }
+        WeightFormat::Gptq { bits, group } | WeightFormat::Awq { bits, group } if linear => {
+            let b = bits as u64;
+            let g = if group == 0 { t.cols } else { group as u64 };
+            let groups = t.cols.div_ceil(g);
+            // Codes packed into int32 words: 32/b values per word.
+            let packed_rows = mul(&[t.rows, b])?.div_ceil(32);
+            let qweight = if matches!(format, WeightFormat::Gptq { .. }) {
+                // GPTQ packs along the input dimension.
+                mul(&[mul(&[t.cols, b])?.div_ceil(32), t.rows, 4, t.experts])?
+            } else {
+                // AWQ packs along the output dimension.
+                mul(&[t.cols, packed_rows, 4, t.experts])?
+            };
+            let qzeros = mul(&[groups, packed_rows, 4, t.experts])?;
+            let scales = mul(&[groups, t.rows, 2, t.experts])?;
+            let g_idx =
+                if matches!(format, WeightFormat::Gptq { .. }) { mul(&[t.cols, 4, t.experts])? } else { 0 };
+            qweight.checked_add(qzeros)?.checked_add(scales)?.checked_add(g_idx)
+        }
+        // Everything a quantizer leaves alone (embeddings, head, norms, routers) stays 16-bit.
+        _ => half,
+    }
+}
+
+fn gguf_tensor_bytes(t: &Tensor, ty: GgmlType) -> Option<u64> {
+    let rows = mul(&[t.rows, t.experts])?;
+    ty.row_bytes(t.cols)?.checked_mul(rows)
+}
+
+/// llama.cpp's choice of tensor type per tensor for a file type.
+struct GgufRules {
+    mix: GgufMix,
+    n_gqa: u64,
+    n_expert: u64,
+    n_layer: u64,
+    is_falcon: bool,
+    is_70b: bool,
+    has_output: bool,
+    has_imatrix: bool,
+    i_attention_wv: u64,
+    i_ffn_down_seen: u64,
+}
+
+impl GgufRules {
+    fn new(a: &Architecture, mix: GgufMix, tensors: &[Tensor]) -> Self {
+        let family = a.family.as_str();
+        GgufRules {
+            mix,
+            n_gqa: match &a.attention {
+                Attention::Standard(s) => s.num_heads / s.num_kv_heads.max(1),
+                Attention::Mla(_) => 1,
+            },
+            n_expert: a.moe.as_ref().map_or(0, |m| m.num_experts),
+            n_layer: a.num_layers,
+            is_falcon: family == "falcon",
+            // llama.cpp names 80-layer Llama and Qwen2 models LLM_TYPE_70B and gives their attn_v more bits.
+            is_70b: a.num_layers == 80 && matches!(family, "llama" | "mistral" | "qwen2"),
+            has_output: tensors.iter().any(|t| t.role == Role::Output),
+            // The very low-bit types cannot be made without an importance matrix; the others are
+            // assumed made without one (llama.cpp's default).
+            has_imatrix: matches!(
+                mix,
+                GgufMix::IQ1_S
+                    | GgufMix::IQ1_M
+                    | GgufMix::IQ2_XXS
+                    | GgufMix::IQ2_XS
+                    | GgufMix::IQ2_S
+                    | GgufMix::IQ2_M
+                    | GgufMix::IQ3_XXS
+                    | GgufMix::Q2_K_S
+            ),
+            i_attention_wv: 0,
+            i_ffn_down_seen: 0,
+        }
+    }
+
+    /// `use_more_bits` of llama-quant.cpp: the first and last eighth of the layers, and every
+    /// third layer in between.
+    fn use_more_bits(i: u64, n: u64) -> bool {
+        i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2
+    }
+
+    fn type_for(&mut self, t: &Tensor) -> GgmlType {
+        use GgufMix as M;
+        let mix = self.mix;
+        let default = mix.default_type();
+        let base_float = match mix {
+            M::F32 => GgmlType::F32,
+            M::BF16 => GgmlType::BF16,
+            _ => GgmlType::F16,
+        };
+        // Vectors stay F32; position embeddings and routers are never quantized.
+        if t.role.is_vector() {
+            return GgmlType::F32;
+        }
+        if matches!(t.role, Role::PosEmbd | Role::Router) {
+            return base_float;
+        }
+        if !default.is_quantized() {
+            return default;
+        }
+        let layer = t.layer.map_or(0, u64::from);
+        let n = self.n_layer;
+        let iq_low = matches!(mix, M::IQ2_XXS | M::IQ2_XS | M::IQ1_S | M::IQ2_S | M::IQ2_M | M::IQ1_M);
+        let mut ty = default;
+        let is_output = t.role == Role::Output || (!self.has_output && t.role == Role::TokenEmbd);
+        if is_output {
+            ty = if mix == M::MXFP4_MOE || self.is_falcon || !t.cols.is_multiple_of(default.block().0) {
+                GgmlType::Q8_0
+            } else if matches!(
+                mix,
+                M::IQ2_XXS | M::IQ2_XS | M::IQ3_XXS | M::IQ1_S | M::IQ2_S | M::IQ2_M | M::IQ1_M
+            ) {
+                GgmlType::Q5_K
+            } else if default != GgmlType::Q8_0 {
+                GgmlType::Q6_K
+            } else {
+                default
+            };
+        } else if mix == M::MXFP4_MOE {
+            ty = if t.experts > 1 { GgmlType::MXFP4 } else { GgmlType::Q8_0 };
+        } else if t.role == Role::TokenEmbd {
+            ty = match mix {
+                M::IQ2_XXS | M::IQ2_XS | M::IQ1_S | M::IQ1_M => GgmlType::Q2_K,
+                M::IQ2_S | M::IQ2_M | M::IQ3_XXS => GgmlType::IQ3_S,
+                M::TQ1_0 | M::TQ2_0 => GgmlType::Q4_K,
+                _ => default,
+            };
+        } else if iq_low {
+            match t.role {
+                Role::AttnV => {
+                    ty = if self.n_gqa >= 4 || self.n_expert >= 4 {
+                        GgmlType::Q4_K
+                    } else if matches!(mix, M::IQ2_S | M::IQ2_M) {
+                        GgmlType::IQ3_S
+                    } else {
+                        GgmlType::Q2_K
+                    };
+                    self.i_attention_wv += 1;
+                }
+                Role::AttnK if self.n_expert == 8 => ty = GgmlType::Q4_K,
+                Role::FfnDown | Role::ExpDown | Role::ShDown => {
+                    if self.i_ffn_down_seen < n / 8 {
+                        ty =
+                            if matches!(mix, M::IQ2_S | M::IQ2_M) { GgmlType::IQ3_S } else { GgmlType::Q2_K };
+                    }
+                    self.i_ffn_down_seen += 1;
+                }
+                Role::AttnOut => {
+                    if self.n_expert == 8 {
+                        ty = GgmlType::Q5_K;
+                    } else if matches!(mix, M::IQ1_S | M::IQ1_M) {
+                        ty = GgmlType::IQ2_XXS;
+                    } else if matches!(mix, M::IQ2_S | M::IQ2_M) {
+                        ty = GgmlType::IQ3_S;
+                    }
+                }
+                _ => {}
+            }
+        } else {
+            match t.role {
+                Role::AttnV => {
+                    let i = self.i_attention_wv;
+                    let gqa4 = self.n_gqa >= 4;
+                    ty = match mix {
+                        M::Q2_K => {
+                            if gqa4 {
+                                GgmlType::Q4_K
+                            } else {
+                                GgmlType::Q3_K
+                            }
+                        }
+                        M::Q2_K_S if gqa4 => GgmlType::Q4_K,
+                        M::IQ3_XXS => {
+                            if gqa4 {
+                                GgmlType::Q4_K
+                            } else if !self.has_imatrix {
+                                GgmlType::IQ3_S
+                            } else {
+                                GgmlType::IQ3_XXS
+                            }
+                        }
+                        M::IQ3_XS | M::IQ3_S if gqa4 => GgmlType::Q4_K,
+                        M::IQ3_M => GgmlType::Q4_K,
+                        M::Q3_K_M => {
+                            if i < 2 {
+                                GgmlType::Q5_K
+                            } else {
+                                GgmlType::Q4_K
+                            }
+                        }
+                        M::Q3_K_L => GgmlType::Q5_K,
+                        M::IQ4_NL | M::IQ4_XS if gqa4 => GgmlType::Q5_K,
+                        M::Q4_K_M | M::Q5_K_M if Self::use_more_bits(i, self.n_attention_wv_total()) => {
+                            GgmlType::Q6_K
+                        }
+                        M::Q4_K_S if i < 4 => GgmlType::Q5_K,
+                        _ => default,
+                    };
+                    if self.is_70b && matches!(ty, GgmlType::Q3_K | GgmlType::Q4_K) {
+                        ty = GgmlType::Q5_K;
+                    }
+                    if self.n_expert == 8 {
+                        ty = GgmlType::Q8_0;
+                    }
+                    self.i_attention_wv += 1;
+                }
+                Role::AttnK => {
+                    if self.n_expert == 8 {
+                        ty = GgmlType::Q8_0;
+                    } else if mix == M::IQ3_XS {
+                        ty = GgmlType::IQ3_XXS;
+                    } else if mix == M::IQ3_XXS {
+                        ty = GgmlType::IQ2_S;
+                    }
+                }
+                Role::AttnQ => {
+                    if mix == M::IQ3_XS {
+                        ty = GgmlType::IQ3_XXS;
+                    } else if mix == M::IQ3_XXS {
+                        ty = GgmlType::IQ2_S;
+                    }
+                }
+                Role::FfnDown | Role::ExpDown | Role::ShDown => {
+                    let i = layer;
+                    let more = Self::use_more_bits(i, n);
+                    ty = match mix {
+                        M::Q2_K => GgmlType::Q3_K,
+                        M::Q2_K_S if i < n / 8 => GgmlType::Q4_K,
+                        M::IQ3_XXS if !self.has_imatrix => {
+                            if i < n / 8 {
+                                GgmlType::Q4_K
+                            } else {
+                                GgmlType::Q3_K
+                            }
+                        }
+                        M::Q3_K_M => {
+                            if i < n / 16 {
+                                GgmlType::Q5_K
+                            } else if !self.is_falcon || more {
+                                GgmlType::Q4_K
+                            } else {
+                                GgmlType::Q3_K
+                            }
+                        }
+                        M::IQ3_M if i < n / 8 || (self.n_expert == 8 && more) => GgmlType::Q4_K,
+                        M::Q3_K_L => {
+                            if self.is_falcon {
+                                GgmlType::Q4_K
+                            } else {
+                                GgmlType::Q5_K
+                            }
+                        }
+                        M::Q4_K_M => {
+                            if self.is_falcon {
+                                if i < n / 16 {
+                                    GgmlType::Q6_K
+                                } else if more {
+                                    GgmlType::Q5_K
+                                } else {
+                                    GgmlType::Q4_K
+                                }
+                            } else if more {
+                                GgmlType::Q6_K
+                            } else {
+                                default
+                            }
+                        }
+                        M::IQ4_NL | M::IQ4_XS if i < n / 8 && !self.has_imatrix => GgmlType::Q5_K,
+                        M::Q5_K_M if more => GgmlType::Q6_K,
+                        M::Q4_K_S if !self.is_falcon && i < n / 8 => GgmlType::Q5_K,
+                        M::Q4_0 if self.has_imatrix && i < n / 8 => GgmlType::Q4_1,
+                        M::Q5_0 if self.has_imatrix && i < n / 8 => GgmlType::Q5_1,
+                        _ => default,
+                    };
+                }
+                Role::AttnOut => {
+                    if !self.is_falcon {
+                        if self.n_expert == 8 {
+                            if matches!(
+                                mix,
+                                M::Q2_K
+                                    | M::IQ3_XS
+                                    | M::IQ3_XXS
+                                    | M::Q3_K_S
+                                    | M::Q3_K_M
+                                    | M::IQ4_NL
+                                    | M::Q4_K_S
+                                    | M::Q4_K_M
+                                    | M::IQ3_S
+                                    | M::IQ3_M
+                                    | M::IQ4_XS
+                            ) {
+                                ty = GgmlType::Q5_K;
+                            }
+                        } else {
+                            ty = match mix {
+                                M::Q2_K => GgmlType::Q3_K,
+                                M::IQ3_XXS => GgmlType::IQ3_S,
+                                M::Q3_K_M => GgmlType::Q4_K,
+                                M::Q3_K_L => GgmlType::Q5_K,
+                                M::IQ3_M => GgmlType::Q4_K,
+                                _ => default,
+                            };
+                        }
+                    } else if mix == M::Q3_K_L {
+                        ty = GgmlType::Q4_K;
+                    }
+                }
+                Role::AttnQkv => {
+                    ty = match mix {
+                        M::Q3_K_M | M::Q3_K_L | M::IQ3_M => GgmlType::Q4_K,
+                        M::Q4_K_M => GgmlType::Q5_K,
+                        M::Q5_K_M => GgmlType::Q6_K,
+                        _ => default,
+                    };
+                    self.i_attention_wv += 1;
+                }
+                Role::FfnGate
+                | Role::FfnUp
+                | Role::FfnGateUp
+                | Role::ExpGate
+                | Role::ExpUp
+                | Role::ShGate
+                | Role::ShUp
+                | Role::ShExpGate
+                    if mix == M::IQ3_XS && layer >= n / 8 && layer < 7 * n / 8 =>
+                {
+                    ty = GgmlType::IQ3_XXS;
+                }
+                _ => {}
+            }
+        }
+        // Rows whose length is not a multiple of the block fall back to a type that fits.
+        if !t.cols.is_multiple_of(ty.block().0) {
+            ty = match ty {
+                GgmlType::TQ1_0 | GgmlType::TQ2_0 => GgmlType::Q4_0,
+                GgmlType::IQ2_XXS
+                | GgmlType::IQ2_XS
+                | GgmlType::IQ2_S
+                | GgmlType::IQ3_XXS
+                | GgmlType::IQ3_S
+                | GgmlType::IQ1_S
+                | GgmlType::IQ1_M
+                | GgmlType::Q2_K
+                | GgmlType::Q3_K
+                | GgmlType::IQ4_XS => GgmlType::IQ4_NL,
+                GgmlType::Q4_K => GgmlType::Q5_0,
+                GgmlType::Q5_K => GgmlType::Q5_1,
+                GgmlType::Q6_K => GgmlType::Q8_0,
+                other => other,
+            };
+            if !t.cols.is_multiple_of(ty.block().0) {
+                ty = GgmlType::F16;
+            }
+        }
+        ty
+    }
+
+    /// Attention value tensors counted by llama.cpp (`n_attention_wv`): one per layer.
+    fn n_attention_wv_total(&self) -> u64 {
+        self.n_layer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn use_more_bits_matches_llama_cpp() {
+        // For 32 layers: layers 0-3, 28-31, and 4 + 3k + 2 = 6, 9, …, 27.
+        let picked: Vec<u64> = (0..32).filter(|i| GgufRules::use_more_bits(*i, 32)).collect();
+        assert_eq!(picked, [0, 1, 2, 3, 6, 9, 12, 15, 18, 21, 24, 27, 28, 29, 30, 31]);
+    }
+}
