@@ -1,18 +1,23 @@
 //! Benchmarks of the estimation core (figures in BENCHMARKS.md).
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use headroom_core::estimate::{estimate, sweep_context};
 use headroom_core::precision::WeightFormat;
-use headroom_core::scenario::{ModelSource, Scenario};
-use headroom_core::units::Params;
+use headroom_core::scenario::Scenario;
+use headroom_core::share;
 use std::hint::black_box;
 
 fn bench_estimate(c: &mut Criterion) {
-    let s =
-        Scenario { model: ModelSource::Params(Params::new(7_000_000_000)), weights: Some(WeightFormat::F16) };
-    c.bench_function("estimate/params-7b-fp16", |b| b.iter(|| headroom_core::estimate(black_box(&s))));
-    c.bench_function("share/round-trip", |b| {
-        b.iter(|| headroom_core::share::decode(&headroom_core::share::encode(black_box(&s))))
-    });
+    let mut s = Scenario::catalog("llama-3.1-8b");
+    s.weights = WeightFormat::parse("q4_k_m").ok();
+    s.context = 32768;
+    c.bench_function("estimate/llama-3.1-8b-q4_k_m", |b| b.iter(|| estimate(black_box(&s))));
+    let moe = Scenario::catalog("deepseek-v3");
+    c.bench_function("estimate/deepseek-v3-fp8", |b| b.iter(|| estimate(black_box(&moe))));
+    // The page's memory-versus-context chart: 256 contexts from 256 to 131072 tokens.
+    let contexts: Vec<u64> = (1..=256).map(|i| i * 512).collect();
+    c.bench_function("sweep/256-contexts", |b| b.iter(|| sweep_context(black_box(&s), black_box(&contexts))));
+    c.bench_function("share/round-trip", |b| b.iter(|| share::decode(&share::encode(black_box(&s)))));
 }
 
 criterion_group!(benches, bench_estimate);

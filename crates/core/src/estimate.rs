@@ -325,6 +325,55 @@ fn stand_in_for(p: Params) -> Option<(&'static str, Architecture)> {
 pub fn estimate(scenario: &Scenario) -> Result<Estimate> {
     scenario.validate()?;
     let r = resolve(&scenario.model)?;
+    estimate_resolved(scenario, &r)
+}
+
+/// One point of a memory-versus-context curve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct SweepPoint {
+    /// Tokens per sequence.
+    pub context: u64,
+    /// Memory of one device.
+    pub total: Bytes,
+    /// Lower end of the band.
+    pub low: Bytes,
+    /// Upper end of the band.
+    pub high: Bytes,
+    /// The KV cache's part.
+    pub kv_cache: Bytes,
+}
+
+/// Memory of one device at each context in `contexts`, everything else as in `scenario`: the
+/// curve the page draws. The model is resolved once.
+///
+/// # Errors
+/// As [`estimate`].
+pub fn sweep_context(scenario: &Scenario, contexts: &[u64]) -> Result<Vec<SweepPoint>> {
+    scenario.validate()?;
+    let r = resolve(&scenario.model)?;
+    let mut s = scenario.clone();
+    let mut out = Vec::with_capacity(contexts.len());
+    for &c in contexts {
+        s.context = c;
+        s.validate()?;
+        let e = estimate_resolved(&s, &r)?;
+        out.push(SweepPoint {
+            context: c,
+            total: e.memory.total,
+            low: e.memory.total_low,
+            high: e.memory.total_high,
+            kv_cache: e.memory.get(TermKind::KvCache),
+        });
+    }
+    Ok(out)
+}
+
+/// [`estimate`] for a model already resolved.
+///
+/// # Errors
+/// As [`estimate`].
+pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     let requested = scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16);
     let runtime = scenario.runtime.unwrap_or_else(|| Runtime::default_for(requested));
     // llama.cpp runs GGUF files: a float checkpoint becomes the GGUF file of the same precision.
@@ -365,7 +414,7 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate> {
     };
     let (weights_device, weights_host) =
         split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_ref());
-    let weights_term = weights_term(&r, format, weights_device, weights_total, weights_exact, gpus, runtime);
+    let weights_term = weights_term(r, format, weights_device, weights_total, weights_exact, gpus, runtime);
 
     // KV cache.
     let (kv_total, kv_per_token) = match shape {
