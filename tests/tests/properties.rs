@@ -34,16 +34,10 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         proptest::option::of(proptest::sample::select(Runtime::ALL.to_vec())),
         1u64..=8,
         any::<bool>(),
+        proptest::option::of(0u64..=100),
     )
-        .prop_map(|(model, weights, kv, context, batch, runtime, gpus, flash_attention)| Scenario {
-            model,
-            weights,
-            kv,
-            context,
-            batch,
-            runtime,
-            gpus,
-            flash_attention,
+        .prop_map(|(model, weights, kv, context, batch, runtime, gpus, flash_attention, gpu_layers)| {
+            Scenario { model, weights, kv, context, batch, runtime, gpus, flash_attention, gpu_layers }
         })
 }
 
@@ -146,6 +140,22 @@ proptest! {
                 for t in &m.terms {
                     prop_assert!(t.low <= t.bytes && t.bytes <= t.high, "{:?}", t.kind);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn offload_moves_bytes_without_losing_any(s in scenario(), k in 0u64..=40) {
+        let s = Scenario { runtime: Some(Runtime::LlamaCpp), gpus: 1, gpu_layers: Some(k), ..s };
+        if let Ok(e) = estimate(&s) {
+            if matches!(s.model, ModelSource::Catalog(_)) {
+                prop_assert_eq!(
+                    e.memory.get(TermKind::Weights).get() + e.host.get(TermKind::Weights).get(),
+                    e.weights_total.get()
+                );
+                let kv = e.memory.get(TermKind::KvCache).get() + e.host.get(TermKind::KvCache).get();
+                // Per-layer shares are rounded up, at most a byte each.
+                prop_assert!(kv >= e.kv_total.get() && kv <= e.kv_total.get() + 2);
             }
         }
     }

@@ -74,6 +74,10 @@ pub struct EstimateArgs {
     #[arg(long)]
     pub no_flash_attention: bool,
 
+    /// llama.cpp/Ollama: layers on the GPU (-ngl); the others stay in system RAM. Default: all.
+    #[arg(long, value_name = "N")]
+    pub gpu_layers: Option<u64>,
+
     /// Print one JSON object (sizes in bytes).
     #[arg(long, conflicts_with = "link")]
     pub json: bool,
@@ -123,6 +127,7 @@ impl EstimateArgs {
             runtime: self.runtime.as_deref().map(Runtime::parse).transpose().map_err(|e| e.to_string())?,
             gpus: self.gpus,
             flash_attention: !self.no_flash_attention,
+            gpu_layers: self.gpu_layers,
         };
         scenario.validate().map_err(|e| e.to_string())?;
         Ok(scenario)

@@ -412,8 +412,19 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
             ((r.params * format.flat_bits_per_weight()).or_overflow("weight memory")?, format.is_seed())
         }
     };
+    // llama.cpp's -ngl: the last `gpu_layers` layers on the GPU, the head too when all are.
+    let layers = shape.map_or(0, |a| a.num_layers);
+    let place = match (scenario.gpu_layers, runtime.is_llama_cpp(), &r.architecture) {
+        (Some(k), true, Some(_)) if k <= layers => {
+            Placement { first_gpu_layer: layers - k, head_on_gpu: false }
+        }
+        _ => Placement { first_gpu_layer: 0, head_on_gpu: true },
+    };
+    if scenario.gpu_layers.is_some() && !runtime.is_llama_cpp() {
+        notes.push(Msg::new(MsgId::NoteGpuLayersLlamaCpp, vec![]));
+    }
     let (weights_device, weights_host) =
-        split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_ref());
+        split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_ref(), place);
     let weights_term = weights_term(r, format, weights_device, weights_total, weights_exact, gpus, runtime);
 
     // KV cache.
@@ -425,8 +436,19 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         None => (Bytes::ZERO, Bytes::ZERO),
     };
     let mut terms = vec![weights_term];
+    let mut kv_host = Bytes::ZERO;
     if let Some(a) = shape {
-        let (num, den) = kv_share(a, runtime, gpus);
+        let (mut num, mut den) = kv_share(a, runtime, gpus);
+        if place.first_gpu_layer > 0 {
+            // Each layer's cache lives with the layer: the offloaded share on the GPUs.
+            let on_gpu = a.num_layers - place.first_gpu_layer;
+            num = on_gpu.div_ceil(gpus);
+            den = a.num_layers;
+            kv_host = Bytes::new(
+                ((kv_total.get() as u128 * place.first_gpu_layer as u128).div_ceil(a.num_layers as u128))
+                    as u64,
+            );
+        }
         let kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
         let mut assumptions = Vec::new();
         if a.sliding_layers > 0 {
@@ -471,7 +493,12 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     let memory = Memory::from_terms(terms)?;
 
     // System RAM beside the accelerators.
-    let host = host_memory(runtime, weights_host, &memory)?;
+    let cpu_layers = place.first_gpu_layer > 0;
+    let cpu_compute = if cpu_layers { memory.get(TermKind::Activations) } else { Bytes::ZERO };
+    let host = host_memory(runtime, weights_host, kv_host, cpu_compute, &memory)?;
+    if cpu_layers {
+        notes.push(Msg::new(MsgId::NoteOffloaded, vec![Arg::Int(place.first_gpu_layer), Arg::Int(layers)]));
+    }
 
     // Disk.
     let disk = Disk { weights: disk_bytes(format, weights_total, priced.as_ref(), r.architecture.as_ref()) };
@@ -551,6 +578,14 @@ fn flops_per_token(active: Params, shape: Option<&Architecture>, context: u64) -
     dense + attn
 }
 
+/// Which layers live on the accelerators: `[first_gpu_layer, layers)`, and whether the output
+/// head is there too (llama.cpp's `-ngl`: the last N layers, the head only when all are).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Placement {
+    first_gpu_layer: u64,
+    head_on_gpu: bool,
+}
+
 /// Weight bytes on the busiest accelerator and on the host.
 fn split_weights(
     priced: &Option<Priced>,
@@ -558,6 +593,7 @@ fn split_weights(
     runtime: Runtime,
     gpus: u64,
     arch: Option<&Architecture>,
+    place: Placement,
 ) -> (Bytes, Bytes) {
     match runtime {
         Runtime::Cpu | Runtime::Mlx => return (total, Bytes::ZERO),
@@ -566,30 +602,37 @@ fn split_weights(
     let (Some(p), Some(a)) = (priced, arch) else {
         return (Bytes::new(total.get().div_ceil(gpus.max(1))), Bytes::ZERO);
     };
-    // llama.cpp keeps the input embeddings in system RAM.
-    let host = if runtime.is_llama_cpp() { p.sum_where(|t| t.role == Role::TokenEmbd) } else { 0 };
-    let on_gpus = total.get().saturating_sub(host);
-    if gpus <= 1 {
-        return (Bytes::new(on_gpus), Bytes::new(host));
-    }
-    if runtime == Runtime::Vllm {
+    let input = |t: &tensors::Tensor| matches!(t.role, Role::TokenEmbd | Role::PosEmbd);
+    let head = |t: &tensors::Tensor| t.layer.is_none() && !input(t);
+    if runtime == Runtime::Vllm && gpus > 1 {
         // Tensor parallel: every matrix (and the vocabulary) is sharded.
-        return (Bytes::new(on_gpus.div_ceil(gpus)), Bytes::ZERO);
+        return (Bytes::new(total.get().div_ceil(gpus)), Bytes::ZERO);
     }
-    // Layer split: contiguous chunks of layers; embeddings with the first, the head with the last.
-    let per = a.num_layers.div_ceil(gpus);
-    let mut busiest = 0u64;
-    for g in 0..gpus {
-        let start = g * per;
-        let end = ((g + 1) * per).min(a.num_layers);
-        let mut b: u64 = (start..end).map(|i| p.layer(i as u32)).fold(0u64, u64::saturating_add);
-        if g == 0 && !runtime.is_llama_cpp() {
-            b = b.saturating_add(p.sum_where(|t| matches!(t.role, Role::TokenEmbd | Role::PosEmbd)));
+    let llama = runtime.is_llama_cpp();
+    // llama.cpp keeps the input embeddings in system RAM, and the layers it does not offload.
+    let mut host = 0u64;
+    if llama {
+        host = p.sum_where(input);
+        host = host.saturating_add(
+            (0..place.first_gpu_layer).map(|i| p.layer(i as u32)).fold(0, u64::saturating_add),
+        );
+        if !place.head_on_gpu {
+            host = host.saturating_add(p.sum_where(head));
         }
-        if g + 1 == gpus {
-            b = b.saturating_add(
-                p.sum_where(|t| t.layer.is_none() && !matches!(t.role, Role::TokenEmbd | Role::PosEmbd)),
-            );
+    }
+    // Layer split over the GPUs: contiguous chunks; embeddings with the first, head with the last.
+    let on_gpu = a.num_layers - place.first_gpu_layer;
+    let per = on_gpu.div_ceil(gpus.max(1)).max(1);
+    let mut busiest = 0u64;
+    for g in 0..gpus.max(1) {
+        let start = place.first_gpu_layer + g * per;
+        let end = (start + per).min(a.num_layers);
+        let mut b: u64 = (start..end).map(|i| p.layer(i as u32)).fold(0u64, u64::saturating_add);
+        if g == 0 && !llama {
+            b = b.saturating_add(p.sum_where(input));
+        }
+        if g + 1 == gpus.max(1) && place.head_on_gpu {
+            b = b.saturating_add(p.sum_where(head));
         }
         busiest = busiest.max(b);
     }
@@ -669,7 +712,13 @@ fn format_assumption(format: WeightFormat) -> MsgId {
 }
 
 /// System RAM beside the accelerators: embeddings and offloaded layers, plus the process.
-fn host_memory(runtime: Runtime, weights_host: Bytes, device: &Memory) -> Result<Memory> {
+fn host_memory(
+    runtime: Runtime,
+    weights_host: Bytes,
+    kv_host: Bytes,
+    compute: Bytes,
+    device: &Memory,
+) -> Result<Memory> {
     if matches!(runtime, Runtime::Cpu | Runtime::Mlx) {
         // The device is the system memory itself.
         return Ok(device.clone());
@@ -680,6 +729,18 @@ fn host_memory(runtime: Runtime, weights_host: Bytes, device: &Memory) -> Result
             TermKind::Weights,
             weights_host,
             Msg::new(MsgId::HostWeights, vec![]),
+            vec![],
+        ));
+    }
+    if kv_host > Bytes::ZERO {
+        terms.push(Term::exact(TermKind::KvCache, kv_host, Msg::new(MsgId::HostKv, vec![]), vec![]));
+    }
+    if compute > Bytes::ZERO {
+        terms.push(inference::banded(
+            TermKind::Activations,
+            compute,
+            (0.7, 1.5),
+            Msg::new(MsgId::HostCompute, vec![]),
             vec![],
         ));
     }

@@ -74,6 +74,9 @@ pub struct Scenario {
     pub gpus: u64,
     /// Flash attention (no materialised attention scores).
     pub flash_attention: bool,
+    /// llama.cpp's `-ngl`: how many of the last layers run on the GPU (`None`: all, with the
+    /// output head); the rest, and their KV cache, stay in system RAM.
+    pub gpu_layers: Option<u64>,
 }
 
 impl Default for Scenario {
@@ -87,6 +90,7 @@ impl Default for Scenario {
             runtime: None,
             gpus: 1,
             flash_attention: true,
+            gpu_layers: None,
         }
     }
 }

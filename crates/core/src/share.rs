@@ -18,6 +18,7 @@
 //! | `runtime` | `transformers`, `vllm`, `llama.cpp`, `ollama`, `mlx`, `cpu` | by format |
 //! | `gpus` | devices | `1` |
 //! | `fa` | flash attention, `0` to turn off | `1` |
+//! | `ngl` | llama.cpp GPU layers (`-ngl`) | all |
 
 use alloc::format;
 use alloc::string::String;
@@ -96,6 +97,9 @@ pub fn encode(s: &Scenario) -> String {
     if !s.flash_attention {
         q.push("fa", "0");
     }
+    if let Some(n) = s.gpu_layers {
+        q.push("ngl", &format!("{n}"));
+    }
     q.finish()
 }
 
@@ -156,6 +160,10 @@ pub fn decode(query: &str) -> Decoded {
             "gpus" => match parse_count(&value, MAX_GPUS) {
                 Some(n) => scenario.gpus = n,
                 None => ignore(&key, &value, format!("not a device count (1 to {MAX_GPUS})")),
+            },
+            "ngl" => match value.trim().parse::<u64>() {
+                Ok(n) if n <= crate::model::MAX_LAYERS => scenario.gpu_layers = Some(n),
+                _ => ignore(&key, &value, "not a layer count".into()),
             },
             "fa" => match value.as_str() {
                 "0" | "off" | "false" => scenario.flash_attention = false,
@@ -276,11 +284,12 @@ mod tests {
             runtime: Some(Runtime::LlamaCpp),
             gpus: 2,
             flash_attention: false,
+            gpu_layers: Some(20),
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&model=qwen3-8b&weights=q4_k_m&kv=q8_0&ctx=32768&batch=4&runtime=llama.cpp&gpus=2&fa=0"
+            "?v=1&model=qwen3-8b&weights=q4_k_m&kv=q8_0&ctx=32768&batch=4&runtime=llama.cpp&gpus=2&fa=0&ngl=20"
         );
         assert_eq!(decode(&q).scenario, s);
     }

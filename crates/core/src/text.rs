@@ -345,6 +345,22 @@ messages! {
     HostProcess =>
         "the {0} process (libraries, tokenizer, pinned buffers)",
         "le processus {0} (bibliothèques, tokenizer, buffers épinglés)";
+    /// Host KV.
+    HostKv =>
+        "the KV cache of the layers kept on the CPU",
+        "le cache KV des couches gardées sur le CPU";
+    /// Host compute buffer.
+    HostCompute =>
+        "the CPU's compute buffer for the layers it runs",
+        "le buffer de calcul du CPU pour les couches qu'il exécute";
+    /// Offloaded layers.
+    NoteOffloaded =>
+        "{0} of {1} layers run on the CPU from system RAM (llama.cpp -ngl); every token waits for them",
+        "{0} couches sur {1} tournent sur le CPU depuis la RAM système (llama.cpp -ngl) ; chaque token les attend";
+    /// gpu_layers only for llama.cpp.
+    NoteGpuLayersLlamaCpp =>
+        "GPU layers (-ngl) apply to llama.cpp and Ollama only; ignored for this runtime",
+        "les couches GPU (-ngl) ne valent que pour llama.cpp et Ollama ; ignorées pour ce runtime";
     /// Unknown family notice.
     NoticeUnknownFamily =>
         "model_type `{0}` is not one Headroom knows: read as a Llama-style decoder (gated MLP, RMSNorm, biases only where the config says); check the parameter count against the model card",
