@@ -147,8 +147,8 @@ proptest! {
     #[test]
     fn offload_moves_bytes_without_losing_any(s in scenario(), k in 0u64..=40) {
         let s = Scenario { runtime: Some(Runtime::LlamaCpp), gpus: 1, gpu_layers: Some(k), ..s };
-        if let Ok(e) = estimate(&s) {
-            if matches!(s.model, ModelSource::Catalog(_)) {
+        if let (Ok(e), ModelSource::Catalog(_)) = (estimate(&s), &s.model) {
+            {
                 prop_assert_eq!(
                     e.memory.get(TermKind::Weights).get() + e.host.get(TermKind::Weights).get(),
                     e.weights_total.get()
