@@ -24,7 +24,7 @@ fn model() -> impl Strategy<Value = ModelSource> {
     ]
 }
 
-fn scenario() -> impl Strategy<Value = Scenario> {
+fn inference_settings() -> impl Strategy<Value = Scenario> {
     (
         model(),
         proptest::option::of(format()),
@@ -37,8 +37,73 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         proptest::option::of(0u64..=100),
     )
         .prop_map(|(model, weights, kv, context, batch, runtime, gpus, flash_attention, gpu_layers)| {
-            Scenario { model, weights, kv, context, batch, runtime, gpus, flash_attention, gpu_layers }
+            Scenario {
+                model,
+                weights,
+                kv,
+                context,
+                batch,
+                runtime,
+                gpus,
+                flash_attention,
+                gpu_layers,
+                ..Scenario::default()
+            }
         })
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    use headroom_core::training::{Checkpointing, LoraTargets, Mode, Offload, Optimizer, TrainPrecision};
+    let targets = prop_oneof![
+        Just(LoraTargets::AllLinear),
+        Just(LoraTargets::parse("q,v").unwrap()),
+        Just(LoraTargets::parse("q,k,v,o").unwrap()),
+        Just(LoraTargets::parse("qkv").unwrap()),
+    ];
+    (
+        inference_settings(),
+        proptest::sample::select(Mode::ALL.to_vec()),
+        proptest::sample::select(Optimizer::ALL.to_vec()),
+        proptest::sample::select(TrainPrecision::ALL.to_vec()),
+        1u64..=256,
+        targets,
+        proptest::sample::select(vec![Checkpointing::None, Checkpointing::Selective, Checkpointing::Full]),
+        0u8..=3,
+        proptest::sample::select(vec![Offload::None, Offload::Optimizer, Offload::OptimizerAndParams]),
+        1u64..=4,
+        (1u64..=1 << 40, 1u64..=10, 1u64..=16),
+    )
+        .prop_map(
+            |(
+                s,
+                mode,
+                optimizer,
+                precision,
+                lora_rank,
+                lora_targets,
+                checkpointing,
+                zero,
+                offload,
+                tp,
+                more,
+            )| {
+                Scenario {
+                    mode,
+                    optimizer,
+                    precision,
+                    lora_rank,
+                    lora_targets,
+                    checkpointing,
+                    zero,
+                    offload,
+                    tp,
+                    dataset_tokens: more.0,
+                    epochs: more.1,
+                    gpus_per_node: more.2,
+                    ..s
+                }
+            },
+        )
 }
 
 /// A random `config.json` of a known family, sizes from tiny to absurd.
@@ -145,7 +210,7 @@ proptest! {
     }
 
     #[test]
-    fn offload_moves_bytes_without_losing_any(s in scenario(), k in 0u64..=40) {
+    fn offload_moves_bytes_without_losing_any(s in inference_settings(), k in 0u64..=40) {
         let s = Scenario { runtime: Some(Runtime::LlamaCpp), gpus: 1, gpu_layers: Some(k), ..s };
         if let (Ok(e), ModelSource::Catalog(_)) = (estimate(&s), &s.model) {
             {
@@ -161,7 +226,7 @@ proptest! {
     }
 
     #[test]
-    fn more_context_never_less_memory(s in scenario(), extra in 1u64..=100_000) {
+    fn more_context_never_less_memory(s in inference_settings(), extra in 1u64..=100_000) {
         let mut longer = s.clone();
         longer.context = (s.context + extra).min(1 << 24);
         if let (Some(a), Some(b)) = (total(&s), total(&longer)) {
@@ -172,7 +237,7 @@ proptest! {
     }
 
     #[test]
-    fn more_batch_never_less_memory(s in scenario(), extra in 1u64..=64) {
+    fn more_batch_never_less_memory(s in inference_settings(), extra in 1u64..=64) {
         let mut wider = s.clone();
         wider.batch = s.batch + extra;
         if let (Some(a), Some(b)) = (total(&s), total(&wider)) {
@@ -227,5 +292,54 @@ fn lower_precision_never_more_weight_bytes() {
                 last = b;
             }
         }
+    }
+}
+
+fn training() -> impl Strategy<Value = Scenario> {
+    let ids: Vec<&'static str> = catalog::models().iter().map(|m| m.id).collect();
+    (proptest::sample::select(ids), 1u64..=16_384, 1u64..=8, 2u64..=64, any::<bool>()).prop_map(
+        |(id, context, batch, gpus, flash_attention)| Scenario {
+            mode: headroom_core::training::Mode::Full,
+            context,
+            batch,
+            gpus,
+            flash_attention,
+            ..Scenario::catalog(id)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn zero_stages_never_cost_more(s in training()) {
+        let mut last = u64::MAX;
+        for zero in 0..=3u8 {
+            let t = estimate(&Scenario { zero, ..s.clone() }).unwrap().memory.total.get();
+            prop_assert!(t <= last, "ZeRO-{} {} > {}", zero, t, last);
+            last = t;
+        }
+    }
+
+    #[test]
+    fn checkpointing_never_costs_more(s in training()) {
+        use headroom_core::training::Checkpointing;
+        let mut last = u64::MAX;
+        for c in [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full] {
+            let t = estimate(&Scenario { checkpointing: c, ..s.clone() }).unwrap().memory.total.get();
+            prop_assert!(t <= last, "{:?}: {} > {}", c, t, last);
+            last = t;
+        }
+    }
+
+    #[test]
+    fn qlora_below_lora_below_full(s in training()) {
+        use headroom_core::training::Mode;
+        let s = Scenario { gpus: 1, ..s };
+        let full = estimate(&s).unwrap().memory.total.get();
+        let lora = estimate(&Scenario { mode: Mode::Lora, ..s.clone() }).unwrap().memory.total.get();
+        let qlora = estimate(&Scenario { mode: Mode::Qlora, ..s.clone() }).unwrap().memory.total.get();
+        prop_assert!(qlora < lora && lora < full, "{} {} {}", qlora, lora, full);
     }
 }

@@ -7,6 +7,7 @@ use headroom_core::Error;
 use headroom_core::inference::Runtime;
 use headroom_core::precision::{KvDtype, WeightFormat};
 use headroom_core::scenario::{CustomModel, DEFAULT_CONTEXT, ModelSource, Scenario, parse_params};
+use headroom_core::training::{Checkpointing, LoraTargets, Mode, Offload, Optimizer, TrainPrecision};
 
 /// How much memory, disk, speed and money a language model needs — term by term.
 #[derive(Parser, Debug)]
@@ -19,7 +20,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Estimate memory, disk and compute for a model and a workload.
-    Estimate(EstimateArgs),
+    Estimate(Box<EstimateArgs>),
     /// List the catalog models.
     Models(ListArgs),
 }
@@ -78,6 +79,58 @@ pub struct EstimateArgs {
     #[arg(long, value_name = "N")]
     pub gpu_layers: Option<u64>,
 
+    /// What to estimate: inference, full (fine-tuning), lora, qlora.
+    #[arg(long, value_name = "MODE", default_value = "inference")]
+    pub mode: String,
+
+    /// Optimizer: adamw adamw-8bit paged-adamw paged-adamw-8bit sgd sgd-momentum adafactor lion.
+    #[arg(long, value_name = "NAME", default_value = "adamw")]
+    pub optimizer: String,
+
+    /// Full fine-tuning precision: mixed (the seed's 16 B/param with AdamW), mixed-fp32-grads, pure-bf16, fp32.
+    #[arg(long, value_name = "RECIPE", default_value = "mixed")]
+    pub precision: String,
+
+    /// LoRA rank.
+    #[arg(long, value_name = "R", default_value_t = headroom_core::training::DEFAULT_LORA_RANK)]
+    pub lora_rank: u64,
+
+    /// LoRA targets: all-linear, or module kinds such as q,k,v,o,gate,up,down (qkv, gate_up for fused models).
+    #[arg(long, value_name = "LIST", default_value = "all-linear")]
+    pub lora_targets: String,
+
+    /// Recompute activations (full gradient checkpointing).
+    #[arg(long, conflicts_with = "checkpointing")]
+    pub grad_checkpointing: bool,
+
+    /// Activation checkpointing: none, selective, full.
+    #[arg(long, value_name = "MODE")]
+    pub checkpointing: Option<String>,
+
+    /// ZeRO stage 0-3 for data-parallel training over --gpus.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub zero: u8,
+
+    /// ZeRO offload to CPU memory: none, optimizer, all.
+    #[arg(long, value_name = "WHAT", default_value = "none")]
+    pub offload: String,
+
+    /// Tensor-parallel degree for training.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub tp: u64,
+
+    /// Training dataset size in tokens (10M, 2B…), for time and cost.
+    #[arg(long, value_name = "N", default_value = "10M")]
+    pub dataset_tokens: String,
+
+    /// Passes over the dataset.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub epochs: u64,
+
+    /// GPUs per node, for per-node CPU memory.
+    #[arg(long, value_name = "N", default_value_t = headroom_core::training::DEFAULT_GPUS_PER_NODE)]
+    pub gpus_per_node: u64,
+
     /// Print one JSON object (sizes in bytes).
     #[arg(long, conflicts_with = "link")]
     pub json: bool,
@@ -128,6 +181,29 @@ impl EstimateArgs {
             gpus: self.gpus,
             flash_attention: !self.no_flash_attention,
             gpu_layers: self.gpu_layers,
+            mode: Mode::parse(&self.mode).map_err(|e| e.to_string())?,
+            optimizer: Optimizer::parse(&self.optimizer).map_err(|e| e.to_string())?,
+            precision: TrainPrecision::parse(&self.precision).map_err(|e| e.to_string())?,
+            lora_rank: self.lora_rank,
+            lora_targets: LoraTargets::parse(&self.lora_targets).map_err(|e| e.to_string())?,
+            checkpointing: match (&self.checkpointing, self.grad_checkpointing) {
+                (Some(c), _) => Checkpointing::parse(c).map_err(|e| e.to_string())?,
+                (None, true) => Checkpointing::Full,
+                (None, false) => Checkpointing::None,
+            },
+            zero: self.zero,
+            offload: Offload::parse(&self.offload).map_err(|e| e.to_string())?,
+            tp: self.tp,
+            dataset_tokens: parse_params(&self.dataset_tokens)
+                .map_err(|_| {
+                    format!(
+                        "invalid dataset-tokens: `{}` is not a token count (like 10M or 2B)",
+                        self.dataset_tokens
+                    )
+                })?
+                .get(),
+            epochs: self.epochs,
+            gpus_per_node: self.gpus_per_node,
         };
         scenario.validate().map_err(|e| e.to_string())?;
         Ok(scenario)

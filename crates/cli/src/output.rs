@@ -26,6 +26,8 @@ struct Json<'a> {
     kv_cache_total: u64,
     kv_bytes_per_token: u64,
     compute: JsonCompute,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    training: Option<JsonTraining>,
     breakdown: Vec<JsonTerm>,
     notes: Vec<String>,
 }
@@ -89,6 +91,16 @@ struct JsonCompute {
 }
 
 #[derive(Serialize)]
+struct JsonTraining {
+    mode: &'static str,
+    tokens: u64,
+    flops_total: f64,
+    checkpoint_bytes: u64,
+    checkpoint_with_optimizer_bytes: u64,
+    base_format: String,
+}
+
+#[derive(Serialize)]
 struct JsonTerm {
     term: &'static str,
     bytes: u64,
@@ -129,6 +141,14 @@ pub fn json(scenario: &Scenario, e: &Estimate) -> String {
         kv_cache_total: e.kv_total.get(),
         kv_bytes_per_token: e.kv_per_token.get(),
         compute: JsonCompute { flops_per_token: e.flops_per_token },
+        training: e.training.as_ref().map(|t| JsonTraining {
+            mode: t.mode.id(),
+            tokens: t.tokens,
+            flops_total: t.flops_total,
+            checkpoint_bytes: t.checkpoint.get(),
+            checkpoint_with_optimizer_bytes: t.checkpoint_with_optimizer.get(),
+            base_format: t.base_format.id(),
+        }),
         breakdown: e
             .memory
             .terms
@@ -173,16 +193,37 @@ pub fn human(scenario: &Scenario, e: &Estimate) -> String {
     if let Some(a) = &e.model.architecture {
         let _ = writeln!(s, "         {a}");
     }
-    let _ = writeln!(
-        s,
-        "Workload inference, {} × {} tokens, weights {}, KV {}, {}{}",
-        scenario.batch,
-        format_int(scenario.context, lang),
-        e.format.label(),
-        scenario.kv.id(),
-        e.runtime.label(),
-        if e.devices > 1 { format!(", {} devices", e.devices) } else { String::new() }
-    );
+    match &e.training {
+        None => {
+            let _ = writeln!(
+                s,
+                "Workload inference, {} × {} tokens, weights {}, KV {}, {}{}",
+                scenario.batch,
+                format_int(scenario.context, lang),
+                e.format.label(),
+                scenario.kv.id(),
+                e.runtime.label(),
+                if e.devices > 1 { format!(", {} devices", e.devices) } else { String::new() }
+            );
+        }
+        Some(t) => {
+            let _ = writeln!(
+                s,
+                "Workload {} training, micro-batch {} × {} tokens, {} trainable parameters, optimizer {}, checkpointing {}{}",
+                t.mode.id(),
+                scenario.batch,
+                format_int(scenario.context, lang),
+                format_int(e.trainable_params, lang),
+                scenario.optimizer.id(),
+                scenario.checkpointing.id(),
+                if e.devices > 1 {
+                    format!(", {} GPUs, ZeRO-{}", e.devices, scenario.zero)
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
     let _ = writeln!(s);
     let per = if e.devices > 1 { "Memory per device (the busiest)" } else { "Memory" };
     let _ = writeln!(s, "{per}");
@@ -199,9 +240,27 @@ pub fn human(scenario: &Scenario, e: &Estimate) -> String {
         band(e.memory.total_low, e.memory.total_high)
     );
     let _ = writeln!(s);
-    let _ = writeln!(s, "System RAM beside it   {}", format_size(e.host.total, lang));
+    let per_node = if e.training.is_some() { " (per node)" } else { "" };
+    let _ = writeln!(s, "System RAM beside it{per_node}   {}", format_size(e.host.total, lang));
     let _ = writeln!(s, "Disk (download)        {}", format_size(e.disk.weights, lang));
-    let _ = writeln!(s, "KV cache per token     {}", format_size(e.kv_per_token, lang));
+    if e.training.is_none() {
+        let _ = writeln!(s, "KV cache per token     {}", format_size(e.kv_per_token, lang));
+    }
+    if let Some(t) = &e.training {
+        let _ = writeln!(
+            s,
+            "Training compute       {:.3e} FLOP for {} tokens ({:.1} × active parameters per token)",
+            t.flops_total,
+            format_int(t.tokens, lang),
+            e.flops_per_token / e.model.params_active.get().max(1) as f64
+        );
+        let _ = writeln!(
+            s,
+            "Checkpoint             {} ({} with optimizer states)",
+            format_size(t.checkpoint, lang),
+            format_size(t.checkpoint_with_optimizer, lang)
+        );
+    }
     for n in &e.notes {
         let _ = writeln!(s, "Note: {}", en(n));
     }

@@ -163,3 +163,42 @@ fn bad_input_is_one_line_and_status_2() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn training_keys_per_the_contract() {
+    let v = json(&["estimate", "--params", "7B", "--mode", "full"]);
+    assert_eq!(v["memory"]["weights"], 14_000_000_000u64);
+    assert_eq!(v["memory"]["gradients"], 14_000_000_000u64);
+    assert_eq!(v["memory"]["master_weights"], 28_000_000_000u64);
+    assert_eq!(v["memory"]["optimizer"], 56_000_000_000u64);
+    assert_eq!(v["trainable_params"], 7_000_000_000u64);
+    assert!(v["memory"]["activations"].as_u64().unwrap() > 0);
+    let v = json(&[
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--mode",
+        "lora",
+        "--lora-rank",
+        "8",
+        "--lora-targets",
+        "q,v",
+    ]);
+    assert_eq!(v["trainable_params"], 3_407_872u64);
+    assert_eq!(v["memory"]["adapters"], 3_407_872u64 * 4);
+    assert_eq!(v["memory"]["master_weights"], 0);
+    assert_eq!(v["memory"]["kv_cache"], 0);
+    let z = json(&["estimate", "--params", "7.5B", "--mode", "full", "--gpus", "64", "--zero", "2"]);
+    let states: u64 = ["weights", "gradients", "master_weights", "optimizer"]
+        .iter()
+        .map(|k| z["memory"][k].as_u64().unwrap())
+        .sum();
+    assert!((states as f64 / 1e9 - 16.64).abs() < 0.01, "{states}");
+    let q = json(&["estimate", "--model", "llama-3.1-8b", "--mode", "qlora", "--grad-checkpointing"]);
+    assert!(q["memory"]["total"].as_u64().unwrap() < 16 * (1u64 << 30));
+    assert_eq!(q["training"]["base_format"], "nf4");
+    let bad = headroom(&["estimate", "--params", "7B", "--mode", "full", "--zero", "4"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let bad = headroom(&["estimate", "--params", "7B", "--mode", "lora", "--lora-targets", "q,nonsense"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

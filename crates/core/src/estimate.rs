@@ -17,6 +17,7 @@ use crate::precision::WeightFormat;
 use crate::scenario::{ModelSource, Scenario};
 use crate::tensors::{self, Priced, Role};
 use crate::text::{Arg, Msg, MsgId};
+use crate::training::{Mode, TrainPrecision, TrainingSetup, training_memory};
 use crate::units::{Bytes, Params};
 
 #[cfg(feature = "serde")]
@@ -38,7 +39,7 @@ pub enum TermKind {
     Optimizer,
     /// FP32 master copy of the weights (mixed-precision training).
     MasterWeights,
-    /// LoRA adapter weights, their gradients and optimizer states.
+    /// LoRA adapter weights (their gradients and optimizer states are under those terms).
     Adapters,
     /// Runtime overhead: CUDA context, allocator slack, runtime buffers.
     Overhead,
@@ -216,10 +217,31 @@ pub struct Estimate {
     pub disk: Disk,
     /// Parameters the optimizer updates (0 for inference).
     pub trainable_params: u64,
-    /// Forward FLOPs per generated token at this context (2 × active parameters plus attention).
+    /// FLOPs per token: forward per generated token for inference (2 × active parameters plus
+    /// attention); forward and backward per trained token for training.
     pub flops_per_token: f64,
+    /// The training run, for training modes.
+    pub training: Option<TrainingInfo>,
     /// Remarks worth showing beside the numbers.
     pub notes: Vec<Msg>,
+}
+
+/// What a training run involves beyond memory.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct TrainingInfo {
+    /// Full, LoRA or QLoRA.
+    pub mode: Mode,
+    /// Tokens processed: dataset × epochs.
+    pub tokens: u64,
+    /// Total training FLOPs: FLOPs per token × tokens.
+    pub flops_total: f64,
+    /// Bytes of the saved weights (16-bit full model, or FP32 adapters).
+    pub checkpoint: Bytes,
+    /// Bytes of a resumable checkpoint with master weights and optimizer states.
+    pub checkpoint_with_optimizer: Bytes,
+    /// The frozen base's format (LoRA, QLoRA) or the training recipe's weight format.
+    pub base_format: WeightFormat,
 }
 
 /// A model with its facts resolved.
@@ -374,6 +396,9 @@ pub fn sweep_context(scenario: &Scenario, contexts: &[u64]) -> Result<Vec<SweepP
 /// # Errors
 /// As [`estimate`].
 pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
+    if scenario.mode.is_training() {
+        return estimate_training(scenario, r);
+    }
     let requested = scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16);
     let runtime = scenario.runtime.unwrap_or_else(|| Runtime::default_for(requested));
     // llama.cpp runs GGUF files: a float checkpoint becomes the GGUF file of the same precision.
@@ -555,6 +580,145 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         disk,
         trainable_params: 0,
         flops_per_token,
+        training: None,
+        notes,
+    })
+}
+
+/// The training branch of [`estimate`]: [`crate::training::training_memory`] per GPU, CPU memory
+/// per node, FLOPs and checkpoints.
+fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
+    let mut notes: Vec<Msg> = r.notices.clone();
+    let (arch, stand_in) = match (&r.architecture, &r.stand_in) {
+        (Some(a), _) => (a.clone(), None),
+        (None, Some((id, a))) => (a.clone(), Some(*id)),
+        (None, None) => {
+            return Err(crate::Error::invalid(
+                "model",
+                "training needs an architecture or a parameter count",
+            ));
+        }
+    };
+    let base_format = match scenario.mode {
+        Mode::Qlora => {
+            if scenario.weights.is_some_and(|w| !matches!(w, WeightFormat::Nf4 { .. })) {
+                notes.push(Msg::new(MsgId::NoteQloraIsNf4, vec![]));
+            }
+            WeightFormat::Nf4 { double_quant: true }
+        }
+        Mode::Lora => match scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16) {
+            // A LoRA base is loaded in 16-bit unless quantized on purpose.
+            WeightFormat::F32 | WeightFormat::Fp8 | WeightFormat::Mxfp4 | WeightFormat::Gguf(_) => {
+                WeightFormat::Bf16
+            }
+            f => f,
+        },
+        _ => {
+            if scenario.weights.is_some() {
+                notes.push(Msg::new(MsgId::NoteFullIgnoresWeights, vec![]));
+            }
+            if scenario.precision == TrainPrecision::Fp32 { WeightFormat::F32 } else { WeightFormat::Bf16 }
+        }
+    };
+    let setup = TrainingSetup {
+        mode: scenario.mode,
+        optimizer: scenario.optimizer,
+        precision: scenario.precision,
+        lora_rank: scenario.lora_rank,
+        lora_targets: scenario.lora_targets.clone(),
+        checkpointing: scenario.checkpointing,
+        zero: scenario.zero,
+        offload: scenario.offload,
+        gpus: scenario.gpus,
+        tp: scenario.tp,
+        seq: scenario.context,
+        micro_batch: scenario.batch,
+        flash: scenario.flash_attention,
+        gpus_per_node: scenario.gpus_per_node,
+        params_override: stand_in.map(|_| r.params.get()),
+    };
+    let tm = training_memory(&arch, base_format, &setup)?;
+    let mut gpu_terms = tm.gpu;
+    let trainable = tm.trainable;
+    if let Some(id) = stand_in {
+        // A bare count: per-parameter states are exact for it; the shape-dependent terms come
+        // from the stand-in architecture, with a wide band.
+        for t in &mut gpu_terms {
+            let band = match t.kind {
+                TermKind::Activations => (0.25, 4.0),
+                TermKind::Adapters => (0.5, 2.0),
+                _ => continue,
+            };
+            t.low = t.bytes.scale(band.0);
+            t.high = t.bytes.scale(band.1);
+            t.assumptions.push(Msg::new(MsgId::AssumeStandIn, vec![Arg::Text(id.into())]));
+        }
+    }
+    let memory = Memory::from_terms(gpu_terms)?;
+    let mut host_terms = tm.host;
+    host_terms.push(Term {
+        kind: TermKind::Overhead,
+        bytes: Bytes::from_mib(4096),
+        low: Bytes::from_mib(2048),
+        high: Bytes::from_mib(8192),
+        formula: Msg::new(MsgId::HostTrainingProcess, vec![]),
+        assumptions: vec![],
+    });
+    let host = Memory::from_terms(host_terms)?;
+    let (params_total, params_active, breakdown, summary, max_context) = match &r.architecture {
+        Some(a) => (
+            a.params_total()?,
+            a.params_active()?,
+            Some(a.param_breakdown()?),
+            Some(a.summary()),
+            a.max_context,
+        ),
+        None => (r.params, r.params, None, None, 0),
+    };
+    let flops_per_token =
+        crate::training::flops_per_token(scenario.mode, params_active.get(), scenario.checkpointing);
+    let tokens = scenario.dataset_tokens.saturating_mul(scenario.epochs);
+    let weights_total = match &r.architecture {
+        Some(a) => tensors::weight_bytes(a, base_format)?.total(),
+        None => (r.params * base_format.flat_bits_per_weight()).or_overflow("weight memory")?,
+    };
+    if scenario.mode == Mode::Full && scenario.zero == 0 && scenario.gpus > 1 {
+        notes.push(Msg::new(MsgId::NoteDataParallelReplicates, vec![Arg::Int(scenario.gpus)]));
+    }
+    let download = match &r.architecture {
+        Some(a) => tensors::weight_bytes(a, r.native_format.unwrap_or(WeightFormat::Bf16))?.total(),
+        None => weights_total,
+    };
+    Ok(Estimate {
+        model: ModelSummary {
+            name: r.name.clone(),
+            params_total,
+            params_active,
+            breakdown,
+            architecture: summary,
+            stand_in: stand_in.map(String::from),
+            max_context,
+        },
+        format: base_format,
+        runtime: Runtime::Transformers,
+        devices: scenario.gpus,
+        memory,
+        host,
+        weights_total,
+        kv_total: Bytes::ZERO,
+        kv_per_token: Bytes::ZERO,
+        weights_exact: r.architecture.is_some(),
+        disk: Disk { weights: download },
+        trainable_params: trainable,
+        flops_per_token,
+        training: Some(TrainingInfo {
+            mode: scenario.mode,
+            tokens,
+            flops_total: flops_per_token * tokens as f64,
+            checkpoint: Bytes::new(tm.checkpoint),
+            checkpoint_with_optimizer: Bytes::new(tm.checkpoint_with_optimizer),
+            base_format,
+        }),
         notes,
     })
 }

@@ -29,6 +29,7 @@ pub mod scenario;
 pub mod share;
 pub mod tensors;
 pub mod text;
+pub mod training;
 pub mod units;
 
 pub use error::{Error, Result};

@@ -11,6 +11,10 @@ use crate::error::{Error, Result};
 use crate::inference::Runtime;
 use crate::model::Architecture;
 use crate::precision::{KvDtype, WeightFormat};
+use crate::training::{
+    Checkpointing, DEFAULT_DATASET_TOKENS, DEFAULT_GPUS_PER_NODE, DEFAULT_LORA_RANK, LoraTargets, Mode,
+    Offload, Optimizer, TrainPrecision,
+};
 use crate::units::{Bytes, Params};
 
 #[cfg(feature = "serde")]
@@ -77,6 +81,30 @@ pub struct Scenario {
     /// llama.cpp's `-ngl`: how many of the last layers run on the GPU (`None`: all, with the
     /// output head); the rest, and their KV cache, stay in system RAM.
     pub gpu_layers: Option<u64>,
+    /// Inference or a kind of training.
+    pub mode: Mode,
+    /// The optimizer (training).
+    pub optimizer: Optimizer,
+    /// Full fine-tuning's precision recipe.
+    pub precision: TrainPrecision,
+    /// LoRA rank.
+    pub lora_rank: u64,
+    /// LoRA target modules.
+    pub lora_targets: LoraTargets,
+    /// Activation checkpointing (training).
+    pub checkpointing: Checkpointing,
+    /// ZeRO stage 0–3 (training over several GPUs).
+    pub zero: u8,
+    /// ZeRO offload to CPU memory.
+    pub offload: Offload,
+    /// Tensor-parallel degree for training (1 = none).
+    pub tp: u64,
+    /// Training dataset size in tokens (for time and cost).
+    pub dataset_tokens: u64,
+    /// Passes over the dataset.
+    pub epochs: u64,
+    /// GPUs per node, for per-node memory.
+    pub gpus_per_node: u64,
 }
 
 impl Default for Scenario {
@@ -91,6 +119,18 @@ impl Default for Scenario {
             gpus: 1,
             flash_attention: true,
             gpu_layers: None,
+            mode: Mode::Inference,
+            optimizer: Optimizer::AdamW,
+            precision: TrainPrecision::Mixed,
+            lora_rank: DEFAULT_LORA_RANK,
+            lora_targets: LoraTargets::AllLinear,
+            checkpointing: Checkpointing::None,
+            zero: 0,
+            offload: Offload::None,
+            tp: 1,
+            dataset_tokens: DEFAULT_DATASET_TOKENS,
+            epochs: 1,
+            gpus_per_node: DEFAULT_GPUS_PER_NODE,
         }
     }
 }
@@ -131,6 +171,30 @@ impl Scenario {
                 "gpus",
                 format!("{} is out of range; use 1 to {MAX_GPUS}", self.gpus),
             ));
+        }
+        if self.zero > 3 {
+            return Err(Error::invalid(
+                "zero",
+                format!("ZeRO stage {} does not exist; use 0 to 3", self.zero),
+            ));
+        }
+        if self.lora_rank == 0 || self.lora_rank > 65_536 {
+            return Err(Error::invalid(
+                "lora_rank",
+                format!("{} is out of range; use 1 to 65536", self.lora_rank),
+            ));
+        }
+        if self.tp == 0 || self.tp > MAX_GPUS {
+            return Err(Error::invalid("tp", format!("{} is out of range; use 1 to {MAX_GPUS}", self.tp)));
+        }
+        if self.epochs == 0 || self.epochs > 10_000 {
+            return Err(Error::invalid("epochs", format!("{} is out of range; use 1 to 10000", self.epochs)));
+        }
+        if self.dataset_tokens == 0 || self.dataset_tokens > 1 << 50 {
+            return Err(Error::invalid("dataset_tokens", "out of range; use 1 to 2^50 tokens"));
+        }
+        if self.gpus_per_node == 0 || self.gpus_per_node > 1024 {
+            return Err(Error::invalid("gpus_per_node", "out of range; use 1 to 1024"));
         }
         if let ModelSource::Params(p) = &self.model
             && p.get() == 0

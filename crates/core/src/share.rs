@@ -19,6 +19,18 @@
 //! | `gpus` | devices | `1` |
 //! | `fa` | flash attention, `0` to turn off | `1` |
 //! | `ngl` | llama.cpp GPU layers (`-ngl`) | all |
+//! | `mode` | `inference`, `full`, `lora`, `qlora` | `inference` |
+//! | `opt` | optimizer (`adamw`, `adamw-8bit`, `paged-adamw-8bit`, `sgd`, `adafactor`, `lion`…) | `adamw` |
+//! | `prec` | full fine-tuning recipe (`mixed`, `mixed-fp32-grads`, `pure-bf16`, `fp32`) | `mixed` |
+//! | `rank` | LoRA rank | `16` |
+//! | `targets` | LoRA targets (`all-linear` or `q,v`…) | `all-linear` |
+//! | `ckpt` | activation checkpointing (`none`, `selective`, `full`) | `none` |
+//! | `zero` | ZeRO stage 0–3 | `0` |
+//! | `offload` | ZeRO offload (`none`, `optimizer`, `all`) | `none` |
+//! | `tp` | tensor-parallel degree (training) | `1` |
+//! | `tokens` | dataset tokens | `10000000` |
+//! | `epochs` | passes over the dataset | `1` |
+//! | `node` | GPUs per node | `8` |
 
 use alloc::format;
 use alloc::string::String;
@@ -29,6 +41,7 @@ use crate::precision::{KvDtype, WeightFormat};
 use crate::scenario::{
     DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, MAX_GPUS, ModelSource, Scenario, format_params, parse_params,
 };
+use crate::training::{Checkpointing, LoraTargets, Mode, Offload, Optimizer, TrainPrecision};
 
 /// The version this build writes.
 pub const VERSION: u32 = 1;
@@ -100,6 +113,42 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(n) = s.gpu_layers {
         q.push("ngl", &format!("{n}"));
     }
+    if s.mode != d.mode {
+        q.push("mode", s.mode.id());
+    }
+    if s.optimizer != d.optimizer {
+        q.push("opt", s.optimizer.id());
+    }
+    if s.precision != d.precision {
+        q.push("prec", s.precision.id());
+    }
+    if s.lora_rank != d.lora_rank {
+        q.push("rank", &format!("{}", s.lora_rank));
+    }
+    if s.lora_targets != d.lora_targets {
+        q.push("targets", &s.lora_targets.id());
+    }
+    if s.checkpointing != d.checkpointing {
+        q.push("ckpt", s.checkpointing.id());
+    }
+    if s.zero != d.zero {
+        q.push("zero", &format!("{}", s.zero));
+    }
+    if s.offload != d.offload {
+        q.push("offload", s.offload.id());
+    }
+    if s.tp != d.tp {
+        q.push("tp", &format!("{}", s.tp));
+    }
+    if s.dataset_tokens != d.dataset_tokens {
+        q.push("tokens", &format!("{}", s.dataset_tokens));
+    }
+    if s.epochs != d.epochs {
+        q.push("epochs", &format!("{}", s.epochs));
+    }
+    if s.gpus_per_node != d.gpus_per_node {
+        q.push("node", &format!("{}", s.gpus_per_node));
+    }
     q.finish()
 }
 
@@ -164,6 +213,54 @@ pub fn decode(query: &str) -> Decoded {
             "ngl" => match value.trim().parse::<u64>() {
                 Ok(n) if n <= crate::model::MAX_LAYERS => scenario.gpu_layers = Some(n),
                 _ => ignore(&key, &value, "not a layer count".into()),
+            },
+            "mode" => match Mode::parse(&value) {
+                Ok(m) => scenario.mode = m,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "opt" => match Optimizer::parse(&value) {
+                Ok(o) => scenario.optimizer = o,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "prec" => match TrainPrecision::parse(&value) {
+                Ok(p) => scenario.precision = p,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "rank" => match parse_count(&value, 65_536) {
+                Some(n) => scenario.lora_rank = n,
+                None => ignore(&key, &value, "not a LoRA rank (1 to 65536)".into()),
+            },
+            "targets" => match LoraTargets::parse(&value) {
+                Ok(t) => scenario.lora_targets = t,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "ckpt" => match Checkpointing::parse(&value) {
+                Ok(c) => scenario.checkpointing = c,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "zero" => match value.trim().parse::<u8>() {
+                Ok(z) if z <= 3 => scenario.zero = z,
+                _ => ignore(&key, &value, "not a ZeRO stage (0 to 3)".into()),
+            },
+            "offload" => match Offload::parse(&value) {
+                Ok(o) => scenario.offload = o,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "tp" => match parse_count(&value, MAX_GPUS) {
+                Some(n) => scenario.tp = n,
+                None => ignore(&key, &value, format!("not a tensor-parallel degree (1 to {MAX_GPUS})")),
+            },
+            "tokens" => match parse_params(&value) {
+                Ok(n) if n.get() <= 1 << 50 => scenario.dataset_tokens = n.get(),
+                _ => ignore(&key, &value, "not a token count (like 10000000 or 10M)".into()),
+            },
+            "epochs" => match parse_count(&value, 10_000) {
+                Some(n) => scenario.epochs = n,
+                None => ignore(&key, &value, "not an epoch count (1 to 10000)".into()),
+            },
+            "node" => match parse_count(&value, 1024) {
+                Some(n) => scenario.gpus_per_node = n,
+                None => ignore(&key, &value, "not a GPU count per node (1 to 1024)".into()),
             },
             "fa" => match value.as_str() {
                 "0" | "off" | "false" => scenario.flash_attention = false,
@@ -285,6 +382,7 @@ mod tests {
             gpus: 2,
             flash_attention: false,
             gpu_layers: Some(20),
+            ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
@@ -292,6 +390,31 @@ mod tests {
             "?v=1&model=qwen3-8b&weights=q4_k_m&kv=q8_0&ctx=32768&batch=4&runtime=llama.cpp&gpus=2&fa=0&ngl=20"
         );
         assert_eq!(decode(&q).scenario, s);
+    }
+
+    #[test]
+    fn training_settings_round_trip() {
+        let s = Scenario {
+            mode: Mode::Qlora,
+            optimizer: Optimizer::PagedAdamW8bit,
+            precision: TrainPrecision::PureBf16,
+            lora_rank: 64,
+            lora_targets: LoraTargets::parse("q,v").unwrap(),
+            checkpointing: Checkpointing::Full,
+            zero: 3,
+            offload: Offload::Optimizer,
+            tp: 2,
+            dataset_tokens: 50_000_000,
+            epochs: 3,
+            gpus_per_node: 4,
+            ..Scenario::default()
+        };
+        let q = encode(&s);
+        assert_eq!(
+            q,
+            "?v=1&mode=qlora&opt=paged-adamw-8bit&prec=pure-bf16&rank=64&targets=q,v&ckpt=full&zero=3&offload=optimizer&tp=2&tokens=50000000&epochs=3&node=4"
+        );
+        assert_eq!(decode(&q), Decoded { scenario: s, ignored: Vec::new() });
     }
 
     #[test]

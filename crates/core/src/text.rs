@@ -361,6 +361,114 @@ messages! {
     NoteGpuLayersLlamaCpp =>
         "GPU layers (-ngl) apply to llama.cpp and Ollama only; ignored for this runtime",
         "les couches GPU (-ngl) ne valent que pour llama.cpp et Ollama ; ignorées pour ce runtime";
+    /// Training: weights.
+    TrainWeights =>
+        "{0} parameters × {1} bytes",
+        "{0} paramètres × {1} octets";
+    /// Training: gradients.
+    TrainGradients =>
+        "one gradient per trained parameter: {0} × {1} bytes",
+        "un gradient par paramètre entraîné : {0} × {1} octets";
+    /// Training: master copy.
+    TrainMaster =>
+        "FP32 copy of the weights for the optimizer's update: {0} × 4 bytes",
+        "copie FP32 des poids pour la mise à jour de l'optimiseur : {0} × 4 octets";
+    /// Training: optimizer states.
+    TrainOptimizer =>
+        "{0} states for {1} parameters (AdamW: two FP32 moments, 8 bytes each parameter)",
+        "états de {0} pour {1} paramètres (AdamW : deux moments FP32, 8 octets par paramètre)";
+    /// LoRA frozen base.
+    TrainFrozenBase =>
+        "frozen base: {0} parameters in {1}, not updated",
+        "base gelée : {0} paramètres en {1}, non mis à jour";
+    /// LoRA adapters.
+    TrainAdapters =>
+        "{0} adapter parameters (rank {1} on {2}) × 4 bytes",
+        "{0} paramètres d'adaptateurs (rang {1} sur {2}) × 4 octets";
+    /// Training activations.
+    TrainActivations =>
+        "activations of {0} sequence(s) × {1} tokens through {2} layers (Korthikanti et al. 2022, generalised to GQA, gated MLPs and MoE), plus FP32 logits and their gradient over {3} vocabulary entries",
+        "activations de {0} séquence(s) × {1} tokens dans {2} couches (Korthikanti et al. 2022, généralisé à GQA, MLP à porte et MoE), plus logits FP32 et leur gradient sur {3} entrées de vocabulaire";
+    /// Training overhead.
+    TrainOverhead =>
+        "CUDA context, {0}, plus allocator fragmentation, {1} (3% of the rest)",
+        "contexte CUDA, {0}, plus fragmentation de l'allocateur, {1} (3 % du reste)";
+    /// Host offload.
+    TrainHostOffload =>
+        "states offloaded to CPU memory by the {0} GPU(s) of a node (ZeRO-Offload)",
+        "états déchargés en mémoire CPU par les {0} GPU d'un nœud (ZeRO-Offload)";
+    /// Precision recipe.
+    AssumeTrainPrecision =>
+        "precision recipe `{0}` (mixed: 16-bit weights and gradients, FP32 master copy — the seed guide's table)",
+        "recette de précision `{0}` (mixte : poids et gradients 16 bits, copie maîtresse FP32 — le tableau du guide)";
+    /// ZeRO.
+    AssumeZero =>
+        "ZeRO stage {0} over {1} data-parallel GPUs (Rajbhandari et al. 2020): stage 1 splits optimizer states and the master copy, 2 also gradients, 3 also weights",
+        "ZeRO étape {0} sur {1} GPU en parallélisme de données (Rajbhandari et al. 2020) : l'étape 1 répartit les états de l'optimiseur et la copie maîtresse, 2 aussi les gradients, 3 aussi les poids";
+    /// ZeRO-3 gather.
+    AssumeZero3Gather =>
+        "plus the largest tensor ({0} parameters) gathered whole while its layer runs",
+        "plus le plus grand tenseur ({0} paramètres) rassemblé en entier pendant que sa couche s'exécute";
+    /// QLoRA base.
+    AssumeQloraBase =>
+        "QLoRA: NF4 with double quantization (blocks of 64, about 4.127 bits per weight), computing in BF16",
+        "QLoRA : NF4 avec double quantification (blocs de 64, environ 4,127 bits par poids), calcul en BF16";
+    /// Adapters fp32.
+    AssumeAdaptersFp32 =>
+        "peft keeps adapters in FP32 (autocast_adapter_dtype)",
+        "peft garde les adaptateurs en FP32 (autocast_adapter_dtype)";
+    /// Paged optimizer.
+    AssumePaged =>
+        "paged optimizer: its states may spill to CPU memory under pressure instead of failing",
+        "optimiseur paginé : ses états peuvent déborder en mémoire CPU au lieu d'échouer";
+    /// Offloaded.
+    AssumeOffloaded =>
+        "offloaded to CPU memory (shown under system RAM)",
+        "déchargé en mémoire CPU (voir la RAM système)";
+    /// Offload buffers.
+    AssumeOffloadBuffer =>
+        "pinned buffers can add up to half again (DeepSpeed's additional_buffer_factor 1.5)",
+        "les buffers épinglés peuvent ajouter jusqu'à moitié plus (additional_buffer_factor 1,5 de DeepSpeed)";
+    /// No checkpointing.
+    AssumeNoCheckpointing =>
+        "no gradient checkpointing: every layer keeps its activations for the backward pass",
+        "pas de gradient checkpointing : chaque couche garde ses activations pour la passe arrière";
+    /// Selective.
+    AssumeSelectiveCheckpointing =>
+        "selective recomputation: attention scores are recomputed, the rest is kept",
+        "recalcul sélectif : les scores d'attention sont recalculés, le reste est gardé";
+    /// Full.
+    AssumeFullCheckpointing =>
+        "full checkpointing: each layer keeps only its input and is recomputed in the backward pass (one layer's activations live at a time)",
+        "checkpointing complet : chaque couche ne garde que son entrée et est recalculée pendant la passe arrière (les activations d'une seule couche à la fois)";
+    /// Flash in training.
+    AssumeFlashTraining =>
+        "flash attention: no score matrix, only a log-sum-exp per head and token",
+        "flash attention : pas de matrice de scores, seulement un log-sum-exp par tête et par token";
+    /// Eager in training.
+    AssumeEagerTraining =>
+        "without flash attention the softmax output (2 bytes × heads × sequence²) is kept per layer",
+        "sans flash attention la sortie du softmax (2 octets × têtes × séquence²) est gardée par couche";
+    /// Logits.
+    AssumeLogits =>
+        "of which logits and loss buffers: {0} (FP32 logits and their gradient)",
+        "dont logits et buffers de la perte : {0} (logits FP32 et leur gradient)";
+    /// Training process on the host.
+    HostTrainingProcess =>
+        "the training process (PyTorch, data loaders, pinned buffers)",
+        "le processus d'entraînement (PyTorch, chargeurs de données, buffers épinglés)";
+    /// QLoRA is NF4.
+    NoteQloraIsNf4 =>
+        "QLoRA quantizes the base to NF4: the weight format given is not used",
+        "QLoRA quantifie la base en NF4 : le format de poids donné n'est pas utilisé";
+    /// Full ignores weights.
+    NoteFullIgnoresWeights =>
+        "full fine-tuning keeps the precision recipe's formats; the weight format given is not used",
+        "l'entraînement complet garde les formats de sa recette de précision ; le format de poids donné n'est pas utilisé";
+    /// Plain data parallel replicates.
+    NoteDataParallelReplicates =>
+        "plain data parallelism (ZeRO 0) keeps a whole copy of every state on each of the {0} GPUs: ZeRO-1 to 3 split them",
+        "le parallélisme de données simple (ZeRO 0) garde une copie entière de chaque état sur chacun des {0} GPU : ZeRO-1 à 3 les répartissent";
     /// Unknown family notice.
     NoticeUnknownFamily =>
         "model_type `{0}` is not one Headroom knows: read as a Llama-style decoder (gated MLP, RMSNorm, biases only where the config says); check the parameter count against the model card",

@@ -1,0 +1,1053 @@
+//! Training and fine-tuning memory: full fine-tuning with every common optimizer and precision
+//! recipe, LoRA and QLoRA with exact adapter counts, activations after Korthikanti et al.,
+//! ZeRO stages 0–3 with CPU offload, tensor parallelism; training FLOPs and checkpoint sizes.
+
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::error::{Error, Result};
+use crate::estimate::{Term, TermKind};
+use crate::model::{Architecture, Attention};
+use crate::precision::WeightFormat;
+use crate::tensors::{Role, Tensor, inventory};
+use crate::text::{Arg, Msg, MsgId};
+use crate::units::Bytes;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// What is being done with the model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Mode {
+    /// Generating tokens.
+    #[default]
+    Inference,
+    /// Full fine-tuning: every parameter trained.
+    Full,
+    /// LoRA: frozen 16-bit base, trained low-rank adapters.
+    Lora,
+    /// QLoRA: frozen NF4 base (double quantization), trained adapters.
+    Qlora,
+}
+
+impl Mode {
+    /// Every mode.
+    pub const ALL: [Mode; 4] = [Mode::Inference, Mode::Full, Mode::Lora, Mode::Qlora];
+
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Mode::Inference => "inference",
+            Mode::Full => "full",
+            Mode::Lora => "lora",
+            Mode::Qlora => "qlora",
+        }
+    }
+
+    /// Whether the mode trains.
+    pub const fn is_training(self) -> bool {
+        !matches!(self, Mode::Inference)
+    }
+
+    /// Parses an id.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `mode`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        Ok(match t.to_ascii_lowercase().as_str() {
+            "inference" | "infer" | "serve" => Mode::Inference,
+            "full" | "full-finetune" | "finetune" | "fine-tune" => Mode::Full,
+            "lora" => Mode::Lora,
+            "qlora" => Mode::Qlora,
+            _ => {
+                return Err(Error::invalid(
+                    "mode",
+                    format!("`{t}` is not a mode; accepted: inference full lora qlora"),
+                ));
+            }
+        })
+    }
+}
+
+/// The optimizer, which decides the per-parameter state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Optimizer {
+    /// AdamW: two FP32 moments, 8 bytes per parameter.
+    #[default]
+    AdamW,
+    /// bitsandbytes 8-bit AdamW: two 8-bit moments with one FP32 scale per 2,048 values.
+    AdamW8bit,
+    /// bitsandbytes paged AdamW: AdamW's 8 bytes, in unified memory that can spill to the CPU.
+    PagedAdamW,
+    /// Paged 8-bit AdamW (QLoRA's default).
+    PagedAdamW8bit,
+    /// Plain SGD: no state.
+    Sgd,
+    /// SGD with momentum: one FP32 buffer, 4 bytes per parameter.
+    SgdMomentum,
+    /// Adafactor without momentum: factored second moment, `rows + cols` FP32 values per matrix.
+    Adafactor,
+    /// Lion: one momentum, 4 bytes per parameter (FP32).
+    Lion,
+}
+
+impl Optimizer {
+    /// Every optimizer.
+    pub const ALL: [Optimizer; 8] = [
+        Optimizer::AdamW,
+        Optimizer::AdamW8bit,
+        Optimizer::PagedAdamW,
+        Optimizer::PagedAdamW8bit,
+        Optimizer::Sgd,
+        Optimizer::SgdMomentum,
+        Optimizer::Adafactor,
+        Optimizer::Lion,
+    ];
+
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Optimizer::AdamW => "adamw",
+            Optimizer::AdamW8bit => "adamw-8bit",
+            Optimizer::PagedAdamW => "paged-adamw",
+            Optimizer::PagedAdamW8bit => "paged-adamw-8bit",
+            Optimizer::Sgd => "sgd",
+            Optimizer::SgdMomentum => "sgd-momentum",
+            Optimizer::Adafactor => "adafactor",
+            Optimizer::Lion => "lion",
+        }
+    }
+
+    /// Parses an id.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `optimizer`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        let lower = t.to_ascii_lowercase().replace('_', "-");
+        Ok(match lower.as_str() {
+            "adamw" | "adam" | "adamw-torch" | "adamw-torch-fused" => Optimizer::AdamW,
+            "adamw-8bit" | "adamw8bit" | "adam-8bit" | "adamw-bnb-8bit" => Optimizer::AdamW8bit,
+            "paged-adamw" | "paged-adamw-32bit" => Optimizer::PagedAdamW,
+            "paged-adamw-8bit" => Optimizer::PagedAdamW8bit,
+            "sgd" => Optimizer::Sgd,
+            "sgd-momentum" | "momentum" => Optimizer::SgdMomentum,
+            "adafactor" => Optimizer::Adafactor,
+            "lion" => Optimizer::Lion,
+            _ => {
+                return Err(Error::invalid(
+                    "optimizer",
+                    format!(
+                        "`{t}` is not an optimizer; accepted: adamw adamw-8bit paged-adamw paged-adamw-8bit sgd sgd-momentum adafactor lion"
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// Bytes of optimizer state for one tensor of `rows × cols` (× `experts`) values.
+    pub fn state_bytes(self, rows: u64, cols: u64, experts: u64) -> u64 {
+        let n = rows.saturating_mul(cols).saturating_mul(experts);
+        match self {
+            Optimizer::AdamW | Optimizer::PagedAdamW => n.saturating_mul(8),
+            // Two 8-bit moments; one FP32 absmax per block of 2,048 values for each.
+            Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit => {
+                n.saturating_mul(2).saturating_add(n.div_ceil(2048).saturating_mul(8))
+            }
+            Optimizer::Sgd => 0,
+            Optimizer::SgdMomentum | Optimizer::Lion => n.saturating_mul(4),
+            // Factored second moment for matrices, full for vectors (Shazeer & Stern 2018).
+            Optimizer::Adafactor => {
+                if rows > 1 && cols > 1 {
+                    rows.saturating_add(cols).saturating_mul(experts).saturating_mul(4)
+                } else {
+                    n.saturating_mul(4)
+                }
+            }
+        }
+    }
+
+    /// Whether states live in paged memory that can spill to the CPU.
+    pub const fn is_paged(self) -> bool {
+        matches!(self, Optimizer::PagedAdamW | Optimizer::PagedAdamW8bit)
+    }
+}
+
+/// How full fine-tuning keeps its numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum TrainPrecision {
+    /// Mixed precision, the seed guide's table: 16-bit weights and gradients, FP32 master copy
+    /// (2 + 2 + 4 bytes + optimizer). With AdamW: 16 bytes per parameter (ZeRO's K = 12).
+    #[default]
+    Mixed,
+    /// Mixed precision with FP32 gradients (transformers' documented 18 bytes with AdamW).
+    MixedFp32Grads,
+    /// Pure BF16: weights, gradients and optimizer states in BF16, no master copy (AdamW: 8).
+    PureBf16,
+    /// Everything in FP32 (AdamW: 4 + 4 + 8 = 16, no master copy).
+    Fp32,
+}
+
+impl TrainPrecision {
+    /// Every recipe.
+    pub const ALL: [TrainPrecision; 4] = [
+        TrainPrecision::Mixed,
+        TrainPrecision::MixedFp32Grads,
+        TrainPrecision::PureBf16,
+        TrainPrecision::Fp32,
+    ];
+
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            TrainPrecision::Mixed => "mixed",
+            TrainPrecision::MixedFp32Grads => "mixed-fp32-grads",
+            TrainPrecision::PureBf16 => "pure-bf16",
+            TrainPrecision::Fp32 => "fp32",
+        }
+    }
+
+    /// Parses an id.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `precision`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        Ok(match t.to_ascii_lowercase().replace('_', "-").as_str() {
+            "mixed" | "amp" | "bf16-mixed" | "fp16-mixed" => TrainPrecision::Mixed,
+            "mixed-fp32-grads" | "fp32-grads" => TrainPrecision::MixedFp32Grads,
+            "pure-bf16" | "bf16" => TrainPrecision::PureBf16,
+            "fp32" | "full" => TrainPrecision::Fp32,
+            _ => {
+                return Err(Error::invalid(
+                    "precision",
+                    format!(
+                        "`{t}` is not a training precision; accepted: mixed mixed-fp32-grads pure-bf16 fp32"
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// Bytes per parameter of (weights, gradients, master copy).
+    pub const fn bytes(self) -> (u64, u64, u64) {
+        match self {
+            TrainPrecision::Mixed => (2, 2, 4),
+            TrainPrecision::MixedFp32Grads => (2, 4, 4),
+            TrainPrecision::PureBf16 => (2, 2, 0),
+            TrainPrecision::Fp32 => (4, 4, 0),
+        }
+    }
+
+    /// Bytes per value of optimizer states relative to FP32 (pure BF16 halves them).
+    pub const fn state_divisor(self) -> u64 {
+        match self {
+            TrainPrecision::PureBf16 => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Gradient (activation) checkpointing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Checkpointing {
+    /// Keep every activation.
+    #[default]
+    None,
+    /// Recompute only the attention scores (Korthikanti et al.'s selective recomputation).
+    Selective,
+    /// Keep only each layer's input; recompute the layer in the backward pass.
+    Full,
+}
+
+impl Checkpointing {
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Checkpointing::None => "none",
+            Checkpointing::Selective => "selective",
+            Checkpointing::Full => "full",
+        }
+    }
+
+    /// Parses an id.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `checkpointing`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        Ok(match t.to_ascii_lowercase().as_str() {
+            "none" | "off" | "0" | "false" => Checkpointing::None,
+            "selective" => Checkpointing::Selective,
+            "full" | "on" | "1" | "true" => Checkpointing::Full,
+            _ => {
+                return Err(Error::invalid(
+                    "checkpointing",
+                    format!("`{t}` is not a checkpointing mode; accepted: none selective full"),
+                ));
+            }
+        })
+    }
+}
+
+/// What ZeRO offloads to the CPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Offload {
+    /// Nothing.
+    #[default]
+    None,
+    /// Optimizer states, master weights and FP32 gradients (ZeRO-Offload).
+    Optimizer,
+    /// The optimizer and, with ZeRO-3, the parameters (ZeRO-Infinity to CPU).
+    OptimizerAndParams,
+}
+
+impl Offload {
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Offload::None => "none",
+            Offload::Optimizer => "optimizer",
+            Offload::OptimizerAndParams => "all",
+        }
+    }
+
+    /// Parses an id.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `offload`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        Ok(match t.to_ascii_lowercase().as_str() {
+            "none" | "off" | "no" => Offload::None,
+            "optimizer" | "opt" | "cpu" => Offload::Optimizer,
+            "all" | "params" | "optimizer+params" => Offload::OptimizerAndParams,
+            _ => {
+                return Err(Error::invalid(
+                    "offload",
+                    format!("`{t}` is not an offload mode; accepted: none optimizer all"),
+                ));
+            }
+        })
+    }
+}
+
+/// A LoRA target: a kind of linear module inside the blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum LoraTarget {
+    /// Query projection (or MLA's query projections).
+    Q,
+    /// Key projection.
+    K,
+    /// Value projection.
+    V,
+    /// Output projection.
+    O,
+    /// Fused query-key-value (Phi-3 `qkv_proj`, GPT-2 `c_attn`, GPT-NeoX, Falcon).
+    Qkv,
+    /// MLP gate projection.
+    Gate,
+    /// MLP up projection.
+    Up,
+    /// MLP down projection.
+    Down,
+    /// Fused gate-up projection (Phi-3 `gate_up_proj`).
+    GateUp,
+}
+
+impl LoraTarget {
+    /// Every target kind.
+    pub const ALL: [LoraTarget; 9] = [
+        LoraTarget::Q,
+        LoraTarget::K,
+        LoraTarget::V,
+        LoraTarget::O,
+        LoraTarget::Qkv,
+        LoraTarget::Gate,
+        LoraTarget::Up,
+        LoraTarget::Down,
+        LoraTarget::GateUp,
+    ];
+
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            LoraTarget::Q => "q",
+            LoraTarget::K => "k",
+            LoraTarget::V => "v",
+            LoraTarget::O => "o",
+            LoraTarget::Qkv => "qkv",
+            LoraTarget::Gate => "gate",
+            LoraTarget::Up => "up",
+            LoraTarget::Down => "down",
+            LoraTarget::GateUp => "gate_up",
+        }
+    }
+
+    fn parse_one(s: &str) -> Option<LoraTarget> {
+        Some(match s.trim().to_ascii_lowercase().as_str() {
+            "q" | "q_proj" | "query" => LoraTarget::Q,
+            "k" | "k_proj" | "key" => LoraTarget::K,
+            "v" | "v_proj" | "value" => LoraTarget::V,
+            "o" | "o_proj" | "out_proj" | "dense" | "c_proj" => LoraTarget::O,
+            "qkv" | "qkv_proj" | "c_attn" | "query_key_value" | "attn" => LoraTarget::Qkv,
+            "gate" | "gate_proj" | "w1" => LoraTarget::Gate,
+            "up" | "up_proj" | "w3" | "c_fc" | "fc1" | "dense_h_to_4h" => LoraTarget::Up,
+            "down" | "down_proj" | "w2" | "fc2" | "dense_4h_to_h" => LoraTarget::Down,
+            "gate_up" | "gate_up_proj" => LoraTarget::GateUp,
+            _ => return None,
+        })
+    }
+}
+
+/// Which modules get adapters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum LoraTargets {
+    /// Every linear layer of the blocks (peft's `all-linear`: not the output head).
+    #[default]
+    AllLinear,
+    /// The listed kinds, sorted and deduplicated.
+    Some(Vec<LoraTarget>),
+}
+
+impl LoraTargets {
+    /// The id of the CLI and the link (`all-linear` or `q,v`).
+    pub fn id(&self) -> alloc::string::String {
+        match self {
+            LoraTargets::AllLinear => "all-linear".into(),
+            LoraTargets::Some(list) => list.iter().map(|t| t.id()).collect::<Vec<_>>().join(","),
+        }
+    }
+
+    /// Parses `all-linear` or a comma-separated list (`q,v`, `q_proj,v_proj`, `c_attn`).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `lora_targets`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        if t.eq_ignore_ascii_case("all-linear")
+            || t.eq_ignore_ascii_case("all_linear")
+            || t.eq_ignore_ascii_case("all")
+        {
+            return Ok(LoraTargets::AllLinear);
+        }
+        let mut list = Vec::new();
+        for part in t.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match LoraTarget::parse_one(part) {
+                Some(x) => list.push(x),
+                None => {
+                    return Err(Error::invalid(
+                        "lora_targets",
+                        format!(
+                            "`{part}` is not a module kind; accepted: all-linear or a list of q k v o qkv gate up down gate_up"
+                        ),
+                    ));
+                }
+            }
+        }
+        if list.is_empty() {
+            return Err(Error::invalid("lora_targets", "give at least one module kind, or all-linear"));
+        }
+        list.sort();
+        list.dedup();
+        Ok(LoraTargets::Some(list))
+    }
+
+    fn covers(&self, role: Role) -> bool {
+        let wanted = |t: LoraTarget| match self {
+            LoraTargets::AllLinear => true,
+            LoraTargets::Some(list) => list.contains(&t),
+        };
+        match role {
+            Role::AttnQ | Role::AttnQA | Role::AttnQB => wanted(LoraTarget::Q) || wanted(LoraTarget::Qkv),
+            Role::AttnK => wanted(LoraTarget::K) || wanted(LoraTarget::Qkv),
+            Role::AttnV => wanted(LoraTarget::V) || wanted(LoraTarget::Qkv),
+            // MLA's compressed key-value projections answer to k and v.
+            Role::AttnKvA | Role::AttnKvB => wanted(LoraTarget::K) || wanted(LoraTarget::V),
+            Role::AttnQkv => {
+                wanted(LoraTarget::Qkv)
+                    || wanted(LoraTarget::Q)
+                    || wanted(LoraTarget::K)
+                    || wanted(LoraTarget::V)
+            }
+            Role::AttnOut => wanted(LoraTarget::O),
+            Role::FfnGate | Role::ExpGate | Role::ShGate => {
+                wanted(LoraTarget::Gate) || wanted(LoraTarget::GateUp)
+            }
+            Role::FfnUp | Role::ExpUp | Role::ShUp => wanted(LoraTarget::Up) || wanted(LoraTarget::GateUp),
+            Role::FfnGateUp => {
+                wanted(LoraTarget::GateUp) || wanted(LoraTarget::Gate) || wanted(LoraTarget::Up)
+            }
+            Role::FfnDown | Role::ExpDown | Role::ShDown => wanted(LoraTarget::Down),
+            // peft's all-linear takes every nn.Linear of the blocks, routers included.
+            Role::Router | Role::ShExpGate => matches!(self, LoraTargets::AllLinear),
+            _ => false,
+        }
+    }
+}
+
+/// Trainable LoRA parameters: `rank × (in + out)` for every targeted linear module (each routed
+/// expert's matrices counted separately), as peft's `print_trainable_parameters` reports.
+///
+/// A fused module (Phi-3 `qkv_proj`, GPT-2 `c_attn`) is one module: targeting any of q, k or v
+/// adapts it whole.
+///
+/// # Errors
+/// [`Error::Invalid`] for a shape that does not validate or a rank of 0.
+///
+/// # Example
+/// ```
+/// use headroom_core::{catalog, training::{lora_params, LoraTargets}};
+/// let a = catalog::model("llama-2-7b").unwrap().architecture().unwrap();
+/// assert_eq!(lora_params(&a, 8, &LoraTargets::parse("q,v").unwrap()).unwrap(), 4_194_304);
+/// ```
+pub fn lora_params(a: &Architecture, rank: u64, targets: &LoraTargets) -> Result<u64> {
+    if rank == 0 {
+        return Err(Error::invalid("lora_rank", "must be at least 1"));
+    }
+    let mut total: u64 = 0;
+    for t in inventory(a)? {
+        if (t.role.is_block_linear() || matches!(t.role, Role::Router | Role::ShExpGate))
+            && targets.covers(t.role)
+        {
+            let per = rank.saturating_mul(t.rows.saturating_add(t.cols)).saturating_mul(t.experts);
+            total = total.checked_add(per).ok_or(Error::Overflow { what: "LoRA parameters" })?;
+        }
+    }
+    if total == 0 {
+        return Err(Error::invalid(
+            "lora_targets",
+            format!("none of {} exists in a {} model", targets.id(), a.family),
+        ));
+    }
+    Ok(total)
+}
+
+/// Activation memory of one training step, per GPU, in bytes, after Korthikanti et al. 2022
+/// ("Reducing Activation Recomputation in Large Transformer Models", Table 1 / Eq. 1), generalised:
+///
+/// * attention stores its input `2sbh`, Q `2s·b·q`, K and V `2s·b·kv` each, the output
+///   projection's input `2s·b·q`; without flash attention the softmax output `2·a·s²·b` (plus
+///   the dropout mask and its output `3·a·s²·b` when dropout is on); with flash attention only the
+///   log-sum-exp `4·a·s·b`;
+/// * a gated MLP stores its input `2sbh` and gate, activation, up and product `4 × 2s·b·i`; a plain
+///   one `2sbh + 2 × 2s·b·i`; a MoE layer runs `top_k` experts per token plus the shared one and
+///   keeps the router's FP32 logits;
+/// * each norm stores its input `2sbh`; dropout masks `sbh` each when dropout is on.
+///
+/// With GPT-3's shapes and dropout this is exactly the paper's `sbh(34 + 5as/h)` per layer.
+/// Selective recomputation drops the `s²` terms; full checkpointing keeps each layer's input
+/// (`2sbh`) plus one layer's full activations. Tensor parallelism `t` divides everything but
+/// the norm and dropout inputs, as in the paper (`sbh(10 + 24/t + 5as/(ht))`); sequence
+/// parallelism would divide those too.
+pub fn activation_bytes_per_layer(
+    a: &Architecture,
+    seq: u64,
+    batch: u64,
+    flash: bool,
+    dropout: bool,
+    selective: bool,
+    tp: u64,
+) -> f64 {
+    let s = seq as f64;
+    let b = batch as f64;
+    let h = a.hidden_size as f64;
+    let t = tp.max(1) as f64;
+    let sbh = s * b * h;
+    let (q, kv, heads) = match &a.attention {
+        Attention::Standard(st) => (st.q_width() as f64, st.kv_width() as f64, st.num_heads as f64),
+        Attention::Mla(m) => {
+            let qk = (m.qk_nope_head_dim + m.qk_rope_head_dim) as f64;
+            (
+                m.num_heads as f64 * qk,
+                m.num_heads as f64 * (qk + m.v_head_dim as f64) / 2.0,
+                m.num_heads as f64,
+            )
+        }
+    };
+    // Attention: input (replicated under TP), Q, K, V, output-projection input.
+    let mut attn_split = 2.0 * s * b * q + 4.0 * s * b * kv + 2.0 * s * b * q;
+    let attn_repl = 2.0 * sbh + if dropout { sbh } else { 0.0 };
+    if flash {
+        attn_split += 4.0 * heads * s * b;
+    } else if !selective {
+        let scores = 2.0 * heads * s * s * b + if dropout { 3.0 * heads * s * s * b } else { 0.0 };
+        attn_split += scores;
+    }
+    // MLP.
+    let (mlp_split, mlp_repl) = match &a.moe {
+        Some(m) => {
+            let k = m.experts_per_token as f64;
+            let ie = m.expert_intermediate as f64;
+            let is = m.shared_intermediate as f64;
+            // Each token's copy to its k experts, their gated activations, the shared expert, FP32 router logits.
+            let split =
+                k * (2.0 * sbh + 8.0 * s * b * ie) + 8.0 * s * b * is + 4.0 * s * b * m.num_experts as f64;
+            (split, 2.0 * sbh)
+        }
+        None => {
+            let i = a.mlp.intermediate_size as f64;
+            let split = if a.mlp.gated { 8.0 * s * b * i } else { 4.0 * s * b * i };
+            (split, 2.0 * sbh + if dropout { sbh } else { 0.0 })
+        }
+    };
+    let norms = a.norms.per_layer as f64 * 2.0 * sbh;
+    attn_split / t + mlp_split / t + attn_repl + mlp_repl + norms
+}
+
+/// Bytes of the logits and the loss's buffers: `batch × sequence × vocabulary` FP32 logits and
+/// their FP32 gradient (the loss upcasts the 16-bit logits), which dominate for large vocabularies.
+pub fn logits_bytes(a: &Architecture, seq: u64, batch: u64, tp: u64) -> f64 {
+    8.0 * seq as f64 * batch as f64 * a.vocab_size as f64 / tp.max(1) as f64
+}
+
+/// Parameters of the largest layer (DeepSpeed's `largest_layer_params`): the biggest single
+/// tensor, which ZeRO-3 gathers whole.
+pub fn largest_layer_params(a: &Architecture) -> Result<u64> {
+    Ok(inventory(a)?.iter().map(Tensor::elements).max().unwrap_or(0))
+}
+
+/// DeepSpeed's own estimate of model-state memory per GPU and per node's CPU, in bytes
+/// (`estimate_zero2_model_states_mem_needs` and `estimate_zero3_model_states_mem_needs`,
+/// `docs/code-docs/source/memory.rst`): reproduced so its worked examples can be checked.
+///
+/// * ZeRO-2: GPU `4P + 16P/N` (no offload) or `2P` (optimizer offload); CPU per node
+///   `4P·gpus_per_node·1.5` or `P·max(4N, 16)·1.5`.
+/// * ZeRO-3: GPU `4·LL + 18P/N` (no offload), `4·LL + 2P/N` (optimizer offload), `4·LL`
+///   (optimizer and parameter offload); CPU per node (with `zero_init`) `P·4·gpus_per_node/... `
+///   as the tool computes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeepSpeedEstimate {
+    /// Bytes per GPU.
+    pub gpu: f64,
+    /// Bytes of CPU memory per node.
+    pub cpu: f64,
+}
+
+/// See [`DeepSpeedEstimate`].
+pub fn deepspeed_estimate(
+    params: u64,
+    largest_layer: u64,
+    stage: u8,
+    gpus_per_node: u64,
+    nodes: u64,
+    offload: Offload,
+) -> DeepSpeedEstimate {
+    let p = params as f64;
+    let ll = largest_layer as f64;
+    let n = (gpus_per_node * nodes).max(1) as f64;
+    let g = gpus_per_node as f64;
+    let nodes = nodes.max(1) as f64;
+    let buffer = 1.5;
+    match (stage, offload) {
+        (0..=2, Offload::None) => {
+            DeepSpeedEstimate { gpu: 4.0 * p + 16.0 * p / n, cpu: p * 4.0 * g * buffer }
+        }
+        (0..=2, _) => DeepSpeedEstimate { gpu: 2.0 * p, cpu: p * (4.0 * n).max(16.0) * buffer },
+        (_, Offload::None) => {
+            DeepSpeedEstimate { gpu: 4.0 * ll + 18.0 * p / n, cpu: p * 4.0 * g / nodes * buffer }
+        }
+        (_, Offload::Optimizer) => {
+            DeepSpeedEstimate { gpu: 4.0 * ll + 2.0 * p / n, cpu: p * 16.0 / nodes * buffer }
+        }
+        (_, Offload::OptimizerAndParams) => {
+            DeepSpeedEstimate { gpu: 4.0 * ll, cpu: p * 18.0 / nodes * buffer }
+        }
+    }
+}
+
+/// Training FLOPs per token: 6 × N (forward 2N, backward 4N) for full fine-tuning, 8 × N with
+/// full recomputation (one more forward); LoRA and QLoRA skip the frozen weights' gradients:
+/// 4 × N (+2N with recomputation). N is the active parameter count (Kaplan et al. 2020;
+/// EleutherAI's Transformer Math 101).
+pub fn flops_per_token(mode: Mode, active_params: u64, checkpointing: Checkpointing) -> f64 {
+    let n = active_params as f64;
+    let recompute = if checkpointing == Checkpointing::Full { 2.0 } else { 0.0 };
+    match mode {
+        Mode::Inference => 2.0 * n,
+        Mode::Full => (6.0 + recompute) * n,
+        Mode::Lora | Mode::Qlora => (4.0 + recompute) * n,
+    }
+}
+
+/// Everything a training estimate depends on besides the model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingSetup {
+    /// Full, LoRA or QLoRA.
+    pub mode: Mode,
+    /// The optimizer.
+    pub optimizer: Optimizer,
+    /// Full fine-tuning's precision recipe.
+    pub precision: TrainPrecision,
+    /// LoRA rank.
+    pub lora_rank: u64,
+    /// LoRA target modules.
+    pub lora_targets: LoraTargets,
+    /// Activation checkpointing.
+    pub checkpointing: Checkpointing,
+    /// ZeRO stage, 0–3.
+    pub zero: u8,
+    /// ZeRO offload to the CPU.
+    pub offload: Offload,
+    /// Data-parallel GPUs.
+    pub gpus: u64,
+    /// Tensor-parallel degree (splits every layer across this many GPUs of each replica).
+    pub tp: u64,
+    /// Tokens per sequence.
+    pub seq: u64,
+    /// Sequences per GPU per step (micro-batch).
+    pub micro_batch: u64,
+    /// Flash attention.
+    pub flash: bool,
+    /// GPUs per node, for per-node CPU memory.
+    pub gpus_per_node: u64,
+    /// A bare parameter count standing in for the architecture's own: per-parameter states use
+    /// it, shape-dependent terms come from the architecture (scaled for LoRA adapters).
+    pub params_override: Option<u64>,
+}
+
+/// Training memory per GPU and per node, and what the run trains.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingMemory {
+    /// Terms per GPU.
+    pub gpu: Vec<Term>,
+    /// Terms of CPU memory per node (offloaded states), possibly empty.
+    pub host: Vec<Term>,
+    /// Parameters the optimizer updates.
+    pub trainable: u64,
+    /// Bytes of a checkpoint of the trained weights (16-bit full weights, or the adapters).
+    pub checkpoint: u64,
+    /// Bytes of a resumable checkpoint: weights plus master copy and optimizer states.
+    pub checkpoint_with_optimizer: u64,
+}
+
+fn term(kind: TermKind, bytes: f64, band: (f64, f64), formula: Msg, assumptions: Vec<Msg>) -> Term {
+    let b = Bytes::new(crate::ops::ceil_u64(bytes).unwrap_or(u64::MAX));
+    if band == (1.0, 1.0) {
+        Term::exact(kind, b, formula, assumptions)
+    } else {
+        Term { kind, bytes: b, low: b.scale(band.0), high: b.scale(band.1), formula, assumptions }
+    }
+}
+
+/// Training memory: the seed guide's components per GPU, then ZeRO's partitioning.
+///
+/// Full fine-tuning keeps weights, gradients, an FP32 master copy and optimizer states (the
+/// seed's 2 + 2 + 4 + 8 = 16 bytes per parameter with mixed-precision AdamW); ZeRO-1 partitions
+/// the master copy and optimizer states over the data-parallel GPUs, ZeRO-2 also the gradients,
+/// ZeRO-3 also the weights (plus the largest layer gathered whole) — Rajbhandari et al. 2020,
+/// Figure 1. Offload moves the partitioned states (and with ZeRO-3 the weights) to CPU memory.
+/// LoRA keeps the frozen base at its format (QLoRA: NF4 with double quantization) and trains FP32
+/// adapters (peft upcasts them) with their gradients and optimizer states.
+///
+/// # Errors
+/// [`Error::Invalid`] for settings that do not apply (ZeRO stage above 3, rank 0, absent
+/// targets), [`Error::Overflow`] for absurd sizes.
+pub fn training_memory(
+    a: &Architecture,
+    base_format: WeightFormat,
+    s: &TrainingSetup,
+) -> Result<TrainingMemory> {
+    if s.zero > 3 {
+        return Err(Error::invalid("zero", format!("ZeRO stage {} does not exist; use 0 to 3", s.zero)));
+    }
+    let n = s.gpus.max(1) as f64;
+    let t = s.tp.max(1) as f64;
+    let tensors = inventory(a)?;
+    let arch_total: u64 = tensors.iter().map(Tensor::elements).fold(0, u64::saturating_add);
+    let p_total: u64 = s.params_override.unwrap_or(arch_total);
+    let p = p_total as f64;
+    let scale = p / arch_total.max(1) as f64;
+    let shard = |stage: u8| if s.zero >= stage { n } else { 1.0 };
+    let offload_states = s.offload != Offload::None && s.zero >= 1;
+    let offload_params = s.offload == Offload::OptimizerAndParams && s.zero >= 3;
+    let largest = tensors.iter().map(Tensor::elements).max().unwrap_or(0) as f64;
+    let mut gpu = Vec::new();
+    let mut host = Vec::new();
+    let mut host_per_gpu = 0.0;
+    let zero_note = |v: &mut Vec<Msg>| {
+        if s.zero > 0 {
+            v.push(Msg::new(MsgId::AssumeZero, vec![Arg::Int(u64::from(s.zero)), Arg::Int(s.gpus)]));
+        }
+    };
+    let trainable;
+    let checkpoint;
+    let checkpoint_with_optimizer;
+    match s.mode {
+        Mode::Inference => return Err(Error::invalid("mode", "inference is not a training mode")),
+        Mode::Full => {
+            let (wb, gb, mb) = s.precision.bytes();
+            trainable = p_total;
+            // Weights.
+            let mut w = p * wb as f64 / t / shard(3);
+            let mut w_assume =
+                vec![Msg::new(MsgId::AssumeTrainPrecision, vec![Arg::Text(s.precision.id().into())])];
+            zero_note(&mut w_assume);
+            if s.zero >= 3 {
+                // The largest tensor is gathered whole while its layer runs.
+                let gathered = wb as f64 * largest * if s.params_override.is_some() { scale } else { 1.0 };
+                w += gathered;
+                w_assume.push(Msg::new(MsgId::AssumeZero3Gather, vec![Arg::Int(largest as u64)]));
+                if offload_params {
+                    host_per_gpu += p * wb as f64 / t / n;
+                    w = gathered;
+                }
+            }
+            gpu.push(term(
+                TermKind::Weights,
+                w,
+                (1.0, 1.0),
+                Msg::new(MsgId::TrainWeights, vec![Arg::Int(p_total), Arg::Int(wb)]),
+                w_assume,
+            ));
+            // Gradients.
+            let g = p * gb as f64 / t / shard(2);
+            gpu.push(term(
+                TermKind::Gradients,
+                g,
+                (1.0, 1.0),
+                Msg::new(MsgId::TrainGradients, vec![Arg::Int(p_total), Arg::Int(gb)]),
+                vec![],
+            ));
+            // Master copy and optimizer states.
+            let m = p * mb as f64 / t / shard(1);
+            let state: u64 = match s.params_override {
+                // No shapes: every parameter priced as one value of state.
+                Some(n) => s.optimizer.state_bytes(n, 1, 1),
+                None => tensors
+                    .iter()
+                    .map(|x| s.optimizer.state_bytes(x.rows, x.cols, x.experts))
+                    .fold(0, u64::saturating_add),
+            } / s.precision.state_divisor();
+            let o = state as f64 / t / shard(1);
+            if offload_states {
+                host_per_gpu += m + o;
+            }
+            if mb > 0 {
+                gpu.push(term(
+                    TermKind::MasterWeights,
+                    if offload_states { 0.0 } else { m },
+                    (1.0, 1.0),
+                    Msg::new(MsgId::TrainMaster, vec![Arg::Int(p_total)]),
+                    vec![],
+                ));
+            }
+            gpu.push(optimizer_term(s, if offload_states { 0.0 } else { o }, p_total));
+            checkpoint = p_total.saturating_mul(2);
+            checkpoint_with_optimizer = p_total.saturating_mul(wb + mb).saturating_add(state);
+        }
+        Mode::Lora | Mode::Qlora => {
+            let rank = s.lora_rank;
+            let exact = lora_params(a, rank, &s.lora_targets)?;
+            trainable = if s.params_override.is_some() { (exact as f64 * scale) as u64 } else { exact };
+            let base =
+                if s.mode == Mode::Qlora { WeightFormat::Nf4 { double_quant: true } } else { base_format };
+            let base_bytes = match s.params_override {
+                Some(n) => n as f64 * base.flat_bits_per_weight().bytes_per_weight(),
+                None => crate::tensors::weight_bytes(a, base)?.total().get() as f64,
+            };
+            let w = base_bytes / t / shard(3);
+            gpu.push(term(
+                TermKind::Weights,
+                w,
+                (1.0, 1.0),
+                Msg::new(MsgId::TrainFrozenBase, vec![Arg::Int(p_total), Arg::Text(base.label())]),
+                if s.mode == Mode::Qlora { vec![Msg::new(MsgId::AssumeQloraBase, vec![])] } else { vec![] },
+            ));
+            let pt = trainable as f64;
+            gpu.push(term(
+                TermKind::Adapters,
+                pt * 4.0 / t / shard(3),
+                (1.0, 1.0),
+                Msg::new(
+                    MsgId::TrainAdapters,
+                    vec![Arg::Int(trainable), Arg::Int(rank), Arg::Text(s.lora_targets.id())],
+                ),
+                vec![Msg::new(MsgId::AssumeAdaptersFp32, vec![])],
+            ));
+            gpu.push(term(
+                TermKind::Gradients,
+                pt * 4.0 / t / shard(2),
+                (1.0, 1.0),
+                Msg::new(MsgId::TrainGradients, vec![Arg::Int(trainable), Arg::Int(4)]),
+                vec![],
+            ));
+            // Adapter states: A is rank × in, B is out × rank; for these thin matrices Adafactor
+            // factors nothing worth counting, so all optimizers are priced per value.
+            let state = s.optimizer.state_bytes(trainable, 1, 1) as f64;
+            let o = state / t / shard(1);
+            if offload_states {
+                host_per_gpu += o;
+            }
+            gpu.push(optimizer_term(s, if offload_states { 0.0 } else { o }, trainable));
+            checkpoint = trainable.saturating_mul(4);
+            checkpoint_with_optimizer = checkpoint.saturating_add(state as u64);
+        }
+    }
+
+    // Activations: every layer, the logits and the loss.
+    let layers = a.num_layers as f64;
+    let selective = s.checkpointing == Checkpointing::Selective;
+    let per_layer = activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, selective, s.tp);
+    let sbh = (s.seq * s.micro_batch) as f64 * a.hidden_size as f64;
+    let stack = match s.checkpointing {
+        // Each layer's input, plus the one layer being recomputed in the backward pass.
+        Checkpointing::Full => {
+            layers * 2.0 * sbh
+                + activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, false, s.tp)
+        }
+        // Every layer without its scores, plus one layer's scores while they are recomputed.
+        Checkpointing::Selective => {
+            let whole = activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, false, s.tp);
+            layers * per_layer + (whole - per_layer)
+        }
+        Checkpointing::None => layers * per_layer,
+    };
+    let logits = logits_bytes(a, s.seq, s.micro_batch, s.tp);
+    let lora_extra = if s.mode == Mode::Full {
+        0.0
+    } else {
+        2.0 * (s.seq * s.micro_batch) as f64 * s.lora_rank as f64 * layers * 7.0
+    };
+    let act = stack + 2.0 * sbh + logits + lora_extra;
+    let mut act_assume = vec![Msg::new(
+        match s.checkpointing {
+            Checkpointing::None => MsgId::AssumeNoCheckpointing,
+            Checkpointing::Selective => MsgId::AssumeSelectiveCheckpointing,
+            Checkpointing::Full => MsgId::AssumeFullCheckpointing,
+        },
+        vec![],
+    )];
+    act_assume.push(Msg::new(
+        if s.flash { MsgId::AssumeFlashTraining } else { MsgId::AssumeEagerTraining },
+        vec![],
+    ));
+    act_assume.push(Msg::new(MsgId::AssumeLogits, vec![Arg::Size(Bytes::new(logits as u64))]));
+    gpu.push(term(
+        TermKind::Activations,
+        act,
+        (0.7, 1.5),
+        Msg::new(
+            MsgId::TrainActivations,
+            vec![Arg::Int(s.micro_batch), Arg::Int(s.seq), Arg::Int(a.num_layers), Arg::Int(a.vocab_size)],
+        ),
+        act_assume,
+    ));
+
+    // Overhead: CUDA context, caching-allocator fragmentation, NCCL buffers.
+    let states: f64 = gpu.iter().map(|x| x.bytes.get() as f64).sum();
+    let ctx = 500.0 * (1u64 << 20) as f64;
+    let nccl = if s.gpus > 1 || s.tp > 1 { 300.0 * (1u64 << 20) as f64 } else { 0.0 };
+    let slack = 0.03 * states;
+    let overhead = ctx + nccl + slack;
+    gpu.push(Term {
+        kind: TermKind::Overhead,
+        bytes: Bytes::new(overhead as u64),
+        low: Bytes::new((0.6 * ctx + nccl) as u64),
+        high: Bytes::new((2.8 * ctx + nccl + 0.10 * states) as u64),
+        formula: Msg::new(
+            MsgId::TrainOverhead,
+            vec![Arg::Size(Bytes::new(ctx as u64)), Arg::Size(Bytes::new(slack as u64))],
+        ),
+        assumptions: vec![],
+    });
+
+    if host_per_gpu > 0.0 {
+        let per_node = host_per_gpu * s.gpus.min(s.gpus_per_node.max(1)) as f64;
+        host.push(term(
+            TermKind::Optimizer,
+            per_node,
+            (1.0, 1.5),
+            Msg::new(MsgId::TrainHostOffload, vec![Arg::Int(s.gpus.min(s.gpus_per_node.max(1)))]),
+            vec![Msg::new(MsgId::AssumeOffloadBuffer, vec![])],
+        ));
+    }
+    let _ = p;
+    Ok(TrainingMemory { gpu, host, trainable, checkpoint, checkpoint_with_optimizer })
+}
+
+fn optimizer_term(s: &TrainingSetup, bytes: f64, params: u64) -> Term {
+    let mut assumptions = Vec::new();
+    if s.optimizer.is_paged() {
+        assumptions.push(Msg::new(MsgId::AssumePaged, vec![]));
+    }
+    if s.offload != Offload::None && s.zero >= 1 {
+        assumptions.push(Msg::new(MsgId::AssumeOffloaded, vec![]));
+    }
+    term(
+        TermKind::Optimizer,
+        bytes,
+        (1.0, 1.0),
+        Msg::new(MsgId::TrainOptimizer, vec![Arg::Text(s.optimizer.id().into()), Arg::Int(params)]),
+        assumptions,
+    )
+}
+
+/// Defaults of the training settings.
+pub const DEFAULT_LORA_RANK: u64 = 16;
+/// Default dataset size for the time and cost of a run, in tokens.
+pub const DEFAULT_DATASET_TOKENS: u64 = 10_000_000;
+/// Default GPUs per node for per-node figures.
+pub const DEFAULT_GPUS_PER_NODE: u64 = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+
+    #[test]
+    fn ids_round_trip() {
+        for m in Mode::ALL {
+            assert_eq!(Mode::parse(m.id()), Ok(m));
+        }
+        for o in Optimizer::ALL {
+            assert_eq!(Optimizer::parse(o.id()), Ok(o));
+        }
+        for p in TrainPrecision::ALL {
+            assert_eq!(TrainPrecision::parse(p.id()), Ok(p));
+        }
+        for c in [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full] {
+            assert_eq!(Checkpointing::parse(c.id()), Ok(c));
+        }
+        let t = LoraTargets::parse("v_proj, q_proj,q").unwrap();
+        assert_eq!(t.id(), "q,v");
+        assert_eq!(LoraTargets::parse(&t.id()), Ok(t));
+        assert!(LoraTargets::parse("q,zz").is_err());
+        assert!(LoraTargets::parse("").is_err());
+    }
+
+    #[test]
+    fn lora_counts_match_peft() {
+        let a = catalog::model("llama-2-7b").unwrap().architecture().unwrap();
+        assert_eq!(lora_params(&a, 16, &LoraTargets::parse("q,v").unwrap()).unwrap(), 8_388_608);
+        assert!(lora_params(&a, 0, &LoraTargets::AllLinear).is_err());
+        assert!(lora_params(&a, 8, &LoraTargets::parse("gate_up").unwrap()).is_ok());
+    }
+
+    /// Korthikanti et al.'s worked example: a GPT-3 175B layer (h 12288, a 96) at s 2048, b 1
+    /// holds sbh(34 + 5as/h) = 2,868,903,936 bytes of activations.
+    #[test]
+    fn korthikanti_gpt3_layer() {
+        let cfg = br#"{"model_type": "gpt2", "n_embd": 12288, "n_head": 96, "n_layer": 96, "n_positions": 2048, "vocab_size": 50257}"#;
+        let a = crate::import::hf::parse_config(cfg).unwrap().architecture;
+        let full = activation_bytes_per_layer(&a, 2048, 1, false, true, false, 1);
+        assert_eq!(full, 2_868_903_936.0);
+        // Tensor parallel only, t = 8: sbh(10 + 24/t + 5as/(ht)).
+        let sbh = 2048.0 * 12288.0;
+        let tp = activation_bytes_per_layer(&a, 2048, 1, false, true, false, 8);
+        assert_eq!(tp, sbh * (10.0 + 24.0 / 8.0 + 5.0 * 96.0 * 2048.0 / (12288.0 * 8.0)));
+        // Selective recomputation with sequence parallelism: 34 sbh / t = 106,954,752.
+        assert_eq!(sbh * 34.0 / 8.0, 106_954_752.0);
+        let selective = activation_bytes_per_layer(&a, 2048, 1, false, true, true, 1);
+        assert_eq!(selective, sbh * 34.0);
+    }
+}

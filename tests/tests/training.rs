@@ -1,0 +1,169 @@
+//! Training memory against published figures: peft's LoRA counts, the ZeRO paper, DeepSpeed's
+//! estimator, Korthikanti et al., and the seed guide's statements.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
+
+use headroom_core::catalog;
+use headroom_core::estimate::{Estimate, TermKind, estimate};
+use headroom_core::import::hf::parse_config;
+use headroom_core::scenario::Scenario;
+use headroom_core::training::{Checkpointing, LoraTargets, Mode, Offload, deepspeed_estimate, lora_params};
+use headroom_core::units::{GIB, Params};
+use headroom_tests::read_fixture;
+use serde_json::Value;
+
+fn gib(b: f64) -> f64 {
+    b / GIB as f64
+}
+
+/// Trainable LoRA parameters equal peft's counts in reference.jsonl, for every config.
+#[test]
+fn lora_counts_equal_peft() {
+    let mut checked = 0;
+    for line in read_fixture("validation/reference.jsonl").lines().filter(|l| !l.trim().is_empty()) {
+        let r: Value = serde_json::from_str(line).unwrap();
+        let name = r["model"].as_str().unwrap();
+        let a = parse_config(read_fixture(&format!("validation/configs/{name}.json")).as_bytes())
+            .unwrap()
+            .architecture;
+        for (key, rank, targets) in [
+            ("lora_r16_qv", 16, "q,v"),
+            ("lora_r8_all_linear", 8, "all-linear"),
+            ("lora_r16_attn", 16, "qkv"),
+            ("lora_r16_qkv_fused", 16, "qkv"),
+        ] {
+            if let Some(expected) = r[key].as_u64() {
+                let got = lora_params(&a, rank, &LoraTargets::parse(targets).unwrap()).unwrap();
+                assert_eq!(got, expected, "{name} {key}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 16);
+    // Published PEFT outputs for Llama 2 7B: r 8 and r 16 on q and v.
+    let a = catalog::model("llama-2-7b").unwrap().architecture().unwrap();
+    assert_eq!(lora_params(&a, 8, &LoraTargets::parse("q_proj,v_proj").unwrap()).unwrap(), 4_194_304);
+    assert_eq!(lora_params(&a, 16, &LoraTargets::parse("q,v").unwrap()).unwrap(), 8_388_608);
+}
+
+fn states(e: &Estimate) -> u64 {
+    [TermKind::Weights, TermKind::Gradients, TermKind::MasterWeights, TermKind::Optimizer]
+        .iter()
+        .map(|k| e.memory.get(*k).get())
+        .sum()
+}
+
+fn full(params: u64, gpus: u64, zero: u8) -> Estimate {
+    estimate(&Scenario { mode: Mode::Full, gpus, zero, ..Scenario::params(Params::new(params), None) })
+        .unwrap()
+}
+
+/// Rajbhandari et al. 2020, Figure 1: a 7.5B model on 64 GPUs with mixed-precision Adam
+/// (K = 12): 120 GB, 31.4 GB, 16.6 GB and 1.9 GB of model states per GPU for ZeRO 0–3.
+#[test]
+fn zero_paper_figure_one() {
+    let psi = 7_500_000_000u64;
+    let e0 = full(psi, 64, 0);
+    assert_eq!(states(&e0), 120_000_000_000);
+    let e1 = full(psi, 64, 1);
+    assert!((states(&e1) as f64 / 1e9 - 31.41).abs() < 0.01, "{}", states(&e1));
+    let e2 = full(psi, 64, 2);
+    assert!((states(&e2) as f64 / 1e9 - 16.64).abs() < 0.01, "{}", states(&e2));
+    // Stage 3 also gathers the largest tensor while its layer runs; the paper's figure leaves it out.
+    let e3 = full(psi, 64, 3);
+    let gathered = e3.memory.term(TermKind::Weights).unwrap().bytes.get() - psi * 2 / 64;
+    assert!(((states(&e3) - gathered) as f64 / 1e9 - 1.875).abs() < 0.001, "{}", states(&e3));
+}
+
+/// DeepSpeed's estimator examples (docs/code-docs/source/memory.rst), which print GiB as "GB".
+#[test]
+fn deepspeed_estimator_examples() {
+    let t5_3b = 2_851_000_000;
+    let ll = 32_000_000;
+    let e = deepspeed_estimate(t5_3b, ll, 2, 8, 1, Offload::None);
+    assert!((gib(e.gpu) - 15.93).abs() < 0.01, "{}", gib(e.gpu));
+    assert!((gib(e.cpu) - 127.45).abs() < 0.05, "{}", gib(e.cpu));
+    let e = deepspeed_estimate(t5_3b, ll, 2, 8, 1, Offload::Optimizer);
+    assert!((gib(e.gpu) - 5.31).abs() < 0.01, "{}", gib(e.gpu));
+    let e = deepspeed_estimate(t5_3b, ll, 3, 8, 1, Offload::None);
+    assert!((gib(e.gpu) - 6.1).abs() < 0.01, "{}", gib(e.gpu));
+    let e = deepspeed_estimate(t5_3b, ll, 3, 8, 1, Offload::OptimizerAndParams);
+    assert!((gib(e.gpu) - 0.12).abs() < 0.005, "{}", gib(e.gpu));
+    // t5-large, 4 GPUs, no offload: 3,291 MiB.
+    let e = deepspeed_estimate(737_670_000, 32_900_000, 3, 4, 1, Offload::None);
+    assert!((e.gpu / (1u64 << 20) as f64 - 3291.0).abs() < 1.0, "{}", e.gpu);
+}
+
+/// The seed guide: 7B full fine-tuning in FP16 with Adam needs at least 7B × 16 bytes = 112 GB
+/// before activations; LoRA on a 7B model fits a 24 GB GPU at modest context and batch; QLoRA
+/// needs less.
+#[test]
+fn seed_guide_statements() {
+    let seven = Params::new(7_000_000_000);
+    let e = estimate(&Scenario { mode: Mode::Full, ..Scenario::params(seven, None) }).unwrap();
+    assert_eq!(states(&e), 112_000_000_000);
+    assert!(e.memory.total.get() > 112_000_000_000);
+
+    let lora = Scenario {
+        mode: Mode::Lora,
+        context: 1024,
+        batch: 1,
+        lora_targets: LoraTargets::parse("q,v").unwrap(),
+        ..Scenario::catalog("llama-2-7b")
+    };
+    let e = estimate(&lora).unwrap();
+    assert!(e.memory.total.get() < 24 * GIB, "{}", e.memory.total);
+    let q = estimate(&Scenario { mode: Mode::Qlora, ..lora.clone() }).unwrap();
+    assert!(q.memory.total < e.memory.total);
+    assert!(q.memory.total.get() < 12 * GIB, "{}", q.memory.total);
+}
+
+/// QLoRA on Guanaco-65B fits a single 48 GB GPU (Dettmers et al. 2023) — with LLaMA-65B's
+/// shapes, gradient checkpointing and a modest sequence.
+#[test]
+fn qlora_65b_fits_48gb() {
+    let cfg =
+        br#"{"model_type": "llama", "hidden_size": 8192, "intermediate_size": 22016, "num_hidden_layers": 80,
+        "num_attention_heads": 64, "vocab_size": 32000}"#;
+    let m = parse_config(cfg).unwrap();
+    assert!((m.architecture.params_total().unwrap().get() as f64 / 1e9 - 65.3).abs() < 0.1);
+    let s = Scenario {
+        mode: Mode::Qlora,
+        context: 512,
+        batch: 1,
+        checkpointing: Checkpointing::Full,
+        optimizer: headroom_core::training::Optimizer::PagedAdamW8bit,
+        lora_rank: 64,
+        model: headroom_core::scenario::ModelSource::Custom(Box::new(headroom_core::scenario::CustomModel {
+            name: "llama-65b".into(),
+            architecture: m.architecture,
+            format: m.format,
+            weight_bytes: None,
+        })),
+        ..Scenario::default()
+    };
+    let e = estimate(&s).unwrap();
+    assert!(e.memory.total.get() < 48 * GIB, "{}", e.memory.total);
+    assert!(e.memory.total.get() > 36 * GIB, "{}", e.memory.total);
+}
+
+/// Training FLOPs: 6·N·D, 8·N·D with full recomputation; LoRA's cheaper backward 4·N·D.
+#[test]
+fn training_flops() {
+    let s = Scenario {
+        mode: Mode::Full,
+        dataset_tokens: 1_000_000,
+        epochs: 2,
+        ..Scenario::catalog("llama-3.1-8b")
+    };
+    let e = estimate(&s).unwrap();
+    let t = e.training.as_ref().unwrap();
+    assert_eq!(t.tokens, 2_000_000);
+    assert_eq!(t.flops_total, 6.0 * 8_030_261_248.0 * 2_000_000.0);
+    let r = estimate(&Scenario { checkpointing: Checkpointing::Full, ..s.clone() }).unwrap();
+    assert_eq!(r.flops_per_token, 8.0 * 8_030_261_248.0);
+    let l = estimate(&Scenario { mode: Mode::Lora, ..s }).unwrap();
+    assert_eq!(l.flops_per_token, 4.0 * 8_030_261_248.0);
+    // Checkpoints: 16-bit weights, and with the master copy and AdamW states 2 + 4 + 8 bytes.
+    assert_eq!(t.checkpoint.get(), 2 * 8_030_261_248);
+    assert_eq!(t.checkpoint_with_optimizer.get(), 14 * 8_030_261_248);
+}
