@@ -213,6 +213,10 @@ pub struct Estimate {
     pub kv_per_token: Bytes,
     /// Whether the weight bytes are exact (a known architecture and format) or a rule of thumb.
     pub weights_exact: bool,
+    /// Bytes of the input embedding table (looked up per token, never read whole).
+    pub embedding_bytes: Bytes,
+    /// Bytes of the routed experts (read only for the experts a token picks).
+    pub expert_bytes: Bytes,
     /// Download size.
     pub disk: Disk,
     /// Parameters the optimizer updates (0 for inference).
@@ -577,6 +581,14 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         kv_total,
         kv_per_token,
         weights_exact,
+        embedding_bytes: priced.as_ref().map_or(Bytes::ZERO, |p| {
+            Bytes::new(
+                p.sum_where(|t| matches!(t.role, Role::TokenEmbd | Role::PosEmbd) && !shares_head(t, r)),
+            )
+        }),
+        expert_bytes: priced
+            .as_ref()
+            .map_or(Bytes::ZERO, |p| Bytes::new(p.sum_where(|t| t.role.is_expert()))),
         disk,
         trainable_params: 0,
         flops_per_token,
@@ -708,6 +720,8 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         kv_total: Bytes::ZERO,
         kv_per_token: Bytes::ZERO,
         weights_exact: r.architecture.is_some(),
+        embedding_bytes: Bytes::ZERO,
+        expert_bytes: Bytes::ZERO,
         disk: Disk { weights: download },
         trainable_params: trainable,
         flops_per_token,
@@ -721,6 +735,11 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         }),
         notes,
     })
+}
+
+/// Whether a token embedding is also the output head (tied): then it is read whole every token.
+fn shares_head(t: &tensors::Tensor, r: &Resolved) -> bool {
+    t.role == Role::TokenEmbd && r.architecture.as_ref().is_some_and(|a| a.tie_word_embeddings)
 }
 
 /// Forward FLOPs per token: 2 per active parameter, plus attention over the context
@@ -797,6 +816,10 @@ fn split_weights(
         }
         if g + 1 == gpus.max(1) && place.head_on_gpu {
             b = b.saturating_add(p.sum_where(head));
+            // With tied embeddings llama.cpp loads token_embd a second time as the output head.
+            if llama && a.tie_word_embeddings {
+                b = b.saturating_add(p.sum_where(|t| t.role == Role::TokenEmbd));
+            }
         }
         busiest = busiest.max(b);
     }

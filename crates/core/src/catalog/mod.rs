@@ -2,6 +2,7 @@
 //! hardware. Everything here is plain static data, compiled in, read through the same importer
 //! as a user's own `config.json`.
 
+pub mod device;
 mod models;
 
 use alloc::vec::Vec;

@@ -1,0 +1,265 @@
+//! What a device offers the model: usable memory, bandwidth, compute, and the system beside it.
+//!
+//! Capacities follow DESIGN.md: a card sold as "24 GB" holds 24 GiB. Macs give their GPU only
+//! part of the unified memory (macOS's `recommendedMaxWorkingSetSize`: about 67% of RAM up to
+//! 16 GB, 75% above — `../shared/reference/hardware/notes.md` §2), adjustable with
+//! `iogpu.wired_limit_mb`. CPU bandwidth is the theoretical `MT/s × 8 B × channels`, of which
+//! about 0.65–0.85 is achievable.
+
+use alloc::format;
+use alloc::string::String;
+
+use crate::catalog::device::{Device, DeviceKind};
+use crate::error::{Error, Result};
+use crate::inference::Runtime;
+use crate::precision::WeightFormat;
+use crate::units::{Bytes, BytesPerSec, FlopsPerSec, MIB};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// The user's own machine ("my machine"), described by its numbers.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct MyMachine {
+    /// GPU memory per GPU in GiB; 0 for a machine without a discrete GPU.
+    pub vram_gib: f64,
+    /// System RAM in GiB (a Mac's unified memory).
+    pub ram_gib: f64,
+    /// Whether the memory is unified (Apple Silicon).
+    pub unified: bool,
+    /// GPU memory bandwidth in GB/s (0: unknown, a typical value for the size is assumed).
+    pub bandwidth_gbs: f64,
+    /// GPU FP16 TFLOP/s (0: unknown).
+    pub tflops: f64,
+}
+
+/// The device a scenario runs on.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum DeviceChoice {
+    /// A catalog device by id.
+    Catalog(String),
+    /// The user's own machine.
+    Mine(MyMachine),
+}
+
+impl MyMachine {
+    /// Checks the numbers.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the field.
+    pub fn validate(&self) -> Result<()> {
+        let ok = |v: f64, max: f64| v.is_finite() && (0.0..=max).contains(&v);
+        if !ok(self.vram_gib, 1_048_576.0) {
+            return Err(Error::invalid("vram", format!("{} GiB is out of range", self.vram_gib)));
+        }
+        if !ok(self.ram_gib, 1_048_576.0) || (self.ram_gib == 0.0 && self.vram_gib == 0.0) {
+            return Err(Error::invalid(
+                "ram",
+                "give the machine's RAM in GiB (and its GPU memory if it has one)",
+            ));
+        }
+        if !ok(self.bandwidth_gbs, 100_000.0) || !ok(self.tflops, 100_000.0) {
+            return Err(Error::invalid("bandwidth", "bandwidth and TFLOP/s must be positive numbers"));
+        }
+        Ok(())
+    }
+
+    /// The machine as a catalog-style device.
+    pub fn device(&self) -> Device {
+        let (kind, mem_gib, bw, tf) = if self.unified {
+            (
+                DeviceKind::Apple,
+                self.ram_gib,
+                if self.bandwidth_gbs > 0.0 { self.bandwidth_gbs } else { 120.0 },
+                self.tflops,
+            )
+        } else if self.vram_gib > 0.0 {
+            // Unknown GPU bandwidth: a mid-range card's.
+            (
+                DeviceKind::Gpu,
+                self.vram_gib,
+                if self.bandwidth_gbs > 0.0 { self.bandwidth_gbs } else { 450.0 },
+                self.tflops,
+            )
+        } else {
+            (
+                DeviceKind::Cpu,
+                self.ram_gib,
+                if self.bandwidth_gbs > 0.0 { self.bandwidth_gbs } else { 76.8 },
+                self.tflops,
+            )
+        };
+        let tflops = if tf > 0.0 {
+            tf
+        } else {
+            match kind {
+                DeviceKind::Apple => 7.0,
+                DeviceKind::Cpu => 1.5,
+                _ => 40.0,
+            }
+        };
+        Device {
+            id: "my-machine",
+            aliases: &[],
+            name: "My machine",
+            kind,
+            vendor: "",
+            count: 1,
+            memory_mib: crate::ops::round_u64(mem_gib * 1024.0).unwrap_or(0),
+            bandwidth_gbs: bw,
+            fp16_tflops: tflops,
+            fp8_tflops: 0.0,
+            int8_tops: 0.0,
+            tdp_w: 0.0,
+            price_usd: 0.0,
+            usd_per_hour: 0.0,
+            host_ram_gib: self.ram_gib,
+            source: "entered by the user",
+            date: "",
+        }
+    }
+}
+
+/// The default share of a Mac's unified memory its GPU may wire: about 67% up to 16 GiB of RAM,
+/// 75% above (macOS `recommendedMaxWorkingSetSize`, measured: 10,922.67 MB on a 16 GB M1;
+/// 49,152 MiB on a 64 GB M1 Max).
+pub fn default_mac_gpu_fraction(ram: Bytes) -> f64 {
+    if ram.get() <= 16 * crate::units::GIB { 2.0 / 3.0 } else { 0.75 }
+}
+
+/// Broad classes of device that share efficiencies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// An NVIDIA, AMD or Intel GPU (cards, laptops, cloud).
+    Gpu,
+    /// Apple Silicon (Metal, unified memory).
+    Apple,
+    /// A CPU.
+    Cpu,
+}
+
+/// What a device offers, resolved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Capability {
+    /// The class.
+    pub class: Class,
+    /// Accelerators.
+    pub count: u64,
+    /// Memory per accelerator (all of it).
+    pub memory: Bytes,
+    /// Memory per accelerator the runtime may use (Mac GPU limit, vLLM's utilisation).
+    pub usable: Bytes,
+    /// Memory bandwidth per accelerator.
+    pub bandwidth: BytesPerSec,
+    /// Dense FP16 throughput per accelerator.
+    pub fp16: FlopsPerSec,
+    /// Dense FP8 throughput per accelerator (0 when absent).
+    pub fp8: FlopsPerSec,
+    /// System RAM beside the accelerators, when known (for Macs and CPUs, the memory itself).
+    pub host_ram: Option<Bytes>,
+    /// System RAM bandwidth (for offloaded layers and CPU inference).
+    pub host_bandwidth: BytesPerSec,
+    /// Whether accelerators share memory with the CPU (Apple).
+    pub unified: bool,
+}
+
+impl Capability {
+    /// The device as a runtime sees it.
+    pub fn of(d: &Device, runtime: Runtime, mac_gpu_fraction: Option<f64>) -> Capability {
+        let memory = Bytes::new(d.memory_mib.saturating_mul(MIB));
+        let class = match d.kind {
+            DeviceKind::Apple => Class::Apple,
+            DeviceKind::Cpu => Class::Cpu,
+            _ => Class::Gpu,
+        };
+        let usable = match class {
+            Class::Apple => {
+                let f = mac_gpu_fraction.unwrap_or_else(|| default_mac_gpu_fraction(memory));
+                // llama.cpp can run on the CPU cores from the whole memory; the GPU is capped.
+                if runtime == Runtime::Cpu { memory } else { memory.scale(f.clamp(0.05, 1.0)) }
+            }
+            Class::Gpu if runtime == Runtime::Vllm => {
+                memory.scale(crate::inference::VLLM_GPU_MEMORY_UTILIZATION)
+            }
+            _ => memory,
+        };
+        let host_ram = match class {
+            Class::Apple | Class::Cpu => Some(memory),
+            Class::Gpu if d.host_ram_gib > 0.0 => Bytes::from_gib_f64(d.host_ram_gib),
+            Class::Gpu => None,
+        };
+        let host_bandwidth = match (class, d.kind) {
+            (Class::Apple | Class::Cpu, _) => BytesPerSec::from_gb_per_s(d.bandwidth_gbs),
+            // Servers behind cloud GPUs: several DDR5 channels per socket.
+            (_, DeviceKind::Cloud) => BytesPerSec::from_gb_per_s(200.0),
+            // A desktop or laptop beside the card: dual-channel DDR5.
+            _ => BytesPerSec::from_gb_per_s(76.8),
+        };
+        Capability {
+            class,
+            count: u64::from(d.count.max(1)),
+            memory,
+            usable,
+            bandwidth: BytesPerSec::from_gb_per_s(d.bandwidth_gbs),
+            fp16: FlopsPerSec::from_tflops(d.fp16_tflops),
+            fp8: FlopsPerSec::from_tflops(d.fp8_tflops),
+            host_ram,
+            host_bandwidth,
+            unified: class == Class::Apple,
+        }
+    }
+
+    /// Peak dense throughput for a weight format: FP8 checkpoints use the FP8 units where the
+    /// device has them; everything else (quantized formats dequantize) the FP16 ones.
+    pub fn peak(&self, format: WeightFormat) -> FlopsPerSec {
+        if format == WeightFormat::Fp8 && self.fp8.get() > 0.0 { self.fp8 } else { self.fp16 }
+    }
+}
+
+/// The runtime to use on a device when the scenario does not name one: GGUF with llama.cpp
+/// everywhere; on a Mac, MLX for other formats; on a CPU, the CPU runtime; else by format.
+pub fn runtime_for(device: &Device, format: WeightFormat, requested: Option<Runtime>) -> Runtime {
+    if let Some(r) = requested {
+        return r;
+    }
+    match device.kind {
+        DeviceKind::Cpu => Runtime::Cpu,
+        DeviceKind::Apple if !format.is_gguf() => Runtime::Mlx,
+        _ => Runtime::default_for(format),
+    }
+}
+
+/// Whether a runtime runs on a device at all (vLLM has no Metal back end; MLX needs Apple
+/// Silicon; the GPU runtimes need a GPU).
+pub fn runtime_runs_on(runtime: Runtime, device: &Device) -> bool {
+    match (runtime, device.kind) {
+        (Runtime::Mlx, DeviceKind::Apple) => true,
+        (Runtime::Mlx, _) => false,
+        (Runtime::Vllm, DeviceKind::Apple | DeviceKind::Cpu) => false,
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mac_gpu_limit() {
+        assert!((default_mac_gpu_fraction(Bytes::from_gib(16)) - 0.6667).abs() < 0.001);
+        assert_eq!(default_mac_gpu_fraction(Bytes::from_gib(64)), 0.75);
+    }
+
+    #[test]
+    fn my_machine_validates() {
+        let m = MyMachine { vram_gib: 24.0, ram_gib: 64.0, unified: false, bandwidth_gbs: 0.0, tflops: 0.0 };
+        assert!(m.validate().is_ok());
+        assert_eq!(m.device().memory_mib, 24 * 1024);
+        let bad = MyMachine { vram_gib: f64::NAN, ..m.clone() };
+        assert!(bad.validate().is_err());
+        let none = MyMachine { vram_gib: 0.0, ram_gib: 0.0, ..m };
+        assert!(none.validate().is_err());
+    }
+}

@@ -1,0 +1,274 @@
+//! How fast it runs: decode tokens per second (bandwidth-bound), prefill (compute-bound), time to
+//! first token, throughput under concurrency, and training time.
+//!
+//! Decode reads every active weight and the sequence's KV cache once per token:
+//! `time = bytes / (bandwidth × efficiency) + layers × per-layer latency`. The efficiencies and
+//! latencies per runtime and device class are fitted once on llama.cpp's Apple Silicon table
+//! (discussion #4167: ten chips from 68 to 819 GB/s, Llama 2 7B Q4_0; efficiency 0.9 and
+//! 0.17 ms per layer reproduce all ten within 8%) and set from runtime behaviour elsewhere
+//! (`docs/FORMULAS.md`). Prefill is `2 × active parameters` FLOPs per token over the peak
+//! throughput times a utilisation.
+
+use crate::estimate::Estimate;
+use crate::hardware::{Capability, Class};
+use crate::inference::Runtime;
+use crate::model::Architecture;
+use crate::units::Seconds;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// What limits a speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Limit {
+    /// Reading the weights from device memory.
+    WeightBandwidth,
+    /// Reading the KV cache from device memory.
+    KvBandwidth,
+    /// Arithmetic.
+    Compute,
+    /// Layers held in system RAM, read by the CPU.
+    HostMemory,
+    /// Per-layer launch and synchronisation latency of the runtime.
+    Latency,
+}
+
+impl Limit {
+    /// The id used in JSON.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Limit::WeightBandwidth => "weight_bandwidth",
+            Limit::KvBandwidth => "kv_bandwidth",
+            Limit::Compute => "compute",
+            Limit::HostMemory => "host_memory",
+            Limit::Latency => "latency",
+        }
+    }
+}
+
+/// Speeds of a scenario on a device.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Speed {
+    /// Tokens generated per second for one sequence at the scenario's context.
+    pub decode_tokens_per_s: f64,
+    /// Prompt tokens processed per second.
+    pub prefill_tokens_per_s: f64,
+    /// Time to first token for a prompt of the scenario's context.
+    pub ttft_s: f64,
+    /// Tokens per second over all `batch` sequences decoding together.
+    pub aggregate_tokens_per_s: f64,
+    /// What limits single-sequence decoding.
+    pub decode_limit: Limit,
+    /// What limits decoding at the scenario's concurrency.
+    pub aggregate_limit: Limit,
+    /// For training: seconds for the whole run (dataset × epochs).
+    pub training_s: Option<f64>,
+    /// The model FLOPs utilisation assumed for training.
+    pub training_mfu: Option<f64>,
+}
+
+/// Efficiency of memory reads (share of peak bandwidth) and per-layer latency (seconds) of a
+/// runtime on a class of device.
+pub fn decode_efficiency(runtime: Runtime, class: Class) -> (f64, f64) {
+    match (class, runtime) {
+        // Fitted on llama.cpp's Metal table (see the module docs).
+        (Class::Apple, Runtime::Mlx) => (0.9, 0.12e-3),
+        (Class::Apple, _) => (0.9, 0.17e-3),
+        // CPUs reach 0.65-0.85 of theoretical bandwidth (notes.md §3).
+        (Class::Cpu, _) | (_, Runtime::Cpu) => (0.7, 0.05e-3),
+        (Class::Gpu, Runtime::LlamaCpp | Runtime::Ollama) => (0.85, 0.07e-3),
+        (Class::Gpu, Runtime::Vllm) => (0.85, 0.03e-3),
+        // Eager PyTorch: Python and kernel-launch overhead per layer.
+        (Class::Gpu, Runtime::Transformers) => (0.7, 0.3e-3),
+        (Class::Gpu, Runtime::Mlx) => (0.7, 0.1e-3),
+    }
+}
+
+/// Share of peak FLOP/s reached in prefill.
+pub fn prefill_utilisation(runtime: Runtime, class: Class) -> f64 {
+    match (class, runtime) {
+        // llama.cpp's Metal pp512 figures: 0.62-0.70 of the GPU's FP16 peak.
+        (Class::Apple, _) => 0.65,
+        (Class::Cpu, _) | (_, Runtime::Cpu) => 0.5,
+        (Class::Gpu, Runtime::Transformers) => 0.45,
+        (Class::Gpu, _) => 0.6,
+    }
+}
+
+/// Model FLOPs utilisation assumed for training (Chowdhery et al. report ~46% for PaLM;
+/// fine-tuning stacks commonly reach 30-45%).
+pub fn training_mfu(class: Class) -> f64 {
+    match class {
+        Class::Gpu => 0.4,
+        Class::Apple => 0.3,
+        Class::Cpu => 0.25,
+    }
+}
+
+/// Bytes read per decoded token and where they live.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TokenReads {
+    /// Active weights on the accelerators (all devices together).
+    pub weights_device: f64,
+    /// Active weights in system RAM (offloaded layers).
+    pub weights_host: f64,
+    /// KV cache of one sequence at full context on the accelerators.
+    pub kv_device: f64,
+    /// KV cache of one sequence in system RAM.
+    pub kv_host: f64,
+}
+
+/// Speeds of an inference estimate on a device.
+///
+/// `arch` gives the layer count and the experts; `gpus` accelerators split the model (vLLM: every
+/// layer, adding their bandwidth; the others: layers in turn, which does not speed one sequence).
+pub fn inference_speed(
+    e: &Estimate,
+    cap: &Capability,
+    arch: Option<&Architecture>,
+    context: u64,
+    batch: u64,
+    gpus: u64,
+) -> Speed {
+    let class = if e.runtime == Runtime::Cpu { Class::Cpu } else { cap.class };
+    let (eff, layer_latency) = decode_efficiency(e.runtime, class);
+    let layers = arch.map_or(32, |a| a.num_layers) as f64;
+    let n = gpus.max(1) as f64;
+    let tp = e.runtime == Runtime::Vllm && gpus > 1;
+    // Bandwidth of the memory holding the device part: the accelerators (several in parallel
+    // only under tensor parallelism), or system RAM for the CPU runtime.
+    let device_bw = if class == Class::Cpu {
+        cap.host_bandwidth.get()
+    } else if tp {
+        cap.bandwidth.get() * n * 0.9
+    } else {
+        cap.bandwidth.get()
+    };
+    let host_bw = cap.host_bandwidth.get() * 0.7;
+    let reads = token_reads(e, arch, batch, false);
+    let t_weights = reads.weights_device / (device_bw * eff);
+    let t_kv = reads.kv_device / (device_bw * eff);
+    let t_host = (reads.weights_host + reads.kv_host) / host_bw;
+    let sync = if tp { layers * 2.0 * 20e-6 } else { 0.0 };
+    let t_latency = layers * layer_latency + sync;
+    let decode_time = t_weights + t_kv + t_host + t_latency;
+    let decode = if decode_time > 0.0 { 1.0 / decode_time } else { 0.0 };
+    let decode_limit = largest(&[
+        (t_weights, Limit::WeightBandwidth),
+        (t_kv, Limit::KvBandwidth),
+        (t_host, Limit::HostMemory),
+        (t_latency, Limit::Latency),
+    ]);
+
+    // Prefill: compute-bound.
+    let peak = if class == Class::Cpu {
+        cap.fp16.get()
+    } else {
+        cap.peak(e.format).get() * if tp { n } else { 1.0 }
+    };
+    let util = prefill_utilisation(e.runtime, class);
+    let active = e.model.params_active.get() as f64;
+    let attn_per_token = (e.flops_per_token - 2.0 * active).max(0.0) / 2.0;
+    let prefill_flops = 2.0 * active + attn_per_token;
+    let mut prefill_time_per_token = if peak > 0.0 { prefill_flops / (peak * util) } else { f64::INFINITY };
+    // Offloaded layers: their weights stream through the CPU once per micro-batch of 512.
+    if reads.weights_host > 0.0 {
+        prefill_time_per_token += reads.weights_host / host_bw / 512.0;
+    }
+    let prefill = if prefill_time_per_token.is_finite() && prefill_time_per_token > 0.0 {
+        1.0 / prefill_time_per_token
+    } else {
+        0.0
+    };
+    let ttft = if prefill > 0.0 { context as f64 / prefill } else { f64::INFINITY };
+
+    // Concurrency: one step reads the weights once (MoE: the experts the batch touches) and every
+    // sequence's cache; compute grows with the batch.
+    let b = batch.max(1) as f64;
+    let step_reads = token_reads(e, arch, batch, true);
+    let step_weights = step_reads.weights_device / (device_bw * eff);
+    let step_kv = reads.kv_device * b / (device_bw * eff);
+    let step_host = (step_reads.weights_host + reads.kv_host * b) / host_bw;
+    let step_compute = if peak > 0.0 { b * 2.0 * active / (peak * util) } else { f64::INFINITY };
+    let step_memory = step_weights + step_kv + step_host;
+    let step = step_memory.max(step_compute) + t_latency;
+    let aggregate = if step.is_finite() && step > 0.0 { b / step } else { 0.0 };
+    let aggregate_limit = if step_compute > step_memory {
+        Limit::Compute
+    } else {
+        largest(&[
+            (step_weights, Limit::WeightBandwidth),
+            (step_kv, Limit::KvBandwidth),
+            (step_host, Limit::HostMemory),
+            (t_latency, Limit::Latency),
+        ])
+    };
+    Speed {
+        decode_tokens_per_s: decode,
+        prefill_tokens_per_s: prefill,
+        ttft_s: ttft,
+        aggregate_tokens_per_s: aggregate,
+        decode_limit,
+        aggregate_limit,
+        training_s: None,
+        training_mfu: None,
+    }
+}
+
+/// Seconds of a training run: total FLOPs over the GPUs' peak times the assumed MFU.
+pub fn training_time(e: &Estimate, cap: &Capability, gpus: u64) -> Option<(Seconds, f64)> {
+    let t = e.training.as_ref()?;
+    let mfu = training_mfu(cap.class);
+    let peak = cap.fp16.get() * gpus.max(1) as f64;
+    if peak <= 0.0 {
+        return None;
+    }
+    Some((Seconds::new(t.flops_total / (peak * mfu)), mfu))
+}
+
+/// Bytes read per token for one sequence (or per step for `batch` sequences, for the weights),
+/// split between accelerator and system memory.
+///
+/// Dense weights are read whole once per step; routed experts only for the experts the step's
+/// tokens pick: `k/E` of them for one token, about `1 − (1 − k/E)^B` of them for `B` tokens.
+/// The input embedding table is looked up, not read.
+pub fn token_reads(e: &Estimate, arch: Option<&Architecture>, batch: u64, step: bool) -> TokenReads {
+    let emb = e.embedding_bytes.get() as f64;
+    let experts = e.expert_bytes.get() as f64;
+    let total = (e.weights_total.get() as f64 - emb).max(0.0);
+    let dense = (total - experts).max(0.0);
+    let expert_share = match arch.and_then(|a| a.moe.as_ref()) {
+        Some(m) => {
+            let f = m.experts_per_token as f64 / m.num_experts as f64;
+            if step { 1.0 - crate::ops::powf(1.0 - f, batch.max(1) as f64) } else { f }
+        }
+        None => 0.0,
+    };
+    let read = dense + experts * expert_share;
+    let host_weights = if e.runtime.is_llama_cpp() {
+        (e.host.get(crate::estimate::TermKind::Weights).get() as f64 - emb).max(0.0)
+    } else {
+        0.0
+    };
+    let host_fraction = if total > 0.0 { (host_weights / total).min(1.0) } else { 0.0 };
+    let kv_one = e.kv_total.get() as f64 / batch.max(1) as f64;
+    let kv_host = e.host.get(crate::estimate::TermKind::KvCache).get() as f64 / batch.max(1) as f64;
+    TokenReads {
+        weights_device: read * (1.0 - host_fraction),
+        weights_host: read * host_fraction,
+        kv_device: (kv_one - kv_host).max(0.0),
+        kv_host,
+    }
+}
+
+fn largest(items: &[(f64, Limit)]) -> Limit {
+    let mut best = items[0];
+    for it in &items[1..] {
+        if it.0 > best.0 {
+            best = *it;
+        }
+    }
+    best.1
+}
