@@ -351,3 +351,37 @@ proptest! {
         prop_assert!(qlora < lora && lora < full, "{} {} {}", qlora, lora, full);
     }
 }
+
+fn device_strategy() -> impl Strategy<Value = catalog::device::Device> {
+    proptest::sample::select(catalog::devices().to_vec())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// More memory or more bandwidth never gives a worse verdict, nor a slower speed at the same
+    /// verdict.
+    #[test]
+    fn more_memory_or_bandwidth_never_worse(
+        s in inference_settings(),
+        d in device_strategy(),
+        mem in 1.0f64..4.0,
+        bw in 1.0f64..4.0,
+    ) {
+        use headroom_core::fit::fit;
+        let s = Scenario { gpus: 1, ..s };
+        let better = catalog::device::Device {
+            memory_mib: (d.memory_mib as f64 * mem) as u64,
+            bandwidth_gbs: d.bandwidth_gbs * bw,
+            host_ram_gib: d.host_ram_gib * mem,
+            ..d
+        };
+        if let (Ok(a), Ok(b)) = (fit(&s, &d), fit(&s, &better)) {
+            prop_assert!(b.verdict <= a.verdict, "{:?} -> {:?}", a.verdict, b.verdict);
+            if let (true, Some(x), Some(y)) = (a.verdict == b.verdict, &a.speed, &b.speed) {
+                prop_assert!(y.decode_tokens_per_s >= x.decode_tokens_per_s * (1.0 - 1e-9));
+                prop_assert!(y.aggregate_tokens_per_s >= x.aggregate_tokens_per_s * (1.0 - 1e-9));
+            }
+        }
+    }
+}

@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use headroom_core::Error;
+use headroom_core::catalog::device::DeviceKind;
+use headroom_core::cost::CostSettings;
+use headroom_core::hardware::{DeviceChoice, MyMachine};
 use headroom_core::inference::Runtime;
 use headroom_core::precision::{KvDtype, WeightFormat};
 use headroom_core::scenario::{CustomModel, DEFAULT_CONTEXT, ModelSource, Scenario, parse_params};
@@ -19,10 +22,16 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Estimate memory, disk and compute for a model and a workload.
+    /// Estimate memory, disk and compute for a model and a workload (with --device: fit, speed, cost).
     Estimate(Box<EstimateArgs>),
+    /// The scenario against every catalog device: verdict, headroom, speed and cost, sorted.
+    Fit(Box<FitArgs>),
+    /// Reverse questions: longest context, best quantization, cheapest device, models for a device.
+    Recommend(Box<RecommendArgs>),
     /// List the catalog models.
     Models(ListArgs),
+    /// List the catalog devices (GPUs, Apple chips, laptops, CPUs, cloud instances).
+    Devices(DevicesArgs),
 }
 
 #[derive(Args, Debug)]
@@ -33,8 +42,101 @@ pub struct ListArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("source").required(true).args(["model", "config", "params"])))]
+pub struct DevicesArgs {
+    /// Only this kind: gpu, apple, laptop, cpu, cloud.
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    /// Print a JSON array.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct EstimateArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+
+    /// Print one JSON object (sizes in bytes).
+    #[arg(long, conflicts_with = "link")]
+    pub json: bool,
+
+    /// Print the share link's query for this scenario.
+    #[arg(long)]
+    pub link: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+
+    /// Only devices of this kind: gpu, apple, laptop, cpu, cloud.
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+
+    /// Print a JSON array of fit objects with their speed.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("question").required(true).args(["max_context", "best_quant", "cheapest", "models"])))]
+pub struct RecommendArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+
+    /// The longest context that fits --device.
+    #[arg(long)]
+    pub max_context: bool,
+
+    /// The most faithful quantization that fits --device.
+    #[arg(long)]
+    pub best_quant: bool,
+
+    /// The cheapest devices or instances where the scenario fits.
+    #[arg(long)]
+    pub cheapest: bool,
+
+    /// The catalog models that run on --device, at the best quantization that fits.
+    #[arg(long)]
+    pub models: bool,
+
+    /// With --cheapest: at least this many tokens per second for one sequence.
+    #[arg(long, value_name = "TPS")]
+    pub min_tps: Option<f64>,
+
+    /// With --cheapest: only this kind of device (gpu, apple, laptop, cpu, cloud).
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+
+    /// How many answers to print (--cheapest, --models).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parses a device kind.
+pub fn parse_kind(s: &str) -> Result<DeviceKind, String> {
+    Ok(match s.trim().to_ascii_lowercase().as_str() {
+        "gpu" | "gpus" => DeviceKind::Gpu,
+        "apple" | "mac" => DeviceKind::Apple,
+        "laptop" | "laptops" => DeviceKind::Laptop,
+        "cpu" | "cpus" => DeviceKind::Cpu,
+        "cloud" => DeviceKind::Cloud,
+        other => {
+            return Err(format!(
+                "invalid kind: `{other}` is not a device kind; accepted: gpu apple laptop cpu cloud"
+            ));
+        }
+    })
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("source").required(true).args(["model", "config", "params"])))]
+pub struct ScenarioArgs {
     /// A catalog model, e.g. llama-3.1-8b (`headroom models` lists them).
     #[arg(long, value_name = "ID")]
     pub model: Option<String>,
@@ -131,16 +233,52 @@ pub struct EstimateArgs {
     #[arg(long, value_name = "N", default_value_t = headroom_core::training::DEFAULT_GPUS_PER_NODE)]
     pub gpus_per_node: u64,
 
-    /// Print one JSON object (sizes in bytes).
-    #[arg(long, conflicts_with = "link")]
-    pub json: bool,
+    /// A catalog device (`headroom devices` lists them); adds fit, speed and cost.
+    #[arg(long, value_name = "ID", conflicts_with = "my_ram")]
+    pub device: Option<String>,
 
-    /// Print the share link's query for this scenario.
-    #[arg(long)]
-    pub link: bool,
+    /// My machine: its RAM in GiB (a Mac's unified memory); adds fit, speed and cost.
+    #[arg(long, value_name = "GIB")]
+    pub my_ram: Option<f64>,
+
+    /// My machine: GPU memory in GiB (0 or absent for none).
+    #[arg(long, value_name = "GIB", requires = "my_ram")]
+    pub my_vram: Option<f64>,
+
+    /// My machine: GPU (or Mac, or RAM) bandwidth in GB/s.
+    #[arg(long, value_name = "GBS", requires = "my_ram")]
+    pub my_bandwidth: Option<f64>,
+
+    /// My machine: GPU FP16 TFLOP/s.
+    #[arg(long, value_name = "TFLOPS", requires = "my_ram")]
+    pub my_tflops: Option<f64>,
+
+    /// My machine is a Mac (unified memory).
+    #[arg(long, requires = "my_ram")]
+    pub my_mac: bool,
+
+    /// Share of a Mac's memory its GPU may use (macOS default: about 0.67 up to 16 GB, 0.75 above).
+    #[arg(long, value_name = "SHARE")]
+    pub mac_gpu_limit: Option<f64>,
+
+    /// Electricity price, USD per kWh.
+    #[arg(long, value_name = "USD", default_value_t = 0.15)]
+    pub kwh_price: f64,
+
+    /// Hours of use per day (monthly costs, break-even).
+    #[arg(long, value_name = "H", default_value_t = 8.0)]
+    pub hours_per_day: f64,
+
+    /// Cooling factor (PUE) on the device's power: 1.0 at home, about 1.4 in a data centre.
+    #[arg(long, value_name = "PUE", default_value_t = 1.0)]
+    pub cooling: f64,
+
+    /// Upkeep per year as a share of the purchase price.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.05)]
+    pub upkeep: f64,
 }
 
-impl EstimateArgs {
+impl ScenarioArgs {
     /// The scenario these flags describe.
     pub fn scenario(&self) -> Result<Scenario, String> {
         let model = if let Some(id) = &self.model {
@@ -204,6 +342,27 @@ impl EstimateArgs {
                 .get(),
             epochs: self.epochs,
             gpus_per_node: self.gpus_per_node,
+            device: match (&self.device, self.my_ram) {
+                (Some(id), _) => {
+                    let d = headroom_core::catalog::device(id).map_err(|e| e.to_string())?;
+                    Some(DeviceChoice::Catalog(d.id.into()))
+                }
+                (None, Some(ram)) => Some(DeviceChoice::Mine(MyMachine {
+                    vram_gib: self.my_vram.unwrap_or(0.0),
+                    ram_gib: ram,
+                    unified: self.my_mac,
+                    bandwidth_gbs: self.my_bandwidth.unwrap_or(0.0),
+                    tflops: self.my_tflops.unwrap_or(0.0),
+                })),
+                (None, None) => None,
+            },
+            mac_gpu_fraction: self.mac_gpu_limit,
+            costs: CostSettings {
+                usd_per_kwh: self.kwh_price,
+                hours_per_day: self.hours_per_day,
+                cooling_factor: self.cooling,
+                upkeep_per_year: self.upkeep,
+            },
         };
         scenario.validate().map_err(|e| e.to_string())?;
         Ok(scenario)

@@ -28,24 +28,42 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: args::Cli, out: &mut impl Write) -> Result<(), String> {
-    match cli.command {
+    let text = match cli.command {
         args::Command::Models(a) => {
-            let text = if a.json { output::models_json() } else { output::models_table() };
-            out.write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))
+            if a.json {
+                output::models_json()
+            } else {
+                output::models_table()
+            }
+        }
+        args::Command::Devices(a) => {
+            let kind = a.kind.as_deref().map(args::parse_kind).transpose()?;
+            if a.json { output::devices_json(kind) } else { output::devices_table(kind) }
         }
         args::Command::Estimate(a) => {
-            let scenario = a.scenario()?;
-            let estimate = headroom_core::estimate(&scenario).map_err(|e| e.to_string())?;
-            let text = if a.json {
-                output::json(&scenario, &estimate)
+            let scenario = a.scenario.scenario()?;
+            let (estimate, fit) =
+                headroom_core::fit::estimate_with_device(&scenario).map_err(|e| e.to_string())?;
+            if a.json {
+                output::json(&scenario, &estimate, fit.as_ref())
             } else if a.link {
                 format!("{}\n", headroom_core::share::encode(&scenario))
             } else {
-                output::human(&scenario, &estimate)
-            };
-            out.write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))
+                output::human(&scenario, &estimate, fit.as_ref())
+            }
         }
-    }
+        args::Command::Fit(a) => {
+            let scenario = a.scenario.scenario()?;
+            let kind = a.kind.as_deref().map(args::parse_kind).transpose()?;
+            let mut fits = headroom_core::fit::fit_all(&scenario).map_err(|e| e.to_string())?;
+            if let Some(k) = kind {
+                fits.retain(|f| f.kind == k);
+            }
+            if a.json { output::fits_json(&fits) } else { output::fits_table(&scenario, &fits) }
+        }
+        args::Command::Recommend(a) => output::recommend(&a)?,
+    };
+    out.write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))
 }
 
 /// Help and version go to stdout with status 0; usage errors become one line and status 2.

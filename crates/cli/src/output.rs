@@ -28,6 +28,10 @@ struct Json<'a> {
     compute: JsonCompute,
     #[serde(skip_serializing_if = "Option::is_none")]
     training: Option<JsonTraining>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fit: Option<JsonFit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    speed: Option<JsonSpeed>,
     breakdown: Vec<JsonTerm>,
     notes: Vec<String>,
 }
@@ -116,8 +120,10 @@ fn en(m: &Msg) -> String {
 }
 
 /// The `--json` object of `spec/cli.md`: every size in bytes, absent terms as 0.
-pub fn json(scenario: &Scenario, e: &Estimate) -> String {
+pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
     let doc = Json {
+        fit: fit.map(|f| json_fit(f, false)),
+        speed: fit.and_then(|f| f.speed.as_ref()).map(json_speed),
         schema: 1,
         model: JsonModel {
             name: &e.model.name,
@@ -180,7 +186,7 @@ fn band(low: headroom_core::units::Bytes, high: headroom_core::units::Bytes) -> 
 }
 
 /// A readable table: each term with its size and formula, the total, the disk and the link.
-pub fn human(scenario: &Scenario, e: &Estimate) -> String {
+pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
     let lang = Lang::En;
     let mut s = String::new();
     let _ = writeln!(
@@ -264,6 +270,66 @@ pub fn human(scenario: &Scenario, e: &Estimate) -> String {
     for n in &e.notes {
         let _ = writeln!(s, "Note: {}", en(n));
     }
+    if let Some(f) = fit {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "Device   {} — {} ({:.0}% headroom): needs {} of {} usable per device, {} runtime",
+            f.name,
+            f.verdict.id(),
+            f.headroom * 100.0,
+            format_size(f.need, lang),
+            format_size(f.capacity, lang),
+            f.runtime.label()
+        );
+        if let Some(sp) = &f.speed {
+            if let Some(t) = sp.training_s {
+                let _ = writeln!(
+                    s,
+                    "Training {:.1} hours at {:.0}% MFU",
+                    t / 3600.0,
+                    sp.training_mfu.unwrap_or(0.0) * 100.0
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "Speed    {} tokens/s per sequence (limited by {}), prefill {} tokens/s, first token after {:.2} s; {} tokens/s over {} sequences",
+                    tps(sp.decode_tokens_per_s),
+                    sp.decode_limit.id().replace('_', " "),
+                    tps(sp.prefill_tokens_per_s),
+                    sp.ttft_s,
+                    tps(sp.aggregate_tokens_per_s),
+                    scenario.batch
+                );
+            }
+        }
+        let c = &f.cost;
+        let mut parts = Vec::new();
+        if let Some(h) = c.usd_per_hour {
+            parts.push(format!("{}/hour", money(Some(h))));
+        }
+        if let Some(p) = c.purchase_usd {
+            parts.push(format!("{} to buy", money(Some(p))));
+        }
+        if let Some(e) = c.energy_usd_per_hour {
+            parts.push(format!("{}/hour of electricity", money(Some(e))));
+        }
+        if let Some(m) = c.usd_per_million_tokens {
+            parts.push(format!("{} per million tokens", money(Some(m))));
+        }
+        if let Some(r) = c.training_run_usd {
+            parts.push(format!("{} for the run", money(Some(r))));
+        }
+        if let Some(b) = c.break_even_months {
+            parts.push(format!("buying beats renting after {b:.1} months"));
+        }
+        if !parts.is_empty() {
+            let _ = writeln!(s, "Cost     {}", parts.join(", "));
+        }
+        for a in &f.advice {
+            let _ = writeln!(s, "Advice   {}", en(a));
+        }
+    }
     let _ = writeln!(s, "Link   {}", share::encode(scenario));
     s
 }
@@ -336,4 +402,310 @@ pub fn models_table() -> String {
         );
     }
     s
+}
+
+// ---- fit, devices, recommend ----
+
+use headroom_core::catalog::device::{Device, DeviceKind};
+use headroom_core::fit::{Fit, Verdict};
+use headroom_core::speed::Speed;
+
+#[derive(Serialize)]
+struct JsonSpeed {
+    decode_tokens_per_s: f64,
+    prefill_tokens_per_s: f64,
+    ttft_s: f64,
+    aggregate_tokens_per_s: f64,
+    decode_limit: &'static str,
+    aggregate_limit: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    training_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    training_mfu: Option<f64>,
+}
+
+fn json_speed(s: &Speed) -> JsonSpeed {
+    let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+    JsonSpeed {
+        decode_tokens_per_s: finite(s.decode_tokens_per_s),
+        prefill_tokens_per_s: finite(s.prefill_tokens_per_s),
+        ttft_s: finite(s.ttft_s),
+        aggregate_tokens_per_s: finite(s.aggregate_tokens_per_s),
+        decode_limit: s.decode_limit.id(),
+        aggregate_limit: s.aggregate_limit.id(),
+        training_s: s.training_s,
+        training_mfu: s.training_mfu,
+    }
+}
+
+#[derive(Serialize)]
+struct JsonFit {
+    device: &'static str,
+    name: &'static str,
+    kind: &'static str,
+    capacity: u64,
+    verdict: &'static str,
+    headroom: f64,
+    need: u64,
+    need_high: u64,
+    gpus: u64,
+    runtime: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gpu_layers: Option<u64>,
+    host_need: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host_capacity: Option<u64>,
+    cost: headroom_core::cost::Cost,
+    advice: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    speed: Option<JsonSpeed>,
+}
+
+fn json_fit(f: &Fit, with_speed: bool) -> JsonFit {
+    JsonFit {
+        device: f.device,
+        name: f.name,
+        kind: f.kind.id(),
+        capacity: f.capacity.get(),
+        verdict: f.verdict.id(),
+        headroom: headroom_core::ops::round(f.headroom * 1e4) / 1e4,
+        need: f.need.get(),
+        need_high: f.need_high.get(),
+        gpus: f.gpus,
+        runtime: f.runtime.id(),
+        gpu_layers: f.gpu_layers,
+        host_need: f.host_need.get(),
+        host_capacity: f.host_capacity.map(|b| b.get()),
+        cost: f.cost.clone(),
+        advice: f.advice.iter().map(en).collect(),
+        speed: if with_speed { f.speed.as_ref().map(json_speed) } else { None },
+    }
+}
+
+/// `headroom fit --json`: an array of fit objects with their speed.
+pub fn fits_json(fits: &[Fit]) -> String {
+    let list: Vec<JsonFit> = fits.iter().map(|f| json_fit(f, true)).collect();
+    let mut s = serde_json::to_string_pretty(&list).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn money(x: Option<f64>) -> String {
+    match x {
+        Some(v) if v >= 100.0 => format!("${v:.0}"),
+        Some(v) if v >= 1.0 => format!("${v:.2}"),
+        Some(v) => format!("${v:.3}"),
+        None => "-".into(),
+    }
+}
+
+fn tps(x: f64) -> String {
+    if !x.is_finite() || x <= 0.0 {
+        "-".into()
+    } else if x >= 100.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// `headroom fit`: one line per device, best first.
+pub fn fits_table(scenario: &Scenario, fits: &[Fit]) -> String {
+    let mut s = String::new();
+    let training = scenario.mode.is_training();
+    let _ = writeln!(
+        s,
+        "{:<30} {:<8} {:>5} {:>11} {:>11} {:>9} {:>9} {:>10} {:>9}",
+        "DEVICE",
+        "VERDICT",
+        "GPUS",
+        "NEED",
+        "CAPACITY",
+        "HEADROOM",
+        if training { "TRAIN h" } else { "TOK/S" },
+        "$/HOUR",
+        if training { "$/RUN" } else { "$/M TOK" }
+    );
+    for f in fits {
+        let sp = f.speed.as_ref();
+        let speed = if training {
+            sp.and_then(|x| x.training_s).map_or("-".into(), |t| format!("{:.1}", t / 3600.0))
+        } else {
+            sp.map_or("-".into(), |x| tps(x.decode_tokens_per_s))
+        };
+        let per_hour = f.cost.usd_per_hour.or(f.cost.energy_usd_per_hour);
+        let last = if training { f.cost.training_run_usd } else { f.cost.usd_per_million_tokens };
+        let _ = writeln!(
+            s,
+            "{:<30} {:<8} {:>5} {:>11} {:>11} {:>8.0}% {:>9} {:>10} {:>9}",
+            f.device,
+            f.verdict.id(),
+            f.gpus,
+            format!("{:.1} GiB", f.need.as_gib()),
+            format!("{:.1} GiB", f.capacity.as_gib()),
+            f.headroom * 100.0,
+            speed,
+            money(per_hour),
+            money(last)
+        );
+    }
+    s
+}
+
+#[derive(Serialize)]
+struct JsonDevice<'a> {
+    #[serde(flatten)]
+    device: &'a Device,
+    kind_id: &'static str,
+    memory_bytes: u64,
+}
+
+fn filtered(kind: Option<DeviceKind>) -> impl Iterator<Item = &'static Device> {
+    catalog::devices().iter().filter(move |d| kind.is_none_or(|k| d.kind == k))
+}
+
+/// `headroom devices --json`.
+pub fn devices_json(kind: Option<DeviceKind>) -> String {
+    let list: Vec<JsonDevice<'_>> = filtered(kind)
+        .map(|d| JsonDevice { device: d, kind_id: d.kind.id(), memory_bytes: d.memory_mib * (1 << 20) })
+        .collect();
+    let mut s = serde_json::to_string_pretty(&list).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// `headroom devices`.
+pub fn devices_table(kind: Option<DeviceKind>) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<34} {:<7} {:>5} {:>10} {:>9} {:>8} {:>9} {:>9}",
+        "ID", "KIND", "COUNT", "MEMORY", "GB/S", "TFLOPS", "PRICE", "$/HOUR"
+    );
+    for d in filtered(kind) {
+        let _ = writeln!(
+            s,
+            "{:<34} {:<7} {:>5} {:>10} {:>9.0} {:>8.1} {:>9} {:>9}",
+            d.id,
+            d.kind.id(),
+            d.count,
+            format!("{:.0} GiB", d.memory_mib as f64 / 1024.0),
+            d.bandwidth_gbs,
+            d.fp16_tflops,
+            if d.price_usd > 0.0 { format!("${:.0}", d.price_usd) } else { "-".into() },
+            if d.usd_per_hour > 0.0 { format!("${:.2}", d.usd_per_hour) } else { "-".into() }
+        );
+    }
+    s
+}
+
+/// `headroom recommend`.
+pub fn recommend(a: &crate::args::RecommendArgs) -> Result<String, String> {
+    use headroom_core::fit;
+    let scenario = a.scenario.scenario()?;
+    let device = || -> Result<Device, String> {
+        let choice =
+            scenario.device.as_ref().ok_or("this question needs a device: --device ID or --my-ram GIB")?;
+        fit::device_of(choice).map_err(|e| e.to_string())
+    };
+    let err = |e: headroom_core::Error| e.to_string();
+    let mut s = String::new();
+    if a.max_context {
+        let d = device()?;
+        let c = fit::max_context(&scenario, &d).map_err(err)?;
+        if a.json {
+            s = serde_json::json!({ "device": d.id, "max_context": c }).to_string();
+            s.push('\n');
+        } else {
+            match c {
+                Some(c) => {
+                    let _ = writeln!(
+                        s,
+                        "Longest context that fits {}: {} tokens per sequence",
+                        d.name,
+                        format_int(c, Lang::En)
+                    );
+                }
+                None => {
+                    let _ = writeln!(s, "Nothing fits {} entirely, even at 1 token of context.", d.name);
+                }
+            }
+        }
+    } else if a.best_quant {
+        let d = device()?;
+        let b = fit::best_quant(&scenario, &d).map_err(err)?;
+        if a.json {
+            s = serde_json::to_string_pretty(&serde_json::json!({
+                "device": d.id,
+                "format": b.as_ref().map(|(f, _)| f.id()),
+                "fit": b.as_ref().map(|(_, f)| json_fit(f, true)),
+            }))
+            .unwrap_or_default();
+            s.push('\n');
+        } else {
+            match b {
+                Some((f, fit)) => {
+                    let _ = writeln!(
+                        s,
+                        "Best format that fits {}: {} — needs {} of {} ({:.0}% headroom), about {} tokens/s",
+                        d.name,
+                        f.label(),
+                        format_size(fit.need, Lang::En),
+                        format_size(fit.capacity, Lang::En),
+                        fit.headroom * 100.0,
+                        fit.speed.as_ref().map_or("-".into(), |x| tps(x.decode_tokens_per_s))
+                    );
+                }
+                None => {
+                    let _ = writeln!(s, "No format down to IQ1_M fits {} entirely.", d.name);
+                }
+            }
+        }
+    } else if a.cheapest {
+        let kind = a.kind.as_deref().map(crate::args::parse_kind).transpose()?;
+        let list = fit::cheapest(&scenario, a.min_tps, kind).map_err(err)?;
+        let list: Vec<Fit> = list.into_iter().take(a.top).collect();
+        if a.json {
+            s = fits_json(&list);
+        } else if list.is_empty() {
+            let _ = writeln!(
+                s,
+                "No priced device in the catalog fits this scenario{}.",
+                if a.min_tps.is_some() { " at that speed" } else { "" }
+            );
+        } else {
+            s = fits_table(&scenario, &list);
+        }
+    } else {
+        let d = device()?;
+        let list = fit::models_for(&d, &scenario).map_err(err)?;
+        let list: Vec<_> = list.into_iter().take(a.top).collect();
+        if a.json {
+            let v: Vec<serde_json::Value> = list
+                .iter()
+                .map(|m| serde_json::json!({ "model": m.model, "format": m.format.id(), "fit": json_fit(&m.fit, true) }))
+                .collect();
+            s = serde_json::to_string_pretty(&v).unwrap_or_default();
+            s.push('\n');
+        } else {
+            let _ = writeln!(
+                s,
+                "{:<28} {:<14} {:>11} {:>9} {:>8}",
+                "MODEL", "FORMAT", "NEED", "HEADROOM", "TOK/S"
+            );
+            for m in &list {
+                let _ = writeln!(
+                    s,
+                    "{:<28} {:<14} {:>11} {:>8.0}% {:>8}",
+                    m.model,
+                    m.format.label(),
+                    format!("{:.1} GiB", m.fit.need.as_gib()),
+                    m.fit.headroom * 100.0,
+                    m.fit.speed.as_ref().map_or("-".into(), |x| tps(x.decode_tokens_per_s))
+                );
+            }
+        }
+    }
+    let _ = Verdict::Fits;
+    Ok(s)
 }

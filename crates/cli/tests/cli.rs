@@ -202,3 +202,88 @@ fn training_keys_per_the_contract() {
     let bad = headroom(&["estimate", "--params", "7B", "--mode", "lora", "--lora-targets", "q,nonsense"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn device_adds_fit_and_speed() {
+    let v = json(&["estimate", "--model", "llama-3.1-8b", "--device", "rtx-4090"]);
+    assert_eq!(v["fit"]["device"], "rtx-4090");
+    assert_eq!(v["fit"]["capacity"], 25_769_803_776u64);
+    assert_eq!(v["fit"]["verdict"], "fits");
+    let h = v["fit"]["headroom"].as_f64().unwrap();
+    assert!(h > 0.0 && h < 1.0);
+    for k in ["decode_tokens_per_s", "prefill_tokens_per_s", "ttft_s"] {
+        assert!(v["speed"][k].as_f64().unwrap() > 0.0, "{k}");
+    }
+    // A 70B-class model does not fit one 24 GB card in BF16; llama.cpp offloads layers instead.
+    let v = json(&[
+        "estimate",
+        "--model",
+        "qwen2.5-7b",
+        "--weights",
+        "q4_k_m",
+        "--device",
+        "rtx-4050-laptop",
+        "--context",
+        "32768",
+    ]);
+    assert!(["fits", "offload"].contains(&v["fit"]["verdict"].as_str().unwrap()), "{}", v["fit"]);
+    let v = json(&["estimate", "--model", "deepseek-v3", "--device", "rtx-4090"]);
+    assert_eq!(v["fit"]["verdict"], "no");
+    assert!(v.get("speed").is_none() || v["speed"].is_null());
+}
+
+#[test]
+fn fit_devices_and_recommend() {
+    let out = headroom(&["fit", "--model", "llama-3.1-8b", "--weights", "q4_k_m", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = v.as_array().unwrap();
+    assert!(list.len() >= 100);
+    for key in ["device", "capacity", "verdict", "headroom", "speed"] {
+        assert!(list[0].get(key).is_some(), "{key}");
+    }
+    let rank = |x: &str| ["fits", "offload", "cpu", "no"].iter().position(|v| *v == x).unwrap();
+    let verdicts: Vec<usize> = list.iter().map(|f| rank(f["verdict"].as_str().unwrap())).collect();
+    assert!(verdicts.windows(2).all(|w| w[0] <= w[1]), "sorted by verdict");
+
+    let out = headroom(&["devices", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.as_array().unwrap().len() >= 60);
+    let out = headroom(&["devices", "--kind", "apple"]);
+    assert!(String::from_utf8(out.stdout).unwrap().contains("m3-max-128gb"));
+
+    let out = headroom(&[
+        "recommend",
+        "--model",
+        "llama-3.1-8b",
+        "--device",
+        "rtx-4090",
+        "--max-context",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = v["max_context"].as_u64().unwrap();
+    assert!(c > 8192 && c <= 131_072, "{c}");
+    let out = headroom(&[
+        "recommend",
+        "--model",
+        "llama-3.1-8b",
+        "--device",
+        "rtx-4060-ti-16gb",
+        "--best-quant",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "q8_0");
+    let out = headroom(&["recommend", "--model", "llama-3.1-8b", "--cheapest", "--kind", "cloud", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let prices: Vec<f64> =
+        v.as_array().unwrap().iter().map(|f| f["cost"]["usd_per_hour"].as_f64().unwrap()).collect();
+    assert!(!prices.is_empty() && prices.windows(2).all(|w| w[0] <= w[1]));
+    let out = headroom(&["recommend", "--params", "1B", "--device", "m2-16gb", "--models", "--top", "3"]);
+    assert!(out.status.success());
+    let bad = headroom(&["recommend", "--model", "llama-3.1-8b", "--max-context"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--device", "rtx-9999"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -1,7 +1,9 @@
 //! Benchmarks of the estimation core (figures in BENCHMARKS.md).
+#![allow(clippy::expect_used)] // a benchmark of a missing catalog row should fail loudly
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use headroom_core::estimate::{estimate, sweep_context};
+use headroom_core::fit;
 use headroom_core::precision::WeightFormat;
 use headroom_core::scenario::Scenario;
 use headroom_core::share;
@@ -20,5 +22,25 @@ fn bench_estimate(c: &mut Criterion) {
     c.bench_function("share/round-trip", |b| b.iter(|| share::decode(&share::encode(black_box(&s)))));
 }
 
-criterion_group!(benches, bench_estimate);
+fn bench_fit(c: &mut Criterion) {
+    let mut s = Scenario::catalog("llama-3.1-8b");
+    s.weights = WeightFormat::parse("q4_k_m").ok();
+    let mut g = c.benchmark_group("fit");
+    g.sample_size(20);
+    g.bench_function("whole-catalog", |b| b.iter(|| fit::fit_all(black_box(&s))));
+    let d = headroom_core::catalog::device("rtx-4090").expect("catalog device");
+    g.bench_function("max-context/rtx-4090", |b| b.iter(|| fit::max_context(black_box(&s), d)));
+    g.bench_function("best-quant/rtx-4060-ti-16gb", |b| {
+        let d = headroom_core::catalog::device("rtx-4060-ti-16gb").expect("catalog device");
+        b.iter(|| fit::best_quant(black_box(&s), d))
+    });
+    g.bench_function("cheapest-cloud", |b| {
+        b.iter(|| {
+            fit::cheapest(black_box(&s), Some(30.0), Some(headroom_core::catalog::device::DeviceKind::Cloud))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_estimate, bench_fit);
 criterion_main!(benches);

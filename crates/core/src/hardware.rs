@@ -45,6 +45,10 @@ pub enum DeviceChoice {
 }
 
 impl MyMachine {
+    /// A machine with nothing filled in yet.
+    pub const EMPTY: MyMachine =
+        MyMachine { vram_gib: 0.0, ram_gib: 0.0, unified: false, bandwidth_gbs: 0.0, tflops: 0.0 };
+
     /// Checks the numbers.
     ///
     /// # Errors

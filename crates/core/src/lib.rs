@@ -17,8 +17,10 @@
 extern crate alloc;
 
 pub mod catalog;
+pub mod cost;
 pub mod error;
 pub mod estimate;
+pub mod fit;
 pub mod hardware;
 pub mod import;
 pub mod inference;

@@ -7,7 +7,9 @@ use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 
+use crate::cost::CostSettings;
 use crate::error::{Error, Result};
+use crate::hardware::DeviceChoice;
 use crate::inference::Runtime;
 use crate::model::Architecture;
 use crate::precision::{KvDtype, WeightFormat};
@@ -105,6 +107,12 @@ pub struct Scenario {
     pub epochs: u64,
     /// GPUs per node, for per-node memory.
     pub gpus_per_node: u64,
+    /// The device to check and time it on.
+    pub device: Option<DeviceChoice>,
+    /// Share of a Mac's unified memory its GPU may use (`None`: macOS's default, 67–75%).
+    pub mac_gpu_fraction: Option<f64>,
+    /// Cost assumptions.
+    pub costs: CostSettings,
 }
 
 impl Default for Scenario {
@@ -131,6 +139,9 @@ impl Default for Scenario {
             dataset_tokens: DEFAULT_DATASET_TOKENS,
             epochs: 1,
             gpus_per_node: DEFAULT_GPUS_PER_NODE,
+            device: None,
+            mac_gpu_fraction: None,
+            costs: CostSettings::default(),
         }
     }
 }
@@ -195,6 +206,15 @@ impl Scenario {
         }
         if self.gpus_per_node == 0 || self.gpus_per_node > 1024 {
             return Err(Error::invalid("gpus_per_node", "out of range; use 1 to 1024"));
+        }
+        if let Some(f) = self.mac_gpu_fraction
+            && !(f.is_finite() && (0.1..=1.0).contains(&f))
+        {
+            return Err(Error::invalid("mac_gpu_limit", "use a share of memory between 0.1 and 1.0"));
+        }
+        self.costs.validate()?;
+        if let Some(DeviceChoice::Mine(m)) = &self.device {
+            m.validate()?;
         }
         if let ModelSource::Params(p) = &self.model
             && p.get() == 0

@@ -31,11 +31,16 @@
 //! | `tokens` | dataset tokens | `10000000` |
 //! | `epochs` | passes over the dataset | `1` |
 //! | `node` | GPUs per node | `8` |
+//! | `device` | a catalog device id, or `mine` for the user's machine | none |
+//! | `vram`, `ram`, `bw`, `tf`, `mac` | "my machine": GPU memory and RAM in GiB, GB/s, TFLOP/s, `1` for Apple unified memory | — |
+//! | `macgpu` | share of a Mac's memory its GPU may use | macOS default |
+//! | `kwh`, `hours`, `pue`, `upkeep` | electricity USD/kWh, hours of use per day, cooling factor, upkeep share per year | `0.15`, `8`, `1`, `0.05` |
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::hardware::{DeviceChoice, MyMachine};
 use crate::inference::Runtime;
 use crate::precision::{KvDtype, WeightFormat};
 use crate::scenario::{
@@ -149,6 +154,41 @@ pub fn encode(s: &Scenario) -> String {
     if s.gpus_per_node != d.gpus_per_node {
         q.push("node", &format!("{}", s.gpus_per_node));
     }
+    match &s.device {
+        None => {}
+        Some(DeviceChoice::Catalog(id)) => q.push("device", id),
+        Some(DeviceChoice::Mine(m)) => {
+            q.push("device", "mine");
+            q.push("vram", &num(m.vram_gib));
+            q.push("ram", &num(m.ram_gib));
+            if m.bandwidth_gbs > 0.0 {
+                q.push("bw", &num(m.bandwidth_gbs));
+            }
+            if m.tflops > 0.0 {
+                q.push("tf", &num(m.tflops));
+            }
+            if m.unified {
+                q.push("mac", "1");
+            }
+        }
+    }
+    if let Some(f) = s.mac_gpu_fraction {
+        q.push("macgpu", &num(f));
+    }
+    let c = &s.costs;
+    let dc = &d.costs;
+    if c.usd_per_kwh != dc.usd_per_kwh {
+        q.push("kwh", &num(c.usd_per_kwh));
+    }
+    if c.hours_per_day != dc.hours_per_day {
+        q.push("hours", &num(c.hours_per_day));
+    }
+    if c.cooling_factor != dc.cooling_factor {
+        q.push("pue", &num(c.cooling_factor));
+    }
+    if c.upkeep_per_year != dc.upkeep_per_year {
+        q.push("upkeep", &num(c.upkeep_per_year));
+    }
     q.finish()
 }
 
@@ -161,6 +201,7 @@ pub fn decode(query: &str) -> Decoded {
     let query = query.split('#').next().unwrap_or("");
     let mut scenario = Scenario::default();
     let mut ignored = Vec::new();
+    let mut mine: Option<MyMachine> = None;
     let mut ignore = |key: &str, value: &str, reason: String| {
         ignored.push(Ignored { key: key.into(), value: value.into(), reason });
     };
@@ -262,6 +303,53 @@ pub fn decode(query: &str) -> Decoded {
                 Some(n) => scenario.gpus_per_node = n,
                 None => ignore(&key, &value, "not a GPU count per node (1 to 1024)".into()),
             },
+            "device" => {
+                if value.trim().eq_ignore_ascii_case("mine") {
+                    mine.get_or_insert(MyMachine::EMPTY);
+                } else {
+                    match crate::catalog::device(&value) {
+                        Ok(d) => scenario.device = Some(DeviceChoice::Catalog(d.id.into())),
+                        Err(e) => ignore(&key, &value, format!("{e}")),
+                    }
+                }
+            }
+            "vram" | "ram" | "bw" | "tf" => match parse_number(&value, 1_048_576.0) {
+                Some(x) => {
+                    let m = mine.get_or_insert(MyMachine::EMPTY);
+                    match key.as_str() {
+                        "vram" => m.vram_gib = x,
+                        "ram" => m.ram_gib = x,
+                        "bw" => m.bandwidth_gbs = x,
+                        _ => m.tflops = x,
+                    }
+                }
+                None => ignore(&key, &value, "not a positive number".into()),
+            },
+            "mac" => match value.as_str() {
+                "1" | "true" => mine.get_or_insert(MyMachine::EMPTY).unified = true,
+                "0" | "false" => {}
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "macgpu" => match parse_number(&value, 1.0) {
+                Some(x) if x >= 0.1 => scenario.mac_gpu_fraction = Some(x),
+                _ => ignore(&key, &value, "a share of memory between 0.1 and 1".into()),
+            },
+            "kwh" => match parse_number(&value, 10.0) {
+                Some(x) => scenario.costs.usd_per_kwh = x,
+                None => ignore(&key, &value, "an electricity price between 0 and 10 USD per kWh".into()),
+            },
+            "hours" => match parse_number(&value, 24.0) {
+                Some(x) => scenario.costs.hours_per_day = x,
+                None => ignore(&key, &value, "hours per day between 0 and 24".into()),
+            },
+            "pue" => match parse_number(&value, 3.0) {
+                Some(x) if x >= 1.0 => scenario.costs.cooling_factor = x,
+                _ => ignore(&key, &value, "a cooling factor between 1 and 3".into()),
+            },
+            "upkeep" => match parse_number(&value, 1.0) {
+                Some(x) => scenario.costs.upkeep_per_year = x,
+                None => ignore(&key, &value, "an upkeep share between 0 and 1".into()),
+            },
             "fa" => match value.as_str() {
                 "0" | "off" | "false" => scenario.flash_attention = false,
                 "1" | "on" | "true" => scenario.flash_attention = true,
@@ -270,7 +358,26 @@ pub fn decode(query: &str) -> Decoded {
             _ => ignore(&key, &value, "unknown setting".into()),
         }
     }
+    if let Some(m) = mine {
+        match m.validate() {
+            Ok(()) => scenario.device = Some(DeviceChoice::Mine(m)),
+            Err(e) => {
+                ignored.push(Ignored { key: "device".into(), value: "mine".into(), reason: format!("{e}") })
+            }
+        }
+    }
     Decoded { scenario, ignored }
+}
+
+/// A finite number in `[0, max]`.
+fn parse_number(value: &str, max: f64) -> Option<f64> {
+    let x: f64 = value.trim().parse().ok()?;
+    (x.is_finite() && (0.0..=max).contains(&x)).then_some(x)
+}
+
+/// The shortest decimal that reads back as the same float.
+fn num(x: f64) -> String {
+    format!("{x}")
 }
 
 /// A positive integer up to `max` (`4096`, `32k`, `128K` accepted).
@@ -415,6 +522,41 @@ mod tests {
             "?v=1&mode=qlora&opt=paged-adamw-8bit&prec=pure-bf16&rank=64&targets=q,v&ckpt=full&zero=3&offload=optimizer&tp=2&tokens=50000000&epochs=3&node=4"
         );
         assert_eq!(decode(&q), Decoded { scenario: s, ignored: Vec::new() });
+    }
+
+    #[test]
+    fn devices_and_costs_round_trip() {
+        let s = Scenario {
+            device: Some(DeviceChoice::Catalog("rtx-4090".into())),
+            mac_gpu_fraction: Some(0.9),
+            costs: crate::cost::CostSettings {
+                usd_per_kwh: 0.3,
+                hours_per_day: 24.0,
+                cooling_factor: 1.4,
+                upkeep_per_year: 0.1,
+            },
+            ..Scenario::default()
+        };
+        let q = encode(&s);
+        assert_eq!(q, "?v=1&device=rtx-4090&macgpu=0.9&kwh=0.3&hours=24&pue=1.4&upkeep=0.1");
+        assert_eq!(decode(&q), Decoded { scenario: s, ignored: Vec::new() });
+        let mine = Scenario {
+            device: Some(DeviceChoice::Mine(MyMachine {
+                vram_gib: 0.0,
+                ram_gib: 36.0,
+                unified: true,
+                bandwidth_gbs: 150.0,
+                tflops: 0.0,
+            })),
+            ..Scenario::default()
+        };
+        let q = encode(&mine);
+        assert_eq!(q, "?v=1&device=mine&vram=0&ram=36&bw=150&mac=1");
+        assert_eq!(decode(&q).scenario, mine);
+        // A machine without memory is ignored with a reason, not a broken page.
+        let d = decode("?device=mine&bw=100");
+        assert_eq!(d.scenario.device, None);
+        assert_eq!(d.ignored.len(), 1);
     }
 
     #[test]

@@ -469,6 +469,42 @@ messages! {
     NoteDataParallelReplicates =>
         "plain data parallelism (ZeRO 0) keeps a whole copy of every state on each of the {0} GPUs: ZeRO-1 to 3 split them",
         "le parallélisme de données simple (ZeRO 0) garde une copie entière de chaque état sur chacun des {0} GPU : ZeRO-1 à 3 les répartissent";
+    /// Runtime cannot run on the device.
+    AdviceRuntimeNotHere =>
+        "{0} does not run on {1}: pick another runtime (MLX or llama.cpp on a Mac; llama.cpp or the CPU runtime on a CPU)",
+        "{0} ne tourne pas sur {1} : choisissez un autre runtime (MLX ou llama.cpp sur Mac ; llama.cpp ou le runtime CPU sur CPU)";
+    /// Training too big.
+    AdviceTrainingTooBig =>
+        "to train here: more GPUs with ZeRO, optimizer offload, gradient checkpointing, a smaller micro-batch, or LoRA/QLoRA",
+        "pour entraîner ici : plus de GPU avec ZeRO, déchargement de l'optimiseur, gradient checkpointing, un micro-batch plus petit, ou LoRA/QLoRA";
+    /// Does not fit.
+    AdviceDoesNotFit =>
+        "needs {0} per device but only {1} is usable",
+        "demande {0} par appareil mais seulement {1} est utilisable";
+    /// Tight fit.
+    AdviceTight =>
+        "fits with only {0}% to spare: a longer context, more concurrent requests or another process will not fit",
+        "tient avec seulement {0} % de marge : un contexte plus long, plus de requêtes simultanées ou un autre processus ne tiendront pas";
+    /// Offload.
+    AdviceOffload =>
+        "runs with {0} of {1} layers on the GPU (llama.cpp -ngl {0}); the rest come from system RAM at about {2} tokens/s",
+        "tourne avec {0} couches sur {1} sur le GPU (llama.cpp -ngl {0}) ; le reste vient de la RAM système, environ {2} tokens/s";
+    /// CPU machine.
+    AdviceCpuMachine =>
+        "CPU inference from RAM: about {0} tokens/s, limited by memory bandwidth; fine for a small model or light use, not for many users",
+        "inférence CPU depuis la RAM : environ {0} tokens/s, limitée par la bande passante mémoire ; bien pour un petit modèle ou un usage léger, pas pour beaucoup d'utilisateurs";
+    /// CPU fallback.
+    AdviceCpuFallback =>
+        "does not fit {0}'s GPU memory: it can only run on the CPU from system RAM, much more slowly",
+        "ne tient pas dans la mémoire GPU de {0} : il ne peut tourner que sur le CPU depuis la RAM système, bien plus lentement";
+    /// Small model on CPU.
+    AdviceSmallModelCpuOk =>
+        "a model this small also runs acceptably on a CPU for one user; the GPU pays off with long prompts or many requests",
+        "un modèle aussi petit tourne aussi correctement sur CPU pour un utilisateur ; le GPU devient rentable avec de longs prompts ou beaucoup de requêtes";
+    /// vLLM preallocates.
+    AdviceVllmPreallocates =>
+        "vLLM reserves {0} (90% of the GPU) at start and gives the rest of it to the KV cache",
+        "vLLM réserve {0} (90 % du GPU) au démarrage et donne le reste au cache KV";
     /// Unknown family notice.
     NoticeUnknownFamily =>
         "model_type `{0}` is not one Headroom knows: read as a Llama-style decoder (gated MLP, RMSNorm, biases only where the config says); check the parameter count against the model card",

@@ -3,6 +3,7 @@
 //! as a user's own `config.json`.
 
 pub mod device;
+mod devices;
 mod models;
 
 use alloc::vec::Vec;
@@ -11,7 +12,10 @@ use crate::error::{Error, Result};
 use crate::import::hf::{HfModel, parse_config};
 use crate::model::Architecture;
 
+pub use devices::DEVICES;
 pub use models::MODELS;
+
+use device::{Device, DeviceKind};
 
 /// One catalog model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +75,28 @@ pub fn model(query: &str) -> Result<&'static ModelEntry> {
     MODELS.iter().find(|m| m.answers_to(query)).ok_or_else(|| Error::UnknownModel { id: query.trim().into() })
 }
 
+/// Every catalog device.
+pub fn devices() -> &'static [Device] {
+    DEVICES
+}
+
+/// The device with this id or alias, ignoring case.
+///
+/// # Errors
+/// [`Error::UnknownDevice`] when nothing matches.
+pub fn device(query: &str) -> Result<&'static Device> {
+    let q = query.trim();
+    DEVICES
+        .iter()
+        .find(|d| d.id.eq_ignore_ascii_case(q) || d.aliases.iter().any(|a| a.eq_ignore_ascii_case(q)))
+        .ok_or_else(|| Error::UnknownDevice { id: q.into() })
+}
+
+/// Devices of a kind, in catalog order.
+pub fn devices_of(kind: DeviceKind) -> impl Iterator<Item = &'static Device> {
+    DEVICES.iter().filter(move |d| d.kind == kind)
+}
+
 /// Models whose id, aliases, name or repository contain every word of `query` (case-insensitive),
 /// in catalog order; all models for an empty query.
 pub fn search(query: &str) -> Vec<&'static ModelEntry> {
@@ -108,6 +134,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn devices_are_unique_and_sourced() {
+        for (i, d) in DEVICES.iter().enumerate() {
+            assert!(!d.source.is_empty(), "{} has no source", d.id);
+            assert!(!d.date.is_empty(), "{} has no date", d.id);
+            assert!(d.memory_mib > 0, "{} has no memory", d.id);
+            assert!(d.count >= 1, "{}", d.id);
+            assert!(
+                d.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.'),
+                "{} is not kebab-case",
+                d.id
+            );
+            for other in &DEVICES[i + 1..] {
+                assert_ne!(d.id, other.id);
+                for a in d.aliases {
+                    assert!(
+                        !other.id.eq_ignore_ascii_case(a)
+                            && !other.aliases.iter().any(|b| b.eq_ignore_ascii_case(a)),
+                        "{a}"
+                    );
+                }
+            }
+        }
+        let count = |k| devices_of(k).count();
+        assert!(count(DeviceKind::Gpu) >= 40);
+        assert!(count(DeviceKind::Apple) >= 10);
+        assert!(count(DeviceKind::Laptop) >= 5);
+        assert!(count(DeviceKind::Cpu) >= 5);
+        assert!(count(DeviceKind::Cloud) >= 40);
+        assert_eq!(device("RTX-4090").map(|d| d.memory_mib), Ok(24 * 1024));
+        assert!(matches!(device("rtx-9999"), Err(Error::UnknownDevice { .. })));
     }
 
     #[test]

@@ -1,0 +1,590 @@
+//! Which device fits, how well, and the reverse questions: the longest context that fits, the best
+//! quantization that fits, the cheapest device that fits at a target speed, which models a device
+//! runs.
+//!
+//! A verdict is one of `fits` (everything on the accelerator), `offload` (llama.cpp keeps some
+//! layers in system RAM), `cpu` (CPU and RAM only) or `no`; `headroom` is the share of the usable
+//! memory left over.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::catalog::device::{Device, DeviceKind};
+use crate::catalog::{self, devices};
+use crate::cost::{self, Cost};
+use crate::error::Result;
+use crate::estimate::{Estimate, Resolved, estimate_resolved, resolve};
+use crate::hardware::{Capability, Class, DeviceChoice, runtime_for, runtime_runs_on};
+use crate::inference::Runtime;
+use crate::precision::{GgufMix, WeightFormat};
+use crate::scenario::{MAX_CONTEXT, ModelSource, Scenario};
+use crate::speed::{self, Speed};
+use crate::text::{Arg, Msg, MsgId};
+use crate::units::Bytes;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// Whether and how a scenario runs on a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Verdict {
+    /// Everything on the accelerator.
+    Fits,
+    /// Runs with part of the layers in system RAM (llama.cpp `-ngl`), slower.
+    Offload,
+    /// Runs on the CPU from system RAM only.
+    Cpu,
+    /// Does not fit.
+    No,
+}
+
+impl Verdict {
+    /// The id of the JSON contract.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Verdict::Fits => "fits",
+            Verdict::Offload => "offload",
+            Verdict::Cpu => "cpu",
+            Verdict::No => "no",
+        }
+    }
+}
+
+/// A scenario on one device.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Fit {
+    /// The device id (`my-machine` for the user's own).
+    pub device: &'static str,
+    /// Its display name.
+    pub name: &'static str,
+    /// Its kind.
+    pub kind: DeviceKind,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Memory the device can give the model, per accelerator (usable share).
+    pub capacity: Bytes,
+    /// Memory the scenario needs per accelerator in this configuration.
+    pub need: Bytes,
+    /// Upper end of the need's band.
+    pub need_high: Bytes,
+    /// Share of the capacity left over (negative when it does not fit).
+    pub headroom: f64,
+    /// Accelerators used.
+    pub gpus: u64,
+    /// The runtime assumed on this device.
+    pub runtime: Runtime,
+    /// For `offload`: layers on the GPU (llama.cpp `-ngl`).
+    pub gpu_layers: Option<u64>,
+    /// System RAM needed, and the device's, when known.
+    pub host_need: Bytes,
+    /// The device's system RAM, when known.
+    pub host_capacity: Option<Bytes>,
+    /// Speeds, unless it does not fit.
+    pub speed: Option<Speed>,
+    /// Costs.
+    pub cost: Cost,
+    /// Guidance for this scenario on this device (the seed's CPU-versus-GPU advice made explicit).
+    pub advice: Vec<Msg>,
+}
+
+/// How the scenario chooses its device count on a machine: the machine's accelerators, unless
+/// the scenario asks for more of a single card.
+fn gpus_on(device: &Device, scenario: &Scenario) -> u64 {
+    if scenario.gpus > 1 { scenario.gpus } else { u64::from(device.count.max(1)) }
+}
+
+/// The device of a choice.
+///
+/// # Errors
+/// [`Error::UnknownDevice`], or invalid "my machine" numbers.
+pub fn device_of(choice: &DeviceChoice) -> Result<Device> {
+    match choice {
+        DeviceChoice::Catalog(id) => catalog::device(id).copied(),
+        DeviceChoice::Mine(m) => {
+            m.validate()?;
+            Ok(m.device())
+        }
+    }
+}
+
+/// The scenario on one device: verdict, headroom, speed, cost, advice.
+///
+/// Tries everything on the accelerator first; if that does not fit and the runtime is llama.cpp
+/// (or the format is a GGUF file), the most GPU layers that fit beside system RAM; then the CPU
+/// from system RAM.
+///
+/// # Errors
+/// What [`crate::estimate::estimate`] reports for the scenario itself.
+pub fn fit(scenario: &Scenario, device: &Device) -> Result<Fit> {
+    scenario.validate()?;
+    let r = resolve(&scenario.model)?;
+    fit_resolved(scenario, &r, device)
+}
+
+/// [`fit`] with the model already resolved.
+///
+/// # Errors
+/// As [`fit`].
+pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Result<Fit> {
+    let costs = &scenario.costs;
+    let native = scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16);
+    let runtime = runtime_for(device, native, scenario.runtime);
+    let gpus = gpus_on(device, scenario);
+    let mut s = scenario.clone();
+    s.runtime = Some(runtime);
+    s.gpus = gpus;
+    let mut advice = Vec::new();
+    let cap = Capability::of(device, runtime, scenario.mac_gpu_fraction);
+    let arch = r.architecture.as_ref().or(r.stand_in.as_ref().map(|(_, a)| a));
+    let base = estimate_resolved(&s, r)?;
+
+    if !runtime_runs_on(runtime, device) {
+        advice.push(Msg::new(
+            MsgId::AdviceRuntimeNotHere,
+            vec![Arg::Text(runtime.label().into()), Arg::Text(device.name.into())],
+        ));
+        return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
+    }
+
+    let training = scenario.mode.is_training();
+    let host_ok = |e: &Estimate| cap.host_ram.is_none_or(|ram| e.host.total <= ram);
+    let mut chosen: Option<(Verdict, Estimate, Option<u64>)> = None;
+
+    if cap.class == Class::Cpu || runtime == Runtime::Cpu {
+        if base.memory.total <= cap.usable {
+            chosen = Some((Verdict::Cpu, base.clone(), None));
+        }
+    } else if base.memory.total <= cap.usable && host_ok(&base) {
+        chosen = Some((Verdict::Fits, base.clone(), None));
+    } else if !training && runtime.is_llama_cpp() && !cap.unified {
+        // Most GPU layers that fit: the GPU need falls with every layer left in RAM.
+        if let Some(a) = arch {
+            let mut lo = 0u64;
+            let mut hi = a.num_layers;
+            let mut best: Option<(u64, Estimate)> = None;
+            while lo <= hi {
+                let k = (lo + hi) / 2;
+                let e = estimate_resolved(&Scenario { gpu_layers: Some(k), ..s.clone() }, r)?;
+                if e.memory.total <= cap.usable {
+                    best = Some((k, e));
+                    lo = k + 1;
+                } else if k == 0 {
+                    break;
+                } else {
+                    hi = k - 1;
+                }
+            }
+            if let Some((k, e)) = best
+                && k > 0
+                && host_ok(&e)
+            {
+                chosen = Some((Verdict::Offload, e, Some(k)));
+            }
+        }
+    }
+    if chosen.is_none() && !training {
+        // The CPU from system RAM.
+        if let Some(ram) = cap.host_ram {
+            let cpu = estimate_resolved(
+                &Scenario { runtime: Some(Runtime::Cpu), gpus: 1, gpu_layers: None, ..s.clone() },
+                r,
+            )?;
+            if cpu.memory.total <= ram {
+                chosen = Some((Verdict::Cpu, cpu, None));
+            }
+        }
+    }
+    let Some((verdict, e, gpu_layers)) = chosen else {
+        if training && !base.memory.total.le(&cap.usable) {
+            advice.push(Msg::new(MsgId::AdviceTrainingTooBig, vec![]));
+        }
+        return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
+    };
+
+    let capacity = match verdict {
+        Verdict::Cpu => cap.host_ram.unwrap_or(cap.usable).max(if cap.class == Class::Cpu {
+            cap.usable
+        } else {
+            Bytes::ZERO
+        }),
+        _ => cap.usable,
+    };
+    let need = e.memory.total;
+    let headroom = if capacity.get() > 0 { 1.0 - need.get() as f64 / capacity.get() as f64 } else { -1.0 };
+    let cpu_cap = Capability { class: Class::Cpu, ..cap };
+    let speed_cap = if verdict == Verdict::Cpu { &cpu_cap } else { &cap };
+    let mut speed = if training {
+        let mut sp = speed::inference_speed(&e, speed_cap, arch, scenario.context, scenario.batch, gpus);
+        if let Some((t, mfu)) = speed::training_time(&e, speed_cap, gpus) {
+            sp.training_s = Some(t.get());
+            sp.training_mfu = Some(mfu);
+        }
+        sp
+    } else {
+        speed::inference_speed(
+            &e,
+            speed_cap,
+            arch,
+            scenario.context,
+            scenario.batch,
+            if verdict == Verdict::Cpu { 1 } else { gpus },
+        )
+    };
+    if training {
+        speed.decode_tokens_per_s = 0.0;
+        speed.aggregate_tokens_per_s = 0.0;
+    }
+    let cost = cost::cost(device, gpus, &e, &speed, costs);
+    advise(
+        &mut advice,
+        verdict,
+        &e,
+        device,
+        &cap,
+        headroom,
+        &speed,
+        gpu_layers,
+        arch.map_or(0, |a| a.num_layers),
+    );
+    Ok(Fit {
+        device: device.id,
+        name: device.name,
+        kind: device.kind,
+        verdict,
+        capacity,
+        need,
+        need_high: e.memory.total_high,
+        headroom,
+        gpus: if verdict == Verdict::Cpu { 0 } else { gpus },
+        runtime: e.runtime,
+        gpu_layers,
+        host_need: e.host.total,
+        host_capacity: cap.host_ram,
+        speed: Some(speed),
+        cost,
+        advice,
+    })
+}
+
+fn verdict_no(
+    device: &Device,
+    runtime: Runtime,
+    gpus: u64,
+    cap: &Capability,
+    e: &Estimate,
+    costs: &cost::CostSettings,
+    mut advice: Vec<Msg>,
+) -> Fit {
+    let need = e.memory.total;
+    advice.push(Msg::new(MsgId::AdviceDoesNotFit, vec![Arg::Size(need), Arg::Size(cap.usable)]));
+    Fit {
+        device: device.id,
+        name: device.name,
+        kind: device.kind,
+        verdict: Verdict::No,
+        capacity: cap.usable,
+        need,
+        need_high: e.memory.total_high,
+        headroom: if cap.usable.get() > 0 { 1.0 - need.get() as f64 / cap.usable.get() as f64 } else { -1.0 },
+        gpus,
+        runtime,
+        gpu_layers: None,
+        host_need: e.host.total,
+        host_capacity: cap.host_ram,
+        speed: None,
+        cost: cost::cost(device, gpus, e, &Speed::none(), costs),
+        advice,
+    }
+}
+
+/// The seed guide's CPU-versus-GPU guidance, made explicit for the scenario at hand.
+#[allow(clippy::too_many_arguments)]
+fn advise(
+    advice: &mut Vec<Msg>,
+    verdict: Verdict,
+    e: &Estimate,
+    device: &Device,
+    cap: &Capability,
+    headroom: f64,
+    speed: &Speed,
+    gpu_layers: Option<u64>,
+    layers: u64,
+) {
+    match verdict {
+        Verdict::Fits => {
+            if headroom < 0.1 {
+                advice.push(Msg::new(MsgId::AdviceTight, vec![Arg::Num(headroom * 100.0, 0)]));
+            }
+        }
+        Verdict::Offload => advice.push(Msg::new(
+            MsgId::AdviceOffload,
+            vec![Arg::Int(gpu_layers.unwrap_or(0)), Arg::Int(layers), Arg::Num(speed.decode_tokens_per_s, 1)],
+        )),
+        Verdict::Cpu => {
+            if cap.class == Class::Cpu {
+                advice.push(Msg::new(MsgId::AdviceCpuMachine, vec![Arg::Num(speed.decode_tokens_per_s, 1)]));
+            } else {
+                advice.push(Msg::new(MsgId::AdviceCpuFallback, vec![Arg::Text(device.name.into())]));
+            }
+        }
+        Verdict::No => {}
+    }
+    if e.training.is_none() && verdict != Verdict::No {
+        let small = e.model.params_active.get() < 3_000_000_000;
+        if small && cap.class != Class::Cpu {
+            advice.push(Msg::new(MsgId::AdviceSmallModelCpuOk, vec![]));
+        }
+        if e.runtime == Runtime::Vllm {
+            advice.push(Msg::new(MsgId::AdviceVllmPreallocates, vec![Arg::Size(cap.usable)]));
+        }
+    }
+}
+
+/// The scenario against every catalog device, sorted by verdict (fits, offload, cpu, no), then
+/// price, then speed.
+///
+/// # Errors
+/// What [`crate::estimate::estimate`] reports for the scenario itself.
+pub fn fit_all(scenario: &Scenario) -> Result<Vec<Fit>> {
+    scenario.validate()?;
+    let r = resolve(&scenario.model)?;
+    let mut out = Vec::with_capacity(devices().len());
+    for d in devices() {
+        out.push(fit_resolved(scenario, &r, d)?);
+    }
+    fill_break_even(&mut out, &scenario.costs);
+    sort_fits(&mut out);
+    Ok(out)
+}
+
+/// Orders fits by verdict, then by price (cloud per hour, else purchase), then by speed.
+pub fn sort_fits(fits: &mut [Fit]) {
+    fits.sort_by(|a, b| {
+        a.verdict
+            .cmp(&b.verdict)
+            .then_with(|| price_key(a).total_cmp(&price_key(b)))
+            .then_with(|| speed_key(b).total_cmp(&speed_key(a)))
+            .then_with(|| a.device.cmp(b.device))
+    });
+}
+
+fn price_key(f: &Fit) -> f64 {
+    f.cost.usd_per_hour.or(f.cost.purchase_usd).unwrap_or(f64::INFINITY)
+}
+
+fn speed_key(f: &Fit) -> f64 {
+    f.speed.as_ref().map_or(0.0, |s| s.decode_tokens_per_s)
+}
+
+/// The longest context (tokens per sequence) whose estimate fits the device entirely
+/// (verdict `fits`), by bisection up to the model's trained context (or 2^24).
+///
+/// # Errors
+/// What the estimate reports.
+pub fn max_context(scenario: &Scenario, device: &Device) -> Result<Option<u64>> {
+    let r = resolve(&scenario.model)?;
+    let limit = r
+        .architecture
+        .as_ref()
+        .map_or(MAX_CONTEXT, |a| if a.max_context > 0 { a.max_context } else { MAX_CONTEXT });
+    let ok = |c: u64| -> Result<bool> {
+        let s = Scenario { context: c, ..scenario.clone() };
+        Ok(fit_resolved(&s, &r, device)?.verdict == Verdict::Fits)
+    };
+    if !ok(1)? {
+        return Ok(None);
+    }
+    let (mut lo, mut hi) = (1u64, limit);
+    if ok(hi)? {
+        return Ok(Some(hi));
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid)? { lo = mid } else { hi = mid }
+    }
+    Ok(Some(lo))
+}
+
+/// Formats tried by [`best_quant`], from the most faithful to the smallest.
+pub const QUANT_LADDER: &[WeightFormat] = &[
+    WeightFormat::Bf16,
+    WeightFormat::Gguf(GgufMix::Q8_0),
+    WeightFormat::Gguf(GgufMix::Q6_K),
+    WeightFormat::Gguf(GgufMix::Q5_K_M),
+    WeightFormat::Gguf(GgufMix::Q4_K_M),
+    WeightFormat::Gguf(GgufMix::IQ4_XS),
+    WeightFormat::Gguf(GgufMix::Q3_K_M),
+    WeightFormat::Gguf(GgufMix::IQ3_XXS),
+    WeightFormat::Gguf(GgufMix::Q2_K),
+    WeightFormat::Gguf(GgufMix::IQ2_XXS),
+    WeightFormat::Gguf(GgufMix::IQ1_M),
+];
+
+/// The most faithful format (in [`QUANT_LADDER`] order) whose scenario fits the device entirely,
+/// with its fit.
+///
+/// # Errors
+/// What the estimate reports.
+pub fn best_quant(scenario: &Scenario, device: &Device) -> Result<Option<(WeightFormat, Fit)>> {
+    let r = resolve(&scenario.model)?;
+    for f in QUANT_LADDER {
+        // GGUF mixes run on llama.cpp; keep the scenario's runtime only for non-GGUF formats.
+        let runtime = if f.is_gguf() {
+            scenario.runtime.filter(|r| r.is_llama_cpp())
+        } else {
+            scenario.runtime.filter(|r| !r.is_llama_cpp())
+        };
+        let s = Scenario { weights: Some(*f), runtime, ..scenario.clone() };
+        let fit = fit_resolved(&s, &r, device)?;
+        if fit.verdict == Verdict::Fits {
+            return Ok(Some((*f, fit)));
+        }
+    }
+    Ok(None)
+}
+
+/// Devices (or cloud instances) where the scenario fits entirely, at least `min_tokens_per_s`
+/// when given, cheapest first (cloud by the hour, the rest by purchase price).
+///
+/// # Errors
+/// What the estimate reports.
+pub fn cheapest(
+    scenario: &Scenario,
+    min_tokens_per_s: Option<f64>,
+    kind: Option<DeviceKind>,
+) -> Result<Vec<Fit>> {
+    let mut fits: Vec<Fit> = fit_all(scenario)?
+        .into_iter()
+        .filter(|f| f.verdict == Verdict::Fits)
+        .filter(|f| kind.is_none_or(|k| f.kind == k))
+        .filter(|f| min_tokens_per_s.is_none_or(|m| speed_key(f) >= m || scenario.mode.is_training()))
+        .filter(|f| price_key(f).is_finite())
+        .collect();
+    fits.sort_by(|a, b| {
+        price_key(a).total_cmp(&price_key(b)).then_with(|| speed_key(b).total_cmp(&speed_key(a)))
+    });
+    Ok(fits)
+}
+
+/// One catalog model on a device, at the best format that fits.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ModelOnDevice {
+    /// Catalog id.
+    pub model: &'static str,
+    /// The format that fits.
+    pub format: WeightFormat,
+    /// The fit.
+    pub fit: Fit,
+}
+
+/// Which catalog models run entirely on a device, each at its most faithful format that fits,
+/// fastest first.
+///
+/// # Errors
+/// What the estimate reports.
+pub fn models_for(device: &Device, scenario: &Scenario) -> Result<Vec<ModelOnDevice>> {
+    let mut out = Vec::new();
+    for m in catalog::models() {
+        let s = Scenario { model: ModelSource::Catalog(m.id.into()), weights: None, ..scenario.clone() };
+        if let Some((format, fit)) = best_quant(&s, device)? {
+            out.push(ModelOnDevice { model: m.id, format, fit });
+        }
+    }
+    out.sort_by(|a, b| speed_key(&b.fit).total_cmp(&speed_key(&a.fit)));
+    Ok(out)
+}
+
+impl Speed {
+    /// No speed (for `no`).
+    pub fn none() -> Speed {
+        Speed {
+            decode_tokens_per_s: 0.0,
+            prefill_tokens_per_s: 0.0,
+            ttft_s: 0.0,
+            aggregate_tokens_per_s: 0.0,
+            decode_limit: speed::Limit::WeightBandwidth,
+            aggregate_limit: speed::Limit::WeightBandwidth,
+            training_s: None,
+            training_mfu: None,
+        }
+    }
+}
+
+/// A short text for logs and tests.
+pub fn describe(f: &Fit) -> String {
+    format!("{} {} ({:.0}% headroom)", f.device, f.verdict.id(), f.headroom * 100.0)
+}
+
+/// Fills the buy-versus-rent break-even of every owned device from the cheapest cloud instance
+/// where the same scenario fits.
+pub fn fill_break_even(fits: &mut [Fit], settings: &cost::CostSettings) {
+    let settings = *settings;
+    let rent = fits
+        .iter()
+        .filter(|f| f.verdict == Verdict::Fits && f.kind == DeviceKind::Cloud)
+        .filter_map(|f| f.cost.usd_per_hour)
+        .fold(f64::INFINITY, f64::min);
+    if !rent.is_finite() {
+        return;
+    }
+    for f in fits.iter_mut().filter(|f| f.verdict != Verdict::No && f.kind != DeviceKind::Cloud) {
+        f.cost.break_even_months = cost::break_even_months(&f.cost, rent, &settings);
+        f.cost.rent_reference_usd_per_hour = Some(rent);
+    }
+}
+
+/// The scenario's estimate, and when it names a device, its fit there: the estimate then
+/// describes the configuration the fit chose (the device's GPU count and runtime, the offloaded
+/// layers, or the CPU), so its numbers and the verdict agree.
+///
+/// # Errors
+/// What the estimate reports, or an unknown device.
+pub fn estimate_with_device(scenario: &Scenario) -> Result<(Estimate, Option<Fit>)> {
+    scenario.validate()?;
+    let Some(choice) = &scenario.device else {
+        return Ok((crate::estimate::estimate(scenario)?, None));
+    };
+    let device = device_of(choice)?;
+    let r = resolve(&scenario.model)?;
+    let f = fit_with_break_even_resolved(scenario, &r, &device)?;
+    let used = Scenario {
+        runtime: Some(if f.verdict == Verdict::Cpu { Runtime::Cpu } else { f.runtime }),
+        gpus: if f.verdict == Verdict::Cpu { 1 } else { f.gpus.max(1) },
+        gpu_layers: f.gpu_layers.or(scenario.gpu_layers),
+        ..scenario.clone()
+    };
+    let e = estimate_resolved(&used, &r)?;
+    Ok((e, Some(f)))
+}
+
+/// [`fit`] plus the break-even against the cheapest cloud instance that fits.
+///
+/// # Errors
+/// As [`fit`].
+pub fn fit_with_break_even(scenario: &Scenario, device: &Device) -> Result<Fit> {
+    scenario.validate()?;
+    let r = resolve(&scenario.model)?;
+    fit_with_break_even_resolved(scenario, &r, device)
+}
+
+fn fit_with_break_even_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Result<Fit> {
+    let mut f = fit_resolved(scenario, r, device)?;
+    if device.kind != DeviceKind::Cloud && f.verdict != Verdict::No {
+        let mut rent = f64::INFINITY;
+        for d in devices().iter().filter(|d| d.kind == DeviceKind::Cloud && d.usd_per_hour > 0.0) {
+            if d.usd_per_hour < rent && fit_resolved(scenario, r, d)?.verdict == Verdict::Fits {
+                rent = d.usd_per_hour;
+            }
+        }
+        if rent.is_finite() {
+            f.cost.break_even_months = cost::break_even_months(&f.cost, rent, &scenario.costs);
+            f.cost.rent_reference_usd_per_hour = Some(rent);
+        }
+    }
+    Ok(f)
+}

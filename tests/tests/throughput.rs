@@ -1,0 +1,77 @@
+//! Speeds against the published throughput cases (group 5 of published.jsonl): llama.cpp's Apple
+//! Silicon table, Llama 2 7B at Q4_0, Q8_0 and F16, tg128 and pp512, within 35%.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
+
+use headroom_core::catalog;
+use headroom_core::fit::{Verdict, fit};
+use headroom_core::inference::Runtime;
+use headroom_core::precision::WeightFormat;
+use headroom_core::scenario::Scenario;
+use headroom_tests::read_fixture;
+use serde_json::Value;
+
+/// The catalog row standing for each published chip (same memory bandwidth; the GPU core count
+/// of the catalog row is given for prefill).
+const CHIPS: [(&str, &str); 10] = [
+    ("T-apple-M1-8", "m1-16gb"),
+    ("T-apple-M2-10", "m2-16gb"),
+    ("T-apple-M4-10", "m4-16gb"),
+    ("T-apple-M3Pro-18", "m3-pro-36gb"),
+    ("T-apple-M2Pro-16", "m2-pro-32gb"),
+    ("T-apple-M4Pro-20", "m4-pro-48gb"),
+    ("T-apple-M2Max-30", "m2-max-64gb"),
+    ("T-apple-M4Max-40", "m4-max-128gb"),
+    ("T-apple-M2Ultra-60", "m2-ultra-192gb"),
+    ("T-apple-M2Ultra-76", "m2-ultra-192gb"),
+];
+
+fn within(actual: f64, expected: f64, tolerance: f64, what: &str) {
+    let rel = (actual - expected).abs() / expected;
+    assert!(rel <= tolerance, "{what}: {actual:.2} vs {expected:.2} ({:.0}% off)", rel * 100.0);
+}
+
+#[test]
+fn apple_silicon_llama_cpp_within_35_percent() {
+    let cases: Vec<Value> = read_fixture("validation/published.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut checked = 0;
+    for (id, device) in CHIPS {
+        let c = cases.iter().find(|c| c["id"] == id).unwrap();
+        let d = catalog::device(device).unwrap();
+        for (format, published, what) in [
+            ("q4_0", c["value"].as_f64(), "tg128 Q4_0"),
+            ("q8_0", c["check"]["q8_0_tg"].as_f64(), "tg128 Q8_0"),
+            ("gguf-f16", c["check"]["f16_tg"].as_f64(), "tg128 F16"),
+        ] {
+            let Some(published) = published else { continue };
+            let s = Scenario {
+                weights: Some(WeightFormat::parse(format).unwrap()),
+                runtime: Some(Runtime::LlamaCpp),
+                context: 128,
+                ..Scenario::catalog("llama-2-7b")
+            };
+            let f = fit(&s, d).unwrap();
+            if f.verdict != Verdict::Fits {
+                // The F16 model does not fit a 16 GB Mac's GPU share; the table has no figure there either.
+                continue;
+            }
+            within(f.speed.unwrap().decode_tokens_per_s, published, 0.35, &format!("{id} {what}"));
+            checked += 1;
+        }
+        if let (Some(pp), true) = (c["check"]["q4_0_pp512"].as_f64(), d.fp16_tflops > 0.0) {
+            let s = Scenario {
+                weights: Some(WeightFormat::parse("q4_0").unwrap()),
+                runtime: Some(Runtime::LlamaCpp),
+                context: 512,
+                ..Scenario::catalog("llama-2-7b")
+            };
+            let f = fit(&s, d).unwrap();
+            within(f.speed.unwrap().prefill_tokens_per_s, pp, 0.35, &format!("{id} pp512"));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 25, "{checked}");
+}
