@@ -100,7 +100,7 @@ fn gpus_on(device: &Device, scenario: &Scenario) -> u64 {
 /// The device of a choice.
 ///
 /// # Errors
-/// [`Error::UnknownDevice`], or invalid "my machine" numbers.
+/// [`crate::Error::UnknownDevice`], or invalid "my machine" numbers.
 pub fn device_of(choice: &DeviceChoice) -> Result<Device> {
     match choice {
         DeviceChoice::Catalog(id) => catalog::device(id).copied(),
