@@ -183,6 +183,29 @@ proptest! {
     #[test]
     fn decoding_any_text_never_panics(q in ".{0,300}") {
         let _ = share::decode(&q);
+        let _ = share::decode_link(&q);
+    }
+
+    #[test]
+    fn whole_links_round_trip(
+        s in scenario(),
+        pinned in proptest::option::of(scenario()),
+        fr in any::<bool>(),
+        dark in proptest::option::of(any::<bool>()),
+        embed in any::<bool>(),
+    ) {
+        use headroom_core::share::{Link, Theme};
+        use headroom_core::text::Lang;
+        let link = Link {
+            scenario: s,
+            compare: pinned,
+            lang: Some(if fr { Lang::Fr } else { Lang::En }),
+            theme: dark.map(|d| if d { Theme::Dark } else { Theme::Light }),
+            embed,
+        };
+        let d = share::decode_link(&share::encode_link(&link));
+        prop_assert!(d.ignored.is_empty(), "{:?}", d.ignored);
+        prop_assert_eq!(d.link, link);
     }
 
     #[test]

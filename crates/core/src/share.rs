@@ -35,6 +35,10 @@
 //! | `vram`, `ram`, `bw`, `tf`, `mac` | "my machine": GPU memory and RAM in GiB, GB/s, TFLOP/s, `1` for Apple unified memory | — |
 //! | `macgpu` | share of a Mac's memory its GPU may use | macOS default |
 //! | `kwh`, `hours`, `pue`, `upkeep` | electricity USD/kWh, hours of use per day, cooling factor, upkeep share per year | `0.15`, `8`, `1`, `0.05` |
+//!
+//! The page's own settings ride along ([`Link`]): `lang` (`en`, `fr`), `theme` (`light`,
+//! `dark`), `embed=1` for the compact embeddable view, and `cmp`, the pinned scenario of a
+//! comparison, itself a link query (percent-encoded).
 
 use alloc::format;
 use alloc::string::String;
@@ -46,6 +50,7 @@ use crate::precision::{KvDtype, WeightFormat};
 use crate::scenario::{
     DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, MAX_GPUS, ModelSource, Scenario, format_params, parse_params,
 };
+use crate::text::Lang;
 use crate::training::{Checkpointing, LoraTargets, Mode, Offload, Optimizer, TrainPrecision};
 
 /// The version this build writes.
@@ -69,6 +74,117 @@ pub struct Decoded {
     pub scenario: Scenario,
     /// What was ignored.
     pub ignored: Vec<Ignored>,
+}
+
+/// The page's colour theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Theme {
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+}
+
+impl Theme {
+    /// The id in links.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+/// A whole link: the scenario, and the page's settings around it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Link {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The pinned scenario shown beside it, when comparing.
+    pub compare: Option<Scenario>,
+    /// The language, when chosen (otherwise the browser's).
+    pub lang: Option<Lang>,
+    /// The theme, when chosen (otherwise the system's).
+    pub theme: Option<Theme>,
+    /// The compact view for iframes.
+    pub embed: bool,
+}
+
+/// The result of reading a whole link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecodedLink {
+    /// The link, with defaults wherever it said nothing usable.
+    pub link: Link,
+    /// What was ignored (for `cmp`, keys are shown as `cmp.key`).
+    pub ignored: Vec<Ignored>,
+}
+
+/// Writes a whole link's query: the scenario's keys, then the page's settings.
+///
+/// # Example
+/// ```
+/// use headroom_core::{scenario::Scenario, share::{self, Link}, text::Lang};
+/// let link = Link { compare: Some(Scenario::catalog("qwen3-8b")), lang: Some(Lang::Fr), ..Link::default() };
+/// let q = share::encode_link(&link);
+/// assert_eq!(q, "?v=1&cmp=v%3D1%26model%3Dqwen3-8b&lang=fr");
+/// assert_eq!(share::decode_link(&q).link, link);
+/// ```
+pub fn encode_link(link: &Link) -> String {
+    let mut q = encode(&link.scenario);
+    let mut push = |k: &str, v: &str| {
+        q.push('&');
+        q.push_str(k);
+        q.push('=');
+        percent_encode_into(&mut q, v);
+    };
+    if let Some(c) = &link.compare {
+        let inner = encode(c);
+        push("cmp", inner.trim_start_matches('?'));
+    }
+    if let Some(l) = link.lang {
+        push("lang", l.code());
+    }
+    if let Some(t) = link.theme {
+        push("theme", t.id());
+    }
+    if link.embed {
+        push("embed", "1");
+    }
+    q
+}
+
+/// Reads a whole link. Never fails.
+pub fn decode_link(query: &str) -> DecodedLink {
+    let d = decode(query);
+    let mut link = Link { scenario: d.scenario, ..Link::default() };
+    let mut ignored = Vec::new();
+    for i in d.ignored {
+        match i.key.as_str() {
+            "cmp" => {
+                let inner = decode(&i.value);
+                for x in inner.ignored {
+                    ignored.push(Ignored { key: format!("cmp.{}", x.key), ..x });
+                }
+                link.compare = Some(inner.scenario);
+            }
+            "lang" => match Lang::from_tag(&i.value) {
+                Some(l) => link.lang = Some(l),
+                None => ignored.push(Ignored { reason: "not a language (en or fr)".into(), ..i }),
+            },
+            "theme" => match i.value.as_str() {
+                "light" => link.theme = Some(Theme::Light),
+                "dark" => link.theme = Some(Theme::Dark),
+                _ => ignored.push(Ignored { reason: "not a theme (light or dark)".into(), ..i }),
+            },
+            "embed" => match i.value.as_str() {
+                "1" | "true" => link.embed = true,
+                "0" | "false" | "" => {}
+                _ => ignored.push(Ignored { reason: "use 0 or 1".into(), ..i }),
+            },
+            _ => ignored.push(i),
+        }
+    }
+    DecodedLink { link, ignored }
 }
 
 /// Writes the query string (starting with `?`) for a scenario.

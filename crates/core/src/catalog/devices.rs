@@ -25,7 +25,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 249.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.runlocalai.co/compare/hardware/custom?a=rtx-3060-12gb&b=rtx-4060-ti-16gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = street/derived (249))",
+        source: src!(
+            "https://www.runlocalai.co/compare/hardware/custom?a=rtx-3060-12gb&b=rtx-4060-ti-16gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = street/derived (249))"
+        ),
         date: "2021-01",
     },
     Device {
@@ -44,7 +46,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 699.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; https://gamingpcbuilder.com/rtx-3090-3080-and-3070-specs-details-unveiled ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP)",
+        source: src!(
+            "https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; https://gamingpcbuilder.com/rtx-3090-3080-and-3070-specs-details-unveiled ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP)"
+        ),
         date: "2020-09",
     },
     Device {
@@ -63,7 +67,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-3090-specifications.html ; https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP)",
+        source: src!(
+            "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-3090-specifications.html ; https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP)"
+        ),
         date: "2020-09",
     },
     Device {
@@ -82,7 +88,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://vramfirst.com/compare/rtx-4060-ti-16gb-vs-rtx-3060-12gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)",
+        source: src!(
+            "https://vramfirst.com/compare/rtx-4060-ti-16gb-vs-rtx-3060-12gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)"
+        ),
         date: "2023-07",
     },
     Device {
@@ -101,7 +109,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)",
+        source: src!(
+            "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)"
+        ),
         date: "2023-04",
     },
     Device {
@@ -120,7 +130,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1199.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; https://github.com/RahulSChand/gpu_poor/blob/main/src/gpu_config.json ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)",
+        source: src!(
+            "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; https://github.com/RahulSChand/gpu_poor/blob/main/src/gpu_config.json ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)"
+        ),
         date: "2022-11",
     },
     Device {
@@ -139,7 +151,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-4090-specifications.html ; https://waredb.com/processor/nvidia-geforce-rtx-4090 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; fp8 660.6 is the FP16-accumulate rate (330.3 with FP32 accumulate, waredb); price = launch MSRP)",
+        source: src!(
+            "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-4090-specifications.html ; https://waredb.com/processor/nvidia-geforce-rtx-4090 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; fp8 660.6 is the FP16-accumulate rate (330.3 with FP32 accumulate, waredb); price = launch MSRP)"
+        ),
         date: "2022-10",
     },
     Device {
@@ -158,7 +172,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 549.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP; confidence low (bandwidth))",
+        source: src!(
+            "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP; confidence low (bandwidth))"
+        ),
         date: "2025",
     },
     Device {
@@ -177,7 +193,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 749.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP)",
+        source: src!(
+            "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP)"
+        ),
         date: "2025",
     },
     Device {
@@ -196,7 +214,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.notebookcheck.net/Nvidia-GeForce-RTX-5080-Benchmarks-and-Specs.935679.0.html ; https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)",
+        source: src!(
+            "https://www.notebookcheck.net/Nvidia-GeForce-RTX-5080-Benchmarks-and-Specs.935679.0.html ; https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)"
+        ),
         date: "2025-01",
     },
     Device {
@@ -215,7 +235,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090 ; https://www.spheron.network/blog/nvidia-rtx-5090-specs/ ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP)",
+        source: src!(
+            "https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090 ; https://www.spheron.network/blog/nvidia-rtx-5090-specs/ ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP)"
+        ),
         date: "2025-01",
     },
     Device {
@@ -234,7 +256,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 4649.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://sysrqmts.com/es/gpus/compare/nvidia-rtx-a6000-vs-nvidia-tesla-p40 ; https://servethehome.com/nvidia-rtx-a6000-48gb-gpu-drops-quadro-designation ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price = launch MSRP)",
+        source: src!(
+            "https://sysrqmts.com/es/gpus/compare/nvidia-rtx-a6000-vs-nvidia-tesla-p40 ; https://servethehome.com/nvidia-rtx-a6000-48gb-gpu-drops-quadro-designation ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price = launch MSRP)"
+        ),
         date: "2020-10",
     },
     Device {
@@ -253,7 +277,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://overclockers.ru/blog/apprenticebase/amp/213050/Nvidia-gotovit-professional-nye-videokarty-RTX-Pro-6000-Blackwell-s-96-GB-pamyati-GDDR7 ; see ../shared/reference/hardware/gpus.csv (fp16 not captured)",
+        source: src!(
+            "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://overclockers.ru/blog/apprenticebase/amp/213050/Nvidia-gotovit-professional-nye-videokarty-RTX-Pro-6000-Blackwell-s-96-GB-pamyati-GDDR7 ; see ../shared/reference/hardware/gpus.csv (fp16 not captured)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -272,7 +298,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://gpu.name/posts/nvidia-unveils-rtx-pro-6000-blackwell-gpu-with-24-064-cores-and-96gb-memory ; see ../shared/reference/hardware/gpus.csv (fp16 not captured)",
+        source: src!(
+            "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://gpu.name/posts/nvidia-unveils-rtx-pro-6000-blackwell-gpu-with-24-064-cores-and-96gb-memory ; see ../shared/reference/hardware/gpus.csv (fp16 not captured)"
+        ),
         date: "2025-04",
     },
     Device {
@@ -291,7 +319,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://hmc-tech.com/gpu/nvidia-t4-vs-nvidia-v100-sxm ; https://sysrqmts.com/es/gpus/compare/nvidia-tesla-t4-vs-nvidia-tesla-v100-sxm3-32-gb ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)",
+        source: src!(
+            "https://hmc-tech.com/gpu/nvidia-t4-vs-nvidia-v100-sxm ; https://sysrqmts.com/es/gpus/compare/nvidia-tesla-t4-vs-nvidia-tesla-v100-sxm3-32-gb ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
+        ),
         date: "2018-09",
     },
     Device {
@@ -310,7 +340,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://sysrqmts.com/it/gpus/compare/nvidia-tesla-t10-processor-vs-nvidia-tesla-v100-pcie-16-gb ; https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/v100-pcie-16gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://sysrqmts.com/it/gpus/compare/nvidia-tesla-t10-processor-vs-nvidia-tesla-v100-pcie-16-gb ; https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/v100-pcie-16gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "2017-06",
     },
     Device {
@@ -329,7 +361,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/v100-sxm-16gb.json ; https://hmc-tech.com/gpu/nvidia-t4-vs-nvidia-v100-sxm ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/v100-sxm-16gb.json ; https://hmc-tech.com/gpu/nvidia-t4-vs-nvidia-v100-sxm ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -348,7 +382,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://hmc-tech.com/gpu/nvidia-t4-vs-nvidia-v100-sxm ; https://sysrqmts.com/es/gpus/compare/nvidia-tesla-t4-vs-nvidia-tesla-v100-sxm3-32-gb ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://hmc-tech.com/gpu/nvidia-t4-vs-nvidia-v100-sxm ; https://sysrqmts.com/es/gpus/compare/nvidia-tesla-t4-vs-nvidia-tesla-v100-sxm3-32-gb ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "2018-03",
     },
     Device {
@@ -367,7 +403,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://github.com/cli99/llm-analysis/blob/54b51aabc8b89cf2ebd1479e47e80ef5d0a50962/llm_analysis/gpu_configs/a10-pcie-28gb.json ; https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://github.com/cli99/llm-analysis/blob/54b51aabc8b89cf2ebd1479e47e80ef5d0a50962/llm_analysis/gpu_configs/a10-pcie-28gb.json ; https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -386,7 +424,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://github.com/cli99/llm-analysis/blob/54b51aabc8b89cf2ebd1479e47e80ef5d0a50962/llm_analysis/gpu_configs/a10g-pcie-24gb.json ; https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; see ../shared/reference/hardware/gpus.csv (memory = 22888 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate; confidence low (compute))",
+        source: src!(
+            "https://github.com/cli99/llm-analysis/blob/54b51aabc8b89cf2ebd1479e47e80ef5d0a50962/llm_analysis/gpu_configs/a10g-pcie-24gb.json ; https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; see ../shared/reference/hardware/gpus.csv (memory = 22888 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate; confidence low (compute))"
+        ),
         date: "n.d.",
     },
     Device {
@@ -405,7 +445,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://grokipedia.com/page/NVIDIA_L4_vs_L40S ; https://hmc-tech.com/gpu/nvidia-l4-vs-nvidia-l40 ; see ../shared/reference/hardware/gpus.csv (memory = 22888 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate with FP32 accumulate)",
+        source: src!(
+            "https://grokipedia.com/page/NVIDIA_L4_vs_L40S ; https://hmc-tech.com/gpu/nvidia-l4-vs-nvidia-l40 ; see ../shared/reference/hardware/gpus.csv (memory = 22888 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate with FP32 accumulate)"
+        ),
         date: "2023-03",
     },
     Device {
@@ -424,7 +466,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.mullet.se/product.html?product_id=355414 ; https://hmc-tech.com/gpu/nvidia-l4-vs-nvidia-l40 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://www.mullet.se/product.html?product_id=355414 ; https://hmc-tech.com/gpu/nvidia-l4-vs-nvidia-l40 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "2022-10",
     },
     Device {
@@ -443,7 +487,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.mullet.se/product.html?product_id=355414 ; https://grokipedia.com/page/NVIDIA_L4_vs_L40S ; see ../shared/reference/hardware/gpus.csv (memory = 45776 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate)",
+        source: src!(
+            "https://www.mullet.se/product.html?product_id=355414 ; https://grokipedia.com/page/NVIDIA_L4_vs_L40S ; see ../shared/reference/hardware/gpus.csv (memory = 45776 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -462,7 +508,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; https://glennklockwood.com/garden/processors/A100 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)",
+        source: src!(
+            "https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; https://glennklockwood.com/garden/processors/A100 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
+        ),
         date: "2020-06",
     },
     Device {
@@ -481,7 +529,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; https://glennklockwood.com/garden/processors/A100 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)",
+        source: src!(
+            "https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; https://glennklockwood.com/garden/processors/A100 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -500,7 +550,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://glennklockwood.com/garden/processors/A100 ; https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)",
+        source: src!(
+            "https://glennklockwood.com/garden/processors/A100 ; https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
+        ),
         date: "2020-05",
     },
     Device {
@@ -519,7 +571,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://glennklockwood.com/garden/processors/A100 ; https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)",
+        source: src!(
+            "https://glennklockwood.com/garden/processors/A100 ; https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -538,7 +592,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://manuals.plus/m/d4b5dc21484df3ba8fbe84918338461cc074a3fcebcc13423eadc2b10ac3bda4 ; https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/h100-pcie-80gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://manuals.plus/m/d4b5dc21484df3ba8fbe84918338461cc074a3fcebcc13423eadc2b10ac3bda4 ; https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/h100-pcie-80gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "2022-03",
     },
     Device {
@@ -557,7 +613,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://glennklockwood.com/garden/processors/h100 ; https://lzwjava.github.io/nvidia-h200-gpu-specs-en ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)",
+        source: src!(
+            "https://glennklockwood.com/garden/processors/h100 ; https://lzwjava.github.io/nvidia-h200-gpu-specs-en ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -576,7 +634,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://lzwjava.github.io/nvidia-h200-gpu-specs-en ; https://www.morphllm.com/nvidia-h200 ; see ../shared/reference/hardware/gpus.csv (141 GB x 1024 = 144384 MiB, as AWS reports (notes.md 1.3); fp16 = dense tensor rate)",
+        source: src!(
+            "https://lzwjava.github.io/nvidia-h200-gpu-specs-en ; https://www.morphllm.com/nvidia-h200 ; see ../shared/reference/hardware/gpus.csv (141 GB x 1024 = 144384 MiB, as AWS reports (notes.md 1.3); fp16 = dense tensor rate)"
+        ),
         date: "2023-11",
     },
     Device {
@@ -595,7 +655,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.morphllm.com/nvidia-h200 ; https://www.saulelectric.com/nvidia-h200.html ; see ../shared/reference/hardware/gpus.csv (141 GB x 1024 = 144384 MiB, as AWS reports (notes.md 1.3); fp16 = dense tensor rate)",
+        source: src!(
+            "https://www.morphllm.com/nvidia-h200 ; https://www.saulelectric.com/nvidia-h200.html ; see ../shared/reference/hardware/gpus.csv (141 GB x 1024 = 144384 MiB, as AWS reports (notes.md 1.3); fp16 = dense tensor rate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -614,7 +676,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://spheron.network/blog/nvidia-gh200-guide ; https://nishikiout.net/entry/2023/08/09/143040 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://spheron.network/blog/nvidia-gh200-guide ; https://nishikiout.net/entry/2023/08/09/143040 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -633,7 +697,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://glennklockwood.com/garden/processors/B200 ; https://hmc-tech.com/gpu/nvidia-b200-vs-nvidia-gb200 ; see ../shared/reference/hardware/gpus.csv (memory = marketed 192 GB; nvidia-smi shows about 179-180 GB (notes.md 1.3); fp16 = dense tensor rate with FP32 accumulate)",
+        source: src!(
+            "https://glennklockwood.com/garden/processors/B200 ; https://hmc-tech.com/gpu/nvidia-b200-vs-nvidia-gb200 ; see ../shared/reference/hardware/gpus.csv (memory = marketed 192 GB; nvidia-smi shows about 179-180 GB (notes.md 1.3); fp16 = dense tensor rate with FP32 accumulate)"
+        ),
         date: "2024-03",
     },
     Device {
@@ -652,7 +718,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://pcspecchart.com/pc_parts/gpu/5 ; https://cputronic.com/en/gpu/amd-radeon-rx-7900-xtx ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price = launch MSRP)",
+        source: src!(
+            "https://pcspecchart.com/pc_parts/gpu/5 ; https://cputronic.com/en/gpu/amd-radeon-rx-7900-xtx ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price = launch MSRP)"
+        ),
         date: "2022-12",
     },
     Device {
@@ -671,7 +739,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi100-32gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi100-32gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -690,7 +760,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi210-64gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi210-64gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -709,7 +781,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi250x-128gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi250x-128gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -728,7 +802,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/mi300-series/ ; https://aiwiki.ai/wiki/amd_instinct_mi300x ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price not a single figure (10000-15000 (estimate)); left 0)",
+        source: src!(
+            "https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/mi300-series/ ; https://aiwiki.ai/wiki/amd_instinct_mi300x ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price not a single figure (10000-15000 (estimate)); left 0)"
+        ),
         date: "2023-12",
     },
     Device {
@@ -747,7 +823,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://awesomeagents.ai/hardware/amd-mi325x ; https://wiaix.com/amd-instincttm-mi325x-accelerators ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://awesomeagents.ai/hardware/amd-mi325x ; https://wiaix.com/amd-instincttm-mi325x-accelerators ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "2024-10",
     },
     Device {
@@ -766,7 +844,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://www.svethardware.cz/intel-zverejnil-oficialni-specifikace-grafickych-karet-arc/58344 ; see ../shared/reference/hardware/gpus.csv (fp16 not captured)",
+        source: src!(
+            "https://www.svethardware.cz/intel-zverejnil-oficialni-specifikace-grafickych-karet-arc/58344 ; see ../shared/reference/hardware/gpus.csv (fp16 not captured)"
+        ),
         date: "2022",
     },
     Device {
@@ -785,7 +865,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://pcguia.pt/2024/04/nvidia-e-amd-tem-um-novo-rival-no-mercado-de-ia-a-intel ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)",
+        source: src!(
+            "https://pcguia.pt/2024/04/nvidia-e-amd-tem-um-novo-rival-no-mercado-de-ia-a-intel ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -804,7 +886,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 15625.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "https://pcguia.pt/2024/04/nvidia-e-amd-tem-um-novo-rival-no-mercado-de-ia-a-intel ; https://www.yobitel.com/knowledge-base/intel-gaudi-3 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price = street/derived (15625 (derived)))",
+        source: src!(
+            "https://pcguia.pt/2024/04/nvidia-e-amd-tem-um-novo-rival-no-mercado-de-ia-a-intel ; https://www.yobitel.com/knowledge-base/intel-gaudi-3 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price = street/derived (15625 (derived)))"
+        ),
         date: "2024-04",
     },
     // ---- multi-GPU configurations (per-accelerator numbers; price = count x unit price) ----
@@ -824,7 +908,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 2998.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1499.0 USD)",
+        source: src!(
+            "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1499.0 USD)"
+        ),
         date: "2020-09",
     },
     Device {
@@ -843,7 +929,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 5996.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 1499.0 USD)",
+        source: src!(
+            "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 1499.0 USD)"
+        ),
         date: "2020-09",
     },
     Device {
@@ -862,7 +950,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 3198.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the rtx-4090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1599.0 USD)",
+        source: src!(
+            "per-accelerator numbers from the rtx-4090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1599.0 USD)"
+        ),
         date: "2022-10",
     },
     Device {
@@ -881,7 +971,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 6396.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the rtx-4090 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 1599.0 USD)",
+        source: src!(
+            "per-accelerator numbers from the rtx-4090 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 1599.0 USD)"
+        ),
         date: "2022-10",
     },
     Device {
@@ -900,7 +992,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 3998.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the rtx-5090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1999.0 USD)",
+        source: src!(
+            "per-accelerator numbers from the rtx-5090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1999.0 USD)"
+        ),
         date: "2025-01",
     },
     Device {
@@ -919,7 +1013,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 998.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the rtx-4060-ti-16gb row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 499.0 USD)",
+        source: src!(
+            "per-accelerator numbers from the rtx-4060-ti-16gb row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 499.0 USD)"
+        ),
         date: "2023-07",
     },
     Device {
@@ -938,7 +1034,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 9298.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the rtx-a6000 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 4649.0 USD)",
+        source: src!(
+            "per-accelerator numbers from the rtx-a6000 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 4649.0 USD)"
+        ),
         date: "2020-10",
     },
     Device {
@@ -957,7 +1055,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 18596.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the rtx-a6000 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 4649.0 USD)",
+        source: src!(
+            "per-accelerator numbers from the rtx-a6000 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 4649.0 USD)"
+        ),
         date: "2020-10",
     },
     Device {
@@ -976,7 +1076,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the a100-sxm-80gb row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)",
+        source: src!(
+            "per-accelerator numbers from the a100-sxm-80gb row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -995,7 +1097,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the a100-sxm-80gb row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)",
+        source: src!(
+            "per-accelerator numbers from the a100-sxm-80gb row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -1014,7 +1118,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the h100-sxm row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)",
+        source: src!(
+            "per-accelerator numbers from the h100-sxm row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -1033,7 +1139,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the h200-sxm row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)",
+        source: src!(
+            "per-accelerator numbers from the h200-sxm row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
+        ),
         date: "2023-11",
     },
     Device {
@@ -1052,7 +1160,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the b200 row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)",
+        source: src!(
+            "per-accelerator numbers from the b200 row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
+        ),
         date: "2024-03",
     },
     Device {
@@ -1071,7 +1181,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the mi300x row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)",
+        source: src!(
+            "per-accelerator numbers from the mi300x row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
+        ),
         date: "2023-12",
     },
     Device {
@@ -1090,7 +1202,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 125000.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
-        source: "per-accelerator numbers from the gaudi3 row ; see ../shared/reference/hardware/gpus.csv (price = 8 x 15625.0 USD)",
+        source: src!(
+            "per-accelerator numbers from the gaudi3 row ; see ../shared/reference/hardware/gpus.csv (price = 8 x 15625.0 USD)"
+        ),
         date: "2024-04",
     },
     // ---- Apple Silicon (apple.csv): one row per memory option ----
@@ -1110,7 +1224,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 8.0,
-        source: "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 8-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M1 Max 10.4/32 cores x 8 (same GPU core design); alt bandwidth 68.2 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 8-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M1 Max 10.4/32 cores x 8 (same GPU core design); alt bandwidth 68.2 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2020-11",
     },
     Device {
@@ -1129,7 +1245,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 8-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M1 Max 10.4/32 cores x 8 (same GPU core design); alt bandwidth 68.2 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 8-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M1 Max 10.4/32 cores x 8 (same GPU core design); alt bandwidth 68.2 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2020-11",
     },
     Device {
@@ -1148,7 +1266,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); alt bandwidth 204.8 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); alt bandwidth 204.8 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2021-10",
     },
     Device {
@@ -1167,7 +1287,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
-        source: "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); alt bandwidth 204.8 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); alt bandwidth 204.8 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2021-10",
     },
     Device {
@@ -1186,7 +1308,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
-        source: "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 32-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 32-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2021-10",
     },
     Device {
@@ -1205,7 +1329,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 32-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 32-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2021-10",
     },
     Device {
@@ -1224,7 +1350,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 64-core GPU (no separate FP16 matrix rate); derived: 64-core TFLOPS = hmc 48-core 15.85 x 64/48; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 64-core GPU (no separate FP16 matrix rate); derived: 64-core TFLOPS = hmc 48-core 15.85 x 64/48; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2022-03",
     },
     Device {
@@ -1243,7 +1371,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
-        source: "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 64-core GPU (no separate FP16 matrix rate); derived: 64-core TFLOPS = hmc 48-core 15.85 x 64/48; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 64-core GPU (no separate FP16 matrix rate); derived: 64-core TFLOPS = hmc 48-core 15.85 x 64/48; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2022-03",
     },
     Device {
@@ -1262,7 +1392,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 8.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://github.com/ggml-org/llama.cpp/pull/1642 (philipturner comment 2023-06-04) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://github.com/ggml-org/llama.cpp/pull/1642 (philipturner comment 2023-06-04) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2022-06",
     },
     Device {
@@ -1281,7 +1413,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://github.com/ggml-org/llama.cpp/pull/1642 (philipturner comment 2023-06-04) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://github.com/ggml-org/llama.cpp/pull/1642 (philipturner comment 2023-06-04) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2022-06",
     },
     Device {
@@ -1300,7 +1434,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://github.com/ggml-org/llama.cpp/pull/1642 (philipturner comment 2023-06-04) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://github.com/ggml-org/llama.cpp/pull/1642 (philipturner comment 2023-06-04) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2022-06",
     },
     Device {
@@ -1319,7 +1455,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://techgit.net/all-apple-m2-chips-compared-which-chipset-is-best-for-your-next-mac/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 19-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M2 10-core 3.58/10 x 19 (same 1398 MHz GPU clock as M2/M2 Max in hmc-tech); alt bandwidth 200 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://techgit.net/all-apple-m2-chips-compared-which-chipset-is-best-for-your-next-mac/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 19-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M2 10-core 3.58/10 x 19 (same 1398 MHz GPU clock as M2/M2 Max in hmc-tech); alt bandwidth 200 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-01",
     },
     Device {
@@ -1338,7 +1476,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://techgit.net/all-apple-m2-chips-compared-which-chipset-is-best-for-your-next-mac/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 19-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M2 10-core 3.58/10 x 19 (same 1398 MHz GPU clock as M2/M2 Max in hmc-tech); alt bandwidth 200 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://techgit.net/all-apple-m2-chips-compared-which-chipset-is-best-for-your-next-mac/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 19-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M2 10-core 3.58/10 x 19 (same 1398 MHz GPU clock as M2/M2 Max in hmc-tech); alt bandwidth 200 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-01",
     },
     Device {
@@ -1357,7 +1497,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
-        source: "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://www.notebookcheck.net/M2-Max-vs-M4-10-cores-vs-M4-Max-16-cores_14975_17538_18560.247596.0.html ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 38-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://www.notebookcheck.net/M2-Max-vs-M4-10-cores-vs-M4-Max-16-cores_14975_17538_18560.247596.0.html ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 38-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-01",
     },
     Device {
@@ -1376,7 +1518,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://www.notebookcheck.net/M2-Max-vs-M4-10-cores-vs-M4-Max-16-cores_14975_17538_18560.247596.0.html ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 38-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://www.notebookcheck.net/M2-Max-vs-M4-10-cores-vs-M4-Max-16-cores_14975_17538_18560.247596.0.html ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 38-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-01",
     },
     Device {
@@ -1395,7 +1539,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 96.0,
-        source: "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://www.notebookcheck.net/M2-Max-vs-M4-10-cores-vs-M4-Max-16-cores_14975_17538_18560.247596.0.html ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 38-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://www.notebookcheck.net/M2-Max-vs-M4-10-cores-vs-M4-Max-16-cores_14975_17538_18560.247596.0.html ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 38-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-01",
     },
     Device {
@@ -1414,7 +1560,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 76-core GPU (no separate FP16 matrix rate); derived: 76-core TFLOPS = hmc 60-core 21.47 x 76/60; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 76-core GPU (no separate FP16 matrix rate); derived: 76-core TFLOPS = hmc 60-core 21.47 x 76/60; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-06",
     },
     Device {
@@ -1433,7 +1581,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
-        source: "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 76-core GPU (no separate FP16 matrix rate); derived: 76-core TFLOPS = hmc 60-core 21.47 x 76/60; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 76-core GPU (no separate FP16 matrix rate); derived: 76-core TFLOPS = hmc 60-core 21.47 x 76/60; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-06",
     },
     Device {
@@ -1452,7 +1602,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 192.0,
-        source: "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 76-core GPU (no separate FP16 matrix rate); derived: 76-core TFLOPS = hmc 60-core 21.47 x 76/60; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 76-core GPU (no separate FP16 matrix rate); derived: 76-core TFLOPS = hmc 60-core 21.47 x 76/60; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-06",
     },
     Device {
@@ -1471,7 +1623,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 8.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://pcextreme.com.br/apple-announces-m3-soc-family-m3-m3-pro-and-m3-max-make-their-marks/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); derived: 10-core TFLOPS = hmc 9-core M3 3.22 x 10/9; alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://pcextreme.com.br/apple-announces-m3-soc-family-m3-m3-pro-and-m3-max-make-their-marks/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); derived: 10-core TFLOPS = hmc 9-core M3 3.22 x 10/9; alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-10",
     },
     Device {
@@ -1490,7 +1644,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://pcextreme.com.br/apple-announces-m3-soc-family-m3-m3-pro-and-m3-max-make-their-marks/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); derived: 10-core TFLOPS = hmc 9-core M3 3.22 x 10/9; alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://pcextreme.com.br/apple-announces-m3-soc-family-m3-m3-pro-and-m3-max-make-their-marks/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); derived: 10-core TFLOPS = hmc 9-core M3 3.22 x 10/9; alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-10",
     },
     Device {
@@ -1509,7 +1665,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://pcextreme.com.br/apple-announces-m3-soc-family-m3-m3-pro-and-m3-max-make-their-marks/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); derived: 10-core TFLOPS = hmc 9-core M3 3.22 x 10/9; alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://pcextreme.com.br/apple-announces-m3-soc-family-m3-m3-pro-and-m3-max-make-their-marks/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); derived: 10-core TFLOPS = hmc 9-core M3 3.22 x 10/9; alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-10",
     },
     Device {
@@ -1528,7 +1686,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 18.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://www.newsheads.in/tech/mobile/apples-next-gen-everything-you-must-know-about-the-m3-macbook-pro-and-m3-maxs-performance-article-71408 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 18-core GPU (no separate FP16 matrix rate); alt bandwidth 150 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://www.newsheads.in/tech/mobile/apples-next-gen-everything-you-must-know-about-the-m3-macbook-pro-and-m3-maxs-performance-article-71408 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 18-core GPU (no separate FP16 matrix rate); alt bandwidth 150 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-10",
     },
     Device {
@@ -1547,7 +1707,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 36.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://www.newsheads.in/tech/mobile/apples-next-gen-everything-you-must-know-about-the-m3-macbook-pro-and-m3-maxs-performance-article-71408 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 18-core GPU (no separate FP16 matrix rate); alt bandwidth 150 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://www.newsheads.in/tech/mobile/apples-next-gen-everything-you-must-know-about-the-m3-macbook-pro-and-m3-maxs-performance-article-71408 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 18-core GPU (no separate FP16 matrix rate); alt bandwidth 150 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-10",
     },
     Device {
@@ -1566,7 +1728,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://techplugged.com/apple-unveils-game-changing-m3-chips/3 ; https://applemagazine.com/apples-m3-max-surpasses-m2-ultra-in-new-performance-benchmarks/61719/m3-max-specs ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (LPDDR5-6400, applemagazine); memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://techplugged.com/apple-unveils-game-changing-m3-chips/3 ; https://applemagazine.com/apples-m3-max-surpasses-m2-ultra-in-new-performance-benchmarks/61719/m3-max-specs ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (LPDDR5-6400, applemagazine); memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-10",
     },
     Device {
@@ -1585,7 +1749,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
-        source: "https://techplugged.com/apple-unveils-game-changing-m3-chips/3 ; https://applemagazine.com/apples-m3-max-surpasses-m2-ultra-in-new-performance-benchmarks/61719/m3-max-specs ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (LPDDR5-6400, applemagazine); memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://techplugged.com/apple-unveils-game-changing-m3-chips/3 ; https://applemagazine.com/apples-m3-max-surpasses-m2-ultra-in-new-performance-benchmarks/61719/m3-max-specs ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (LPDDR5-6400, applemagazine); memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2023-10",
     },
     Device {
@@ -1604,7 +1770,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 96.0,
-        source: "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (96 GB = the 60-core-GPU M3 Ultra (apple.csv); TFLOPS = 28.6 x 60/80, the same core-count scaling apple.csv uses; derived; GPU TFLOPS = FP32 shader peak of the 60-core GPU (no separate FP16 matrix rate); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (96 GB = the 60-core-GPU M3 Ultra (apple.csv); TFLOPS = 28.6 x 60/80, the same core-count scaling apple.csv uses; derived; GPU TFLOPS = FP32 shader peak of the 60-core GPU (no separate FP16 matrix rate); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2025-03",
     },
     Device {
@@ -1623,7 +1791,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
-        source: "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 80-core GPU (no separate FP16 matrix rate); derived: 80-core TFLOPS = 2 x M3 Max 40-core 14.32 (two M3 Max dies); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 80-core GPU (no separate FP16 matrix rate); derived: 80-core TFLOPS = 2 x M3 Max 40-core 14.32 (two M3 Max dies); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2025-03",
     },
     Device {
@@ -1642,7 +1812,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 256.0,
-        source: "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 80-core GPU (no separate FP16 matrix rate); derived: 80-core TFLOPS = 2 x M3 Max 40-core 14.32 (two M3 Max dies); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 80-core GPU (no separate FP16 matrix rate); derived: 80-core TFLOPS = 2 x M3 Max 40-core 14.32 (two M3 Max dies); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2025-03",
     },
     Device {
@@ -1661,7 +1833,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 512.0,
-        source: "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 80-core GPU (no separate FP16 matrix rate); derived: 80-core TFLOPS = 2 x M3 Max 40-core 14.32 (two M3 Max dies); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 80-core GPU (no separate FP16 matrix rate); derived: 80-core TFLOPS = 2 x M3 Max 40-core 14.32 (two M3 Max dies); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2025-03",
     },
     Device {
@@ -1680,7 +1854,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://punto-informatico.it/apple-annuncia-chip-m4-pro-m4-max ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://punto-informatico.it/apple-annuncia-chip-m4-pro-m4-max ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2024-05",
     },
     Device {
@@ -1699,7 +1875,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://punto-informatico.it/apple-annuncia-chip-m4-pro-m4-max ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://punto-informatico.it/apple-annuncia-chip-m4-pro-m4-max ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2024-05",
     },
     Device {
@@ -1718,7 +1896,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://punto-informatico.it/apple-annuncia-chip-m4-pro-m4-max ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://punto-informatico.it/apple-annuncia-chip-m4-pro-m4-max ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2024-05",
     },
     Device {
@@ -1737,7 +1917,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS not captured (apple.csv); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS not captured (apple.csv); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2024-10",
     },
     Device {
@@ -1756,7 +1938,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 48.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS not captured (apple.csv); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS not captured (apple.csv); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2024-10",
     },
     Device {
@@ -1775,7 +1959,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS not captured (apple.csv); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS not captured (apple.csv); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2024-10",
     },
     Device {
@@ -1794,7 +1980,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); derived: 40-core TFLOPS = hmc 32-core 13.74 x 40/32; memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); derived: 40-core TFLOPS = hmc 32-core 13.74 x 40/32; memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2024-10",
     },
     Device {
@@ -1813,7 +2001,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
-        source: "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); derived: 40-core TFLOPS = hmc 32-core 13.74 x 40/32; memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))",
+        source: src!(
+            "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); derived: 40-core TFLOPS = hmc 32-core 13.74 x 40/32; memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
+        ),
         date: "2024-10",
     },
     // ---- laptops with a mobile RTX GPU (the laptop part's VRAM and bandwidth) ----
@@ -1833,7 +2023,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://cpu-gpu.alldbin.com/graphics-card-comparison/GeForce-RTX-3060-mobile-and-RTX-2000-Ada-Generation-mobile-comparison.html ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-3060-laptop-110w-vs-nvidia-geforce-rtx-3060-laptop-85w (6 GB GDDR6, 192-bit x 14 Gbps = 336 GB/s; fp16 = tensor FP32-accumulate and int8 at the 110 W configuration per hmc-tech; no FP8 on Ampere; 16 GB RAM = typical configuration)",
+        source: src!(
+            "https://cpu-gpu.alldbin.com/graphics-card-comparison/GeForce-RTX-3060-mobile-and-RTX-2000-Ada-Generation-mobile-comparison.html ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-3060-laptop-110w-vs-nvidia-geforce-rtx-3060-laptop-85w (6 GB GDDR6, 192-bit x 14 Gbps = 336 GB/s; fp16 = tensor FP32-accumulate and int8 at the 110 W configuration per hmc-tech; no FP8 on Ampere; 16 GB RAM = typical configuration)"
+        ),
         date: "2021-01",
     },
     Device {
@@ -1852,7 +2044,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4050-laptop-75w (6 GB GDDR6, 96-bit x 16 GT/s = 192 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 75 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration)",
+        source: src!(
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4050-laptop-75w (6 GB GDDR6, 96-bit x 16 GT/s = 192 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 75 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration)"
+        ),
         date: "2023-02",
     },
     Device {
@@ -1871,7 +2065,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4060-laptop-gpu/ ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4060-laptop-110w-vs-nvidia-geforce-rtx-4060-laptop-90w (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate at the 110 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration)",
+        source: src!(
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4060-laptop-gpu/ ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4060-laptop-110w-vs-nvidia-geforce-rtx-4060-laptop-90w (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate at the 110 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration)"
+        ),
         date: "2023-02",
     },
     Device {
@@ -1890,7 +2086,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
-        source: "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://www.chaynikam.info/ukr/GeForce_RTX_4070_Mobile.html ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4070-laptop-115w-vs-nvidia-geforce-940mx (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = 2 x hmc-tech FP32 20.05 at 115 W, the FP32-accumulate tensor ratio hmc-tech shows at 60 W (29.86 = 2 x 14.93); derived; 16 GB RAM = typical configuration)",
+        source: src!(
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://www.chaynikam.info/ukr/GeForce_RTX_4070_Mobile.html ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4070-laptop-115w-vs-nvidia-geforce-940mx (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = 2 x hmc-tech FP32 20.05 at 115 W, the FP32-accumulate tensor ratio hmc-tech shows at 60 W (29.86 = 2 x 14.93); derived; 16 GB RAM = typical configuration)"
+        ),
         date: "2023-02",
     },
     Device {
@@ -1909,7 +2107,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
-        source: "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4080-laptop-gpu/ (12 GB GDDR6, 192-bit, 432 GB/s; fp16 = 7424 CUDA cores x 2.28 GHz max boost x 2 = 33.85 TFLOPS FP32, x 2 for the Ada GeForce FP32-accumulate tensor rate = 67.7; computed; TGP 60-150 W; 32 GB RAM = typical configuration)",
+        source: src!(
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4080-laptop-gpu/ (12 GB GDDR6, 192-bit, 432 GB/s; fp16 = 7424 CUDA cores x 2.28 GHz max boost x 2 = 33.85 TFLOPS FP32, x 2 for the Ada GeForce FP32-accumulate tensor rate = 67.7; computed; TGP 60-150 W; 32 GB RAM = typical configuration)"
+        ),
         date: "2023-02",
     },
     Device {
@@ -1928,7 +2128,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
-        source: "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (16 GB GDDR6, 256-bit x 18 GT/s = 576 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 140 W configuration per hmc-tech; TGP 80-150 W; 32 GB RAM = typical configuration)",
+        source: src!(
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (16 GB GDDR6, 256-bit x 18 GT/s = 576 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 140 W configuration per hmc-tech; TGP 80-150 W; 32 GB RAM = typical configuration)"
+        ),
         date: "2023-02",
     },
     Device {
@@ -1947,7 +2149,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (as rtx-4090-laptop, with 64 GB RAM: a typical high-end configuration, for CPU offload)",
+        source: src!(
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (as rtx-4090-laptop, with 64 GB RAM: a typical high-end configuration, for CPU offload)"
+        ),
         date: "2023-02",
     },
     Device {
@@ -1966,7 +2170,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
-        source: "https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-140w-vs-nvidia-geforce-rtx-4090-laptop-120w ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-150w-vs-nvidia-rtx-5000-max-q (24 GB GDDR7, 256-bit, 896 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate at the 150 W configuration per hmc-tech; 32 GB RAM = typical configuration)",
+        source: src!(
+            "https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-140w-vs-nvidia-geforce-rtx-4090-laptop-120w ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-150w-vs-nvidia-rtx-5000-max-q (24 GB GDDR7, 256-bit, 896 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate at the 150 W configuration per hmc-tech; 32 GB RAM = typical configuration)"
+        ),
         date: "2025-01",
     },
     Device {
@@ -1985,7 +2191,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-140w-vs-nvidia-geforce-rtx-4090-laptop-120w (as rtx-5090-laptop, with 64 GB RAM: a typical high-end configuration, for CPU offload)",
+        source: src!(
+            "https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-140w-vs-nvidia-geforce-rtx-4090-laptop-120w (as rtx-5090-laptop, with 64 GB RAM: a typical high-end configuration, for CPU offload)"
+        ),
         date: "2025-01",
     },
     // ---- CPU-only machines: MT/s x 8 B x channels (theoretical); FP32 FMA peak ----
@@ -2005,7 +2213,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
-        source: "../shared/reference/hardware/notes.md section 3 (2 x 64-bit DDR4-3200 = 51.2 GB/s) ; https://github.com/RahulSChand/gpu_poor (cpu_config: 3600X, DDR4-3200 dual) ; https://grokipedia.com/page/AMD_Ryzen_5_3600X (6 cores x 3.8 GHz base x 32 FLOP/cycle (Zen 2: 2 x 256-bit FMA) = 0.73 TFLOPS FP32; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (2 x 64-bit DDR4-3200 = 51.2 GB/s) ; https://github.com/RahulSChand/gpu_poor (cpu_config: 3600X, DDR4-3200 dual) ; https://grokipedia.com/page/AMD_Ryzen_5_3600X (6 cores x 3.8 GHz base x 32 FLOP/cycle (Zen 2: 2 x 256-bit FMA) = 0.73 TFLOPS FP32; computed)"
+        ),
         date: "2019-07",
     },
     Device {
@@ -2024,7 +2234,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "../shared/reference/hardware/notes.md section 3 (2 x 64-bit DDR4-3200 = 51.2 GB/s) ; https://grokipedia.com/page/AMD_Ryzen_5_3600X (6 cores x 3.8 GHz base x 32 FLOP/cycle (Zen 2: 2 x 256-bit FMA) = 0.73 TFLOPS FP32; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (2 x 64-bit DDR4-3200 = 51.2 GB/s) ; https://grokipedia.com/page/AMD_Ryzen_5_3600X (6 cores x 3.8 GHz base x 32 FLOP/cycle (Zen 2: 2 x 256-bit FMA) = 0.73 TFLOPS FP32; computed)"
+        ),
         date: "2019-07",
     },
     Device {
@@ -2043,7 +2255,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "../shared/reference/hardware/notes.md section 3 (2 x 64-bit DDR5-4800 = 76.8 GB/s, notebookchat quote) ; https://web-autoai.com/articles/amd-ryzen-9-7950x-16-core-32-thread-high-end-cpu?lang=en (16 cores x 4.5 GHz base x 32 FLOP/cycle (Zen 4: AVX-512 on 2 x 256-bit FMA) = 2.3 TFLOPS FP32; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (2 x 64-bit DDR5-4800 = 76.8 GB/s, notebookchat quote) ; https://web-autoai.com/articles/amd-ryzen-9-7950x-16-core-32-thread-high-end-cpu?lang=en (16 cores x 4.5 GHz base x 32 FLOP/cycle (Zen 4: AVX-512 on 2 x 256-bit FMA) = 2.3 TFLOPS FP32; computed)"
+        ),
         date: "2022-09",
     },
     Device {
@@ -2062,7 +2276,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "../shared/reference/hardware/notes.md section 3 (5200 x 8 B x 2 = 83.2 GB/s; gpu_poor cpu_config lists 7950X with DDR5-5200 dual) ; https://web-autoai.com/articles/amd-ryzen-9-7950x-16-core-32-thread-high-end-cpu?lang=en (16 cores x 4.5 GHz base x 32 FLOP/cycle (Zen 4: AVX-512 on 2 x 256-bit FMA) = 2.3 TFLOPS FP32; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (5200 x 8 B x 2 = 83.2 GB/s; gpu_poor cpu_config lists 7950X with DDR5-5200 dual) ; https://web-autoai.com/articles/amd-ryzen-9-7950x-16-core-32-thread-high-end-cpu?lang=en (16 cores x 4.5 GHz base x 32 FLOP/cycle (Zen 4: AVX-512 on 2 x 256-bit FMA) = 2.3 TFLOPS FP32; computed)"
+        ),
         date: "2022-09",
     },
     Device {
@@ -2081,7 +2297,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
-        source: "../shared/reference/hardware/notes.md section 3 (5200 x 8 B x 2 = 83.2 GB/s) ; https://web-autoai.com/articles/amd-ryzen-9-7950x-16-core-32-thread-high-end-cpu?lang=en (16 cores x 4.5 GHz base x 32 FLOP/cycle (Zen 4: AVX-512 on 2 x 256-bit FMA) = 2.3 TFLOPS FP32; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (5200 x 8 B x 2 = 83.2 GB/s) ; https://web-autoai.com/articles/amd-ryzen-9-7950x-16-core-32-thread-high-end-cpu?lang=en (16 cores x 4.5 GHz base x 32 FLOP/cycle (Zen 4: AVX-512 on 2 x 256-bit FMA) = 2.3 TFLOPS FP32; computed)"
+        ),
         date: "2022-09",
     },
     Device {
@@ -2100,7 +2318,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "../shared/reference/hardware/notes.md section 3 (LLM-Viewer hardware_params.py intel_13900k = 89.6 GB/s, citing Intel ARK) ; https://elchapuzasinformatico.com/2022/08/especificaciones-13900k-13700k-13600k/ (8 P-cores x 3.0 GHz x 32 (2 x 256-bit FMA) + 16 E-cores x 2.2 GHz x 16 (2 x 128-bit FMA) = 0.768 + 0.563 = 1.33 TFLOPS FP32 at base clocks; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (LLM-Viewer hardware_params.py intel_13900k = 89.6 GB/s, citing Intel ARK) ; https://elchapuzasinformatico.com/2022/08/especificaciones-13900k-13700k-13600k/ (8 P-cores x 3.0 GHz x 32 (2 x 256-bit FMA) + 16 E-cores x 2.2 GHz x 16 (2 x 128-bit FMA) = 0.768 + 0.563 = 1.33 TFLOPS FP32 at base clocks; computed)"
+        ),
         date: "2022-10",
     },
     Device {
@@ -2119,7 +2339,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "../shared/reference/hardware/notes.md section 3 (6400 x 8 B x 2 = 102.4 GB/s; llama.cpp issue #34: 7B at up to 18.27 tok/s on this setup) ; https://elchapuzasinformatico.com/2022/08/especificaciones-13900k-13700k-13600k/ (8 P-cores x 3.0 GHz x 32 (2 x 256-bit FMA) + 16 E-cores x 2.2 GHz x 16 (2 x 128-bit FMA) = 0.768 + 0.563 = 1.33 TFLOPS FP32 at base clocks; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (6400 x 8 B x 2 = 102.4 GB/s; llama.cpp issue #34: 7B at up to 18.27 tok/s on this setup) ; https://elchapuzasinformatico.com/2022/08/especificaciones-13900k-13700k-13600k/ (8 P-cores x 3.0 GHz x 32 (2 x 256-bit FMA) + 16 E-cores x 2.2 GHz x 16 (2 x 128-bit FMA) = 0.768 + 0.563 = 1.33 TFLOPS FP32 at base clocks; computed)"
+        ),
         date: "2022-10",
     },
     Device {
@@ -2138,7 +2360,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 256.0,
-        source: "../shared/reference/hardware/notes.md section 3 (4 x 64-bit DDR4-3200 = 102.4 GB/s; gpu_poor cpu_config lists 3990X quad-channel) ; https://www.cpu-monkey.com/it/cpu_family-amd_ryzen_threadripper (64 cores, AVX2/FMA3, 4.3 GHz single-core turbo; all-core clock not found, so FLOPs left 0; 64 x 32 FLOP/cycle x all-core GHz would give it)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (4 x 64-bit DDR4-3200 = 102.4 GB/s; gpu_poor cpu_config lists 3990X quad-channel) ; https://www.cpu-monkey.com/it/cpu_family-amd_ryzen_threadripper (64 cores, AVX2/FMA3, 4.3 GHz single-core turbo; all-core clock not found, so FLOPs left 0; 64 x 32 FLOP/cycle x all-core GHz would give it)"
+        ),
         date: "2020-02",
     },
     Device {
@@ -2157,7 +2381,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 512.0,
-        source: "../shared/reference/hardware/notes.md section 3 (8 x 64-bit DDR4-3200 = 204.8 GB/s, Tom's Hardware) ; https://techgage.com/article/amd-epyc-milan-launch-performance/ (64 cores x 2.45 GHz base x 32 FLOP/cycle (Zen 3: 2 x 256-bit FMA) = 5.02 TFLOPS FP32; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (8 x 64-bit DDR4-3200 = 204.8 GB/s, Tom's Hardware) ; https://techgage.com/article/amd-epyc-milan-launch-performance/ (64 cores x 2.45 GHz base x 32 FLOP/cycle (Zen 3: 2 x 256-bit FMA) = 5.02 TFLOPS FP32; computed)"
+        ),
         date: "2021-03",
     },
     Device {
@@ -2176,7 +2402,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 768.0,
-        source: "../shared/reference/hardware/notes.md section 3 (12 x 64-bit DDR5-4800 = 460.8 GB/s per socket, Tom's Hardware 2021-12-09) ; https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs (96 cores x 2.4 GHz base x 32 FLOP/cycle (Zen 4) = 7.37 TFLOPS FP32; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (12 x 64-bit DDR5-4800 = 460.8 GB/s per socket, Tom's Hardware 2021-12-09) ; https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs (96 cores x 2.4 GHz base x 32 FLOP/cycle (Zen 4) = 7.37 TFLOPS FP32; computed)"
+        ),
         date: "2022-11",
     },
     Device {
@@ -2195,7 +2423,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 1536.0,
-        source: "../shared/reference/hardware/notes.md section 3 (12 x 64-bit DDR5-4800 = 460.8 GB/s per socket) ; https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs (96 cores x 2.4 GHz base x 32 FLOP/cycle (Zen 4) = 7.37 TFLOPS FP32; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (12 x 64-bit DDR5-4800 = 460.8 GB/s per socket) ; https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs (96 cores x 2.4 GHz base x 32 FLOP/cycle (Zen 4) = 7.37 TFLOPS FP32; computed)"
+        ),
         date: "2022-11",
     },
     Device {
@@ -2214,7 +2444,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 768.0,
-        source: "../shared/reference/hardware/notes.md section 3 (12 x 64-bit DDR5-5200 = 499.2 GB/s per socket; videocardz: Genoa supports DDR5-5200) ; https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs (96 cores x 2.4 GHz base x 32 FLOP/cycle (Zen 4) = 7.37 TFLOPS FP32; computed)",
+        source: src!(
+            "../shared/reference/hardware/notes.md section 3 (12 x 64-bit DDR5-5200 = 499.2 GB/s per socket; videocardz: Genoa supports DDR5-5200) ; https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs (96 cores x 2.4 GHz base x 32 FLOP/cycle (Zen 4) = 7.37 TFLOPS FP32; computed)"
+        ),
         date: "2022-11",
     },
     Device {
@@ -2233,7 +2465,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
-        source: "https://www.svethardware.cz/amd-predstavuje-ryzen-ai-max-strix-halo-s-az-16-jadry-a-gpu-se-40-cu/61477 (LPDDR5X-8000 on a 256-bit bus = 256 GB/s; 16 Zen 5 cores, 3.0 GHz base; 16 cores x 3.0 GHz base x 32 FLOP/cycle (counted at 2 x 256-bit FMA; a full 512-bit Zen 5 datapath would double it) = 1.54 TFLOPS FP32; computed; the CPU cores alone may not reach the full SoC bandwidth, notes.md section 3)",
+        source: src!(
+            "https://www.svethardware.cz/amd-predstavuje-ryzen-ai-max-strix-halo-s-az-16-jadry-a-gpu-se-40-cu/61477 (LPDDR5X-8000 on a 256-bit bus = 256 GB/s; 16 Zen 5 cores, 3.0 GHz base; 16 cores x 3.0 GHz base x 32 FLOP/cycle (counted at 2 x 256-bit FMA; a full 512-bit Zen 5 datapath would double it) = 1.54 TFLOPS FP32; computed; the CPU cores alone may not reach the full SoC bandwidth, notes.md section 3)"
+        ),
         date: "2025-01",
     },
     Device {
@@ -2252,7 +2486,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
-        source: "https://www.svethardware.cz/amd-predstavuje-ryzen-ai-max-strix-halo-s-az-16-jadry-a-gpu-se-40-cu/61477 (LPDDR5X-8000 on a 256-bit bus = 256 GB/s; 16 cores x 3.0 GHz base x 32 FLOP/cycle (counted at 2 x 256-bit FMA; a full 512-bit Zen 5 datapath would double it) = 1.54 TFLOPS FP32; computed) ; https://tomshardware.com/pc-components/cpus/mysterious-amd-ryzen-ai-max-pro-395-strix-halo-apu-emerges-on-geekbench-processor-expected-to-officially-debut-at-ces-2025 (up to 128 GB)",
+        source: src!(
+            "https://www.svethardware.cz/amd-predstavuje-ryzen-ai-max-strix-halo-s-az-16-jadry-a-gpu-se-40-cu/61477 (LPDDR5X-8000 on a 256-bit bus = 256 GB/s; 16 cores x 3.0 GHz base x 32 FLOP/cycle (counted at 2 x 256-bit FMA; a full 512-bit Zen 5 datapath would double it) = 1.54 TFLOPS FP32; computed) ; https://tomshardware.com/pc-components/cpus/mysterious-amd-ryzen-ai-max-pro-395-strix-halo-apu-emerges-on-geekbench-processor-expected-to-officially-debut-at-ces-2025 (up to 128 GB)"
+        ),
         date: "2025-01",
     },
     // ---- cloud instances with an on-demand price (cloud.csv): AWS, GCP, Azure, Lambda, RunPod ----
@@ -2272,7 +2508,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.526,
         host_ram_gib: 16.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2291,7 +2529,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.176,
         host_ram_gib: 128.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2310,7 +2550,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.912,
         host_ram_gib: 192.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2329,7 +2571,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.352,
         host_ram_gib: 256.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2348,7 +2592,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.006,
         host_ram_gib: 16.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported; A 2026 EC2 pricing blog also quotes g5.xlarge at $1.006/h in us-east-1",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported; A 2026 EC2 pricing blog also quotes g5.xlarge at $1.006/h in us-east-1"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2367,7 +2613,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.212,
         host_ram_gib: 32.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2386,7 +2634,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.624,
         host_ram_gib: 64.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2405,7 +2655,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.448,
         host_ram_gib: 128.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2424,7 +2676,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 5.672,
         host_ram_gib: 192.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2443,7 +2697,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 16.288,
         host_ram_gib: 768.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2462,7 +2718,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.8048,
         host_ram_gib: 16.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2481,7 +2739,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.9776,
         host_ram_gib: 32.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2500,7 +2760,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.0144,
         host_ram_gib: 128.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2519,7 +2781,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.3968,
         host_ram_gib: 256.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2538,7 +2802,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.6016,
         host_ram_gib: 192.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2557,7 +2823,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 6.6752,
         host_ram_gib: 384.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2576,7 +2844,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 13.3504,
         host_ram_gib: 768.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2595,7 +2865,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.861,
         host_ram_gib: 32.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2614,7 +2886,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.24208,
         host_ram_gib: 64.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2633,7 +2907,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.52856,
         host_ram_gib: 256.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2652,7 +2928,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 7.57719,
         host_ram_gib: 512.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2671,7 +2949,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 10.49264,
         host_ram_gib: 384.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2690,7 +2970,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 15.06559,
         host_ram_gib: 768.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2709,7 +2991,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 30.13118,
         host_ram_gib: 1536.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2728,7 +3012,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.06,
         host_ram_gib: 61.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm2-16gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2747,7 +3033,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 12.24,
         host_ram_gib: 244.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm2-16gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2766,7 +3054,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 24.48,
         host_ram_gib: 488.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm2-16gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2785,7 +3075,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 31.212,
         host_ram_gib: 768.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm-32gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm-32gb row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2804,7 +3096,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 32.7726,
         host_ram_gib: 1152.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a100-sxm-40gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2823,7 +3117,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 40.96575,
         host_ram_gib: 1152.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a100-sxm-80gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2842,7 +3138,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 98.32,
         host_ram_gib: 2048.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the h100-sxm row of gpus.csv ; 81920 MiB per GPU as reported; AWS cut P5 on-demand prices by up to 45% in June 2025 (usage.ai); this catalog price predates the cut",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the h100-sxm row of gpus.csv ; 81920 MiB per GPU as reported; AWS cut P5 on-demand prices by up to 45% in June 2025 (usage.ai); this catalog price predates the cut"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2861,7 +3159,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 84.8,
         host_ram_gib: 2048.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the h200-sxm row of gpus.csv ; 144384 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the h200-sxm row of gpus.csv ; 144384 MiB per GPU as reported"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2880,7 +3180,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 13.10904,
         host_ram_gib: 768.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU: https://aws.amazon.com/blogs/compute/amazon-ec2-dl1-instances-deep-dive/ (32 GB HBM2 per Gaudi accelerator; bandwidth and compute not found, left 0; not in gpus.csv) ; First-generation Gaudi; per-accelerator memory not captured",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU: https://aws.amazon.com/blogs/compute/amazon-ec2-dl1-instances-deep-dive/ (32 GB HBM2 per Gaudi accelerator; bandwidth and compute not found, left 0; not in gpus.csv) ; First-generation Gaudi; per-accelerator memory not captured"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2899,7 +3201,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.70683,
         host_ram_gib: 16.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.14679 + 0.56004",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.14679 + 0.56004"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2918,7 +3222,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.85362,
         host_ram_gib: 32.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.29358 + 0.56004",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.29358 + 0.56004"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2937,7 +3243,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.00083,
         host_ram_gib: 96.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.88075 + 2 x 0.56004 (multi-GPU price computed as count x 1-GPU price)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.88075 + 2 x 0.56004 (multi-GPU price computed as count x 1-GPU price)"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2956,7 +3264,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.00166,
         host_ram_gib: 192.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.7615 + 4 x 0.56004 (computed)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.7615 + 4 x 0.56004 (computed)"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2975,7 +3285,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 8.00333,
         host_ram_gib: 384.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 3.52301 + 8 x 0.56004 (computed)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 3.52301 + 8 x 0.56004 (computed)"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -2994,7 +3306,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.67339,
         host_ram_gib: 85.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.73948 + 2.93391",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.73948 + 2.93391"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3013,7 +3327,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 7.34677,
         host_ram_gib: 170.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.47895 + 2 x 2.93391 (computed)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.47895 + 2 x 2.93391 (computed)"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3032,7 +3348,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 14.69354,
         host_ram_gib: 340.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 2.95791 + 11.73563",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 2.95791 + 11.73563"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3051,7 +3369,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 29.38708,
         host_ram_gib: 680.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 5.91582 + 23.47126",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 5.91582 + 23.47126"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3070,7 +3390,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.94582,
         host_ram_gib: 170.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.09962 + 1.8462. SUSPICIOUS: the us-central1 A100-80GB GPU price (1.8462) is lower than the A100-40GB price; us-east4 is 2.07937 and other regions up to 4.85",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.09962 + 1.8462. SUSPICIOUS: the us-central1 A100-80GB GPU price (1.8462) is lower than the A100-40GB price; us-east4 is 2.07937 and other regions up to 4.85"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3089,7 +3411,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 23.56656,
         host_ram_gib: 1360.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 8.79698 + 14.76958. SUSPICIOUS (see a2-ultragpu-1g)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 8.79698 + 14.76958. SUSPICIOUS (see a2-ultragpu-1g)"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3108,7 +3432,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 87.83247,
         host_ram_gib: 1872.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 78.37241. The us-central1 H100x8 row (33.60609) looks like a discounted/DWS-type SKU and is not used",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 78.37241. The us-central1 H100x8 row (33.60609) looks like a discounted/DWS-type SKU and is not used"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3127,7 +3453,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 92.2143,
         host_ram_gib: 1872.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 82.75424",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 82.75424"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3146,7 +3474,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 86.75992,
         host_ram_gib: 2952.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h200-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 12.266 + 74.49392 (some other regions list H200x8 at 36.60258, which is inconsistent)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h200-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 12.266 + 74.49392 (some other regions list H200x8 at 36.60258, which is inconsistent)"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3165,7 +3495,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 90.216,
         host_ram_gib: 0.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the b200 row of gpus.csv ; GPU part only; the host VM (a4 family) price is missing from this catalog commit, so the real total is higher",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the b200 row of gpus.csv ; GPU part only; the host VM (a4 family) price is missing from this catalog commit, so the real total is higher"
+        ),
         date: "2025 approx.",
     },
     Device {
@@ -3184,7 +3516,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.526,
         host_ram_gib: 28.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the t4 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the t4 row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3203,7 +3537,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.352,
         host_ram_gib: 440.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the t4 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the t4 row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3222,7 +3558,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.06,
         host_ram_gib: 112.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3241,7 +3579,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 12.24,
         host_ram_gib: 448.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3260,7 +3600,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 22.032,
         host_ram_gib: 672.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-sxm-32gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-sxm-32gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3279,7 +3621,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.2,
         host_ram_gib: 440.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a10 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a10 row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3298,7 +3642,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.673,
         host_ram_gib: 220.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3317,7 +3663,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 7.346,
         host_ram_gib: 440.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3336,7 +3684,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 14.692,
         host_ram_gib: 880.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3355,7 +3705,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 27.197,
         host_ram_gib: 900.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-sxm-40gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3374,7 +3726,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 32.77,
         host_ram_gib: 1800.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-sxm-80gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3393,7 +3747,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 6.98,
         host_ram_gib: 320.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; costnimbus (2026) also quotes ~$6.98/h in East US",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; costnimbus (2026) also quotes ~$6.98/h in East US"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3412,7 +3768,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 13.96,
         host_ram_gib: 640.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; See NC40ads_H100_v5",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; See NC40ads_H100_v5"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3431,7 +3789,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 98.32,
         host_ram_gib: 1900.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-sxm row of gpus.csv ; CATALOG ERROR: the catalog lists an accelerator count of 12; this VM has 8 H100s. Per-GPU price here is computed with 8",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-sxm row of gpus.csv ; CATALOG ERROR: the catalog lists an accelerator count of 12; this VM has 8 H100s. Per-GPU price here is computed with 8"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3450,7 +3810,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.5,
         host_ram_gib: 46.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU: https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (24 GB GDDR6, 672 GB/s, FP32 16.31 TFLOPS used as fp16 since the tensor rate was not captured, TDP 260 W; not in gpus.csv)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU: https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (24 GB GDDR6, 672 GB/s, FP32 16.31 TFLOPS used as fp16 since the tensor rate was not captured, TDP 260 W; not in gpus.csv)"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3469,7 +3831,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.8,
         host_ram_gib: 100.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3488,7 +3852,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.6,
         host_ram_gib: 200.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3507,7 +3873,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.2,
         host_ram_gib: 400.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3526,7 +3894,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.75,
         host_ram_gib: 200.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a10 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a10 row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3545,7 +3915,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.29,
         host_ram_gib: 200.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; gpu_1x_a100_sxm4 has the same spec and price",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; gpu_1x_a100_sxm4 has the same spec and price"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3564,7 +3936,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.58,
         host_ram_gib: 400.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3583,7 +3957,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 5.16,
         host_ram_gib: 800.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3602,7 +3978,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 10.32,
         host_ram_gib: 1800.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3621,7 +3999,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 14.32,
         host_ram_gib: 1800.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3640,7 +4020,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.49,
         host_ram_gib: 200.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-pcie row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-pcie row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3659,7 +4041,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.29,
         host_ram_gib: 225.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3678,7 +4062,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 6.38,
         host_ram_gib: 450.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3697,7 +4083,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 12.36,
         host_ram_gib: 900.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3716,7 +4104,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 23.92,
         host_ram_gib: 1800.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3735,7 +4125,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.49,
         host_ram_gib: 432.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the gh200 row of gpus.csv ; 98304 MiB per GPU as reported",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the gh200 row of gpus.csv ; 98304 MiB per GPU as reported"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3754,7 +4146,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.4,
         host_ram_gib: 448.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the v100-sxm2-16gb row of gpus.csv (gpus.csv: GPU in Lambda gpu_8x_v100)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the v100-sxm2-16gb row of gpus.csv (gpus.csv: GPU in Lambda gpu_8x_v100)"
+        ),
         date: "2024 approx.",
     },
     Device {
@@ -3773,7 +4167,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.64,
         host_ram_gib: 80.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the a100-pcie-80gb row of gpus.csv ; spot 1.19",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the a100-pcie-80gb row of gpus.csv ; spot 1.19"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3792,7 +4188,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.89,
         host_ram_gib: 80.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3811,7 +4209,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 15.12,
         host_ram_gib: 640.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3830,7 +4230,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.99,
         host_ram_gib: 141.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv ; spot 3.59",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv ; spot 3.59"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3849,7 +4251,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 31.92,
         host_ram_gib: 1128.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3868,7 +4272,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 23.92,
         host_ram_gib: 640.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the h100-sxm row of gpus.csv ; spot 21.52",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the h100-sxm row of gpus.csv ; spot 21.52"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3887,7 +4293,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.44,
         host_ram_gib: 24.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3906,7 +4314,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.14,
         host_ram_gib: 48.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l40 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l40 row of gpus.csv"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3925,7 +4335,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.86,
         host_ram_gib: 62.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); SUSPICIOUS: the catalog Price column says 0.43 and SpotPrice says 0.86 (columns look swapped); the higher value is used as on-demand",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); SUSPICIOUS: the catalog Price column says 0.43 and SpotPrice says 0.86 (columns look swapped); the higher value is used as on-demand"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3944,7 +4356,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.32,
         host_ram_gib: 20.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU: https://huggingface.co/hardware/rtx-4000-ada (20 GB, FP32 26.7 TFLOPS used as fp16 since the tensor rate was not captured, 130 W; memory bandwidth not found, left 0; not in gpus.csv)",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU: https://huggingface.co/hardware/rtx-4000-ada (20 GB, FP32 26.7 TFLOPS used as fp16 since the tensor rate was not captured, 130 W; memory bandwidth not found, left 0; not in gpus.csv)"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3963,7 +4377,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.43,
         host_ram_gib: 24.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv"
+        ),
         date: "n.d.",
     },
     Device {
@@ -3982,7 +4398,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.72,
         host_ram_gib: 96.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv"
+        ),
         date: "n.d.",
     },
     Device {
@@ -4001,7 +4419,9 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.69,
         host_ram_gib: 24.0,
-        source: "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-4090 row of gpus.csv ; spot 0.34",
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-4090 row of gpus.csv ; spot 0.34"
+        ),
         date: "n.d.",
     },
 ];

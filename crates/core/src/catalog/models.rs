@@ -10,7 +10,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Llama 2 7B",
         hf_repo: "meta-llama/Llama-2-7b-hf",
         released: "2023-07",
-        source: "../shared/validation/configs/llama-2-7b.json (Hugging Face config.json as published)",
+        source: src!("../shared/validation/configs/llama-2-7b.json (Hugging Face config.json as published)"),
         config: include_str!("models/llama-2-7b.json"),
     },
     ModelEntry {
@@ -19,7 +19,9 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Llama 3.1 8B",
         hf_repo: "meta-llama/Llama-3.1-8B",
         released: "2024-07",
-        source: "../shared/validation/configs/llama-3.1-8b.json (Hugging Face config.json as published)",
+        source: src!(
+            "../shared/validation/configs/llama-3.1-8b.json (Hugging Face config.json as published)"
+        ),
         config: include_str!("models/llama-3.1-8b.json"),
     },
     ModelEntry {
@@ -28,7 +30,9 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Mistral 7B v0.1",
         hf_repo: "mistralai/Mistral-7B-v0.1",
         released: "2023-09",
-        source: "../shared/validation/configs/mistral-7b-v0.1.json (Hugging Face config.json as published)",
+        source: src!(
+            "../shared/validation/configs/mistral-7b-v0.1.json (Hugging Face config.json as published)"
+        ),
         config: include_str!("models/mistral-7b-v0.1.json"),
     },
     ModelEntry {
@@ -37,7 +41,9 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Mixtral 8x7B",
         hf_repo: "mistralai/Mixtral-8x7B-v0.1",
         released: "2023-12",
-        source: "../shared/validation/configs/mixtral-8x7b.json (Hugging Face config.json as published)",
+        source: src!(
+            "../shared/validation/configs/mixtral-8x7b.json (Hugging Face config.json as published)"
+        ),
         config: include_str!("models/mixtral-8x7b.json"),
     },
     ModelEntry {
@@ -46,7 +52,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Qwen2.5 7B",
         hf_repo: "Qwen/Qwen2.5-7B",
         released: "2024-09",
-        source: "../shared/validation/configs/qwen2.5-7b.json (Hugging Face config.json as published)",
+        source: src!("../shared/validation/configs/qwen2.5-7b.json (Hugging Face config.json as published)"),
         config: include_str!("models/qwen2.5-7b.json"),
     },
     ModelEntry {
@@ -55,7 +61,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Qwen3 8B",
         hf_repo: "Qwen/Qwen3-8B",
         released: "2025-04",
-        source: "../shared/validation/configs/qwen3-8b.json (Hugging Face config.json as published)",
+        source: src!("../shared/validation/configs/qwen3-8b.json (Hugging Face config.json as published)"),
         config: include_str!("models/qwen3-8b.json"),
     },
     ModelEntry {
@@ -64,7 +70,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Gemma 2 2B",
         hf_repo: "google/gemma-2-2b",
         released: "2024-07",
-        source: "../shared/validation/configs/gemma-2-2b.json (Hugging Face config.json as published)",
+        source: src!("../shared/validation/configs/gemma-2-2b.json (Hugging Face config.json as published)"),
         config: include_str!("models/gemma-2-2b.json"),
     },
     ModelEntry {
@@ -73,7 +79,9 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Phi-3 mini 4k",
         hf_repo: "microsoft/Phi-3-mini-4k-instruct",
         released: "2024-04",
-        source: "../shared/validation/configs/phi-3-mini-4k.json (Hugging Face config.json as published)",
+        source: src!(
+            "../shared/validation/configs/phi-3-mini-4k.json (Hugging Face config.json as published)"
+        ),
         config: include_str!("models/phi-3-mini-4k.json"),
     },
     ModelEntry {
@@ -82,7 +90,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "DeepSeek-V3",
         hf_repo: "deepseek-ai/DeepSeek-V3",
         released: "2024-12",
-        source: "../shared/validation/configs/deepseek-v3.json (Hugging Face config.json as published)",
+        source: src!("../shared/validation/configs/deepseek-v3.json (Hugging Face config.json as published)"),
         config: include_str!("models/deepseek-v3.json"),
     },
     ModelEntry {
@@ -91,7 +99,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "GPT-2 (124M)",
         hf_repo: "openai-community/gpt2",
         released: "2019-02",
-        source: "../shared/validation/configs/gpt2.json (Hugging Face config.json as published)",
+        source: src!("../shared/validation/configs/gpt2.json (Hugging Face config.json as published)"),
         config: include_str!("models/gpt2.json"),
     },
 ];
