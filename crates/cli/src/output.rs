@@ -330,6 +330,14 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             let _ = writeln!(s, "Advice   {}", en(a));
         }
     }
+    let cmds = headroom_core::flags::commands(scenario, e, fit);
+    if !cmds.is_empty() {
+        let _ = writeln!(s);
+        let _ = writeln!(s, "Run with");
+        for c in cmds {
+            let _ = writeln!(s, "  {c}");
+        }
+    }
     let _ = writeln!(s, "Link   {}", share::encode(scenario));
     s
 }

@@ -21,6 +21,7 @@ pub mod cost;
 pub mod error;
 pub mod estimate;
 pub mod fit;
+pub mod flags;
 pub mod hardware;
 pub mod import;
 pub mod inference;

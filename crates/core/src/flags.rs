@@ -1,0 +1,243 @@
+//! The command line to run the scenario: the runtime's own flags, ready to copy (vLLM
+//! `--max-model-len`, llama.cpp `-c` and `-ngl`, Ollama's context and parallelism, MLX, and the
+//! training launchers' options).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::catalog;
+use crate::estimate::Estimate;
+use crate::fit::{Fit, Verdict};
+use crate::inference::Runtime;
+use crate::precision::{KvDtype, WeightFormat};
+use crate::scenario::{ModelSource, Scenario};
+use crate::training::{Checkpointing, Mode, Offload, Optimizer};
+
+/// The model's name as a runtime wants it: the Hugging Face repository for catalog models, else
+/// a placeholder the user replaces.
+fn repo(s: &Scenario) -> String {
+    match &s.model {
+        ModelSource::Catalog(id) => {
+            catalog::model(id).map(|m| String::from(m.hf_repo)).unwrap_or_else(|_| id.clone())
+        }
+        ModelSource::Custom(c) => c.name.clone(),
+        ModelSource::Params(_) => "your/model".into(),
+    }
+}
+
+fn gguf_file(s: &Scenario, format: WeightFormat) -> String {
+    let base = match &s.model {
+        ModelSource::Catalog(id) => id.clone(),
+        _ => "model".into(),
+    };
+    format!("{base}.{}.gguf", format.id().trim_start_matches("gguf-").to_ascii_uppercase())
+}
+
+/// The commands that run this scenario with its runtime (one string per line), given the
+/// estimate and, when a device was chosen, its fit (which may have picked offloaded layers).
+pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
+    let mut out = Vec::new();
+    if s.mode.is_training() {
+        training(s, &mut out);
+        return out;
+    }
+    let ctx = s.context;
+    let gpus = e.devices.max(1);
+    match e.runtime {
+        Runtime::Vllm => {
+            let mut c = format!("vllm serve {} --max-model-len {ctx} --max-num-seqs {}", repo(s), s.batch);
+            if gpus > 1 {
+                c.push_str(&format!(" --tensor-parallel-size {gpus}"));
+            }
+            c.push_str(" --gpu-memory-utilization 0.9");
+            match s.kv {
+                KvDtype::Fp8 => c.push_str(" --kv-cache-dtype fp8"),
+                KvDtype::F32 => c.push_str(" --kv-cache-dtype float32"),
+                _ => {}
+            }
+            match e.format {
+                WeightFormat::Fp8 => c.push_str(" --quantization fp8"),
+                WeightFormat::Awq { .. } => c.push_str(" --quantization awq"),
+                WeightFormat::Gptq { .. } => c.push_str(" --quantization gptq"),
+                WeightFormat::Nf4 { .. } => c.push_str(" --quantization bitsandbytes"),
+                WeightFormat::F16 => c.push_str(" --dtype float16"),
+                WeightFormat::Bf16 => c.push_str(" --dtype bfloat16"),
+                _ => {}
+            }
+            out.push(c);
+        }
+        Runtime::LlamaCpp | Runtime::Cpu => {
+            let ngl = match fit {
+                Some(f) if f.verdict == Verdict::Cpu => 0,
+                Some(f) if f.verdict == Verdict::Offload => f.gpu_layers.unwrap_or(0),
+                _ => s.gpu_layers.unwrap_or(999),
+            };
+            let ngl = if e.runtime == Runtime::Cpu { 0 } else { ngl };
+            let mut c = format!(
+                "llama-server -m {} -c {} -np {} -ngl {ngl}",
+                gguf_file(s, e.format),
+                ctx * s.batch,
+                s.batch
+            );
+            c.push_str(if s.flash_attention { " -fa on" } else { " -fa off" });
+            match s.kv {
+                KvDtype::Q8_0 => c.push_str(" -ctk q8_0 -ctv q8_0"),
+                KvDtype::Q4_0 => c.push_str(" -ctk q4_0 -ctv q4_0"),
+                _ => {}
+            }
+            if gpus > 1 && e.runtime != Runtime::Cpu {
+                c.push_str(" --split-mode layer");
+            }
+            out.push(c);
+        }
+        Runtime::Ollama => {
+            out.push(format!(
+                "OLLAMA_CONTEXT_LENGTH={ctx} OLLAMA_NUM_PARALLEL={} OLLAMA_FLASH_ATTENTION={} ollama serve",
+                s.batch,
+                u8::from(s.flash_attention)
+            ));
+            if matches!(s.kv, KvDtype::Q8_0 | KvDtype::Q4_0) {
+                out.push(format!("# with OLLAMA_KV_CACHE_TYPE={}", s.kv.id()));
+            }
+        }
+        Runtime::Mlx => {
+            out.push(format!("mlx_lm.server --model {} --max-kv-size {ctx}", repo(s)));
+        }
+        Runtime::Transformers => {
+            transformers(s, e, &mut out);
+        }
+    }
+    // On a Mac, macOS lets the GPU wire only part of the memory; the limit can be raised.
+    if let Some(f) = fit
+        && f.kind == catalog::device::DeviceKind::Apple
+        && f.verdict != Verdict::No
+    {
+        let mib = crate::ops::ceil(e.memory.total.as_mib()) as u64 + 2048;
+        out.push(format!("sudo sysctl iogpu.wired_limit_mb={mib}  # if macOS refuses the memory"));
+    }
+    out
+}
+
+fn transformers(s: &Scenario, e: &Estimate, out: &mut Vec<String>) {
+    let dtype = match e.format {
+        WeightFormat::F32 => "torch.float32",
+        WeightFormat::F16 => "torch.float16",
+        _ => "torch.bfloat16",
+    };
+    let quant = match e.format {
+        WeightFormat::Nf4 { double_quant } => format!(
+            ", quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant={})",
+            if double_quant { "True" } else { "False" }
+        ),
+        WeightFormat::Int8 => ", quantization_config=BitsAndBytesConfig(load_in_8bit=True)".into(),
+        _ => String::new(),
+    };
+    let attn = if s.flash_attention { "sdpa" } else { "eager" };
+    out.push(format!(
+                "AutoModelForCausalLM.from_pretrained(\"{}\", torch_dtype={dtype}, device_map=\"auto\", attn_implementation=\"{attn}\"{quant})",
+                repo(s)
+            ));
+}
+
+fn training(s: &Scenario, out: &mut Vec<String>) {
+    let optim = match s.optimizer {
+        Optimizer::AdamW => "adamw_torch_fused",
+        Optimizer::AdamW8bit => "adamw_bnb_8bit",
+        Optimizer::PagedAdamW => "paged_adamw_32bit",
+        Optimizer::PagedAdamW8bit => "paged_adamw_8bit",
+        Optimizer::Sgd | Optimizer::SgdMomentum => "sgd",
+        Optimizer::Adafactor => "adafactor",
+        Optimizer::Lion => "lion_32bit",
+    };
+    let mut c = format!(
+        "--per_device_train_batch_size {} --max_seq_length {} --optim {optim} --bf16",
+        s.batch, s.context
+    );
+    if s.checkpointing == Checkpointing::Full {
+        c.push_str(" --gradient_checkpointing");
+    }
+    if s.epochs != 1 {
+        c.push_str(&format!(" --num_train_epochs {}", s.epochs));
+    }
+    match s.mode {
+        Mode::Lora | Mode::Qlora => {
+            c.push_str(&format!(
+                " --use_peft --lora_r {} --lora_target_modules {}",
+                s.lora_rank,
+                s.lora_targets.id()
+            ));
+            if s.mode == Mode::Qlora {
+                c.push_str(" --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant");
+            }
+        }
+        _ => {}
+    }
+    let launcher =
+        if s.gpus > 1 { format!("accelerate launch --num_processes {}", s.gpus) } else { "python".into() };
+    out.push(format!("{launcher} sft.py --model_name_or_path {} {c}", repo(s)));
+    if s.zero > 0 {
+        let offload = match s.offload {
+            Offload::None => "",
+            Offload::Optimizer => ", \"offload_optimizer\": {\"device\": \"cpu\"}",
+            Offload::OptimizerAndParams => {
+                ", \"offload_optimizer\": {\"device\": \"cpu\"}, \"offload_param\": {\"device\": \"cpu\"}"
+            }
+        };
+        out.push(format!("# DeepSpeed: {{\"zero_optimization\": {{\"stage\": {}{offload}}}, \"bf16\": {{\"enabled\": true}}}}", s.zero));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::estimate::estimate;
+
+    #[test]
+    fn vllm_and_llama_cpp_flags() {
+        let s = Scenario {
+            runtime: Some(Runtime::Vllm),
+            context: 8192,
+            batch: 16,
+            gpus: 2,
+            ..Scenario::catalog("llama-3.1-8b")
+        };
+        let e = estimate(&s).unwrap();
+        let c = commands(&s, &e, None);
+        assert_eq!(
+            c[0],
+            "vllm serve meta-llama/Llama-3.1-8B --max-model-len 8192 --max-num-seqs 16 --tensor-parallel-size 2 --gpu-memory-utilization 0.9 --dtype bfloat16"
+        );
+        let s = Scenario {
+            weights: WeightFormat::parse("q4_k_m").ok(),
+            kv: KvDtype::Q8_0,
+            context: 4096,
+            batch: 2,
+            ..Scenario::catalog("qwen3-8b")
+        };
+        let e = estimate(&s).unwrap();
+        let c = commands(&s, &e, None);
+        assert_eq!(
+            c[0],
+            "llama-server -m qwen3-8b.Q4_K_M.gguf -c 8192 -np 2 -ngl 999 -fa on -ctk q8_0 -ctv q8_0"
+        );
+    }
+
+    #[test]
+    fn training_flags() {
+        let s = Scenario {
+            mode: Mode::Qlora,
+            checkpointing: Checkpointing::Full,
+            gpus: 2,
+            zero: 2,
+            ..Scenario::catalog("llama-3.1-8b")
+        };
+        let e = estimate(&s).unwrap();
+        let c = commands(&s, &e, None);
+        assert!(c[0].starts_with(
+            "accelerate launch --num_processes 2 sft.py --model_name_or_path meta-llama/Llama-3.1-8B"
+        ));
+        assert!(c[0].contains("--gradient_checkpointing") && c[0].contains("--load_in_4bit"));
+        assert!(c[1].contains("\"stage\": 2"));
+    }
+}
