@@ -1,110 +1,223 @@
 //! Headroom's web calculator. The page renders what `headroom-core` computes; it never estimates.
 //!
 //! One `RwSignal<Scenario>` is the source of truth; a `Memo` calls the core; an effect writes the
-//! scenario into the link. Inputs keep their raw text so half-typed values are not clobbered.
+//! whole state into the link with `history.replaceState`. Inputs keep their raw text so
+//! half-typed values are not clobbered. `?embed=1` renders a compact view for iframes.
 
+mod api;
+mod chart;
+mod embed;
+mod fields;
+mod i18n;
+mod inputs;
 mod link;
+mod results;
+mod state;
 
-use headroom_core::estimate::TermKind;
-use headroom_core::precision::{ALL_FORMATS, WeightFormat};
-use headroom_core::scenario::{ModelSource, Scenario, format_params, parse_params};
-use headroom_core::share;
-use headroom_core::text::{Lang, format_int, format_size};
+use headroom_core::share::Theme;
+use headroom_core::text::Lang;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use i18n::{T, tr};
+use state::Ui;
+
+pub use api::estimate_js;
+
+/// Whether this document is the calculator's own page (its `<body>` carries
+/// `data-headroom-app`). A documentation page that imports the module for its JavaScript API
+/// gets no user interface.
+pub fn is_app_page() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+        .is_some_and(|b| b.has_attribute("data-headroom-app"))
+}
 
 /// The calculator.
 #[component]
 pub fn App() -> impl IntoView {
     let decoded = link::read();
-    let scenario = RwSignal::new(decoded.scenario);
-    let ignored = decoded.ignored;
-    let estimate = Memo::new(move |_| headroom_core::estimate(&scenario.get()));
+    let ui = Ui::new(decoded.link, decoded.ignored);
+    provide_context(ui);
 
-    Effect::new(move |_| link::write(&share::encode(&scenario.get())));
-
-    let initial_params = match scenario.get_untracked().model {
-        ModelSource::Params(p) => format_params(p),
-        _ => String::new(),
-    };
-    let params_text = RwSignal::new(initial_params);
-    let params_error = RwSignal::new(None::<String>);
-
-    let on_params = move |ev| {
-        let text = event_target_value(&ev);
-        params_text.set(text.clone());
-        match parse_params(&text) {
-            Ok(p) => {
-                params_error.set(None);
-                scenario.update(|s| s.model = ModelSource::Params(p));
-            }
-            Err(e) => params_error.set(Some(e.to_string())),
+    Effect::new(move |_| link::write(&ui.link()));
+    Effect::new(move |_| apply_theme(ui.theme.get()));
+    Effect::new(move |_| set_document_lang(ui.lang.get()));
+    // Marks the first computed result, for the time-to-first-result measurement.
+    Effect::new(move |prev: Option<()>| {
+        if prev.is_none() && ui.result.with(|r| r.is_ok()) {
+            mark("headroom-first-result");
         }
-    };
-    let on_weights = move |ev| {
-        if let Ok(w) = WeightFormat::parse(&event_target_value(&ev)) {
-            scenario.update(|s| s.weights = Some(w));
-        }
-    };
-    let selected = move || estimate.with(|e| e.as_ref().ok().map(|e| e.format));
+    });
 
+    if ui.embed {
+        view! { <embed::EmbedView/> }.into_any()
+    } else {
+        view! { <Page/> }.into_any()
+    }
+}
+
+fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
+fn apply_theme(theme: Option<Theme>) {
+    let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else {
+        return;
+    };
+    match theme {
+        Some(t) => {
+            let _ = root.set_attribute("data-hr-theme", t.id());
+        }
+        None => {
+            let _ = root.remove_attribute("data-hr-theme");
+        }
+    }
+}
+
+fn set_document_lang(lang: Lang) {
+    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("lang", lang.code());
+    }
+}
+
+/// The full page: header, inputs, results.
+#[component]
+fn Page() -> impl IntoView {
+    let ui = state::ui();
+    let lang = ui.lang;
     view! {
         <main class="hr-app">
-            <header class="hr-header">
-                <h1>"Headroom"</h1>
-                <p class="hr-tagline">"How much memory a language model needs, before you buy or rent."</p>
-            </header>
-            {(!ignored.is_empty()).then(|| view! {
-                <div class="hr-notice" role="status">
-                    "Some settings in this link were ignored: "
-                    {ignored.iter().map(|i| format!("{} ({})", i.key, i.reason)).collect::<Vec<_>>().join("; ")}
-                </div>
-            })}
-            <section class="hr-inputs" aria-label="Inputs">
-                <label class="hr-field">
-                    <span>"Parameters"</span>
-                    <input
-                        id="hr-params"
-                        type="text"
-                        inputmode="decimal"
-                        prop:value=move || params_text.get()
-                        on:input=on_params
-                        aria-invalid=move || params_error.get().is_some().to_string()
-                        aria-describedby="hr-params-error"
-                    />
-                    <small id="hr-params-error" class="hr-error">{move || params_error.get()}</small>
-                </label>
-                <label class="hr-field">
-                    <span>"Weight precision"</span>
-                    <select id="hr-weights" on:change=on_weights>
-                        {ALL_FORMATS.iter().map(|f| {
-                            let f = *f;
-                            view! { <option value=f.id() selected=move || selected() == Some(f)>{f.label()}</option> }
-                        }).collect::<Vec<_>>()}
-                    </select>
-                </label>
-            </section>
-            <section class="hr-results" aria-live="polite">
-                {move || match estimate.get() {
-                    Ok(e) => {
-                        let weights = e.memory.get(TermKind::Weights);
-                        view! {
-                            <div class="hr-figure">
-                                <span class="hr-figure-label">"Weights"</span>
-                                <output id="hr-weights-bytes" data-bytes=weights.get().to_string()>
-                                    {format_size(weights, Lang::En)}
-                                </output>
-                                <span class="hr-figure-detail">{format_int(weights.get(), Lang::En)} " bytes"</span>
-                            </div>
-                        }.into_any()
-                    }
-                    Err(err) => view! { <p class="hr-error" role="alert">{err.to_string()}</p> }.into_any(),
-                }}
-            </section>
+            <Header/>
+            <results::Notices/>
+            <div class="hr-layout">
+                <aside class="hr-inputs" aria-label=move || tr(lang.get(), T::Model)>
+                    <inputs::ModelInput/>
+                    <inputs::ModeTabs/>
+                    <inputs::WorkloadInputs/>
+                    <inputs::HardwareInputs/>
+                    <inputs::CostInputs/>
+                </aside>
+                <section class="hr-results" aria-live="polite">
+                    <results::Resources/>
+                    <results::VerdictCard/>
+                    <results::BreakdownCard/>
+                    <results::SpeedCard/>
+                    <results::CommandsCard/>
+                    <chart::ChartCard/>
+                    <results::CompareCard/>
+                    <results::SeedTable/>
+                    <results::DevicesCard/>
+                </section>
+            </div>
+            <footer class="hr-footer">
+                <p>{move || tr(lang.get(), T::Footer)}</p>
+            </footer>
         </main>
     }
 }
 
-/// The scenario the page starts from when the link says nothing.
-pub fn default_scenario() -> Scenario {
-    Scenario::default()
+/// Title, language and theme switches, link and embed buttons.
+#[component]
+fn Header() -> impl IntoView {
+    let ui = state::ui();
+    let lang = ui.lang;
+    let copied = RwSignal::new(false);
+    let show_embed = RwSignal::new(false);
+    let copy = move |_| {
+        let url = link::absolute(&ui.link());
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(&url);
+        }
+        copied.set(true);
+    };
+    let toggle_lang = move |_| {
+        ui.lang.update(|l| *l = if *l == Lang::En { Lang::Fr } else { Lang::En });
+        ui.lang_chosen.set(true);
+    };
+    let toggle_theme = move |_| {
+        let dark_now = match ui.theme.get() {
+            Some(t) => t == Theme::Dark,
+            None => prefers_dark(),
+        };
+        ui.theme.set(Some(if dark_now { Theme::Light } else { Theme::Dark }));
+    };
+    let snippet = move || {
+        let mut l = ui.link();
+        l.embed = true;
+        let src = link::absolute(&l);
+        let base = src.split('?').next().unwrap_or("").trim_end_matches("index.html").to_string();
+        format!(
+            "<iframe class=\"headroom-embed\" src=\"{src}\" width=\"100%\" height=\"420\" style=\"border:0\" title=\"Headroom\"></iframe>\n<script src=\"{base}embed.js\" defer></script>"
+        )
+    };
+    view! {
+        <header class="hr-header">
+            <div class="hr-brand">
+                <h1>"Headroom"</h1>
+                <p class="hr-tagline">{move || tr(lang.get(), T::Tagline)}</p>
+            </div>
+            <nav class="hr-actions">
+                <button type="button" id="hr-lang" on:click=toggle_lang
+                    aria-label=move || tr(lang.get(), T::Language)>
+                    {move || if lang.get() == Lang::En { "FR" } else { "EN" }}
+                </button>
+                <button type="button" id="hr-theme" on:click=toggle_theme>
+                    {move || tr(lang.get(), T::Theme)}
+                </button>
+                <button type="button" id="hr-copy" on:click=copy>
+                    {move || tr(lang.get(), if copied.get() { T::Copied } else { T::CopyLink })}
+                </button>
+                <button type="button" id="hr-embed-button" aria-expanded=move || show_embed.get().to_string()
+                    on:click=move |_| show_embed.update(|v| *v = !*v)>
+                    {move || tr(lang.get(), T::Embed)}
+                </button>
+            </nav>
+            {move || show_embed.get().then(|| view! {
+                <div class="hr-embed-snippet">
+                    <label for="hr-embed-code">{tr(lang.get(), T::EmbedHelp)}</label>
+                    <textarea id="hr-embed-code" readonly rows="4">{snippet()}</textarea>
+                </div>
+            })}
+        </header>
+    }
+}
+
+fn prefers_dark() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Height reporting for iframes: posts `{type: "headroom:height", height}` to the parent
+/// whenever the page's height changes (see `web/embed.js`).
+pub fn report_height() {
+    let Some(window) = web_sys::window() else { return };
+    let Some(doc) = window.document() else { return };
+    let Some(root) = doc.document_element() else { return };
+    let height = root.scroll_height();
+    // At the top level the parent is the window itself, and the message goes nowhere.
+    if let Ok(Some(parent)) = window.parent() {
+        let msg = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&msg, &"type".into(), &"headroom:height".into());
+        let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+        let _ = parent.post_message(&msg, "*");
+    }
+}
+
+/// Keeps the parent informed of the page's height as it changes.
+pub fn observe_height() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(root) = doc.document_element() else { return };
+    let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(report_height);
+    if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+        observer.observe(&root);
+        // The observer lives as long as the page.
+        std::mem::forget(observer);
+    }
+    callback.forget();
+    report_height();
 }

@@ -51,6 +51,12 @@ pub fn log10(x: f64) -> f64 {
     libm::log10(x)
 }
 
+/// e raised to `x`.
+#[inline]
+pub fn exp(x: f64) -> f64 {
+    libm::exp(x)
+}
+
 /// Absolute value.
 #[inline]
 pub fn abs(x: f64) -> f64 {

@@ -1,0 +1,157 @@
+//! Small form controls that keep their raw text, so a half-typed value is never clobbered, and
+//! say what is wrong beside themselves.
+
+use leptos::prelude::*;
+
+/// A whole-number field with an optional slider (logarithmic for contexts).
+///
+/// * `id`: the input's id (the label points at it).
+/// * `label`: the label text.
+/// * `value`: the current value.
+/// * `set`: called with every valid value typed or slid.
+/// * `min`, `max`: the accepted range.
+/// * `log_slider`: show a slider on a log₂ scale (contexts, batch sizes).
+#[component]
+pub fn CountField(
+    /// The input's id.
+    id: &'static str,
+    /// The label text.
+    #[prop(into)]
+    label: Signal<&'static str>,
+    /// The current value.
+    #[prop(into)]
+    value: Signal<u64>,
+    /// Called with every valid value.
+    set: Callback<u64>,
+    /// Smallest accepted value.
+    min: u64,
+    /// Largest accepted value.
+    max: u64,
+    /// Show a slider on a log₂ scale.
+    #[prop(optional)]
+    log_slider: bool,
+) -> impl IntoView {
+    let text = RwSignal::new(value.get_untracked().to_string());
+    let error = RwSignal::new(None::<String>);
+    // Follow outside changes (slider, link) unless the text already says the same number.
+    Effect::new(move |_| {
+        let v = value.get();
+        if parse_count(&text.get_untracked()) != Some(v) {
+            text.set(v.to_string());
+            error.set(None);
+        }
+    });
+    let on_input = move |ev| {
+        let t = event_target_value(&ev);
+        text.set(t.clone());
+        match parse_count(&t) {
+            Some(v) if (min..=max).contains(&v) => {
+                error.set(None);
+                set.run(v);
+            }
+            _ => error.set(Some(format!("{min} – {max}"))),
+        }
+    };
+    let slider_max = log2(max) * 100;
+    let slider_min = log2(min.max(1)) * 100;
+    let error_id = format!("{id}-error");
+    let error_id2 = error_id.clone();
+    view! {
+        <div class="hr-field">
+            <label for=id>{move || label.get()}</label>
+            <div class="hr-field-row">
+                {log_slider.then(|| view! {
+                    <input type="range" class="hr-slider" min=slider_min max=slider_max step="1"
+                        aria-label=move || label.get()
+                        prop:value=move || (log2f(value.get()) * 100.0) as u64
+                        on:input=move |ev| {
+                            if let Ok(x) = event_target_value(&ev).parse::<f64>() {
+                                let v = headroom_core::ops::round(headroom_core::ops::powf(2.0, x / 100.0)) as u64;
+                                set.run(v.clamp(min, max));
+                            }
+                        }/>
+                })}
+                <input type="text" inputmode="numeric" id=id class="hr-number"
+                    prop:value=move || text.get()
+                    aria-invalid=move || error.get().is_some().to_string()
+                    aria-describedby=error_id
+                    on:input=on_input/>
+            </div>
+            <small id=error_id2 class="hr-error">{move || error.get()}</small>
+        </div>
+    }
+}
+
+/// `4096`, `32k`, `128K`, `1_000`.
+pub fn parse_count(t: &str) -> Option<u64> {
+    let t: String = t.trim().chars().filter(|c| *c != '_' && *c != ',' && !c.is_whitespace()).collect();
+    let (num, scale) = match t.as_bytes().last() {
+        Some(b'k' | b'K') => (&t[..t.len() - 1], 1024),
+        _ => (t.as_str(), 1),
+    };
+    num.parse::<u64>().ok()?.checked_mul(scale)
+}
+
+fn log2(n: u64) -> u64 {
+    63 - u64::from(n.max(1).leading_zeros())
+}
+
+fn log2f(n: u64) -> f64 {
+    headroom_core::ops::log2(n.max(1) as f64)
+}
+
+/// A select of `(id, label)` options.
+#[component]
+pub fn Choice(
+    /// The select's id.
+    id: &'static str,
+    /// The label text.
+    #[prop(into)]
+    label: Signal<&'static str>,
+    /// The options, as `(value, label)`.
+    #[prop(into)]
+    options: Signal<Vec<(String, String)>>,
+    /// The selected value.
+    #[prop(into)]
+    selected: Signal<String>,
+    /// Called with the chosen value.
+    set: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <div class="hr-field">
+            <label for=id>{move || label.get()}</label>
+            <select id=id on:change=move |ev| set.run(event_target_value(&ev))>
+                {move || {
+                    let sel = selected.get();
+                    options.get().into_iter().map(|(v, l)| {
+                        let is = v == sel;
+                        view! { <option value=v selected=is>{l}</option> }
+                    }).collect_view()
+                }}
+            </select>
+        </div>
+    }
+}
+
+/// A checkbox.
+#[component]
+pub fn Toggle(
+    /// The input's id.
+    id: &'static str,
+    /// The label text.
+    #[prop(into)]
+    label: Signal<&'static str>,
+    /// Whether it is checked.
+    #[prop(into)]
+    checked: Signal<bool>,
+    /// Called with the new state.
+    set: Callback<bool>,
+) -> impl IntoView {
+    view! {
+        <div class="hr-field hr-check">
+            <input type="checkbox" id=id prop:checked=move || checked.get()
+                on:change=move |ev| set.run(event_target_checked(&ev))/>
+            <label for=id>{move || label.get()}</label>
+        </div>
+    }
+}

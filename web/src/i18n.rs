@@ -1,0 +1,139 @@
+//! The page's own words in English and French (the core's explanations are in `headroom_core::text`).
+
+use headroom_core::text::Lang;
+
+macro_rules! ui_text {
+    ($($id:ident => $en:literal, $fr:literal;)*) => {
+        /// A label, heading or button text of the page.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[allow(missing_docs)]
+        pub enum T { $($id,)* }
+
+        /// The words of `t` in `lang`.
+        pub fn tr(lang: Lang, t: T) -> &'static str {
+            match (t, lang) {
+                $((T::$id, Lang::En) => $en, (T::$id, Lang::Fr) => $fr,)*
+            }
+        }
+    };
+}
+
+ui_text! {
+    Tagline => "How much memory, disk, speed and money a language model needs — term by term, before you buy or rent.",
+        "Combien de mémoire, de disque, de vitesse et d'argent demande un modèle de langage — poste par poste, avant d'acheter ou de louer.";
+    Model => "Model", "Modèle";
+    FromCatalog => "From the catalog", "Du catalogue";
+    ParamCount => "Parameter count", "Nombre de paramètres";
+    ConfigJson => "config.json", "config.json";
+    SearchModels => "Search models", "Chercher un modèle";
+    Parameters => "Parameters", "Paramètres";
+    PasteConfig => "Paste a Hugging Face config.json", "Collez un config.json de Hugging Face";
+    UploadConfig => "or upload the file", "ou envoyez le fichier";
+    ReadConfig => "Read config", "Lire la config";
+    Mode => "Workload", "Charge de travail";
+    Inference => "Inference", "Inférence";
+    FullFt => "Full fine-tuning", "Entraînement complet";
+    Lora => "LoRA", "LoRA";
+    Qlora => "QLoRA", "QLoRA";
+    WeightPrecision => "Weight precision", "Précision des poids";
+    ModelsOwn => "the model's own", "celle du modèle";
+    KvPrecision => "KV-cache precision", "Précision du cache KV";
+    Context => "Context (tokens per sequence)", "Contexte (tokens par séquence)";
+    Concurrency => "Concurrent requests", "Requêtes simultanées";
+    MicroBatch => "Micro-batch (sequences)", "Micro-batch (séquences)";
+    Runtime => "Runtime", "Runtime";
+    ByFormat => "usual for the format", "habituel pour le format";
+    FlashAttention => "Flash attention", "Flash attention";
+    Optimizer => "Optimizer", "Optimiseur";
+    TrainPrecision => "Precision recipe", "Recette de précision";
+    LoraRank => "LoRA rank", "Rang LoRA";
+    LoraTargets => "LoRA targets", "Cibles LoRA";
+    Checkpointing => "Gradient checkpointing", "Gradient checkpointing";
+    Zero => "ZeRO stage", "Étape ZeRO";
+    Offload => "Offload to CPU", "Déchargement vers le CPU";
+    DatasetTokens => "Dataset (tokens)", "Jeu de données (tokens)";
+    Epochs => "Epochs", "Époques";
+    Hardware => "Hardware", "Matériel";
+    Device => "Device", "Appareil";
+    NoDevice => "— none —", "— aucun —";
+    MyMachine => "My machine", "Ma machine";
+    Gpus => "GPUs", "GPU";
+    Vram => "GPU memory (GiB)", "Mémoire GPU (Gio)";
+    Ram => "RAM (GiB)", "RAM (Gio)";
+    IsMac => "Apple Silicon (unified memory)", "Apple Silicon (mémoire unifiée)";
+    Costs => "Cost settings", "Hypothèses de coût";
+    KwhPrice => "Electricity (USD per kWh)", "Électricité (USD par kWh)";
+    HoursPerDay => "Hours of use per day", "Heures d'usage par jour";
+    Disk => "Disk", "Disque";
+    DiskHint => "the download: it fits on disk, which says nothing about running", "le téléchargement : tenir sur le disque ne dit rien de l'exécution";
+    Vram1 => "VRAM per device", "VRAM par appareil";
+    RamCard => "System RAM", "RAM système";
+    RamHint => "beside the accelerator", "à côté de l'accélérateur";
+    RamCpuHint => "the whole model runs from RAM", "tout le modèle tourne depuis la RAM";
+    Compute => "Compute", "Calcul";
+    PerToken => "per token", "par token";
+    Breakdown => "Memory breakdown", "Détail de la mémoire";
+    Total => "Total", "Total";
+    Range => "range", "fourchette";
+    Exact => "exact", "exact";
+    Formula => "Formula", "Formule";
+    Assumptions => "Assumptions", "Hypothèses";
+    Verdict => "On this device", "Sur cet appareil";
+    Fits => "fits", "tient";
+    OffloadV => "runs with offload", "tourne avec déchargement";
+    CpuV => "CPU only", "CPU seul";
+    NoV => "does not fit", "ne tient pas";
+    Headroom => "headroom", "marge";
+    Speed => "Speed", "Vitesse";
+    Decode => "Generation", "Génération";
+    Prefill => "Prompt processing", "Traitement du prompt";
+    Ttft => "Time to first token", "Temps jusqu'au premier token";
+    Aggregate => "All requests together", "Toutes les requêtes ensemble";
+    LimitedBy => "limited by", "limité par";
+    TrainingTime => "Training time", "Durée d'entraînement";
+    RunCost => "Cost of the run", "Coût de l'entraînement";
+    PerMillion => "per million tokens", "par million de tokens";
+    BreakEven => "buying beats renting after", "acheter bat la location après";
+    Months => "months", "mois";
+    RunWith => "Run it with", "Lancer avec";
+    Chart => "Memory versus context", "Mémoire selon le contexte";
+    Capacity => "capacity", "capacité";
+    SeedTable => "Storage per billion parameters", "Espace par milliard de paramètres";
+    Precision => "Precision", "Précision";
+    PerBillion => "Per 1B parameters", "Par 1B de paramètres";
+    Uses => "Common uses", "Utilisations courantes";
+    SeedOther => "Your format is not one of the guide's five; measured here:", "Votre format n'est pas dans le tableau du guide ; mesuré ici :";
+    BitsPerWeight => "bits per weight", "bits par poids";
+    Devices => "Which devices fit", "Quels appareils conviennent";
+    All => "All", "Tous";
+    GpusK => "GPUs", "GPU";
+    AppleK => "Macs", "Mac";
+    LaptopsK => "Laptops", "Portables";
+    CpusK => "CPUs", "CPU";
+    CloudK => "Cloud", "Cloud";
+    Price => "Price", "Prix";
+    PerHour => "/hour", "/heure";
+    TokS => "tok/s", "tok/s";
+    ShowMore => "Show more", "Afficher plus";
+    Select => "Select", "Choisir";
+    Compare => "Compare", "Comparer";
+    Pin => "Pin this scenario to compare", "Épingler ce scénario pour comparer";
+    Unpin => "Stop comparing", "Arrêter la comparaison";
+    Pinned => "Pinned", "Épinglé";
+    Current => "Current", "Actuel";
+    CopyLink => "Copy link", "Copier le lien";
+    Copied => "Copied", "Copié";
+    Embed => "Embed", "Intégrer";
+    EmbedHelp => "Paste this into your documentation; the frame resizes itself.", "Collez ceci dans votre documentation ; le cadre se redimensionne seul.";
+    OpenFull => "Open the full calculator", "Ouvrir le calculateur complet";
+    Language => "Language", "Langue";
+    Theme => "Theme", "Thème";
+    IgnoredLink => "Some settings in this link were not understood and were ignored:", "Certains réglages de ce lien n'ont pas été compris et ont été ignorés :";
+    CustomNotLinked => "A model read from a file cannot travel in a link: the link keeps every other setting.", "Un modèle lu depuis un fichier ne peut pas voyager dans un lien : le lien garde tous les autres réglages.";
+    Notes => "Notes", "Remarques";
+    Trainable => "trainable parameters", "paramètres entraînables";
+    ActiveParams => "active per token", "actifs par token";
+    Footer => "Every figure is computed in your browser by Headroom's Rust core. Exact terms are exact; modelled terms show their range.",
+        "Chaque chiffre est calculé dans votre navigateur par le cœur Rust de Headroom. Les postes exacts sont exacts ; les postes modélisés montrent leur fourchette.";
+    Error => "Cannot compute", "Calcul impossible";
+}

@@ -1,0 +1,558 @@
+//! The input panel: model, workload, hardware and cost settings. Every control edits the one
+//! scenario signal; nothing here computes an estimate.
+
+use headroom_core::catalog::{self, device::DeviceKind};
+use headroom_core::hardware::{DeviceChoice, MyMachine};
+use headroom_core::import::hf::parse_config;
+use headroom_core::inference::Runtime;
+use headroom_core::precision::{ALL_FORMATS, KvDtype, WeightFormat};
+use headroom_core::scenario::{
+    CustomModel, DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource, format_params, parse_params,
+};
+use headroom_core::text::Lang;
+use headroom_core::training::{Checkpointing, LoraTarget, LoraTargets, Mode, Offload, Optimizer, TrainPrecision};
+use leptos::prelude::*;
+
+use crate::fields::{Choice, CountField, Toggle};
+use crate::i18n::{T, tr};
+use crate::state::ui;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Catalog,
+    Params,
+    Config,
+}
+
+/// Where the model comes from: the catalog (searchable), a bare parameter count, or a pasted or
+/// uploaded `config.json`.
+#[component]
+pub fn ModelInput() -> impl IntoView {
+    let ui = ui();
+    let lang = ui.lang;
+    let initial = ui.scenario.with_untracked(|s| match &s.model {
+        ModelSource::Catalog(_) => Source::Catalog,
+        ModelSource::Params(_) => Source::Params,
+        ModelSource::Custom(_) => Source::Config,
+    });
+    let source = RwSignal::new(initial);
+    let model_text = RwSignal::new(ui.scenario.with_untracked(|s| match &s.model {
+        ModelSource::Catalog(id) => id.clone(),
+        _ => DEFAULT_MODEL.to_string(),
+    }));
+    let model_error = RwSignal::new(None::<String>);
+    let params_text = RwSignal::new(ui.scenario.with_untracked(|s| match &s.model {
+        ModelSource::Params(p) => format_params(*p),
+        _ => "7B".to_string(),
+    }));
+    let params_error = RwSignal::new(None::<String>);
+    let config_text = RwSignal::new(String::new());
+    let config_error = RwSignal::new(None::<String>);
+
+    let choose_catalog = move |text: String| {
+        model_text.set(text.clone());
+        match catalog::model(&text) {
+            Ok(m) => {
+                model_error.set(None);
+                ui.scenario.update(|s| s.model = ModelSource::Catalog(m.id.into()));
+            }
+            Err(e) if !text.trim().is_empty() => model_error.set(Some(e.to_string())),
+            Err(_) => model_error.set(None),
+        }
+    };
+    let choose_params = move |text: String| {
+        params_text.set(text.clone());
+        match parse_params(&text) {
+            Ok(p) => {
+                params_error.set(None);
+                ui.scenario.update(|s| s.model = ModelSource::Params(p));
+            }
+            Err(e) => params_error.set(Some(e.to_string())),
+        }
+    };
+    let read_config = move |text: String| match parse_config(text.as_bytes()) {
+        Ok(m) => {
+            config_error.set(None);
+            let name = m.name.clone().unwrap_or_else(|| format!("{} (config.json)", m.architecture.family));
+            ui.scenario.update(|s| {
+                s.model = ModelSource::Custom(Box::new(CustomModel {
+                    name,
+                    architecture: m.architecture,
+                    format: m.format,
+                    weight_bytes: None,
+                }))
+            });
+        }
+        Err(e) => config_error.set(Some(e.to_string())),
+    };
+    let upload = move |ev: leptos::ev::Event| {
+        let input: Option<web_sys::HtmlInputElement> =
+            ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into(t).ok());
+        let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) else { return };
+        // A config.json is a few kilobytes; refuse anything large before reading it.
+        if file.size() > 4.0 * 1024.0 * 1024.0 {
+            config_error.set(Some(format!("{} is {:.0} KB; a config.json is a few KB", file.name(), file.size() / 1024.0)));
+            return;
+        }
+        let promise = file.text();
+        leptos::task::spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(promise).await {
+                Ok(v) => {
+                    let text = v.as_string().unwrap_or_default();
+                    config_text.set(text.clone());
+                    read_config(text);
+                }
+                Err(_) => config_error.set(Some("the file could not be read".into())),
+            }
+        });
+    };
+
+    let summary = move || {
+        ui.result.with(|r| match r {
+            Ok((e, _)) => {
+                let l = lang.get();
+                let mut s = format!(
+                    "{} · {} {}",
+                    e.model.name,
+                    headroom_core::text::format_int(e.model.params_total.get(), l),
+                    tr(l, T::Parameters).to_lowercase()
+                );
+                if e.model.params_active != e.model.params_total {
+                    s.push_str(&format!(
+                        " ({} {})",
+                        headroom_core::text::format_int(e.model.params_active.get(), l),
+                        tr(l, T::ActiveParams)
+                    ));
+                }
+                if let Some(a) = &e.model.architecture {
+                    s.push_str(" · ");
+                    s.push_str(a);
+                }
+                s
+            }
+            Err(_) => String::new(),
+        })
+    };
+
+    let tab = move |which: Source, label: T, id: &'static str| {
+        view! {
+            <button type="button" role="tab" id=id class="hr-tab"
+                aria-selected=move || (source.get() == which).to_string()
+                on:click=move |_| {
+                    source.set(which);
+                    match which {
+                        Source::Catalog => choose_catalog(model_text.get_untracked()),
+                        Source::Params => choose_params(params_text.get_untracked()),
+                        Source::Config => {}
+                    }
+                }>
+                {move || tr(lang.get(), label)}
+            </button>
+        }
+    };
+
+    view! {
+        <fieldset class="hr-card hr-model">
+            <legend>{move || tr(lang.get(), T::Model)}</legend>
+            <div class="hr-tabs" role="tablist">
+                {tab(Source::Catalog, T::FromCatalog, "hr-source-catalog")}
+                {tab(Source::Params, T::ParamCount, "hr-source-params")}
+                {tab(Source::Config, T::ConfigJson, "hr-source-config")}
+            </div>
+            {move || match source.get() {
+                Source::Catalog => view! {
+                    <div class="hr-field">
+                        <label for="hr-model">{move || tr(lang.get(), T::SearchModels)}</label>
+                        <input id="hr-model" type="search" list="hr-model-list" autocomplete="off"
+                            prop:value=move || model_text.get()
+                            aria-invalid=move || model_error.get().is_some().to_string()
+                            on:change=move |ev| choose_catalog(event_target_value(&ev))
+                            on:input=move |ev| {
+                                let v = event_target_value(&ev);
+                                if catalog::model(&v).is_ok() { choose_catalog(v) } else { model_text.set(v) }
+                            }/>
+                        <datalist id="hr-model-list">
+                            {catalog::models().iter().map(|m| view! {
+                                <option value=m.id>{m.name}</option>
+                            }).collect_view()}
+                        </datalist>
+                        <small class="hr-error">{move || model_error.get()}</small>
+                    </div>
+                }.into_any(),
+                Source::Params => view! {
+                    <div class="hr-field">
+                        <label for="hr-params">{move || tr(lang.get(), T::Parameters)}</label>
+                        <input id="hr-params" type="text" inputmode="decimal"
+                            prop:value=move || params_text.get()
+                            aria-invalid=move || params_error.get().is_some().to_string()
+                            aria-describedby="hr-params-error"
+                            on:input=move |ev| choose_params(event_target_value(&ev))/>
+                        <small id="hr-params-error" class="hr-error">{move || params_error.get()}</small>
+                    </div>
+                }.into_any(),
+                Source::Config => view! {
+                    <div class="hr-field">
+                        <label for="hr-config">{move || tr(lang.get(), T::PasteConfig)}</label>
+                        <textarea id="hr-config" rows="5" spellcheck="false"
+                            prop:value=move || config_text.get()
+                            on:input=move |ev| config_text.set(event_target_value(&ev))></textarea>
+                        <div class="hr-field-row">
+                            <button type="button" id="hr-config-read"
+                                on:click=move |_| read_config(config_text.get_untracked())>
+                                {move || tr(lang.get(), T::ReadConfig)}
+                            </button>
+                            <label class="hr-file">
+                                <span>{move || tr(lang.get(), T::UploadConfig)}</span>
+                                <input type="file" id="hr-config-file" accept=".json,application/json" on:change=upload/>
+                            </label>
+                        </div>
+                        <small id="hr-config-error" class="hr-error" role="alert">{move || config_error.get()}</small>
+                    </div>
+                }.into_any(),
+            }}
+            <p class="hr-model-summary" id="hr-model-summary">{summary}</p>
+        </fieldset>
+    }
+}
+
+/// Inference, full fine-tuning, LoRA, QLoRA.
+#[component]
+pub fn ModeTabs() -> impl IntoView {
+    let ui = ui();
+    let lang = ui.lang;
+    let tab = move |mode: Mode, label: T| {
+        view! {
+            <button type="button" role="tab" class="hr-tab" id=format!("hr-mode-{}", mode.id())
+                aria-selected=move || (ui.scenario.with(|s| s.mode) == mode).to_string()
+                on:click=move |_| ui.scenario.update(|s| s.mode = mode)>
+                {move || tr(lang.get(), label)}
+            </button>
+        }
+    };
+    view! {
+        <div class="hr-card">
+            <div class="hr-tabs hr-mode-tabs" role="tablist" aria-label=move || tr(lang.get(), T::Mode)>
+                {tab(Mode::Inference, T::Inference)}
+                {tab(Mode::Full, T::FullFt)}
+                {tab(Mode::Lora, T::Lora)}
+                {tab(Mode::Qlora, T::Qlora)}
+            </div>
+        </div>
+    }
+}
+
+fn label_of(lang: Lang, t: T) -> Signal<&'static str> {
+    let _ = lang;
+    let ui = ui();
+    Signal::derive(move || tr(ui.lang.get(), t))
+}
+
+/// Precision, context, concurrency, runtime, and the training settings.
+#[component]
+pub fn WorkloadInputs() -> impl IntoView {
+    let ui = ui();
+    let lang = ui.lang;
+    let s = ui.scenario;
+    let training = move || s.with(|s| s.mode.is_training());
+    let lora = move || s.with(|s| matches!(s.mode, Mode::Lora | Mode::Qlora));
+
+    let weights_options = Signal::derive(move || {
+        let mut v = vec![(String::new(), tr(lang.get(), T::ModelsOwn).to_string())];
+        v.extend(ALL_FORMATS.iter().map(|f| (f.id(), f.label())));
+        v
+    });
+    let weights_selected = Signal::derive(move || s.with(|s| s.weights.map(|w| w.id()).unwrap_or_default()));
+    let kv_options = Signal::derive(|| KvDtype::ALL.iter().map(|k| (k.id().to_string(), k.id().to_uppercase())).collect());
+    let runtime_options = Signal::derive(move || {
+        let mut v = vec![(String::new(), tr(lang.get(), T::ByFormat).to_string())];
+        v.extend(Runtime::ALL.iter().map(|r| (r.id().to_string(), r.label().to_string())));
+        v
+    });
+    let optimizers = Signal::derive(|| Optimizer::ALL.iter().map(|o| (o.id().to_string(), o.id().to_string())).collect());
+    let precisions =
+        Signal::derive(|| TrainPrecision::ALL.iter().map(|p| (p.id().to_string(), p.id().to_string())).collect());
+    let ckpts = Signal::derive(|| {
+        [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full]
+            .iter()
+            .map(|c| (c.id().to_string(), c.id().to_string()))
+            .collect()
+    });
+    let offloads = Signal::derive(|| {
+        [Offload::None, Offload::Optimizer, Offload::OptimizerAndParams]
+            .iter()
+            .map(|o| (o.id().to_string(), o.id().to_string()))
+            .collect()
+    });
+    let zeros = Signal::derive(|| (0..=3).map(|z: u8| (z.to_string(), format!("ZeRO-{z}"))).collect());
+
+    view! {
+        <fieldset class="hr-card">
+            <legend>{move || tr(lang.get(), T::Mode)}</legend>
+            <Choice id="hr-weights" label=label_of(lang.get_untracked(), T::WeightPrecision) options=weights_options
+                selected=weights_selected
+                set=Callback::new(move |v: String| s.update(|s| s.weights = WeightFormat::parse(&v).ok()))/>
+            {move || (!training()).then(|| view! {
+                <Choice id="hr-kv" label=label_of(lang.get_untracked(), T::KvPrecision) options=kv_options
+                    selected=Signal::derive(move || s.with(|s| s.kv.id().to_string()))
+                    set=Callback::new(move |v: String| if let Ok(k) = KvDtype::parse(&v) { s.update(|s| s.kv = k) })/>
+            })}
+            <CountField id="hr-context" label=label_of(lang.get_untracked(), T::Context)
+                value=Signal::derive(move || s.with(|s| s.context))
+                set=Callback::new(move |v| s.update(|s| s.context = v))
+                min=1 max=MAX_CONTEXT log_slider=true/>
+            <CountField id="hr-batch"
+                label=Signal::derive(move || tr(lang.get(), if training() { T::MicroBatch } else { T::Concurrency }))
+                value=Signal::derive(move || s.with(|s| s.batch))
+                set=Callback::new(move |v| s.update(|s| s.batch = v))
+                min=1 max=MAX_BATCH log_slider=true/>
+            {move || (!training()).then(|| view! {
+                <Choice id="hr-runtime" label=label_of(lang.get_untracked(), T::Runtime) options=runtime_options
+                    selected=Signal::derive(move || s.with(|s| s.runtime.map(|r| r.id().to_string()).unwrap_or_default()))
+                    set=Callback::new(move |v: String| s.update(|s| s.runtime = Runtime::parse(&v).ok()))/>
+            })}
+            <Toggle id="hr-fa" label=label_of(lang.get_untracked(), T::FlashAttention)
+                checked=Signal::derive(move || s.with(|s| s.flash_attention))
+                set=Callback::new(move |v| s.update(|s| s.flash_attention = v))/>
+            {move || training().then(|| view! {
+                <div class="hr-training">
+                    <Choice id="hr-optimizer" label=label_of(lang.get_untracked(), T::Optimizer) options=optimizers
+                        selected=Signal::derive(move || s.with(|s| s.optimizer.id().to_string()))
+                        set=Callback::new(move |v: String| if let Ok(o) = Optimizer::parse(&v) { s.update(|s| s.optimizer = o) })/>
+                    {move || (!lora()).then(|| view! {
+                        <Choice id="hr-precision" label=label_of(lang.get_untracked(), T::TrainPrecision) options=precisions
+                            selected=Signal::derive(move || s.with(|s| s.precision.id().to_string()))
+                            set=Callback::new(move |v: String| if let Ok(p) = TrainPrecision::parse(&v) { s.update(|s| s.precision = p) })/>
+                    })}
+                    {move || lora().then(|| view! {
+                        <CountField id="hr-rank" label=label_of(lang.get_untracked(), T::LoraRank)
+                            value=Signal::derive(move || s.with(|s| s.lora_rank))
+                            set=Callback::new(move |v| s.update(|s| s.lora_rank = v))
+                            min=1 max=65_536/>
+                        <LoraTargetsField/>
+                    })}
+                    <Choice id="hr-ckpt" label=label_of(lang.get_untracked(), T::Checkpointing) options=ckpts
+                        selected=Signal::derive(move || s.with(|s| s.checkpointing.id().to_string()))
+                        set=Callback::new(move |v: String| if let Ok(c) = Checkpointing::parse(&v) { s.update(|s| s.checkpointing = c) })/>
+                    <CountField id="hr-gpus-train" label=label_of(lang.get_untracked(), T::Gpus)
+                        value=Signal::derive(move || s.with(|s| s.gpus))
+                        set=Callback::new(move |v| s.update(|s| s.gpus = v))
+                        min=1 max=4096/>
+                    <Choice id="hr-zero" label=label_of(lang.get_untracked(), T::Zero) options=zeros
+                        selected=Signal::derive(move || s.with(|s| s.zero.to_string()))
+                        set=Callback::new(move |v: String| if let Ok(z) = v.parse::<u8>() { s.update(|s| s.zero = z) })/>
+                    <Choice id="hr-offload" label=label_of(lang.get_untracked(), T::Offload) options=offloads
+                        selected=Signal::derive(move || s.with(|s| s.offload.id().to_string()))
+                        set=Callback::new(move |v: String| if let Ok(o) = Offload::parse(&v) { s.update(|s| s.offload = o) })/>
+                    <CountField id="hr-tokens" label=label_of(lang.get_untracked(), T::DatasetTokens)
+                        value=Signal::derive(move || s.with(|s| s.dataset_tokens))
+                        set=Callback::new(move |v| s.update(|s| s.dataset_tokens = v))
+                        min=1 max=1 << 50/>
+                    <CountField id="hr-epochs" label=label_of(lang.get_untracked(), T::Epochs)
+                        value=Signal::derive(move || s.with(|s| s.epochs))
+                        set=Callback::new(move |v| s.update(|s| s.epochs = v))
+                        min=1 max=10_000/>
+                </div>
+            })}
+        </fieldset>
+    }
+}
+
+/// LoRA targets: all linear layers, or a chosen set of module kinds.
+#[component]
+fn LoraTargetsField() -> impl IntoView {
+    let ui = ui();
+    let s = ui.scenario;
+    let lang = ui.lang;
+    let kinds = [
+        LoraTarget::Q,
+        LoraTarget::K,
+        LoraTarget::V,
+        LoraTarget::O,
+        LoraTarget::Gate,
+        LoraTarget::Up,
+        LoraTarget::Down,
+    ];
+    let is_on = move |k: LoraTarget| {
+        s.with(|s| match &s.lora_targets {
+            LoraTargets::AllLinear => true,
+            LoraTargets::Some(list) => list.contains(&k),
+        })
+    };
+    let flip = move |k: LoraTarget, on: bool| {
+        s.update(|s| {
+            let mut list: Vec<LoraTarget> = match &s.lora_targets {
+                LoraTargets::AllLinear => kinds.to_vec(),
+                LoraTargets::Some(l) => l.clone(),
+            };
+            list.retain(|x| *x != k);
+            if on {
+                list.push(k);
+            }
+            list.sort();
+            if list.is_empty() {
+                return;
+            }
+            s.lora_targets = if kinds.iter().all(|x| list.contains(x)) { LoraTargets::AllLinear } else { LoraTargets::Some(list) };
+        })
+    };
+    view! {
+        <fieldset class="hr-field hr-targets">
+            <legend>{move || tr(lang.get(), T::LoraTargets)}</legend>
+            {kinds.iter().map(|k| {
+                let k = *k;
+                let id = format!("hr-target-{}", k.id());
+                view! {
+                    <span class="hr-check">
+                        <input type="checkbox" id=id.clone() prop:checked=move || is_on(k)
+                            on:change=move |ev| flip(k, event_target_checked(&ev))/>
+                        <label for=id>{k.id()}</label>
+                    </span>
+                }
+            }).collect_view()}
+        </fieldset>
+    }
+}
+
+const KINDS: [(DeviceKind, T); 5] = [
+    (DeviceKind::Gpu, T::GpusK),
+    (DeviceKind::Apple, T::AppleK),
+    (DeviceKind::Laptop, T::LaptopsK),
+    (DeviceKind::Cpu, T::CpusK),
+    (DeviceKind::Cloud, T::CloudK),
+];
+
+/// The device (catalog, or "my machine"), and how many.
+#[component]
+pub fn HardwareInputs() -> impl IntoView {
+    let ui = ui();
+    let lang = ui.lang;
+    let s = ui.scenario;
+    let selected = move || {
+        s.with(|s| match &s.device {
+            None => String::new(),
+            Some(DeviceChoice::Catalog(id)) => id.clone(),
+            Some(DeviceChoice::Mine(_)) => "mine".into(),
+        })
+    };
+    let mine = move || s.with(|s| matches!(s.device, Some(DeviceChoice::Mine(_))));
+    let set_device = move |v: String| {
+        s.update(|s| {
+            s.device = match v.as_str() {
+                "" => None,
+                "mine" => Some(DeviceChoice::Mine(MyMachine {
+                    vram_gib: 24.0,
+                    ram_gib: 64.0,
+                    unified: false,
+                    bandwidth_gbs: 0.0,
+                    tflops: 0.0,
+                })),
+                id => catalog::device(id).ok().map(|d| DeviceChoice::Catalog(d.id.into())),
+            }
+        })
+    };
+    let machine = move || {
+        s.with(|s| match &s.device {
+            Some(DeviceChoice::Mine(m)) => m.clone(),
+            _ => MyMachine::EMPTY,
+        })
+    };
+    let edit = move |f: fn(&mut MyMachine, f64), v: f64| {
+        s.update(|s| {
+            if let Some(DeviceChoice::Mine(m)) = &mut s.device {
+                f(m, v);
+            }
+        })
+    };
+    view! {
+        <fieldset class="hr-card">
+            <legend>{move || tr(lang.get(), T::Hardware)}</legend>
+            <div class="hr-field">
+                <label for="hr-device">{move || tr(lang.get(), T::Device)}</label>
+                <select id="hr-device" on:change=move |ev| set_device(event_target_value(&ev))>
+                    <option value="" selected=move || selected().is_empty()>{move || tr(lang.get(), T::NoDevice)}</option>
+                    <option value="mine" selected=move || selected() == "mine">{move || tr(lang.get(), T::MyMachine)}</option>
+                    {KINDS.iter().map(|(kind, label)| {
+                        let kind = *kind;
+                        let label = *label;
+                        view! {
+                            <optgroup label=move || tr(lang.get(), label)>
+                                {catalog::devices_of(kind).map(|d| {
+                                    let id = d.id;
+                                    view! { <option value=id selected=move || selected() == id>{d.name}</option> }
+                                }).collect_view()}
+                            </optgroup>
+                        }
+                    }).collect_view()}
+                </select>
+            </div>
+            {move || mine().then(|| view! {
+                <div class="hr-mine">
+                    <NumberF id="hr-my-vram" label=T::Vram value=Signal::derive(move || machine().vram_gib)
+                        set=Callback::new(move |v| edit(|m, v| m.vram_gib = v, v))/>
+                    <NumberF id="hr-my-ram" label=T::Ram value=Signal::derive(move || machine().ram_gib)
+                        set=Callback::new(move |v| edit(|m, v| m.ram_gib = v, v))/>
+                    <Toggle id="hr-my-mac" label=label_of(lang.get_untracked(), T::IsMac)
+                        checked=Signal::derive(move || machine().unified)
+                        set=Callback::new(move |v: bool| edit(|m, v| m.unified = v > 0.5, if v { 1.0 } else { 0.0 }))/>
+                </div>
+            })}
+            {move || (!s.with(|s| s.mode.is_training())).then(|| view! {
+                <CountField id="hr-gpus" label=label_of(lang.get_untracked(), T::Gpus)
+                    value=Signal::derive(move || s.with(|s| s.gpus))
+                    set=Callback::new(move |v| s.update(|s| s.gpus = v))
+                    min=1 max=4096/>
+            })}
+        </fieldset>
+    }
+}
+
+/// A decimal field (GiB, prices).
+#[component]
+fn NumberF(
+    /// The input's id.
+    id: &'static str,
+    /// The label.
+    label: T,
+    /// The value.
+    #[prop(into)]
+    value: Signal<f64>,
+    /// Called with every valid number.
+    set: Callback<f64>,
+) -> impl IntoView {
+    let lang = ui().lang;
+    let text = RwSignal::new(value.get_untracked().to_string());
+    let bad = RwSignal::new(false);
+    view! {
+        <div class="hr-field">
+            <label for=id>{move || tr(lang.get(), label)}</label>
+            <input type="text" inputmode="decimal" id=id class="hr-number"
+                prop:value=move || text.get()
+                aria-invalid=move || bad.get().to_string()
+                on:input=move |ev| {
+                    let t = event_target_value(&ev);
+                    text.set(t.clone());
+                    match t.trim().replace(',', ".").parse::<f64>() {
+                        Ok(v) if v.is_finite() && v >= 0.0 => { bad.set(false); set.run(v) }
+                        _ => bad.set(true),
+                    }
+                }/>
+        </div>
+    }
+}
+
+/// Electricity price and hours of use.
+#[component]
+pub fn CostInputs() -> impl IntoView {
+    let ui = ui();
+    let lang = ui.lang;
+    let s = ui.scenario;
+    view! {
+        <details class="hr-card hr-costs">
+            <summary>{move || tr(lang.get(), T::Costs)}</summary>
+            <NumberF id="hr-kwh" label=T::KwhPrice value=Signal::derive(move || s.with(|s| s.costs.usd_per_kwh))
+                set=Callback::new(move |v: f64| if v <= 10.0 { s.update(|s| s.costs.usd_per_kwh = v) })/>
+            <NumberF id="hr-hours" label=T::HoursPerDay value=Signal::derive(move || s.with(|s| s.costs.hours_per_day))
+                set=Callback::new(move |v: f64| if v <= 24.0 { s.update(|s| s.costs.hours_per_day = v) })/>
+        </details>
+    }
+}

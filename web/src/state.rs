@@ -1,0 +1,79 @@
+//! The page's state: one scenario signal as the source of truth, the pinned comparison, the
+//! language and theme, and the derived estimate (computed by the core, never here).
+
+use headroom_core::Error;
+use headroom_core::estimate::Estimate;
+use headroom_core::fit::{self, Fit};
+use headroom_core::scenario::Scenario;
+use headroom_core::share::{Ignored, Link, Theme};
+use headroom_core::text::Lang;
+use leptos::prelude::*;
+
+/// Everything the components share, all `Copy` handles.
+#[derive(Clone, Copy)]
+pub struct Ui {
+    /// The scenario being looked at.
+    pub scenario: RwSignal<Scenario>,
+    /// The scenario pinned for comparison.
+    pub compare: RwSignal<Option<Scenario>>,
+    /// The language.
+    pub lang: RwSignal<Lang>,
+    /// Whether the language was chosen (by the link or the switch) rather than taken from the
+    /// browser: only a chosen one travels in the link.
+    pub lang_chosen: RwSignal<bool>,
+    /// The chosen theme (`None`: the system's).
+    pub theme: RwSignal<Option<Theme>>,
+    /// The compact view for iframes.
+    pub embed: bool,
+    /// What the link said that could not be used.
+    pub ignored: RwSignal<Vec<Ignored>>,
+    /// The estimate and, with a device, its fit.
+    pub result: Memo<Result<(Estimate, Option<Fit>), Error>>,
+    /// The pinned scenario's estimate and fit.
+    pub pinned: Memo<Option<Result<(Estimate, Option<Fit>), Error>>>,
+}
+
+/// The browser's preferred language, when it is one the page speaks.
+fn browser_lang() -> Option<Lang> {
+    let nav = web_sys::window()?.navigator();
+    nav.language().and_then(|l| Lang::from_tag(&l))
+}
+
+impl Ui {
+    /// State from a decoded link.
+    pub fn new(link: Link, ignored: Vec<Ignored>) -> Ui {
+        let scenario = RwSignal::new(link.scenario);
+        let compare = RwSignal::new(link.compare);
+        let lang = RwSignal::new(link.lang.or_else(browser_lang).unwrap_or(Lang::En));
+        let lang_chosen = RwSignal::new(link.lang.is_some());
+        let result = Memo::new(move |_| scenario.with(fit::estimate_with_device));
+        let pinned = Memo::new(move |_| compare.with(|c| c.as_ref().map(fit::estimate_with_device)));
+        Ui {
+            scenario,
+            compare,
+            lang,
+            lang_chosen,
+            theme: RwSignal::new(link.theme),
+            embed: link.embed,
+            ignored: RwSignal::new(ignored),
+            result,
+            pinned,
+        }
+    }
+
+    /// The link of the current state.
+    pub fn link(&self) -> Link {
+        Link {
+            scenario: self.scenario.get(),
+            compare: self.compare.get(),
+            lang: self.lang_chosen.get().then(|| self.lang.get()),
+            theme: self.theme.get(),
+            embed: self.embed,
+        }
+    }
+}
+
+/// The shared state (provided by `App`).
+pub fn ui() -> Ui {
+    expect_context::<Ui>()
+}
