@@ -27,7 +27,11 @@ export function serve(root, { port = 0, extra } = {}) {
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
       if (err) { res.writeHead(404); res.end('not found'); return; }
-      res.writeHead(200, { 'content-type': MIME[path.extname(file)] || 'application/octet-stream' });
+      // Any origin may embed the page or import the module (as static hosts such as GitHub Pages allow).
+      res.writeHead(200, {
+        'content-type': MIME[path.extname(file)] || 'application/octet-stream',
+        'access-control-allow-origin': '*',
+      });
       res.end(data);
     });
   });

@@ -69,5 +69,5 @@ export async function run({ dist, outDir }) {
   server.close();
   fs.rmSync(userDir, { recursive: true, force: true });
   console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  return { passed, failed };
 }

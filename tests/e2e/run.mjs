@@ -1,57 +1,277 @@
-// Headroom's end-to-end tests against the built dist/ (see harness.mjs).
-// Usage: node tests/e2e/run.mjs [dist-dir]   (HEADROOM_BIN=path/to/headroom for CLI cross-checks)
+// Headroom's end-to-end tests against the built dist/ (see harness.mjs). They drive the page like
+// a user, check its numbers against the `headroom` CLI for the same scenario, open every golden
+// link, embed the page from another origin, run axe-core, and save screenshots to look at.
+// Usage: HEADROOM_BIN=target/debug/headroom node tests/e2e/run.mjs [dist-dir]
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test, assert, assertEq, cli, run } from './harness.mjs';
+import { test, assert, assertEq, cli, run, serve } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
+const metrics = {};
 
-const bytesOf = (page, sel) => page.locator(sel).getAttribute('data-bytes').then(Number);
+const bytesOf = (page, sel) => page.locator(sel).first().getAttribute('data-bytes').then(Number);
+const waitBytes = (page, sel, want) =>
+  page.waitForFunction(([s, w]) => document.querySelector(s)?.dataset.bytes === String(w), [sel, want], { timeout: 10000 });
+const ready = (page) => page.locator('#hr-total-bytes').waitFor({ timeout: 15000 });
+
+async function axe(page, label) {
+  const source = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: source });
+  const result = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+  });
+  const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert(bad.length === 0, `${label}: axe found ${JSON.stringify(bad)}`);
+  return result;
+}
+
+test('the default view is useful, and equals the CLI', async ({ page, base, shot }) => {
+  const t0 = Date.now();
+  await page.goto(base);
+  await ready(page);
+  const first = await page.evaluate(() => performance.getEntriesByName('headroom-first-result')[0]?.startTime ?? null);
+  metrics.first_result_ms = first;
+  metrics.first_result_wall_ms = Date.now() - t0;
+  const want = cli(['estimate', '--model', 'llama-3.1-8b']);
+  assertEq(await bytesOf(page, '#hr-total-bytes'), want.memory.total, 'total');
+  assertEq(await bytesOf(page, '#hr-weights-bytes'), want.memory.weights, 'weights');
+  assertEq(await bytesOf(page, '#hr-kv-cache-bytes'), want.memory.kv_cache, 'kv');
+  assertEq(await page.locator('.hr-seed .hr-chosen td').first().textContent(), 'BF16', 'seed row');
+  await shot('desktop-default');
+});
 
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=7B&weights=fp16`);
-  await page.locator('#hr-weights-bytes').waitFor();
+  await ready(page);
   const expected = cli(['estimate', '--params', '7B', '--weights', 'fp16']);
   assertEq(await bytesOf(page, '#hr-weights-bytes'), expected.memory.weights, 'weights for 7B fp16');
   assertEq(expected.memory.weights, 14000000000, 'the seed rule');
-
-  // Type a new count: the figure and the link follow.
   await page.fill('#hr-params', '70B');
   await page.selectOption('#hr-weights', 'int4');
-  const want = cli(['estimate', '--params', '70B', '--weights', 'int4']).memory.weights;
-  await page.waitForFunction((w) => document.querySelector('#hr-weights-bytes')?.dataset.bytes === String(w), want);
+  const want = cli(['estimate', '--params', '70B', '--weights', 'int4']);
+  await waitBytes(page, '#hr-weights-bytes', want.memory.weights);
+  assertEq(await bytesOf(page, '#hr-total-bytes'), want.memory.total, 'total for 70B int4');
   const url = new URL(page.url());
   assertEq(url.searchParams.get('params'), '70B', 'params in the link');
   assertEq(url.searchParams.get('weights'), 'int4', 'weights in the link');
-
-  // Reloading restores the same view.
   await page.reload();
-  await page.locator('#hr-weights-bytes').waitFor();
-  assertEq(await bytesOf(page, '#hr-weights-bytes'), want, 'after reload');
+  await ready(page);
+  assertEq(await bytesOf(page, '#hr-weights-bytes'), want.memory.weights, 'after reload');
   assertEq(await page.inputValue('#hr-params'), '70B', 'params input after reload');
   assertEq(await page.inputValue('#hr-weights'), 'int4', 'precision after reload');
   await shot('desktop-seed-slice');
 });
 
-test('a half-typed or bad count shows a message, not a blank page', async ({ page, base }) => {
+test('changing inputs shows the numbers the CLI prints, with the device verdict and speed', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.fill('#hr-model', 'qwen3-8b');
+  await page.locator('#hr-model').dispatchEvent('change');
+  await page.selectOption('#hr-weights', 'q4_k_m');
+  await page.fill('#hr-context', '32768');
+  await page.fill('#hr-batch', '4');
+  await page.selectOption('#hr-device', 'rtx-4090');
+  const want = cli(['estimate', '--model', 'qwen3-8b', '--weights', 'q4_k_m', '--context', '32768', '--batch', '4', '--device', 'rtx-4090']);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(await bytesOf(page, '#hr-kv-cache-bytes'), want.memory.kv_cache, 'kv');
+  assertEq(await page.locator('#hr-verdict').getAttribute('data-verdict'), want.fit.verdict, 'verdict');
+  const tps = Number(await page.locator('#hr-decode').getAttribute('data-tps'));
+  assert(Math.abs(tps - want.speed.decode_tokens_per_s) < 0.01, `decode ${tps} vs ${want.speed.decode_tokens_per_s}`);
+  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assert((await page.locator('#hr-commands').textContent()).includes('llama-server -m qwen3-8b.Q4_K_M.gguf -c 131072 -np 4'), 'command');
+  await shot('desktop-device');
+});
+
+test('training modes match the CLI', async ({ page, base }) => {
+  await page.goto(`${base}?v=1&model=llama-3.1-8b`);
+  await ready(page);
+  await page.click('#hr-mode-qlora');
+  await page.fill('#hr-rank', '32');
+  await page.selectOption('#hr-ckpt', 'full');
+  const want = cli(['estimate', '--model', 'llama-3.1-8b', '--mode', 'qlora', '--lora-rank', '32', '--checkpointing', 'full']);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(await bytesOf(page, '#hr-adapters-bytes'), want.memory.adapters, 'adapters');
+  await page.click('#hr-mode-full');
+  const full = cli(['estimate', '--model', 'llama-3.1-8b', '--mode', 'full', '--lora-rank', '32', '--checkpointing', 'full']);
+  await waitBytes(page, '#hr-total-bytes', full.memory.total);
+  assertEq(await bytesOf(page, '#hr-optimizer-bytes'), full.memory.optimizer, 'optimizer');
+  assertEq(await bytesOf(page, '#hr-master-weights-bytes'), full.memory.master_weights, 'master weights');
+});
+
+test('every golden link opens to the same scenario and the CLI numbers', async ({ page, base }) => {
+  const lines = fs.readFileSync(path.join(root, 'tests/fixtures/golden-links.tsv'), 'utf8')
+    .split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+  for (const line of lines) {
+    const [query, canonical] = line.split('\t');
+    const link = new URL(canonical, 'http://x/');
+    if (link.searchParams.get('embed') === '1' || link.searchParams.get('cmp')) continue;
+    await page.goto(`${base}${query}`);
+    await ready(page);
+    assertEq(await page.locator('.hr-notice:not(.hr-info)').count(), 0, `${query}: no notice`);
+    const want = cli(['estimate', '--from-link', canonical]);
+    assertEq(await bytesOf(page, '#hr-total-bytes'), want.memory.total, `${query}: total`);
+    const search = new URL(page.url()).search;
+    assertEq(search, canonical === '?v=1' ? '?v=1' : canonical, `${query}: link rewritten to its canonical form`);
+  }
+});
+
+test('a half-typed or bad value shows a message, keeps the text and the last figure', async ({ page, base }) => {
   await page.goto(`${base}?v=1&params=7B`);
-  await page.locator('#hr-weights-bytes').waitFor();
+  await ready(page);
   const before = await bytesOf(page, '#hr-weights-bytes');
   await page.fill('#hr-params', '7Bx');
   await page.locator('#hr-params-error').filter({ hasText: 'invalid params' }).waitFor();
   assertEq(await bytesOf(page, '#hr-weights-bytes'), before, 'last good figure kept');
   assertEq(await page.inputValue('#hr-params'), '7Bx', 'raw text kept');
+  await page.fill('#hr-context', '0');
+  await page.locator('#hr-context-error').filter({ hasText: '1' }).waitFor();
+  await page.click('#hr-source-config');
+  await page.fill('#hr-config', '{"model_type": "llama", "hidden_size": ');
+  await page.click('#hr-config-read');
+  await page.locator('#hr-config-error').filter({ hasText: 'config.json' }).waitFor();
+  assert(await page.locator('#hr-total-bytes').count() === 1, 'still a page');
+});
+
+test('a pasted config.json is read exactly', async ({ page, base }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-config');
+  const cfg = fs.readFileSync(path.join(root, 'tests/fixtures/validation/configs/qwen2.5-7b.json'), 'utf8');
+  await page.fill('#hr-config', cfg);
+  await page.click('#hr-config-read');
+  await page.locator('#hr-model-summary').filter({ hasText: '7,615,616,512' }).waitFor();
+  const want = cli(['estimate', '--config', path.join(root, 'tests/fixtures/validation/configs/qwen2.5-7b.json')]);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  await page.locator('.hr-notice.hr-info').waitFor();
 });
 
 test('a broken link opens with a notice', async ({ page, base, shot }) => {
-  await page.goto(`${base}?v=1&params=banana&weights=fp12&zzz=1`);
-  const notice = page.locator('.hr-notice');
+  await page.goto(`${base}?v=1&params=banana&weights=fp12&zzz=1&device=rtx-9999`);
+  const notice = page.locator('.hr-notice').first();
   await notice.waitFor();
   const text = await notice.textContent();
-  assert(text.includes('params') && text.includes('weights') && text.includes('zzz'), text);
-  await page.locator('#hr-weights-bytes').waitFor();
+  for (const k of ['params', 'weights', 'zzz', 'device']) assert(text.includes(k), `${k} in ${text}`);
+  await ready(page);
   await shot('desktop-bad-link');
 });
 
-await run({ dist: process.argv[2] || path.join(root, 'dist'), outDir: path.join(here, 'out') });
+test('compare: pin, change, see the differences, keep them in the link', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&model=llama-3.1-8b`);
+  await ready(page);
+  await page.click('#hr-pin');
+  await page.selectOption('#hr-weights', 'q4_k_m');
+  await page.locator('#hr-compare tr.hr-diff').first().waitFor();
+  const diffs = await page.locator('#hr-compare tr.hr-diff').count();
+  assert(diffs >= 3, `${diffs} differences`);
+  const cmp = new URL(page.url()).searchParams.get('cmp');
+  assertEq(cmp, 'v=1', 'pinned scenario in the link');
+  await page.reload();
+  await page.locator('#hr-compare').waitFor();
+  await page.locator('#hr-compare').scrollIntoViewIfNeeded();
+  await shot('desktop-compare');
+});
+
+test('French and dark theme, kept in the link', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&device=rtx-4090`);
+  await ready(page);
+  await page.click('#hr-lang');
+  await page.locator('#hr-verdict').filter({ hasText: 'tient' }).waitFor();
+  await page.click('#hr-theme');
+  const url = new URL(page.url());
+  assertEq(url.searchParams.get('lang'), 'fr', 'language in the link');
+  assert(['dark', 'light'].includes(url.searchParams.get('theme')), 'theme in the link');
+  await page.goto(`${base}?v=1&device=rtx-4090&lang=fr&theme=dark`);
+  await ready(page);
+  assertEq(await page.evaluate(() => document.documentElement.getAttribute('data-hr-theme')), 'dark', 'dark theme');
+  assertEq(await page.evaluate(() => document.documentElement.lang), 'fr', 'html lang');
+  await axe(page, 'dark French');
+  await shot('desktop-dark-fr');
+});
+
+test('accessibility: no serious or critical axe violation', async ({ page, base }) => {
+  await page.goto(`${base}?v=1&model=mixtral-8x7b&weights=q4_k_m&device=rtx-4090&mode=inference`);
+  await ready(page);
+  metrics.axe_desktop = await axe(page, 'desktop');
+  await page.click('#hr-mode-lora');
+  await ready(page);
+  await axe(page, 'LoRA');
+});
+
+test('phone: 360 px wide, nothing overflows', async ({ context, base, outDir }) => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto(`${base}?v=1&model=qwen2.5-7b&device=m3-max-64gb`);
+  await ready(page);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `horizontal overflow of ${overflow}px`);
+  await axe(page, 'phone');
+  await page.screenshot({ path: path.join(outDir, 'phone.png'), fullPage: true });
+  await page.close();
+});
+
+test('embedded in a page of another origin, the frame resizes itself', async ({ page, base, outDir }) => {
+  const src = `${base}?v=1&model=qwen3-8b&weights=q4_k_m&device=rtx-4090&embed=1`;
+  const host = await serve(here, {
+    extra: (req, res) => {
+      if (!req.url.startsWith('/docs')) return false;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><head><title>Docs</title><link rel="icon" href="data:,"></head><body style="font-family:sans-serif">
+        <h1>Our model's requirements</h1><p>The calculator below is live:</p>
+        <iframe class="headroom-embed" src="${src}" width="100%" height="150" style="border:1px solid #ccc" title="Headroom"></iframe>
+        <script src="${base}embed.js"></script><p>Text after the frame.</p></body></html>`);
+      return true;
+    },
+  });
+  const hostBase = `http://localhost:${host.address().port}/docs`;
+  assert(!hostBase.startsWith(base), 'another origin');
+  await page.setViewportSize({ width: 900, height: 900 });
+  await page.goto(hostBase);
+  await page.waitForFunction(() => document.querySelector('iframe')?.getAttribute('data-headroom-height'), null, { timeout: 15000 });
+  const h = await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
+  assert(h > 150, `frame height ${h}`);
+  const frame = page.frameLocator('iframe');
+  const want = cli(['estimate', '--model', 'qwen3-8b', '--weights', 'q4_k_m', '--device', 'rtx-4090']);
+  assertEq(Number(await frame.locator('#hr-total-bytes').getAttribute('data-bytes')), want.memory.total, 'embedded total');
+  assertEq(await frame.locator('#hr-verdict').getAttribute('data-verdict'), 'fits', 'embedded verdict');
+  await page.screenshot({ path: path.join(outDir, 'embed-host.png'), fullPage: true });
+  host.close();
+});
+
+test('the embed view alone, with axe', async ({ page, base, shot }) => {
+  await page.setViewportSize({ width: 640, height: 400 });
+  await page.goto(`${base}?v=1&model=mixtral-8x7b&weights=q4_k_m&device=m2-ultra-192gb&embed=1`);
+  await ready(page);
+  await axe(page, 'embed');
+  await shot('embed');
+});
+
+test('the JavaScript API computes a link from a page of another origin, without the interface', async ({ page, base }) => {
+  const host = await serve(here, {
+    extra: (req, res) => {
+      if (!req.url.startsWith('/api')) return false;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html lang="en"><head><title>API</title><link rel="icon" href="data:,"></head><body><p>docs</p></body></html>');
+      return true;
+    },
+  });
+  await page.goto(`http://localhost:${host.address().port}/api`);
+  const result = await page.evaluate(async (b) => {
+    const m = await import(`${b}headroom-web.js`);
+    await m.default({ module_or_path: `${b}headroom-web_bg.wasm` });
+    const r = m.estimate('?v=1&model=llama-3.1-8b&weights=q4_k_m&device=rtx-4090');
+    return { total: r.memory.total, verdict: r.fit.verdict, ui: !!document.querySelector('.hr-app') };
+  }, base);
+  host.close();
+  const want = cli(['estimate', '--model', 'llama-3.1-8b', '--weights', 'q4_k_m', '--device', 'rtx-4090']);
+  assertEq(result.total, want.memory.total, 'API total');
+  assertEq(result.verdict, want.fit.verdict, 'API verdict');
+  assertEq(result.ui, false, 'no interface mounted on a foreign page');
+});
+
+const { failed } = await run({ dist: process.argv[2] || path.join(root, 'dist'), outDir: path.join(here, 'out') });
+fs.writeFileSync(path.join(here, 'out', 'metrics.json'), JSON.stringify(metrics, null, 2));
+process.exit(failed ? 1 : 0);

@@ -79,6 +79,7 @@ ui_text! {
     Formula => "Formula", "Formule";
     Assumptions => "Assumptions", "Hypothèses";
     Verdict => "On this device", "Sur cet appareil";
+    FitCol => "Fit", "Verdict";
     Fits => "fits", "tient";
     OffloadV => "runs with offload", "tourne avec déchargement";
     CpuV => "CPU only", "CPU seul";
@@ -123,6 +124,7 @@ ui_text! {
     Current => "Current", "Actuel";
     CopyLink => "Copy link", "Copier le lien";
     Copied => "Copied", "Copié";
+    CopyCommands => "Copy", "Copier";
     Embed => "Embed", "Intégrer";
     EmbedHelp => "Paste this into your documentation; the frame resizes itself.", "Collez ceci dans votre documentation ; le cadre se redimensionne seul.";
     OpenFull => "Open the full calculator", "Ouvrir le calculateur complet";
@@ -136,4 +138,9 @@ ui_text! {
     Footer => "Every figure is computed in your browser by Headroom's Rust core. Exact terms are exact; modelled terms show their range.",
         "Chaque chiffre est calculé dans votre navigateur par le cœur Rust de Headroom. Les postes exacts sont exacts ; les postes modélisés montrent leur fourchette.";
     Error => "Cannot compute", "Calcul impossible";
+    LimitWeights => "weight bandwidth", "la bande passante des poids";
+    LimitKv => "KV-cache bandwidth", "la bande passante du cache KV";
+    LimitCompute => "compute", "le calcul";
+    LimitHost => "system RAM", "la RAM système";
+    LimitLatency => "per-layer latency", "la latence par couche";
 }

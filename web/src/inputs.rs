@@ -10,7 +10,9 @@ use headroom_core::scenario::{
     CustomModel, DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource, format_params, parse_params,
 };
 use headroom_core::text::Lang;
-use headroom_core::training::{Checkpointing, LoraTarget, LoraTargets, Mode, Offload, Optimizer, TrainPrecision};
+use headroom_core::training::{
+    Checkpointing, LoraTarget, LoraTargets, Mode, Offload, Optimizer, TrainPrecision,
+};
 use leptos::prelude::*;
 
 use crate::fields::{Choice, CountField, Toggle};
@@ -91,7 +93,11 @@ pub fn ModelInput() -> impl IntoView {
         let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) else { return };
         // A config.json is a few kilobytes; refuse anything large before reading it.
         if file.size() > 4.0 * 1024.0 * 1024.0 {
-            config_error.set(Some(format!("{} is {:.0} KB; a config.json is a few KB", file.name(), file.size() / 1024.0)));
+            config_error.set(Some(format!(
+                "{} is {:.0} KB; a config.json is a few KB",
+                file.name(),
+                file.size() / 1024.0
+            )));
             return;
         }
         let promise = file.text();
@@ -262,15 +268,18 @@ pub fn WorkloadInputs() -> impl IntoView {
         v
     });
     let weights_selected = Signal::derive(move || s.with(|s| s.weights.map(|w| w.id()).unwrap_or_default()));
-    let kv_options = Signal::derive(|| KvDtype::ALL.iter().map(|k| (k.id().to_string(), k.id().to_uppercase())).collect());
+    let kv_options =
+        Signal::derive(|| KvDtype::ALL.iter().map(|k| (k.id().to_string(), k.id().to_uppercase())).collect());
     let runtime_options = Signal::derive(move || {
         let mut v = vec![(String::new(), tr(lang.get(), T::ByFormat).to_string())];
         v.extend(Runtime::ALL.iter().map(|r| (r.id().to_string(), r.label().to_string())));
         v
     });
-    let optimizers = Signal::derive(|| Optimizer::ALL.iter().map(|o| (o.id().to_string(), o.id().to_string())).collect());
-    let precisions =
-        Signal::derive(|| TrainPrecision::ALL.iter().map(|p| (p.id().to_string(), p.id().to_string())).collect());
+    let optimizers =
+        Signal::derive(|| Optimizer::ALL.iter().map(|o| (o.id().to_string(), o.id().to_string())).collect());
+    let precisions = Signal::derive(|| {
+        TrainPrecision::ALL.iter().map(|p| (p.id().to_string(), p.id().to_string())).collect()
+    });
     let ckpts = Signal::derive(|| {
         [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full]
             .iter()
@@ -392,7 +401,11 @@ fn LoraTargetsField() -> impl IntoView {
             if list.is_empty() {
                 return;
             }
-            s.lora_targets = if kinds.iter().all(|x| list.contains(x)) { LoraTargets::AllLinear } else { LoraTargets::Some(list) };
+            s.lora_targets = if kinds.iter().all(|x| list.contains(x)) {
+                LoraTargets::AllLinear
+            } else {
+                LoraTargets::Some(list)
+            };
         })
     };
     view! {

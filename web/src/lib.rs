@@ -5,12 +5,12 @@
 //! half-typed values are not clobbered. `?embed=1` renders a compact view for iframes.
 
 mod api;
-mod chart;
 mod embed;
 mod fields;
 mod i18n;
 mod inputs;
 mod link;
+mod render;
 mod results;
 mod state;
 
@@ -51,11 +51,7 @@ pub fn App() -> impl IntoView {
         }
     });
 
-    if ui.embed {
-        view! { <embed::EmbedView/> }.into_any()
-    } else {
-        view! { <Page/> }.into_any()
-    }
+    if ui.embed { view! { <embed::EmbedView/> }.into_any() } else { view! { <Page/> }.into_any() }
 }
 
 fn mark(name: &str) {
@@ -102,15 +98,7 @@ fn Page() -> impl IntoView {
                     <inputs::CostInputs/>
                 </aside>
                 <section class="hr-results" aria-live="polite">
-                    <results::Resources/>
-                    <results::VerdictCard/>
-                    <results::BreakdownCard/>
-                    <results::SpeedCard/>
-                    <results::CommandsCard/>
-                    <chart::ChartCard/>
-                    <results::CompareCard/>
-                    <results::SeedTable/>
-                    <results::DevicesCard/>
+                    <results::Results/>
                 </section>
             </div>
             <footer class="hr-footer">

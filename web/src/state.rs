@@ -1,9 +1,9 @@
 //! The page's state: one scenario signal as the source of truth, the pinned comparison, the
 //! language and theme, and the derived estimate (computed by the core, never here).
 
-use headroom_core::Error;
-use headroom_core::estimate::Estimate;
-use headroom_core::fit::{self, Fit};
+use headroom_core::fit;
+
+use crate::render::Outcome;
 use headroom_core::scenario::Scenario;
 use headroom_core::share::{Ignored, Link, Theme};
 use headroom_core::text::Lang;
@@ -28,9 +28,9 @@ pub struct Ui {
     /// What the link said that could not be used.
     pub ignored: RwSignal<Vec<Ignored>>,
     /// The estimate and, with a device, its fit.
-    pub result: Memo<Result<(Estimate, Option<Fit>), Error>>,
+    pub result: Memo<Outcome>,
     /// The pinned scenario's estimate and fit.
-    pub pinned: Memo<Option<Result<(Estimate, Option<Fit>), Error>>>,
+    pub pinned: Memo<Option<Outcome>>,
 }
 
 /// The browser's preferred language, when it is one the page speaks.

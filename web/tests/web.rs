@@ -1,4 +1,5 @@
-//! Component tests in headless Chromium (`wasm-bindgen-test`).
+//! Component tests in headless Chromium (`wasm-bindgen-test`): the App mounted into a fresh
+//! element, driven through its DOM.
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
 
@@ -8,6 +9,7 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// Sets the page's query (all tests share one page) and returns a fresh element to mount into.
 fn fresh_root(query: &str) -> web_sys::HtmlElement {
     let window = web_sys::window().unwrap();
     let path = window.location().pathname().unwrap();
@@ -22,38 +24,97 @@ fn fresh_root(query: &str) -> web_sys::HtmlElement {
     el
 }
 
+fn bytes(root: &web_sys::HtmlElement, sel: &str) -> Option<u64> {
+    root.query_selector(sel).unwrap()?.get_attribute("data-bytes")?.parse().ok()
+}
+
+fn search() -> String {
+    web_sys::window().unwrap().location().search().unwrap()
+}
+
 #[wasm_bindgen_test]
 async fn mounts_and_shows_weights_from_the_link() {
     let root = fresh_root("?v=1&params=7B&weights=fp16");
-    let _handle = mount_to(root.clone(), headroom_web::App);
+    let _h = mount_to(root.clone(), headroom_web::App);
     leptos::task::tick().await;
-    let out = root.query_selector("#hr-weights-bytes").unwrap().unwrap();
-    assert_eq!(out.get_attribute("data-bytes").as_deref(), Some("14000000000"));
+    assert_eq!(bytes(&root, "#hr-weights-bytes"), Some(14_000_000_000));
 }
 
 #[wasm_bindgen_test]
 async fn typing_a_count_updates_the_figure_and_the_link() {
-    let root = fresh_root("");
-    let _handle = mount_to(root.clone(), headroom_web::App);
+    let root = fresh_root("?v=1&params=7B");
+    let _h = mount_to(root.clone(), headroom_web::App);
     leptos::task::tick().await;
     let input: web_sys::HtmlInputElement =
         root.query_selector("#hr-params").unwrap().unwrap().unchecked_into();
     input.set_value("500M");
     input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
     leptos::task::tick().await;
-    let out = root.query_selector("#hr-weights-bytes").unwrap().unwrap();
-    // Default precision is bf16: 2 bytes per parameter.
-    assert_eq!(out.get_attribute("data-bytes").as_deref(), Some("1000000000"));
-    let search = web_sys::window().unwrap().location().search().unwrap();
-    assert!(search.contains("params=500M"), "{search}");
+    // Default precision for a bare count is bf16: 2 bytes per parameter.
+    assert_eq!(bytes(&root, "#hr-weights-bytes"), Some(1_000_000_000));
+    assert!(search().contains("params=500M"), "{}", search());
+}
+
+#[wasm_bindgen_test]
+async fn the_default_view_is_useful() {
+    let root = fresh_root("");
+    let _h = mount_to(root.clone(), headroom_web::App);
+    leptos::task::tick().await;
+    // Llama 3.1 8B in bf16: 16,060,522,496 bytes of weights; 4096 tokens of fp16 KV.
+    assert_eq!(bytes(&root, "#hr-weights-bytes"), Some(16_060_522_496));
+    assert_eq!(bytes(&root, "#hr-kv-cache-bytes"), Some(536_870_912));
+    assert!(root.query_selector(".hr-seed .hr-chosen").unwrap().is_some());
+}
+
+#[wasm_bindgen_test]
+async fn switching_mode_and_weights_recomputes() {
+    let root = fresh_root("?v=1&model=llama-2-7b");
+    let _h = mount_to(root.clone(), headroom_web::App);
+    leptos::task::tick().await;
+    let lora: web_sys::HtmlElement = root.query_selector("#hr-mode-lora").unwrap().unwrap().unchecked_into();
+    lora.click();
+    leptos::task::tick().await;
+    assert!(search().contains("mode=lora"), "{}", search());
+    assert!(bytes(&root, "#hr-adapters-bytes").is_some_and(|b| b > 0));
+    let select: web_sys::HtmlSelectElement =
+        root.query_selector("#hr-weights").unwrap().unwrap().unchecked_into();
+    select.set_value("nf4");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    leptos::task::tick().await;
+    assert!(search().contains("weights=nf4"), "{}", search());
 }
 
 #[wasm_bindgen_test]
 async fn a_bad_link_shows_a_notice_not_a_blank_page() {
-    let root = fresh_root("?params=banana&weights=fp12");
-    let _handle = mount_to(root.clone(), headroom_web::App);
+    let root = fresh_root("?params=banana&weights=fp12&ctx=0");
+    let _h = mount_to(root.clone(), headroom_web::App);
     leptos::task::tick().await;
     let notice = root.query_selector(".hr-notice").unwrap().unwrap();
-    assert!(notice.text_content().unwrap().contains("params"));
+    let text = notice.text_content().unwrap();
+    assert!(text.contains("params") && text.contains("weights") && text.contains("ctx"), "{text}");
     assert!(root.query_selector("#hr-weights-bytes").unwrap().is_some());
+}
+
+#[wasm_bindgen_test]
+async fn the_embed_view_is_compact() {
+    let root = fresh_root("?v=1&model=qwen3-8b&device=rtx-4090&embed=1");
+    let _h = mount_to(root.clone(), headroom_web::App);
+    leptos::task::tick().await;
+    assert!(root.query_selector(".hr-embed").unwrap().is_some());
+    assert!(root.query_selector(".hr-inputs").unwrap().is_none());
+    assert_eq!(
+        root.query_selector("#hr-verdict").unwrap().unwrap().get_attribute("data-verdict").as_deref(),
+        Some("fits")
+    );
+    let open = root.query_selector(".hr-open").unwrap().unwrap().get_attribute("href").unwrap();
+    assert!(!open.contains("embed=1") && open.contains("model=qwen3-8b"), "{open}");
+}
+
+#[wasm_bindgen_test]
+fn the_javascript_api_computes_a_link() {
+    let v = headroom_web::estimate_js("?v=1&params=7B&weights=fp16").unwrap();
+    let mem = js_sys::Reflect::get(&v, &"memory".into()).unwrap();
+    let weights = js_sys::Reflect::get(&mem, &"weights".into()).unwrap().as_f64().unwrap();
+    assert_eq!(weights, 14e9);
+    assert!(headroom_web::estimate_js("?v=1&ctx=0&model=nope").is_ok(), "a bad link is read leniently");
 }

@@ -135,8 +135,13 @@ pub fn parse_kind(s: &str) -> Result<DeviceKind, String> {
 }
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("source").required(true).args(["model", "config", "params"])))]
+#[command(group(ArgGroup::new("source").required(true).args(["model", "config", "params", "from_link"])))]
 pub struct ScenarioArgs {
+    /// A share link (or its query, `?v=1&model=…`): the whole scenario as the page shows it; the
+    /// other flags are ignored.
+    #[arg(long, value_name = "URL")]
+    pub from_link: Option<String>,
+
     /// A catalog model, e.g. llama-3.1-8b (`headroom models` lists them).
     #[arg(long, value_name = "ID")]
     pub model: Option<String>,
@@ -281,6 +286,14 @@ pub struct ScenarioArgs {
 impl ScenarioArgs {
     /// The scenario these flags describe.
     pub fn scenario(&self) -> Result<Scenario, String> {
+        if let Some(link) = &self.from_link {
+            let d = headroom_core::share::decode_link(link);
+            for i in &d.ignored {
+                eprintln!("note: ignored {}={}: {}", i.key, i.value, i.reason);
+            }
+            d.link.scenario.validate().map_err(|e| e.to_string())?;
+            return Ok(d.link.scenario);
+        }
         let model = if let Some(id) = &self.model {
             let entry = headroom_core::catalog::model(id).map_err(|e| e.to_string())?;
             ModelSource::Catalog(entry.id.into())

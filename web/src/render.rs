@@ -1,0 +1,772 @@
+//! The answers as HTML: pure functions from the core's `Estimate` and `Fit` to markup.
+//!
+//! The result cards are mostly text and tables that change together, so they are written as one
+//! escaped HTML string rather than hundreds of reactive nodes: the WASM stays small (each
+//! distinct `view!` costs code) and the rendering is testable without a browser. Buttons carry
+//! `data-action` and `data-arg`; the page handles their clicks in one place. Every dynamic string
+//! passes through [`esc`].
+
+use core::fmt::Write;
+
+use headroom_core::catalog::device::DeviceKind;
+use headroom_core::estimate::{Estimate, Memory, SweepPoint, TermKind};
+use headroom_core::fit::{Fit, Verdict};
+use headroom_core::inference::Runtime;
+use headroom_core::precision::SEED_TABLE;
+use headroom_core::scenario::Scenario;
+use headroom_core::text::{Lang, Msg, format_int, format_num, format_size};
+use headroom_core::units::Bytes;
+
+use crate::i18n::{T, tr};
+
+/// Escapes text for HTML content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A term's display name.
+pub fn term_name(kind: TermKind, lang: Lang) -> String {
+    Msg::new(kind.name(), Vec::new()).render(lang)
+}
+
+/// Tokens per second, readable.
+pub fn tps(x: f64) -> String {
+    if !x.is_finite() || x <= 0.0 {
+        "—".into()
+    } else if x >= 100.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// Dollars, readable.
+pub fn money(x: f64) -> String {
+    if x >= 100.0 {
+        format!("${x:.0}")
+    } else if x >= 1.0 {
+        format!("${x:.2}")
+    } else {
+        format!("${x:.3}")
+    }
+}
+
+/// Seconds, readable.
+pub fn duration(s: f64, lang: Lang) -> String {
+    if !s.is_finite() {
+        "—".into()
+    } else if s < 1.0 {
+        format!("{} ms", format_num(s * 1000.0, 0, lang))
+    } else if s < 120.0 {
+        format!("{} s", format_num(s, 1, lang))
+    } else if s < 7200.0 {
+        format!("{} min", format_num(s / 60.0, 0, lang))
+    } else if s < 172_800.0 {
+        format!("{} h", format_num(s / 3600.0, 1, lang))
+    } else {
+        format!("{} d", format_num(s / 86400.0, 1, lang))
+    }
+}
+
+/// Verdict words.
+pub fn verdict_text(v: Verdict, lang: Lang) -> &'static str {
+    tr(
+        lang,
+        match v {
+            Verdict::Fits => T::Fits,
+            Verdict::Offload => T::OffloadV,
+            Verdict::Cpu => T::CpuV,
+            Verdict::No => T::NoV,
+        },
+    )
+}
+
+/// What limits a speed, in words.
+pub fn limit_text(limit: headroom_core::speed::Limit, l: Lang) -> &'static str {
+    use headroom_core::speed::Limit;
+    tr(
+        l,
+        match limit {
+            Limit::WeightBandwidth => T::LimitWeights,
+            Limit::KvBandwidth => T::LimitKv,
+            Limit::Compute => T::LimitCompute,
+            Limit::HostMemory => T::LimitHost,
+            Limit::Latency => T::LimitLatency,
+        },
+    )
+}
+
+/// An estimate with its fit, or why it could not be computed.
+pub type Outcome = Result<(Estimate, Option<Fit>), headroom_core::Error>;
+
+/// What the results depend on besides the estimate.
+pub struct Ctx<'a> {
+    /// The language.
+    pub lang: Lang,
+    /// Keys of the `<details>` the reader opened.
+    pub open: &'a [String],
+}
+
+/// The results of an estimate that could not be computed.
+pub fn error(e: &headroom_core::Error, lang: Lang) -> String {
+    format!(
+        "<div class=\"hr-card hr-error-card\" role=\"alert\"><strong>{}</strong> {}</div>",
+        tr(lang, T::Error),
+        esc(&e.to_string())
+    )
+}
+
+/// Disk, VRAM, RAM and compute side by side: "it downloads" is not "it runs".
+pub fn resources(e: &Estimate, fit: Option<&Fit>, l: Lang) -> String {
+    let on_cpu = matches!(e.runtime, Runtime::Mlx | Runtime::Cpu);
+    let speed = fit.and_then(|f| f.speed.as_ref()).map(|s| s.decode_tokens_per_s);
+    let per = if e.devices > 1 { format!(" × {}", e.devices) } else { String::new() };
+    let mut compute = tr(l, T::PerToken).to_string();
+    if e.training.is_some() {
+        compute = format!("{compute} · {} {}", format_int(e.trainable_params, l), tr(l, T::Trainable));
+    } else if let Some(t) = speed {
+        compute = format!("{compute} · {} {}", tps(t), tr(l, T::TokS));
+    }
+    let card = |id: &str, label: &str, value: &str, bytes: Option<Bytes>, small: &str| {
+        let data = bytes.map(|b| format!(" data-bytes=\"{}\"", b.get())).unwrap_or_default();
+        let inner_id = if id == "hr-res-vram" { " id=\"hr-total-bytes\"" } else { "" };
+        format!(
+            "<div class=\"hr-res\" id=\"{id}\"><span class=\"hr-res-label\">{}</span><strong{inner_id}{data}>{}</strong><small>{}</small></div>",
+            esc(label),
+            esc(value),
+            esc(small)
+        )
+    };
+    let mut s = String::from("<div class=\"hr-resources\">");
+    s.push_str(&card(
+        "hr-res-disk",
+        tr(l, T::Disk),
+        &format_size(e.disk.weights, l),
+        Some(e.disk.weights),
+        tr(l, T::DiskHint),
+    ));
+    s.push_str(&card(
+        "hr-res-vram",
+        &format!("{}{per}", tr(l, if on_cpu { T::RamCard } else { T::Vram1 })),
+        &format_size(e.memory.total, l),
+        Some(e.memory.total),
+        &format!("{} – {}", format_size(e.memory.total_low, l), format_size(e.memory.total_high, l)),
+    ));
+    s.push_str(&card(
+        "hr-res-ram",
+        tr(l, T::RamCard),
+        &format_size(e.host.total, l),
+        Some(e.host.total),
+        tr(l, if on_cpu { T::RamCpuHint } else { T::RamHint }),
+    ));
+    s.push_str(&card(
+        "hr-res-compute",
+        tr(l, T::Compute),
+        &format!("{} GFLOP", format_num(e.flops_per_token / 1e9, 1, l)),
+        None,
+        &compute,
+    ));
+    s.push_str("</div>");
+    s
+}
+
+/// The verdict on the chosen device, with headroom, a gauge and advice.
+pub fn verdict(f: &Fit, l: Lang) -> String {
+    let pct = if f.capacity.get() > 0 {
+        (f.need.get() as f64 / f.capacity.get() as f64 * 100.0).min(100.0)
+    } else {
+        100.0
+    };
+    let mut s = format!(
+        "<div class=\"hr-card hr-verdict hr-verdict-{v}\" id=\"hr-verdict\" data-verdict=\"{v}\"><h2>{}: {}</h2>\
+         <p class=\"hr-verdict-line\"><strong>{}</strong> — {} / {} · {} {}%</p>\
+         <div class=\"hr-gauge\" role=\"img\" aria-label=\"{pct:.0}%\"><div class=\"hr-gauge-fill{}\" style=\"width:{pct:.1}%\"></div></div>",
+        tr(l, T::Verdict),
+        esc(f.name),
+        verdict_text(f.verdict, l),
+        format_size(f.need, l),
+        format_size(f.capacity, l),
+        tr(l, T::Headroom),
+        format_num(f.headroom * 100.0, 0, l),
+        if f.need > f.capacity { " hr-over" } else { "" },
+        v = f.verdict.id(),
+    );
+    if !f.advice.is_empty() {
+        s.push_str("<ul class=\"hr-advice\">");
+        for a in &f.advice {
+            let _ = write!(s, "<li>{}</li>", esc(&a.render(l)));
+        }
+        s.push_str("</ul>");
+    }
+    s.push_str("</div>");
+    s
+}
+
+/// A stacked bar of the terms.
+pub fn bar(m: &Memory, l: Lang) -> String {
+    let total = m.total.get().max(1) as f64;
+    let mut s =
+        format!("<div class=\"hr-bar\" role=\"img\" aria-label=\"{}\">", esc(&format_size(m.total, l)));
+    for t in m.terms.iter().filter(|t| t.bytes.get() > 0) {
+        let _ = write!(
+            s,
+            "<div class=\"hr-seg hr-seg-{}\" style=\"width:{:.2}%\" title=\"{}: {}\"></div>",
+            t.kind.key(),
+            t.bytes.get() as f64 / total * 100.0,
+            esc(&term_name(t.kind, l)),
+            esc(&format_size(t.bytes, l))
+        );
+    }
+    s.push_str("</div>");
+    s
+}
+
+fn terms_table(m: &Memory, c: &Ctx<'_>, prefix: &str) -> String {
+    let l = c.lang;
+    let mut s = bar(m, l);
+    s.push_str("<table class=\"hr-terms\"><tbody>");
+    for t in &m.terms {
+        let key = format!("{prefix}{}", t.kind.key());
+        let open = if c.open.contains(&key) { " open" } else { "" };
+        let band = if t.is_exact() {
+            tr(l, T::Exact).to_string()
+        } else {
+            format!("{} {} – {}", tr(l, T::Range), format_size(t.low, l), format_size(t.high, l))
+        };
+        let _ = write!(
+            s,
+            "<tr><td><span class=\"hr-swatch hr-seg-{k}\"></span></td><td><details{open}>\
+             <summary data-action=\"toggle\" data-arg=\"{key}\">{}</summary>\
+             <p class=\"hr-formula\"><strong>{}:</strong> {}</p>",
+            esc(&term_name(t.kind, l)),
+            tr(l, T::Formula),
+            esc(&t.formula.render(l)),
+            k = t.kind.key(),
+        );
+        if !t.assumptions.is_empty() {
+            let _ = write!(
+                s,
+                "<p class=\"hr-assume\"><strong>{}:</strong></p><ul class=\"hr-assume\">",
+                tr(l, T::Assumptions)
+            );
+            for a in &t.assumptions {
+                let _ = write!(s, "<li>{}</li>", esc(&a.render(l)));
+            }
+            s.push_str("</ul>");
+        }
+        let _ = write!(
+            s,
+            "</details></td><td class=\"hr-num\"><output id=\"{prefix}{id}-bytes\" data-bytes=\"{}\">{}</output></td><td class=\"hr-band\">{}</td></tr>",
+            t.bytes.get(),
+            esc(&format_size(t.bytes, l)),
+            esc(&band),
+            id = t.kind.key().replace('_', "-"),
+        );
+    }
+    let _ = write!(
+        s,
+        "<tr class=\"hr-total-row\"><td></td><td>{}</td><td class=\"hr-num\">{}</td><td class=\"hr-band\">{} – {}</td></tr></tbody></table>",
+        tr(l, T::Total),
+        format_size(m.total, l),
+        format_size(m.total_low, l),
+        format_size(m.total_high, l)
+    );
+    s
+}
+
+/// The memory breakdown per device and of system RAM, each term with formula, assumptions, band.
+pub fn breakdown(e: &Estimate, c: &Ctx<'_>) -> String {
+    let l = c.lang;
+    let per = if e.devices > 1 { format!(" — {} / {}", tr(l, T::Vram1), e.devices) } else { String::new() };
+    let mut s = format!("<div class=\"hr-card hr-breakdown\"><h2>{}{}</h2>", tr(l, T::Breakdown), esc(&per));
+    s.push_str(&terms_table(&e.memory, c, "hr-"));
+    if e.host.total > Bytes::ZERO && e.host != e.memory {
+        let _ = write!(s, "<h3>{}</h3>", tr(l, T::RamCard));
+        s.push_str(&terms_table(&e.host, c, "hr-host-"));
+    }
+    if !e.notes.is_empty() {
+        let _ = write!(s, "<div class=\"hr-notes\"><h3>{}</h3><ul>", tr(l, T::Notes));
+        for n in &e.notes {
+            let _ = write!(s, "<li>{}</li>", esc(&n.render(l)));
+        }
+        s.push_str("</ul></div>");
+    }
+    s.push_str("</div>");
+    s
+}
+
+/// Speeds (or training time) and costs on the device.
+pub fn speed(e: &Estimate, f: &Fit, l: Lang) -> String {
+    let Some(sp) = &f.speed else { return String::new() };
+    let c = &f.cost;
+    let mut s =
+        format!("<div class=\"hr-card hr-speed\"><h2>{}</h2><dl class=\"hr-speeds\">", tr(l, T::Speed));
+    if e.training.is_some() {
+        let _ = write!(
+            s,
+            "<dt>{}</dt><dd id=\"hr-train-time\">{}</dd><dt>{}</dt><dd>{}</dd>",
+            tr(l, T::TrainingTime),
+            sp.training_s.map_or("—".into(), |t| duration(t, l)),
+            tr(l, T::RunCost),
+            c.training_run_usd.map_or("—".into(), money)
+        );
+    } else {
+        let _ = write!(
+            s,
+            "<dt>{}</dt><dd id=\"hr-decode\" data-tps=\"{:.3}\">{} {} <small>({} {})</small></dd>\
+             <dt>{}</dt><dd>{} {}</dd><dt>{}</dt><dd id=\"hr-ttft\">{}</dd><dt>{}</dt><dd>{} {}</dd>",
+            tr(l, T::Decode),
+            sp.decode_tokens_per_s,
+            tps(sp.decode_tokens_per_s),
+            tr(l, T::TokS),
+            tr(l, T::LimitedBy),
+            limit_text(sp.decode_limit, l),
+            tr(l, T::Prefill),
+            tps(sp.prefill_tokens_per_s),
+            tr(l, T::TokS),
+            tr(l, T::Ttft),
+            duration(sp.ttft_s, l),
+            tr(l, T::Aggregate),
+            tps(sp.aggregate_tokens_per_s),
+            tr(l, T::TokS)
+        );
+    }
+    s.push_str("</dl>");
+    let mut costs = Vec::new();
+    if let Some(h) = c.usd_per_hour {
+        costs.push(format!("{}{}", money(h), tr(l, T::PerHour)));
+    }
+    if let Some(p) = c.purchase_usd {
+        costs.push(format!("{}: {}", tr(l, T::Price), money(p)));
+    }
+    if let Some(m) = c.usd_per_million_tokens {
+        costs.push(format!("{} {}", money(m), tr(l, T::PerMillion)));
+    }
+    if let Some(b) = c.break_even_months {
+        costs.push(format!("{} {} {}", tr(l, T::BreakEven), format_num(b, 1, l), tr(l, T::Months)));
+    }
+    if !costs.is_empty() {
+        let _ = write!(s, "<p class=\"hr-costs-line\">{}</p>", esc(&costs.join(" · ")));
+    }
+    s.push_str("</div>");
+    s
+}
+
+/// The command lines to run it.
+pub fn commands(cmds: &[String], l: Lang) -> String {
+    format!(
+        "<div class=\"hr-card hr-commands\"><h2>{}</h2><pre id=\"hr-commands\"><code>{}</code></pre>\
+         <button type=\"button\" data-action=\"copy-commands\">{}</button></div>",
+        tr(l, T::RunWith),
+        esc(&cmds.join("\n")),
+        tr(l, T::CopyCommands)
+    )
+}
+
+/// The seed guide's table, the chosen row highlighted.
+pub fn seed_table(e: &Estimate, l: Lang) -> String {
+    let chosen = e.format;
+    let mut s = format!(
+        "<div class=\"hr-card hr-seed\"><h2>{}</h2><table><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
+        tr(l, T::SeedTable),
+        tr(l, T::Precision),
+        tr(l, T::PerBillion),
+        tr(l, T::Uses)
+    );
+    for row in SEED_TABLE {
+        let on = row.format == chosen;
+        let _ = write!(
+            s,
+            "<tr{}><td>{}</td><td>{} GB</td><td>{}</td></tr>",
+            if on { " class=\"hr-chosen\" aria-current=\"true\"" } else { "" },
+            row.format.label(),
+            format_num(row.gb_per_billion, 1, l),
+            if l == Lang::Fr { row.use_fr } else { row.use_en }
+        );
+    }
+    s.push_str("</tbody></table>");
+    if !SEED_TABLE.iter().any(|r| r.format == chosen) && e.model.params_total.get() > 0 {
+        let bits = e.weights_total.get() as f64 * 8.0 / e.model.params_total.get() as f64;
+        let _ = write!(
+            s,
+            "<p class=\"hr-seed-other\">{} {} — {} {}</p>",
+            tr(l, T::SeedOther),
+            esc(&chosen.label()),
+            format_num(bits, 3, l),
+            tr(l, T::BitsPerWeight)
+        );
+    }
+    s.push_str("</div>");
+    s
+}
+
+/// Pinned against current, differences highlighted; or the button to pin.
+pub fn compare(
+    pinned: Option<&Result<(Estimate, Option<Fit>), headroom_core::Error>>,
+    current: (&Estimate, Option<&Fit>),
+    l: Lang,
+) -> String {
+    let mut s = format!("<div class=\"hr-card hr-compare\"><h2>{}</h2>", tr(l, T::Compare));
+    match pinned {
+        None => {
+            let _ = write!(
+                s,
+                "<button type=\"button\" id=\"hr-pin\" data-action=\"pin\">{}</button>",
+                tr(l, T::Pin)
+            );
+        }
+        Some(Err(e)) => {
+            let _ = write!(
+                s,
+                "<p class=\"hr-error\">{}</p><button type=\"button\" id=\"hr-unpin\" data-action=\"unpin\">{}</button>",
+                esc(&e.to_string()),
+                tr(l, T::Unpin)
+            );
+        }
+        Some(Ok((pe, pf))) => {
+            let _ = write!(
+                s,
+                "<table class=\"hr-compare-table\" id=\"hr-compare\"><thead><tr><th></th><th>{}</th><th>{}</th></tr></thead><tbody>",
+                tr(l, T::Pinned),
+                tr(l, T::Current)
+            );
+            for (name, a, b) in compare_rows(pe, pf.as_ref(), current.0, current.1, l) {
+                let _ = write!(
+                    s,
+                    "<tr{}><th>{}</th><td>{}</td><td>{}</td></tr>",
+                    if a != b { " class=\"hr-diff\"" } else { "" },
+                    esc(&name),
+                    esc(&a),
+                    esc(&b)
+                );
+            }
+            let _ = write!(
+                s,
+                "</tbody></table><button type=\"button\" id=\"hr-unpin\" data-action=\"unpin\">{}</button>",
+                tr(l, T::Unpin)
+            );
+        }
+    }
+    s.push_str("</div>");
+    s
+}
+
+fn compare_rows(
+    a: &Estimate,
+    af: Option<&Fit>,
+    b: &Estimate,
+    bf: Option<&Fit>,
+    l: Lang,
+) -> Vec<(String, String, String)> {
+    let mut rows = vec![
+        (tr(l, T::Model).to_string(), a.model.name.clone(), b.model.name.clone()),
+        (tr(l, T::WeightPrecision).to_string(), a.format.label(), b.format.label()),
+        (tr(l, T::Runtime).to_string(), a.runtime.label().to_string(), b.runtime.label().to_string()),
+        (tr(l, T::Disk).to_string(), format_size(a.disk.weights, l), format_size(b.disk.weights, l)),
+    ];
+    for k in TermKind::ALL {
+        let (x, y) = (a.memory.get(k), b.memory.get(k));
+        if x > Bytes::ZERO || y > Bytes::ZERO {
+            rows.push((term_name(k, l), format_size(x, l), format_size(y, l)));
+        }
+    }
+    rows.push((tr(l, T::Vram1).to_string(), format_size(a.memory.total, l), format_size(b.memory.total, l)));
+    let v = |f: Option<&Fit>| {
+        f.map_or("—".to_string(), |f| format!("{} ({})", f.name, verdict_text(f.verdict, l)))
+    };
+    rows.push((tr(l, T::Device).to_string(), v(af), v(bf)));
+    let sp = |f: Option<&Fit>| {
+        f.and_then(|f| f.speed.as_ref()).map_or("—".to_string(), |s| tps(s.decode_tokens_per_s))
+    };
+    rows.push((tr(l, T::Decode).to_string(), sp(af), sp(bf)));
+    rows
+}
+
+/// The device kinds the devices table filters by.
+pub const KINDS: [(Option<DeviceKind>, T, &str); 6] = [
+    (None, T::All, "all"),
+    (Some(DeviceKind::Gpu), T::GpusK, "gpu"),
+    (Some(DeviceKind::Apple), T::AppleK, "apple"),
+    (Some(DeviceKind::Laptop), T::LaptopsK, "laptop"),
+    (Some(DeviceKind::Cpu), T::CpusK, "cpu"),
+    (Some(DeviceKind::Cloud), T::CloudK, "cloud"),
+];
+
+/// Every catalog device for the scenario, sorted by fit and cost, filtered by kind.
+pub fn devices(fits: &[Fit], kind: Option<DeviceKind>, shown: usize, l: Lang) -> String {
+    let mut s = format!(
+        "<div class=\"hr-card hr-devices\"><h2>{}</h2><div class=\"hr-chips\" role=\"group\">",
+        tr(l, T::Devices)
+    );
+    for (k, label, id) in KINDS {
+        let _ = write!(
+            s,
+            "<button type=\"button\" class=\"hr-chip\" aria-pressed=\"{}\" data-action=\"kind\" data-arg=\"{id}\">{}</button>",
+            k == kind,
+            tr(l, label)
+        );
+    }
+    let _ = write!(
+        s,
+        "</div><table class=\"hr-device-table\" id=\"hr-device-table\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th></th></tr></thead><tbody>",
+        tr(l, T::Device),
+        tr(l, T::FitCol),
+        tr(l, T::Headroom),
+        tr(l, T::TokS),
+        tr(l, T::Price)
+    );
+    let matching: Vec<&Fit> = fits.iter().filter(|f| kind.is_none_or(|k| f.kind == k)).collect();
+    for f in matching.iter().take(shown) {
+        let price = f
+            .cost
+            .usd_per_hour
+            .map(|h| format!("{}{}", money(h), tr(l, T::PerHour)))
+            .or(f.cost.purchase_usd.map(money))
+            .unwrap_or_else(|| "—".into());
+        let speed = f.speed.as_ref().map_or("—".into(), |sp| match sp.training_s {
+            Some(t) => duration(t, l),
+            None => tps(sp.decode_tokens_per_s),
+        });
+        let _ = write!(
+            s,
+            "<tr class=\"hr-v-{v}\" data-device=\"{id}\"><td>{}</td><td>{}</td><td class=\"hr-num\">{}%</td><td class=\"hr-num\">{}</td><td class=\"hr-num\">{}</td>\
+             <td><button type=\"button\" class=\"hr-link-button\" data-action=\"device\" data-arg=\"{id}\">{}</button></td></tr>",
+            esc(f.name),
+            verdict_text(f.verdict, l),
+            format_num(f.headroom * 100.0, 0, l),
+            esc(&speed),
+            esc(&price),
+            tr(l, T::Select),
+            v = f.verdict.id(),
+            id = esc(f.device),
+        );
+    }
+    s.push_str("</tbody></table>");
+    if matching.len() > shown {
+        let _ = write!(
+            s,
+            "<button type=\"button\" class=\"hr-more\" data-action=\"more\">{}</button>",
+            tr(l, T::ShowMore)
+        );
+    }
+    s.push_str("</div>");
+    s
+}
+
+/// The memory-versus-context chart as inline SVG: total with its band, the KV cache, the
+/// device's usable capacity, the current context.
+pub fn chart(pts: &[SweepPoint], capacity: Option<Bytes>, current: u64, l: Lang) -> String {
+    const W: f64 = 640.0;
+    const H: f64 = 260.0;
+    const LEFT: f64 = 56.0;
+    const RIGHT: f64 = 16.0;
+    const TOP: f64 = 14.0;
+    const BOTTOM: f64 = 36.0;
+    if pts.len() < 2 {
+        return String::new();
+    }
+    let gib = |b: Bytes| b.get() as f64 / (1u64 << 30) as f64;
+    let ln = headroom_core::ops::ln;
+    let first = pts[0].context;
+    let last = pts[pts.len() - 1].context;
+    let x0 = ln(first as f64);
+    let x1 = ln(last as f64).max(x0 + 1e-9);
+    let ymax_data = pts.iter().map(|p| gib(p.high)).fold(0.0, f64::max);
+    let ymax = ymax_data.max(capacity.map_or(0.0, gib)) * 1.08 + 1e-9;
+    let x = |c: u64| LEFT + (ln(c as f64) - x0) / (x1 - x0) * (W - LEFT - RIGHT);
+    let y = |g: f64| TOP + (1.0 - g / ymax) * (H - TOP - BOTTOM);
+    let path = |f: &dyn Fn(&SweepPoint) -> f64| {
+        let mut d = String::new();
+        for (i, p) in pts.iter().enumerate() {
+            let _ = write!(d, "{}{:.1},{:.1}", if i == 0 { 'M' } else { 'L' }, x(p.context), y(f(p)));
+        }
+        d
+    };
+    let mut band = String::new();
+    for (i, p) in pts.iter().enumerate() {
+        let _ = write!(band, "{}{:.1},{:.1}", if i == 0 { 'M' } else { 'L' }, x(p.context), y(gib(p.high)));
+    }
+    for p in pts.iter().rev() {
+        let _ = write!(band, "L{:.1},{:.1}", x(p.context), y(gib(p.low)));
+    }
+    band.push('Z');
+    let mut s = format!(
+        "<div class=\"hr-card hr-chart\"><h2>{}</h2><svg class=\"hr-svg\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"{}\">",
+        tr(l, T::Chart),
+        tr(l, T::Chart)
+    );
+    let step = nice_step(ymax);
+    let mut v = 0.0;
+    while v <= ymax {
+        let yy = y(v);
+        let _ = write!(
+            s,
+            "<line class=\"hr-grid\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\"></line><text class=\"hr-axis\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{} GiB</text>",
+            W - RIGHT,
+            LEFT - 6.0,
+            yy + 4.0,
+            format_num(v, if step < 1.0 { 1 } else { 0 }, l)
+        );
+        v += step;
+    }
+    for e in 8..=24u32 {
+        let c = 1u64 << e;
+        if c < first || c > last {
+            continue;
+        }
+        let label = match c {
+            c if c >= 1 << 20 => format!("{}M", c >> 20),
+            c if c >= 1024 => format!("{}K", c >> 10),
+            c => c.to_string(),
+        };
+        let _ = write!(
+            s,
+            "<text class=\"hr-axis\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{label}</text>",
+            x(c),
+            H - 12.0
+        );
+    }
+    let _ = write!(
+        s,
+        "<path class=\"hr-band-area\" d=\"{band}\"></path><path class=\"hr-kv-line\" fill=\"none\" d=\"{}\"></path><path class=\"hr-total-line\" fill=\"none\" d=\"{}\"></path>",
+        path(&|p| gib(p.kv_cache)),
+        path(&|p| gib(p.total))
+    );
+    if let Some(c) = capacity {
+        let yy = y(gib(c));
+        let _ = write!(
+            s,
+            "<line class=\"hr-capacity\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\"></line><text class=\"hr-axis hr-capacity-label\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            W - RIGHT,
+            W - RIGHT,
+            yy - 5.0,
+            tr(l, T::Capacity)
+        );
+    }
+    let cx = x(current.clamp(first, last));
+    let _ = write!(
+        s,
+        "<line class=\"hr-current\" x1=\"{cx:.1}\" x2=\"{cx:.1}\" y1=\"{TOP}\" y2=\"{}\"></line></svg></div>",
+        H - BOTTOM
+    );
+    s
+}
+
+fn nice_step(max: f64) -> f64 {
+    let raw = max / 5.0;
+    let mag =
+        headroom_core::ops::powf(10.0, headroom_core::ops::floor(headroom_core::ops::log10(raw.max(1e-9))));
+    let n = raw / mag;
+    let k = if n <= 1.0 {
+        1.0
+    } else if n <= 2.0 {
+        2.0
+    } else if n <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    k * mag
+}
+
+/// The contexts the curve samples: 48 points, log-spaced from 256 tokens to the model's trained
+/// context (or four times the current one).
+pub fn chart_contexts(current: u64, max_trained: u64) -> Vec<u64> {
+    let hi = if max_trained > 0 { max_trained.max(current) } else { (current * 4).max(8192) }
+        .min(headroom_core::scenario::MAX_CONTEXT);
+    let lo = 256u64.min(hi);
+    let (a, b) = (headroom_core::ops::ln(lo as f64), headroom_core::ops::ln(hi as f64));
+    let mut v: Vec<u64> = (0..48)
+        .map(|i| headroom_core::ops::round(headroom_core::ops::exp(a + (b - a) * f64::from(i) / 47.0)) as u64)
+        .collect();
+    v.dedup();
+    v
+}
+
+/// The compact embedded view.
+pub fn embed(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
+    let mut out = format!(
+        "<p class=\"hr-embed-head\">{} · {} · {} × {}</p><p class=\"hr-embed-total\"><span>{}</span><strong id=\"hr-total-bytes\" data-bytes=\"{}\">{}</strong><small>{} {}</small></p>",
+        esc(&e.model.name),
+        esc(&e.format.label()),
+        format_int(s.context, l),
+        s.batch,
+        tr(l, T::Vram1),
+        e.memory.total.get(),
+        format_size(e.memory.total, l),
+        tr(l, T::Disk),
+        format_size(e.disk.weights, l)
+    );
+    out.push_str(&bar(&e.memory, l));
+    out.push_str("<ul class=\"hr-legend\">");
+    for t in e.memory.terms.iter().filter(|t| t.bytes.get() > 0) {
+        let _ = write!(
+            out,
+            "<li><span class=\"hr-swatch hr-seg-{}\"></span> {} {}</li>",
+            t.kind.key(),
+            esc(&term_name(t.kind, l)),
+            format_size(t.bytes, l)
+        );
+    }
+    out.push_str("</ul>");
+    if let Some(f) = f {
+        let _ = write!(
+            out,
+            "<p class=\"hr-embed-verdict hr-verdict-{}\" id=\"hr-verdict\" data-verdict=\"{}\">{}: {}</p>",
+            f.verdict.id(),
+            f.verdict.id(),
+            esc(f.name),
+            verdict_text(f.verdict, l)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use headroom_core::fit::estimate_with_device;
+    use headroom_core::hardware::DeviceChoice;
+
+    #[test]
+    fn escapes_what_users_type() {
+        assert_eq!(esc("<img src=x onerror=\"a\">&'"), "&lt;img src=x onerror=&quot;a&quot;&gt;&amp;&#39;");
+    }
+
+    #[test]
+    fn renders_every_card_with_the_core_numbers() {
+        let s = Scenario { device: Some(DeviceChoice::Catalog("rtx-4090".into())), ..Scenario::default() };
+        let (e, f) = estimate_with_device(&s).unwrap();
+        let f = f.unwrap();
+        let c = Ctx { lang: Lang::En, open: &["hr-weights".to_string()] };
+        let b = breakdown(&e, &c);
+        assert!(b.contains(&format!(
+            "id=\"hr-weights-bytes\" data-bytes=\"{}\"",
+            e.memory.get(TermKind::Weights).get()
+        )));
+        assert!(b.contains("<details open>"));
+        assert!(resources(&e, Some(&f), Lang::En).contains("id=\"hr-total-bytes\""));
+        assert!(verdict(&f, Lang::Fr).contains("tient"));
+        assert!(speed(&e, &f, Lang::En).contains("hr-decode"));
+        assert!(seed_table(&e, Lang::En).contains("hr-chosen"));
+        let pts = headroom_core::estimate::sweep_context(&s, &chart_contexts(4096, 131_072)).unwrap();
+        let svg = chart(&pts, Some(f.capacity), 4096, Lang::En);
+        assert!(svg.starts_with("<div") && svg.contains("<svg") && svg.contains("hr-capacity"));
+        let d = devices(std::slice::from_ref(&f), None, 10, Lang::En);
+        assert!(d.contains("data-arg=\"rtx-4090\""));
+        assert!(compare(None, (&e, Some(&f)), Lang::En).contains("data-action=\"pin\""));
+        let both = compare(Some(&Ok((e.clone(), Some(f.clone())))), (&e, Some(&f)), Lang::En);
+        assert!(both.contains("hr-compare") && !both.contains("hr-diff"));
+    }
+}
