@@ -316,6 +316,11 @@ fn lower_precision_never_more_weight_bytes() {
     for m in catalog::models() {
         let a = m.architecture().unwrap();
         for chain in chains {
+            // With rows not a multiple of 256 (Qwen2.5-0.5B's 896), llama.cpp stores Q2_K and
+            // Q3_K tensors as IQ4_NL, and Q2_K's higher-precision roles then outweigh Q3_K_S's.
+            if chain.contains(&"q2_k") && a.hidden_size % 256 != 0 {
+                continue;
+            }
             let mut last = u64::MAX;
             for id in chain {
                 let b = weight_bytes(&a, WeightFormat::parse(id).unwrap()).unwrap().total().get();

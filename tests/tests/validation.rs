@@ -242,6 +242,45 @@ fn published_quant_sizes() {
     );
 }
 
+/// llama.cpp's disk table for the larger Llama 3.1 models (Q4_K_M, decimal GB) and OpenAI's
+/// gpt-oss-120b checkpoint (MXFP4 experts, BF16 rest).
+#[test]
+fn published_disk_sizes_of_larger_models() {
+    use headroom_core::precision::WeightFormat;
+    use headroom_core::tensors::weight_bytes;
+    let q4 = WeightFormat::parse("q4_k_m").unwrap();
+    let gb = |id: &str| {
+        let a = headroom_core::catalog::model(id).unwrap().architecture().unwrap();
+        weight_bytes(&a, q4).unwrap().total().get() as f64 / 1e9
+    };
+    within(gb("llama-3.1-8b"), case("Q-l31-disk-8B")["value"].as_f64().unwrap(), 0.02, "Q-l31-disk-8B");
+    within(gb("llama-3.1-70b"), case("Q-l31-disk-70B")["value"].as_f64().unwrap(), 0.02, "Q-l31-disk-70B");
+    // Ours is 243.06 GB, 2.4% under the table. Recomputing llama.cpp's current rules by hand (Q6_K
+    // for the output and for attn_v and ffn_down in 62 of 126 layers, Q4_K elsewhere) gives the
+    // same 243.05 GB; the table's own "original" 1625.1 GB implies 406.3 B parameters where the
+    // model has 405.85 B, so the table was not made with today's tensors. Checked within 3%.
+    within(gb("llama-3.1-405b"), case("Q-l31-disk-405B")["value"].as_f64().unwrap(), 0.03, "Q-l31-disk-405B");
+
+    let a = headroom_core::catalog::model("gpt-oss-120b").unwrap().architecture().unwrap();
+    let f = headroom_core::catalog::model("gpt-oss-120b").unwrap().import().unwrap().format.unwrap();
+    let gib = weight_bytes(&a, f).unwrap().total().get() as f64 / (1u64 << 30) as f64;
+    within(gib, case("Q-gptoss-120b")["value"].as_f64().unwrap(), 0.01, "Q-gptoss-120b");
+}
+
+/// Catalog models whose total parameter count is published reproduce it exactly.
+#[test]
+fn catalog_totals_match_published_counts() {
+    let mut checked = 0;
+    for line in headroom_tests::fixture_lines("catalog-params.tsv") {
+        let mut cols = line.split('\t');
+        let (id, expected) = (cols.next().unwrap(), cols.next().unwrap().parse::<u64>().unwrap());
+        let a = headroom_core::catalog::model(id).unwrap().architecture().unwrap();
+        assert_eq!(a.param_breakdown().unwrap().total(), expected, "{id}");
+        checked += 1;
+    }
+    assert!(checked >= 3);
+}
+
 /// The llama.cpp logs behind K04 and K05 also give the model and compute buffers: weights on the
 /// GPU (all but the input embeddings), the embeddings on the CPU, and the compute buffer without
 /// flash attention.

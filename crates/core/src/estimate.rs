@@ -314,13 +314,15 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved> {
 }
 
 /// The dense catalog model closest in size (on a log scale) to a bare parameter count, whose
-/// shape stands in for the KV cache and activations.
+/// shape stands in for the KV cache and activations. Only the mainstream GQA families (Llama,
+/// Mistral, Qwen) stand in: their shapes are what an unnamed model of that size most likely has,
+/// unlike Gemma's 256-wide heads or GPT-2's full multi-head attention.
 fn stand_in_for(p: Params) -> Option<(&'static str, Architecture)> {
     let target = crate::ops::ln(p.get().max(1) as f64);
     let mut best: Option<(f64, &'static str, Architecture)> = None;
     for m in catalog::models() {
         let Ok(a) = m.architecture() else { continue };
-        if a.moe.is_some() || a.family == "gpt2" || a.family == "falcon" || a.family == "gpt_neox" {
+        if a.moe.is_some() || !matches!(a.family.as_str(), "llama" | "mistral" | "qwen2" | "qwen3") {
             continue;
         }
         let Ok(n) = a.params_total() else { continue };

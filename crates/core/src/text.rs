@@ -509,6 +509,10 @@ messages! {
     NoticeUnknownFamily =>
         "model_type `{0}` is not one Headroom knows: read as a Llama-style decoder (gated MLP, RMSNorm, biases only where the config says); check the parameter count against the model card",
         "model_type `{0}` n'est pas connu de Headroom : lu comme un décodeur de type Llama (MLP à porte, RMSNorm, biais seulement si la config le dit) ; vérifiez le nombre de paramètres sur la fiche du modèle";
+    /// Multimodal checkpoint: only the language model is counted.
+    NoticeEncoderNotCounted =>
+        "this checkpoint also holds a vision or audio encoder: Headroom counts the language model only (the encoder usually adds 0.1–1 B parameters and little KV)",
+        "ce point de contrôle contient aussi un encodeur vision ou audio : Headroom ne compte que le modèle de langue (l'encodeur ajoute en général 0,1 à 1 Md de paramètres et peu de KV)";
     /// Unknown family with a sliding window.
     NoticeSlidingAllLayers =>
         "sliding_window is set: all {0} layers are taken to attend within the window",

@@ -165,11 +165,12 @@ impl fmt::Display for Params {
     /// Short form as in model names: `8.03B`, `124M`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0 as f64;
-        if n >= 1e12 {
+        // Each threshold sits where the smaller unit would round up to 1000 (999.6M is `1.00B`).
+        if n >= 999.995e9 {
             write!(f, "{:.2}T", n / 1e12)
-        } else if n >= 1e9 {
+        } else if n >= 999.5e6 {
             write!(f, "{:.2}B", n / 1e9)
-        } else if n >= 1e6 {
+        } else if n >= 999.5e3 {
             write!(f, "{:.0}M", n / 1e6)
         } else if n >= 1e3 {
             write!(f, "{:.0}K", n / 1e3)
@@ -368,6 +369,9 @@ mod tests {
         assert_eq!(Bytes::from_mib(512).to_string(), "512.0 MiB");
         assert_eq!(Params::new(8_030_261_248).to_string(), "8.03B");
         assert_eq!(Params::new(124_439_808).to_string(), "124M");
+        assert_eq!(Params::new(999_885_952).to_string(), "1.00B");
+        assert_eq!(Params::new(999_600).to_string(), "1M");
+        assert_eq!(Params::new(999_996_000_000).to_string(), "1.00T");
     }
 
     #[test]

@@ -67,6 +67,9 @@ pub fn parse_config(bytes: &[u8]) -> Result<HfModel> {
         other => other,
     })?;
     architecture.param_breakdown()?;
+    if root.get("vision_config").is_some() || root.get("audio_config").is_some() {
+        notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, Vec::new()));
+    }
     let format = read_format(&root, &cfg, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);
     Ok(HfModel { architecture, format, notices, name })
@@ -233,8 +236,17 @@ fn read_decoder(
         known.as_ref().and_then(|d| d.head_dim).unwrap_or(hidden.checked_div(heads).unwrap_or(0));
     let head_dim = cfg.count("head_dim")?.unwrap_or(head_dim_default);
     let tie = cfg.flag("tie_word_embeddings").unwrap_or(known.as_ref().is_some_and(|d| d.tie));
-    let max_context =
-        cfg.count_any(&["max_position_embeddings", "n_positions", "seq_length", "max_seq_len"])?.unwrap_or(0);
+    // transformers' default `max_position_embeddings` per config class, for configs that omit it.
+    let context_default = match family {
+        "gemma3_text" | "mistral" | "mixtral" => 131_072,
+        "qwen2" | "qwen2_moe" | "qwen3" | "qwen3_moe" => 32_768,
+        "gemma" | "gemma2" => 8192,
+        "phi3" => 4096,
+        _ => 2048,
+    };
+    let max_context = cfg
+        .count_any(&["max_position_embeddings", "n_positions", "seq_length", "max_seq_len"])?
+        .unwrap_or(context_default);
 
     let attention_bias = cfg.flag("attention_bias");
     let mlp_bias = cfg.flag("mlp_bias").unwrap_or(false);

@@ -1,0 +1,653 @@
+//! GGUF headers: the metadata and tensor infos at the start of a llama.cpp model file, read
+//! without the weights.
+//!
+//! Layout (version 2 and 3, little-endian): magic `GGUF`, version `u32`, tensor count `u64`,
+//! metadata count `u64`; then each metadata entry (a string key, a `u32` type, a value; strings
+//! are a `u64` length and bytes; arrays an element type, a `u64` count and the elements); then each
+//! tensor's name, dimension count, dimensions, `ggml_type` and data offset; then the data, aligned.
+//!
+//! The header's length is not known in advance (a 150,000-entry vocabulary makes it several MB),
+//! so [`parse`] tells a caller reading a file in slices how many bytes it needs
+//! ([`GgufError::Truncated`]) and the caller retries with more. Nothing is allocated from a count
+//! or length the file declares before the bytes are there; long arrays (the vocabulary) are
+//! counted and skipped, not stored.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::Error;
+use crate::model::{
+    Architecture, Attention, MlaAttention, Mlp, Moe, NormKind, Norms, QkNorm, StandardAttention,
+};
+use crate::precision::{GgmlType, GgufMix, WeightFormat};
+use crate::text::{Arg, Msg, MsgId};
+
+const FORMAT: &str = "GGUF header";
+
+/// The most tensors accepted (real models have a few thousand).
+pub const MAX_TENSORS: u64 = 1 << 20;
+/// The most metadata entries accepted.
+pub const MAX_KV: u64 = 1 << 16;
+/// The largest header accepted (a header beyond this is not a model).
+pub const MAX_HEADER: u64 = 256 << 20;
+/// Arrays longer than this are counted, not stored.
+const KEEP_ARRAY: u64 = 64;
+
+/// Why a header could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GgufError {
+    /// The bytes end before the header does: read at least this many from the start and retry.
+    Truncated {
+        /// Bytes needed from the start of the file (a lower bound).
+        needed: u64,
+    },
+    /// Not a GGUF header, or a broken one.
+    Invalid(Error),
+}
+
+impl From<GgufError> for Error {
+    fn from(e: GgufError) -> Error {
+        match e {
+            GgufError::Truncated { needed } => {
+                Error::parse(FORMAT, format!("the file ends inside its header (at least {needed} bytes are needed)"))
+            }
+            GgufError::Invalid(e) => e,
+        }
+    }
+}
+
+/// A metadata value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MetaValue {
+    /// Any unsigned integer type.
+    U(u64),
+    /// Any signed integer type.
+    I(i64),
+    /// `f32` or `f64`.
+    F(f64),
+    /// A boolean.
+    Bool(bool),
+    /// A string.
+    Str(String),
+    /// An array: its element type and length, and its elements when short.
+    Array {
+        /// Element type id.
+        elem: u32,
+        /// Number of elements.
+        len: u64,
+        /// The elements, when there are at most 64 (else empty).
+        values: Vec<MetaValue>,
+    },
+}
+
+impl MetaValue {
+    /// The value as an unsigned integer (also the largest element of a numeric array, as for
+    /// per-layer head counts).
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            MetaValue::U(v) => Some(*v),
+            MetaValue::I(v) => u64::try_from(*v).ok(),
+            MetaValue::Array { values, .. } => values.iter().filter_map(MetaValue::as_u64).max(),
+            _ => None,
+        }
+    }
+
+    /// The value as a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            MetaValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// One tensor info.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GgufTensor {
+    /// Its name (`blk.0.attn_q.weight`).
+    pub name: String,
+    /// Dimensions, `ne[0]` first (the row length).
+    pub dims: Vec<u64>,
+    /// Storage type.
+    pub ty: GgmlType,
+    /// Bytes of its data.
+    pub bytes: u64,
+}
+
+impl GgufTensor {
+    /// Elements.
+    pub fn elements(&self) -> u64 {
+        self.dims.iter().fold(1u64, |a, d| a.saturating_mul(*d))
+    }
+}
+
+/// A parsed header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gguf {
+    /// Format version.
+    pub version: u32,
+    /// Metadata entries.
+    pub metadata: Vec<(String, MetaValue)>,
+    /// Tensor infos.
+    pub tensors: Vec<GgufTensor>,
+    /// Bytes of the header, up to the (aligned) start of the data.
+    pub header_bytes: u64,
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Cursor<'_> {
+    fn need(&self, n: u64) -> Result<(), GgufError> {
+        let end = (self.i as u64).saturating_add(n);
+        if end > MAX_HEADER {
+            return Err(GgufError::Invalid(Error::parse(FORMAT, "a length or count in the header is absurd")));
+        }
+        if end > self.b.len() as u64 {
+            return Err(GgufError::Truncated { needed: end });
+        }
+        Ok(())
+    }
+
+    fn take(&mut self, n: usize) -> Result<&[u8], GgufError> {
+        self.need(n as u64)?;
+        let s = &self.b[self.i..self.i + n];
+        self.i += n;
+        Ok(s)
+    }
+
+    fn u32(&mut self) -> Result<u32, GgufError> {
+        let s = self.take(4)?;
+        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+
+    fn u64(&mut self) -> Result<u64, GgufError> {
+        let s = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(s);
+        Ok(u64::from_le_bytes(a))
+    }
+
+    fn string(&mut self) -> Result<String, GgufError> {
+        let n = self.u64()?;
+        if n > 1 << 20 {
+            return Err(invalid(format!("a metadata string of {n} bytes is absurd")));
+        }
+        self.need(n)?;
+        let s = self.take(n as usize)?;
+        // Vocabulary entries may hold any bytes; keep what is valid UTF-8, replace the rest.
+        Ok(String::from_utf8_lossy(s).into_owned())
+    }
+
+    fn skip_string(&mut self) -> Result<(), GgufError> {
+        let n = self.u64()?;
+        self.need(n)?;
+        self.i += n as usize;
+        Ok(())
+    }
+}
+
+fn invalid(why: String) -> GgufError {
+    GgufError::Invalid(Error::parse(FORMAT, why))
+}
+
+fn scalar_size(t: u32) -> Option<u64> {
+    Some(match t {
+        0 | 1 | 7 => 1,
+        2 | 3 => 2,
+        4..=6 => 4,
+        10..=12 => 8,
+        _ => return None,
+    })
+}
+
+fn read_scalar(c: &mut Cursor<'_>, t: u32) -> Result<MetaValue, GgufError> {
+    let s = c.take(scalar_size(t).unwrap_or(0) as usize)?;
+    let mut a = [0u8; 8];
+    a[..s.len()].copy_from_slice(s);
+    let u = u64::from_le_bytes(a);
+    Ok(match t {
+        0 | 2 | 4 | 10 => MetaValue::U(u),
+        1 => MetaValue::I(i64::from(s[0] as i8)),
+        3 => MetaValue::I(i64::from(i16::from_le_bytes([s[0], s[1]]))),
+        5 => MetaValue::I(i64::from(i32::from_le_bytes([s[0], s[1], s[2], s[3]]))),
+        11 => MetaValue::I(u as i64),
+        6 => MetaValue::F(f64::from(f32::from_bits(u as u32))),
+        12 => MetaValue::F(f64::from_bits(u)),
+        7 => MetaValue::Bool(s[0] != 0),
+        _ => return Err(invalid(format!("unknown metadata type {t}"))),
+    })
+}
+
+fn read_value(c: &mut Cursor<'_>, t: u32, depth: u32) -> Result<MetaValue, GgufError> {
+    match t {
+        8 => Ok(MetaValue::Str(c.string()?)),
+        9 => {
+            if depth > 2 {
+                return Err(invalid("arrays nested too deep".into()));
+            }
+            let elem = c.u32()?;
+            let len = c.u64()?;
+            if let Some(size) = scalar_size(elem) {
+                c.need(len.saturating_mul(size))?;
+            }
+            let mut values = Vec::new();
+            for k in 0..len {
+                if k < KEEP_ARRAY {
+                    values.push(read_value(c, elem, depth + 1)?);
+                } else if let Some(size) = scalar_size(elem) {
+                    // The rest of a numeric array at once (its bytes were checked above).
+                    let rest = (len - k).saturating_mul(size);
+                    c.need(rest)?;
+                    c.i += rest as usize;
+                    break;
+                } else if elem == 8 {
+                    c.skip_string()?;
+                } else {
+                    read_value(c, elem, depth + 1)?;
+                }
+            }
+            if len > KEEP_ARRAY {
+                values.clear();
+            }
+            Ok(MetaValue::Array { elem, len, values })
+        }
+        _ if scalar_size(t).is_some() => read_scalar(c, t),
+        _ => Err(invalid(format!("unknown metadata type {t}"))),
+    }
+}
+
+/// Parses a GGUF header from the start of a file (the weights after it may be absent).
+///
+/// # Errors
+/// [`GgufError::Truncated`] with the bytes needed when `bytes` ends inside the header;
+/// [`GgufError::Invalid`] for a wrong magic, an unsupported version, absurd counts or lengths,
+/// unknown tensor types, or rows that do not divide into their type's blocks.
+pub fn parse(bytes: &[u8]) -> Result<Gguf, GgufError> {
+    let mut c = Cursor { b: bytes, i: 0 };
+    let magic = c.take(4)?;
+    if magic != b"GGUF" {
+        return Err(invalid("the file does not start with GGUF: not a GGUF file".into()));
+    }
+    let version = c.u32()?;
+    if !(2..=3).contains(&version) {
+        return Err(invalid(format!("GGUF version {version} is not supported (2 and 3 are)")));
+    }
+    let n_tensors = c.u64()?;
+    let n_kv = c.u64()?;
+    if n_tensors > MAX_TENSORS || n_kv > MAX_KV {
+        return Err(invalid(format!("{n_tensors} tensors and {n_kv} metadata entries is absurd")));
+    }
+    let mut metadata = Vec::new();
+    let mut alignment: u64 = 32;
+    for _ in 0..n_kv {
+        let key = c.string()?;
+        let t = c.u32()?;
+        let v = read_value(&mut c, t, 0)?;
+        if key == "general.alignment" {
+            alignment = v.as_u64().filter(|a| *a > 0 && a.is_power_of_two() && *a <= 1 << 16).ok_or_else(|| invalid("bad general.alignment".into()))?;
+        }
+        metadata.push((key, v));
+    }
+    let mut tensors = Vec::new();
+    for _ in 0..n_tensors {
+        let name = c.string()?;
+        let n_dims = c.u32()?;
+        if n_dims == 0 || n_dims > 4 {
+            return Err(invalid(format!("tensor `{name}` has {n_dims} dimensions (1 to 4 allowed)")));
+        }
+        let mut dims = Vec::with_capacity(n_dims as usize);
+        for _ in 0..n_dims {
+            dims.push(c.u64()?);
+        }
+        let ty_id = c.u32()?;
+        let ty = GgmlType::from_gguf_id(ty_id).ok_or_else(|| invalid(format!("tensor `{name}` has unknown type {ty_id}")))?;
+        let _offset = c.u64()?;
+        let rows = dims[1..].iter().try_fold(1u64, |a, d| a.checked_mul(*d)).ok_or_else(|| invalid(format!("tensor `{name}` is absurdly large")))?;
+        let row = ty.row_bytes(dims[0]).ok_or_else(|| {
+            invalid(format!("tensor `{name}`: rows of {} values do not divide into {} blocks", dims[0], ty.name()))
+        })?;
+        let bytes = row.checked_mul(rows).ok_or_else(|| invalid(format!("tensor `{name}` is absurdly large")))?;
+        tensors.push(GgufTensor { name, dims, ty, bytes });
+    }
+    let header_bytes = (c.i as u64).div_ceil(alignment) * alignment;
+    Ok(Gguf { version, metadata, tensors, header_bytes })
+}
+
+impl Gguf {
+    /// A metadata value.
+    pub fn get(&self, key: &str) -> Option<&MetaValue> {
+        self.metadata.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    fn u(&self, key: &str) -> Option<u64> {
+        self.get(key).and_then(MetaValue::as_u64)
+    }
+
+    /// `general.architecture`.
+    pub fn architecture_name(&self) -> Option<&str> {
+        self.get("general.architecture").and_then(MetaValue::as_str)
+    }
+
+    /// Bytes of every tensor.
+    pub fn tensor_bytes(&self) -> u64 {
+        self.tensors.iter().fold(0u64, |a, t| a.saturating_add(t.bytes))
+    }
+
+    /// Every parameter stored.
+    pub fn params(&self) -> u64 {
+        self.tensors.iter().fold(0u64, |a, t| a.saturating_add(t.elements()))
+    }
+
+    /// The file type (`general.file_type`), when known.
+    pub fn file_type(&self) -> Option<GgufMix> {
+        self.u("general.file_type").and_then(|v| u32::try_from(v).ok()).and_then(GgufMix::from_ftype_id)
+    }
+
+    /// Bytes per tensor type, largest first.
+    pub fn bytes_by_type(&self) -> Vec<(GgmlType, u64)> {
+        let mut v: Vec<(GgmlType, u64)> = Vec::new();
+        for t in &self.tensors {
+            match v.iter_mut().find(|(ty, _)| *ty == t.ty) {
+                Some((_, b)) => *b = b.saturating_add(t.bytes),
+                None => v.push((t.ty, t.bytes)),
+            }
+        }
+        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v
+    }
+
+    fn tensor(&self, name: &str) -> Option<&GgufTensor> {
+        self.tensors.iter().find(|t| t.name == name)
+    }
+
+    /// The model's shape from the metadata (`<arch>.block_count`, `.embedding_length`…) and the
+    /// tensors, with notices for what had to be assumed.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] when the header lacks what any estimate needs (layers, width, heads).
+    pub fn to_architecture(&self) -> Result<(Architecture, Vec<Msg>), Error> {
+        let mut notices = Vec::new();
+        let arch = self.architecture_name().ok_or_else(|| Error::parse(FORMAT, "no general.architecture"))?;
+        let k = |name: &str| format!("{arch}.{name}");
+        let need = |name: &str| {
+            self.u(&k(name)).ok_or_else(|| Error::parse(FORMAT, format!("`{arch}.{name}` is missing")))
+        };
+        let layers = need("block_count")?;
+        let hidden = need("embedding_length")?;
+        let heads = need("attention.head_count")?;
+        let kv_heads = self.u(&k("attention.head_count_kv")).unwrap_or(heads);
+        let head_dim = self.u(&k("attention.key_length")).unwrap_or(if heads > 0 { hidden / heads } else { 0 });
+        let vocab = self
+            .tensor("token_embd.weight")
+            .and_then(|t| t.dims.get(1).copied())
+            .or_else(|| self.get("tokenizer.ggml.tokens").and_then(|v| if let MetaValue::Array { len, .. } = v { Some(*len) } else { None }))
+            .or_else(|| self.u(&k("vocab_size")))
+            .ok_or_else(|| Error::parse(FORMAT, "no vocabulary size (no token_embd tensor, no tokenizer)"))?;
+        let inter = self.u(&k("feed_forward_length")).unwrap_or(hidden.saturating_mul(4));
+        let tie = self.tensor("output.weight").is_none();
+        let family = match arch {
+            "qwen2moe" => "qwen2_moe",
+            "qwen3moe" => "qwen3_moe",
+            "deepseek2" => "deepseek_v3",
+            "gpt-oss" => "gpt_oss",
+            "gptneox" => "gpt_neox",
+            "gemma3" => "gemma3_text",
+            other => other,
+        };
+        let attention = if let Some(kv_lora) = self.u(&k("attention.kv_lora_rank")) {
+            let rope = self.u(&k("rope.dimension_count")).unwrap_or(64);
+            let key_mla = self.u(&k("attention.key_length_mla")).or(self.u(&k("attention.key_length"))).unwrap_or(192);
+            let v_mla = self.u(&k("attention.value_length_mla")).or(self.u(&k("attention.value_length"))).unwrap_or(128);
+            Attention::Mla(MlaAttention {
+                num_heads: heads,
+                q_lora_rank: self.u(&k("attention.q_lora_rank")).filter(|r| *r > 0),
+                kv_lora_rank: kv_lora,
+                qk_nope_head_dim: key_mla.saturating_sub(rope),
+                qk_rope_head_dim: rope,
+                v_head_dim: v_mla,
+            })
+        } else {
+            Attention::Standard(StandardAttention {
+                num_heads: heads,
+                num_kv_heads: kv_heads.max(1),
+                head_dim,
+                qkv_bias: self.tensor("blk.0.attn_q.bias").is_some() || self.tensor("blk.0.attn_qkv.bias").is_some(),
+                o_bias: self.tensor("blk.0.attn_output.bias").is_some(),
+                qk_norm: if self.tensor("blk.0.attn_q_norm.weight").is_some() { QkNorm::PerHead } else { QkNorm::None },
+                fused_qkv: self.tensor("blk.0.attn_qkv.weight").is_some(),
+                sinks: self.tensor("blk.0.attn_sinks.weight").is_some(),
+            })
+        };
+        let experts = self.u(&k("expert_count")).filter(|e| *e > 1);
+        let moe = match experts {
+            Some(e) => {
+                let used = self.u(&k("expert_used_count")).unwrap_or(1).max(1);
+                let dense_first = self.u(&k("leading_dense_block_count")).unwrap_or(0);
+                let expert_ffn = self.u(&k("expert_feed_forward_length")).unwrap_or(inter);
+                let shared = self.u(&k("expert_shared_count")).unwrap_or(0);
+                let shared_ffn = self
+                    .u(&k("expert_shared_feed_forward_length"))
+                    .unwrap_or(expert_ffn.saturating_mul(shared));
+                Some(Moe {
+                    num_experts: e,
+                    experts_per_token: used.min(e),
+                    expert_intermediate: expert_ffn,
+                    shared_intermediate: if shared > 0 || self.tensor("blk.0.ffn_up_shexp.weight").is_some() { shared_ffn } else { 0 },
+                    shared_expert_gate: self.tensor(&format!("blk.{dense_first}.ffn_gate_inp_shexp.weight")).is_some(),
+                    router_bias: self.tensor(&format!("blk.{dense_first}.ffn_gate_inp.bias")).is_some(),
+                    expert_bias: self.tensor(&format!("blk.{dense_first}.ffn_up_exps.bias")).is_some(),
+                    moe_layers: layers.saturating_sub(dense_first),
+                })
+            }
+            None => None,
+        };
+        let window = self.u(&k("attention.sliding_window")).filter(|w| *w > 0);
+        let sliding = match (window, family) {
+            (None, _) => 0,
+            (Some(_), "gemma2" | "gpt_oss") => layers.div_ceil(2),
+            (Some(_), "gemma3_text") => layers - layers / 6,
+            (Some(_), "qwen2" | "qwen3" | "llama") => 0,
+            (Some(_), _) => layers,
+        };
+        if window.is_some() && sliding == layers {
+            notices.push(Msg::new(MsgId::NoticeSlidingAllLayers, alloc::vec![Arg::Int(layers)]));
+        }
+        let norms_per_layer = match family {
+            "gemma2" | "gemma3_text" => 4,
+            _ => 2,
+        };
+        let layer_norm = self.tensor("blk.0.attn_norm.bias").is_some();
+        let a = Architecture {
+            family: family.into(),
+            vocab_size: vocab,
+            hidden_size: hidden,
+            num_layers: layers,
+            attention,
+            mlp: Mlp {
+                intermediate_size: inter,
+                gated: self.tensor("blk.0.ffn_gate.weight").is_some() || moe.is_some(),
+                bias: self.tensor("blk.0.ffn_down.bias").is_some(),
+                fused_gate_up: false,
+            },
+            moe,
+            norms: Norms { kind: if layer_norm { NormKind::LayerNorm } else { NormKind::Rms }, per_layer: norms_per_layer },
+            learned_positions: self.tensor("position_embd.weight").and_then(|t| t.dims.get(1).copied()).unwrap_or(0),
+            tie_word_embeddings: tie,
+            sliding_layers: sliding,
+            sliding_window: if sliding > 0 { window } else { None },
+            max_context: self.u(&k("context_length")).unwrap_or(0),
+        };
+        a.validate()?;
+        Ok((a, notices))
+    }
+
+    /// The weight format the file is in: its `general.file_type`, else its dominant tensor type.
+    pub fn weight_format(&self) -> WeightFormat {
+        if let Some(m) = self.file_type() {
+            return WeightFormat::Gguf(m);
+        }
+        let dominant = self.bytes_by_type().first().map(|(t, _)| *t);
+        WeightFormat::Gguf(match dominant {
+            Some(GgmlType::F32) => GgufMix::F32,
+            Some(GgmlType::BF16) => GgufMix::BF16,
+            Some(GgmlType::Q8_0) => GgufMix::Q8_0,
+            Some(GgmlType::Q4_0) => GgufMix::Q4_0,
+            Some(GgmlType::Q6_K) => GgufMix::Q6_K,
+            Some(GgmlType::Q5_K) => GgufMix::Q5_K_M,
+            Some(GgmlType::Q4_K) => GgufMix::Q4_K_M,
+            Some(GgmlType::Q3_K) => GgufMix::Q3_K_M,
+            Some(GgmlType::Q2_K) => GgufMix::Q2_K,
+            Some(GgmlType::MXFP4) => GgufMix::MXFP4_MOE,
+            _ => GgufMix::F16,
+        })
+    }
+}
+
+/// Merges the headers of a split file (`-00001-of-00003.gguf`…): metadata from the first, tensors
+/// from all.
+pub fn merge(parts: Vec<Gguf>) -> Option<Gguf> {
+    let mut it = parts.into_iter();
+    let mut first = it.next()?;
+    for p in it {
+        first.tensors.extend(p.tensors);
+        first.header_bytes = first.header_bytes.saturating_add(p.header_bytes);
+    }
+    Some(first)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use alloc::vec;
+
+    /// A small GGUF writer for tests.
+    pub struct W(pub Vec<u8>);
+
+    impl W {
+        pub fn new(n_tensors: u64, n_kv: u64) -> W {
+            let mut w = W(b"GGUF".to_vec());
+            w.u32(3);
+            w.u64(n_tensors);
+            w.u64(n_kv);
+            w
+        }
+        pub fn u32(&mut self, v: u32) {
+            self.0.extend_from_slice(&v.to_le_bytes());
+        }
+        pub fn u64(&mut self, v: u64) {
+            self.0.extend_from_slice(&v.to_le_bytes());
+        }
+        pub fn str(&mut self, s: &str) {
+            self.u64(s.len() as u64);
+            self.0.extend_from_slice(s.as_bytes());
+        }
+        pub fn kv_u32(&mut self, k: &str, v: u32) {
+            self.str(k);
+            self.u32(4);
+            self.u32(v);
+        }
+        pub fn kv_str(&mut self, k: &str, v: &str) {
+            self.str(k);
+            self.u32(8);
+            self.str(v);
+        }
+        pub fn tensor(&mut self, name: &str, dims: &[u64], ty: GgmlType) {
+            self.str(name);
+            self.u32(dims.len() as u32);
+            for d in dims {
+                self.u64(*d);
+            }
+            self.u32(ty.gguf_id());
+            self.u64(0);
+        }
+    }
+
+    fn tiny() -> Vec<u8> {
+        let mut w = W::new(4, 8);
+        w.kv_str("general.architecture", "llama");
+        w.kv_u32("llama.block_count", 1);
+        w.kv_u32("llama.embedding_length", 256);
+        w.kv_u32("llama.attention.head_count", 4);
+        w.kv_u32("llama.attention.head_count_kv", 2);
+        w.kv_u32("llama.feed_forward_length", 512);
+        w.kv_u32("general.file_type", 15);
+        // A vocabulary of 1000 strings, counted and skipped.
+        w.str("tokenizer.ggml.tokens");
+        w.u32(9);
+        w.u32(8);
+        w.u64(1000);
+        for i in 0..1000 {
+            w.str(&alloc::format!("tok{i}"));
+        }
+        w.tensor("token_embd.weight", &[256, 1000], GgmlType::Q4_K);
+        w.tensor("blk.0.attn_q.weight", &[256, 256], GgmlType::Q4_K);
+        w.tensor("blk.0.attn_norm.weight", &[256], GgmlType::F32);
+        w.tensor("output.weight", &[256, 1000], GgmlType::Q6_K);
+        w.0
+    }
+
+    #[test]
+    fn reads_metadata_tensors_and_architecture() {
+        let g = parse(&tiny()).unwrap();
+        assert_eq!(g.tensors.len(), 4);
+        assert_eq!(g.tensors[0].bytes, 1000 * 144);
+        assert_eq!(g.tensors[3].bytes, 1000 * 210);
+        assert_eq!(g.file_type(), Some(GgufMix::Q4_K_M));
+        assert_eq!(g.get("tokenizer.ggml.tokens"), Some(&MetaValue::Array { elem: 8, len: 1000, values: vec![] }));
+        let (a, _) = g.to_architecture().unwrap();
+        assert_eq!((a.num_layers, a.hidden_size, a.vocab_size), (1, 256, 1000));
+        assert_eq!(a.num_kv_heads(), 2);
+        assert!(!a.tie_word_embeddings);
+        assert_eq!(g.header_bytes % 32, 0);
+    }
+
+    #[test]
+    fn truncation_asks_for_more_until_it_parses() {
+        let full = tiny();
+        let mut have = 16usize;
+        let mut rounds = 0;
+        loop {
+            match parse(&full[..have.min(full.len())]) {
+                Ok(_) => break,
+                Err(GgufError::Truncated { needed }) => {
+                    assert!(needed as usize > have.min(full.len()));
+                    have = (needed as usize).max(have * 2);
+                    rounds += 1;
+                }
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+        assert!(rounds > 0);
+    }
+
+    #[test]
+    fn hostile_headers_fail_fast() {
+        assert!(matches!(parse(b"GGML\x03\0\0\0"), Err(GgufError::Invalid(_))));
+        let mut w = W::new(1 << 60, 1);
+        assert!(matches!(parse(&w.0), Err(GgufError::Invalid(_))));
+        // A 2^40-byte string: refused, not allocated.
+        w = W::new(0, 1);
+        w.u64(1 << 40);
+        assert!(matches!(parse(&w.0), Err(GgufError::Invalid(_))));
+        // A huge array of u64: needs more bytes than any header may have.
+        w = W::new(0, 1);
+        w.str("a");
+        w.u32(9);
+        w.u32(10);
+        w.u64(1 << 40);
+        assert!(matches!(parse(&w.0), Err(GgufError::Invalid(_))));
+        // A tensor whose rows do not divide into blocks.
+        w = W::new(1, 0);
+        w.tensor("x", &[100, 2], GgmlType::Q4_K);
+        assert!(matches!(parse(&w.0), Err(GgufError::Invalid(_))));
+        // Unknown type, too many dimensions.
+        w = W::new(1, 0);
+        w.str("x");
+        w.u32(5);
+        assert!(matches!(parse(&w.0), Err(GgufError::Invalid(_))));
+    }
+}

@@ -1,0 +1,346 @@
+//! Safetensors headers and index files: exact bytes per tensor without reading any weight.
+//!
+//! A `.safetensors` file starts with an 8-byte little-endian length `N`, then `N` bytes of JSON:
+//! `{"__metadata__": {…}, "name": {"dtype": "BF16", "shape": [4096, 4096], "data_offsets": [a, b]}, …}`.
+//! A sharded checkpoint has a `model.safetensors.index.json` whose `weight_map` names the shard
+//! of every tensor and whose `metadata.total_size` gives the bytes of all of them.
+//!
+//! Hostile input gets a clear error in bounded time and memory: the declared header length is
+//! checked against a limit and against the bytes actually given before anything is read; nothing
+//! is allocated from a length the file declares.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, Result};
+use crate::json::{self, Value};
+
+const FORMAT: &str = "safetensors header";
+
+/// The largest header accepted (the safetensors specification caps it at 100 MB).
+pub const MAX_HEADER: u64 = 100_000_000;
+
+/// Element type of a tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Dtype {
+    F64,
+    F32,
+    F16,
+    BF16,
+    F8E4M3,
+    F8E5M2,
+    F8E8M0,
+    F4,
+    I64,
+    I32,
+    I16,
+    I8,
+    U64,
+    U32,
+    U16,
+    U8,
+    Bool,
+}
+
+impl Dtype {
+    /// Parses a safetensors dtype name.
+    pub fn parse(s: &str) -> Option<Dtype> {
+        Some(match s {
+            "F64" => Dtype::F64,
+            "F32" => Dtype::F32,
+            "F16" => Dtype::F16,
+            "BF16" => Dtype::BF16,
+            "F8_E4M3" | "F8_E4M3FN" => Dtype::F8E4M3,
+            "F8_E5M2" => Dtype::F8E5M2,
+            "F8_E8M0" => Dtype::F8E8M0,
+            "F4" | "F4_E2M1" => Dtype::F4,
+            "I64" => Dtype::I64,
+            "I32" => Dtype::I32,
+            "I16" => Dtype::I16,
+            "I8" => Dtype::I8,
+            "U64" => Dtype::U64,
+            "U32" => Dtype::U32,
+            "U16" => Dtype::U16,
+            "U8" => Dtype::U8,
+            "BOOL" => Dtype::Bool,
+            _ => return None,
+        })
+    }
+
+    /// Bits per element.
+    pub const fn bits(self) -> u64 {
+        match self {
+            Dtype::F64 | Dtype::I64 | Dtype::U64 => 64,
+            Dtype::F32 | Dtype::I32 | Dtype::U32 => 32,
+            Dtype::F16 | Dtype::BF16 | Dtype::I16 | Dtype::U16 => 16,
+            Dtype::F8E4M3 | Dtype::F8E5M2 | Dtype::F8E8M0 | Dtype::I8 | Dtype::U8 | Dtype::Bool => 8,
+            Dtype::F4 => 4,
+        }
+    }
+
+    /// The name in files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dtype::F64 => "F64",
+            Dtype::F32 => "F32",
+            Dtype::F16 => "F16",
+            Dtype::BF16 => "BF16",
+            Dtype::F8E4M3 => "F8_E4M3",
+            Dtype::F8E5M2 => "F8_E5M2",
+            Dtype::F8E8M0 => "F8_E8M0",
+            Dtype::F4 => "F4",
+            Dtype::I64 => "I64",
+            Dtype::I32 => "I32",
+            Dtype::I16 => "I16",
+            Dtype::I8 => "I8",
+            Dtype::U64 => "U64",
+            Dtype::U32 => "U32",
+            Dtype::U16 => "U16",
+            Dtype::U8 => "U8",
+            Dtype::Bool => "BOOL",
+        }
+    }
+}
+
+/// One tensor of a safetensors file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorInfo {
+    /// Its name (`model.layers.0.self_attn.q_proj.weight`).
+    pub name: String,
+    /// Element type.
+    pub dtype: Dtype,
+    /// Shape.
+    pub shape: Vec<u64>,
+    /// Bytes in the file (`data_offsets` end − start).
+    pub bytes: u64,
+}
+
+impl TensorInfo {
+    /// Number of elements.
+    pub fn elements(&self) -> u64 {
+        self.shape.iter().fold(1u64, |a, d| a.saturating_mul(*d))
+    }
+}
+
+/// A parsed header.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Header {
+    /// The tensors, in file order.
+    pub tensors: Vec<TensorInfo>,
+    /// `__metadata__` string entries.
+    pub metadata: Vec<(String, String)>,
+}
+
+impl Header {
+    /// Bytes of every tensor.
+    pub fn total_bytes(&self) -> u64 {
+        self.tensors.iter().fold(0u64, |a, t| a.saturating_add(t.bytes))
+    }
+
+    /// Bytes per element type, largest first.
+    pub fn bytes_by_dtype(&self) -> Vec<(Dtype, u64)> {
+        let mut v: Vec<(Dtype, u64)> = Vec::new();
+        for t in &self.tensors {
+            match v.iter_mut().find(|(d, _)| *d == t.dtype) {
+                Some((_, b)) => *b = b.saturating_add(t.bytes),
+                None => v.push((t.dtype, t.bytes)),
+            }
+        }
+        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v
+    }
+}
+
+/// The header length a file declares in its first 8 bytes: what to read next (bytes `8..8+N`).
+///
+/// # Errors
+/// [`Error::Parse`] when fewer than 8 bytes are given or the length is absurd.
+pub fn header_len(first8: &[u8]) -> Result<u64> {
+    let Some(b) = first8.get(..8) else {
+        return Err(Error::parse(FORMAT, "the file is shorter than 8 bytes"));
+    };
+    let mut a = [0u8; 8];
+    a.copy_from_slice(b);
+    let n = u64::from_le_bytes(a);
+    if n < 2 {
+        return Err(Error::parse(FORMAT, "the header is empty"));
+    }
+    if n > MAX_HEADER {
+        return Err(Error::parse(FORMAT, format!("the header declares {n} bytes, over the 100 MB limit: not a safetensors file")));
+    }
+    Ok(n)
+}
+
+/// Parses a safetensors file's beginning: the 8-byte length and the JSON header after it
+/// (the rest of the file, the weights, may be absent).
+///
+/// # Errors
+/// [`Error::Parse`] for a truncated or malformed header, unknown dtypes, offsets that disagree with
+/// shapes.
+///
+/// # Example
+/// ```
+/// let json = br#"{"w": {"dtype": "BF16", "shape": [2, 3], "data_offsets": [0, 12]}}"#;
+/// let mut file = (json.len() as u64).to_le_bytes().to_vec();
+/// file.extend_from_slice(json);
+/// let h = headroom_core::import::safetensors::parse(&file).unwrap();
+/// assert_eq!(h.total_bytes(), 12);
+/// ```
+pub fn parse(file: &[u8]) -> Result<Header> {
+    let n = header_len(file)?;
+    let end = 8usize.saturating_add(usize::try_from(n).unwrap_or(usize::MAX));
+    let Some(json_bytes) = file.get(8..end) else {
+        return Err(Error::parse(
+            FORMAT,
+            format!("the header declares {n} bytes but the file has only {}", file.len().saturating_sub(8)),
+        ));
+    };
+    parse_json(json_bytes)
+}
+
+/// Parses the JSON header alone.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_json(json_bytes: &[u8]) -> Result<Header> {
+    let root = json::parse(json_bytes, FORMAT)?;
+    let members = root.as_object().ok_or_else(|| Error::parse(FORMAT, "the header is not a JSON object"))?;
+    let mut header = Header::default();
+    for (name, v) in members {
+        if name == "__metadata__" {
+            if let Some(m) = v.as_object() {
+                for (k, val) in m {
+                    if let Some(s) = val.as_str() {
+                        header.metadata.push((k.clone(), s.into()));
+                    }
+                }
+            }
+            continue;
+        }
+        header.tensors.push(tensor(name, v)?);
+    }
+    Ok(header)
+}
+
+fn tensor(name: &str, v: &Value) -> Result<TensorInfo> {
+    let bad = |why: &str| Error::parse(FORMAT, format!("tensor `{name}`: {why}"));
+    let dtype_name = v.get("dtype").and_then(Value::as_str).ok_or_else(|| bad("no dtype"))?;
+    let dtype = Dtype::parse(dtype_name).ok_or_else(|| bad(&format!("unknown dtype {dtype_name}")))?;
+    let shape: Vec<u64> = v
+        .get("shape")
+        .and_then(Value::as_array)
+        .ok_or_else(|| bad("no shape"))?
+        .iter()
+        .map(|d| d.as_u64().ok_or_else(|| bad("a dimension is not a non-negative integer")))
+        .collect::<Result<_>>()?;
+    if shape.len() > 8 {
+        return Err(bad("more than 8 dimensions"));
+    }
+    let offsets = v.get("data_offsets").and_then(Value::as_array).ok_or_else(|| bad("no data_offsets"))?;
+    let (Some(start), Some(end)) = (offsets.first().and_then(Value::as_u64), offsets.get(1).and_then(Value::as_u64)) else {
+        return Err(bad("data_offsets must be two integers"));
+    };
+    if end < start {
+        return Err(bad("data_offsets end before they start"));
+    }
+    let bytes = end - start;
+    let elements = shape.iter().try_fold(1u64, |a, d| a.checked_mul(*d)).ok_or_else(|| bad("shape overflows"))?;
+    let expected = elements.checked_mul(dtype.bits()).ok_or_else(|| bad("shape overflows"))?.div_ceil(8);
+    if expected != bytes {
+        return Err(bad(&format!("{bytes} bytes in the file but its shape and dtype need {expected}")));
+    }
+    Ok(TensorInfo { name: name.into(), dtype, shape, bytes })
+}
+
+/// A sharded checkpoint's index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Index {
+    /// `metadata.total_size`, when given.
+    pub total_size: Option<u64>,
+    /// The shard files, in first-mention order.
+    pub shards: Vec<String>,
+    /// Tensors listed.
+    pub tensor_count: u64,
+}
+
+/// Parses a `model.safetensors.index.json`.
+///
+/// # Errors
+/// [`Error::Parse`] when it is not JSON or has no `weight_map`.
+pub fn parse_index(bytes: &[u8]) -> Result<Index> {
+    const F: &str = "safetensors index";
+    let root = json::parse(bytes, F)?;
+    let map = root.get("weight_map").and_then(Value::as_object).ok_or_else(|| Error::parse(F, "no weight_map"))?;
+    let mut index = Index {
+        total_size: root.get("metadata").and_then(|m| m.get("total_size")).and_then(Value::as_u64),
+        ..Index::default()
+    };
+    for (_, file) in map {
+        let f = file.as_str().ok_or_else(|| Error::parse(F, "a weight_map entry is not a file name"))?;
+        if f.contains('/') || f.contains('\\') || f.starts_with('.') {
+            return Err(Error::parse(F, format!("shard name `{f}` is not a plain file name")));
+        }
+        if !index.shards.iter().any(|s| s == f) {
+            index.shards.push(f.into());
+        }
+        index.tensor_count += 1;
+    }
+    Ok(index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn file(json: &str) -> Vec<u8> {
+        let mut f = (json.len() as u64).to_le_bytes().to_vec();
+        f.extend_from_slice(json.as_bytes());
+        f
+    }
+
+    #[test]
+    fn reads_tensors_and_metadata() {
+        let h = parse(&file(
+            r#"{"__metadata__": {"format": "pt"}, "a": {"dtype": "F8_E4M3", "shape": [128, 64], "data_offsets": [0, 8192]},
+                "b": {"dtype": "F32", "shape": [1, 2], "data_offsets": [8192, 8200]}}"#,
+        ))
+        .unwrap();
+        assert_eq!(h.tensors.len(), 2);
+        assert_eq!(h.total_bytes(), 8200);
+        assert_eq!(h.metadata, vec![("format".into(), "pt".into())]);
+        assert_eq!(h.bytes_by_dtype()[0], (Dtype::F8E4M3, 8192));
+    }
+
+    #[test]
+    fn hostile_headers_are_refused() {
+        // Absurd declared lengths.
+        assert!(header_len(&u64::MAX.to_le_bytes()).is_err());
+        assert!(parse(&1u64.to_le_bytes()).is_err());
+        // Truncated: declares more than given.
+        let mut f = 1000u64.to_le_bytes().to_vec();
+        f.extend_from_slice(b"{}");
+        assert!(parse(&f).unwrap_err().to_string().contains("only 2"));
+        // Offsets that disagree with the shape; overflowing shapes; unknown dtypes.
+        assert!(parse(&file(r#"{"a": {"dtype": "F16", "shape": [2], "data_offsets": [0, 3]}}"#)).is_err());
+        assert!(parse(&file(r#"{"a": {"dtype": "F16", "shape": [4294967296, 4294967296, 4], "data_offsets": [0, 3]}}"#)).is_err());
+        assert!(parse(&file(r#"{"a": {"dtype": "Q9", "shape": [2], "data_offsets": [0, 4]}}"#)).is_err());
+        assert!(parse(&file("[1,2]")).is_err());
+        assert!(parse(&file("\u{0}\u{1}")).is_err());
+    }
+
+    #[test]
+    fn reads_an_index() {
+        let i = parse_index(
+            br#"{"metadata": {"total_size": 16060522496}, "weight_map": {"a": "model-00001-of-00002.safetensors",
+                "b": "model-00002-of-00002.safetensors", "c": "model-00001-of-00002.safetensors"}}"#,
+        )
+        .unwrap();
+        assert_eq!(i.total_size, Some(16_060_522_496));
+        assert_eq!(i.shards.len(), 2);
+        assert_eq!(i.tensor_count, 3);
+        assert!(parse_index(br#"{"weight_map": {"a": "../etc/passwd"}}"#).is_err());
+    }
+}
