@@ -135,7 +135,7 @@ pub fn parse_kind(s: &str) -> Result<DeviceKind, String> {
 }
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("source").required(true).args(["model", "config", "params", "from_link"])))]
+#[command(group(ArgGroup::new("source").required(true).multiple(true).args(["model", "config", "params", "from_link", "gguf", "safetensors"])))]
 pub struct ScenarioArgs {
     /// A share link (or its query, `?v=1&model=…`): the whole scenario as the page shows it; the
     /// other flags are ignored.
@@ -146,9 +146,18 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "ID")]
     pub model: Option<String>,
 
-    /// A Hugging Face config.json.
+    /// A Hugging Face config.json (with --safetensors: the config of those weights).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+
+    /// A GGUF file (any part of a split one): its header only is read, for exact bytes per tensor.
+    #[arg(long, value_name = "FILE")]
+    pub gguf: Option<PathBuf>,
+
+    /// A .safetensors file or a model.safetensors.index.json: headers only are read, for exact
+    /// bytes per tensor; the config.json beside it (or --config) gives the shape.
+    #[arg(long, value_name = "FILE")]
+    pub safetensors: Option<PathBuf>,
 
     /// A bare parameter count (7e9, 7B, 500M): the seed guide's rule-of-thumb mode.
     #[arg(long, value_name = "N")]
@@ -291,12 +300,39 @@ impl ScenarioArgs {
             for i in &d.ignored {
                 eprintln!("note: ignored {}={}: {}", i.key, i.value, i.reason);
             }
+            if let Some(r) = &d.link.hf {
+                return Err(format!(
+                    "this link reads {} from Hugging Face on the page; the CLI does not fetch: download its config.json (and headers) and use --config or --safetensors, or --gguf for a GGUF file",
+                    r.repo
+                ));
+            }
             d.link.scenario.validate().map_err(|e| e.to_string())?;
             return Ok(d.link.scenario);
+        }
+        let given =
+            [self.model.is_some(), self.params.is_some(), self.gguf.is_some(), self.safetensors.is_some()]
+                .iter()
+                .filter(|b| **b)
+                .count()
+                + usize::from(self.config.is_some() && self.safetensors.is_none());
+        if given != 1 {
+            return Err("give one model: --model, --config, --params, --gguf or --safetensors (--config may go with --safetensors)".into());
         }
         let model = if let Some(id) = &self.model {
             let entry = headroom_core::catalog::model(id).map_err(|e| e.to_string())?;
             ModelSource::Catalog(entry.id.into())
+        } else if let Some(path) = &self.gguf {
+            let r = crate::files::read_gguf(path)?;
+            for n in &r.notices {
+                eprintln!("note: {n}");
+            }
+            ModelSource::Custom(Box::new(r.model))
+        } else if let Some(path) = &self.safetensors {
+            let r = crate::files::read_safetensors(path, self.config.as_deref())?;
+            for n in &r.notices {
+                eprintln!("note: {n}");
+            }
+            ModelSource::Custom(Box::new(r.model))
         } else if let Some(path) = &self.config {
             let bytes = read_file(path)?;
             let m = headroom_core::import::hf::parse_config(&bytes)
@@ -309,7 +345,7 @@ impl ScenarioArgs {
                 name,
                 architecture: m.architecture,
                 format: m.format,
-                weight_bytes: None,
+                file: None,
             }))
         } else if let Some(p) = &self.params {
             ModelSource::Params(parse_params(p).map_err(|e| e.to_string())?)

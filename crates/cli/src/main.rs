@@ -4,6 +4,7 @@
 //! Errors print one line on stderr and exit with status 2 (the contract in `spec/cli.md`).
 
 mod args;
+mod files;
 mod output;
 
 use std::io::Write;

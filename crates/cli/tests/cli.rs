@@ -287,3 +287,57 @@ fn fit_devices_and_recommend() {
     let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--device", "rtx-9999"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+fn expected(repo: &str) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(fixture(&format!("hub/{repo}/_expected.json"))).unwrap())
+        .unwrap()
+}
+
+#[test]
+fn safetensors_headers_give_exact_weights_and_download() {
+    // One file: every tensor's bytes, the parameters counted from the shapes.
+    let e = expected("Qwen/Qwen2.5-0.5B-Instruct");
+    let v =
+        json(&["estimate", "--safetensors", &fixture("hub/Qwen/Qwen2.5-0.5B-Instruct/model.safetensors")]);
+    assert_eq!(v["memory"]["weights"], e["tensor_bytes"]);
+    assert_eq!(v["model"]["params_total"], 494_032_768u64);
+    let file = &e["files"][0];
+    assert_eq!(
+        v["disk"]["weights"].as_u64().unwrap(),
+        file["header_bytes"].as_u64().unwrap() + file["data_bytes"].as_u64().unwrap()
+    );
+    // An index of FP8 shards (weights and their block scales): the config says FP8.
+    let e = expected("Qwen/Qwen3-0.6B-FP8");
+    let v = json(&[
+        "estimate",
+        "--safetensors",
+        &fixture("hub/Qwen/Qwen3-0.6B-FP8/model.safetensors.index.json"),
+    ]);
+    assert_eq!(v["memory"]["weights"], e["tensor_bytes"]);
+    assert_eq!(v["format"], "fp8");
+}
+
+#[test]
+fn safetensors_without_a_config_or_with_garbage_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("headroom-st-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lone = dir.join("model.safetensors");
+    std::fs::copy(fixture("hub/Qwen/Qwen2.5-0.5B-Instruct/model.safetensors"), &lone).unwrap();
+    let out = headroom(&["estimate", "--safetensors", lone.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("config.json is needed"));
+    // With --config it reads.
+    let cfg = fixture("hub/Qwen/Qwen2.5-0.5B-Instruct/config.json");
+    assert!(
+        headroom(&["estimate", "--safetensors", lone.to_str().unwrap(), "--config", &cfg]).status.success()
+    );
+    // Not a safetensors file: a huge declared length, refused before reading.
+    std::fs::write(&lone, [0xffu8; 64]).unwrap();
+    let out = headroom(&["estimate", "--safetensors", lone.to_str().unwrap(), "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a safetensors file"));
+    // Two sources at once.
+    let out = headroom(&["estimate", "--model", "gpt2", "--params", "7B"]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

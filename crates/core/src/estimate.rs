@@ -258,8 +258,8 @@ pub struct Resolved {
     pub stand_in: Option<(&'static str, Architecture)>,
     /// The checkpoint's own format.
     pub native_format: Option<WeightFormat>,
-    /// Exact weight bytes read from a file, when available.
-    pub file_weight_bytes: Option<Bytes>,
+    /// Exact facts read from the checkpoint's files, when available.
+    pub file: Option<crate::scenario::FileFacts>,
     /// Parameters.
     pub params: Params,
     /// Notices from reading.
@@ -279,7 +279,7 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved> {
                 architecture: None,
                 stand_in,
                 native_format: None,
-                file_weight_bytes: None,
+                file: None,
                 params: *p,
                 notices: Vec::new(),
             })
@@ -293,19 +293,22 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved> {
                 architecture: Some(m.architecture),
                 stand_in: None,
                 native_format: m.format,
-                file_weight_bytes: None,
+                file: None,
                 params,
                 notices: m.notices,
             })
         }
         ModelSource::Custom(c) => {
-            let params = c.architecture.params_total()?;
+            let params = match c.file.as_ref().and_then(|f| f.params) {
+                Some(p) => p,
+                None => c.architecture.params_total()?,
+            };
             Ok(Resolved {
                 name: c.name.clone(),
                 architecture: Some(c.architecture.clone()),
                 stand_in: None,
                 native_format: c.format,
-                file_weight_bytes: c.weight_bytes,
+                file: c.file.clone(),
                 params,
                 notices: Vec::new(),
             })
@@ -432,16 +435,17 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     let shape: Option<&Architecture> = r.architecture.as_ref().or(r.stand_in.as_ref().map(|(_, a)| a));
 
     // Weights.
-    let priced: Option<Priced> = match &r.architecture {
-        Some(a) => Some(tensors::weight_bytes(a, format)?),
-        None => None,
+    // The file's own tensors when the scenario keeps its format; else each tensor priced by rule.
+    let from_file =
+        r.file.as_ref().filter(|_| scenario.weights.is_none() || scenario.weights == r.native_format);
+    let priced: Option<Priced> = match (from_file, &r.architecture) {
+        (Some(f), _) => Some(f.tensors.clone()),
+        (None, Some(a)) => Some(tensors::weight_bytes(a, format)?),
+        (None, None) => None,
     };
-    let (weights_total, weights_exact) = match (&priced, r.file_weight_bytes) {
-        (_, Some(b)) if scenario.weights.is_none() || scenario.weights == r.native_format => (b, true),
-        (Some(p), _) => (p.total(), true),
-        (None, _) => {
-            ((r.params * format.flat_bits_per_weight()).or_overflow("weight memory")?, format.is_seed())
-        }
+    let (weights_total, weights_exact) = match &priced {
+        Some(p) => (p.total(), true),
+        None => ((r.params * format.flat_bits_per_weight()).or_overflow("weight memory")?, format.is_seed()),
     };
     // llama.cpp's -ngl: the last `gpu_layers` layers on the GPU, the head too when all are.
     let layers = shape.map_or(0, |a| a.num_layers);
@@ -456,7 +460,16 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     }
     let (weights_device, weights_host) =
         split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_ref(), place);
-    let weights_term = weights_term(r, format, weights_device, weights_total, weights_exact, gpus, runtime);
+    let mut weights_term =
+        weights_term(r, format, weights_device, weights_total, weights_exact, gpus, runtime);
+    if let Some(f) = from_file {
+        let bits =
+            if r.params.get() > 0 { weights_total.get() as f64 * 8.0 / r.params.get() as f64 } else { 0.0 };
+        weights_term.formula = Msg::new(
+            MsgId::WeightsFromFile,
+            vec![Arg::Int(f.tensors.tensors.len() as u64), Arg::Text(format.label()), Arg::Num(bits, 3)],
+        );
+    }
 
     // KV cache.
     let (kv_total, kv_per_token) = match shape {
@@ -532,7 +545,12 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     }
 
     // Disk.
-    let disk = Disk { weights: disk_bytes(format, weights_total, priced.as_ref(), r.architecture.as_ref()) };
+    let disk = Disk {
+        weights: match from_file {
+            Some(f) => f.disk,
+            None => disk_bytes(format, weights_total, priced.as_ref(), r.architecture.as_ref()),
+        },
+    };
 
     // Notes.
     if let Some(a) = &r.architecture {

@@ -32,8 +32,22 @@ pub struct CustomModel {
     pub architecture: Architecture,
     /// The checkpoint's own format, when known.
     pub format: Option<WeightFormat>,
-    /// Exact weight bytes read from the file's tensors (GGUF, safetensors), when known.
-    pub weight_bytes: Option<Bytes>,
+    /// What the checkpoint's own files say (GGUF or safetensors headers), when they were read.
+    pub file: Option<FileFacts>,
+}
+
+/// Exact facts read from a checkpoint's files: every tensor's bytes, so weights, placement and
+/// download are not estimates.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct FileFacts {
+    /// Every stored tensor with its bytes, layer and role.
+    pub tensors: crate::tensors::Priced,
+    /// Parameters stored, when the file's element counts are parameters (GGUF, unquantized
+    /// safetensors); `None` when packed quantized tensors hide them.
+    pub params: Option<Params>,
+    /// Bytes on disk: headers and data of every file.
+    pub disk: Bytes,
 }
 
 /// Where the model's facts come from.

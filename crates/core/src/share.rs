@@ -37,14 +37,18 @@
 //! | `kwh`, `hours`, `pue`, `upkeep` | electricity USD/kWh, hours of use per day, cooling factor, upkeep share per year | `0.15`, `8`, `1`, `0.05` |
 //!
 //! The page's own settings ride along ([`Link`]): `lang` (`en`, `fr`), `theme` (`light`,
-//! `dark`), `embed=1` for the compact embeddable view, and `cmp`, the pinned scenario of a
-//! comparison, itself a link query (percent-encoded).
+//! `dark`), `embed=1` for the compact embeddable view, `cmp`, the pinned scenario of a
+//! comparison, itself a link query (percent-encoded), `hf`, a Hugging Face model the page reads on
+//! opening (`org/name`, `org/name@revision`, `org/name/file.gguf`, `org/name:Q4_K_M`), and `hub`,
+//! the hub to read it from when not `https://huggingface.co`. An access token never travels in a
+//! link.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::hardware::{DeviceChoice, MyMachine};
+use crate::import::hub::{self, HubRef};
 use crate::inference::Runtime;
 use crate::precision::{KvDtype, WeightFormat};
 use crate::scenario::{
@@ -108,6 +112,10 @@ pub struct Link {
     pub theme: Option<Theme>,
     /// The compact view for iframes.
     pub embed: bool,
+    /// A Hugging Face model the page reads on opening (its headers, never the weights).
+    pub hf: Option<HubRef>,
+    /// The hub to read it from, when not the public one (a mirror or a test server).
+    pub hub: Option<String>,
 }
 
 /// The result of reading a whole link.
@@ -150,6 +158,12 @@ pub fn encode_link(link: &Link) -> String {
     if link.embed {
         push("embed", "1");
     }
+    if let Some(r) = &link.hf {
+        push("hf", &r.to_link_value());
+    }
+    if let Some(h) = &link.hub {
+        push("hub", h);
+    }
     q
 }
 
@@ -180,6 +194,14 @@ pub fn decode_link(query: &str) -> DecodedLink {
                 "1" | "true" => link.embed = true,
                 "0" | "false" | "" => {}
                 _ => ignored.push(Ignored { reason: "use 0 or 1".into(), ..i }),
+            },
+            "hf" => match hub::parse_link_value(&i.value) {
+                Ok(r) => link.hf = Some(r),
+                Err(e) => ignored.push(Ignored { reason: e.to_string(), ..i }),
+            },
+            "hub" => match hub::parse_base(&i.value) {
+                Ok(b) => link.hub = Some(b),
+                Err(e) => ignored.push(Ignored { reason: e.to_string(), ..i }),
             },
             _ => ignored.push(i),
         }
@@ -699,5 +721,21 @@ mod tests {
         assert_eq!(percent_decode("%zz"), "%zz");
         assert_eq!(percent_decode("%FF"), "\u{FFFD}");
         assert_eq!(percent_decode("a+b"), "a b");
+    }
+
+    #[test]
+    fn hub_models_travel_but_tokens_never_do() {
+        let link = Link {
+            hf: Some(hub::parse_ref("bartowski/X-GGUF:Q4_K_M").unwrap()),
+            hub: Some("http://127.0.0.1:9000".into()),
+            ..Link::default()
+        };
+        let q = encode_link(&link);
+        assert_eq!(q, "?v=1&hf=bartowski/X-GGUF:Q4_K_M&hub=http://127.0.0.1:9000");
+        assert_eq!(decode_link(&q).link, link);
+        let bad = decode_link("?v=1&hf=not-a-repo&hub=javascript:alert(1)");
+        assert_eq!(bad.link.hf, None);
+        assert_eq!(bad.link.hub, None);
+        assert_eq!(bad.ignored.len(), 2);
     }
 }

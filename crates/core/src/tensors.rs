@@ -93,6 +93,7 @@ impl Role {
 
 /// One tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Tensor {
     /// What it does.
     pub role: Role,
@@ -243,6 +244,7 @@ pub fn inventory(a: &Architecture) -> Result<Vec<Tensor>> {
 
 /// Bytes of every tensor in a format, in inventory order.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Priced {
     /// The tensors.
     pub tensors: Vec<Tensor>,
@@ -714,6 +716,164 @@ impl GgufRules {
     /// Attention value tensors counted by llama.cpp (`n_attention_wv`): one per layer.
     fn n_attention_wv_total(&self) -> u64 {
         self.n_layer
+    }
+}
+
+/// Where a stored tensor sits and what it does, from its name in a GGUF file
+/// (`blk.3.ffn_up_exps.weight`) or a Hugging Face checkpoint (`model.layers.3.mlp.up_proj.weight`).
+/// Unknown names are [`Role::Norm`] outside any layer (vision towers, extra heads): counted in the
+/// bytes, kept with the embeddings for placement.
+pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
+    let layer = layer_of_name(name);
+    let n = name.strip_suffix(".weight").unwrap_or(name);
+    let last = n.rsplit('.').next().unwrap_or(n);
+    let has = |s: &str| n.contains(s);
+    let role = if name.ends_with(".bias") || last == "bias" {
+        Role::Bias
+    } else if layer.is_none() {
+        if matches!(
+            n,
+            "token_embd"
+                | "model.embed_tokens"
+                | "transformer.wte"
+                | "gpt_neox.embed_in"
+                | "transformer.word_embeddings"
+        ) || has("embed_tokens")
+            || last == "wte"
+            || last == "word_embeddings"
+            || n.ends_with("embed_in")
+        {
+            Role::TokenEmbd
+        } else if last == "wpe" || n == "position_embd" || has("position_embeddings") {
+            Role::PosEmbd
+        } else if n == "output" || n == "lm_head" || n.ends_with(".lm_head") || n.ends_with("embed_out") {
+            Role::Output
+        } else {
+            Role::Norm
+        }
+    } else if has("sinks") {
+        Role::Sinks
+    } else if has("norm") || last.starts_with("ln") {
+        Role::Norm
+    } else if has("shexp") || has("shared_expert") {
+        if has("gate_inp") || last == "shared_expert_gate" {
+            Role::ShExpGate
+        } else if has("gate") {
+            Role::ShGate
+        } else if has("up") {
+            Role::ShUp
+        } else {
+            Role::ShDown
+        }
+    } else if has("_exps") || has(".experts.") || has(".experts_") || n.ends_with(".experts") {
+        if has("gate") {
+            Role::ExpGate
+        } else if has("up") || has("w1") || has("w3") {
+            Role::ExpUp
+        } else {
+            Role::ExpDown
+        }
+    } else if has("gate_inp")
+        || n.ends_with("mlp.gate")
+        || has("router")
+        || n.ends_with("block_sparse_moe.gate")
+    {
+        Role::Router
+    } else if has("gate_up") {
+        Role::FfnGateUp
+    } else if has("ffn_gate") || has("gate_proj") || last == "w1" {
+        Role::FfnGate
+    } else if has("ffn_up") || has("up_proj") || last == "w3" || has("dense_h_to_4h") || last == "c_fc" {
+        Role::FfnUp
+    } else if has("ffn_down")
+        || has("down_proj")
+        || last == "w2"
+        || has("dense_4h_to_h")
+        || (has("mlp") && last == "c_proj")
+    {
+        Role::FfnDown
+    } else if has("attn_qkv") || has("qkv_proj") || has("query_key_value") || last == "c_attn" || has("Wqkv")
+    {
+        Role::AttnQkv
+    } else if has("q_a_proj") || has("attn_q_a") {
+        Role::AttnQA
+    } else if has("q_b_proj") || has("attn_q_b") {
+        Role::AttnQB
+    } else if has("kv_a_proj") || has("attn_kv_a") {
+        Role::AttnKvA
+    } else if has("kv_b_proj") || has("attn_kv_b") {
+        Role::AttnKvB
+    } else if has("attn_q") || has("q_proj") {
+        Role::AttnQ
+    } else if has("attn_k") || has("k_proj") {
+        Role::AttnK
+    } else if has("attn_v") || has("v_proj") {
+        Role::AttnV
+    } else if has("attn_output")
+        || has("o_proj")
+        || has("attention.dense")
+        || last == "c_proj"
+        || has("out_proj")
+    {
+        Role::AttnOut
+    } else {
+        Role::Norm
+    };
+    (layer, role)
+}
+
+/// The layer number in a tensor name: the first all-digit path component after `blk`, `layers`,
+/// `h`, `layer` or `blocks`.
+fn layer_of_name(name: &str) -> Option<u32> {
+    let mut parts = name.split('.');
+    while let Some(p) = parts.next() {
+        if matches!(p, "blk" | "layers" | "h" | "layer" | "blocks")
+            && let Some(d) = parts.clone().next()
+            && !d.is_empty()
+            && d.bytes().all(|b| b.is_ascii_digit())
+        {
+            return d.parse().ok();
+        }
+    }
+    None
+}
+
+/// One stored tensor read from a file: its name, dimensions (`ne[0]`, the row length, first) and
+/// bytes, and its GGUF type when it comes from a GGUF file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTensor<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// Dimensions, row length first.
+    pub dims: &'a [u64],
+    /// Bytes.
+    pub bytes: u64,
+    /// GGUF type.
+    pub gguf: Option<GgmlType>,
+}
+
+impl Priced {
+    /// The tensors of a file, priced by their own bytes (exact), with roles and layers from their
+    /// names so placement (llama.cpp's `-ngl`, layer splits) uses the real sizes.
+    pub fn from_stored<'a>(stored: impl IntoIterator<Item = StoredTensor<'a>>) -> Priced {
+        let mut p = Priced { tensors: Vec::new(), bytes: Vec::new(), gguf_types: Vec::new() };
+        let mut all_gguf = true;
+        for s in stored {
+            let (layer, role) = role_of_name(s.name);
+            let cols = s.dims.first().copied().unwrap_or(1);
+            let rows = s.dims.get(1).copied().unwrap_or(1);
+            let experts = s.dims.iter().skip(2).fold(1u64, |a, d| a.saturating_mul(*d));
+            p.tensors.push(Tensor { role, layer, rows, cols, experts });
+            p.bytes.push(s.bytes);
+            match s.gguf {
+                Some(t) => p.gguf_types.push(t),
+                None => all_gguf = false,
+            }
+        }
+        if !all_gguf {
+            p.gguf_types.clear();
+        }
+        p
     }
 }
 

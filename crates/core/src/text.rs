@@ -213,6 +213,10 @@ messages! {
     WeightsTensors =>
         "{0} parameters priced tensor by tensor in {1}: {2} bits per weight on average, scales included",
         "{0} paramètres comptés tenseur par tenseur en {1} : {2} bits par poids en moyenne, échelles comprises";
+    /// Weights read from the checkpoint's own headers.
+    WeightsFromFile =>
+        "{0} tensors read from the checkpoint's own headers in {1}: their exact bytes, {2} bits per parameter on average",
+        "{0} tenseurs lus dans les en-têtes du point de contrôle en {1} : leurs octets exacts, {2} bits par paramètre en moyenne";
     /// A quantized format applied to a bare count.
     AssumeFlatQuant =>
         "every weight in {0} at its block size; a real file keeps some tensors (embeddings, output, attn_v) at more bits, hence the band",

@@ -21,7 +21,10 @@ use crate::model::{
     Architecture, Attention, MlaAttention, Mlp, Moe, NormKind, Norms, QkNorm, StandardAttention,
 };
 use crate::precision::{GgmlType, GgufMix, WeightFormat};
+use crate::scenario::{CustomModel, FileFacts};
+use crate::tensors::{Priced, StoredTensor};
 use crate::text::{Arg, Msg, MsgId};
+use crate::units::{Bytes, Params};
 
 const FORMAT: &str = "GGUF header";
 
@@ -49,9 +52,10 @@ pub enum GgufError {
 impl From<GgufError> for Error {
     fn from(e: GgufError) -> Error {
         match e {
-            GgufError::Truncated { needed } => {
-                Error::parse(FORMAT, format!("the file ends inside its header (at least {needed} bytes are needed)"))
-            }
+            GgufError::Truncated { needed } => Error::parse(
+                FORMAT,
+                format!("the file ends inside its header (at least {needed} bytes are needed)"),
+            ),
             GgufError::Invalid(e) => e,
         }
     }
@@ -133,6 +137,8 @@ pub struct Gguf {
     pub tensors: Vec<GgufTensor>,
     /// Bytes of the header, up to the (aligned) start of the data.
     pub header_bytes: u64,
+    /// Alignment of tensor data (`general.alignment`, 32 by default).
+    pub alignment: u64,
 }
 
 struct Cursor<'a> {
@@ -144,7 +150,10 @@ impl Cursor<'_> {
     fn need(&self, n: u64) -> Result<(), GgufError> {
         let end = (self.i as u64).saturating_add(n);
         if end > MAX_HEADER {
-            return Err(GgufError::Invalid(Error::parse(FORMAT, "a length or count in the header is absurd")));
+            return Err(GgufError::Invalid(Error::parse(
+                FORMAT,
+                "a length or count in the header is absurd",
+            )));
         }
         if end > self.b.len() as u64 {
             return Err(GgufError::Truncated { needed: end });
@@ -288,7 +297,10 @@ pub fn parse(bytes: &[u8]) -> Result<Gguf, GgufError> {
         let t = c.u32()?;
         let v = read_value(&mut c, t, 0)?;
         if key == "general.alignment" {
-            alignment = v.as_u64().filter(|a| *a > 0 && a.is_power_of_two() && *a <= 1 << 16).ok_or_else(|| invalid("bad general.alignment".into()))?;
+            alignment = v
+                .as_u64()
+                .filter(|a| *a > 0 && a.is_power_of_two() && *a <= 1 << 16)
+                .ok_or_else(|| invalid("bad general.alignment".into()))?;
         }
         metadata.push((key, v));
     }
@@ -304,17 +316,26 @@ pub fn parse(bytes: &[u8]) -> Result<Gguf, GgufError> {
             dims.push(c.u64()?);
         }
         let ty_id = c.u32()?;
-        let ty = GgmlType::from_gguf_id(ty_id).ok_or_else(|| invalid(format!("tensor `{name}` has unknown type {ty_id}")))?;
+        let ty = GgmlType::from_gguf_id(ty_id)
+            .ok_or_else(|| invalid(format!("tensor `{name}` has unknown type {ty_id}")))?;
         let _offset = c.u64()?;
-        let rows = dims[1..].iter().try_fold(1u64, |a, d| a.checked_mul(*d)).ok_or_else(|| invalid(format!("tensor `{name}` is absurdly large")))?;
+        let rows = dims[1..]
+            .iter()
+            .try_fold(1u64, |a, d| a.checked_mul(*d))
+            .ok_or_else(|| invalid(format!("tensor `{name}` is absurdly large")))?;
         let row = ty.row_bytes(dims[0]).ok_or_else(|| {
-            invalid(format!("tensor `{name}`: rows of {} values do not divide into {} blocks", dims[0], ty.name()))
+            invalid(format!(
+                "tensor `{name}`: rows of {} values do not divide into {} blocks",
+                dims[0],
+                ty.name()
+            ))
         })?;
-        let bytes = row.checked_mul(rows).ok_or_else(|| invalid(format!("tensor `{name}` is absurdly large")))?;
+        let bytes =
+            row.checked_mul(rows).ok_or_else(|| invalid(format!("tensor `{name}` is absurdly large")))?;
         tensors.push(GgufTensor { name, dims, ty, bytes });
     }
     let header_bytes = (c.i as u64).div_ceil(alignment) * alignment;
-    Ok(Gguf { version, metadata, tensors, header_bytes })
+    Ok(Gguf { version, metadata, tensors, header_bytes, alignment })
 }
 
 impl Gguf {
@@ -356,8 +377,54 @@ impl Gguf {
                 None => v.push((t.ty, t.bytes)),
             }
         }
-        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v.sort_by_key(|e| core::cmp::Reverse(e.1));
         v
+    }
+
+    /// Bytes on disk: the header and every tensor's data at its alignment (a lower bound by at
+    /// most one alignment step per tensor when a writer pads more).
+    pub fn file_bytes(&self) -> u64 {
+        let a = self.alignment.max(1);
+        self.tensors
+            .iter()
+            .fold(self.header_bytes, |acc, t| acc.saturating_add(t.bytes.div_ceil(a).saturating_mul(a)))
+    }
+
+    /// The exact facts of this file (or merged split files) for an estimate.
+    pub fn file_facts(&self) -> FileFacts {
+        let stored = self.tensors.iter().map(|t| StoredTensor {
+            name: &t.name,
+            dims: &t.dims,
+            bytes: t.bytes,
+            gguf: Some(t.ty),
+        });
+        FileFacts {
+            tensors: Priced::from_stored(stored),
+            params: Some(Params::new(self.params())),
+            disk: Bytes::new(self.file_bytes()),
+        }
+    }
+
+    /// A model to estimate: the architecture from the metadata, the file's format and its exact
+    /// tensors. `fallback_name` is used when `general.name` is absent.
+    ///
+    /// # Errors
+    /// As [`Gguf::to_architecture`].
+    pub fn to_custom(&self, fallback_name: &str) -> Result<(CustomModel, Vec<Msg>), Error> {
+        let (architecture, notices) = self.to_architecture()?;
+        let name = self
+            .get("general.name")
+            .and_then(MetaValue::as_str)
+            .filter(|s| !s.trim().is_empty())
+            .unwrap_or(fallback_name)
+            .into();
+        let model = CustomModel {
+            name,
+            architecture,
+            format: Some(self.weight_format()),
+            file: Some(self.file_facts()),
+        };
+        Ok((model, notices))
     }
 
     fn tensor(&self, name: &str) -> Option<&GgufTensor> {
@@ -380,11 +447,14 @@ impl Gguf {
         let hidden = need("embedding_length")?;
         let heads = need("attention.head_count")?;
         let kv_heads = self.u(&k("attention.head_count_kv")).unwrap_or(heads);
-        let head_dim = self.u(&k("attention.key_length")).unwrap_or(if heads > 0 { hidden / heads } else { 0 });
+        let head_dim = self.u(&k("attention.key_length")).unwrap_or(hidden.checked_div(heads).unwrap_or(0));
         let vocab = self
             .tensor("token_embd.weight")
             .and_then(|t| t.dims.get(1).copied())
-            .or_else(|| self.get("tokenizer.ggml.tokens").and_then(|v| if let MetaValue::Array { len, .. } = v { Some(*len) } else { None }))
+            .or_else(|| {
+                self.get("tokenizer.ggml.tokens")
+                    .and_then(|v| if let MetaValue::Array { len, .. } = v { Some(*len) } else { None })
+            })
             .or_else(|| self.u(&k("vocab_size")))
             .ok_or_else(|| Error::parse(FORMAT, "no vocabulary size (no token_embd tensor, no tokenizer)"))?;
         let inter = self.u(&k("feed_forward_length")).unwrap_or(hidden.saturating_mul(4));
@@ -400,8 +470,12 @@ impl Gguf {
         };
         let attention = if let Some(kv_lora) = self.u(&k("attention.kv_lora_rank")) {
             let rope = self.u(&k("rope.dimension_count")).unwrap_or(64);
-            let key_mla = self.u(&k("attention.key_length_mla")).or(self.u(&k("attention.key_length"))).unwrap_or(192);
-            let v_mla = self.u(&k("attention.value_length_mla")).or(self.u(&k("attention.value_length"))).unwrap_or(128);
+            let key_mla =
+                self.u(&k("attention.key_length_mla")).or(self.u(&k("attention.key_length"))).unwrap_or(192);
+            let v_mla = self
+                .u(&k("attention.value_length_mla"))
+                .or(self.u(&k("attention.value_length")))
+                .unwrap_or(128);
             Attention::Mla(MlaAttention {
                 num_heads: heads,
                 q_lora_rank: self.u(&k("attention.q_lora_rank")).filter(|r| *r > 0),
@@ -415,9 +489,14 @@ impl Gguf {
                 num_heads: heads,
                 num_kv_heads: kv_heads.max(1),
                 head_dim,
-                qkv_bias: self.tensor("blk.0.attn_q.bias").is_some() || self.tensor("blk.0.attn_qkv.bias").is_some(),
+                qkv_bias: self.tensor("blk.0.attn_q.bias").is_some()
+                    || self.tensor("blk.0.attn_qkv.bias").is_some(),
                 o_bias: self.tensor("blk.0.attn_output.bias").is_some(),
-                qk_norm: if self.tensor("blk.0.attn_q_norm.weight").is_some() { QkNorm::PerHead } else { QkNorm::None },
+                qk_norm: if self.tensor("blk.0.attn_q_norm.weight").is_some() {
+                    QkNorm::PerHead
+                } else {
+                    QkNorm::None
+                },
                 fused_qkv: self.tensor("blk.0.attn_qkv.weight").is_some(),
                 sinks: self.tensor("blk.0.attn_sinks.weight").is_some(),
             })
@@ -436,8 +515,14 @@ impl Gguf {
                     num_experts: e,
                     experts_per_token: used.min(e),
                     expert_intermediate: expert_ffn,
-                    shared_intermediate: if shared > 0 || self.tensor("blk.0.ffn_up_shexp.weight").is_some() { shared_ffn } else { 0 },
-                    shared_expert_gate: self.tensor(&format!("blk.{dense_first}.ffn_gate_inp_shexp.weight")).is_some(),
+                    shared_intermediate: if shared > 0 || self.tensor("blk.0.ffn_up_shexp.weight").is_some() {
+                        shared_ffn
+                    } else {
+                        0
+                    },
+                    shared_expert_gate: self
+                        .tensor(&format!("blk.{dense_first}.ffn_gate_inp_shexp.weight"))
+                        .is_some(),
                     router_bias: self.tensor(&format!("blk.{dense_first}.ffn_gate_inp.bias")).is_some(),
                     expert_bias: self.tensor(&format!("blk.{dense_first}.ffn_up_exps.bias")).is_some(),
                     moe_layers: layers.saturating_sub(dense_first),
@@ -474,8 +559,14 @@ impl Gguf {
                 fused_gate_up: false,
             },
             moe,
-            norms: Norms { kind: if layer_norm { NormKind::LayerNorm } else { NormKind::Rms }, per_layer: norms_per_layer },
-            learned_positions: self.tensor("position_embd.weight").and_then(|t| t.dims.get(1).copied()).unwrap_or(0),
+            norms: Norms {
+                kind: if layer_norm { NormKind::LayerNorm } else { NormKind::Rms },
+                per_layer: norms_per_layer,
+            },
+            learned_positions: self
+                .tensor("position_embd.weight")
+                .and_then(|t| t.dims.get(1).copied())
+                .unwrap_or(0),
             tie_word_embeddings: tie,
             sliding_layers: sliding,
             sliding_window: if sliding > 0 { window } else { None },
@@ -597,7 +688,10 @@ pub(crate) mod tests {
         assert_eq!(g.tensors[0].bytes, 1000 * 144);
         assert_eq!(g.tensors[3].bytes, 1000 * 210);
         assert_eq!(g.file_type(), Some(GgufMix::Q4_K_M));
-        assert_eq!(g.get("tokenizer.ggml.tokens"), Some(&MetaValue::Array { elem: 8, len: 1000, values: vec![] }));
+        assert_eq!(
+            g.get("tokenizer.ggml.tokens"),
+            Some(&MetaValue::Array { elem: 8, len: 1000, values: vec![] })
+        );
         let (a, _) = g.to_architecture().unwrap();
         assert_eq!((a.num_layers, a.hidden_size, a.vocab_size), (1, 256, 1000));
         assert_eq!(a.num_kv_heads(), 2);

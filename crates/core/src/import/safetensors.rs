@@ -15,6 +15,10 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::json::{self, Value};
+use crate::precision::WeightFormat;
+use crate::scenario::FileFacts;
+use crate::tensors::{Priced, StoredTensor};
+use crate::units::{Bytes, Params};
 
 const FORMAT: &str = "safetensors header";
 
@@ -148,9 +152,55 @@ impl Header {
                 None => v.push((t.dtype, t.bytes)),
             }
         }
-        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v.sort_by_key(|e| core::cmp::Reverse(e.1));
         v
     }
+
+    /// Whether every tensor is a plain float (so element counts are parameter counts).
+    pub fn is_unquantized(&self) -> bool {
+        self.tensors.iter().all(|t| matches!(t.dtype, Dtype::F32 | Dtype::F16 | Dtype::BF16 | Dtype::F64))
+    }
+
+    /// The weight format its dtypes show, for checkpoints without a `quantization_config`.
+    pub fn plain_format(&self) -> Option<WeightFormat> {
+        match self.bytes_by_dtype().first()?.0 {
+            Dtype::F32 | Dtype::F64 => Some(WeightFormat::F32),
+            Dtype::F16 => Some(WeightFormat::F16),
+            Dtype::BF16 => Some(WeightFormat::Bf16),
+            Dtype::F8E4M3 | Dtype::F8E5M2 => Some(WeightFormat::Fp8),
+            _ => None,
+        }
+    }
+}
+
+/// The exact facts of a checkpoint from the headers of all its files, each with its declared
+/// header length (the file is 8 + length + data bytes).
+pub fn file_facts(files: &[(Header, u64)]) -> FileFacts {
+    let mut dims_store: Vec<Vec<u64>> = Vec::new();
+    for (h, _) in files {
+        for t in &h.tensors {
+            // ggml order: the row length first.
+            dims_store.push(t.shape.iter().rev().copied().collect());
+        }
+    }
+    let mut dims = dims_store.iter();
+    let stored = files.iter().flat_map(|(h, _)| h.tensors.iter()).map(|t| StoredTensor {
+        name: &t.name,
+        dims: dims.next().map_or(&[][..], Vec::as_slice),
+        bytes: t.bytes,
+        gguf: None,
+    });
+    let tensors = Priced::from_stored(stored);
+    let unquantized = files.iter().all(|(h, _)| h.is_unquantized());
+    let params = unquantized.then(|| {
+        Params::new(
+            files.iter().flat_map(|(h, _)| &h.tensors).fold(0u64, |a, t| a.saturating_add(t.elements())),
+        )
+    });
+    let disk = files
+        .iter()
+        .fold(0u64, |a, (h, n)| a.saturating_add(8).saturating_add(*n).saturating_add(h.total_bytes()));
+    FileFacts { tensors, params, disk: Bytes::new(disk) }
 }
 
 /// The header length a file declares in its first 8 bytes: what to read next (bytes `8..8+N`).
@@ -168,7 +218,10 @@ pub fn header_len(first8: &[u8]) -> Result<u64> {
         return Err(Error::parse(FORMAT, "the header is empty"));
     }
     if n > MAX_HEADER {
-        return Err(Error::parse(FORMAT, format!("the header declares {n} bytes, over the 100 MB limit: not a safetensors file")));
+        return Err(Error::parse(
+            FORMAT,
+            format!("the header declares {n} bytes, over the 100 MB limit: not a safetensors file"),
+        ));
     }
     Ok(n)
 }
@@ -239,14 +292,17 @@ fn tensor(name: &str, v: &Value) -> Result<TensorInfo> {
         return Err(bad("more than 8 dimensions"));
     }
     let offsets = v.get("data_offsets").and_then(Value::as_array).ok_or_else(|| bad("no data_offsets"))?;
-    let (Some(start), Some(end)) = (offsets.first().and_then(Value::as_u64), offsets.get(1).and_then(Value::as_u64)) else {
+    let (Some(start), Some(end)) =
+        (offsets.first().and_then(Value::as_u64), offsets.get(1).and_then(Value::as_u64))
+    else {
         return Err(bad("data_offsets must be two integers"));
     };
     if end < start {
         return Err(bad("data_offsets end before they start"));
     }
     let bytes = end - start;
-    let elements = shape.iter().try_fold(1u64, |a, d| a.checked_mul(*d)).ok_or_else(|| bad("shape overflows"))?;
+    let elements =
+        shape.iter().try_fold(1u64, |a, d| a.checked_mul(*d)).ok_or_else(|| bad("shape overflows"))?;
     let expected = elements.checked_mul(dtype.bits()).ok_or_else(|| bad("shape overflows"))?.div_ceil(8);
     if expected != bytes {
         return Err(bad(&format!("{bytes} bytes in the file but its shape and dtype need {expected}")));
@@ -272,7 +328,8 @@ pub struct Index {
 pub fn parse_index(bytes: &[u8]) -> Result<Index> {
     const F: &str = "safetensors index";
     let root = json::parse(bytes, F)?;
-    let map = root.get("weight_map").and_then(Value::as_object).ok_or_else(|| Error::parse(F, "no weight_map"))?;
+    let map =
+        root.get("weight_map").and_then(Value::as_object).ok_or_else(|| Error::parse(F, "no weight_map"))?;
     let mut index = Index {
         total_size: root.get("metadata").and_then(|m| m.get("total_size")).and_then(Value::as_u64),
         ..Index::default()
@@ -293,6 +350,7 @@ pub fn parse_index(bytes: &[u8]) -> Result<Index> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
     use alloc::vec;
 
     fn file(json: &str) -> Vec<u8> {
@@ -325,7 +383,12 @@ mod tests {
         assert!(parse(&f).unwrap_err().to_string().contains("only 2"));
         // Offsets that disagree with the shape; overflowing shapes; unknown dtypes.
         assert!(parse(&file(r#"{"a": {"dtype": "F16", "shape": [2], "data_offsets": [0, 3]}}"#)).is_err());
-        assert!(parse(&file(r#"{"a": {"dtype": "F16", "shape": [4294967296, 4294967296, 4], "data_offsets": [0, 3]}}"#)).is_err());
+        assert!(
+            parse(&file(
+                r#"{"a": {"dtype": "F16", "shape": [4294967296, 4294967296, 4], "data_offsets": [0, 3]}}"#
+            ))
+            .is_err()
+        );
         assert!(parse(&file(r#"{"a": {"dtype": "Q9", "shape": [2], "data_offsets": [0, 4]}}"#)).is_err());
         assert!(parse(&file("[1,2]")).is_err());
         assert!(parse(&file("\u{0}\u{1}")).is_err());

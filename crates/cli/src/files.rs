@@ -1,0 +1,140 @@
+//! Reading model files from disk: GGUF headers (split files too) and safetensors headers or
+//! indexes, without reading the weights.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use headroom_core::import::gguf::{self, Gguf, GgufError};
+use headroom_core::import::{hf, safetensors};
+use headroom_core::scenario::CustomModel;
+use headroom_core::text::{Lang, Msg};
+
+/// A model read from files, with the notices to print.
+pub struct FromFiles {
+    pub model: CustomModel,
+    pub notices: Vec<String>,
+}
+
+fn open(path: &Path) -> Result<(File, u64), String> {
+    let f = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let meta = f.metadata().map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a file", path.display()));
+    }
+    Ok((f, meta.len()))
+}
+
+/// Bytes `[from, from + len)` of a file, refusing to read past its end.
+fn read_range(f: &mut File, from: u64, len: u64, path: &Path) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    f.seek(SeekFrom::Start(from)).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    f.take(len).read_to_end(&mut buf).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(buf)
+}
+
+/// Parses one GGUF header, reading more of the file only as the parser asks for it.
+fn gguf_header(path: &Path) -> Result<Gguf, String> {
+    let (mut f, size) = open(path)?;
+    let mut have = (1u64 << 20).min(size);
+    loop {
+        let bytes = read_range(&mut f, 0, have, path)?;
+        match gguf::parse(&bytes) {
+            Ok(g) => return Ok(g),
+            Err(GgufError::Truncated { needed }) if have < size => {
+                have = needed.max(have.saturating_mul(2)).min(size);
+            }
+            Err(e) => return Err(format!("{}: {}", path.display(), headroom_core::Error::from(e))),
+        }
+    }
+}
+
+/// The sibling files of a split GGUF (`name-00001-of-00003.gguf`), or just the file.
+fn gguf_parts(path: &Path) -> Result<Vec<PathBuf>, String> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let Some(stem) = name.strip_suffix(".gguf") else { return Ok(vec![path.to_path_buf()]) };
+    let parts: Vec<&str> = stem.rsplitn(4, '-').collect();
+    // rsplitn gives [count, "of", index, base].
+    if parts.len() == 4 && parts[1] == "of" && parts[0].len() == 5 && parts[2].len() == 5 {
+        let (Ok(count), Ok(_)) = (parts[0].parse::<u32>(), parts[2].parse::<u32>()) else {
+            return Ok(vec![path.to_path_buf()]);
+        };
+        if count == 0 || count > 999 {
+            return Err(format!("{name}: a split of {count} files is absurd"));
+        }
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let all: Vec<PathBuf> =
+            (1..=count).map(|i| dir.join(format!("{}-{i:05}-of-{count:05}.gguf", parts[3]))).collect();
+        if let Some(missing) = all.iter().find(|p| !p.is_file()) {
+            return Err(format!(
+                "{name} is part of a split model and {} is missing beside it",
+                missing.display()
+            ));
+        }
+        return Ok(all);
+    }
+    Ok(vec![path.to_path_buf()])
+}
+
+/// A GGUF file (every part of a split one): its header only.
+pub fn read_gguf(path: &Path) -> Result<FromFiles, String> {
+    let headers = gguf_parts(path)?.iter().map(|p| gguf_header(p)).collect::<Result<Vec<_>, _>>()?;
+    let g = gguf::merge(headers).ok_or_else(|| format!("{}: no header", path.display()))?;
+    let fallback = path.file_name().and_then(|n| n.to_str()).unwrap_or("model.gguf");
+    let (model, notices) = g.to_custom(fallback).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(FromFiles { model, notices: render(&notices) })
+}
+
+/// One safetensors file's header and its declared length.
+fn safetensors_header(path: &Path) -> Result<(safetensors::Header, u64), String> {
+    let (mut f, size) = open(path)?;
+    let first = read_range(&mut f, 0, 8, path)?;
+    let n = safetensors::header_len(&first).map_err(|e| format!("{}: {e}", path.display()))?;
+    if n.saturating_add(8) > size {
+        return Err(format!(
+            "{}: the header declares {n} bytes but the file has only {size}",
+            path.display()
+        ));
+    }
+    let json = read_range(&mut f, 8, n, path)?;
+    let h = safetensors::parse_json(&json).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((h, n))
+}
+
+/// A safetensors checkpoint: one file, or an index naming its shards; the model's `config.json`
+/// from `config` or beside the file (the tensors give bytes, the config gives heads and layers).
+pub fn read_safetensors(path: &Path, config: Option<&Path>) -> Result<FromFiles, String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let is_index = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".json"));
+    let files: Vec<PathBuf> = if is_index {
+        let bytes = crate::args::read_file(&path.to_path_buf())?;
+        let index = safetensors::parse_index(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        index.shards.iter().map(|s| dir.join(s)).collect()
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let headers = files.iter().map(|p| safetensors_header(p)).collect::<Result<Vec<_>, _>>()?;
+    let config_path = match config {
+        Some(c) => c.to_path_buf(),
+        None => dir.join("config.json"),
+    };
+    if !config_path.is_file() {
+        return Err(format!(
+            "{}: the model's config.json is needed too (the header gives bytes, not heads or layers): put it beside the file or pass --config",
+            path.display()
+        ));
+    }
+    let m = hf::parse_config(&crate::args::read_file(&config_path)?)
+        .map_err(|e| format!("{}: {e}", config_path.display()))?;
+    let facts = safetensors::file_facts(&headers);
+    let plain = headers.first().and_then(|(h, _)| h.plain_format());
+    let name =
+        m.name.clone().unwrap_or_else(|| dir.file_name().and_then(|n| n.to_str()).unwrap_or("model").into());
+    let model =
+        CustomModel { name, architecture: m.architecture, format: m.format.or(plain), file: Some(facts) };
+    Ok(FromFiles { model, notices: render(&m.notices) })
+}
+
+fn render(notices: &[Msg]) -> Vec<String> {
+    notices.iter().map(|n| n.render(Lang::En)).collect()
+}
