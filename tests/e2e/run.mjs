@@ -6,10 +6,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test, assert, assertEq, cli, run, serve } from './harness.mjs';
+import { hubServer } from './hub-server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const metrics = {};
+const hub = await hubServer();
+const hubBase = `http://127.0.0.1:${hub.port}`;
+const hubLog = async () => (await fetch(`${hubBase}/_log`)).json();
+const hubClear = () => fetch(`${hubBase}/_log/clear`);
+const hubDelay = (ms) => fetch(`${hubBase}/_delay?ms=${ms}`);
+const fx = (p) => path.join(root, 'tests/fixtures', p);
+const TOKEN = fs.readFileSync(fx('hub/meta-llama/Llama-3.2-1B/_gated'), 'utf8').trim();
+
+/** Every file request read a header at most: ranged, and never more bytes than the header. */
+function headersOnly(log) {
+  for (const e of log.filter((x) => /\.(safetensors|gguf)$/.test(x.path))) {
+    assert(e.range, `${e.path} was requested without a Range`);
+    assert(e.bytes <= 4 << 20, `${e.path}: ${e.bytes} bytes read`);
+  }
+}
 
 const bytesOf = (page, sel) => page.locator(sel).first().getAttribute('data-bytes').then(Number);
 const waitBytes = (page, sel, want) =>
@@ -272,6 +288,122 @@ test('the JavaScript API computes a link from a page of another origin, without 
   assertEq(result.ui, false, 'no interface mounted on a foreign page');
 });
 
+
+test('a Hugging Face address reads config.json and safetensors headers: exact bytes, as the CLI', async ({ page, base, shot }) => {
+  await hubClear();
+  await page.goto(`${base}?v=1&hub=${encodeURIComponent(hubBase)}`);
+  await ready(page);
+  await page.click('#hr-source-hub');
+  await page.fill('#hr-hf', 'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct/blob/main/config.json');
+  await page.click('#hr-hf-read');
+  await page.locator('#hr-hf-status').filter({ hasText: 'safetensors' }).waitFor({ timeout: 15000 });
+  const want = cli(['estimate', '--safetensors', fx('hub/Qwen/Qwen2.5-0.5B-Instruct/model.safetensors')]);
+  await waitBytes(page, '#hr-weights-bytes', want.memory.weights);
+  assertEq(await bytesOf(page, '#hr-total-bytes'), want.memory.total, 'total');
+  const url = new URL(page.url());
+  assertEq(url.searchParams.get('hf'), 'Qwen/Qwen2.5-0.5B-Instruct', 'hf in the link');
+  assertEq(url.searchParams.get('hub'), hubBase, 'hub in the link');
+  const log = await hubLog();
+  headersOnly(log);
+  assert(log.every((e) => !e.auth), 'no token was sent');
+  // Sharded FP8: the index, then each shard's header.
+  await hubClear();
+  await page.fill('#hr-hf', 'Qwen/Qwen3-0.6B-FP8');
+  await page.click('#hr-hf-read');
+  const fp8 = cli(['estimate', '--safetensors', fx('hub/Qwen/Qwen3-0.6B-FP8/model.safetensors.index.json')]);
+  await waitBytes(page, '#hr-weights-bytes', fp8.memory.weights);
+  headersOnly(await hubLog());
+  // The link alone reads the model again on opening.
+  await page.reload();
+  await waitBytes(page, '#hr-weights-bytes', fp8.memory.weights);
+  await shot('desktop-hub-model');
+  // A bad id is a message; the last model stays.
+  await page.fill('#hr-hf', 'not a model');
+  await page.click('#hr-hf-read');
+  await page.locator('#hr-hf-error').filter({ hasText: 'org/name' }).waitFor();
+  await page.fill('#hr-hf', 'nobody/nothing');
+  await page.click('#hr-hf-read');
+  await page.locator('#hr-hf-error').filter({ hasText: 'not found' }).waitFor();
+  assertEq(await bytesOf(page, '#hr-weights-bytes'), fp8.memory.weights, 'the last model stays');
+}, { httpErrors: true });
+
+test('a gated model asks for a token, reads with it, and the token goes nowhere else', async ({ page, base, shot }) => {
+  await hubClear();
+  await page.goto(`${base}?v=1&hub=${encodeURIComponent(hubBase)}&hf=meta-llama/Llama-3.2-1B`);
+  await ready(page);
+  const err = page.locator('#hr-hf-error').filter({ hasText: 'gated' });
+  await err.waitFor({ timeout: 15000 });
+  await shot('desktop-hub-gated');
+  await page.click('.hr-token summary');
+  await page.fill('#hr-hf-token', 'hf_wrong');
+  await page.click('#hr-hf-read');
+  await page.locator('#hr-hf-error').filter({ hasText: 'no access' }).waitFor();
+  await page.fill('#hr-hf-token', TOKEN);
+  await page.click('#hr-hf-read');
+  const want = cli(['estimate', '--safetensors', fx('hub/meta-llama/Llama-3.2-1B/model.safetensors')]);
+  await waitBytes(page, '#hr-weights-bytes', want.memory.weights);
+  assert(!page.url().includes(TOKEN), 'the token is not in the link');
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+  assert(!stored.includes(TOKEN), 'the token is not stored');
+  const log = await hubLog();
+  headersOnly(log);
+  assert(log.some((e) => e.auth === `Bearer ${TOKEN}`), 'the token was sent to the hub');
+  assert(log.every((e) => !e.path.includes(TOKEN)), 'never in a URL');
+}, { httpErrors: true });
+
+test('a GGUF on the Hub is read in chunks, a dropped one locally; both equal the CLI', async ({ page, base, shot }) => {
+  await hubClear();
+  await page.goto(`${base}?v=1&hub=${encodeURIComponent(hubBase)}&hf=bartowski/Llama-3.2-1B-Instruct-GGUF`);
+  const gguf = fx('gguf/llama-1b-q4_k_m.gguf');
+  const want = cli(['estimate', '--gguf', gguf]);
+  await waitBytes(page, '#hr-weights-bytes', want.memory.weights);
+  assertEq(await bytesOf(page, '#hr-total-bytes'), want.memory.total, 'Hub GGUF total');
+  const log = await hubLog();
+  headersOnly(log);
+  const ranged = log.filter((e) => e.path.endsWith('.gguf'));
+  assert(ranged.length >= 2, `the 1.8 MB header took several chunks (${ranged.length})`);
+  assertEq(new URL(page.url()).searchParams.get('hf'), 'bartowski/Llama-3.2-1B-Instruct-GGUF/Llama-3.2-1B-Instruct-Q4_K_M.gguf', 'file in the link');
+  // Local files: the same file picked, then a split model with a part missing, then whole.
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-file');
+  await page.setInputFiles('#hr-gguf-file', fx('gguf/qwen2-0.5b-f16.gguf'));
+  const q = cli(['estimate', '--gguf', fx('gguf/qwen2-0.5b-f16.gguf')]);
+  await waitBytes(page, '#hr-weights-bytes', q.memory.weights);
+  assertEq(await bytesOf(page, '#hr-total-bytes'), q.memory.total, 'local GGUF total');
+  await shot('desktop-gguf-file');
+  await page.setInputFiles('#hr-gguf-file', fx('gguf/llama-split-00001-of-00002.gguf'));
+  await page.locator('#hr-file-error').filter({ hasText: '00002' }).waitFor();
+  await page.setInputFiles('#hr-gguf-file', [fx('gguf/llama-split-00001-of-00002.gguf'), fx('gguf/llama-split-00002-of-00002.gguf')]);
+  const split = cli(['estimate', '--gguf', fx('gguf/llama-split-00001-of-00002.gguf')]);
+  await waitBytes(page, '#hr-weights-bytes', split.memory.weights);
+  // Not a GGUF: a clear message, the model stays.
+  const junk = path.join(here, 'out', 'junk.gguf');
+  fs.writeFileSync(junk, 'GGML not really');
+  await page.setInputFiles('#hr-gguf-file', junk);
+  await page.locator('#hr-file-error').filter({ hasText: 'GGUF' }).waitFor();
+  assertEq(await bytesOf(page, '#hr-weights-bytes'), split.memory.weights, 'the last model stays');
+});
+
+test('a read in flight can be cancelled and the page keeps its model', async ({ page, base }) => {
+  await page.goto(`${base}?v=1&hub=${encodeURIComponent(hubBase)}`);
+  await ready(page);
+  const before = await bytesOf(page, '#hr-total-bytes');
+  await hubDelay(3000);
+  try {
+    await page.click('#hr-source-hub');
+    await page.fill('#hr-hf', 'Qwen/Qwen2.5-0.5B-Instruct');
+    await page.click('#hr-hf-read');
+    await page.locator('#hr-hf-cancel').click({ timeout: 5000 });
+    await page.locator('#hr-hf-error').filter({ hasText: 'cancelled' }).waitFor();
+  } finally {
+    await hubDelay(0);
+  }
+  assertEq(await bytesOf(page, '#hr-total-bytes'), before, 'unchanged');
+  assert(!new URL(page.url()).searchParams.get('hf'), 'no hf in the link');
+});
+
 const { failed } = await run({ dist: process.argv[2] || path.join(root, 'dist'), outDir: path.join(here, 'out') });
 fs.writeFileSync(path.join(here, 'out', 'metrics.json'), JSON.stringify(metrics, null, 2));
+hub.server.close();
 process.exit(failed ? 1 : 0);

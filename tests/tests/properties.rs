@@ -202,6 +202,8 @@ proptest! {
             lang: Some(if fr { Lang::Fr } else { Lang::En }),
             theme: dark.map(|d| if d { Theme::Dark } else { Theme::Light }),
             embed,
+            hf: None,
+            hub: None,
         };
         let d = share::decode_link(&share::encode_link(&link));
         prop_assert!(d.ignored.is_empty(), "{:?}", d.ignored);
@@ -284,7 +286,7 @@ proptest! {
                     name: "random".into(),
                     architecture: m.architecture,
                     format: m.format,
-                    weight_bytes: None,
+                    file: None,
                 })),
                 ..s
             };

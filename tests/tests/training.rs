@@ -137,7 +137,7 @@ fn qlora_65b_fits_48gb() {
             name: "llama-65b".into(),
             architecture: m.architecture,
             format: m.format,
-            weight_bytes: None,
+            file: None,
         })),
         ..Scenario::default()
     };

@@ -131,6 +131,24 @@ ui_text! {
     Language => "Language", "Langue";
     Theme => "Theme", "Thème";
     IgnoredLink => "Some settings in this link were not understood and were ignored:", "Certains réglages de ce lien n'ont pas été compris et ont été ignorés :";
+    FromHub => "Hugging Face", "Hugging Face";
+    LocalFile => "GGUF / files", "GGUF / fichiers";
+    HubModel => "Hugging Face model: id or address", "Modèle Hugging Face : identifiant ou adresse";
+    HubHint => "org/name, any huggingface.co address, or a GGUF file (org/name/file.gguf, org/name:Q4_K_M). Only config.json and the file headers are read, never the weights.",
+        "org/nom, toute adresse huggingface.co, ou un fichier GGUF (org/nom/fichier.gguf, org/nom:Q4_K_M). Seuls config.json et les en-têtes sont lus, jamais les poids.";
+    AccessToken => "Access token (gated models)", "Jeton d'accès (modèles protégés)";
+    TokenKept => "Kept in this tab's memory only (never in the link, storage or logs) and sent only to", "Gardé dans la mémoire de cet onglet seulement (jamais dans le lien, le stockage ou les journaux) et envoyé seulement à";
+    TokenRefused => "A token is only ever sent to huggingface.co or this machine, not to", "Un jeton n'est envoyé qu'à huggingface.co ou à cette machine, pas à";
+    ReadModel => "Read model", "Lire le modèle";
+    GgufFile => "GGUF file", "Fichier GGUF";
+    Reading => "Reading", "Lecture de";
+    ReadDone => "Read:", "Lu :";
+    Cancel => "Cancel", "Annuler";
+    KbOfHeaders => "KB of headers", "Ko d'en-têtes";
+    DropFiles => "Drop .gguf files here (every part of a split model), or a config.json with its .safetensors files.", "Déposez ici des fichiers .gguf (toutes les parties d'un modèle découpé), ou un config.json avec ses fichiers .safetensors.";
+    ChooseFiles => "or choose files", "ou choisissez des fichiers";
+    FilesStayLocal => "Only the headers are read, in this browser; nothing is uploaded.", "Seuls les en-têtes sont lus, dans ce navigateur ; rien n'est envoyé.";
+    HubLinked => "The link re-reads this model from Hugging Face when opened (a token never travels in it).", "Le lien relit ce modèle sur Hugging Face à l'ouverture (un jeton n'y voyage jamais).";
     CustomNotLinked => "A model read from a file cannot travel in a link: the link keeps every other setting.", "Un modèle lu depuis un fichier ne peut pas voyager dans un lien : le lien garde tous les autres réglages.";
     Notes => "Notes", "Remarques";
     Trainable => "trainable parameters", "paramètres entraînables";

@@ -15,6 +15,7 @@ use headroom_core::training::{
 };
 use leptos::prelude::*;
 
+use crate::byom::{FilePanel, HubPanel, Reader, read_hub};
 use crate::fields::{Choice, CountField, Toggle};
 use crate::i18n::{T, tr};
 use crate::state::ui;
@@ -24,6 +25,8 @@ enum Source {
     Catalog,
     Params,
     Config,
+    Hub,
+    File,
 }
 
 /// Where the model comes from: the catalog (searchable), a bare parameter count, or a pasted or
@@ -32,11 +35,20 @@ enum Source {
 pub fn ModelInput() -> impl IntoView {
     let ui = ui();
     let lang = ui.lang;
-    let initial = ui.scenario.with_untracked(|s| match &s.model {
-        ModelSource::Catalog(_) => Source::Catalog,
-        ModelSource::Params(_) => Source::Params,
-        ModelSource::Custom(_) => Source::Config,
-    });
+    let initial = match ui.hf.get_untracked() {
+        Some(_) => Source::Hub,
+        None => ui.scenario.with_untracked(|s| match &s.model {
+            ModelSource::Catalog(_) => Source::Catalog,
+            ModelSource::Params(_) => Source::Params,
+            ModelSource::Custom(_) => Source::Config,
+        }),
+    };
+    let reader = Reader::new(ui);
+    // A link naming a Hugging Face model reads it on opening (without a token: a gated model
+    // then asks for one).
+    if let Some(r) = ui.hf.get_untracked() {
+        read_hub(reader, r, None);
+    }
     let source = RwSignal::new(initial);
     let model_text = RwSignal::new(ui.scenario.with_untracked(|s| match &s.model {
         ModelSource::Catalog(id) => id.clone(),
@@ -56,6 +68,7 @@ pub fn ModelInput() -> impl IntoView {
         match catalog::model(&text) {
             Ok(m) => {
                 model_error.set(None);
+                ui.hf.set(None);
                 ui.scenario.update(|s| s.model = ModelSource::Catalog(m.id.into()));
             }
             Err(e) if !text.trim().is_empty() => model_error.set(Some(e.to_string())),
@@ -67,6 +80,7 @@ pub fn ModelInput() -> impl IntoView {
         match parse_params(&text) {
             Ok(p) => {
                 params_error.set(None);
+                ui.hf.set(None);
                 ui.scenario.update(|s| s.model = ModelSource::Params(p));
             }
             Err(e) => params_error.set(Some(e.to_string())),
@@ -76,12 +90,13 @@ pub fn ModelInput() -> impl IntoView {
         Ok(m) => {
             config_error.set(None);
             let name = m.name.clone().unwrap_or_else(|| format!("{} (config.json)", m.architecture.family));
+            ui.hf.set(None);
             ui.scenario.update(|s| {
                 s.model = ModelSource::Custom(Box::new(CustomModel {
                     name,
                     architecture: m.architecture,
                     format: m.format,
-                    weight_bytes: None,
+                    file: None,
                 }))
             });
         }
@@ -149,7 +164,7 @@ pub fn ModelInput() -> impl IntoView {
                     match which {
                         Source::Catalog => choose_catalog(model_text.get_untracked()),
                         Source::Params => choose_params(params_text.get_untracked()),
-                        Source::Config => {}
+                        Source::Config | Source::Hub | Source::File => {}
                     }
                 }>
                 {move || tr(lang.get(), label)}
@@ -164,6 +179,8 @@ pub fn ModelInput() -> impl IntoView {
                 {tab(Source::Catalog, T::FromCatalog, "hr-source-catalog")}
                 {tab(Source::Params, T::ParamCount, "hr-source-params")}
                 {tab(Source::Config, T::ConfigJson, "hr-source-config")}
+                {tab(Source::Hub, T::FromHub, "hr-source-hub")}
+                {tab(Source::File, T::LocalFile, "hr-source-file")}
             </div>
             {move || match source.get() {
                 Source::Catalog => view! {
@@ -215,6 +232,8 @@ pub fn ModelInput() -> impl IntoView {
                         <small id="hr-config-error" class="hr-error" role="alert">{move || config_error.get()}</small>
                     </div>
                 }.into_any(),
+                Source::Hub => view! { <HubPanel reader=reader/> }.into_any(),
+                Source::File => view! { <FilePanel reader=reader/> }.into_any(),
             }}
             <p class="hr-model-summary" id="hr-model-summary">{summary}</p>
         </fieldset>

@@ -5,9 +5,11 @@
 //! half-typed values are not clobbered. `?embed=1` renders a compact view for iframes.
 
 mod api;
+mod byom;
 mod embed;
 mod fields;
 mod i18n;
+mod import;
 mod inputs;
 mod link;
 mod render;

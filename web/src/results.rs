@@ -40,10 +40,8 @@ pub fn Notices() -> impl IntoView {
             );
         }
         if ui.scenario.with(|s| matches!(s.model, ModelSource::Custom(_))) {
-            s.push_str(&format!(
-                "<div class=\"hr-notice hr-info\" role=\"status\">{}</div>",
-                tr(l, T::CustomNotLinked)
-            ));
+            let words = if ui.hf.with(Option::is_some) { T::HubLinked } else { T::CustomNotLinked };
+            s.push_str(&format!("<div class=\"hr-notice hr-info\" role=\"status\">{}</div>", tr(l, words)));
         }
         s
     };

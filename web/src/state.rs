@@ -4,6 +4,7 @@
 use headroom_core::fit;
 
 use crate::render::Outcome;
+use headroom_core::import::hub::HubRef;
 use headroom_core::scenario::Scenario;
 use headroom_core::share::{Ignored, Link, Theme};
 use headroom_core::text::Lang;
@@ -25,6 +26,10 @@ pub struct Ui {
     pub theme: RwSignal<Option<Theme>>,
     /// The compact view for iframes.
     pub embed: bool,
+    /// The Hugging Face model being shown, when it came from the Hub (it travels in the link).
+    pub hf: RwSignal<Option<HubRef>>,
+    /// The hub the link named, when not the public one.
+    pub hub: Option<&'static str>,
     /// What the link said that could not be used.
     pub ignored: RwSignal<Vec<Ignored>>,
     /// The estimate and, with a device, its fit.
@@ -55,6 +60,9 @@ impl Ui {
             lang_chosen,
             theme: RwSignal::new(link.theme),
             embed: link.embed,
+            hf: RwSignal::new(link.hf),
+            // The page lives as long as the tab: leaking the one hub string is harmless.
+            hub: link.hub.map(|h| &*Box::leak(h.into_boxed_str())),
             ignored: RwSignal::new(ignored),
             result,
             pinned,
@@ -69,6 +77,8 @@ impl Ui {
             lang: self.lang_chosen.get().then(|| self.lang.get()),
             theme: self.theme.get(),
             embed: self.embed,
+            hf: self.hf.get(),
+            hub: self.hub.map(String::from),
         }
     }
 }
