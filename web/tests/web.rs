@@ -118,3 +118,110 @@ fn the_javascript_api_computes_a_link() {
     assert_eq!(weights, 14e9);
     assert!(headroom_web::estimate_js("?v=1&ctx=0&model=nope").is_ok(), "a bad link is read leniently");
 }
+
+fn click(root: &web_sys::HtmlElement, sel: &str) {
+    let el: web_sys::HtmlElement = root.query_selector(sel).unwrap().unwrap().unchecked_into();
+    el.click();
+}
+
+fn text(root: &web_sys::HtmlElement, sel: &str) -> String {
+    root.query_selector(sel).unwrap().map(|e| e.text_content().unwrap_or_default()).unwrap_or_default()
+}
+
+/// Waits (up to about 5 s) for `cond`, yielding to the browser between tries.
+async fn until(cond: impl Fn() -> bool) -> bool {
+    for _ in 0..100 {
+        if cond() {
+            return true;
+        }
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+    }
+    cond()
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_hub_id_is_a_message_and_the_model_stays() {
+    let root = fresh_root("?v=1&params=7B&weights=fp16");
+    let _h = mount_to(root.clone(), headroom_web::App);
+    leptos::task::tick().await;
+    click(&root, "#hr-source-hub");
+    leptos::task::tick().await;
+    let input: web_sys::HtmlInputElement = root.query_selector("#hr-hf").unwrap().unwrap().unchecked_into();
+    input.set_value("https://example.com/not/hugging-face");
+    input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    click(&root, "#hr-hf-read");
+    leptos::task::tick().await;
+    assert!(
+        text(&root, "#hr-hf-error").contains("not a Hugging Face address"),
+        "{}",
+        text(&root, "#hr-hf-error")
+    );
+    assert_eq!(bytes(&root, "#hr-weights-bytes"), Some(14_000_000_000));
+    // The token field is a password field, and refuses to exist for a hub that is not trusted.
+    let token: web_sys::HtmlInputElement =
+        root.query_selector("#hr-hf-token").unwrap().unwrap().unchecked_into();
+    assert_eq!(token.type_(), "password");
+    assert!(!token.disabled());
+}
+
+#[wasm_bindgen_test]
+async fn an_unreachable_hub_is_a_message_not_a_blank_page() {
+    // Nothing listens on port 9 of this machine: the read fails fast, the page keeps its figures.
+    let root = fresh_root("?v=1&params=7B&weights=fp16&hf=org/model&hub=http://127.0.0.1:9");
+    let _h = mount_to(root.clone(), headroom_web::App);
+    leptos::task::tick().await;
+    assert!(until(|| !text(&root, "#hr-hf-error").is_empty()).await, "no message");
+    assert!(text(&root, "#hr-hf-error").contains("could not be reached"), "{}", text(&root, "#hr-hf-error"));
+    assert_eq!(bytes(&root, "#hr-weights-bytes"), Some(14_000_000_000));
+    assert!(search().contains("hf=org/model"), "the link still names the model: {}", search());
+}
+
+#[wasm_bindgen_test]
+async fn a_token_is_never_offered_to_an_untrusted_hub() {
+    let root = fresh_root("?v=1&hub=https://mirror.example");
+    let _h = mount_to(root.clone(), headroom_web::App);
+    leptos::task::tick().await;
+    click(&root, "#hr-source-hub");
+    leptos::task::tick().await;
+    let token: web_sys::HtmlInputElement =
+        root.query_selector("#hr-hf-token").unwrap().unwrap().unchecked_into();
+    assert!(token.disabled());
+}
+
+#[wasm_bindgen_test]
+async fn a_chosen_gguf_file_is_read_from_its_header() {
+    let bytes_of_file = include_bytes!("../../tests/fixtures/gguf/qwen3moe-q8_0.gguf");
+    let root = fresh_root("?v=1");
+    let _h = mount_to(root.clone(), headroom_web::App);
+    leptos::task::tick().await;
+    click(&root, "#hr-source-file");
+    leptos::task::tick().await;
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(&bytes_of_file[..]));
+    let file = web_sys::File::new_with_u8_array_sequence(&parts, "qwen3moe-q8_0.gguf").unwrap();
+    let dt = web_sys::DataTransfer::new().unwrap();
+    dt.items().add_with_file(&file).unwrap();
+    let input: web_sys::HtmlInputElement =
+        root.query_selector("#hr-gguf-file").unwrap().unwrap().unchecked_into();
+    input.set_files(dt.files().as_ref());
+    input.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    // The same file through the core directly.
+    let g = headroom_core::import::gguf::parse(bytes_of_file).unwrap();
+    let (model, _) = g.to_custom("qwen3moe-q8_0.gguf").unwrap();
+    let s = headroom_core::scenario::Scenario {
+        model: headroom_core::scenario::ModelSource::Custom(Box::new(model)),
+        ..Default::default()
+    };
+    let want = headroom_core::estimate::estimate(&s).unwrap().memory.total.get();
+    assert!(
+        until(|| bytes(&root, "#hr-total-bytes") == Some(want)).await,
+        "got {:?}, want {want}",
+        bytes(&root, "#hr-total-bytes")
+    );
+    assert!(text(&root, "#hr-file-status").contains("GGUF"), "{}", text(&root, "#hr-file-status"));
+}

@@ -98,9 +98,11 @@ pub fn parse_ref(input: &str) -> Result<HubRef> {
     if let Some(i) = s.find(['?', '#']) {
         s = &s[..i];
     }
+    let mut web_scheme = false;
     for scheme in ["https://", "http://", "hf://"] {
         if let Some(rest) = s.strip_prefix(scheme) {
             s = rest;
+            web_scheme = scheme != "hf://";
         }
     }
     let mut from_host = false;
@@ -110,7 +112,9 @@ pub fn parse_ref(input: &str) -> Result<HubRef> {
             from_host = true;
         }
     }
-    if !from_host && s.contains("://") {
+    // Another site's address (with or without its scheme): Hub namespaces never hold a dot.
+    let first = s.split('/').next().unwrap_or("");
+    if (web_scheme && !from_host) || s.contains("://") || first.contains('.') {
         return Err(bad(input, "not a Hugging Face address"));
     }
     if let Some(rest) = s.strip_prefix("models/") {
@@ -446,6 +450,8 @@ mod tests {
             "",
             "llama",
             "https://example.com/org/name",
+            "example.com/org/name",
+            "http://evil.example/huggingface.co/org/name",
             "org/name/../../etc",
             "https://huggingface.co/datasets/org/name",
             "org/na me",
