@@ -25,13 +25,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CATALOG = os.path.join(ROOT, "crates/core/src/catalog/models")
 OUT = os.path.join(ROOT, "tests/fixtures/hub")
 
-BITS = {"F32": 32, "BF16": 16, "F16": 16, "F8_E4M3": 8}
+BITS = {"F32": 32, "BF16": 16, "F16": 16, "F8_E4M3": 8, "I32": 32}
 
 
-def decoder_tensors(cfg, quant_block=None):
+def decoder_tensors(cfg, quant_block=None, gptq_group=None):
     """Every tensor of a Llama-style checkpoint (llama, qwen2, qwen3) with HF names:
     (name, dtype, shape). With `quant_block`, linear weights inside the blocks are FP8 with a
-    BF16 `weight_scale_inv` per block, as in Qwen's and DeepSeek's FP8 checkpoints."""
+    BF16 `weight_scale_inv` per block, as in Qwen's and DeepSeek's FP8 checkpoints. With
+    `gptq_group`, they are AutoGPTQ's 4-bit layout: `qweight` (I32, 8 values per int, [in/8, out]),
+    `qzeros` (I32, [in/group, out/8]), `scales` (F16, [in/group, out]) and `g_idx` (I32, [in]),
+    with the rest in F16."""
     h = cfg["hidden_size"]
     inter = cfg["intermediate_size"]
     heads = cfg["num_attention_heads"]
@@ -40,37 +43,44 @@ def decoder_tensors(cfg, quant_block=None):
     vocab = cfg["vocab_size"]
     qkv_bias = cfg["model_type"] == "qwen2" or cfg.get("attention_bias", False)
     qk_norm = cfg["model_type"] == "qwen3"
-    out = [("model.embed_tokens.weight", "BF16", [vocab, h])]
+    plain = "F16" if gptq_group else "BF16"
+    out = [("model.embed_tokens.weight", plain, [vocab, h])]
 
     def linear(name, rows, cols):
-        if quant_block:
+        if gptq_group:
+            g = gptq_group
+            out.append((name + ".qweight", "I32", [cols // 8, rows]))
+            out.append((name + ".qzeros", "I32", [cols // g, rows // 8]))
+            out.append((name + ".scales", "F16", [cols // g, rows]))
+            out.append((name + ".g_idx", "I32", [cols]))
+        elif quant_block:
             b = quant_block
             out.append((name + ".weight", "F8_E4M3", [rows, cols]))
             out.append((name + ".weight_scale_inv", "BF16", [math.ceil(rows / b), math.ceil(cols / b)]))
         else:
-            out.append((name + ".weight", "BF16", [rows, cols]))
+            out.append((name + ".weight", plain, [rows, cols]))
 
     for i in range(cfg["num_hidden_layers"]):
         p = f"model.layers.{i}."
-        out.append((p + "input_layernorm.weight", "BF16", [h]))
+        out.append((p + "input_layernorm.weight", plain, [h]))
         linear(p + "self_attn.q_proj", heads * hd, h)
         linear(p + "self_attn.k_proj", kv * hd, h)
         linear(p + "self_attn.v_proj", kv * hd, h)
         if qkv_bias:
-            out.append((p + "self_attn.q_proj.bias", "BF16", [heads * hd]))
-            out.append((p + "self_attn.k_proj.bias", "BF16", [kv * hd]))
-            out.append((p + "self_attn.v_proj.bias", "BF16", [kv * hd]))
+            out.append((p + "self_attn.q_proj.bias", plain, [heads * hd]))
+            out.append((p + "self_attn.k_proj.bias", plain, [kv * hd]))
+            out.append((p + "self_attn.v_proj.bias", plain, [kv * hd]))
         if qk_norm:
-            out.append((p + "self_attn.q_norm.weight", "BF16", [hd]))
-            out.append((p + "self_attn.k_norm.weight", "BF16", [hd]))
+            out.append((p + "self_attn.q_norm.weight", plain, [hd]))
+            out.append((p + "self_attn.k_norm.weight", plain, [hd]))
         linear(p + "self_attn.o_proj", h, heads * hd)
-        out.append((p + "post_attention_layernorm.weight", "BF16", [h]))
+        out.append((p + "post_attention_layernorm.weight", plain, [h]))
         linear(p + "mlp.gate_proj", inter, h)
         linear(p + "mlp.up_proj", inter, h)
         linear(p + "mlp.down_proj", h, inter)
-    out.append(("model.norm.weight", "BF16", [h]))
+    out.append(("model.norm.weight", plain, [h]))
     if not cfg.get("tie_word_embeddings", False):
-        out.append(("lm_head.weight", "BF16", [vocab, h]))
+        out.append(("lm_head.weight", plain, [vocab, h]))
     return out
 
 
@@ -168,6 +178,22 @@ def main():
         }
     }
     write_repo("Qwen", "Qwen3-0.6B-FP8", qwen3, decoder_tensors(qwen3, quant_block=128), shards=2, extra_config=fp8)
+
+    gptq = {
+        "quantization_config": {
+            "bits": 4,
+            "damp_percent": 0.01,
+            "desc_act": False,
+            "group_size": 128,
+            "modules_in_block_to_quantize": None,
+            "quant_method": "gptq",
+            "static_groups": False,
+            "sym": True,
+            "true_sequential": True,
+        },
+        "torch_dtype": "float16",
+    }
+    write_repo("Qwen", "Qwen2.5-0.5B-Instruct-GPTQ-Int4", qwen05, decoder_tensors(qwen05, gptq_group=128), extra_config=gptq)
 
     gguf = os.path.join(OUT, "bartowski", "Llama-3.2-1B-Instruct-GGUF")
     os.makedirs(gguf, exist_ok=True)

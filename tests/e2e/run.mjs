@@ -306,6 +306,11 @@ test('a Hugging Face address reads config.json and safetensors headers: exact by
   const log = await hubLog();
   headersOnly(log);
   assert(log.every((e) => !e.auth), 'no token was sent');
+  // GPTQ: packed int32 tensors read as stored.
+  await page.fill('#hr-hf', 'Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int4');
+  await page.click('#hr-hf-read');
+  const gptq = cli(['estimate', '--safetensors', fx('hub/Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int4/model.safetensors')]);
+  await waitBytes(page, '#hr-weights-bytes', gptq.memory.weights);
   // Sharded FP8: the index, then each shard's header.
   await hubClear();
   await page.fill('#hr-hf', 'Qwen/Qwen3-0.6B-FP8');

@@ -77,6 +77,18 @@ fn moe_and_mla_models() {
     let v = json(&["estimate", "--model", "deepseek-v3", "--kv", "bf16", "--context", "32768"]);
     assert_eq!(v["memory"]["kv_cache"], 2_302_672_896u64);
     assert_eq!(v["format"], "fp8");
+    // GPTQ: packed int32 weights, zeros, scales and group indexes, read as stored; the rules that
+    // price a GPTQ checkpoint from its config alone agree with the file to the byte.
+    let e = expected("Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int4");
+    let v = json(&[
+        "estimate",
+        "--safetensors",
+        &fixture("hub/Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int4/model.safetensors"),
+    ]);
+    assert_eq!(v["memory"]["weights"], e["tensor_bytes"]);
+    assert_eq!(v["format"], "gptq-4bit");
+    let rules = json(&["estimate", "--model", "qwen2.5-0.5b", "--weights", "gptq-4bit"]);
+    assert_eq!(rules["memory"]["weights"], e["tensor_bytes"]);
 }
 
 #[test]
@@ -315,6 +327,18 @@ fn safetensors_headers_give_exact_weights_and_download() {
     ]);
     assert_eq!(v["memory"]["weights"], e["tensor_bytes"]);
     assert_eq!(v["format"], "fp8");
+    // GPTQ: packed int32 weights, zeros, scales and group indexes, read as stored; the rules that
+    // price a GPTQ checkpoint from its config alone agree with the file to the byte.
+    let e = expected("Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int4");
+    let v = json(&[
+        "estimate",
+        "--safetensors",
+        &fixture("hub/Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int4/model.safetensors"),
+    ]);
+    assert_eq!(v["memory"]["weights"], e["tensor_bytes"]);
+    assert_eq!(v["format"], "gptq-4bit");
+    let rules = json(&["estimate", "--model", "qwen2.5-0.5b", "--weights", "gptq-4bit"]);
+    assert_eq!(rules["memory"]["weights"], e["tensor_bytes"]);
 }
 
 #[test]
