@@ -546,6 +546,12 @@ impl Gguf {
             _ => 2,
         };
         let layer_norm = self.tensor("blk.0.attn_norm.bias").is_some();
+        // Phi-3 stores gate and up as one `ffn_up` of twice the width.
+        let fused_gate_up = self.tensor("blk.0.ffn_gate.weight").is_none()
+            && self
+                .tensor("blk.0.ffn_up.weight")
+                .and_then(|t| t.dims.get(1))
+                .is_some_and(|r| *r == inter.saturating_mul(2));
         let a = Architecture {
             family: family.into(),
             vocab_size: vocab,
@@ -554,9 +560,9 @@ impl Gguf {
             attention,
             mlp: Mlp {
                 intermediate_size: inter,
-                gated: self.tensor("blk.0.ffn_gate.weight").is_some() || moe.is_some(),
+                gated: self.tensor("blk.0.ffn_gate.weight").is_some() || fused_gate_up || moe.is_some(),
                 bias: self.tensor("blk.0.ffn_down.bias").is_some(),
-                fused_gate_up: false,
+                fused_gate_up,
             },
             moe,
             norms: Norms {
@@ -743,5 +749,19 @@ pub(crate) mod tests {
         w.str("x");
         w.u32(5);
         assert!(matches!(parse(&w.0), Err(GgufError::Invalid(_))));
+    }
+
+    #[test]
+    fn a_fused_gate_up_reads_as_gated() {
+        let mut w = W::new(2, 5);
+        w.kv_str("general.architecture", "phi3");
+        w.kv_u32("phi3.block_count", 1);
+        w.kv_u32("phi3.embedding_length", 256);
+        w.kv_u32("phi3.attention.head_count", 4);
+        w.kv_u32("phi3.feed_forward_length", 512);
+        w.tensor("token_embd.weight", &[256, 1000], GgmlType::F16);
+        w.tensor("blk.0.ffn_up.weight", &[256, 1024], GgmlType::F16);
+        let (a, _) = parse(&w.0).unwrap().to_architecture().unwrap();
+        assert!(a.mlp.gated && a.mlp.fused_gate_up);
     }
 }
