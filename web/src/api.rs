@@ -67,6 +67,13 @@ struct ApiResult {
 #[wasm_bindgen(js_name = estimate)]
 pub fn estimate_js(query: &str) -> Result<JsValue, JsError> {
     let d = share::decode_link(query);
+    if let Some(r) = &d.link.hf {
+        // Reading a repository takes network requests; this function answers at once.
+        return Err(JsError::new(&format!(
+            "this link reads {} from Hugging Face, which only the page does; use a catalog model, `params`, or open the page",
+            r.repo
+        )));
+    }
     let (e, f) = fit::estimate_with_device(&d.link.scenario).map_err(|e| JsError::new(&e.to_string()))?;
     let m = &e.memory;
     let g = |k| m.get(k).get();

@@ -117,6 +117,7 @@ fn the_javascript_api_computes_a_link() {
     let weights = js_sys::Reflect::get(&mem, &"weights".into()).unwrap().as_f64().unwrap();
     assert_eq!(weights, 14e9);
     assert!(headroom_web::estimate_js("?v=1&ctx=0&model=nope").is_ok(), "a bad link is read leniently");
+    assert!(headroom_web::estimate_js("?v=1&hf=Qwen/Qwen2.5-7B").is_err(), "a Hub model needs the page");
 }
 
 fn click(root: &web_sys::HtmlElement, sel: &str) {
