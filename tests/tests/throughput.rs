@@ -75,3 +75,19 @@ fn apple_silicon_llama_cpp_within_35_percent() {
     }
     assert!(checked >= 25, "{checked}");
 }
+
+/// llama.cpp keeps the input embeddings in system RAM and only looks rows up in them: a model that
+/// fits the GPU whole is limited by the GPU, tied embeddings or not.
+#[test]
+fn embeddings_in_system_ram_do_not_limit_decoding() {
+    use headroom_core::hardware::DeviceChoice;
+    use headroom_core::speed::Limit;
+    for model in ["llama-3.2-1b", "llama-3.1-8b", "qwen2.5-0.5b"] {
+        let mut s = Scenario::catalog(model);
+        s.weights = Some(WeightFormat::parse("q4_k_m").unwrap());
+        s.device = Some(DeviceChoice::Catalog("rtx-3060-12gb".into()));
+        let (_, f) = headroom_core::fit::estimate_with_device(&s).unwrap();
+        let speed = f.unwrap().speed.unwrap();
+        assert_ne!(speed.decode_limit, Limit::HostMemory, "{model}");
+    }
+}

@@ -213,8 +213,12 @@ pub struct Estimate {
     pub kv_per_token: Bytes,
     /// Whether the weight bytes are exact (a known architecture and format) or a rule of thumb.
     pub weights_exact: bool,
-    /// Bytes of the input embedding table (looked up per token, never read whole).
+    /// Bytes of the input embedding table (looked up per token, never read whole); 0 when it is
+    /// tied to the output head, which reads it whole.
     pub embedding_bytes: Bytes,
+    /// Bytes of the input embedding tables however they are used: llama.cpp keeps this copy in
+    /// system RAM and only looks rows up in it.
+    pub input_embedding_bytes: Bytes,
     /// Bytes of the routed experts (read only for the experts a token picks).
     pub expert_bytes: Bytes,
     /// Download size.
@@ -606,6 +610,9 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
                 p.sum_where(|t| matches!(t.role, Role::TokenEmbd | Role::PosEmbd) && !shares_head(t, r)),
             )
         }),
+        input_embedding_bytes: priced.as_ref().map_or(Bytes::ZERO, |p| {
+            Bytes::new(p.sum_where(|t| matches!(t.role, Role::TokenEmbd | Role::PosEmbd)))
+        }),
         expert_bytes: priced
             .as_ref()
             .map_or(Bytes::ZERO, |p| Bytes::new(p.sum_where(|t| t.role.is_expert()))),
@@ -741,6 +748,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         kv_per_token: Bytes::ZERO,
         weights_exact: r.architecture.is_some(),
         embedding_bytes: Bytes::ZERO,
+        input_embedding_bytes: Bytes::ZERO,
         expert_bytes: Bytes::ZERO,
         disk: Disk { weights: download },
         trainable_params: trainable,

@@ -247,8 +247,11 @@ pub fn token_reads(e: &Estimate, arch: Option<&Architecture>, batch: u64, step: 
         None => 0.0,
     };
     let read = dense + experts * expert_share;
+    // llama.cpp's host copy of the input embeddings is only looked up (tied or not: a tied head
+    // has its own copy on the GPU); the layers it keeps in RAM are read whole.
     let host_weights = if e.runtime.is_llama_cpp() {
-        (e.host.get(crate::estimate::TermKind::Weights).get() as f64 - emb).max(0.0)
+        let input = e.input_embedding_bytes.get() as f64;
+        (e.host.get(crate::estimate::TermKind::Weights).get() as f64 - input).max(0.0)
     } else {
         0.0
     };
