@@ -1,5 +1,6 @@
 //! Reading a model's own files in the browser: a Hugging Face repository's `config.json` and
-//! safetensors headers (HTTP Range requests: the 8-byte length, then the header), a GGUF header on
+//! safetensors headers (HTTP Range requests: a first 256 KiB that holds the 8-byte length and
+//! usually the whole header, then the rest of the header if it is longer), a GGUF header on
 //! the Hub (chunked Range requests, growing until the parser has the whole header), or local GGUF
 //! files (slices of the `File`). The weights are never downloaded; the parsing is the core's.
 //!

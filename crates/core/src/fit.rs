@@ -215,7 +215,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     };
     let need = e.memory.total;
     let headroom = if capacity.get() > 0 { 1.0 - need.get() as f64 / capacity.get() as f64 } else { -1.0 };
-    let cpu_cap = Capability { class: Class::Cpu, ..cap };
+    let cpu_cap = cap.host_cpu(device.kind == DeviceKind::Cloud);
     let speed_cap = if verdict == Verdict::Cpu { &cpu_cap } else { &cap };
     let mut speed = if training {
         let mut sp = speed::inference_speed(&e, speed_cap, arch, scenario.context, scenario.batch, gpus);

@@ -170,6 +170,26 @@ pub struct Capability {
 }
 
 impl Capability {
+    /// The CPU beside the accelerators, for a model that falls back to it: system RAM and its
+    /// bandwidth, and the CPU's own compute. A catalog CPU machine is itself; beside a GPU or in
+    /// a Mac the CPU's compute is not in the catalog, so a typical figure stands in: about
+    /// 1 TFLOP/s for a desktop, laptop or Apple CPU (8–16 cores × 3–4 GHz × 16–32 FP32 FLOPs per
+    /// cycle with FMA), 4 TFLOP/s for the server behind a cloud GPU (dozens of cores).
+    pub fn host_cpu(&self, cloud: bool) -> Capability {
+        if self.class == Class::Cpu {
+            return *self;
+        }
+        Capability {
+            class: Class::Cpu,
+            count: 1,
+            bandwidth: self.host_bandwidth,
+            fp16: FlopsPerSec::from_tflops(if cloud { 4.0 } else { 1.0 }),
+            fp8: FlopsPerSec::from_tflops(0.0),
+            unified: false,
+            ..*self
+        }
+    }
+
     /// The device as a runtime sees it.
     pub fn of(d: &Device, runtime: Runtime, mac_gpu_fraction: Option<f64>) -> Capability {
         let memory = Bytes::new(d.memory_mib.saturating_mul(MIB));
@@ -265,5 +285,18 @@ mod tests {
         assert!(bad.validate().is_err());
         let none = MyMachine { vram_gib: 0.0, ram_gib: 0.0, ..m };
         assert!(none.validate().is_err());
+    }
+
+    #[test]
+    fn the_cpu_beside_a_gpu_has_its_own_speed() {
+        let d = crate::catalog::device("rtx-4090").unwrap();
+        let cap = Capability::of(d, Runtime::LlamaCpp, None);
+        let cpu = cap.host_cpu(false);
+        assert_eq!(cpu.class, Class::Cpu);
+        assert_eq!(cpu.bandwidth, cap.host_bandwidth);
+        assert!(cpu.fp16.get() < cap.fp16.get() / 50.0, "a CPU is not a 4090");
+        let m = crate::catalog::device("ryzen-9-7950x-ddr5-5200-64gb").unwrap();
+        let c = Capability::of(m, Runtime::Cpu, None);
+        assert_eq!(c.host_cpu(false), c, "a CPU machine is itself");
     }
 }

@@ -5,7 +5,7 @@
 //! `time = bytes / (bandwidth × efficiency) + layers × per-layer latency`. The efficiencies and
 //! latencies per runtime and device class are fitted once on llama.cpp's Apple Silicon table
 //! (discussion #4167: ten chips from 68 to 819 GB/s, Llama 2 7B Q4_0; efficiency 0.9 and
-//! 0.17 ms per layer reproduce all ten within 8%) and set from runtime behaviour elsewhere
+//! 0.17 ms per layer reproduce all ten within 9%) and set from runtime behaviour elsewhere
 //! (`docs/FORMULAS.md`). Prefill is `2 × active parameters` FLOPs per token over the peak
 //! throughput times a utilisation.
 

@@ -722,7 +722,7 @@ impl GgufRules {
 /// Where a stored tensor sits and what it does, from its name in a GGUF file
 /// (`blk.3.ffn_up_exps.weight`) or a Hugging Face checkpoint (`model.layers.3.mlp.up_proj.weight`).
 /// Unknown names are [`Role::Norm`] outside any layer (vision towers, extra heads): counted in the
-/// bytes, kept with the embeddings for placement.
+/// bytes, and placed with the output head (on the last device).
 pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
     let layer = layer_of_name(name);
     let n = name.strip_suffix(".weight").unwrap_or(name);

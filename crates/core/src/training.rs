@@ -171,6 +171,11 @@ impl Optimizer {
         }
     }
 
+    /// Whether its states are already 8-bit (pure BF16 training leaves them as they are).
+    pub const fn is_8bit(self) -> bool {
+        matches!(self, Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit)
+    }
+
     /// Whether states live in paged memory that can spill to the CPU.
     pub const fn is_paged(self) -> bool {
         matches!(self, Optimizer::PagedAdamW | Optimizer::PagedAdamW8bit)
@@ -244,7 +249,8 @@ impl TrainPrecision {
         }
     }
 
-    /// Bytes per value of optimizer states relative to FP32 (pure BF16 halves them).
+    /// Bytes per value of FP32 optimizer states relative to FP32 (pure BF16 halves them; 8-bit
+    /// states stay 8-bit).
     pub const fn state_divisor(self) -> u64 {
         match self {
             TrainPrecision::PureBf16 => 2,
@@ -303,7 +309,8 @@ pub enum Offload {
     /// Nothing.
     #[default]
     None,
-    /// Optimizer states, master weights and FP32 gradients (ZeRO-Offload).
+    /// Optimizer states and the FP32 master weights to CPU RAM (ZeRO-Offload; the optimizer step
+    /// runs there). Gradients are counted on the GPU, where they are produced before each copy.
     Optimizer,
     /// The optimizer and, with ZeRO-3, the parameters (ZeRO-Infinity to CPU).
     OptimizerAndParams,
@@ -623,8 +630,8 @@ pub fn largest_layer_params(a: &Architecture) -> Result<u64> {
 /// * ZeRO-2: GPU `4P + 16P/N` (no offload) or `2P` (optimizer offload); CPU per node
 ///   `4P·gpus_per_node·1.5` or `P·max(4N, 16)·1.5`.
 /// * ZeRO-3: GPU `4·LL + 18P/N` (no offload), `4·LL + 2P/N` (optimizer offload), `4·LL`
-///   (optimizer and parameter offload); CPU per node (with `zero_init`) `P·4·gpus_per_node/... `
-///   as the tool computes it.
+///   (optimizer and parameter offload); CPU per node with `zero_init` `4P·gpus_per_node/nodes·1.5`
+///   (DeepSpeed's `zero_init=True` case).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeepSpeedEstimate {
     /// Bytes per GPU.
@@ -827,7 +834,7 @@ pub fn training_memory(
                     .iter()
                     .map(|x| s.optimizer.state_bytes(x.rows, x.cols, x.experts))
                     .fold(0, u64::saturating_add),
-            } / s.precision.state_divisor();
+            } / if s.optimizer.is_8bit() { 1 } else { s.precision.state_divisor() };
             let o = state as f64 / t / shard(1);
             if offload_states {
                 host_per_gpu += m + o;
