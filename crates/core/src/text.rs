@@ -425,6 +425,10 @@ messages! {
     AssumePaged =>
         "paged optimizer: its states may spill to CPU memory under pressure instead of failing",
         "optimiseur paginé : ses états peuvent déborder en mémoire CPU au lieu d'échouer";
+    /// Offload asked without ZeRO.
+    AssumeOffloadNeedsZero =>
+        "offload to CPU needs ZeRO stage 1 or more (DeepSpeed offloads what ZeRO partitions): ignored at stage 0",
+        "le déchargement vers le CPU demande ZeRO niveau 1 ou plus (DeepSpeed décharge ce que ZeRO partitionne) : ignoré au niveau 0";
     /// Offloaded.
     AssumeOffloaded =>
         "offloaded to CPU memory (shown under system RAM)",

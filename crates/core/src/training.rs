@@ -989,6 +989,8 @@ fn optimizer_term(s: &TrainingSetup, bytes: f64, params: u64) -> Term {
     }
     if s.offload != Offload::None && s.zero >= 1 {
         assumptions.push(Msg::new(MsgId::AssumeOffloaded, vec![]));
+    } else if s.offload != Offload::None {
+        assumptions.push(Msg::new(MsgId::AssumeOffloadNeedsZero, vec![]));
     }
     term(
         TermKind::Optimizer,
