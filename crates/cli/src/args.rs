@@ -231,7 +231,8 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "WHAT", default_value = "none")]
     pub offload: String,
 
-    /// Tensor-parallel degree for training.
+    /// Tensor-parallel degree for training: each replica spans this many of the --gpus (ZeRO
+    /// partitions over --gpus / --tp replicas).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub tp: u64,
 

@@ -132,7 +132,13 @@ pub fn fit(scenario: &Scenario, device: &Device) -> Result<Fit> {
 pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Result<Fit> {
     let costs = &scenario.costs;
     let native = scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16);
-    let runtime = runtime_for(device, native, scenario.runtime);
+    // Training runs under transformers (what the training estimate assumes), whatever the
+    // checkpoint's format would pick for serving.
+    let runtime = if scenario.mode.is_training() {
+        Runtime::Transformers
+    } else {
+        runtime_for(device, native, scenario.runtime)
+    };
     let gpus = gpus_on(device, scenario);
     let mut s = scenario.clone();
     s.runtime = Some(runtime);
@@ -154,8 +160,13 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     let host_ok = |e: &Estimate| cap.host_ram.is_none_or(|ram| e.host.total <= ram);
     let mut chosen: Option<(Verdict, Estimate, Option<u64>)> = None;
 
-    if cap.class == Class::Cpu || runtime == Runtime::Cpu {
+    if cap.class == Class::Cpu {
         if base.memory.total <= cap.usable {
+            chosen = Some((Verdict::Cpu, base.clone(), None));
+        }
+    } else if runtime == Runtime::Cpu {
+        // The CPU runtime asked for on a GPU machine: the model lives in system RAM, when known.
+        if cap.host_ram.is_some_and(|ram| base.memory.total <= ram) {
             chosen = Some((Verdict::Cpu, base.clone(), None));
         }
     } else if base.memory.total <= cap.usable && host_ok(&base) {
@@ -217,9 +228,11 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     let headroom = if capacity.get() > 0 { 1.0 - need.get() as f64 / capacity.get() as f64 } else { -1.0 };
     let cpu_cap = cap.host_cpu(device.kind == DeviceKind::Cloud);
     let speed_cap = if verdict == Verdict::Cpu { &cpu_cap } else { &cap };
+    // GPUs at work: for training with tensor parallelism, at least the `tp` each replica spans.
+    let devices = if training { gpus.max(scenario.tp.max(1)) } else { gpus };
     let mut speed = if training {
         let mut sp = speed::inference_speed(&e, speed_cap, arch, scenario.context, scenario.batch, gpus);
-        if let Some((t, mfu)) = speed::training_time(&e, speed_cap, gpus) {
+        if let Some((t, mfu)) = speed::training_time(&e, speed_cap, devices) {
             sp.training_s = Some(t.get());
             sp.training_mfu = Some(mfu);
         }
@@ -238,7 +251,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         speed.decode_tokens_per_s = 0.0;
         speed.aggregate_tokens_per_s = 0.0;
     }
-    let cost = cost::cost(device, gpus, &e, &speed, costs);
+    let cost = cost::cost(device, devices, &e, &speed, costs);
     advise(
         &mut advice,
         verdict,

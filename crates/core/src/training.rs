@@ -705,7 +705,7 @@ pub struct TrainingSetup {
     pub zero: u8,
     /// ZeRO offload to the CPU.
     pub offload: Offload,
-    /// Data-parallel GPUs.
+    /// GPUs in all: `gpus / tp` data-parallel replicas of `tp` GPUs each.
     pub gpus: u64,
     /// Tensor-parallel degree (splits every layer across this many GPUs of each replica).
     pub tp: u64,
@@ -767,8 +767,10 @@ pub fn training_memory(
     if s.zero > 3 {
         return Err(Error::invalid("zero", format!("ZeRO stage {} does not exist; use 0 to 3", s.zero)));
     }
-    let n = s.gpus.max(1) as f64;
+    // `gpus` counts every GPU; each replica spans `tp` of them, so ZeRO partitions over the
+    // data-parallel degree `gpus / tp`.
     let t = s.tp.max(1) as f64;
+    let n = (s.gpus / s.tp.max(1)).max(1) as f64;
     let tensors = inventory(a)?;
     let arch_total: u64 = tensors.iter().map(Tensor::elements).fold(0, u64::saturating_add);
     let p_total: u64 = s.params_override.unwrap_or(arch_total);
@@ -783,7 +785,10 @@ pub fn training_memory(
     let mut host_per_gpu = 0.0;
     let zero_note = |v: &mut Vec<Msg>| {
         if s.zero > 0 {
-            v.push(Msg::new(MsgId::AssumeZero, vec![Arg::Int(u64::from(s.zero)), Arg::Int(s.gpus)]));
+            v.push(Msg::new(
+                MsgId::AssumeZero,
+                vec![Arg::Int(u64::from(s.zero)), Arg::Int((s.gpus / s.tp.max(1)).max(1))],
+            ));
         }
     };
     let trainable;
