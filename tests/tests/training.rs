@@ -167,3 +167,30 @@ fn training_flops() {
     assert_eq!(t.checkpoint.get(), 2 * 8_030_261_248);
     assert_eq!(t.checkpoint_with_optimizer.get(), 14 * 8_030_261_248);
 }
+
+/// `--gpus` counts every GPU: with tensor parallelism over `tp` of them, ZeRO partitions over the
+/// `gpus / tp` replicas, so the per-GPU share is the same for any split of 8 GPUs.
+#[test]
+fn tensor_parallel_replicas_share_the_zero_partition() {
+    let mut s = Scenario::params(Params::new(8_000_000_000), None);
+    s.mode = Mode::Full;
+    s.zero = 3;
+    s.gpus = 8;
+    let per_gpu = |s: &Scenario| {
+        let e = estimate(s).unwrap();
+        (e.memory.get(TermKind::Weights).get(), e.memory.get(TermKind::Gradients).get(), states(&e))
+    };
+    let dp = per_gpu(&s);
+    // BF16 gradients: 2 bytes × 8B over 8 GPUs.
+    assert_eq!(dp.1, 2_000_000_000);
+    for tp in [2, 4, 8] {
+        s.tp = tp;
+        assert_eq!(per_gpu(&s), dp, "tp {tp}");
+    }
+    // Without ZeRO, tensor parallelism alone divides the replicated weights.
+    s.zero = 0;
+    s.tp = 2;
+    let half = per_gpu(&s).0;
+    s.tp = 1;
+    assert_eq!(per_gpu(&s).0, 2 * half);
+}
