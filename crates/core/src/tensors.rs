@@ -721,9 +721,17 @@ impl GgufRules {
 
 /// Where a stored tensor sits and what it does, from its name in a GGUF file
 /// (`blk.3.ffn_up_exps.weight`) or a Hugging Face checkpoint (`model.layers.3.mlp.up_proj.weight`).
-/// Unknown names are [`Role::Norm`] outside any layer (vision towers, extra heads): counted in the
-/// bytes, and placed with the output head (on the last device).
+/// Encoder tensors of multimodal checkpoints (vision towers, projectors) are [`Role::Norm`]
+/// outside any layer: counted in the bytes, placed with the output head (on the last device).
+/// Other unknown names are [`Role::Norm`] in the layer their name gives, if any.
 pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
+    // A multimodal checkpoint's encoders have layers of their own: not the language model's.
+    if ["vision", "visual", "audio", "mm_projector", "multi_modal", "image_newline"]
+        .iter()
+        .any(|k| name.contains(k))
+    {
+        return (None, Role::Norm);
+    }
     let layer = layer_of_name(name);
     let n = name.strip_suffix(".weight").unwrap_or(name);
     let last = n.rsplit('.').next().unwrap_or(n);
@@ -886,5 +894,30 @@ mod tests {
         // For 32 layers: layers 0-3, 28-31, and 4 + 3k + 2 = 6, 9, …, 27.
         let picked: Vec<u64> = (0..32).filter(|i| GgufRules::use_more_bits(*i, 32)).collect();
         assert_eq!(picked, [0, 1, 2, 3, 6, 9, 12, 15, 18, 21, 24, 27, 28, 29, 30, 31]);
+    }
+
+    #[test]
+    fn stored_names_give_layers_and_roles() {
+        let cases: [(&str, Option<u32>, Role); 16] = [
+            ("token_embd.weight", None, Role::TokenEmbd),
+            ("model.embed_tokens.weight", None, Role::TokenEmbd),
+            ("lm_head.weight", None, Role::Output),
+            ("output.weight", None, Role::Output),
+            ("transformer.wpe.weight", None, Role::PosEmbd),
+            ("blk.3.attn_q.weight", Some(3), Role::AttnQ),
+            ("blk.3.attn_v.weight", Some(3), Role::AttnV),
+            ("blk.0.ffn_down_exps.weight", Some(0), Role::ExpDown),
+            ("blk.1.ffn_gate_inp.weight", Some(1), Role::Router),
+            ("blk.2.ffn_up_shexp.weight", Some(2), Role::ShUp),
+            ("model.layers.12.self_attn.o_proj.weight", Some(12), Role::AttnOut),
+            ("model.layers.5.mlp.experts.7.gate_proj.weight", Some(5), Role::ExpGate),
+            ("model.layers.5.self_attn.q_proj.qweight", Some(5), Role::AttnQ),
+            ("model.layers.5.self_attn.q_proj.bias", Some(5), Role::Bias),
+            ("model.layers.0.post_attention_layernorm.weight", Some(0), Role::Norm),
+            ("vision_tower.vision_model.encoder.layers.3.self_attn.q_proj.weight", None, Role::Norm),
+        ];
+        for (name, layer, role) in cases {
+            assert_eq!(role_of_name(name), (layer, role), "{name}");
+        }
     }
 }
