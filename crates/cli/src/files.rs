@@ -78,9 +78,12 @@ fn gguf_parts(path: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// A GGUF file (every part of a split one): its header only.
 pub fn read_gguf(path: &Path) -> Result<FromFiles, String> {
-    let headers = gguf_parts(path)?.iter().map(|p| gguf_header(p)).collect::<Result<Vec<_>, _>>()?;
+    let parts = gguf_parts(path)?;
+    let headers = parts.iter().map(|p| gguf_header(p)).collect::<Result<Vec<_>, _>>()?;
     let g = gguf::merge(headers).ok_or_else(|| format!("{}: no header", path.display()))?;
-    let fallback = path.file_name().and_then(|n| n.to_str()).unwrap_or("model.gguf");
+    // The first part names a split model for llama.cpp.
+    let first = parts.first().map_or(path, PathBuf::as_path);
+    let fallback = first.file_name().and_then(|n| n.to_str()).unwrap_or("model.gguf");
     let (model, notices) = g.to_custom(fallback).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(FromFiles { model, notices: render(&notices) })
 }

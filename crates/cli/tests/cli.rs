@@ -365,3 +365,36 @@ fn safetensors_without_a_config_or_with_garbage_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn gguf_headers_give_exact_weights_and_split_files_are_found() {
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("gguf/llama-1b-q4_k_m.expected.json")).unwrap(),
+    )
+    .unwrap();
+    // On the CPU every tensor is in one memory: the weights are the file's tensor bytes.
+    let v = json(&["estimate", "--gguf", &fixture("gguf/llama-1b-q4_k_m.gguf"), "--runtime", "cpu"]);
+    assert_eq!(v["memory"]["weights"], expected["tensor_bytes"]);
+    assert_eq!(v["disk"]["weights"], expected["file_bytes"]);
+    assert_eq!(v["model"]["params_total"], expected["params"]);
+    assert_eq!(v["format"], "q4_k_m");
+    assert_eq!(v["weights_exact"], true);
+    // Any part of a split model reads them all; the command names the first part.
+    let a = json(&["estimate", "--gguf", &fixture("gguf/llama-split-00002-of-00002.gguf")]);
+    let b = json(&["estimate", "--gguf", &fixture("gguf/llama-split-00001-of-00002.gguf")]);
+    assert_eq!(a["memory"], b["memory"]);
+    let out = headroom(&["estimate", "--gguf", &fixture("gguf/llama-split-00002-of-00002.gguf")]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("-m llama-split-00001-of-00002.gguf"));
+    // Not a GGUF file, and a missing part: one line, status 2.
+    let out = headroom(&["estimate", "--gguf", &fixture("hub/Qwen/Qwen2.5-0.5B-Instruct/config.json")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a GGUF file"));
+    let dir = std::env::temp_dir().join(format!("headroom-gguf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lone = dir.join("m-00001-of-00002.gguf");
+    std::fs::copy(fixture("gguf/llama-split-00001-of-00002.gguf"), &lone).unwrap();
+    let out = headroom(&["estimate", "--gguf", lone.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is missing"));
+    std::fs::remove_dir_all(&dir).ok();
+}

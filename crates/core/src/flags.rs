@@ -27,6 +27,13 @@ fn repo(s: &Scenario) -> String {
 }
 
 fn gguf_file(s: &Scenario, format: WeightFormat) -> String {
+    if let ModelSource::Custom(c) = &s.model
+        && let Some(f) = c.file.as_ref().and_then(|f| f.file_name.as_ref())
+        && (s.weights.is_none() || s.weights == c.format)
+    {
+        // The file read, by its own name (the first part of a split model loads the rest).
+        return f.rsplit('/').next().unwrap_or(f).into();
+    }
     let base = match &s.model {
         ModelSource::Catalog(id) => id.clone(),
         _ => "model".into(),

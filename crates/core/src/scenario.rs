@@ -48,6 +48,8 @@ pub struct FileFacts {
     pub params: Option<Params>,
     /// Bytes on disk: headers and data of every file.
     pub disk: Bytes,
+    /// The file to name in commands (`model-Q4_K_M.gguf`), when one file holds the model.
+    pub file_name: Option<String>,
 }
 
 /// Where the model's facts come from.

@@ -402,6 +402,7 @@ impl Gguf {
             tensors: Priced::from_stored(stored),
             params: Some(Params::new(self.params())),
             disk: Bytes::new(self.file_bytes()),
+            file_name: None,
         }
     }
 
@@ -418,12 +419,9 @@ impl Gguf {
             .filter(|s| !s.trim().is_empty())
             .unwrap_or(fallback_name)
             .into();
-        let model = CustomModel {
-            name,
-            architecture,
-            format: Some(self.weight_format()),
-            file: Some(self.file_facts()),
-        };
+        let mut facts = self.file_facts();
+        facts.file_name = fallback_name.to_ascii_lowercase().ends_with(".gguf").then(|| fallback_name.into());
+        let model = CustomModel { name, architecture, format: Some(self.weight_format()), file: Some(facts) };
         Ok((model, notices))
     }
 
