@@ -274,9 +274,13 @@ pub fn parse_params(s: &str) -> Result<Params> {
     {
         return Err(bad("is not a number"));
     }
-    // Integers are parsed exactly; anything else through f64 and rounded.
-    if let (1.0, Ok(n)) = (scale, number.parse::<u64>()) {
-        return if n == 0 { Err(bad("must be more than zero")) } else { Ok(Params::new(n)) };
+    // Plain decimals (`7`, `1.5`, `10000000.001` before a unit) are read exactly in integers, so
+    // every count `format_params` writes reads back to itself; exponents go through f64.
+    if let Some(n) = exact_decimal(number, crate::ops::round_u64(scale).unwrap_or(1)) {
+        return match n {
+            0 => Err(bad("must be more than zero")),
+            n => u64::try_from(n).map(Params::new).map_err(|_| bad("is out of range")),
+        };
     }
     let x: f64 = number.parse().map_err(|_| bad("is not a number"))?;
     let n = crate::ops::round_u64(x * scale).ok_or_else(|| bad("is out of range"))?;
@@ -284,6 +288,22 @@ pub fn parse_params(s: &str) -> Result<Params> {
         return Err(bad("must be more than zero"));
     }
     Ok(Params::new(n))
+}
+
+/// `digits[.digits] × scale`, rounded to the nearest integer, when the text is a plain decimal
+/// (at most 18 decimals) and the result fits in 128 bits.
+fn exact_decimal(number: &str, scale: u64) -> Option<u128> {
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 18 {
+        return None;
+    }
+    let w: u128 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let f: u128 = if frac.is_empty() { 0 } else { frac.parse().ok()? };
+    let den = 10u128.checked_pow(u32::try_from(frac.len()).ok()?)?;
+    let s = u128::from(scale);
+    let frac_part = f.checked_mul(s)?.checked_add(den / 2)? / den;
+    w.checked_mul(s)?.checked_add(frac_part)
 }
 
 /// Writes a parameter count in the shortest form [`parse_params`] reads back exactly
@@ -315,6 +335,25 @@ pub fn format_params(p: Params) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn written_counts_read_back_exactly() {
+        for n in [
+            4_096_002_000_000_000u64,
+            10_000_000_001_000_000_000,
+            18_446_744_073_000_000_000,
+            u64::MAX,
+            1,
+            1500,
+            7_000_000_001,
+        ] {
+            let p = Params::new(n);
+            assert_eq!(parse_params(&format_params(p)).unwrap(), p, "{}", format_params(p));
+        }
+        assert!(parse_params("18446744.073709551616T").is_err(), "one past u64::MAX");
+        assert_eq!(parse_params("1.5B").unwrap().get(), 1_500_000_000);
+        assert_eq!(parse_params(".5B").unwrap().get(), 500_000_000);
+    }
 
     #[test]
     fn parses_the_usual_spellings() {

@@ -112,13 +112,17 @@ pub fn parse_ref(input: &str) -> Result<HubRef> {
             from_host = true;
         }
     }
-    // Another site's address (with or without its scheme): Hub namespaces never hold a dot.
-    let first = s.split('/').next().unwrap_or("");
-    if (web_scheme && !from_host) || s.contains("://") || first.contains('.') {
+    if (web_scheme && !from_host) || s.contains("://") {
         return Err(bad(input, "not a Hugging Face address"));
     }
     if let Some(rest) = s.strip_prefix("models/") {
         s = rest;
+    }
+    // Another site's address without its scheme: Hub namespaces never hold a dot, and `models`,
+    // `datasets` and `spaces` are the Hub's own paths, not namespaces.
+    let first = s.split('/').next().unwrap_or("");
+    if first.contains('.') || first == "models" {
+        return Err(bad(input, "not a Hugging Face address"));
     }
     if s.starts_with("datasets/") || s.starts_with("spaces/") {
         return Err(bad(input, "this names a dataset or a Space, not a model"));
@@ -457,6 +461,8 @@ mod tests {
             "org/na me",
             "org/name/blob/main/../x.gguf",
             "org/name:Q4:K",
+            "models/model.s/x",
+            "models/models/x",
         ] {
             assert!(parse_ref(bad).is_err(), "{bad}");
         }
