@@ -107,20 +107,14 @@ pub fn link_codec(data: &[u8]) {
     let first = share::decode_link(&q).link;
     let encoded = share::encode_link(&first);
     let again = share::decode_link(&encoded).link;
-    assert!(
-        again == first,
-        "link round trip: {q:?} -> {encoded:?} decodes to {again:?}, not {first:?}"
-    );
+    assert!(again == first, "link round trip: {q:?} -> {encoded:?} decodes to {again:?}, not {first:?}");
     // Whatever a link asks for is estimated (and fitted on its device) without a panic.
     let _ = fit::estimate_with_device(&first.scenario);
 
     if let Ok(r) = hub::parse_ref(&q) {
         let v = r.to_link_value();
         let back = hub::parse_link_value(&v);
-        assert!(
-            back.as_ref().ok() == Some(&r),
-            "hf reference round trip: {q:?} -> {v:?} -> {back:?}"
-        );
+        assert!(back.as_ref().ok() == Some(&r), "hf reference round trip: {q:?} -> {v:?} -> {back:?}");
     }
     let _ = hub::parse_link_value(&q);
     let _ = hub::parse_base(&q);
