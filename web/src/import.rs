@@ -288,27 +288,17 @@ pub async fn from_hub(
             };
             let mut headers = Vec::new();
             let mut bytes_read = 0u64;
-            for (i, shard) in shards.iter().enumerate() {
-                progress(Progress { what: shard.clone(), files: (i, shards.len()), bytes: bytes_read });
-                let url = hub::resolve_url(base, r, shard);
-                let first = hub_ctx
-                    .get(&url, shard, Some((0, FIRST_CHUNK - 1)))
-                    .await?
-                    .ok_or_else(|| parse_err(format!("{shard} is empty")))?;
-                let n = safetensors::header_len(&first).map_err(|e| parse_err(format!("{shard}: {e}")))?;
-                let end = 8 + n;
-                let mut json = first.get(8..).unwrap_or(&[]).to_vec();
-                json.truncate(n as usize);
-                if (json.len() as u64) < n {
-                    let rest = hub_ctx
-                        .get(&url, shard, Some((8 + json.len() as u64, end - 1)))
-                        .await?
-                        .unwrap_or_default();
-                    json.extend_from_slice(&rest);
+            // A few shards at once: a 163-shard checkpoint reads in seconds, and the Hub is not
+            // flooded.
+            for (k, batch) in shards.chunks(SHARDS_AT_ONCE).enumerate() {
+                let done = k * SHARDS_AT_ONCE;
+                progress(Progress { what: batch[0].clone(), files: (done, shards.len()), bytes: bytes_read });
+                let reads = batch.iter().map(|shard| shard_header(hub_ctx, r, shard));
+                for read in futures::future::join_all(reads).await {
+                    let (h, n) = read?;
+                    bytes_read += 8 + n;
+                    headers.push((h, n));
                 }
-                bytes_read += end;
-                let h = safetensors::parse_json(&json).map_err(|e| parse_err(format!("{shard}: {e}")))?;
-                headers.push((h, n));
             }
             progress(Progress {
                 what: String::new(),
@@ -333,6 +323,32 @@ pub async fn from_hub(
             })
         }
     }
+}
+
+/// Shards whose headers are read at the same time.
+const SHARDS_AT_ONCE: usize = 6;
+
+/// One shard's header: a first chunk that usually holds it all, then the rest if it is longer.
+async fn shard_header(
+    hub_ctx: &Hub<'_>,
+    r: &HubRef,
+    shard: &str,
+) -> Result<(safetensors::Header, u64), ImportError> {
+    let url = hub::resolve_url(hub_ctx.base, r, shard);
+    let first = hub_ctx
+        .get(&url, shard, Some((0, FIRST_CHUNK - 1)))
+        .await?
+        .ok_or_else(|| parse_err(format!("{shard} is empty")))?;
+    let n = safetensors::header_len(&first).map_err(|e| parse_err(format!("{shard}: {e}")))?;
+    let mut json = first.get(8..).unwrap_or(&[]).to_vec();
+    json.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+    if (json.len() as u64) < n {
+        let rest =
+            hub_ctx.get(&url, shard, Some((8 + json.len() as u64, 8 + n - 1))).await?.unwrap_or_default();
+        json.extend_from_slice(&rest);
+    }
+    let h = safetensors::parse_json(&json).map_err(|e| parse_err(format!("{shard}: {e}")))?;
+    Ok((h, n))
 }
 
 async fn read_config(h: &Hub<'_>, r: &HubRef, path: &str) -> Result<hf::HfModel, ImportError> {
