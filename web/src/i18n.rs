@@ -132,6 +132,8 @@ ui_text! {
     Theme => "Theme", "Thème";
     IgnoredLink => "Some settings in this link were not understood and were ignored:", "Certains réglages de ce lien n'ont pas été compris et ont été ignorés :";
     FromHub => "Hugging Face", "Hugging Face";
+    Quantity => "Quantity", "Grandeur";
+    Choose => "Choose", "Choisir";
     LocalFile => "GGUF / files", "GGUF / fichiers";
     HubModel => "Hugging Face model: id or address", "Modèle Hugging Face : identifiant ou adresse";
     HubHint => "org/name, any huggingface.co address, or a GGUF file (org/name/file.gguf, org/name:Q4_K_M). Only config.json and the file headers are read, never the weights.",

@@ -437,7 +437,8 @@ pub fn compare(
         Some(Ok((pe, pf))) => {
             let _ = write!(
                 s,
-                "<table class=\"hr-compare-table\" id=\"hr-compare\"><thead><tr><th></th><th>{}</th><th>{}</th></tr></thead><tbody>",
+                "<table class=\"hr-compare-table\" id=\"hr-compare\"><thead><tr><th><span class=\"hr-visually-hidden\">{}</span></th><th>{}</th><th>{}</th></tr></thead><tbody>",
+                tr(l, T::Quantity),
                 tr(l, T::Pinned),
                 tr(l, T::Current)
             );
@@ -519,12 +520,13 @@ pub fn devices(fits: &[Fit], kind: Option<DeviceKind>, shown: usize, l: Lang) ->
     }
     let _ = write!(
         s,
-        "</div><table class=\"hr-device-table\" id=\"hr-device-table\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th></th></tr></thead><tbody>",
+        "</div><table class=\"hr-device-table\" id=\"hr-device-table\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th><span class=\"hr-visually-hidden\">{}</span></th></tr></thead><tbody>",
         tr(l, T::Device),
         tr(l, T::FitCol),
         tr(l, T::Headroom),
         tr(l, T::TokS),
-        tr(l, T::Price)
+        tr(l, T::Price),
+        tr(l, T::Choose)
     );
     let matching: Vec<&Fit> = fits.iter().filter(|f| kind.is_none_or(|k| f.kind == k)).collect();
     for f in matching.iter().take(shown) {
