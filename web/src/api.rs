@@ -9,27 +9,12 @@
 //! r.fit.verdict;           // "fits"
 //! ```
 
-use headroom_core::estimate::TermKind;
+use headroom_core::estimate::MemoryKeys;
 use headroom_core::fit;
 use headroom_core::share;
 use headroom_core::text::Lang;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-#[derive(Serialize)]
-struct ApiMemory {
-    weights: u64,
-    kv_cache: u64,
-    activations: u64,
-    gradients: u64,
-    optimizer: u64,
-    master_weights: u64,
-    adapters: u64,
-    overhead: u64,
-    total: u64,
-    total_low: u64,
-    total_high: u64,
-}
 
 #[derive(Serialize)]
 struct ApiFit {
@@ -50,7 +35,7 @@ struct ApiResult {
     params_active: u64,
     format: String,
     runtime: &'static str,
-    memory: ApiMemory,
+    memory: MemoryKeys,
     host_total: u64,
     disk: u64,
     trainable_params: u64,
@@ -76,7 +61,6 @@ pub fn estimate_js(query: &str) -> Result<JsValue, JsError> {
     }
     let (e, f) = fit::estimate_with_device(&d.link.scenario).map_err(|e| JsError::new(&e.to_string()))?;
     let m = &e.memory;
-    let g = |k| m.get(k).get();
     let lang = d.link.lang.unwrap_or(Lang::En);
     let r = ApiResult {
         model: e.model.name.clone(),
@@ -84,19 +68,7 @@ pub fn estimate_js(query: &str) -> Result<JsValue, JsError> {
         params_active: e.model.params_active.get(),
         format: e.format.id(),
         runtime: e.runtime.id(),
-        memory: ApiMemory {
-            weights: g(TermKind::Weights),
-            kv_cache: g(TermKind::KvCache),
-            activations: g(TermKind::Activations),
-            gradients: g(TermKind::Gradients),
-            optimizer: g(TermKind::Optimizer),
-            master_weights: g(TermKind::MasterWeights),
-            adapters: g(TermKind::Adapters),
-            overhead: g(TermKind::Overhead),
-            total: m.total.get(),
-            total_low: m.total_low.get(),
-            total_high: m.total_high.get(),
-        },
+        memory: MemoryKeys::of(m),
         host_total: e.host.total.get(),
         disk: e.disk.weights.get(),
         trainable_params: e.trainable_params,

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use headroom_core::catalog;
-use headroom_core::estimate::{Estimate, Memory, TermKind};
+use headroom_core::estimate::{Estimate, MemoryKeys, TermKind};
 use headroom_core::model::ParamBreakdown;
 use headroom_core::text::{Lang, Msg, format_int, format_size};
 use headroom_core::{Scenario, share};
@@ -13,14 +13,14 @@ use serde::Serialize;
 struct Json<'a> {
     schema: u32,
     model: JsonModel<'a>,
-    memory: JsonMemory,
+    memory: MemoryKeys,
     trainable_params: u64,
     disk: JsonDisk,
     link: String,
     format: String,
     runtime: &'static str,
     devices: u64,
-    host: JsonMemory,
+    host: MemoryKeys,
     weights_total: u64,
     weights_exact: bool,
     kv_cache_total: u64,
@@ -48,40 +48,6 @@ struct JsonModel<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     stand_in: Option<&'a str>,
     max_context: u64,
-}
-
-#[derive(Serialize)]
-struct JsonMemory {
-    weights: u64,
-    kv_cache: u64,
-    activations: u64,
-    gradients: u64,
-    optimizer: u64,
-    master_weights: u64,
-    adapters: u64,
-    overhead: u64,
-    total: u64,
-    total_low: u64,
-    total_high: u64,
-}
-
-impl JsonMemory {
-    fn of(m: &Memory) -> Self {
-        let g = |k| m.get(k).get();
-        JsonMemory {
-            weights: g(TermKind::Weights),
-            kv_cache: g(TermKind::KvCache),
-            activations: g(TermKind::Activations),
-            gradients: g(TermKind::Gradients),
-            optimizer: g(TermKind::Optimizer),
-            master_weights: g(TermKind::MasterWeights),
-            adapters: g(TermKind::Adapters),
-            overhead: g(TermKind::Overhead),
-            total: m.total.get(),
-            total_low: m.total_low.get(),
-            total_high: m.total_high.get(),
-        }
-    }
 }
 
 #[derive(Serialize)]
@@ -134,14 +100,14 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             stand_in: e.model.stand_in.as_deref(),
             max_context: e.model.max_context,
         },
-        memory: JsonMemory::of(&e.memory),
+        memory: MemoryKeys::of(&e.memory),
         trainable_params: e.trainable_params,
         disk: JsonDisk { weights: e.disk.weights.get() },
         link: share::encode(scenario),
         format: e.format.id(),
         runtime: e.runtime.id(),
         devices: e.devices,
-        host: JsonMemory::of(&e.host),
+        host: MemoryKeys::of(&e.host),
         weights_total: e.weights_total.get(),
         weights_exact: e.weights_exact,
         kv_cache_total: e.kv_total.get(),

@@ -117,6 +117,46 @@ impl Term {
     }
 }
 
+/// A memory breakdown by the keys of the CLI contract (`spec/cli.md`): one byte count per kind
+/// of term, 0 for those that do not apply, and the total with its band. The CLI's `--json` and
+/// the page's JavaScript API write exactly this.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[allow(missing_docs)]
+pub struct MemoryKeys {
+    pub weights: u64,
+    pub kv_cache: u64,
+    pub activations: u64,
+    pub gradients: u64,
+    pub optimizer: u64,
+    pub master_weights: u64,
+    pub adapters: u64,
+    pub overhead: u64,
+    pub total: u64,
+    pub total_low: u64,
+    pub total_high: u64,
+}
+
+impl MemoryKeys {
+    /// The keys of a breakdown.
+    pub fn of(m: &Memory) -> MemoryKeys {
+        let g = |k| m.get(k).get();
+        MemoryKeys {
+            weights: g(TermKind::Weights),
+            kv_cache: g(TermKind::KvCache),
+            activations: g(TermKind::Activations),
+            gradients: g(TermKind::Gradients),
+            optimizer: g(TermKind::Optimizer),
+            master_weights: g(TermKind::MasterWeights),
+            adapters: g(TermKind::Adapters),
+            overhead: g(TermKind::Overhead),
+            total: m.total.get(),
+            total_low: m.total_low.get(),
+            total_high: m.total_high.get(),
+        }
+    }
+}
+
 /// The memory one device must hold.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
