@@ -398,7 +398,7 @@ pub async fn from_files(files: Vec<File>, progress: impl Fn(Progress)) -> Result
         let mut parts: Vec<(u32, &File)> = Vec::new();
         let mut split_count = None;
         for f in &ggufs {
-            match hub::split_part(&name_of(f)) {
+            match gguf::split_part(&name_of(f)) {
                 Some((_, i, n)) => {
                     split_count = Some(n);
                     parts.push((i, f));

@@ -49,31 +49,23 @@ fn gguf_header(path: &Path) -> Result<Gguf, String> {
     }
 }
 
-/// The sibling files of a split GGUF (`name-00001-of-00003.gguf`), or just the file.
+/// Every part of the split model a GGUF file belongs to (`name-00001-of-00003.gguf`…), all
+/// beside it, or just the file.
 fn gguf_parts(path: &Path) -> Result<Vec<PathBuf>, String> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let Some(stem) = name.strip_suffix(".gguf") else { return Ok(vec![path.to_path_buf()]) };
-    let parts: Vec<&str> = stem.rsplitn(4, '-').collect();
-    // rsplitn gives [count, "of", index, base].
-    if parts.len() == 4 && parts[1] == "of" && parts[0].len() == 5 && parts[2].len() == 5 {
-        let (Ok(count), Ok(_)) = (parts[0].parse::<u32>(), parts[2].parse::<u32>()) else {
-            return Ok(vec![path.to_path_buf()]);
-        };
-        if count == 0 || count > 999 {
-            return Err(format!("{name}: a split of {count} files is absurd"));
-        }
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let all: Vec<PathBuf> =
-            (1..=count).map(|i| dir.join(format!("{}-{i:05}-of-{count:05}.gguf", parts[3]))).collect();
-        if let Some(missing) = all.iter().find(|p| !p.is_file()) {
-            return Err(format!(
-                "{name} is part of a split model and {} is missing beside it",
-                missing.display()
-            ));
-        }
-        return Ok(all);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let names = gguf::split_parts(name);
+    if names.len() == 1 {
+        return Ok(vec![path.to_path_buf()]);
     }
-    Ok(vec![path.to_path_buf()])
+    let all: Vec<PathBuf> = names.iter().map(|n| dir.join(n)).collect();
+    if let Some(missing) = all.iter().find(|p| !p.is_file()) {
+        return Err(format!(
+            "{name} is part of a split model and {} is missing beside it",
+            missing.display()
+        ));
+    }
+    Ok(all)
 }
 
 /// A GGUF file (every part of a split one): its header only.

@@ -602,6 +602,27 @@ impl Gguf {
     }
 }
 
+/// The base name, part number and part count of a file named the way llama.cpp's `gguf-split`
+/// names the parts of a split model (`x-00001-of-00003.gguf` → (`x`, 1, 3)).
+pub fn split_part(path: &str) -> Option<(&str, u32, u32)> {
+    let stem = path.strip_suffix(".gguf")?;
+    let (rest, count) = stem.rsplit_once("-of-")?;
+    let (base, index) = rest.rsplit_once('-')?;
+    if count.len() != 5 || index.len() != 5 {
+        return None;
+    }
+    let (index, count): (u32, u32) = (index.parse().ok()?, count.parse().ok()?);
+    (1..=count).contains(&index).then_some((base, index, count))
+}
+
+/// Every part of the split model `path` belongs to, in order; just `path` when it is not split.
+pub fn split_parts(path: &str) -> Vec<String> {
+    match split_part(path) {
+        Some((base, _, count)) => (1..=count).map(|i| format!("{base}-{i:05}-of-{count:05}.gguf")).collect(),
+        None => alloc::vec![path.into()],
+    }
+}
+
 /// Merges the headers of a split file (`-00001-of-00003.gguf`…): metadata from the first, tensors
 /// from all.
 pub fn merge(parts: Vec<Gguf>) -> Option<Gguf> {

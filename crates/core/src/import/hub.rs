@@ -11,6 +11,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::gguf::{split_part, split_parts};
 use crate::error::{Error, Result};
 use crate::json::{self, Value};
 
@@ -320,17 +321,6 @@ pub enum Plan {
     },
 }
 
-/// The base name and part number of a split GGUF (`x-00001-of-00003.gguf` → (`x`, 1, 3)).
-pub fn split_part(path: &str) -> Option<(&str, u32, u32)> {
-    let stem = path.strip_suffix(".gguf")?;
-    let (rest, count) = stem.rsplit_once("-of-")?;
-    let (base, index) = rest.rsplit_once('-')?;
-    if count.len() != 5 || index.len() != 5 {
-        return None;
-    }
-    Some((base, index.parse().ok()?, count.parse().ok()?))
-}
-
 /// Chooses what to read.
 ///
 /// # Errors
@@ -358,10 +348,7 @@ pub fn plan(r: &HubRef, files: &[Listed]) -> Result<Plan> {
                         format!("{} has no file {f}", r.repo),
                     ));
                 }
-                match split_part(f) {
-                    Some((base, _, count)) => format!("{base}-00001-of-{count:05}.gguf"),
-                    None => f.clone(),
-                }
+                split_parts(f).swap_remove(0)
             }
             (None, Some(q)) => {
                 let ql = q.to_ascii_lowercase();
@@ -371,20 +358,10 @@ pub fn plan(r: &HubRef, files: &[Listed]) -> Result<Plan> {
             }
             (None, None) => preferred(&choices),
         };
-        let parts = match split_part(&first) {
-            Some((base, _, count)) => {
-                let all: Vec<String> =
-                    (1..=count).map(|i| format!("{base}-{i:05}-of-{count:05}.gguf")).collect();
-                if let Some(m) = all.iter().find(|p| !has(p)) {
-                    return Err(Error::parse(
-                        "Hugging Face repository",
-                        format!("{m} is missing from {}", r.repo),
-                    ));
-                }
-                all
-            }
-            None => alloc::vec![first],
-        };
+        let parts = split_parts(&first);
+        if let Some(m) = parts.iter().find(|p| !has(p)) {
+            return Err(Error::parse("Hugging Face repository", format!("{m} is missing from {}", r.repo)));
+        }
         return Ok(Plan::Gguf { parts, choices });
     }
     if r.file.is_some() || r.quant.is_some() {
@@ -544,6 +521,11 @@ mod tests {
         let missing = l(&["x-00001-of-00003.gguf", "x-00002-of-00003.gguf"]);
         assert!(plan(&r, &missing).is_err());
         assert_eq!(split_part("a/b-c-00002-of-00010.gguf"), Some(("a/b-c", 2, 10)));
+        assert_eq!(split_part("x-00003-of-00002.gguf"), None);
+        assert_eq!(
+            split_parts("x-00002-of-00002.gguf"),
+            vec!["x-00001-of-00002.gguf", "x-00002-of-00002.gguf"]
+        );
     }
 
     #[test]
