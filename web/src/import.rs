@@ -305,18 +305,11 @@ pub async fn from_hub(
                 files: (shards.len(), shards.len()),
                 bytes: bytes_read,
             });
-            let facts = safetensors::file_facts(&headers);
-            let plain = headers.first().and_then(|(h, _)| h.plain_format());
             let tensors: usize = headers.iter().map(|(h, _)| h.tensors.len()).sum();
-            let model = CustomModel {
-                name: r.repo.clone(),
-                architecture: cfg.architecture,
-                format: cfg.format.or(plain),
-                file: Some(facts),
-            };
+            let notices = render(&cfg.notices);
             Ok(Imported {
-                model,
-                notices: render(&cfg.notices),
+                model: safetensors::custom_model(r.repo.clone(), cfg, &headers),
+                notices,
                 read: format!("config.json and {} safetensors header(s), {tensors} tensors", shards.len()),
                 choices: Vec::new(),
                 file: None,
@@ -466,17 +459,11 @@ pub async fn from_files(files: Vec<File>, progress: impl Fn(Progress)) -> Result
         let json = read_slice(f, 8, 8 + len - 1).await?.unwrap_or_default();
         headers.push((safetensors::parse_json(&json).map_err(|e| parse_err(format!("{n}: {e}")))?, len));
     }
-    let facts = (!headers.is_empty()).then(|| safetensors::file_facts(&headers));
-    let plain = headers.first().and_then(|(h, _)| h.plain_format());
     let name = cfg.name.clone().unwrap_or_else(|| format!("{} (config.json)", cfg.architecture.family));
+    let notices = render(&cfg.notices);
     Ok(Imported {
-        model: CustomModel {
-            name,
-            architecture: cfg.architecture,
-            format: cfg.format.or(plain),
-            file: facts,
-        },
-        notices: render(&cfg.notices),
+        model: safetensors::custom_model(name, cfg, &headers),
+        notices,
         read: format!("config.json and {} safetensors header(s)", headers.len()),
         choices: Vec::new(),
         file: None,

@@ -121,13 +121,10 @@ pub fn read_safetensors(path: &Path, config: Option<&Path>) -> Result<FromFiles,
     }
     let m = hf::parse_config(&crate::args::read_file(&config_path)?)
         .map_err(|e| format!("{}: {e}", config_path.display()))?;
-    let facts = safetensors::file_facts(&headers);
-    let plain = headers.first().and_then(|(h, _)| h.plain_format());
     let name =
         m.name.clone().unwrap_or_else(|| dir.file_name().and_then(|n| n.to_str()).unwrap_or("model").into());
-    let model =
-        CustomModel { name, architecture: m.architecture, format: m.format.or(plain), file: Some(facts) };
-    Ok(FromFiles { model, notices: render(&m.notices) })
+    let notices = render(&m.notices);
+    Ok(FromFiles { model: safetensors::custom_model(name, m, &headers), notices })
 }
 
 fn render(notices: &[Msg]) -> Vec<String> {

@@ -14,9 +14,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
+use crate::import::hf::HfModel;
 use crate::json::{self, Value};
 use crate::precision::WeightFormat;
-use crate::scenario::FileFacts;
+use crate::scenario::{CustomModel, FileFacts};
 use crate::tensors::{Priced, StoredTensor};
 use crate::units::{Bytes, Params};
 
@@ -308,6 +309,19 @@ fn tensor(name: &str, v: &Value) -> Result<TensorInfo> {
         return Err(bad(&format!("{bytes} bytes in the file but its shape and dtype need {expected}")));
     }
     Ok(TensorInfo { name: name.into(), dtype, shape, bytes })
+}
+
+/// A model from its `config.json` and the headers of its safetensors files: the config's shape,
+/// the files' exact tensors (none when no header was read), and the config's quantization or
+/// else the headers' dtype as its format.
+pub fn custom_model(name: String, config: HfModel, files: &[(Header, u64)]) -> CustomModel {
+    let plain = files.first().and_then(|(h, _)| h.plain_format());
+    CustomModel {
+        name,
+        architecture: config.architecture,
+        format: config.format.or(plain),
+        file: (!files.is_empty()).then(|| file_facts(files)),
+    }
 }
 
 /// A sharded checkpoint's index.
