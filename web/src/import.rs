@@ -133,7 +133,7 @@ fn parse_err(e: impl core::fmt::Display) -> ImportError {
     ImportError::Parse(e.to_string())
 }
 
-/// The first bytes asked for: most safetensors headers and small GGUF headers fit.
+/// The first bytes asked of a safetensors shard: the 8-byte length and, for most, the whole header.
 const FIRST_CHUNK: u64 = 256 << 10;
 
 /// One request context: the hub, the token and the abort signal.
@@ -360,7 +360,7 @@ where
     Fut: Future<Output = Result<Option<Vec<u8>>, ImportError>>,
 {
     let mut have: Vec<u8> = Vec::new();
-    let mut want = FIRST_CHUNK;
+    let mut want = gguf::FIRST_READ;
     loop {
         let from = have.len() as u64;
         let chunk = read(from, want - 1).await?.unwrap_or_default();
@@ -370,8 +370,7 @@ where
         match gguf::parse(&have) {
             Ok(g) => return Ok(g),
             Err(GgufError::Truncated { needed }) if !ended => {
-                // Grow geometrically so a several-MB vocabulary takes a handful of requests.
-                want = needed.max(want.saturating_mul(2)).min(gguf::MAX_HEADER);
+                want = gguf::next_read(want, needed);
             }
             Err(e) => return Err(parse_err(headroom_core::Error::from(e))),
         }

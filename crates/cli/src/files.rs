@@ -36,13 +36,13 @@ fn read_range(f: &mut File, from: u64, len: u64, path: &Path) -> Result<Vec<u8>,
 /// Parses one GGUF header, reading more of the file only as the parser asks for it.
 fn gguf_header(path: &Path) -> Result<Gguf, String> {
     let (mut f, size) = open(path)?;
-    let mut have = (1u64 << 20).min(size);
+    let mut have = gguf::FIRST_READ.min(size);
     loop {
         let bytes = read_range(&mut f, 0, have, path)?;
         match gguf::parse(&bytes) {
             Ok(g) => return Ok(g),
             Err(GgufError::Truncated { needed }) if have < size => {
-                have = needed.max(have.saturating_mul(2)).min(size);
+                have = gguf::next_read(have, needed).min(size);
             }
             Err(e) => return Err(format!("{}: {}", path.display(), headroom_core::Error::from(e))),
         }

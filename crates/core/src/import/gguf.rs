@@ -34,6 +34,16 @@ pub const MAX_TENSORS: u64 = 1 << 20;
 pub const MAX_KV: u64 = 1 << 16;
 /// The largest header accepted (a header beyond this is not a model).
 pub const MAX_HEADER: u64 = 256 << 20;
+/// The first read of a header (most fit; a large vocabulary takes a few more).
+pub const FIRST_READ: u64 = 256 << 10;
+
+/// How many bytes from the start to have for the next try after [`GgufError::Truncated`]: at
+/// least what the parser asked for, and at least twice what it had, so a several-MB vocabulary
+/// takes a handful of reads, never one per string.
+pub fn next_read(have: u64, needed: u64) -> u64 {
+    needed.max(have.saturating_mul(2)).min(MAX_HEADER)
+}
+
 /// Arrays longer than this are counted, not stored.
 const KEEP_ARRAY: u64 = 64;
 
@@ -370,15 +380,7 @@ impl Gguf {
 
     /// Bytes per tensor type, largest first.
     pub fn bytes_by_type(&self) -> Vec<(GgmlType, u64)> {
-        let mut v: Vec<(GgmlType, u64)> = Vec::new();
-        for t in &self.tensors {
-            match v.iter_mut().find(|(ty, _)| *ty == t.ty) {
-                Some((_, b)) => *b = b.saturating_add(t.bytes),
-                None => v.push((t.ty, t.bytes)),
-            }
-        }
-        v.sort_by_key(|e| core::cmp::Reverse(e.1));
-        v
+        super::totals_by(self.tensors.iter().map(|t| (t.ty, t.bytes)))
     }
 
     /// Bytes on disk: the header and every tensor's data at its alignment (a lower bound by at

@@ -6,3 +6,18 @@ pub mod gguf;
 pub mod hf;
 pub mod hub;
 pub mod safetensors;
+
+use alloc::vec::Vec;
+
+/// Bytes summed per key (a tensor type, a dtype), largest first.
+fn totals_by<K: Copy + PartialEq>(items: impl Iterator<Item = (K, u64)>) -> Vec<(K, u64)> {
+    let mut v: Vec<(K, u64)> = Vec::new();
+    for (k, b) in items {
+        match v.iter_mut().find(|(x, _)| *x == k) {
+            Some((_, t)) => *t = t.saturating_add(b),
+            None => v.push((k, b)),
+        }
+    }
+    v.sort_by_key(|e| core::cmp::Reverse(e.1));
+    v
+}

@@ -146,15 +146,7 @@ impl Header {
 
     /// Bytes per element type, largest first.
     pub fn bytes_by_dtype(&self) -> Vec<(Dtype, u64)> {
-        let mut v: Vec<(Dtype, u64)> = Vec::new();
-        for t in &self.tensors {
-            match v.iter_mut().find(|(d, _)| *d == t.dtype) {
-                Some((_, b)) => *b = b.saturating_add(t.bytes),
-                None => v.push((t.dtype, t.bytes)),
-            }
-        }
-        v.sort_by_key(|e| core::cmp::Reverse(e.1));
-        v
+        super::totals_by(self.tensors.iter().map(|t| (t.dtype, t.bytes)))
     }
 
     /// Whether every tensor is a plain float (so element counts are parameter counts).
