@@ -42,13 +42,7 @@ pub fn term_name(kind: TermKind, lang: Lang) -> String {
 
 /// Tokens per second, readable.
 pub fn tps(x: f64) -> String {
-    if !x.is_finite() || x <= 0.0 {
-        "—".into()
-    } else if x >= 100.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:.1}")
-    }
+    headroom_core::text::format_rate(x).unwrap_or_else(|| "—".into())
 }
 
 /// Dollars, readable.

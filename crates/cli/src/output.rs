@@ -474,13 +474,7 @@ fn money(x: Option<f64>) -> String {
 }
 
 fn tps(x: f64) -> String {
-    if !x.is_finite() || x <= 0.0 {
-        "-".into()
-    } else if x >= 100.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:.1}")
-    }
+    headroom_core::text::format_rate(x).unwrap_or_else(|| "-".into())
 }
 
 /// `headroom fit`: one line per device, best first.

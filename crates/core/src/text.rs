@@ -135,6 +135,18 @@ pub fn format_int(n: u64, lang: Lang) -> String {
     out
 }
 
+/// A rate (tokens per second) as the tables show it: whole above 100, one decimal below;
+/// `None` when there is none to show (0, negative, not finite).
+pub fn format_rate(x: f64) -> Option<String> {
+    if !x.is_finite() || x <= 0.0 {
+        None
+    } else if x >= 100.0 {
+        Some(alloc::format!("{x:.0}"))
+    } else {
+        Some(alloc::format!("{x:.1}"))
+    }
+}
+
 /// A float with `decimals` decimals and the language's decimal mark.
 pub fn format_num(x: f64, decimals: u8, lang: Lang) -> String {
     let mut s = String::new();
