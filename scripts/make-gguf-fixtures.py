@@ -244,12 +244,21 @@ def write(m: Model, name: str, meta) -> None:
 # --- the models ---------------------------------------------------------------------------------
 
 
+def attention(m: Model, i: int, hidden: int, q: int, kv: int, ty, v_ty=None, bias=False, out_bias=False) -> None:
+    """Layer i's q, k, v and output projections in llama.cpp's order, each followed by its bias
+    (F32) when the model has one."""
+    for name, width, t in (("attn_q", q, ty), ("attn_k", kv, ty), ("attn_v", kv, v_ty or ty)):
+        m.t(f"blk.{i}.{name}.weight", [hidden, width], t)
+        if bias:
+            m.t(f"blk.{i}.{name}.bias", [width], T.F32)
+    m.t(f"blk.{i}.attn_output.weight", [q, hidden], ty)
+    if out_bias:
+        m.t(f"blk.{i}.attn_output.bias", [hidden], T.F32)
+
+
 def dense_layer(m: Model, i: int, hidden: int, q: int, kv: int, ffn: int, ty, v_ty=None, down_ty=None) -> None:
     m.t(f"blk.{i}.attn_norm.weight", [hidden], T.F32)
-    m.t(f"blk.{i}.attn_q.weight", [hidden, q], ty)
-    m.t(f"blk.{i}.attn_k.weight", [hidden, kv], ty)
-    m.t(f"blk.{i}.attn_v.weight", [hidden, kv], v_ty or ty)
-    m.t(f"blk.{i}.attn_output.weight", [q, hidden], ty)
+    attention(m, i, hidden, q, kv, ty, v_ty)
     m.t(f"blk.{i}.ffn_norm.weight", [hidden], T.F32)
     m.t(f"blk.{i}.ffn_gate.weight", [hidden, ffn], ty)
     m.t(f"blk.{i}.ffn_up.weight", [hidden, ffn], ty)
@@ -299,13 +308,7 @@ def qwen2_05b() -> None:
     m.t("token_embd.weight", [hidden, vocab], T.F16)
     for i in range(n):
         m.t(f"blk.{i}.attn_norm.weight", [hidden], T.F32)
-        m.t(f"blk.{i}.attn_q.weight", [hidden, heads * hd], T.F16)
-        m.t(f"blk.{i}.attn_q.bias", [heads * hd], T.F32)
-        m.t(f"blk.{i}.attn_k.weight", [hidden, kv_heads * hd], T.F16)
-        m.t(f"blk.{i}.attn_k.bias", [kv_heads * hd], T.F32)
-        m.t(f"blk.{i}.attn_v.weight", [hidden, kv_heads * hd], T.F16)
-        m.t(f"blk.{i}.attn_v.bias", [kv_heads * hd], T.F32)
-        m.t(f"blk.{i}.attn_output.weight", [heads * hd, hidden], T.F16)
+        attention(m, i, hidden, heads * hd, kv_heads * hd, T.F16, bias=True)
         m.t(f"blk.{i}.ffn_norm.weight", [hidden], T.F32)
         m.t(f"blk.{i}.ffn_gate.weight", [hidden, ffn], T.F16)
         m.t(f"blk.{i}.ffn_up.weight", [hidden, ffn], T.F16)
@@ -343,10 +346,7 @@ def qwen3moe() -> None:
     m.t("token_embd.weight", [hidden, vocab], T.Q8_0)
     for i in range(n):
         m.t(f"blk.{i}.attn_norm.weight", [hidden], T.F32)
-        m.t(f"blk.{i}.attn_q.weight", [hidden, heads * hd], T.Q8_0)
-        m.t(f"blk.{i}.attn_k.weight", [hidden, kv_heads * hd], T.Q8_0)
-        m.t(f"blk.{i}.attn_v.weight", [hidden, kv_heads * hd], T.Q8_0)
-        m.t(f"blk.{i}.attn_output.weight", [heads * hd, hidden], T.Q8_0)
+        attention(m, i, hidden, heads * hd, kv_heads * hd, T.Q8_0)
         m.t(f"blk.{i}.attn_q_norm.weight", [hd], T.F32)
         m.t(f"blk.{i}.attn_k_norm.weight", [hd], T.F32)
         m.t(f"blk.{i}.ffn_norm.weight", [hidden], T.F32)
@@ -385,10 +385,7 @@ def gemma2_2b() -> None:
     m.t("token_embd.weight", [hidden, vocab], T.Q6_K)  # tied: quantized as the output head
     for i in range(n):
         m.t(f"blk.{i}.attn_norm.weight", [hidden], T.F32)
-        m.t(f"blk.{i}.attn_q.weight", [hidden, heads * hd], T.Q4_0)
-        m.t(f"blk.{i}.attn_k.weight", [hidden, kv_heads * hd], T.Q4_0)
-        m.t(f"blk.{i}.attn_v.weight", [hidden, kv_heads * hd], T.Q4_0)
-        m.t(f"blk.{i}.attn_output.weight", [heads * hd, hidden], T.Q4_0)
+        attention(m, i, hidden, heads * hd, kv_heads * hd, T.Q4_0)
         m.t(f"blk.{i}.post_attention_norm.weight", [hidden], T.F32)
         m.t(f"blk.{i}.ffn_norm.weight", [hidden], T.F32)
         m.t(f"blk.{i}.ffn_gate.weight", [hidden, ffn], T.Q4_0)
@@ -488,14 +485,7 @@ def gpt_oss() -> None:
     m.t("token_embd.weight", [hidden, vocab], T.F16)
     for i in range(n):
         m.t(f"blk.{i}.attn_norm.weight", [hidden], T.F32)
-        m.t(f"blk.{i}.attn_q.weight", [hidden, heads * hd], T.F16)
-        m.t(f"blk.{i}.attn_q.bias", [heads * hd], T.F32)
-        m.t(f"blk.{i}.attn_k.weight", [hidden, kv_heads * hd], T.F16)
-        m.t(f"blk.{i}.attn_k.bias", [kv_heads * hd], T.F32)
-        m.t(f"blk.{i}.attn_v.weight", [hidden, kv_heads * hd], T.F16)
-        m.t(f"blk.{i}.attn_v.bias", [kv_heads * hd], T.F32)
-        m.t(f"blk.{i}.attn_output.weight", [heads * hd, hidden], T.F16)
-        m.t(f"blk.{i}.attn_output.bias", [hidden], T.F32)
+        attention(m, i, hidden, heads * hd, kv_heads * hd, T.F16, bias=True, out_bias=True)
         m.t(f"blk.{i}.attn_sinks.weight", [heads], T.F32)
         m.t(f"blk.{i}.post_attention_norm.weight", [hidden], T.F32)
         m.t(f"blk.{i}.ffn_gate_inp.weight", [hidden, experts], T.F32)
