@@ -1,7 +1,7 @@
 //! "Bring your own model": the Hugging Face and local-file panels of the model card. They read
 //! headers through [`crate::import`] and put the model into the scenario; the core does the rest.
 
-use headroom_core::import::hub::{self, DEFAULT_HUB, HubRef};
+use headroom_core::import::hub::{self, HubRef};
 use headroom_core::scenario::ModelSource;
 use headroom_core::text::{Lang, format_int};
 use leptos::prelude::*;
@@ -121,12 +121,12 @@ pub fn read_hub(reader: Reader, r: HubRef, token: Option<String>) {
     let ui = reader.ui;
     let lang = ui.lang.get_untracked();
     let Some((signal, g)) = reader.start() else { return };
-    let base = ui.hub.unwrap_or(DEFAULT_HUB);
+    let base = ui.hub_base();
     // A token goes only to the public Hub or to this machine, whatever the link says.
     let token =
-        token.filter(|t| !t.trim().is_empty() && hub::may_send_token(base)).map(|t| t.trim().to_string());
+        token.filter(|t| !t.trim().is_empty() && hub::may_send_token(&base)).map(|t| t.trim().to_string());
     leptos::task::spawn_local(async move {
-        let ctx = import::Hub { base, token: token.as_deref(), signal: &signal, repo: &r.repo };
+        let ctx = import::Hub { base: &base, token: token.as_deref(), signal: &signal, repo: &r.repo };
         let result = import::from_hub(&ctx, &r, |p| {
             if reader.generation.try_get_value() == Some(g) {
                 reader.progress.set(p);
@@ -209,9 +209,9 @@ pub fn HubPanel(reader: Reader) -> impl IntoView {
         RwSignal::new(ui.hf.with_untracked(|h| h.as_ref().map(HubRef::to_link_value).unwrap_or_default()));
     // The token lives in this component's memory only: never in the link, storage or logs.
     let token = RwSignal::new(String::new());
-    let base = ui.hub.unwrap_or(DEFAULT_HUB);
-    let host = base.split("://").nth(1).unwrap_or(base).split('/').next().unwrap_or("").to_string();
-    let token_allowed = hub::may_send_token(base);
+    let base = ui.hub_base();
+    let host = base.split("://").nth(1).unwrap_or(&base).split('/').next().unwrap_or("").to_string();
+    let token_allowed = hub::may_send_token(&base);
     let go = move || match hub::parse_ref(&text.get_untracked()) {
         Ok(r) => read_hub(reader, r, Some(token.get_untracked())),
         Err(e) => reader.error.set(Some(e.to_string())),

@@ -4,7 +4,7 @@
 use headroom_core::fit;
 
 use crate::render::Outcome;
-use headroom_core::import::hub::HubRef;
+use headroom_core::import::hub::{DEFAULT_HUB, HubRef};
 use headroom_core::scenario::Scenario;
 use headroom_core::share::{Ignored, Link, Theme};
 use headroom_core::text::Lang;
@@ -29,7 +29,7 @@ pub struct Ui {
     /// The Hugging Face model being shown, when it came from the Hub (it travels in the link).
     pub hf: RwSignal<Option<HubRef>>,
     /// The hub the link named, when not the public one.
-    pub hub: Option<&'static str>,
+    pub hub: StoredValue<Option<String>>,
     /// What the link said that could not be used.
     pub ignored: RwSignal<Vec<Ignored>>,
     /// The estimate and, with a device, its fit.
@@ -61,12 +61,16 @@ impl Ui {
             theme: RwSignal::new(link.theme),
             embed: link.embed,
             hf: RwSignal::new(link.hf),
-            // The page lives as long as the tab: leaking the one hub string is harmless.
-            hub: link.hub.map(|h| &*Box::leak(h.into_boxed_str())),
+            hub: StoredValue::new(link.hub),
             ignored: RwSignal::new(ignored),
             result,
             pinned,
         }
+    }
+
+    /// The hub to read models from.
+    pub fn hub_base(&self) -> String {
+        self.hub.get_value().unwrap_or_else(|| DEFAULT_HUB.into())
     }
 
     /// The link of the current state.
@@ -78,7 +82,7 @@ impl Ui {
             theme: self.theme.get(),
             embed: self.embed,
             hf: self.hf.get(),
-            hub: self.hub.map(String::from),
+            hub: self.hub.get_value(),
         }
     }
 }
