@@ -504,16 +504,14 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     }
     let (weights_device, weights_host) =
         split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_ref(), place);
-    let mut weights_term =
-        weights_term(r, format, weights_device, weights_total, weights_exact, gpus, runtime);
-    if let Some(f) = from_file {
-        let bits =
-            if r.params.get() > 0 { weights_total.get() as f64 * 8.0 / r.params.get() as f64 } else { 0.0 };
-        weights_term.formula = Msg::new(
-            MsgId::WeightsFromFile,
-            vec![Arg::Int(f.tensors.tensors.len() as u64), Arg::Text(format.label()), Arg::Num(bits, 3)],
-        );
-    }
+    let weights_term = weights_term(
+        r,
+        format,
+        (weights_device, weights_total, weights_exact),
+        from_file.map(|f| f.tensors.tensors.len()),
+        gpus,
+        runtime,
+    );
 
     // KV cache.
     let (kv_total, kv_per_token) = match shape {
@@ -894,12 +892,13 @@ fn split_weights(
     (Bytes::new(busiest), Bytes::new(host))
 }
 
+/// The weights term: `(device, total, exact)` bytes; `file_tensors`, the count of tensors read
+/// from the checkpoint's own headers when they price the weights.
 fn weights_term(
     r: &Resolved,
     format: WeightFormat,
-    device: Bytes,
-    total: Bytes,
-    exact: bool,
+    (device, total, exact): (Bytes, Bytes, bool),
+    file_tensors: Option<usize>,
     gpus: u64,
     runtime: Runtime,
 ) -> Term {
@@ -907,10 +906,16 @@ fn weights_term(
     let (formula, mut assumptions) = if r.architecture.is_some() {
         let bpw = if r.params.get() > 0 { total.get() as f64 * 8.0 / r.params.get() as f64 } else { 0.0 };
         (
-            Msg::new(
-                MsgId::WeightsTensors,
-                vec![Arg::Int(r.params.get()), Arg::Text(label.clone()), Arg::Num(bpw, 3)],
-            ),
+            match file_tensors {
+                Some(n) => Msg::new(
+                    MsgId::WeightsFromFile,
+                    vec![Arg::Int(n as u64), Arg::Text(label.clone()), Arg::Num(bpw, 3)],
+                ),
+                None => Msg::new(
+                    MsgId::WeightsTensors,
+                    vec![Arg::Int(r.params.get()), Arg::Text(label.clone()), Arg::Num(bpw, 3)],
+                ),
+            },
             vec![Msg::new(format_assumption(format), vec![Arg::Text(label.clone())])],
         )
     } else {
