@@ -7,7 +7,7 @@ use headroom_core::catalog;
 use headroom_core::estimate::{TermKind, estimate};
 use headroom_core::import::gguf::{self, Gguf, GgufError, MetaValue};
 use headroom_core::inference::Runtime;
-use headroom_core::model::{Architecture, Attention, QkNorm};
+use headroom_core::model::{Architecture, Attention, Mixer, Mlp, QkNorm, Span};
 use headroom_core::precision::WeightFormat;
 use headroom_core::scenario::{ModelSource, Scenario};
 use headroom_core::tensors;
@@ -73,17 +73,18 @@ fn check(case: &str, g: &Gguf, exp: &Value) {
     assert_eq!(embd, num(exp, "token_embd_bytes"), "{case}: token_embd bytes");
 
     let (a, _notices) = g.to_architecture().unwrap_or_else(|e| panic!("{case}: {e}"));
-    assert_eq!(a.num_layers, num(exp, "layers"), "{case}: layers");
+    assert_eq!(a.num_layers(), num(exp, "layers"), "{case}: layers");
     assert_eq!(a.hidden_size, num(exp, "hidden"), "{case}: hidden");
     assert_eq!(a.num_heads(), num(exp, "heads"), "{case}: heads");
-    match &a.attention {
-        Attention::Standard(s) => assert_eq!(s.num_kv_heads, num(exp, "kv_heads"), "{case}: kv_heads"),
+    match a.first_attention() {
+        Some(Mixer::Attention(s)) => assert_eq!(s.num_kv_heads, num(exp, "kv_heads"), "{case}: kv_heads"),
         // MLA caches one shared latent: `head_count_kv` (the heads of the decompressed K and V)
         // is the query head count there, and the architecture has no KV heads to compare it with.
-        Attention::Mla(m) => assert_eq!(m.num_heads, num(exp, "kv_heads"), "{case}: MLA heads"),
+        Some(Mixer::Mla(m)) => assert_eq!(m.num_heads, num(exp, "kv_heads"), "{case}: MLA heads"),
+        other => panic!("{case}: no attention ({other:?})"),
     }
     assert_eq!(a.vocab_size, num(exp, "vocab"), "{case}: vocab");
-    assert_eq!(a.moe.as_ref().map_or(0, |m| m.num_experts), num(exp, "experts"), "{case}: experts");
+    assert_eq!(a.moe().map_or(0, |m| m.num_experts), num(exp, "experts"), "{case}: experts");
     assert_eq!(a.tie_word_embeddings, exp["tied"].as_bool().unwrap(), "{case}: tied embeddings");
 }
 
@@ -94,11 +95,32 @@ fn every_fixture_reads_as_written() {
     }
 }
 
-fn head_dim(a: &Architecture) -> u64 {
-    match &a.attention {
-        Attention::Standard(s) => s.head_dim,
-        Attention::Mla(_) => panic!("MLA has no single head dimension"),
+fn attn(a: &Architecture) -> &Attention {
+    match a.first_attention() {
+        Some(Mixer::Attention(s)) => s,
+        other => panic!("not standard attention: {other:?}"),
     }
+}
+
+fn head_dim(a: &Architecture) -> u64 {
+    attn(a).head_dim
+}
+
+/// Layers attending within a window, and the window.
+fn sliding(a: &Architecture) -> (u64, Option<u64>) {
+    let mut n = 0;
+    let mut w = None;
+    for (count, m) in a.mixers() {
+        if let Mixer::Attention(Attention { span: Span::Sliding { window }, .. }) = m {
+            n += count;
+            w = Some(*window);
+        }
+    }
+    (n, w)
+}
+
+fn mlp(a: &Architecture) -> &Mlp {
+    a.dense_mlp().expect("a dense MLP")
 }
 
 #[test]
@@ -107,46 +129,46 @@ fn the_architectures_read_from_the_metadata_are_the_models() {
 
     let a = arch("llama-1b-q4_k_m");
     assert_eq!(a.family, "llama");
-    assert_eq!((head_dim(&a), a.mlp.intermediate_size, a.max_context), (64, 8192, 131_072));
-    assert!(a.mlp.gated && a.moe.is_none() && a.sliding_layers == 0);
+    assert_eq!((head_dim(&a), mlp(&a).intermediate_size, a.max_context), (64, 8192, 131_072));
+    assert!(mlp(&a).gated && a.moe().is_none() && sliding(&a).0 == 0);
 
     let a = arch("qwen2-0.5b-f16");
-    let Attention::Standard(s) = &a.attention else { panic!("qwen2: not standard attention") };
+    let s = attn(&a);
     assert!(s.qkv_bias && !s.o_bias, "qwen2: q/k/v biases only");
-    assert_eq!((s.head_dim, a.mlp.intermediate_size), (64, 4864));
+    assert_eq!((s.head_dim, mlp(&a).intermediate_size), (64, 4864));
 
     let a = arch("qwen3moe-q8_0");
     assert_eq!(a.family, "qwen3_moe");
-    let Attention::Standard(s) = &a.attention else { panic!("qwen3moe: not standard attention") };
+    let s = attn(&a);
     assert_eq!(s.head_dim, 128);
     assert_eq!(s.qk_norm, QkNorm::PerHead);
-    let moe = a.moe.as_ref().unwrap();
-    assert_eq!((moe.experts_per_token, moe.expert_intermediate, moe.moe_layers), (8, 768, 4));
+    let moe = a.moe().unwrap();
+    assert_eq!((moe.experts_per_token, moe.expert_intermediate, a.moe_layers()), (8, 768, 4));
     assert_eq!(moe.shared_intermediate, 0);
 
     let a = arch("gemma2-2b-q4_0");
-    assert_eq!((a.norms.per_layer, a.sliding_layers, a.sliding_window), (4, 13, Some(4096)));
+    assert_eq!((a.groups[0].norms, sliding(&a)), (4, (13, Some(4096))));
     assert_eq!(head_dim(&a), 256);
 
     let a = arch("deepseek2-lite-q4_k_m");
     assert_eq!(a.family, "deepseek_v3");
-    let Attention::Mla(m) = &a.attention else { panic!("deepseek2: not MLA") };
+    let Some(Mixer::Mla(m)) = a.first_attention() else { panic!("deepseek2: not MLA") };
     assert_eq!(m.q_lora_rank, None);
     assert_eq!((m.kv_lora_rank, m.qk_nope_head_dim, m.qk_rope_head_dim, m.v_head_dim), (512, 128, 64, 128));
-    let moe = a.moe.as_ref().unwrap();
+    let moe = a.moe().unwrap();
     assert_eq!((moe.num_experts, moe.experts_per_token, moe.expert_intermediate), (64, 6, 1408));
-    assert_eq!((moe.shared_intermediate, moe.moe_layers), (2 * 1408, 2));
-    assert_eq!(a.mlp.intermediate_size, 10_944);
+    assert_eq!((moe.shared_intermediate, a.moe_layers()), (2 * 1408, 2));
+    assert_eq!(mlp(&a).intermediate_size, 10_944);
 
     let a = arch("gpt-oss-mxfp4");
     assert_eq!(a.family, "gpt_oss");
-    let Attention::Standard(s) = &a.attention else { panic!("gpt-oss: not standard attention") };
+    let s = attn(&a);
     assert!(s.sinks && s.qkv_bias && s.o_bias);
     assert_eq!(s.head_dim, 64);
-    let moe = a.moe.as_ref().unwrap();
+    let moe = a.moe().unwrap();
     assert!(moe.router_bias && moe.expert_bias);
     assert_eq!((moe.experts_per_token, moe.expert_intermediate), (4, 2880));
-    assert_eq!((a.sliding_layers, a.sliding_window), (1, Some(128)));
+    assert_eq!(sliding(&a), (1, Some(128)));
 }
 
 /// The parameters the rule engine counts from each architecture equal the file's.

@@ -241,7 +241,7 @@ proptest! {
             {
                 // llama.cpp loads tied embeddings twice: in RAM as input, on the GPU as the head.
                 let a = catalog::model(id).unwrap().architecture().unwrap();
-                let duplicate = if a.tie_word_embeddings && k > a.num_layers {
+                let duplicate = if a.tie_word_embeddings && k > a.num_layers() {
                     let p = weight_bytes(&a, e.format).unwrap();
                     p.sum_where(|t| t.role == headroom_core::tensors::Role::TokenEmbd)
                 } else {

@@ -4,6 +4,7 @@
 
 use headroom_core::import::hf::parse_config;
 use headroom_core::inference::kv_cache_bytes;
+use headroom_core::model::Ffn;
 use headroom_core::precision::KvDtype;
 use headroom_tests::read_fixture;
 use serde_json::Value;
@@ -39,11 +40,21 @@ fn configs_reproduce_the_reference() {
         let m = parse_config(cfg.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let a = &m.architecture;
         let b = a.param_breakdown().unwrap();
-        assert_eq!(b.total(), r["params_total"].as_u64().unwrap(), "{name}: params_total");
+        // The reference counts transformers' parameters; the checkpoint (and Headroom) also stores
+        // the score-correction biases transformers registers as buffers (DeepSeek-V3: 58 × 256).
+        let buffers: u64 = a
+            .groups
+            .iter()
+            .map(|g| match &g.ffn {
+                Ffn::Moe(m) if m.score_bias => g.count * m.num_experts,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(b.total() - buffers, r["params_total"].as_u64().unwrap(), "{name}: params_total");
         assert_eq!(b.embeddings, r["params_embedding"].as_u64().unwrap(), "{name}: params_embedding");
-        let active = a.params_active().unwrap().get();
+        let active = a.params_active().unwrap().get() - buffers;
         let ref_active = r["params_active"].as_u64().unwrap();
-        match (&a.moe, name) {
+        match (a.moe(), name) {
             // The reference's DeepSeek-V3 figure (36,727,446,528) treats one matrix of the shared
             // expert as a routed one: it equals the shared experts' down_proj scaled by
             // (1 - top_k / experts) subtracted from the definition both the reference README and
@@ -53,7 +64,7 @@ fn configs_reproduce_the_reference() {
             // both our figure and the exact size of the discrepancy.
             (Some(moe), "deepseek-v3") => {
                 let shared_down = a.hidden_size * moe.shared_intermediate;
-                let artefact = moe.moe_layers * shared_down * (moe.num_experts - moe.experts_per_token)
+                let artefact = a.moe_layers() * shared_down * (moe.num_experts - moe.experts_per_token)
                     / moe.num_experts;
                 assert_eq!(active, 37_552_282_624, "{name}: params_active");
                 assert_eq!(active - artefact, ref_active, "{name}: the reference's discrepancy");
@@ -125,9 +136,9 @@ fn published_architectures() {
         ("A26", "gemma2", "vocab_size_paper", 0),
         ("A27", "gemma3_text", "vocab_size", 0),
         ("A29", "phi3", "vocab_size", 0),
-        // The published DeepSeek-V3 count includes 58 × 256 expert-bias values that transformers
-        // registers as buffers (not parameters), as the reference figures do.
-        ("A30", "deepseek_v3", "vocab_size", 58 * 256),
+        // The published DeepSeek-V3 count includes its 58 × 256 expert-bias values, which the
+        // checkpoint stores and Headroom counts (transformers registers them as buffers).
+        ("A30", "deepseek_v3", "vocab_size", 0),
         ("A32", "gpt2", "vocab_size", 0),
     ] {
         let c = case(id);
@@ -140,7 +151,7 @@ fn published_architectures() {
         assert_eq!(total, c["value"].as_u64().unwrap(), "{id} ({})", c["model"]);
         if let Some(active) = c["check"]["active_parameters"].as_u64() {
             let ours = a.params_active().unwrap().get()
-                + extra * a.moe.as_ref().unwrap().experts_per_token / a.moe.as_ref().unwrap().num_experts;
+                + extra * a.moe().unwrap().experts_per_token / a.moe().unwrap().num_experts;
             within(ours as f64, active as f64, 0.005, &format!("{id} active"));
         }
         if let Some(e) = c["check"]["embedding"].as_u64() {

@@ -12,7 +12,7 @@ use crate::inference::{
     self, InferenceSetup, Runtime, activation_term, activation_term_flat, kv_cache_bytes, kv_share,
     overhead_term,
 };
-use crate::model::{Architecture, ParamBreakdown};
+use crate::model::{Architecture, Mixer, ParamBreakdown, Span};
 use crate::precision::WeightFormat;
 use crate::scenario::{ModelSource, Scenario};
 use crate::tensors::{self, Priced, Role};
@@ -31,6 +31,8 @@ pub enum TermKind {
     Weights,
     /// Keys and values of past tokens.
     KvCache,
+    /// Recurrent state of linear-attention and SSM layers: fixed per sequence.
+    State,
     /// Activations and temporary workspace.
     Activations,
     /// Gradients (training).
@@ -47,9 +49,10 @@ pub enum TermKind {
 
 impl TermKind {
     /// Every kind, in the order the breakdown lists them.
-    pub const ALL: [TermKind; 8] = [
+    pub const ALL: [TermKind; 9] = [
         TermKind::Weights,
         TermKind::KvCache,
+        TermKind::State,
         TermKind::Activations,
         TermKind::Gradients,
         TermKind::Optimizer,
@@ -63,6 +66,7 @@ impl TermKind {
         match self {
             TermKind::Weights => "weights",
             TermKind::KvCache => "kv_cache",
+            TermKind::State => "state",
             TermKind::Activations => "activations",
             TermKind::Gradients => "gradients",
             TermKind::Optimizer => "optimizer",
@@ -77,6 +81,7 @@ impl TermKind {
         match self {
             TermKind::Weights => MsgId::TermWeights,
             TermKind::KvCache => MsgId::TermKvCache,
+            TermKind::State => MsgId::TermState,
             TermKind::Activations => MsgId::TermActivations,
             TermKind::Gradients => MsgId::TermGradients,
             TermKind::Optimizer => MsgId::TermOptimizer,
@@ -126,6 +131,7 @@ impl Term {
 pub struct MemoryKeys {
     pub weights: u64,
     pub kv_cache: u64,
+    pub state: u64,
     pub activations: u64,
     pub gradients: u64,
     pub optimizer: u64,
@@ -144,6 +150,7 @@ impl MemoryKeys {
         MemoryKeys {
             weights: g(TermKind::Weights),
             kv_cache: g(TermKind::KvCache),
+            state: g(TermKind::State),
             activations: g(TermKind::Activations),
             gradients: g(TermKind::Gradients),
             optimizer: g(TermKind::Optimizer),
@@ -369,7 +376,7 @@ fn stand_in_for(p: Params) -> Option<(&'static str, Architecture)> {
     let mut best: Option<(f64, &'static str, Architecture)> = None;
     for m in catalog::models() {
         let Ok(a) = m.architecture() else { continue };
-        if a.moe.is_some() || !matches!(a.family.as_str(), "llama" | "mistral" | "qwen2" | "qwen3") {
+        if a.moe().is_some() || !matches!(a.family.as_str(), "llama" | "mistral" | "qwen2" | "qwen3") {
             continue;
         }
         let Ok(n) = a.params_total() else { continue };
@@ -492,7 +499,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         None => ((r.params * format.flat_bits_per_weight()).or_overflow("weight memory")?, format.is_seed()),
     };
     // llama.cpp's -ngl: the last `gpu_layers` layers on the GPU, the head too when all are.
-    let layers = shape.map_or(0, |a| a.num_layers);
+    let layers = shape.map_or(0, |a| a.num_layers());
     let place = match (scenario.gpu_layers, runtime.is_llama_cpp(), &r.architecture) {
         (Some(k), true, Some(_)) if k <= layers => {
             Placement { first_gpu_layer: layers - k, head_on_gpu: false }
@@ -517,7 +524,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     let (kv_total, kv_per_token) = match shape {
         Some(a) => (
             kv_cache_bytes(a, scenario.kv, scenario.context, scenario.batch)?,
-            Bytes::new(inference::kv_bytes_per_token_per_layer(a, scenario.kv).saturating_mul(a.num_layers)),
+            Bytes::new(inference::kv_bytes_per_token(a, scenario.kv)),
         ),
         None => (Bytes::ZERO, Bytes::ZERO),
     };
@@ -525,26 +532,44 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     let mut kv_host = Bytes::ZERO;
     if let Some(a) = shape {
         let (mut num, mut den) = kv_share(a, runtime, gpus);
+        let n_layers = a.num_layers();
+        let mut kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
+        if runtime == Runtime::Vllm && gpus > 1 {
+            // Each layer's own heads decide its share (MLA latents stay whole on every GPU).
+            kv_device =
+                inference::kv_device_bytes_tp(a, scenario.kv, scenario.context, scenario.batch, gpus)?;
+        }
         if place.first_gpu_layer > 0 {
             // Each layer's cache lives with the layer: the offloaded share on the GPUs.
-            let on_gpu = a.num_layers - place.first_gpu_layer;
+            let on_gpu = n_layers - place.first_gpu_layer;
             num = on_gpu.div_ceil(gpus);
-            den = a.num_layers;
+            den = n_layers;
             kv_host = Bytes::new(
-                ((kv_total.get() as u128 * place.first_gpu_layer as u128).div_ceil(a.num_layers as u128))
-                    as u64,
+                ((kv_total.get() as u128 * place.first_gpu_layer as u128).div_ceil(n_layers as u128)) as u64,
             );
+            kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
         }
-        let kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
         let mut assumptions = Vec::new();
-        if a.sliding_layers > 0 {
+        let sliding: u64 = a
+            .mixers()
+            .filter(|(_, m)| matches!(m, Mixer::Attention(at) if at.span != Span::Full))
+            .map(|(n, _)| n)
+            .sum();
+        if sliding > 0 {
+            let window = a
+                .mixers()
+                .find_map(|(_, m)| match m {
+                    Mixer::Attention(at) => match at.span {
+                        Span::Sliding { window } => Some(window),
+                        Span::Chunked { chunk } => Some(chunk),
+                        Span::Full => None,
+                    },
+                    _ => None,
+                })
+                .unwrap_or(0);
             assumptions.push(Msg::new(
                 MsgId::AssumeSlidingLayers,
-                vec![
-                    Arg::Int(a.sliding_layers),
-                    Arg::Int(a.num_layers),
-                    Arg::Int(a.sliding_window.unwrap_or(0)),
-                ],
+                vec![Arg::Int(sliding), Arg::Int(n_layers), Arg::Int(window)],
             ));
         }
         if gpus > 1 {
@@ -555,7 +580,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
             vec![
                 Arg::Int(scenario.batch),
                 Arg::Int(scenario.context),
-                Arg::Int(a.num_layers),
+                Arg::Int(a.num_layers()),
                 Arg::Text(inference::kv_layout_label(a)),
                 Arg::Text(scenario.kv.id().into()),
             ],
@@ -570,6 +595,9 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
             inference::banded(TermKind::KvCache, kv_device, (0.25, 4.0), formula, assumptions)
         };
         terms.push(term);
+        if let Some(state) = state_term(a, &setup, place, &mut kv_host) {
+            terms.push(state);
+        }
         terms.push(activation_term(a, &setup, &mut notes)?);
     } else {
         terms.push(activation_term_flat(weights_device));
@@ -602,7 +630,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
                 vec![Arg::Int(scenario.context), Arg::Int(a.max_context)],
             ));
         }
-        if a.moe.is_some() {
+        if a.moe().is_some() {
             notes.push(Msg::new(MsgId::NoteMoeAllResident, vec![]));
         }
     }
@@ -803,6 +831,48 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     })
 }
 
+/// The recurrent state of the linear-attention and SSM layers: per sequence, constant in the
+/// context; F32 under llama.cpp, the model's 16-bit dtype elsewhere. Split like the KV cache:
+/// by heads under vLLM's tensor parallelism, by layers otherwise; offloaded layers keep theirs in
+/// system RAM (added to `host`).
+fn state_term(a: &Architecture, s: &InferenceSetup, place: Placement, host: &mut Bytes) -> Option<Term> {
+    let llama = s.runtime.is_llama_cpp() || s.runtime == Runtime::Cpu;
+    let elem = if llama { 4 } else { 2 };
+    let per_seq = inference::state_bytes_per_sequence(a, elem);
+    if per_seq == 0 {
+        return None;
+    }
+    let total = per_seq.saturating_mul(s.batch);
+    let layers = a.num_layers().max(1);
+    let recurrent: u64 = a
+        .mixers()
+        .filter(|(_, m)| matches!(m.cache(a.hidden_size), crate::model::LayerCache::State { .. }))
+        .map(|(n, _)| n)
+        .sum();
+    let share = |num: u64, den: u64| ((total as u128 * num as u128).div_ceil(den.max(1) as u128)) as u64;
+    let device = if place.first_gpu_layer > 0 {
+        *host = host.saturating_add(Bytes::new(share(place.first_gpu_layer, layers)));
+        share((layers - place.first_gpu_layer).div_ceil(s.gpus.max(1)), layers)
+    } else if s.gpus > 1 && s.runtime == Runtime::Vllm {
+        total.div_ceil(s.gpus)
+    } else if s.gpus > 1 {
+        share(layers.div_ceil(s.gpus), layers)
+    } else {
+        total
+    };
+    let assumption =
+        Msg::new(if llama { MsgId::AssumeStateF32 } else { MsgId::AssumeStateModelDtype }, vec![]);
+    Some(Term::exact(
+        TermKind::State,
+        Bytes::new(device),
+        Msg::new(
+            MsgId::StateFormula,
+            vec![Arg::Int(s.batch), Arg::Size(Bytes::new(per_seq)), Arg::Int(recurrent), Arg::Int(elem)],
+        ),
+        vec![assumption],
+    ))
+}
+
 /// Whether a token embedding is also the output head (tied): then it is read whole every token.
 fn shares_head(t: &tensors::Tensor, r: &Resolved) -> bool {
     t.role == Role::TokenEmbd && r.architecture.as_ref().is_some_and(|a| a.tie_word_embeddings)
@@ -813,16 +883,9 @@ fn shares_head(t: &tensors::Tensor, r: &Resolved) -> bool {
 fn flops_per_token(active: Params, shape: Option<&Architecture>, context: u64) -> f64 {
     let dense = 2.0 * active.get() as f64;
     let attn = shape.map_or(0.0, |a| {
-        let q = match &a.attention {
-            crate::model::Attention::Standard(s) => s.q_width(),
-            crate::model::Attention::Mla(m) => {
-                m.num_heads.saturating_mul(m.qk_nope_head_dim + m.qk_rope_head_dim)
-            }
-        } as f64;
-        let window = a.sliding_window.unwrap_or(u64::MAX);
-        let full = (a.num_layers - a.sliding_layers) as f64 * context as f64;
-        let sliding = a.sliding_layers as f64 * context.min(window) as f64;
-        4.0 * q * (full + sliding)
+        a.mixers()
+            .map(|(n, m)| 4.0 * m.score_width() as f64 * m.attended(context) as f64 * n as f64)
+            .sum::<f64>()
     });
     dense + attn
 }
@@ -870,12 +933,13 @@ fn split_weights(
         }
     }
     // Layer split over the GPUs: contiguous chunks; embeddings with the first, head with the last.
-    let on_gpu = a.num_layers - place.first_gpu_layer;
+    let n_layers = a.num_layers();
+    let on_gpu = n_layers - place.first_gpu_layer;
     let per = on_gpu.div_ceil(gpus.max(1)).max(1);
     let mut busiest = 0u64;
     for g in 0..gpus.max(1) {
         let start = place.first_gpu_layer + g * per;
-        let end = (start + per).min(a.num_layers);
+        let end = (start + per).min(n_layers);
         let mut b: u64 = (start..end).map(|i| p.layer(i as u32)).fold(0u64, u64::saturating_add);
         if g == 0 && !llama {
             b = b.saturating_add(p.sum_where(input));

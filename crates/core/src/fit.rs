@@ -175,7 +175,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         // Most GPU layers that fit: the GPU need falls with every layer left in RAM.
         if let Some(a) = arch {
             let mut lo = 0u64;
-            let mut hi = a.num_layers;
+            let mut hi = a.num_layers();
             let mut best: Option<(u64, Estimate)> = None;
             while lo <= hi {
                 let k = (lo + hi) / 2;
@@ -261,7 +261,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         headroom,
         &speed,
         gpu_layers,
-        arch.map_or(0, |a| a.num_layers),
+        arch.map_or(0, |a| a.num_layers()),
     );
     Ok(Fit {
         device: device.id,

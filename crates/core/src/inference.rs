@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, OrOverflow, Result};
 use crate::estimate::{Term, TermKind};
-use crate::model::{Architecture, Attention};
+use crate::model::{Architecture, LayerCache, Mixer};
 use crate::precision::{KvDtype, WeightFormat};
 use crate::text::{Arg, Msg, MsgId};
 use crate::units::{Bytes, MIB};
@@ -150,27 +150,52 @@ pub struct InferenceSetup {
     pub flash_attention: bool,
 }
 
-/// Tokens one sequence keeps in the cache of each kind of layer.
-fn cached_tokens(a: &Architecture, context: u64) -> (u64, u64) {
-    let window = a.sliding_window.unwrap_or(u64::MAX);
-    (context, context.min(window))
+/// Bytes of a DeepSeek V3.2 indexer key of `width` values: FP8 values with one FP32 scale per
+/// 128 (what DeepSeek's reference inference code and vLLM store).
+pub fn indexer_key_bytes(width: u64) -> u64 {
+    width.saturating_add(width.div_ceil(128).saturating_mul(4))
 }
 
-/// Bytes of KV cache per token of one sequence, for a full-attention layer.
-pub fn kv_bytes_per_token_per_layer(a: &Architecture, kv: KvDtype) -> u64 {
-    match &a.attention {
-        // K and V are separate rows of kv_heads × head_dim values.
-        Attention::Standard(s) => kv.row_bytes(s.kv_width()).saturating_mul(2),
-        // One latent row.
-        Attention::Mla(m) => kv.row_bytes(m.kv_lora_rank.saturating_add(m.qk_rope_head_dim)),
+/// Bytes one layer caches per token (attention K and V, an MLA latent and an indexer key); 0 for
+/// recurrent layers and layers that share another layer's cache.
+pub fn layer_kv_bytes_per_token(cache: LayerCache, kv: KvDtype) -> u64 {
+    match cache {
+        // K and V are separate rows (V absent when values are the keys).
+        LayerCache::Kv { k, v, .. } => {
+            kv.row_bytes(k).saturating_add(if v == 0 { 0 } else { kv.row_bytes(v) })
+        }
+        LayerCache::Latent { width, indexer } => {
+            kv.row_bytes(width).saturating_add(if indexer == 0 { 0 } else { indexer_key_bytes(indexer) })
+        }
+        LayerCache::None | LayerCache::State { .. } => 0,
     }
+}
+
+/// Bytes of KV cache per token of one sequence over every layer, before any window applies.
+pub fn kv_bytes_per_token(a: &Architecture, kv: KvDtype) -> u64 {
+    a.mixers().fold(0u64, |acc, (n, m)| {
+        acc.saturating_add(layer_kv_bytes_per_token(m.cache(a.hidden_size), kv).saturating_mul(n))
+    })
+}
+
+/// Bytes of the recurrent state of one sequence (convolution and SSM / delta-rule state of every
+/// Mamba, Gated DeltaNet and short-convolution layer), at `state_bytes` bytes per element.
+pub fn state_bytes_per_sequence(a: &Architecture, state_bytes: u64) -> u64 {
+    a.mixers().fold(0u64, |acc, (n, m)| {
+        let elements = match m.cache(a.hidden_size) {
+            LayerCache::State { conv, recurrent } => conv.saturating_add(recurrent),
+            _ => 0,
+        };
+        acc.saturating_add(elements.saturating_mul(state_bytes).saturating_mul(n))
+    })
 }
 
 /// The KV cache of `batch` sequences of `context` tokens, exact.
 ///
-/// Per layer: K and V rows (`kv_heads × head_dim` values each) per cached token, or one MLA latent
-/// (`kv_lora_rank + qk_rope_head_dim`); full-attention layers cache `context` tokens,
-/// sliding-window layers `min(context, window)`.
+/// Per layer: K and V rows (that layer's `kv_heads × head_dim` values each) per cached token, or
+/// one MLA latent (`kv_lora_rank + qk_rope_head_dim`) and the indexer's key; full-attention layers
+/// cache `context` tokens, sliding-window layers `min(context, window)`, chunked layers
+/// `min(context, chunk)`. Recurrent state is apart ([`state_bytes_per_sequence`]).
 ///
 /// # Errors
 /// [`Error::Overflow`] for absurd inputs.
@@ -182,32 +207,72 @@ pub fn kv_bytes_per_token_per_layer(a: &Architecture, kv: KvDtype) -> u64 {
 /// assert_eq!(kv_cache_bytes(&a, KvDtype::Bf16, 4096, 1).unwrap().get(), 536_870_912);
 /// ```
 pub fn kv_cache_bytes(a: &Architecture, kv: KvDtype, context: u64, batch: u64) -> Result<Bytes> {
-    let per_token = kv_bytes_per_token_per_layer(a, kv);
-    let (full_tokens, sliding_tokens) = cached_tokens(a, context);
-    let full_layers = a.num_layers - a.sliding_layers;
-    let full = full_layers.checked_mul(full_tokens).and_then(|x| x.checked_mul(per_token));
-    let sliding = a.sliding_layers.checked_mul(sliding_tokens).and_then(|x| x.checked_mul(per_token));
-    let one = full.and_then(|f| sliding.and_then(|s| f.checked_add(s))).or_overflow("KV cache")?;
+    let mut one: u64 = 0;
+    for (n, m) in a.mixers() {
+        let cache = m.cache(a.hidden_size);
+        let tokens = match cache {
+            LayerCache::Kv { span, .. } => span.tokens(context),
+            _ => context,
+        };
+        let bytes = layer_kv_bytes_per_token(cache, kv)
+            .checked_mul(tokens)
+            .and_then(|x| x.checked_mul(n))
+            .or_overflow("KV cache")?;
+        one = one.checked_add(bytes).or_overflow("KV cache")?;
+    }
     one.checked_mul(batch).map(Bytes::new).or_overflow("KV cache")
 }
 
-/// Share of the KV cache one GPU holds when the model is split across `gpus` by the runtime.
+/// Share of the KV cache one GPU holds when the model is split across `gpus` by the runtime, as
+/// (numerator, denominator).
 ///
 /// Tensor parallelism (vLLM) splits key/value heads, replicating them when there are fewer heads
 /// than GPUs, and replicates the MLA latent on every GPU; layer splits (llama.cpp, transformers'
-/// `device_map`) give each GPU its layers' share.
+/// `device_map`) give each GPU its layers' share. A stack mixing both kinds takes the share of
+/// its attention layers' heads (the latent and state layers are weighed in [`kv_device_bytes`]).
 pub fn kv_share(a: &Architecture, runtime: Runtime, gpus: u64) -> (u64, u64) {
     if gpus <= 1 {
         return (1, 1);
     }
-    match (runtime, &a.attention) {
-        (Runtime::Vllm, Attention::Standard(s)) => {
+    let layers = a.num_layers();
+    match (runtime, a.first_attention()) {
+        (Runtime::Vllm, Some(Mixer::Attention(s))) => {
             let kv = s.num_kv_heads.max(1);
             if kv >= gpus { (1, gpus) } else { (1, kv) }
         }
-        (Runtime::Vllm, Attention::Mla(_)) => (1, 1),
-        _ => (a.num_layers.div_ceil(gpus), a.num_layers),
+        (Runtime::Vllm, Some(Mixer::Mla(_))) => (1, 1),
+        (Runtime::Vllm, None) => (1, gpus),
+        _ => (layers.div_ceil(gpus), layers),
     }
+}
+
+/// KV bytes on the busiest GPU under tensor parallelism (vLLM): each attention layer keeps its
+/// share of key/value heads (`max(1, kv_heads / gpus)` of `kv_heads`), each MLA layer its whole
+/// latent; `total` is [`kv_cache_bytes`] and is returned unchanged for one GPU.
+pub fn kv_device_bytes_tp(
+    a: &Architecture,
+    kv: KvDtype,
+    context: u64,
+    batch: u64,
+    gpus: u64,
+) -> Result<Bytes> {
+    if gpus <= 1 {
+        return kv_cache_bytes(a, kv, context, batch);
+    }
+    let mut one: u128 = 0;
+    for (n, m) in a.mixers() {
+        let cache = m.cache(a.hidden_size);
+        let (tokens, num, den) = match (m, cache) {
+            (Mixer::Attention(at), LayerCache::Kv { span, .. }) => {
+                let heads = at.num_kv_heads.max(1);
+                (span.tokens(context), heads.div_ceil(gpus).max(1), heads)
+            }
+            _ => (context, 1, 1),
+        };
+        let bytes = layer_kv_bytes_per_token(cache, kv) as u128 * tokens as u128 * n as u128 * num as u128;
+        one += bytes.div_ceil(den as u128);
+    }
+    u64::try_from(one * batch as u128).ok().map(Bytes::new).or_overflow("KV cache")
 }
 
 fn mib(n: u64) -> Bytes {
@@ -230,18 +295,19 @@ fn mib(n: u64) -> Bytes {
 /// * MLX: a 2048-token prefill step.
 pub fn activation_term(a: &Architecture, s: &InferenceSetup, lang_note: &mut Vec<Msg>) -> Result<Term> {
     let h = a.hidden_size;
-    let ffn = match &a.moe {
-        // A MoE token runs through its top-k experts (and the shared one); the dense layers too.
-        Some(m) => a.mlp.intermediate_size.max(
-            m.expert_intermediate.saturating_mul(m.experts_per_token).saturating_add(m.shared_intermediate),
-        ),
-        None => a.mlp.intermediate_size,
-    };
-    let heads = a.num_heads();
-    let q_width = match &a.attention {
-        Attention::Standard(st) => st.q_width(),
-        Attention::Mla(m) => m.num_heads.saturating_mul(m.qk_nope_head_dim + m.qk_rope_head_dim),
-    };
+    // The widest feed-forward a token passes through (MoE: its top-k experts and the shared ones).
+    let ffn = a.groups.iter().map(|g| g.ffn.active_width()).max().unwrap_or(0);
+    // The most query heads of any attention layer (recurrent layers keep no score matrix).
+    let heads = a
+        .mixers()
+        .map(|(_, m)| match m {
+            Mixer::Attention(at) => at.num_heads,
+            Mixer::Mla(ml) => ml.num_heads,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    let q_width = a.mixers().map(|(_, m)| m.score_width()).max().unwrap_or(0);
     let ctx_total = s.context.saturating_mul(s.batch);
     let _ = lang_note;
     let (bytes, formula, assumptions, band): (u64, Msg, Vec<Msg>, (f64, f64)) = match s.runtime {
@@ -383,10 +449,41 @@ pub fn banded(kind: TermKind, bytes: Bytes, band: (f64, f64), formula: Msg, assu
 
 /// A short label of the KV dtype and layout for messages.
 pub fn kv_layout_label(a: &Architecture) -> String {
-    match &a.attention {
-        Attention::Standard(s) => format!("2 × {} kv heads × {}", s.num_kv_heads, s.head_dim),
-        Attention::Mla(m) => format!("MLA latent {} + {}", m.kv_lora_rank, m.qk_rope_head_dim),
+    let mut parts: Vec<(String, u64)> = Vec::new();
+    for (n, m) in a.mixers() {
+        let label = match m {
+            Mixer::Attention(s) if s.shares_kv => continue,
+            Mixer::Attention(s) if s.k_eq_v => {
+                format!("{} kv heads × {} (K = V)", s.num_kv_heads, s.head_dim)
+            }
+            Mixer::Attention(s) => format!("2 × {} kv heads × {}", s.num_kv_heads, s.head_dim),
+            Mixer::Mla(m) if m.indexer.is_some() => {
+                format!(
+                    "MLA latent {} + {}, indexer key {}",
+                    m.kv_lora_rank,
+                    m.qk_rope_head_dim,
+                    m.indexer.as_ref().map_or(0, |i| i.head_dim)
+                )
+            }
+            Mixer::Mla(m) => format!("MLA latent {} + {}", m.kv_lora_rank, m.qk_rope_head_dim),
+            _ => continue,
+        };
+        match parts.iter_mut().find(|(l, _)| *l == label) {
+            Some(p) => p.1 += n,
+            None => parts.push((label, n)),
+        }
     }
+    if parts.len() == 1 {
+        return parts.pop().map(|p| p.0).unwrap_or_default();
+    }
+    let mut out = String::new();
+    for (i, (label, n)) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push_str("; ");
+        }
+        out.push_str(&format!("{n} layers {label}"));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -32,6 +32,7 @@ pub mod precision;
 pub mod scenario;
 pub mod share;
 pub mod speed;
+pub mod tensor;
 pub mod tensors;
 pub mod text;
 pub mod training;

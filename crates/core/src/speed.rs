@@ -134,7 +134,7 @@ pub fn inference_speed(
 ) -> Speed {
     let class = if e.runtime == Runtime::Cpu { Class::Cpu } else { cap.class };
     let (eff, layer_latency) = decode_efficiency(e.runtime, class);
-    let layers = arch.map_or(32, |a| a.num_layers) as f64;
+    let layers = arch.map_or(32, |a| a.num_layers()) as f64;
     let n = gpus.max(1) as f64;
     let tp = e.runtime == Runtime::Vllm && gpus > 1;
     // Bandwidth of the memory holding the device part: the accelerators (several in parallel
@@ -239,7 +239,7 @@ pub fn token_reads(e: &Estimate, arch: Option<&Architecture>, batch: u64, step: 
     let experts = e.expert_bytes.get() as f64;
     let total = (e.weights_total.get() as f64 - emb).max(0.0);
     let dense = (total - experts).max(0.0);
-    let expert_share = match arch.and_then(|a| a.moe.as_ref()) {
+    let expert_share = match arch.and_then(|a| a.moe()) {
         Some(m) => {
             let f = m.experts_per_token as f64 / m.num_experts as f64;
             if step { 1.0 - crate::ops::powf(1.0 - f, batch.max(1) as f64) } else { f }

@@ -10,236 +10,21 @@
 use alloc::vec::Vec;
 
 use crate::error::{OrOverflow, Result};
-use crate::model::{Architecture, Attention, NormKind, QkNorm};
+use crate::model::{Architecture, Mixer};
 use crate::precision::{GgmlType, GgufMix, WeightFormat};
 use crate::units::Bytes;
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-/// What a tensor does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
-#[allow(missing_docs)]
-pub enum Role {
-    TokenEmbd,
-    PosEmbd,
-    Output,
-    AttnQ,
-    AttnK,
-    AttnV,
-    AttnQkv,
-    AttnOut,
-    AttnQA,
-    AttnQB,
-    AttnKvA,
-    AttnKvB,
-    FfnGate,
-    FfnUp,
-    FfnGateUp,
-    FfnDown,
-    ExpGate,
-    ExpUp,
-    ExpDown,
-    ShGate,
-    ShUp,
-    ShDown,
-    ShExpGate,
-    Router,
-    Norm,
-    Bias,
-    Sinks,
-}
-
-impl Role {
-    /// A matrix multiplied with activations inside a block: what GPTQ, AWQ, bitsandbytes and
-    /// FP8 checkpoints quantize.
-    pub fn is_block_linear(self) -> bool {
-        use Role::*;
-        matches!(
-            self,
-            AttnQ
-                | AttnK
-                | AttnV
-                | AttnQkv
-                | AttnOut
-                | AttnQA
-                | AttnQB
-                | AttnKvA
-                | AttnKvB
-                | FfnGate
-                | FfnUp
-                | FfnGateUp
-                | FfnDown
-                | ExpGate
-                | ExpUp
-                | ExpDown
-                | ShGate
-                | ShUp
-                | ShDown
-        )
-    }
-
-    /// A routed-expert matrix.
-    pub fn is_expert(self) -> bool {
-        matches!(self, Role::ExpGate | Role::ExpUp | Role::ExpDown)
-    }
-
-    /// A vector (norm weights, biases, sinks): stored in full precision by every tool.
-    pub fn is_vector(self) -> bool {
-        matches!(self, Role::Norm | Role::Bias | Role::Sinks)
-    }
-}
-
-/// One tensor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-pub struct Tensor {
-    /// What it does.
-    pub role: Role,
-    /// Its layer, or `None` for embeddings, head and the final norm.
-    pub layer: Option<u32>,
-    /// Output features (rows); 1 for vectors.
-    pub rows: u64,
-    /// Input features (the length of one row, ggml's `ne[0]`).
-    pub cols: u64,
-    /// Experts stacked in this tensor (ggml's `ne[2]`); 1 for everything else.
-    pub experts: u64,
-}
-
-impl Tensor {
-    /// Number of elements (saturating: shapes are validated before).
-    pub fn elements(&self) -> u64 {
-        self.rows.saturating_mul(self.cols).saturating_mul(self.experts)
-    }
-}
+pub use crate::tensor::{Part, Role, Tensor};
 
 /// Every tensor of the model, layer by layer, then the final norm and the head.
 ///
 /// # Errors
 /// [`crate::Error::Invalid`] when the architecture does not validate.
 pub fn inventory(a: &Architecture) -> Result<Vec<Tensor>> {
-    a.validate()?;
-    let h = a.hidden_size;
-    let mut t = Vec::new();
-    let mut push = |role, layer: Option<u32>, rows: u64, cols: u64, experts: u64| {
-        t.push(Tensor { role, layer, rows, cols, experts });
-    };
-    push(Role::TokenEmbd, None, a.vocab_size, h, 1);
-    if a.learned_positions > 0 {
-        push(Role::PosEmbd, None, a.learned_positions, h, 1);
-    }
-    let first_moe = a.num_layers - a.moe.as_ref().map_or(0, |m| m.moe_layers);
-    let layer_norm_bias = a.norms.kind == NormKind::LayerNorm;
-    for i in 0..a.num_layers {
-        // validate() caps layers at MAX_LAYERS, so the index fits.
-        let l = Some(i as u32);
-        for _ in 0..a.norms.per_layer {
-            push(Role::Norm, l, 1, h, 1);
-            if layer_norm_bias {
-                push(Role::Bias, l, 1, h, 1);
-            }
-        }
-        match &a.attention {
-            Attention::Standard(s) => {
-                let (q, kv) = (s.q_width(), s.kv_width());
-                if s.fused_qkv {
-                    push(Role::AttnQkv, l, q + 2 * kv, h, 1);
-                } else {
-                    push(Role::AttnQ, l, q, h, 1);
-                    push(Role::AttnK, l, kv, h, 1);
-                    push(Role::AttnV, l, kv, h, 1);
-                }
-                if s.qkv_bias {
-                    push(Role::Bias, l, 1, q + 2 * kv, 1);
-                }
-                push(Role::AttnOut, l, h, q, 1);
-                if s.o_bias {
-                    push(Role::Bias, l, 1, h, 1);
-                }
-                match s.qk_norm {
-                    QkNorm::None => {}
-                    QkNorm::PerHead => {
-                        push(Role::Norm, l, 1, s.head_dim, 1);
-                        push(Role::Norm, l, 1, s.head_dim, 1);
-                    }
-                    QkNorm::Full => {
-                        push(Role::Norm, l, 1, q, 1);
-                        push(Role::Norm, l, 1, kv, 1);
-                    }
-                }
-                if s.sinks {
-                    push(Role::Sinks, l, 1, s.num_heads, 1);
-                }
-            }
-            Attention::Mla(m) => {
-                let qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
-                match m.q_lora_rank {
-                    Some(r) => {
-                        push(Role::AttnQA, l, r, h, 1);
-                        push(Role::Norm, l, 1, r, 1);
-                        push(Role::AttnQB, l, m.num_heads * qk, r, 1);
-                    }
-                    None => push(Role::AttnQ, l, m.num_heads * qk, h, 1),
-                }
-                push(Role::AttnKvA, l, m.kv_lora_rank + m.qk_rope_head_dim, h, 1);
-                push(Role::Norm, l, 1, m.kv_lora_rank, 1);
-                push(Role::AttnKvB, l, m.num_heads * (m.qk_nope_head_dim + m.v_head_dim), m.kv_lora_rank, 1);
-                push(Role::AttnOut, l, h, m.num_heads * m.v_head_dim, 1);
-            }
-        }
-        match (&a.moe, i >= first_moe) {
-            (Some(moe), true) => {
-                let (e, ie) = (moe.num_experts, moe.expert_intermediate);
-                push(Role::Router, l, e, h, 1);
-                if moe.router_bias {
-                    push(Role::Bias, l, 1, e, 1);
-                }
-                push(Role::ExpGate, l, ie, h, e);
-                push(Role::ExpUp, l, ie, h, e);
-                push(Role::ExpDown, l, h, ie, e);
-                if moe.expert_bias {
-                    push(Role::Bias, l, 1, 2 * ie, e);
-                    push(Role::Bias, l, 1, h, e);
-                }
-                if moe.shared_intermediate > 0 {
-                    let s = moe.shared_intermediate;
-                    push(Role::ShGate, l, s, h, 1);
-                    push(Role::ShUp, l, s, h, 1);
-                    push(Role::ShDown, l, h, s, 1);
-                    if moe.shared_expert_gate {
-                        push(Role::ShExpGate, l, 1, h, 1);
-                    }
-                }
-            }
-            _ => {
-                let inter = a.mlp.intermediate_size;
-                if a.mlp.gated {
-                    if a.mlp.fused_gate_up {
-                        push(Role::FfnGateUp, l, 2 * inter, h, 1);
-                    } else {
-                        push(Role::FfnGate, l, inter, h, 1);
-                        push(Role::FfnUp, l, inter, h, 1);
-                    }
-                } else {
-                    push(Role::FfnUp, l, inter, h, 1);
-                }
-                push(Role::FfnDown, l, h, inter, 1);
-                if a.mlp.bias {
-                    push(Role::Bias, l, 1, if a.mlp.gated { 2 * inter } else { inter }, 1);
-                    push(Role::Bias, l, 1, h, 1);
-                }
-            }
-        }
-    }
-    push(Role::Norm, None, 1, h, 1);
-    if layer_norm_bias {
-        push(Role::Bias, None, 1, h, 1);
-    }
-    if !a.tie_word_embeddings {
-        push(Role::Output, None, a.vocab_size, h, 1);
-    }
-    Ok(t)
+    a.inventory()
 }
 
 /// Bytes of every tensor in a format, in inventory order.
@@ -350,7 +135,7 @@ fn tensor_bytes(a: &Architecture, t: &Tensor, format: WeightFormat) -> Option<u6
                 codes.checked_add(blocks.checked_mul(4)?)?.checked_add(state)
             }
         }
-        WeightFormat::Mxfp4 if t.role.is_expert() || (a.moe.is_none() && linear) => {
+        WeightFormat::Mxfp4 if t.role.is_expert() || (a.moe().is_none() && linear) => {
             // 16 bytes of 4-bit codes and one E8M0 exponent byte per 32 values.
             mul(&[n.div_ceil(32), 17])
         }
@@ -394,6 +179,7 @@ struct GgufRules {
     has_output: bool,
     has_imatrix: bool,
     i_attention_wv: u64,
+    n_attention_wv: u64,
     i_ffn_down_seen: u64,
 }
 
@@ -402,15 +188,15 @@ impl GgufRules {
         let family = a.family.as_str();
         GgufRules {
             mix,
-            n_gqa: match &a.attention {
-                Attention::Standard(s) => s.num_heads / s.num_kv_heads.max(1),
-                Attention::Mla(_) => 1,
+            n_gqa: match a.first_attention() {
+                Some(Mixer::Attention(s)) => s.num_heads / s.num_kv_heads.max(1),
+                _ => 1,
             },
-            n_expert: a.moe.as_ref().map_or(0, |m| m.num_experts),
-            n_layer: a.num_layers,
+            n_expert: a.moe().map_or(0, |m| m.num_experts),
+            n_layer: a.num_layers(),
             is_falcon: family == "falcon",
             // llama.cpp names 80-layer Llama and Qwen2 models LLM_TYPE_70B and gives their attn_v more bits.
-            is_70b: a.num_layers == 80 && matches!(family, "llama" | "mistral" | "qwen2"),
+            is_70b: a.num_layers() == 80 && matches!(family, "llama" | "mistral" | "qwen2"),
             has_output: tensors.iter().any(|t| t.role == Role::Output),
             // The very low-bit types cannot be made without an importance matrix; the others are
             // assumed made without one (llama.cpp's default).
@@ -426,6 +212,11 @@ impl GgufRules {
                     | GgufMix::Q2_K_S
             ),
             i_attention_wv: 0,
+            // llama.cpp counts attn_v, attn_qkv and attn_kv_b tensors: one per attention layer.
+            n_attention_wv: tensors
+                .iter()
+                .filter(|t| matches!(t.role, Role::AttnV | Role::AttnQkv | Role::AttnKvB))
+                .count() as u64,
             i_ffn_down_seen: 0,
         }
     }
@@ -713,9 +504,9 @@ impl GgufRules {
         ty
     }
 
-    /// Attention value tensors counted by llama.cpp (`n_attention_wv`): one per layer.
+    /// Attention value tensors counted by llama.cpp (`n_attention_wv`): one per attention layer.
     fn n_attention_wv_total(&self) -> u64 {
-        self.n_layer
+        self.n_attention_wv
     }
 }
 
@@ -763,6 +554,28 @@ pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
         Role::Sinks
     } else if has("norm") || last.starts_with("ln") {
         Role::Norm
+    } else if last == "A_log" || last == "D" || last == "dt_bias" || last == "ssm_a" || last == "ssm_d" {
+        Role::MixState
+    } else if has("conv1d") || has("ssm_conv") || last == "conv" {
+        Role::MixConv
+    } else if has("x_proj") || has("dt_proj") || has("ssm_x") || has("ssm_dt") {
+        Role::MixProj
+    } else if has("ssm_in") || has("in_proj") || has("shortconv.in") {
+        Role::MixIn
+    } else if has("ssm_out")
+        || ((has("mamba") || has("mixer") || has("linear_attn") || has("conv")) && has("out_proj"))
+    {
+        Role::MixOut
+    } else if has("indexer") {
+        if has("wq") {
+            Role::IdxQ
+        } else if has("wk") {
+            Role::IdxK
+        } else {
+            Role::IdxWeights
+        }
+    } else if has("eh_proj") {
+        Role::MtpProj
     } else if has("shexp") || has("shared_expert") {
         if has("gate_inp") || last == "shared_expert_gate" {
             Role::ShExpGate

@@ -208,6 +208,20 @@ messages! {
     TermWeights => "Weights", "Poids";
     /// Term name: KV cache.
     TermKvCache => "KV cache", "Cache KV";
+    /// Term name: recurrent state.
+    TermState => "Recurrent state", "État récurrent";
+    /// State formula.
+    StateFormula =>
+        "{0} sequence(s) × {1} per sequence ({2} recurrent layers: convolution and SSM / delta-rule state, {3} bytes per value), constant in the context",
+        "{0} séquence(s) × {1} par séquence ({2} couches récurrentes : état de convolution et SSM / delta-rule, {3} octets par valeur), constant selon le contexte";
+    /// llama.cpp keeps recurrent state in F32.
+    AssumeStateF32 =>
+        "llama.cpp keeps the recurrent state in F32 (its r and s caches), one cell per sequence",
+        "llama.cpp garde l'état récurrent en F32 (ses caches r et s), une cellule par séquence";
+    /// Other runtimes keep recurrent state in the model's dtype.
+    AssumeStateModelDtype =>
+        "the state is kept in the model's 16-bit dtype (vLLM's mamba_ssm_cache_dtype auto); FP32 state doubles it",
+        "l'état est gardé dans le type 16 bits du modèle (mamba_ssm_cache_dtype auto de vLLM) ; un état FP32 le double";
     /// Term name: activations and workspace.
     TermActivations => "Activations", "Activations";
     /// Term name: gradients.

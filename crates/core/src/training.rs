@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::estimate::{Term, TermKind};
-use crate::model::{Architecture, Attention};
+use crate::model::{Architecture, Ffn, LayerGroup, Mixer};
 use crate::precision::WeightFormat;
 use crate::tensors::{Role, Tensor, inventory};
 use crate::text::{Arg, Msg, MsgId};
@@ -497,6 +497,16 @@ impl LoraTargets {
             Role::FfnDown | Role::ExpDown | Role::ShDown => wanted(LoraTarget::Down),
             // peft's all-linear takes every nn.Linear of the blocks, routers included.
             Role::Router | Role::ShExpGate => matches!(self, LoraTargets::AllLinear),
+            // Recurrent mixers' and indexers' projections are linear layers too.
+            Role::MixIn
+            | Role::MixOut
+            | Role::MixProj
+            | Role::IdxQ
+            | Role::IdxK
+            | Role::IdxWeights
+            | Role::Extra => {
+                matches!(self, LoraTargets::AllLinear)
+            }
             _ => false,
         }
     }
@@ -523,7 +533,8 @@ pub fn lora_params(a: &Architecture, rank: u64, targets: &LoraTargets) -> Result
     }
     let mut total: u64 = 0;
     for t in inventory(a)? {
-        if (t.role.is_block_linear() || matches!(t.role, Role::Router | Role::ShExpGate))
+        if (t.role.is_block_linear()
+            || matches!(t.role, Role::Router | Role::ShExpGate | Role::MixProj | Role::IdxWeights))
             && targets.covers(t.role)
         {
             let per = rank.saturating_mul(t.rows.saturating_add(t.cols)).saturating_mul(t.experts);
@@ -565,50 +576,114 @@ pub fn activation_bytes_per_layer(
     selective: bool,
     tp: u64,
 ) -> f64 {
+    a.groups
+        .iter()
+        .map(|g| layer_activation_bytes(a, g, seq, batch, (flash, dropout, selective), tp))
+        .fold(0.0, f64::max)
+}
+
+/// Activations of every layer of the stack (each group's layers × its per-layer bytes).
+pub fn stack_activation_bytes(
+    a: &Architecture,
+    seq: u64,
+    batch: u64,
+    flash: bool,
+    selective: bool,
+    tp: u64,
+) -> f64 {
+    a.groups
+        .iter()
+        .map(|g| g.count as f64 * layer_activation_bytes(a, g, seq, batch, (flash, false, selective), tp))
+        .sum()
+}
+
+/// Activations of one layer of group `g`: its mixers and its feed-forward, by the rules of
+/// [`activation_bytes_per_layer`]. A recurrent mixer (Mamba, Gated DeltaNet, short convolution)
+/// keeps its input, its input projection's output, the convolution's output and its gated output
+/// in 16 bits (`2s·b·(h + 2·in_rows + inner)`); its chunked scan keeps no `s²` term.
+fn layer_activation_bytes(
+    a: &Architecture,
+    g: &LayerGroup,
+    seq: u64,
+    batch: u64,
+    (flash, dropout, selective): (bool, bool, bool),
+    tp: u64,
+) -> f64 {
     let s = seq as f64;
     let b = batch as f64;
     let h = a.hidden_size as f64;
     let t = tp.max(1) as f64;
     let sbh = s * b * h;
-    let (q, kv, heads) = match &a.attention {
-        Attention::Standard(st) => (st.q_width() as f64, st.kv_width() as f64, st.num_heads as f64),
-        Attention::Mla(m) => {
-            let qk = (m.qk_nope_head_dim + m.qk_rope_head_dim) as f64;
-            (
-                m.num_heads as f64 * qk,
-                m.num_heads as f64 * (qk + m.v_head_dim as f64) / 2.0,
-                m.num_heads as f64,
-            )
+    let mut split = 0.0;
+    let mut repl = 0.0;
+    for m in &g.mixers {
+        let (q, kv, heads, attended) = match m {
+            Mixer::Attention(st) => (
+                st.q_width() as f64 * if st.output_gate { 2.0 } else { 1.0 },
+                (st.kv_width() + st.v_width()) as f64 / 2.0,
+                st.num_heads as f64,
+                st.span.tokens(seq) as f64,
+            ),
+            Mixer::Mla(m) => {
+                let qk = (m.qk_nope_head_dim + m.qk_rope_head_dim) as f64;
+                (
+                    m.num_heads as f64 * qk,
+                    m.num_heads as f64 * (qk + m.v_head_dim as f64) / 2.0,
+                    m.num_heads as f64,
+                    m.indexer.as_ref().map_or(s, |ix| s.min(ix.topk as f64)),
+                )
+            }
+            Mixer::GatedDeltaNet(d) => {
+                let kd = (d.key_heads * d.key_head_dim) as f64;
+                let vd = (d.value_heads * d.value_head_dim) as f64;
+                split += 2.0 * s * b * (2.0 * (2.0 * kd + 2.0 * vd) + 2.0 * vd);
+                repl += 2.0 * sbh;
+                continue;
+            }
+            Mixer::Mamba(mb) => {
+                let inner = mb.inner as f64;
+                let rows = (2 * mb.inner + 2 * mb.groups * mb.state + mb.heads) as f64;
+                split += 2.0 * s * b * (2.0 * rows + inner);
+                repl += 2.0 * sbh;
+                continue;
+            }
+            Mixer::ShortConv(_) => {
+                split += 2.0 * s * b * (2.0 * 3.0 * h + h);
+                repl += 2.0 * sbh;
+                continue;
+            }
+        };
+        // Attention: input (replicated under TP), Q, K, V, output-projection input.
+        split += 2.0 * s * b * q + 4.0 * s * b * kv + 2.0 * s * b * q;
+        repl += 2.0 * sbh + if dropout { sbh } else { 0.0 };
+        if flash {
+            split += 4.0 * heads * s * b;
+        } else if !selective {
+            split +=
+                2.0 * heads * attended * s * b + if dropout { 3.0 * heads * attended * s * b } else { 0.0 };
         }
-    };
-    // Attention: input (replicated under TP), Q, K, V, output-projection input.
-    let mut attn_split = 2.0 * s * b * q + 4.0 * s * b * kv + 2.0 * s * b * q;
-    let attn_repl = 2.0 * sbh + if dropout { sbh } else { 0.0 };
-    if flash {
-        attn_split += 4.0 * heads * s * b;
-    } else if !selective {
-        let scores = 2.0 * heads * s * s * b + if dropout { 3.0 * heads * s * s * b } else { 0.0 };
-        attn_split += scores;
     }
-    // MLP.
-    let (mlp_split, mlp_repl) = match &a.moe {
-        Some(m) => {
+    // Feed-forward.
+    match &g.ffn {
+        Ffn::Moe(m) => {
             let k = m.experts_per_token as f64;
             let ie = m.expert_intermediate as f64;
             let is = m.shared_intermediate as f64;
-            // Each token's copy to its k experts, their gated activations, the shared expert, FP32 router logits.
-            let split =
-                k * (2.0 * sbh + 8.0 * s * b * ie) + 8.0 * s * b * is + 4.0 * s * b * m.num_experts as f64;
-            (split, 2.0 * sbh)
+            let per = if m.gated { 8.0 } else { 4.0 };
+            // Each token's copy to its k experts, their activations, the shared expert, FP32 router logits.
+            split +=
+                k * (2.0 * sbh + per * s * b * ie) + per * s * b * is + 4.0 * s * b * m.num_experts as f64;
+            repl += 2.0 * sbh;
         }
-        None => {
-            let i = a.mlp.intermediate_size as f64;
-            let split = if a.mlp.gated { 8.0 * s * b * i } else { 4.0 * s * b * i };
-            (split, 2.0 * sbh + if dropout { sbh } else { 0.0 })
+        Ffn::Dense(mlp) => {
+            let i = mlp.intermediate_size as f64;
+            split += if mlp.gated { 8.0 * s * b * i } else { 4.0 * s * b * i };
+            repl += 2.0 * sbh + if dropout { sbh } else { 0.0 };
         }
-    };
-    let norms = a.norms.per_layer as f64 * 2.0 * sbh;
-    attn_split / t + mlp_split / t + attn_repl + mlp_repl + norms
+        Ffn::None => {}
+    }
+    let norms = g.norms as f64 * 2.0 * sbh;
+    split / t + repl + norms
 }
 
 /// Bytes of the logits and the loss's buffers: `batch × sequence × vocabulary` FP32 logits and
@@ -907,22 +982,18 @@ pub fn training_memory(
     }
 
     // Activations: every layer, the logits and the loss.
-    let layers = a.num_layers as f64;
-    let selective = s.checkpointing == Checkpointing::Selective;
-    let per_layer = activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, selective, s.tp);
+    let layers = a.num_layers() as f64;
     let sbh = (s.seq * s.micro_batch) as f64 * a.hidden_size as f64;
+    let whole = activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, false, s.tp);
     let stack = match s.checkpointing {
-        // Each layer's input, plus the one layer being recomputed in the backward pass.
-        Checkpointing::Full => {
-            layers * 2.0 * sbh
-                + activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, false, s.tp)
-        }
+        // Each layer's input, plus the largest layer being recomputed in the backward pass.
+        Checkpointing::Full => layers * 2.0 * sbh + whole,
         // Every layer without its scores, plus one layer's scores while they are recomputed.
         Checkpointing::Selective => {
-            let whole = activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, false, s.tp);
-            layers * per_layer + (whole - per_layer)
+            let kept = activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, true, s.tp);
+            stack_activation_bytes(a, s.seq, s.micro_batch, s.flash, true, s.tp) + (whole - kept).max(0.0)
         }
-        Checkpointing::None => layers * per_layer,
+        Checkpointing::None => stack_activation_bytes(a, s.seq, s.micro_batch, s.flash, false, s.tp),
     };
     let logits = logits_bytes(a, s.seq, s.micro_batch, s.tp);
     let lora_extra = if s.mode == Mode::Full {
@@ -950,7 +1021,7 @@ pub fn training_memory(
         (0.7, 1.5),
         Msg::new(
             MsgId::TrainActivations,
-            vec![Arg::Int(s.micro_batch), Arg::Int(s.seq), Arg::Int(a.num_layers), Arg::Int(a.vocab_size)],
+            vec![Arg::Int(s.micro_batch), Arg::Int(s.seq), Arg::Int(a.num_layers()), Arg::Int(a.vocab_size)],
         ),
         act_assume,
     ));

@@ -18,7 +18,8 @@ use alloc::vec::Vec;
 
 use crate::error::Error;
 use crate::model::{
-    Architecture, Attention, MlaAttention, Mlp, Moe, NormKind, Norms, QkNorm, StandardAttention,
+    Architecture, Attention, Ffn, LayerGroup, Mamba, MambaVersion, Mixer, Mla, Mlp, Moe, NormKind, QkNorm,
+    Span, Stack,
 };
 use crate::precision::{GgmlType, GgufMix, WeightFormat};
 use crate::scenario::{CustomModel, FileFacts};
@@ -358,6 +359,17 @@ impl Gguf {
         self.get(key).and_then(MetaValue::as_u64)
     }
 
+    /// A per-layer value: element `i` of an array (llama.cpp's per-layer head counts and widths),
+    /// or the scalar.
+    fn u_at(&self, key: &str, i: u64) -> Option<u64> {
+        match self.get(key)? {
+            MetaValue::Array { values, .. } if !values.is_empty() => {
+                values.get(usize::try_from(i).ok()?).and_then(MetaValue::as_u64)
+            }
+            v => v.as_u64(),
+        }
+    }
+
     /// `general.architecture`.
     pub fn architecture_name(&self) -> Option<&str> {
         self.get("general.architecture").and_then(MetaValue::as_str)
@@ -468,116 +480,147 @@ impl Gguf {
             "gemma3" => "gemma3_text",
             other => other,
         };
-        let attention = if let Some(kv_lora) = self.u(&k("attention.kv_lora_rank")) {
-            let rope = self.u(&k("rope.dimension_count")).unwrap_or(64);
-            let key_mla =
-                self.u(&k("attention.key_length_mla")).or(self.u(&k("attention.key_length"))).unwrap_or(192);
-            let v_mla = self
-                .u(&k("attention.value_length_mla"))
-                .or(self.u(&k("attention.value_length")))
-                .unwrap_or(128);
-            Attention::Mla(MlaAttention {
-                num_heads: heads,
-                q_lora_rank: self.u(&k("attention.q_lora_rank")).filter(|r| *r > 0),
-                kv_lora_rank: kv_lora,
-                qk_nope_head_dim: key_mla.saturating_sub(rope),
-                qk_rope_head_dim: rope,
-                v_head_dim: v_mla,
-            })
-        } else {
-            Attention::Standard(StandardAttention {
-                num_heads: heads,
-                num_kv_heads: kv_heads.max(1),
-                head_dim,
-                qkv_bias: self.tensor("blk.0.attn_q.bias").is_some()
-                    || self.tensor("blk.0.attn_qkv.bias").is_some(),
-                o_bias: self.tensor("blk.0.attn_output.bias").is_some(),
-                qk_norm: if self.tensor("blk.0.attn_q_norm.weight").is_some() {
-                    QkNorm::PerHead
-                } else {
-                    QkNorm::None
-                },
-                fused_qkv: self.tensor("blk.0.attn_qkv.weight").is_some(),
-                sinks: self.tensor("blk.0.attn_sinks.weight").is_some(),
-            })
+        let has = |name: String| self.tensor(&name).is_some();
+        let layer_norm = self.tensor("blk.0.attn_norm.bias").is_some();
+        let norms_per_layer = match family {
+            "gemma2" | "gemma3_text" => 4,
+            _ => 2,
         };
-        let experts = self.u(&k("expert_count")).filter(|e| *e > 1);
-        let moe = match experts {
-            Some(e) => {
-                let used = self.u(&k("expert_used_count")).unwrap_or(1).max(1);
-                let dense_first = self.u(&k("leading_dense_block_count")).unwrap_or(0);
+        let window = self.u(&k("attention.sliding_window")).filter(|w| *w > 0);
+        // llama.cpp's own sliding-window layer rules (`hparams.set_swa_pattern`).
+        let swa = |i: u64| match (window, family) {
+            (None, _) => false,
+            (Some(_), "gemma2" | "gpt_oss") => i.is_multiple_of(2),
+            (Some(_), "gemma3_text") => !(i + 1).is_multiple_of(6),
+            (Some(_), "qwen2" | "qwen3" | "llama") => false,
+            (Some(_), _) => true,
+        };
+        let mut all_sliding = true;
+        let mut stack = Stack::default();
+        for i in 0..layers.min(crate::model::MAX_LAYERS) {
+            let blk = |t: &str| format!("blk.{i}.{t}");
+            let mut mixers = Vec::new();
+            if has(blk("ssm_in.weight")) {
+                let inner = self.u(&k("ssm.inner_size")).unwrap_or(hidden.saturating_mul(2));
+                let state = self.u(&k("ssm.state_size")).unwrap_or(16);
+                let v1 = has(blk("ssm_x.weight"));
+                let dt_rank = self.u(&k("ssm.time_step_rank")).unwrap_or(0);
+                mixers.push(Mixer::Mamba(Mamba {
+                    version: if v1 { MambaVersion::V1 } else { MambaVersion::V2 },
+                    inner,
+                    state,
+                    groups: if v1 { 1 } else { self.u(&k("ssm.group_count")).unwrap_or(1).max(1) },
+                    heads: if v1 { 0 } else { dt_rank },
+                    conv_kernel: self.u(&k("ssm.conv_kernel")).unwrap_or(4),
+                    dt_rank: if v1 { dt_rank } else { 0 },
+                    conv_bias: has(blk("ssm_conv1d.bias")),
+                    proj_bias: has(blk("ssm_in.bias")),
+                    gated_norm: has(blk("ssm_norm.weight")),
+                    inner_norms: has(blk("ssm_dt_norm.weight")),
+                }));
+            }
+            if let Some(kv_lora) = self.u(&k("attention.kv_lora_rank")) {
+                let rope = self.u(&k("rope.dimension_count")).unwrap_or(64);
+                let key_mla = self
+                    .u(&k("attention.key_length_mla"))
+                    .or(self.u(&k("attention.key_length")))
+                    .unwrap_or(192);
+                let v_mla = self
+                    .u(&k("attention.value_length_mla"))
+                    .or(self.u(&k("attention.value_length")))
+                    .unwrap_or(128);
+                mixers.push(Mixer::Mla(Mla {
+                    num_heads: heads,
+                    q_lora_rank: self.u(&k("attention.q_lora_rank")).filter(|r| *r > 0),
+                    kv_lora_rank: kv_lora,
+                    qk_nope_head_dim: key_mla.saturating_sub(rope),
+                    qk_rope_head_dim: rope,
+                    v_head_dim: v_mla,
+                    indexer: None,
+                }));
+            } else if has(blk("attn_q.weight")) || has(blk("attn_qkv.weight")) {
+                let kv = self.u_at(&k("attention.head_count_kv"), i).unwrap_or(kv_heads).max(1);
+                let q_heads = self.u_at(&k("attention.head_count"), i).unwrap_or(heads).max(1);
+                let sliding = swa(i);
+                all_sliding &= sliding;
+                mixers.push(Mixer::Attention(Attention {
+                    num_heads: q_heads,
+                    num_kv_heads: kv,
+                    head_dim,
+                    v_head_dim: self.u(&k("attention.value_length")).unwrap_or(head_dim),
+                    qkv_bias: has(blk("attn_q.bias")) || has(blk("attn_qkv.bias")),
+                    o_bias: has(blk("attn_output.bias")),
+                    qk_norm: if has(blk("attn_q_norm.weight")) { QkNorm::PerHead } else { QkNorm::None },
+                    fused_qkv: has(blk("attn_qkv.weight")),
+                    sinks: has(blk("attn_sinks.weight")),
+                    output_gate: false,
+                    k_eq_v: false,
+                    shares_kv: false,
+                    span: match (sliding, window) {
+                        (true, Some(w)) => Span::Sliding { window: w },
+                        _ => Span::Full,
+                    },
+                }));
+            }
+            let ffn = if has(blk("ffn_gate_inp.weight")) {
+                let e = self.u(&k("expert_count")).unwrap_or(1).max(1);
+                let used = self.u(&k("expert_used_count")).unwrap_or(1).clamp(1, e);
                 let expert_ffn = self.u(&k("expert_feed_forward_length")).unwrap_or(inter);
                 let shared = self.u(&k("expert_shared_count")).unwrap_or(0);
                 let shared_ffn = self
                     .u(&k("expert_shared_feed_forward_length"))
                     .unwrap_or(expert_ffn.saturating_mul(shared));
-                Some(Moe {
+                Ffn::Moe(Moe {
                     num_experts: e,
-                    experts_per_token: used.min(e),
+                    experts_per_token: used,
                     expert_intermediate: expert_ffn,
-                    shared_intermediate: if shared > 0 || self.tensor("blk.0.ffn_up_shexp.weight").is_some() {
+                    gated: has(blk("ffn_gate_exps.weight")) || !has(blk("ffn_up_exps.weight")),
+                    shared_intermediate: if shared > 0 || has(blk("ffn_up_shexp.weight")) {
                         shared_ffn
                     } else {
                         0
                     },
-                    shared_expert_gate: self
-                        .tensor(&format!("blk.{dense_first}.ffn_gate_inp_shexp.weight"))
-                        .is_some(),
-                    router_bias: self.tensor(&format!("blk.{dense_first}.ffn_gate_inp.bias")).is_some(),
-                    expert_bias: self.tensor(&format!("blk.{dense_first}.ffn_up_exps.bias")).is_some(),
-                    moe_layers: layers.saturating_sub(dense_first),
+                    shared_expert_gate: has(blk("ffn_gate_inp_shexp.weight")),
+                    router_bias: has(blk("ffn_gate_inp.bias")),
+                    score_bias: has(blk("exp_probs_b.bias")),
+                    expert_bias: has(blk("ffn_up_exps.bias")),
+                    latent: 0,
                 })
-            }
-            None => None,
-        };
-        let window = self.u(&k("attention.sliding_window")).filter(|w| *w > 0);
-        let sliding = match (window, family) {
-            (None, _) => 0,
-            (Some(_), "gemma2" | "gpt_oss") => layers.div_ceil(2),
-            (Some(_), "gemma3_text") => layers - layers / 6,
-            (Some(_), "qwen2" | "qwen3" | "llama") => 0,
-            (Some(_), _) => layers,
-        };
-        if window.is_some() && sliding == layers {
+            } else if has(blk("ffn_up.weight")) || has(blk("ffn_down.weight")) {
+                let width = self.u_at(&k("feed_forward_length"), i).unwrap_or(inter);
+                // Phi-3 stores gate and up as one `ffn_up` of twice the width.
+                let fused_gate_up = !has(blk("ffn_gate.weight"))
+                    && self
+                        .tensor(&blk("ffn_up.weight"))
+                        .and_then(|t| t.dims.get(1))
+                        .is_some_and(|r| *r == width.saturating_mul(2));
+                Ffn::Dense(Mlp {
+                    intermediate_size: width,
+                    gated: has(blk("ffn_gate.weight")) || fused_gate_up,
+                    bias: has(blk("ffn_down.bias")),
+                    fused_gate_up,
+                })
+            } else {
+                Ffn::None
+            };
+            let norms = if mixers.iter().any(|m| !matches!(m, Mixer::Attention(_) | Mixer::Mla(_)))
+                && matches!(ffn, Ffn::None)
+            {
+                1
+            } else {
+                norms_per_layer
+            };
+            stack.push(LayerGroup { count: 1, mixers, ffn, norms, extras: Vec::new() });
+        }
+        if window.is_some() && all_sliding {
             notices.push(Msg::new(MsgId::NoticeSlidingAllLayers, alloc::vec![Arg::Int(layers)]));
         }
-        let norms_per_layer = match family {
-            "gemma2" | "gemma3_text" => 4,
-            _ => 2,
-        };
-        let layer_norm = self.tensor("blk.0.attn_norm.bias").is_some();
-        // Phi-3 stores gate and up as one `ffn_up` of twice the width.
-        let fused_gate_up = self.tensor("blk.0.ffn_gate.weight").is_none()
-            && self
-                .tensor("blk.0.ffn_up.weight")
-                .and_then(|t| t.dims.get(1))
-                .is_some_and(|r| *r == inter.saturating_mul(2));
-        let a = Architecture {
-            family: family.into(),
-            vocab_size: vocab,
-            hidden_size: hidden,
-            num_layers: layers,
-            attention,
-            mlp: Mlp {
-                intermediate_size: inter,
-                gated: self.tensor("blk.0.ffn_gate.weight").is_some() || fused_gate_up || moe.is_some(),
-                bias: self.tensor("blk.0.ffn_down.bias").is_some(),
-                fused_gate_up,
-            },
-            moe,
-            norms: Norms {
-                kind: if layer_norm { NormKind::LayerNorm } else { NormKind::Rms },
-                per_layer: norms_per_layer,
-            },
-            learned_positions: self
-                .tensor("position_embd.weight")
-                .and_then(|t| t.dims.get(1).copied())
-                .unwrap_or(0),
-            tie_word_embeddings: tie,
-            sliding_layers: sliding,
-            sliding_window: if sliding > 0 { window } else { None },
-            max_context: self.u(&k("context_length")).unwrap_or(0),
-        };
+        let mut a = Architecture::new(family, vocab, hidden, stack.groups);
+        a.norm = if layer_norm { NormKind::LayerNorm } else { NormKind::Rms };
+        a.learned_positions =
+            self.tensor("position_embd.weight").and_then(|t| t.dims.get(1).copied()).unwrap_or(0);
+        a.tie_word_embeddings = tie;
+        a.max_context = self.u(&k("context_length")).unwrap_or(0);
         a.validate()?;
         Ok((a, notices))
     }
@@ -720,7 +763,7 @@ pub(crate) mod tests {
             Some(&MetaValue::Array { elem: 8, len: 1000, values: vec![] })
         );
         let (a, _) = g.to_architecture().unwrap();
-        assert_eq!((a.num_layers, a.hidden_size, a.vocab_size), (1, 256, 1000));
+        assert_eq!((a.num_layers(), a.hidden_size, a.vocab_size), (1, 256, 1000));
         assert_eq!(a.num_kv_heads(), 2);
         assert!(!a.tie_word_embeddings);
         assert_eq!(g.header_bytes % 32, 0);
@@ -783,6 +826,6 @@ pub(crate) mod tests {
         w.tensor("token_embd.weight", &[256, 1000], GgmlType::F16);
         w.tensor("blk.0.ffn_up.weight", &[256, 1024], GgmlType::F16);
         let (a, _) = parse(&w.0).unwrap().to_architecture().unwrap();
-        assert!(a.mlp.gated && a.mlp.fused_gate_up);
+        assert!(a.dense_mlp().is_some_and(|m| m.gated && m.fused_gate_up));
     }
 }

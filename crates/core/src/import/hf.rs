@@ -1,12 +1,19 @@
-//! Hugging Face `config.json` → [`Architecture`].
+//! Hugging Face `config.json` → [`Architecture`], layer by layer.
 //!
-//! Each family is read the way `transformers` builds the model: the same keys, the same defaults
-//! when a key is absent (a published Gemma 3 config omits the head counts because they equal the
-//! defaults), the same biases and norms. Nested `text_config` (Gemma 3, multimodal wrappers) is
-//! read as the language model, with the outer config's dtype and quantization.
+//! Each family is read the way `transformers` builds the model: the same keys (transformers 5
+//! names such as `num_local_experts` and `rope_parameters` and the older ones), the same defaults
+//! when a key is absent, the same biases and norms, and each layer's own kind: `layer_types`
+//! (`full_attention`, `sliding_attention`, `chunked_attention`, `linear_attention`, `mamba`,
+//! `conv`…), hybrid patterns (`hybrid_override_pattern`, `attn_layer_period`,
+//! `attn_layer_indices`, `full_attention_interval`) and the MoE placement keys
+//! (`first_k_dense_replace`, `mlp_only_layers`, `decoder_sparse_step`,
+//! `interleave_moe_layer_step`, `moe_layer_freq`, `moe_layers`). Nested `text_config` is read as
+//! the language model, with the outer config's dtype and quantization.
 //!
-//! An unknown `model_type` is read as a Llama-style decoder with a notice naming what was
-//! assumed; a config missing what no default can supply is an error, never a silent guess.
+//! **Never a silent guess.** A `model_type` Headroom does not know is read from the structural
+//! keys it understands only when no structural key is left unread; then the result carries
+//! [`Confidence::Inferred`] and a warning. Otherwise it is refused with a message naming the keys
+//! it could not interpret.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -16,12 +23,43 @@ use alloc::vec::Vec;
 use crate::error::{Error, Result};
 use crate::json::{self, Value};
 use crate::model::{
-    Architecture, Attention, MlaAttention, Mlp, Moe, NormKind, Norms, QkNorm, StandardAttention,
+    Architecture, Attention, Ffn, GatedDeltaNet, Indexer, LayerGroup, MAX_LAYERS, Mamba, MambaVersion, Mixer,
+    Mla, Mlp, Moe, Mtp, NormKind, QkNorm, ShortConv, Span, Stack,
 };
 use crate::precision::WeightFormat;
 use crate::text::{Arg, Msg, MsgId};
 
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
 const FORMAT: &str = "config.json";
+
+/// How far an architecture can be trusted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Confidence {
+    /// The checkpoint's own tensors (safetensors or GGUF headers) fix every weight.
+    Exact,
+    /// A family Headroom reads key by key, as `transformers` builds it.
+    #[default]
+    Config,
+    /// An unknown family read from the structural keys Headroom understands: the band widens.
+    Inferred,
+    /// No shape at all: a bare parameter count with a stand-in model's shape.
+    StandIn,
+}
+
+impl Confidence {
+    /// The id written in JSON and links (`exact`, `config`, `inferred`, `stand_in`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Confidence::Exact => "exact",
+            Confidence::Config => "config",
+            Confidence::Inferred => "inferred",
+            Confidence::StandIn => "stand_in",
+        }
+    }
+}
 
 /// A model read from its `config.json`.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,13 +72,16 @@ pub struct HfModel {
     pub notices: Vec<Msg>,
     /// `_name_or_path`, when present.
     pub name: Option<String>,
+    /// How far the shape can be trusted.
+    pub confidence: Confidence,
 }
 
 /// Reads a `config.json`.
 ///
 /// # Errors
-/// [`Error::Parse`] when the text is not JSON or lacks what the family needs;
-/// [`Error::Invalid`] when the shape does not make sense (heads that do not divide…).
+/// [`Error::Parse`] when the text is not JSON, lacks what the family needs, or is an unknown
+/// family with structural keys Headroom cannot interpret; [`Error::Invalid`] when the shape does
+/// not make sense (heads that do not divide…).
 ///
 /// # Example
 /// ```
@@ -55,13 +96,35 @@ pub fn parse_config(bytes: &[u8]) -> Result<HfModel> {
         return Err(Error::parse(FORMAT, "the file is not a JSON object"));
     }
     let mut notices = Vec::new();
-    // Multimodal wrappers keep the language model in `text_config`.
-    let text = root.get("text_config").filter(|v| v.as_object().is_some());
+    // Multimodal wrappers keep the language model in `text_config` (or `llm_config`).
+    let text = root
+        .get("text_config")
+        .or_else(|| root.get("llm_config"))
+        .filter(|v| v.as_object().is_some() && v.get("hidden_size").is_some());
     let cfg = Cfg { main: text.unwrap_or(&root), outer: &root };
     let outer_type = root.get("model_type").and_then(Value::as_str).unwrap_or("");
     let model_type = cfg.str("model_type").unwrap_or(outer_type).to_string();
     let family = normalise_family(&model_type, outer_type);
-    let architecture = read_family(&cfg, &family, &model_type, &mut notices)?;
+    let mut confidence = Confidence::Config;
+    let architecture = if is_known(&family) {
+        read_family(&cfg, &family, &mut notices)?
+    } else {
+        let unread = unread_structural_keys(cfg.main);
+        if !unread.is_empty() {
+            let shown = if model_type.is_empty() { "(none)".into() } else { model_type.clone() };
+            return Err(Error::parse(
+                FORMAT,
+                format!(
+                    "model_type `{shown}` is not one Headroom knows, and its config has structural keys Headroom cannot interpret: {}. Give the checkpoint's safetensors headers (model.safetensors.index.json) or a GGUF file instead: their tensors fix the weights exactly",
+                    unread.join(", ")
+                ),
+            ));
+        }
+        let shown = if model_type.is_empty() { "(none)" } else { model_type.as_str() };
+        notices.push(Msg::new(MsgId::NoticeUnknownFamily, vec![Arg::Text(shown.into())]));
+        confidence = Confidence::Inferred;
+        read_decoder(&cfg, &family, &mut notices)?
+    };
     architecture.validate().map_err(|e| match e {
         Error::Invalid { field, reason } => Error::parse(FORMAT, format!("{field}: {reason}")),
         other => other,
@@ -72,7 +135,7 @@ pub fn parse_config(bytes: &[u8]) -> Result<HfModel> {
     }
     let format = read_format(&root, &cfg, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);
-    Ok(HfModel { architecture, format, notices, name })
+    Ok(HfModel { architecture, format, notices, name, confidence })
 }
 
 /// The text config with a fallback to the outer one.
@@ -84,6 +147,10 @@ struct Cfg<'a> {
 impl Cfg<'_> {
     fn raw(&self, key: &str) -> Option<&Value> {
         self.main.get(key).or_else(|| self.outer.get(key)).filter(|v| !v.is_null())
+    }
+
+    fn present(&self, key: &str) -> bool {
+        self.main.get(key).is_some() || self.outer.get(key).is_some()
     }
 
     fn str(&self, key: &str) -> Option<&str> {
@@ -125,13 +192,39 @@ impl Cfg<'_> {
         self.raw(key).and_then(Value::as_bool)
     }
 
-    fn layer_types(&self) -> Option<Vec<bool>> {
-        let list = self.raw("layer_types")?.as_array()?;
-        Some(
-            list.iter()
-                .map(|v| matches!(v.as_str(), Some("sliding_attention" | "sliding" | "local")))
-                .collect(),
-        )
+    fn num(&self, key: &str) -> Option<f64> {
+        self.raw(key).and_then(Value::as_f64)
+    }
+
+    /// A list of counts (layer indices), bounded by the layer cap.
+    fn indices(&self, key: &str) -> Result<Option<Vec<u64>>> {
+        let Some(v) = self.raw(key) else { return Ok(None) };
+        let list = v.as_array().ok_or_else(|| Error::parse(FORMAT, format!("`{key}` must be a list")))?;
+        if list.len() as u64 > MAX_LAYERS {
+            return Err(Error::parse(FORMAT, format!("`{key}` lists more than {MAX_LAYERS} entries")));
+        }
+        list.iter()
+            .map(|x| {
+                x.as_u64().ok_or_else(|| Error::parse(FORMAT, format!("`{key}` must list layer numbers")))
+            })
+            .collect::<Result<Vec<u64>>>()
+            .map(Some)
+    }
+
+    /// `layer_types` (or another per-layer list of strings), checked against the layer count.
+    fn strings(&self, key: &str, layers: u64) -> Result<Option<Vec<&str>>> {
+        let Some(v) = self.raw(key) else { return Ok(None) };
+        let list = v.as_array().ok_or_else(|| Error::parse(FORMAT, format!("`{key}` must be a list")))?;
+        if list.len() as u64 != layers {
+            return Err(Error::parse(
+                FORMAT,
+                format!("`{key}` lists {} layers but the model has {layers}", list.len()),
+            ));
+        }
+        list.iter()
+            .map(|x| x.as_str().ok_or_else(|| Error::parse(FORMAT, format!("`{key}` must list strings"))))
+            .collect::<Result<Vec<&str>>>()
+            .map(Some)
     }
 }
 
@@ -139,104 +232,268 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
     let t = if model_type.is_empty() { outer } else { model_type };
     match t {
         "gemma3" => "gemma3_text".into(),
+        "gemma3n" => "gemma3n_text".into(),
+        "gemma4" => "gemma4_text".into(),
+        "llama4" => "llama4_text".into(),
+        "qwen3_5_text" => "qwen3_5".into(),
+        "qwen3_5_moe_text" => "qwen3_5_moe".into(),
+        "qwen3_vl_text" | "qwen3_vl" => "qwen3".into(),
+        "qwen3_vl_moe_text" | "qwen3_vl_moe" => "qwen3_moe".into(),
+        "qwen2_5_vl_text" | "qwen2_5_vl" | "qwen2_vl" | "qwen2_vl_text" => "qwen2".into(),
+        "kimi_k2" | "deepseek_v3" | "kimi_vl" => "deepseek_v3".into(),
+        "mistral3" | "ministral" => "mistral".into(),
+        "falcon_mamba" => "mamba".into(),
         other => other.to_string(),
     }
 }
 
-/// Per-family defaults of `transformers`' config classes, for keys a published config omits.
-struct Defaults {
-    vocab: u64,
-    hidden: u64,
-    inter: u64,
-    layers: u64,
-    heads: u64,
-    /// `None`: equal to the head count.
-    kv: Option<u64>,
-    head_dim: Option<u64>,
-    tie: bool,
+/// Families read key by key.
+const KNOWN: &[&str] = &[
+    "llama",
+    "mistral",
+    "mixtral",
+    "qwen2",
+    "qwen2_moe",
+    "qwen3",
+    "qwen3_moe",
+    "granite",
+    "olmo2",
+    "olmo3",
+    "smollm3",
+    "gemma",
+    "gemma2",
+    "gemma3_text",
+    "gemma4_text",
+    "phi3",
+    "deepseek_v2",
+    "deepseek_v3",
+    "deepseek_v32",
+    "gpt_oss",
+    "gpt2",
+    "gpt_neox",
+    "falcon",
+    "phi",
+    "gpt_bigcode",
+    "mpt",
+    "opt",
+    "bloom",
+    "stablelm",
+    "starcoder2",
+    "cohere",
+    "cohere2",
+    "glm",
+    "glm4",
+    "glm4_moe",
+    "olmoe",
+    "minimax_m2",
+    "llama4_text",
+    "nemotron_h",
+    "qwen3_next",
+    "qwen3_5",
+    "qwen3_5_moe",
+    "mamba",
+    "mamba2",
+    "bamba",
+    "jamba",
+    "falcon_h1",
+    "granitemoehybrid",
+    "lfm2",
+    "ernie4_5",
+    "ernie4_5_moe",
+    "hunyuan_v1_dense",
+    "hunyuan_v1_moe",
+    "exaone4",
+    "seed_oss",
+];
+
+fn is_known(family: &str) -> bool {
+    KNOWN.contains(&family)
 }
 
+/// Keys of any `config.json` that say nothing about the shape of the weights.
+const NON_STRUCTURAL: &[&str] = &[
+    "architectures",
+    "model_type",
+    "_name_or_path",
+    "transformers_version",
+    "torch_dtype",
+    "dtype",
+    "bos_token_id",
+    "eos_token_id",
+    "pad_token_id",
+    "sep_token_id",
+    "unk_token_id",
+    "decoder_start_token_id",
+    "use_cache",
+    "initializer_range",
+    "rms_norm_eps",
+    "layer_norm_eps",
+    "layer_norm_epsilon",
+    "norm_eps",
+    "rope_theta",
+    "rope_scaling",
+    "rope_parameters",
+    "rope_type",
+    "partial_rotary_factor",
+    "attention_dropout",
+    "hidden_dropout",
+    "embd_pdrop",
+    "resid_pdrop",
+    "attn_pdrop",
+    "dropout",
+    "hidden_act",
+    "hidden_activation",
+    "activation_function",
+    "quantization_config",
+    "auto_map",
+    "tie_word_embeddings",
+    "max_position_embeddings",
+    "pretraining_tp",
+    "tokenizer_class",
+    "pad_vocab_size_multiple",
+    "output_attentions",
+    "output_hidden_states",
+    "return_dict",
+    "id2label",
+    "label2id",
+    "torchscript",
+    "task_specific_params",
+    "problem_type",
+    "use_return_dict",
+    "is_encoder_decoder",
+    "chat_template",
+    "attn_implementation",
+    "_attn_implementation",
+    "router_aux_loss_coef",
+    "output_router_logits",
+    "router_jitter_noise",
+    "logits_scaling",
+    "embedding_multiplier",
+    "residual_multiplier",
+    "attention_multiplier",
+    "num_logits_to_keep",
+    "bias",
+    "attention_bias",
+    "mlp_bias",
+    "use_bias",
+    "qkv_bias",
+    "no_rope_layers",
+    "no_rope_layer_interval",
+    "use_sliding_window",
+    "sliding_window",
+    "max_window_layers",
+    "layer_types",
+    "head_dim",
+    "num_key_value_heads",
+    "num_attention_heads",
+    "num_hidden_layers",
+    "hidden_size",
+    "intermediate_size",
+    "vocab_size",
+];
+
+/// Words that mark a key as describing the weights' shape.
+const STRUCTURAL_WORDS: &[&str] = &[
+    "layer", "expert", "head", "dim", "size", "rank", "ssm", "mamba", "conv", "window", "moe", "pattern",
+    "block", "linear", "kv", "lora", "num_", "n_", "group", "state", "chunk", "shared", "dense", "nextn",
+    "mtp", "index", "latent", "ffn", "mlp", "inner", "proj", "embed",
+];
+
+/// Structural keys of an unknown family's config that the generic decoder reading would ignore.
+fn unread_structural_keys(cfg: &Value) -> Vec<String> {
+    let Some(obj) = cfg.as_object() else { return Vec::new() };
+    let mut out = Vec::new();
+    for (k, v) in obj {
+        let k = k.as_str();
+        if NON_STRUCTURAL.contains(&k) || v.is_null() || v.as_str().is_some() {
+            continue;
+        }
+        if matches!(v.as_bool(), Some(false)) {
+            continue;
+        }
+        if k.ends_with("_config") && k != "text_config" {
+            // Nested configs of other towers (vision, audio) are reported apart.
+            continue;
+        }
+        let lower = k.to_ascii_lowercase();
+        if STRUCTURAL_WORDS.iter().any(|w| lower.contains(w)) {
+            out.push(format!("`{k}`"));
+        }
+        if out.len() >= 12 {
+            break;
+        }
+    }
+    out
+}
+
+/// What every decoder family's config gives: widths, counts and the context.
+struct Common {
+    vocab: u64,
+    hidden: u64,
+    layers: u64,
+    heads: u64,
+    kv: u64,
+    head_dim: u64,
+    inter: u64,
+    tie: bool,
+    max_context: u64,
+}
+
+/// (vocab, hidden, intermediate, layers, heads, kv heads, head_dim, tied).
+type Defaults = (u64, u64, u64, u64, u64, u64, u64, bool);
+
+/// Per-family defaults of `transformers`' config classes, for keys a published config omits:
+/// (vocab, hidden, intermediate, layers, heads, kv heads or 0 for "= heads", head_dim or 0 for
+/// "hidden / heads", tied).
 fn defaults(family: &str) -> Option<Defaults> {
-    let d = |vocab, hidden, inter, layers, heads, kv, head_dim, tie| Defaults {
-        vocab,
-        hidden,
-        inter,
-        layers,
-        heads,
-        kv,
-        head_dim,
-        tie,
-    };
     Some(match family {
-        "llama" | "granite" | "olmo2" => d(32000, 4096, 11008, 32, 32, None, None, false),
-        "mistral" => d(32000, 4096, 14336, 32, 32, Some(8), None, false),
-        "mixtral" => d(32000, 4096, 14336, 32, 32, Some(8), None, false),
-        "qwen2" => d(151936, 4096, 22016, 32, 32, Some(32), None, false),
-        "qwen2_moe" => d(151936, 2048, 5632, 24, 16, Some(16), None, false),
-        "qwen3" => d(151936, 4096, 22016, 32, 32, Some(32), Some(128), false),
-        "qwen3_moe" => d(151936, 2048, 6144, 24, 32, Some(4), None, false),
-        "gemma" => d(256000, 3072, 24576, 28, 16, Some(16), Some(256), true),
-        "gemma2" => d(256000, 2304, 9216, 26, 8, Some(4), Some(256), true),
-        "gemma3_text" => d(262208, 2304, 9216, 26, 8, Some(4), Some(256), true),
-        "phi3" => d(32064, 3072, 8192, 32, 32, None, None, false),
-        "deepseek_v2" => d(102400, 4096, 11008, 30, 32, Some(32), None, false),
-        "deepseek_v3" => d(129280, 7168, 18432, 61, 128, Some(128), None, false),
-        "gpt_oss" => d(201088, 2880, 2880, 36, 64, Some(8), Some(64), false),
-        "gpt_neox" => d(50432, 6144, 24576, 44, 64, None, None, false),
+        "llama" | "granite" | "olmo2" => (32000, 4096, 11008, 32, 32, 0, 0, false),
+        "mistral" | "mixtral" => (32000, 4096, 14336, 32, 32, 8, 0, false),
+        "qwen2" => (151936, 4096, 22016, 32, 32, 32, 0, false),
+        "qwen2_moe" => (151936, 2048, 5632, 24, 16, 16, 0, false),
+        "qwen3" => (151936, 4096, 22016, 32, 32, 32, 128, false),
+        "qwen3_moe" => (151936, 2048, 6144, 24, 32, 4, 0, false),
+        "gemma" => (256000, 3072, 24576, 28, 16, 16, 256, true),
+        "gemma2" => (256000, 2304, 9216, 26, 8, 4, 256, true),
+        "gemma3_text" => (262208, 2304, 9216, 26, 8, 4, 256, true),
+        "phi3" => (32064, 3072, 8192, 32, 32, 0, 0, false),
+        "deepseek_v2" => (102400, 4096, 11008, 30, 32, 32, 0, false),
+        "deepseek_v3" | "deepseek_v32" => (129280, 7168, 18432, 61, 128, 128, 0, false),
+        "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         _ => return None,
     })
 }
 
-fn read_family(
-    cfg: &Cfg<'_>,
-    family: &str,
-    model_type: &str,
-    notices: &mut Vec<Msg>,
-) -> Result<Architecture> {
-    match family {
-        "gpt2" => read_gpt2(cfg),
-        "gpt_neox" => read_neox(cfg),
-        "falcon" => read_falcon(cfg),
-        _ => read_decoder(cfg, family, model_type, notices),
+fn read_common(cfg: &Cfg<'_>, family: &str) -> Result<Common> {
+    let d = defaults(family);
+    let (vocab, hidden, layers, heads, inter) = match d {
+        Some((v, h, i, l, a, ..)) => (
+            cfg.count_or("vocab_size", v)?,
+            cfg.count_or("hidden_size", h)?,
+            cfg.count_or("num_hidden_layers", l)?,
+            cfg.count_or("num_attention_heads", a)?,
+            cfg.count_or("intermediate_size", i)?,
+        ),
+        None => (
+            cfg.required(&["vocab_size", "n_vocab", "padded_vocab_size"])?,
+            cfg.required(&["hidden_size", "n_embd", "d_model", "dim"])?,
+            cfg.required(&["num_hidden_layers", "n_layer", "num_layers", "n_layers"])?,
+            cfg.count_any(&["num_attention_heads", "n_head", "num_heads", "n_heads"])?.unwrap_or(0),
+            cfg.count_any(&["intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"])?.unwrap_or(0),
+        ),
+    };
+    if layers > MAX_LAYERS {
+        return Err(Error::parse(FORMAT, format!("num_hidden_layers: {layers} layers is not a real model")));
     }
-}
-
-/// Llama-style decoders and their relatives: every family but GPT-2, GPT-NeoX and Falcon.
-fn read_decoder(
-    cfg: &Cfg<'_>,
-    family: &str,
-    model_type: &str,
-    notices: &mut Vec<Msg>,
-) -> Result<Architecture> {
-    let known = defaults(family);
-    if known.is_none() && !matches!(family, "llama" | "granite" | "olmo2") {
-        let shown = if model_type.is_empty() { "(none)" } else { model_type };
-        notices.push(Msg::new(MsgId::NoticeUnknownFamily, vec![Arg::Text(shown.into())]));
-    }
-    let (vocab, hidden, layers, heads, inter);
-    match &known {
-        Some(d) => {
-            vocab = cfg.count_or("vocab_size", d.vocab)?;
-            hidden = cfg.count_any(&["hidden_size"])?.unwrap_or(d.hidden);
-            layers = cfg.count_or("num_hidden_layers", d.layers)?;
-            heads = cfg.count_or("num_attention_heads", d.heads)?;
-            inter = cfg.count_or("intermediate_size", d.inter)?;
-        }
-        None => {
-            vocab = cfg.required(&["vocab_size", "n_vocab", "padded_vocab_size"])?;
-            hidden = cfg.required(&["hidden_size", "n_embd", "d_model", "dim"])?;
-            layers = cfg.required(&["num_hidden_layers", "n_layer", "num_layers", "n_layers"])?;
-            heads = cfg.required(&["num_attention_heads", "n_head", "num_heads", "n_heads"])?;
-            inter = cfg.required(&["intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"])?;
-        }
-    }
-    let kv_default = known.as_ref().and_then(|d| d.kv).unwrap_or(heads);
+    let kv_default = d.map_or(heads, |d| if d.5 == 0 { heads } else { d.5 });
     let kv = cfg.count_any(&["num_key_value_heads", "num_kv_heads", "n_head_kv"])?.unwrap_or(kv_default);
-    let head_dim_default =
-        known.as_ref().and_then(|d| d.head_dim).unwrap_or(hidden.checked_div(heads).unwrap_or(0));
-    let head_dim = cfg.count("head_dim")?.unwrap_or(head_dim_default);
-    let tie = cfg.flag("tie_word_embeddings").unwrap_or(known.as_ref().is_some_and(|d| d.tie));
-    // transformers' default `max_position_embeddings` per config class, for configs that omit it.
+    let hd_default = d.map_or(0, |d| d.6);
+    let head_dim = match cfg.count("head_dim")? {
+        Some(h) if h > 0 => h,
+        _ if hd_default > 0 => hd_default,
+        _ => hidden.checked_div(heads).unwrap_or(0),
+    };
+    let tie = cfg.flag("tie_word_embeddings").unwrap_or(d.is_some_and(|d| d.7) || tied_by_default(family));
     let context_default = match family {
         "gemma3_text" | "mistral" | "mixtral" => 131_072,
         "qwen2" | "qwen2_moe" | "qwen3" | "qwen3_moe" => 32_768,
@@ -247,277 +504,737 @@ fn read_decoder(
     let max_context = cfg
         .count_any(&["max_position_embeddings", "n_positions", "seq_length", "max_seq_len"])?
         .unwrap_or(context_default);
+    Ok(Common { vocab, hidden, layers, heads, kv, head_dim, inter, tie, max_context })
+}
 
-    let attention_bias = cfg.flag("attention_bias");
-    let mlp_bias = cfg.flag("mlp_bias").unwrap_or(false);
-    let (qkv_bias, o_bias) = match family {
-        // Qwen2 (and its MoE) always bias q, k and v, never o.
-        "qwen2" | "qwen2_moe" => (true, false),
-        "gpt_oss" => (true, true),
-        _ => {
-            let b = attention_bias.unwrap_or(false);
-            (b, b)
-        }
-    };
-    let qk_norm = match family {
-        "qwen3" | "qwen3_moe" | "gemma3_text" => QkNorm::PerHead,
-        "olmo2" => QkNorm::Full,
-        _ => QkNorm::None,
-    };
-    let norms_per_layer = match family {
-        "gemma2" | "gemma3_text" => 4,
-        _ => 2,
-    };
+/// Families whose config class ties the head to the embeddings unless told otherwise.
+fn tied_by_default(family: &str) -> bool {
+    matches!(
+        family,
+        "gemma4_text"
+            | "cohere"
+            | "cohere2"
+            | "lfm2"
+            | "smollm3"
+            | "mamba"
+            | "mamba2"
+            | "ernie4_5"
+            | "ernie4_5_moe"
+            | "gpt_bigcode"
+            | "opt"
+            | "bloom"
+            | "mpt"
+    )
+}
 
-    let attention = if family.starts_with("deepseek") || cfg.raw("kv_lora_rank").is_some() {
-        Attention::Mla(MlaAttention {
-            num_heads: heads,
-            q_lora_rank: match cfg.raw("q_lora_rank") {
-                None if family == "deepseek_v2" || family == "deepseek_v3" => {
-                    // Absent means the class default (1536); an explicit null means no q LoRA.
-                    if cfg.main.get("q_lora_rank").is_some() || cfg.outer.get("q_lora_rank").is_some() {
-                        None
-                    } else {
-                        Some(1536)
-                    }
-                }
-                None => None,
-                Some(_) => cfg.count("q_lora_rank")?,
-            },
-            kv_lora_rank: cfg.count_or("kv_lora_rank", 512)?,
-            qk_nope_head_dim: cfg.count_or("qk_nope_head_dim", 128)?,
-            qk_rope_head_dim: cfg.count_or("qk_rope_head_dim", 64)?,
-            v_head_dim: cfg.count_or("v_head_dim", 128)?,
-        })
-    } else {
-        Attention::Standard(StandardAttention {
-            num_heads: heads,
-            num_kv_heads: kv,
-            head_dim,
-            qkv_bias,
-            o_bias,
-            qk_norm,
-            fused_qkv: family == "phi3",
-            sinks: family == "gpt_oss",
-        })
-    };
+/// What a layer mixes with, before its sizes are known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Full,
+    Sliding,
+    Chunked,
+    Linear,
+    Mamba,
+    Conv,
+    /// No mixer (Nemotron-H's MLP and MoE layers).
+    NoMixer,
+    /// Mamba and attention in parallel (Falcon-H1).
+    Parallel,
+}
 
-    let moe = read_moe(cfg, family, layers, inter)?;
-    let (sliding_layers, sliding_window) = read_sliding(cfg, family, layers)?;
-    if known.is_none() && sliding_layers > 0 {
-        notices.push(Msg::new(MsgId::NoticeSlidingAllLayers, vec![Arg::Int(sliding_layers)]));
-    }
-
-    Ok(Architecture {
-        family: family.to_string(),
-        vocab_size: vocab,
-        hidden_size: hidden,
-        num_layers: layers,
-        attention,
-        mlp: Mlp { intermediate_size: inter, gated: true, bias: mlp_bias, fused_gate_up: family == "phi3" },
-        moe,
-        norms: Norms { kind: NormKind::Rms, per_layer: norms_per_layer },
-        learned_positions: 0,
-        tie_word_embeddings: tie,
-        sliding_layers,
-        sliding_window,
-        max_context,
+fn kind_of(s: &str) -> Option<Kind> {
+    Some(match s {
+        "full_attention" | "attention" | "full" | "global" | "global_attention" => Kind::Full,
+        "sliding_attention" | "sliding" | "local" | "local_attention" | "sliding_window" => Kind::Sliding,
+        "chunked_attention" => Kind::Chunked,
+        "linear_attention" => Kind::Linear,
+        "mamba" | "mamba2" | "ssm" => Kind::Mamba,
+        "conv" | "short_conv" => Kind::Conv,
+        "mlp" | "moe" => Kind::NoMixer,
+        _ => return None,
     })
 }
 
-fn read_moe(cfg: &Cfg<'_>, family: &str, layers: u64, inter: u64) -> Result<Option<Moe>> {
-    let experts = match family {
-        "mixtral" | "gpt_oss" => {
-            Some(cfg.count_any(&["num_local_experts", "num_experts"])?.unwrap_or(if family == "mixtral" {
-                8
+/// Each layer's kind, by the family's rules.
+fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
+    let n = layers as usize;
+    let window = cfg.count("sliding_window")?.filter(|w| *w > 0);
+    if family == "nemotron_h" {
+        if let Some(p) = cfg.raw("hybrid_override_pattern").and_then(Value::as_str) {
+            if p.len() != n {
+                return Err(Error::parse(
+                    FORMAT,
+                    format!("`hybrid_override_pattern` has {} layers but the model has {layers}", p.len()),
+                ));
+            }
+            return p
+                .chars()
+                .map(|c| match c {
+                    'M' => Ok(Kind::Mamba),
+                    '*' => Ok(Kind::Full),
+                    '-' | 'E' => Ok(Kind::NoMixer),
+                    other => Err(Error::parse(
+                        FORMAT,
+                        format!("`hybrid_override_pattern`: unknown layer `{other}`"),
+                    )),
+                })
+                .collect();
+        }
+        if let Some(list) = cfg.strings("layers_block_type", layers)? {
+            return list
+                .iter()
+                .map(|s| {
+                    kind_of(s)
+                        .ok_or_else(|| Error::parse(FORMAT, format!("`layers_block_type`: unknown `{s}`")))
+                })
+                .collect();
+        }
+    }
+    if let Some(list) = cfg.strings("layer_types", layers)? {
+        return list
+            .iter()
+            .map(|s| {
+                kind_of(s)
+                    .ok_or_else(|| Error::parse(FORMAT, format!("`layer_types`: unknown layer type `{s}`")))
+            })
+            .collect();
+    }
+    let all = |k| vec![k; n];
+    Ok(match family {
+        "falcon_h1" => all(Kind::Parallel),
+        "mamba" | "mamba2" => all(Kind::Mamba),
+        "jamba" => {
+            let period = cfg.count_or("attn_layer_period", 8)?.max(1);
+            let offset = cfg.count_or("attn_layer_offset", 4)?;
+            (0..layers).map(|i| if (i % period) == offset { Kind::Full } else { Kind::Mamba }).collect()
+        }
+        "bamba" => {
+            let at = cfg.indices("attn_layer_indices")?.unwrap_or_default();
+            (0..layers).map(|i| if at.contains(&i) { Kind::Full } else { Kind::Mamba }).collect()
+        }
+        "lfm2" => {
+            let at = cfg.indices("full_attn_idxs")?.unwrap_or_default();
+            (0..layers).map(|i| if at.contains(&i) { Kind::Full } else { Kind::Conv }).collect()
+        }
+        "qwen3_next" | "qwen3_5" | "qwen3_5_moe" => {
+            let every = cfg.count_or("full_attention_interval", 4)?.max(1);
+            (0..layers).map(|i| if (i + 1) % every == 0 { Kind::Full } else { Kind::Linear }).collect()
+        }
+        "gemma2" => (0..layers).map(|i| if i % 2 == 0 { Kind::Sliding } else { Kind::Full }).collect(),
+        "gemma3_text" | "cohere2" => {
+            let every =
+                cfg.count_or("sliding_window_pattern", if family == "cohere2" { 4 } else { 6 })?.max(1);
+            (0..layers).map(|i| if (i + 1) % every == 0 { Kind::Full } else { Kind::Sliding }).collect()
+        }
+        "gpt_oss" => (0..layers).map(|i| if i % 2 == 0 { Kind::Sliding } else { Kind::Full }).collect(),
+        "llama4_text" => {
+            // Layers with rotary embeddings attend in chunks; every `no_rope_layer_interval`-th is global.
+            let chunked = cfg.count("attention_chunk_size")?.is_some();
+            match cfg.indices("no_rope_layers")? {
+                Some(list) if list.len() == n && chunked => {
+                    list.iter().map(|r| if *r == 0 { Kind::Full } else { Kind::Chunked }).collect()
+                }
+                _ if chunked => {
+                    let every = cfg.count_or("no_rope_layer_interval", 4)?.max(1);
+                    (0..layers)
+                        .map(|i| if (i + 1) % every == 0 { Kind::Full } else { Kind::Chunked })
+                        .collect()
+                }
+                _ => all(Kind::Full),
+            }
+        }
+        "qwen2" | "qwen2_moe" | "qwen3" | "qwen3_moe" => {
+            if cfg.flag("use_sliding_window").unwrap_or(false) && window.is_some() {
+                let from = cfg.count_or("max_window_layers", layers)?.min(layers);
+                (0..layers).map(|i| if i >= from { Kind::Sliding } else { Kind::Full }).collect()
             } else {
-                128
-            }))
+                all(Kind::Full)
+            }
         }
-        "qwen2_moe" => Some(cfg.count_or("num_experts", 60)?),
-        "qwen3_moe" => Some(cfg.count_or("num_experts", 128)?),
-        "deepseek_v2" | "deepseek_v3" => {
-            cfg.count("n_routed_experts")?.or(if family == "deepseek_v3" { Some(256) } else { None })
+        "mistral" | "mixtral" | "starcoder2" | "phi3" if window.is_some() => all(Kind::Sliding),
+        f if !is_known(f) && window.is_some() && cfg.flag("use_sliding_window") != Some(false) => {
+            all(Kind::Sliding)
         }
-        _ => cfg.count_any(&["num_local_experts", "num_experts", "n_routed_experts"])?,
+        _ => all(Kind::Full),
+    })
+}
+
+/// The family's attention traits.
+struct Traits {
+    qkv_bias: bool,
+    o_bias: bool,
+    qk_norm: QkNorm,
+    fused_qkv: bool,
+    sinks: bool,
+    gated_mlp: bool,
+    mlp_bias: bool,
+    fused_gate_up: bool,
+    norm: NormKind,
+    norms: u64,
+}
+
+fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
+    let attention_bias = cfg.flag("attention_bias");
+    let b = attention_bias.unwrap_or(false);
+    let mut t = Traits {
+        qkv_bias: b,
+        o_bias: b,
+        qk_norm: QkNorm::None,
+        fused_qkv: false,
+        sinks: false,
+        gated_mlp: true,
+        mlp_bias: cfg.flag("mlp_bias").unwrap_or(false),
+        fused_gate_up: false,
+        norm: NormKind::Rms,
+        norms: 2,
     };
-    let Some(num_experts) = experts.filter(|e| *e > 1) else {
-        return Ok(None);
+    match family {
+        "qwen2" | "qwen2_moe" => (t.qkv_bias, t.o_bias) = (true, false),
+        "gpt_oss" => (t.qkv_bias, t.o_bias, t.sinks) = (true, true, true),
+        "glm" | "glm4" | "glm4_moe" | "seed_oss" => t.o_bias = false,
+        "phi3" => (t.fused_qkv, t.fused_gate_up) = (true, true),
+        "ernie4_5" | "ernie4_5_moe" => {
+            let u = cfg.flag("use_bias").unwrap_or(false);
+            (t.qkv_bias, t.o_bias, t.mlp_bias) = (u, u, u);
+        }
+        "exaone4" => (t.qkv_bias, t.o_bias) = (false, false),
+        _ => {}
+    }
+    if matches!(family, "glm" | "glm4") {
+        t.fused_gate_up = true;
+    }
+    t.qk_norm = match family {
+        "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
+        | "exaone4" => QkNorm::PerHead,
+        "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
+        "glm4_moe" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
+        "hunyuan_v1_dense" | "hunyuan_v1_moe" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
+        "cohere" | "cohere2" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHeadEach,
+        "llama4_text" => QkNorm::None,
+        _ => QkNorm::None,
     };
+    t.norms = match family {
+        "gemma2" | "gemma3_text" | "gemma4_text" | "glm4" => 4,
+        "cohere" | "cohere2" => 1,
+        "olmo2" | "olmo3" | "exaone4" => 2,
+        _ => 2,
+    };
+    if matches!(family, "cohere" | "cohere2") {
+        t.norm = NormKind::LayerNormNoBias;
+    }
+    t
+}
+
+/// A layer's attention of the family's traits, with its span.
+fn attention(t: &Traits, heads: u64, kv: u64, head_dim: u64, span: Span) -> Attention {
+    Attention {
+        qkv_bias: t.qkv_bias,
+        o_bias: t.o_bias,
+        qk_norm: t.qk_norm,
+        fused_qkv: t.fused_qkv,
+        sinks: t.sinks,
+        span,
+        ..Attention::gqa(heads, kv, head_dim)
+    }
+}
+
+fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Architecture> {
+    match family {
+        "gpt2" | "gpt_bigcode" => read_gpt2(cfg, family),
+        "gpt_neox" => read_neox(cfg),
+        "falcon" => read_falcon(cfg),
+        "phi" => read_phi(cfg),
+        "mpt" => read_mpt(cfg),
+        "opt" => read_opt(cfg),
+        "bloom" => read_bloom(cfg),
+        "stablelm" => read_stablelm(cfg),
+        "starcoder2" => read_starcoder2(cfg),
+        _ => read_decoder(cfg, family, notices),
+    }
+}
+
+/// Which layers use experts, by the family's keys; `None` for a dense model.
+fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
+    let n = layers as usize;
+    let experts =
+        cfg.count_any(&["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"])?;
+    let experts = match (experts, family) {
+        (Some(e), _) => e,
+        (None, "mixtral") => 8,
+        (None, "gpt_oss") => 128,
+        (None, "qwen2_moe") => 60,
+        (None, "qwen3_moe") => 128,
+        (None, "deepseek_v3" | "deepseek_v32") => 256,
+        _ => 0,
+    };
+    if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
+        return Ok(vec![false; n]);
+    }
+    if let Some(list) = cfg.indices("moe_layers")? {
+        return Ok((0..layers).map(|i| list.contains(&i)).collect());
+    }
+    Ok(match family {
+        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "kimi_k2" | "hunyuan_v1_moe" => {
+            let first =
+                cfg.count_or("first_k_dense_replace", if family.starts_with("deepseek_v3") { 3 } else { 0 })?;
+            let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
+            (0..layers).map(|i| i >= first && i % freq == 0).collect()
+        }
+        "qwen2_moe" | "qwen3_moe" | "qwen3_next" | "qwen3_5_moe" | "olmoe" => {
+            let step = cfg.count_or("decoder_sparse_step", 1)?.max(1);
+            let only = cfg.indices("mlp_only_layers")?.unwrap_or_default();
+            (0..layers).map(|i| !only.contains(&i) && (i + 1) % step == 0).collect()
+        }
+        "llama4_text" => {
+            let step = cfg.count_or("interleave_moe_layer_step", 1)?.max(1);
+            (0..layers).map(|i| (i + 1) % step == 0).collect()
+        }
+        "ernie4_5_moe" => {
+            let start = cfg.count_or("moe_layer_start_index", 1)?;
+            let end = cfg.count_or("moe_layer_end_index", layers.saturating_sub(1))?;
+            let every = cfg.count_or("moe_layer_interval", 1)?.max(1);
+            (0..layers).map(|i| i >= start && i <= end && (i - start) % every == 0).collect()
+        }
+        "jamba" => {
+            let period = cfg.count_or("expert_layer_period", 2)?.max(1);
+            let offset = cfg.count_or("expert_layer_offset", 1)?;
+            (0..layers).map(|i| (i % period) == offset).collect()
+        }
+        _ => {
+            let first = cfg.count_or("first_k_dense_replace", 0)?;
+            (0..layers).map(|i| i >= first).collect()
+        }
+    })
+}
+
+/// The mixture of experts of the family.
+fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
+    let num_experts = cfg
+        .count_any(&["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"])?
+        .unwrap_or(match family {
+            "mixtral" => 8,
+            "gpt_oss" => 128,
+            "qwen2_moe" => 60,
+            "qwen3_moe" => 128,
+            _ => 256,
+        });
     let k_default = match family {
-        "mixtral" => 2,
-        "qwen2_moe" => 4,
-        "gpt_oss" => 4,
-        "qwen3_moe" | "deepseek_v3" => 8,
+        "mixtral" | "jamba" => 2,
+        "qwen2_moe" | "gpt_oss" => 4,
+        "qwen3_moe" | "deepseek_v3" | "deepseek_v32" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
-        .count_any(&["num_experts_per_tok", "experts_per_token", "moe_topk", "top_k"])?
+        .count_any(&[
+            "num_experts_per_tok",
+            "experts_per_token",
+            "moe_topk",
+            "moe_k",
+            "top_k_experts",
+            "top_k",
+        ])?
         .unwrap_or(k_default);
     if experts_per_token == 0 {
         return Err(Error::parse(FORMAT, "`num_experts_per_tok` is missing for a mixture of experts"));
     }
     let expert_intermediate = match family {
-        "mixtral" | "gpt_oss" => inter,
+        "mixtral" | "gpt_oss" | "jamba" | "minimax_m2" | "llama4_text" => {
+            cfg.count_any(&["intermediate_size_mlp"]).ok().flatten().filter(|_| false).unwrap_or(inter)
+        }
         "qwen2_moe" => cfg.count_or("moe_intermediate_size", 1408)?,
         "qwen3_moe" => cfg.count_or("moe_intermediate_size", 768)?,
         "deepseek_v2" => cfg.count_or("moe_intermediate_size", 1407)?,
-        "deepseek_v3" => cfg.count_or("moe_intermediate_size", 2048)?,
+        "deepseek_v3" | "deepseek_v32" => cfg.count_or("moe_intermediate_size", 2048)?,
         _ => cfg.count("moe_intermediate_size")?.unwrap_or(inter),
     };
+    let n_shared = cfg.count_any(&[
+        "n_shared_experts",
+        "num_shared_experts",
+        "moe_num_shared_experts",
+        "num_shared_expert",
+    ])?;
     let shared_intermediate = match family {
         "qwen2_moe" => cfg.count_or("shared_expert_intermediate_size", 5632)?,
-        "deepseek_v2" | "deepseek_v3" => {
-            let n = cfg.count("n_shared_experts")?.unwrap_or(if family == "deepseek_v3" { 1 } else { 0 });
+        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "ernie4_5_moe" | "hunyuan_v1_moe" => {
+            let n = n_shared.unwrap_or(if family.starts_with("deepseek_v3") { 1 } else { 0 });
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
+        "nemotron_h" => cfg.count_or("moe_shared_expert_intermediate_size", 0)?,
+        "llama4_text" => inter,
         _ => cfg.count("shared_expert_intermediate_size")?.unwrap_or(0),
     };
-    // Which layers carry experts.
-    let moe_layers = match family {
-        "deepseek_v2" | "deepseek_v3" => {
-            let first = cfg.count_or("first_k_dense_replace", if family == "deepseek_v3" { 3 } else { 0 })?;
-            let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
-            (0..layers.min(crate::model::MAX_LAYERS)).filter(|i| *i >= first && i % freq == 0).count() as u64
-        }
-        "qwen2_moe" | "qwen3_moe" => {
-            let step = cfg.count_or("decoder_sparse_step", 1)?.max(1);
-            let only_mlp: Vec<u64> = cfg
-                .raw("mlp_only_layers")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_u64).collect())
-                .unwrap_or_default();
-            (0..layers.min(crate::model::MAX_LAYERS))
-                .filter(|i| !only_mlp.contains(i) && (i + 1) % step == 0)
-                .count() as u64
-        }
-        _ => {
-            let first = cfg.count_or("first_k_dense_replace", 0)?;
-            layers.saturating_sub(first)
-        }
-    };
-    Ok(Some(Moe {
+    Ok(Moe {
         num_experts,
         experts_per_token,
         expert_intermediate,
+        gated: family != "nemotron_h",
         shared_intermediate,
-        shared_expert_gate: family == "qwen2_moe",
+        shared_expert_gate: matches!(family, "qwen2_moe" | "qwen3_next" | "qwen3_5_moe"),
         router_bias: family == "gpt_oss",
+        score_bias: matches!(
+            family,
+            "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "nemotron_h" | "minimax_m2" | "ernie4_5_moe"
+        ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false)),
         expert_bias: family == "gpt_oss",
-        moe_layers,
-    }))
+        latent: cfg.count("moe_latent_size")?.unwrap_or(0),
+    })
 }
 
-/// Which layers attend within a window, by the conventions of `../shared/validation/README.md`:
-/// `layer_types` decides per layer where present; Gemma 2 alternates starting with a sliding
-/// layer; Gemma 3 slides five layers of six; Qwen slides only with `use_sliding_window` (and then
-/// from `max_window_layers` on); otherwise a set `sliding_window` makes every layer slide.
-fn read_sliding(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<(u64, Option<u64>)> {
-    let window = cfg.count("sliding_window")?.filter(|w| *w > 0);
-    let default_window = match family {
+fn mla(cfg: &Cfg<'_>, family: &str, heads: u64) -> Result<Mla> {
+    let q_lora_rank = match cfg.raw("q_lora_rank") {
+        // Absent means the class default (1536) for DeepSeek V2/V3; an explicit null means none.
+        None if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32")
+            && !cfg.present("q_lora_rank") =>
+        {
+            Some(1536)
+        }
+        None => None,
+        Some(_) => cfg.count("q_lora_rank")?,
+    };
+    let indexer = if family == "deepseek_v32" || cfg.present("index_topk") {
+        Some(Indexer {
+            heads: cfg.count_or("index_n_heads", 64)?,
+            head_dim: cfg.count_or("index_head_dim", 128)?,
+            topk: cfg.count_or("index_topk", 2048)?,
+        })
+    } else {
+        None
+    };
+    Ok(Mla {
+        num_heads: heads,
+        q_lora_rank,
+        kv_lora_rank: cfg.count_or("kv_lora_rank", 512)?,
+        qk_nope_head_dim: cfg.count_or("qk_nope_head_dim", 128)?,
+        qk_rope_head_dim: cfg.count_or("qk_rope_head_dim", 64)?,
+        v_head_dim: cfg.count_or("v_head_dim", 128)?,
+        indexer,
+    })
+}
+
+fn mamba(cfg: &Cfg<'_>, family: &str, hidden: u64) -> Result<Mamba> {
+    let v1 = matches!(family, "mamba" | "jamba");
+    let expand = cfg.count_any(&["mamba_expand", "expand"])?.unwrap_or(2);
+    let state = cfg.count_any(&["ssm_state_size", "mamba_d_state", "state_size"])?.unwrap_or(if v1 {
+        16
+    } else {
+        128
+    });
+    let kernel = cfg.count_any(&["conv_kernel", "mamba_d_conv", "mamba_conv_kernel"])?.unwrap_or(4);
+    if v1 {
+        let inner =
+            cfg.count_any(&["intermediate_size", "mamba_inner"]).ok().flatten().filter(|_| family == "mamba");
+        let inner = match family {
+            "jamba" => hidden.saturating_mul(cfg.count_or("mamba_expand", 2)?),
+            _ => inner.unwrap_or(hidden.saturating_mul(expand)),
+        };
+        let dt_rank = match cfg.raw("time_step_rank").or_else(|| cfg.raw("mamba_dt_rank")) {
+            Some(v) if v.as_u64().is_some() => v.as_u64().unwrap_or(0),
+            _ => hidden.div_ceil(16),
+        };
+        return Ok(Mamba {
+            version: MambaVersion::V1,
+            inner,
+            state,
+            groups: 1,
+            heads: 0,
+            conv_kernel: cfg.count_any(&["conv_kernel", "mamba_d_conv"])?.unwrap_or(4),
+            dt_rank,
+            conv_bias: cfg.flag("use_conv_bias").or(cfg.flag("mamba_conv_bias")).unwrap_or(true),
+            proj_bias: cfg.flag("use_bias").or(cfg.flag("mamba_proj_bias")).unwrap_or(false),
+            gated_norm: false,
+            inner_norms: family == "jamba",
+        });
+    }
+    let heads = cfg.count_any(&["mamba_num_heads", "mamba_n_heads", "num_heads"])?.unwrap_or(128);
+    let head_dim = cfg.count_any(&["mamba_head_dim", "mamba_d_head", "head_dim"])?;
+    let inner = match (family, cfg.count("mamba_d_ssm")?, head_dim) {
+        (_, Some(d), _) => d,
+        ("nemotron_h" | "granitemoehybrid" | "bamba" | "falcon_h1", None, Some(hd)) => {
+            heads.saturating_mul(hd)
+        }
+        _ => hidden.saturating_mul(expand),
+    };
+    Ok(Mamba {
+        version: MambaVersion::V2,
+        inner,
+        state,
+        groups: cfg.count_any(&["n_groups", "mamba_n_groups"])?.unwrap_or(1),
+        heads,
+        conv_kernel: kernel,
+        dt_rank: 0,
+        conv_bias: cfg.flag("use_conv_bias").or(cfg.flag("mamba_conv_bias")).unwrap_or(true),
+        proj_bias: cfg.flag("mamba_proj_bias").or(cfg.flag("use_bias")).unwrap_or(false),
+        gated_norm: family != "falcon_h1" || cfg.flag("mamba_rms_norm").unwrap_or(false),
+        inner_norms: false,
+    })
+}
+
+/// Llama-style decoders and every hybrid stack: per layer, its mixer and feed-forward.
+fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Architecture> {
+    let c = read_common(cfg, family)?;
+    let t = traits(cfg, family);
+    let kinds = layer_kinds(cfg, family, c.layers)?;
+    let moe_at = moe_layer(cfg, family, c.layers)?;
+    let moe = if moe_at.iter().any(|m| *m) { Some(read_moe(cfg, family, c.inter)?) } else { None };
+    let window = cfg.count("sliding_window")?.filter(|w| *w > 0).or(match family {
         "gemma2" | "gemma3_text" => Some(4096),
         "gpt_oss" => Some(128),
+        "cohere2" => Some(4096),
+        _ => None,
+    });
+    if kinds.contains(&Kind::Sliding) && window.is_none() {
+        return Err(Error::parse(FORMAT, "sliding-window layers but no `sliding_window`"));
+    }
+    if !is_known(family) && kinds.iter().all(|k| *k == Kind::Sliding) && !kinds.is_empty() {
+        notices.push(Msg::new(MsgId::NoticeSlidingAllLayers, vec![Arg::Int(c.layers)]));
+    }
+    let chunk = cfg.count("attention_chunk_size")?.unwrap_or(8192).max(1);
+    let dense_width = |i: u64| -> Result<u64> {
+        Ok(match family {
+            // Llama 4's dense layers are wider than its experts.
+            "llama4_text" if moe.is_some() => cfg.count("intermediate_size_mlp")?.unwrap_or(c.inter),
+            _ => {
+                let _ = i;
+                c.inter
+            }
+        })
+    };
+    let shared_kv_from = match family {
+        "gemma3n_text" | "gemma4_text" => c.layers.saturating_sub(cfg.count_or("num_kv_shared_layers", 0)?),
+        _ => c.layers,
+    };
+    let mut stack = Stack::default();
+    for (i, kind) in kinds.iter().enumerate() {
+        let i = i as u64;
+        let span = match kind {
+            Kind::Sliding => Span::Sliding { window: window.unwrap_or(1) },
+            Kind::Chunked => Span::Chunked { chunk },
+            _ => Span::Full,
+        };
+        let attn = |span| -> Result<Mixer> {
+            if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32") || cfg.present("kv_lora_rank")
+            {
+                return Ok(Mixer::Mla(mla(cfg, family, c.heads)?));
+            }
+            let mut a = attention(&t, c.heads, c.kv, c.head_dim, span);
+            match family {
+                "qwen3_next" | "qwen3_5" | "qwen3_5_moe" => {
+                    a.output_gate = cfg.flag("attn_output_gate").unwrap_or(true)
+                }
+                "gemma4_text" if span == Span::Full => {
+                    a.head_dim = cfg.count("global_head_dim")?.unwrap_or(c.head_dim);
+                    a.v_head_dim = a.head_dim;
+                    a.num_kv_heads = cfg.count("num_global_key_value_heads")?.unwrap_or(c.kv);
+                    a.k_eq_v = cfg.flag("attention_k_eq_v").unwrap_or(false);
+                }
+                "nemotron_h" => {
+                    a.head_dim = cfg.count_any(&["attention_head_dim", "head_dim"])?.unwrap_or(c.head_dim);
+                    a.v_head_dim = a.head_dim;
+                    (a.qkv_bias, a.o_bias) = (false, false);
+                }
+                "falcon_h1" | "bamba" | "granitemoehybrid" | "jamba" => {
+                    (a.qkv_bias, a.o_bias) = (false, false);
+                    if family == "falcon_h1" {
+                        a.head_dim = c.head_dim;
+                    }
+                }
+                _ => {}
+            }
+            a.shares_kv = i >= shared_kv_from;
+            Ok(Mixer::Attention(a))
+        };
+        let mixers = match kind {
+            Kind::Full | Kind::Sliding | Kind::Chunked => vec![attn(span)?],
+            Kind::Linear => vec![Mixer::GatedDeltaNet(GatedDeltaNet {
+                key_heads: cfg.count_or("linear_num_key_heads", 16)?,
+                value_heads: cfg.count_or("linear_num_value_heads", 32)?,
+                key_head_dim: cfg.count_or("linear_key_head_dim", 128)?,
+                value_head_dim: cfg.count_or("linear_value_head_dim", 128)?,
+                conv_kernel: cfg.count_or("linear_conv_kernel_dim", 4)?,
+            })],
+            Kind::Mamba => vec![Mixer::Mamba(mamba(cfg, family, c.hidden)?)],
+            Kind::Conv => vec![Mixer::ShortConv(ShortConv {
+                kernel: cfg.count_or("conv_L_cache", 3)?,
+                bias: cfg.flag("conv_bias").unwrap_or(false),
+            })],
+            Kind::Parallel => vec![Mixer::Mamba(mamba(cfg, family, c.hidden)?), attn(Span::Full)?],
+            Kind::NoMixer => Vec::new(),
+        };
+        let is_moe = moe_at.get(i as usize).copied().unwrap_or(false);
+        let ffn = match (family, kind, &moe) {
+            // Nemotron-H: a layer is one block; `E` layers are MoE, `-` layers an MLP, others none.
+            ("nemotron_h", _, _) => {
+                let pattern = cfg.raw("hybrid_override_pattern").and_then(Value::as_str).unwrap_or("");
+                let block = pattern.as_bytes().get(i as usize).copied();
+                let listed = cfg.strings("layers_block_type", c.layers).ok().flatten();
+                let listed = listed.as_ref().and_then(|l| l.get(i as usize).copied());
+                match (block, listed) {
+                    (Some(b'E'), _) | (None, Some("moe")) => Ffn::Moe(read_moe(cfg, family, c.inter)?),
+                    (Some(b'-'), _) | (None, Some("mlp")) => Ffn::Dense(Mlp::plain(c.inter, t.mlp_bias)),
+                    _ => Ffn::None,
+                }
+            }
+            ("granitemoehybrid", _, _) => {
+                let shared = cfg.count_or("shared_intermediate_size", 0)?;
+                match cfg.count_or("num_local_experts", 0)? {
+                    0 | 1 => Ffn::Dense(Mlp::gated(shared)),
+                    e => Ffn::Moe(Moe {
+                        num_experts: e,
+                        experts_per_token: cfg.count_or("num_experts_per_tok", 1)?,
+                        expert_intermediate: c.inter,
+                        gated: true,
+                        shared_intermediate: shared,
+                        shared_expert_gate: false,
+                        router_bias: false,
+                        score_bias: false,
+                        expert_bias: false,
+                        latent: 0,
+                    }),
+                }
+            }
+            (_, _, Some(m)) if is_moe => Ffn::Moe(m.clone()),
+            _ => {
+                let width = dense_width(i)?;
+                if width == 0 {
+                    return Err(Error::parse(
+                        FORMAT,
+                        "`intermediate_size` is missing and this family has no default for it",
+                    ));
+                }
+                Ffn::Dense(Mlp {
+                    intermediate_size: width,
+                    gated: t.gated_mlp,
+                    bias: t.mlp_bias,
+                    fused_gate_up: t.fused_gate_up,
+                })
+            }
+        };
+        let norms = match (family, kind) {
+            ("nemotron_h", _) => 1,
+            ("mamba" | "mamba2", _) => 1,
+            ("falcon_h1", _) => 2,
+            _ => t.norms,
+        };
+        let mut group = LayerGroup { count: 1, mixers, ffn, norms, extras: Vec::new() };
+        if family == "gemma4_text" {
+            gemma4_layer_extras(cfg, &c, &mut group)?;
+        }
+        stack.push(group);
+    }
+    let mut a = Architecture::new(family, c.vocab, c.hidden, stack.groups);
+    a.norm = t.norm;
+    a.tie_word_embeddings = c.tie;
+    a.max_context = c.max_context;
+    if family == "gemma4_text" {
+        let per_layer = cfg.count_or("hidden_size_per_layer_input", 0)?;
+        if per_layer > 0 {
+            let rows = cfg.count_or("vocab_size_per_layer_input", c.vocab)?;
+            let width = per_layer.saturating_mul(c.layers);
+            a.extras.push(crate::model::Extra { role: crate::tensor::Role::ExtraEmbd, rows, cols: width });
+            a.extras.push(crate::model::Extra {
+                role: crate::tensor::Role::Extra,
+                rows: width,
+                cols: c.hidden,
+            });
+            a.extras.push(crate::model::Extra { role: crate::tensor::Role::Norm, rows: 1, cols: per_layer });
+        }
+    }
+    a.mtp = match cfg.count_any(&["num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"])? {
+        Some(n) if n > 0 => Some(Mtp { modules: n, own_embeddings: family.starts_with("deepseek_v3") }),
         _ => None,
     };
-    let window = window.or(default_window);
-    if let Some(types) = cfg.layer_types() {
-        let sliding =
-            types.iter().take(layers.min(crate::model::MAX_LAYERS) as usize).filter(|s| **s).count() as u64;
-        return Ok(if sliding > 0 && window.is_some() { (sliding, window) } else { (0, None) });
-    }
-    let Some(w) = window else { return Ok((0, None)) };
-    let sliding = match family {
-        "gemma2" => layers.div_ceil(2),
-        "gemma3_text" => {
-            let pattern = cfg.count_or("sliding_window_pattern", 6)?.max(1);
-            layers - layers / pattern
-        }
-        "gpt_oss" => layers.div_ceil(2),
-        "qwen2" | "qwen2_moe" | "qwen3" | "qwen3_moe" => {
-            if cfg.flag("use_sliding_window").unwrap_or(false) {
-                let from = cfg.count_or("max_window_layers", layers)?;
-                layers.saturating_sub(from.min(layers))
-            } else {
-                0
-            }
-        }
-        "llama" | "granite" | "olmo2" | "gemma" | "deepseek_v2" | "deepseek_v3" => 0,
-        _ => {
-            if cfg.flag("use_sliding_window") == Some(false) {
-                0
-            } else {
-                layers
-            }
-        }
-    };
-    Ok(if sliding > 0 { (sliding, Some(w)) } else { (0, None) })
+    Ok(a)
 }
 
-fn read_gpt2(cfg: &Cfg<'_>) -> Result<Architecture> {
+/// Gemma 4's per-layer extras: the MoE block beside the dense MLP (with its three norms and the
+/// router's scales), the per-layer input gate and projection, and the layer scalar.
+fn gemma4_layer_extras(cfg: &Cfg<'_>, c: &Common, g: &mut LayerGroup) -> Result<()> {
+    use crate::model::Extra;
+    use crate::tensor::Role;
+    let h = c.hidden;
+    if let Ffn::Moe(m) = &g.ffn {
+        // The dense MLP runs beside the experts.
+        let m = m.clone();
+        g.ffn = Ffn::Moe(Moe { shared_intermediate: 0, ..m });
+        g.extras.push(Extra { role: Role::Extra, rows: c.inter, cols: h });
+        g.extras.push(Extra { role: Role::Extra, rows: c.inter, cols: h });
+        g.extras.push(Extra { role: Role::Extra, rows: h, cols: c.inter });
+        // Three more norms, the router's scale and per-expert scale.
+        for _ in 0..3 {
+            g.extras.push(Extra { role: Role::Norm, rows: 1, cols: h });
+        }
+        g.extras.push(Extra { role: Role::Norm, rows: 1, cols: h });
+        g.extras.push(Extra { role: Role::Norm, rows: 1, cols: cfg.count_or("num_experts", 0)? });
+    }
+    let per_layer = cfg.count_or("hidden_size_per_layer_input", 0)?;
+    if per_layer > 0 {
+        g.extras.push(Extra { role: Role::Extra, rows: per_layer, cols: h });
+        g.extras.push(Extra { role: Role::Extra, rows: h, cols: per_layer });
+        g.extras.push(Extra { role: Role::Norm, rows: 1, cols: h });
+    }
+    // The layer scalar.
+    g.extras.push(Extra { role: Role::Norm, rows: 1, cols: 1 });
+    Ok(())
+}
+
+/// One group of `layers` identical layers.
+fn uniform(layers: u64, mixer: Mixer, ffn: Ffn, norms: u64) -> Vec<LayerGroup> {
+    vec![LayerGroup::new(layers, mixer, ffn, norms)]
+}
+
+fn read_gpt2(cfg: &Cfg<'_>, family: &str) -> Result<Architecture> {
     let hidden = cfg.count_any(&["n_embd", "hidden_size"])?.unwrap_or(768);
     let heads = cfg.count_any(&["n_head", "num_attention_heads"])?.unwrap_or(12);
     let inner = cfg.count("n_inner")?.unwrap_or(hidden.saturating_mul(4));
     let positions = cfg.count_any(&["n_positions", "max_position_embeddings"])?.unwrap_or(1024);
-    Ok(Architecture {
-        family: "gpt2".into(),
-        vocab_size: cfg.count_or("vocab_size", 50257)?,
-        hidden_size: hidden,
-        num_layers: cfg.count_any(&["n_layer", "num_hidden_layers"])?.unwrap_or(12),
-        attention: Attention::Standard(StandardAttention {
-            num_heads: heads,
-            num_kv_heads: heads,
-            head_dim: hidden.checked_div(heads).unwrap_or(0),
-            qkv_bias: true,
-            o_bias: true,
-            qk_norm: QkNorm::None,
-            fused_qkv: true,
-            sinks: false,
-        }),
-        mlp: Mlp { intermediate_size: inner, gated: false, bias: true, fused_gate_up: false },
-        moe: None,
-        norms: Norms { kind: NormKind::LayerNorm, per_layer: 2 },
-        learned_positions: positions,
-        tie_word_embeddings: cfg.flag("tie_word_embeddings").unwrap_or(true),
-        sliding_layers: 0,
-        sliding_window: None,
-        max_context: positions,
-    })
+    let layers = cfg.count_any(&["n_layer", "num_hidden_layers"])?.unwrap_or(12);
+    // gpt_bigcode: one key/value head with `multi_query` (its default).
+    let kv = if family == "gpt_bigcode" && cfg.flag("multi_query").unwrap_or(true) { 1 } else { heads };
+    let att = Attention {
+        qkv_bias: true,
+        o_bias: true,
+        fused_qkv: true,
+        ..Attention::gqa(heads, kv, hidden.checked_div(heads).unwrap_or(0))
+    };
+    let mut a = Architecture::new(
+        family,
+        cfg.count_or("vocab_size", 50257)?,
+        hidden,
+        uniform(layers, Mixer::Attention(att), Ffn::Dense(Mlp::plain(inner, true)), 2),
+    );
+    a.norm = NormKind::LayerNorm;
+    a.learned_positions = positions;
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(true);
+    a.max_context = positions;
+    Ok(a)
 }
 
 fn read_neox(cfg: &Cfg<'_>) -> Result<Architecture> {
-    let d = defaults("gpt_neox").ok_or(Error::parse(FORMAT, "gpt_neox defaults"))?;
-    let hidden = cfg.count_or("hidden_size", d.hidden)?;
-    let heads = cfg.count_or("num_attention_heads", d.heads)?;
+    let hidden = cfg.count_or("hidden_size", 6144)?;
+    let heads = cfg.count_or("num_attention_heads", 64)?;
     let bias = cfg.flag("attention_bias").unwrap_or(true);
-    Ok(Architecture {
-        family: "gpt_neox".into(),
-        vocab_size: cfg.count_or("vocab_size", d.vocab)?,
-        hidden_size: hidden,
-        num_layers: cfg.count_or("num_hidden_layers", d.layers)?,
-        attention: Attention::Standard(StandardAttention {
-            num_heads: heads,
-            num_kv_heads: heads,
-            head_dim: hidden.checked_div(heads).unwrap_or(0),
-            qkv_bias: bias,
-            o_bias: bias,
-            qk_norm: QkNorm::None,
-            fused_qkv: true,
-            sinks: false,
-        }),
-        mlp: Mlp {
-            intermediate_size: cfg.count_or("intermediate_size", d.inter)?,
-            gated: false,
-            bias: true,
-            fused_gate_up: false,
-        },
-        moe: None,
-        norms: Norms { kind: NormKind::LayerNorm, per_layer: 2 },
-        learned_positions: 0,
-        tie_word_embeddings: cfg.flag("tie_word_embeddings").unwrap_or(false),
-        sliding_layers: 0,
-        sliding_window: None,
-        max_context: cfg.count_or("max_position_embeddings", 2048)?,
-    })
+    let att = Attention {
+        qkv_bias: bias,
+        o_bias: bias,
+        fused_qkv: true,
+        ..Attention::gqa(heads, heads, hidden.checked_div(heads).unwrap_or(0))
+    };
+    let inter = cfg.count_or("intermediate_size", 24576)?;
+    let mut a = Architecture::new(
+        "gpt_neox",
+        cfg.count_or("vocab_size", 50432)?,
+        hidden,
+        uniform(
+            cfg.count_or("num_hidden_layers", 44)?,
+            Mixer::Attention(att),
+            Ffn::Dense(Mlp::plain(inter, true)),
+            2,
+        ),
+    );
+    a.norm = NormKind::LayerNorm;
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(false);
+    a.max_context = cfg.count_or("max_position_embeddings", 2048)?;
+    Ok(a)
 }
 
 fn read_falcon(cfg: &Cfg<'_>) -> Result<Architecture> {
@@ -535,42 +1252,218 @@ fn read_falcon(cfg: &Cfg<'_>) -> Result<Architecture> {
     };
     let bias = cfg.flag("bias").unwrap_or(false);
     let parallel = cfg.flag("parallel_attn").unwrap_or(true);
-    let norms_per_layer = if new_arch {
+    let norms = if new_arch {
         cfg.count_or("num_ln_in_parallel_attn", 2)?
     } else if parallel {
         1
     } else {
         2
     };
-    Ok(Architecture {
-        family: "falcon".into(),
-        vocab_size: cfg.count_or("vocab_size", 65024)?,
-        hidden_size: hidden,
-        num_layers: cfg.count_any(&["num_hidden_layers", "n_layer"])?.unwrap_or(32),
-        attention: Attention::Standard(StandardAttention {
-            num_heads: heads,
-            num_kv_heads: kv,
-            head_dim,
-            qkv_bias: bias,
-            o_bias: bias,
-            qk_norm: QkNorm::None,
-            fused_qkv: true,
-            sinks: false,
-        }),
-        mlp: Mlp {
-            intermediate_size: cfg.count("ffn_hidden_size")?.unwrap_or(hidden.saturating_mul(4)),
-            gated: false,
-            bias,
-            fused_gate_up: false,
-        },
-        moe: None,
-        norms: Norms { kind: NormKind::LayerNorm, per_layer: norms_per_layer },
-        learned_positions: 0,
-        tie_word_embeddings: cfg.flag("tie_word_embeddings").unwrap_or(true),
-        sliding_layers: 0,
-        sliding_window: None,
-        max_context: cfg.count_or("max_position_embeddings", 2048)?,
-    })
+    let att =
+        Attention { qkv_bias: bias, o_bias: bias, fused_qkv: true, ..Attention::gqa(heads, kv, head_dim) };
+    let inter = cfg.count("ffn_hidden_size")?.unwrap_or(hidden.saturating_mul(4));
+    let mut a = Architecture::new(
+        "falcon",
+        cfg.count_or("vocab_size", 65024)?,
+        hidden,
+        uniform(
+            cfg.count_any(&["num_hidden_layers", "n_layer"])?.unwrap_or(32),
+            Mixer::Attention(att),
+            Ffn::Dense(Mlp::plain(inter, bias)),
+            norms,
+        ),
+    );
+    a.norm = NormKind::LayerNorm;
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(true);
+    a.max_context = cfg.count_or("max_position_embeddings", 2048)?;
+    Ok(a)
+}
+
+/// Phi-1, 1.5 and 2: parallel attention and a plain MLP after one LayerNorm, biases on every
+/// projection, partial rotary, an output head with a bias.
+fn read_phi(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let hidden = cfg.count_or("hidden_size", 2048)?;
+    let heads = cfg.count_or("num_attention_heads", 32)?;
+    let kv = cfg.count("num_key_value_heads")?.unwrap_or(heads);
+    let mut att = Attention {
+        qkv_bias: true,
+        o_bias: true,
+        ..Attention::gqa(heads, kv, hidden.checked_div(heads).unwrap_or(0))
+    };
+    if cfg.flag("qk_layernorm").unwrap_or(false) {
+        att.qk_norm = QkNorm::PerHead;
+    }
+    let inter = cfg.count_or("intermediate_size", 8192)?;
+    let mut a = Architecture::new(
+        "phi",
+        cfg.count_or("vocab_size", 51200)?,
+        hidden,
+        uniform(
+            cfg.count_or("num_hidden_layers", 24)?,
+            Mixer::Attention(att),
+            Ffn::Dense(Mlp::plain(inter, true)),
+            1,
+        ),
+    );
+    a.norm = NormKind::LayerNorm;
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(false);
+    a.head_bias = true;
+    a.max_context = cfg.count_or("max_position_embeddings", 2048)?;
+    Ok(a)
+}
+
+/// MPT: fused `Wqkv`, a plain MLP of `expansion_ratio × d_model`, LayerNorms without biases when
+/// `no_bias`, ALiBi (no position embeddings) or learned positions.
+fn read_mpt(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let hidden = cfg.count_or("d_model", 2048)?;
+    let heads = cfg.count_or("n_heads", 16)?;
+    let no_bias = cfg.flag("no_bias").unwrap_or(true);
+    let ratio = cfg.count_or("expansion_ratio", 4)?;
+    let attn_cfg = cfg.raw("attn_config");
+    let kv = attn_cfg.and_then(|v| v.get("kv_n_heads")).and_then(Value::as_u64).unwrap_or(heads);
+    let alibi = attn_cfg.and_then(|v| v.get("alibi")).and_then(Value::as_bool).unwrap_or(false);
+    let att = Attention {
+        qkv_bias: !no_bias,
+        o_bias: !no_bias,
+        fused_qkv: true,
+        ..Attention::gqa(heads, kv, hidden.checked_div(heads).unwrap_or(0))
+    };
+    let max_seq = cfg.count_or("max_seq_len", 2048)?;
+    let mut a = Architecture::new(
+        "mpt",
+        cfg.count_or("vocab_size", 50368)?,
+        hidden,
+        uniform(
+            cfg.count_or("n_layers", 24)?,
+            Mixer::Attention(att),
+            Ffn::Dense(Mlp::plain(hidden.saturating_mul(ratio), !no_bias)),
+            2,
+        ),
+    );
+    a.norm = if no_bias { NormKind::LayerNormNoBias } else { NormKind::LayerNorm };
+    a.learned_positions = if alibi { 0 } else { max_seq };
+    a.tie_word_embeddings = true;
+    a.max_context = max_seq;
+    Ok(a)
+}
+
+/// OPT: learned positions (with OPT's offset of 2 rows), biases everywhere, a plain MLP, and
+/// projections in and out when the embeddings are narrower than the model.
+fn read_opt(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let hidden = cfg.count_or("hidden_size", 768)?;
+    let heads = cfg.count_or("num_attention_heads", 12)?;
+    let bias = cfg.flag("enable_bias").unwrap_or(true);
+    let att = Attention {
+        qkv_bias: bias,
+        o_bias: bias,
+        ..Attention::gqa(heads, heads, hidden.checked_div(heads).unwrap_or(0))
+    };
+    let ffn = cfg.count_or("ffn_dim", 3072)?;
+    let embed = cfg.count_or("word_embed_proj_dim", hidden)?;
+    let positions = cfg.count_or("max_position_embeddings", 2048)?;
+    let mut a = Architecture::new(
+        "opt",
+        cfg.count_or("vocab_size", 50272)?,
+        embed,
+        uniform(
+            cfg.count_or("num_hidden_layers", 12)?,
+            Mixer::Attention(att),
+            Ffn::Dense(Mlp::plain(ffn, bias)),
+            2,
+        ),
+    );
+    a.hidden_size = hidden;
+    a.norm = NormKind::LayerNorm;
+    a.learned_positions = positions.saturating_add(2);
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(true);
+    a.max_context = positions;
+    if embed != hidden {
+        return Err(Error::parse(
+            FORMAT,
+            "OPT with `word_embed_proj_dim` unlike `hidden_size` (opt-350m) is not read from a config; give its safetensors headers",
+        ));
+    }
+    if cfg.flag("do_layer_norm_before") == Some(false) {
+        return Err(Error::parse(
+            FORMAT,
+            "OPT with `do_layer_norm_before` false has no final norm; give its safetensors headers",
+        ));
+    }
+    Ok(a)
+}
+
+/// BLOOM: a LayerNorm on the embeddings, fused `query_key_value`, biases everywhere, ALiBi.
+fn read_bloom(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let hidden = cfg.count_any(&["hidden_size", "n_embed"])?.unwrap_or(64);
+    let heads = cfg.count_any(&["n_head", "num_attention_heads"])?.unwrap_or(8);
+    let att = Attention {
+        qkv_bias: true,
+        o_bias: true,
+        fused_qkv: true,
+        ..Attention::gqa(heads, heads, hidden.checked_div(heads).unwrap_or(0))
+    };
+    let mut a = Architecture::new(
+        "bloom",
+        cfg.count_or("vocab_size", 250880)?,
+        hidden,
+        uniform(
+            cfg.count_any(&["n_layer", "num_hidden_layers"])?.unwrap_or(2),
+            Mixer::Attention(att),
+            Ffn::Dense(Mlp::plain(hidden.saturating_mul(4), true)),
+            2,
+        ),
+    );
+    a.norm = NormKind::LayerNorm;
+    a.embedding_norm = true;
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(true);
+    a.max_context = cfg.count_or("seq_length", 2048)?;
+    Ok(a)
+}
+
+/// StableLM: LayerNorms with biases, q/k/v biases when `use_qkv_bias`, optional per-head
+/// LayerNorms on q and k, one norm per layer with a parallel residual.
+fn read_stablelm(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let c = read_common(cfg, "stablelm")?;
+    let mut att = Attention {
+        qkv_bias: cfg.flag("use_qkv_bias").unwrap_or(false),
+        ..Attention::gqa(c.heads, c.kv, c.head_dim)
+    };
+    if cfg.flag("qk_layernorm").unwrap_or(false) {
+        att.qk_norm = QkNorm::PerHeadEach;
+    }
+    let norms = if cfg.flag("use_parallel_residual").unwrap_or(false) { 1 } else { 2 };
+    let mut a = Architecture::new(
+        "stablelm",
+        c.vocab,
+        c.hidden,
+        uniform(c.layers, Mixer::Attention(att), Ffn::Dense(Mlp::gated(c.inter)), norms),
+    );
+    a.norm = NormKind::LayerNorm;
+    a.tie_word_embeddings = c.tie;
+    a.max_context = c.max_context;
+    Ok(a)
+}
+
+/// StarCoder2: biases everywhere (`use_bias`), a plain MLP, LayerNorms, a sliding window.
+fn read_starcoder2(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let c = read_common(cfg, "starcoder2")?;
+    let bias = cfg.flag("use_bias").unwrap_or(true);
+    let span = match cfg.count("sliding_window")?.filter(|w| *w > 0) {
+        Some(w) => Span::Sliding { window: w },
+        None => Span::Full,
+    };
+    let att = Attention { qkv_bias: bias, o_bias: bias, span, ..Attention::gqa(c.heads, c.kv, c.head_dim) };
+    let mut a = Architecture::new(
+        "starcoder2",
+        c.vocab,
+        c.hidden,
+        uniform(c.layers, Mixer::Attention(att), Ffn::Dense(Mlp::plain(c.inter, bias)), 2),
+    );
+    a.norm = NormKind::LayerNorm;
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(true);
+    a.max_context = c.max_context;
+    let _ = cfg.num("residual_dropout");
+    Ok(a)
 }
 
 /// The checkpoint's own format: `quantization_config` first, else `torch_dtype` (or `dtype`).

@@ -1,0 +1,206 @@
+//! Feed-forward blocks: dense MLPs (gated or plain, with or without biases) and mixtures of
+//! experts (shared experts, router and expert biases, score-correction biases).
+//!
+//! Dense: gate, up and down matrices (`gate_up` fused in Phi-3), or up and down for a plain MLP.
+//! MoE: a router of `experts` rows, every expert's matrices (gated or plain), optional shared
+//! experts of their own width with an optional sigmoid gate.
+
+use super::{Emit, bounded, mul, positive};
+use crate::error::{Error, Result};
+use crate::tensor::{Part, Role};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// The feed-forward block of a layer.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "kind", rename_all = "snake_case"))]
+pub enum Ffn {
+    /// None (the mixer-only layers of Nemotron-H and Granite 4).
+    None,
+    /// A dense MLP.
+    Dense(Mlp),
+    /// A mixture of experts.
+    Moe(Moe),
+}
+
+/// A dense feed-forward block.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Mlp {
+    /// Inner width.
+    pub intermediate_size: u64,
+    /// Gated (SwiGLU, GeGLU: gate, up and down matrices) or plain (up and down).
+    pub gated: bool,
+    /// Biases on the projections.
+    pub bias: bool,
+    /// Gate and up stored as one matrix (Phi-3 `gate_up_proj`).
+    pub fused_gate_up: bool,
+}
+
+impl Mlp {
+    /// A gated MLP without biases.
+    pub fn gated(intermediate_size: u64) -> Self {
+        Mlp { intermediate_size, gated: true, bias: false, fused_gate_up: false }
+    }
+
+    /// A plain (up, activation, down) MLP.
+    pub fn plain(intermediate_size: u64, bias: bool) -> Self {
+        Mlp { intermediate_size, gated: false, bias, fused_gate_up: false }
+    }
+
+    /// Matrices that read the hidden state (2 gated, 1 plain).
+    pub fn inputs(&self) -> u64 {
+        if self.gated { 2 } else { 1 }
+    }
+
+    fn tensors(&self, h: u64, e: &mut Emit<'_>) {
+        let i = self.intermediate_size;
+        if self.gated {
+            if self.fused_gate_up {
+                e.push(Role::FfnGateUp, 2 * i, h);
+            } else {
+                e.push(Role::FfnGate, i, h);
+                e.push(Role::FfnUp, i, h);
+            }
+        } else {
+            e.push(Role::FfnUp, i, h);
+        }
+        e.push(Role::FfnDown, h, i);
+        e.bias(self.bias, self.inputs() * i);
+        e.bias(self.bias, h);
+    }
+}
+
+/// A mixture of experts.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Moe {
+    /// Routed experts.
+    pub num_experts: u64,
+    /// Experts each token is routed to.
+    pub experts_per_token: u64,
+    /// Inner width of one routed expert.
+    pub expert_intermediate: u64,
+    /// Experts gated (gate, up, down) or plain (up, down: Nemotron-H's squared ReLU).
+    pub gated: bool,
+    /// Total inner width of the always-on shared expert(s); 0 when none.
+    pub shared_intermediate: u64,
+    /// A sigmoid gate on the shared expert's output (Qwen2-MoE: a `hidden × 1` matrix).
+    pub shared_expert_gate: bool,
+    /// Bias on the router (gpt-oss).
+    pub router_bias: bool,
+    /// A score-correction bias per expert (DeepSeek V3's `e_score_correction_bias`).
+    pub score_bias: bool,
+    /// Biases inside each expert (gpt-oss: gate-up and down biases).
+    pub expert_bias: bool,
+    /// Experts work in a smaller latent width, projected down and back up around them
+    /// (Nemotron 3's `moe_latent_size`); 0 when they read the hidden state directly.
+    pub latent: u64,
+}
+
+impl Moe {
+    /// Parameters of one routed expert.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] for absurd sizes.
+    pub fn expert_params(&self, h: u64) -> Result<u64> {
+        let h = if self.latent > 0 { self.latent } else { h };
+        let mats = if self.gated { 3 } else { 2 };
+        let w = mul(&[h, self.expert_intermediate, mats])?;
+        let b = if self.expert_bias { (mats - 1) * self.expert_intermediate + h } else { 0 };
+        Ok(w.saturating_add(b))
+    }
+
+    fn tensors(&self, hidden: u64, e: &mut Emit<'_>) {
+        let (n, i) = (self.num_experts, self.expert_intermediate);
+        e.push(Role::Router, n, hidden);
+        // The experts' own width: the latent when they work in one.
+        let h = if self.latent > 0 {
+            e.push(Role::Extra, self.latent, hidden);
+            e.push(Role::Extra, hidden, self.latent);
+            self.latent
+        } else {
+            hidden
+        };
+        e.within(Part::Router, |e| {
+            e.bias(self.router_bias, n);
+            if self.score_bias {
+                e.push(Role::Bias, 1, n);
+            }
+        });
+        e.within(Part::Experts, |e| {
+            if self.gated {
+                e.push_experts(Role::ExpGate, i, h, n);
+            }
+            e.push_experts(Role::ExpUp, i, h, n);
+            e.push_experts(Role::ExpDown, h, i, n);
+            if self.expert_bias {
+                e.push_experts(Role::Bias, 1, if self.gated { 2 * i } else { i }, n);
+                e.push_experts(Role::Bias, 1, h, n);
+            }
+        });
+        let h = hidden;
+        if self.shared_intermediate > 0 {
+            let s = self.shared_intermediate;
+            if self.gated {
+                e.push(Role::ShGate, s, h);
+            }
+            e.push(Role::ShUp, s, h);
+            e.push(Role::ShDown, h, s);
+            if self.shared_expert_gate {
+                e.push(Role::ShExpGate, 1, h);
+            }
+        }
+    }
+}
+
+impl Ffn {
+    pub(crate) fn validate(&self) -> Result<()> {
+        match self {
+            Ffn::None => Ok(()),
+            Ffn::Dense(m) => {
+                positive("intermediate_size", m.intermediate_size)?;
+                bounded("intermediate_size", m.intermediate_size)
+            }
+            Ffn::Moe(m) => {
+                positive("num_experts", m.num_experts)?;
+                positive("num_experts_per_tok", m.experts_per_token)?;
+                positive("moe_intermediate_size", m.expert_intermediate)?;
+                bounded("num_experts", m.num_experts.saturating_mul(m.expert_intermediate))?;
+                bounded("shared_expert_intermediate_size", m.shared_intermediate)?;
+                if m.experts_per_token > m.num_experts {
+                    return Err(Error::invalid(
+                        "num_experts_per_tok",
+                        alloc::format!(
+                            "{} experts per token but only {} experts",
+                            m.experts_per_token,
+                            m.num_experts
+                        ),
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    pub(crate) fn tensors(&self, h: u64, e: &mut Emit<'_>) {
+        match self {
+            Ffn::None => {}
+            Ffn::Dense(m) => e.within(Part::Mlp, |e| m.tensors(h, e)),
+            Ffn::Moe(m) => e.within(Part::SharedExperts, |e| m.tensors(h, e)),
+        }
+    }
+
+    /// Inner width a token passes through (dense width; MoE: its experts and the shared ones).
+    pub fn active_width(&self) -> u64 {
+        match self {
+            Ffn::None => 0,
+            Ffn::Dense(m) => m.intermediate_size,
+            Ffn::Moe(m) => m
+                .expert_intermediate
+                .saturating_mul(m.experts_per_token)
+                .saturating_add(m.shared_intermediate),
+        }
+    }
+}

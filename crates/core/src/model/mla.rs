@@ -1,0 +1,116 @@
+//! Multi-head latent attention (DeepSeek V2/V3, Kimi K2) and DeepSeek V3.2's sparse-attention
+//! indexer.
+//!
+//! Tensors: the query path (`q_a` → norm → `q_b`, or one `q` when `q_lora_rank` is absent), the
+//! joint key/value compression `kv_a` (`kv_lora_rank + qk_rope_head_dim` rows) and its norm, the
+//! decompression `kv_b`, and `o`. Cache: one latent of `kv_lora_rank + qk_rope_head_dim` per token
+//! (what vLLM, SGLang and llama.cpp store), the same on every tensor-parallel rank.
+//!
+//! The indexer (DeepSeek V3.2, "DSA") scores past tokens with its own small heads and keeps
+//! the top `index_topk`: its tensors are `wq_b` (`index_n_heads × index_head_dim` rows from the
+//! query latent), `wk` (`index_head_dim` rows from the hidden state), a LayerNorm on the keys and
+//! `weights_proj` (one weight per index head); it caches one `index_head_dim` key per token.
+
+use super::{Emit, LayerCache, bounded, positive};
+use crate::error::{Error, Result};
+use crate::tensor::Role;
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// DeepSeek V2/V3 multi-head latent attention.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Mla {
+    /// Query heads.
+    pub num_heads: u64,
+    /// Rank of the query compression; `None` when queries are projected directly (V2-Lite).
+    pub q_lora_rank: Option<u64>,
+    /// Rank of the key/value latent: what the cache stores per token, with the rope part.
+    pub kv_lora_rank: u64,
+    /// Per-head query/key width without rotary embedding.
+    pub qk_nope_head_dim: u64,
+    /// Per-head rotary width (shared across heads for keys).
+    pub qk_rope_head_dim: u64,
+    /// Per-head value width.
+    pub v_head_dim: u64,
+    /// The sparse-attention indexer, when the layer has one.
+    pub indexer: Option<Indexer>,
+}
+
+/// DeepSeek V3.2's lightning indexer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Indexer {
+    /// Index heads (`index_n_heads`).
+    pub heads: u64,
+    /// Width of one index head (`index_head_dim`): what its key cache keeps per token.
+    pub head_dim: u64,
+    /// Tokens each query attends (`index_topk`).
+    pub topk: u64,
+}
+
+impl Mla {
+    pub(crate) fn validate(&self) -> Result<()> {
+        positive("num_attention_heads", self.num_heads)?;
+        positive("kv_lora_rank", self.kv_lora_rank)?;
+        positive("qk_rope_head_dim", self.qk_rope_head_dim)?;
+        positive("v_head_dim", self.v_head_dim)?;
+        for (f, v) in [
+            ("num_attention_heads", self.num_heads),
+            ("kv_lora_rank", self.kv_lora_rank),
+            ("qk_rope_head_dim", self.qk_rope_head_dim),
+            ("qk_nope_head_dim", self.qk_nope_head_dim),
+            ("v_head_dim", self.v_head_dim),
+            ("q_lora_rank", self.q_lora_rank.unwrap_or(0)),
+        ] {
+            bounded(f, v)?;
+        }
+        if let Some(ix) = &self.indexer {
+            positive("index_n_heads", ix.heads)?;
+            positive("index_head_dim", ix.head_dim)?;
+            positive("index_topk", ix.topk)?;
+            bounded("index_n_heads", ix.heads)?;
+            bounded("index_head_dim", ix.head_dim)?;
+            if self.q_lora_rank.is_none() {
+                return Err(Error::invalid(
+                    "q_lora_rank",
+                    "the indexer reads the query latent: q_lora_rank is needed",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn tensors(&self, h: u64, e: &mut Emit<'_>) {
+        let qk = self.qk_nope_head_dim + self.qk_rope_head_dim;
+        match self.q_lora_rank {
+            Some(r) => {
+                e.push(Role::AttnQA, r, h);
+                e.push(Role::AttnNorm, 1, r);
+                e.push(Role::AttnQB, self.num_heads * qk, r);
+            }
+            None => e.push(Role::AttnQ, self.num_heads * qk, h),
+        }
+        e.push(Role::AttnKvA, self.kv_lora_rank + self.qk_rope_head_dim, h);
+        e.push(Role::AttnNorm, 1, self.kv_lora_rank);
+        e.push(Role::AttnKvB, self.num_heads * (self.qk_nope_head_dim + self.v_head_dim), self.kv_lora_rank);
+        e.push(Role::AttnOut, h, self.num_heads * self.v_head_dim);
+        if let Some(ix) = &self.indexer {
+            let r = self.q_lora_rank.unwrap_or(h);
+            e.push(Role::IdxQ, ix.heads * ix.head_dim, r);
+            e.push(Role::IdxK, ix.head_dim, h);
+            // The key LayerNorm: weight and bias.
+            e.push(Role::AttnNorm, 1, ix.head_dim);
+            e.push(Role::AttnNorm, 1, ix.head_dim);
+            e.push(Role::IdxWeights, ix.heads, h);
+        }
+    }
+
+    pub(crate) fn cache(&self) -> LayerCache {
+        LayerCache::Latent {
+            width: self.kv_lora_rank.saturating_add(self.qk_rope_head_dim),
+            indexer: self.indexer.as_ref().map_or(0, |ix| ix.head_dim),
+        }
+    }
+}

@@ -1,0 +1,873 @@
+//! Model architectures as stacks of layers, and exact parameter counting.
+//!
+//! An [`Architecture`] is a decoder: token embeddings, a stack of layers and an output head. The
+//! stack is stored as run-length [`LayerGroup`]s (a 128-layer model with two alternating kinds of
+//! layer is a few groups, not 128 copies). Each layer has its *mixers* — usually one: full,
+//! sliding or chunked attention ([`attention`]), multi-head latent attention with or without a
+//! sparse-attention indexer ([`mla`]), Gated DeltaNet linear attention ([`linear`]), a Mamba or
+//! Mamba-2 state-space model or a short convolution ([`ssm`]); none for the MLP-only layers of
+//! Nemotron-H; two in parallel for Falcon-H1 — and a feed-forward ([`ffn`]: dense gated or
+//! plain, a mixture of experts, or none).
+//!
+//! Every kind of block knows its tensors, its cache or state, and its attention FLOPs. Parameter
+//! counting, weight pricing, KV cache and state, activations, speed and LoRA targets all walk the
+//! same stack. Counts follow the tensors `safetensors` stores (tied embeddings once, every
+//! expert), which is what Hugging Face `transformers` reports; multi-token-prediction modules are
+//! stored in some checkpoints but not built by `transformers`, so they are counted apart.
+//!
+//! Design anchors: vLLM's per-layer-group `KVCacheSpec`, llama.cpp's per-layer hyper-parameter
+//! arrays and `transformers`' `layer_types` key.
+
+pub mod attention;
+pub mod ffn;
+pub mod linear;
+pub mod mla;
+pub mod ssm;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, OrOverflow, Result};
+use crate::tensor::{Part, Role, Tensor};
+use crate::units::Params;
+
+pub use attention::{Attention, QkNorm, Span};
+pub use ffn::{Ffn, Mlp, Moe};
+pub use linear::GatedDeltaNet;
+pub use mla::{Indexer, Mla};
+pub use ssm::{Mamba, MambaVersion, ShortConv};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// The largest layer count accepted: real models have at most a few hundred; anything far above
+/// is a corrupt or hostile file, refused before any per-layer work.
+pub const MAX_LAYERS: u64 = 4096;
+
+/// The most run-length groups a stack may have (one per layer at worst).
+pub const MAX_GROUPS: usize = MAX_LAYERS as usize;
+
+/// A decoder-only model.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Architecture {
+    /// Family, as Hugging Face's `model_type` names it (`llama`, `qwen3_moe`…).
+    pub family: String,
+    /// Vocabulary size (rows of the embedding matrix).
+    pub vocab_size: u64,
+    /// Width of the residual stream.
+    pub hidden_size: u64,
+    /// The layers, bottom to top, as run-length groups.
+    pub groups: Vec<LayerGroup>,
+    /// The kind of every hidden-size norm (in the layers and the final one).
+    pub norm: NormKind,
+    /// Learned absolute position embeddings (GPT-2), in rows; 0 for rotary or none.
+    pub learned_positions: u64,
+    /// Whether the output head shares the input embedding matrix.
+    pub tie_word_embeddings: bool,
+    /// A bias on the output head (Phi-1/2).
+    pub head_bias: bool,
+    /// A norm on the embeddings before the first layer (BLOOM's `word_embeddings_layernorm`).
+    pub embedding_norm: bool,
+    /// Tensors outside the layers beside embeddings, final norm and head (Gemma 3n's per-layer
+    /// embeddings and AltUp projections).
+    pub extras: Vec<Extra>,
+    /// Multi-token-prediction modules the checkpoint stores after the last layer.
+    pub mtp: Option<Mtp>,
+    /// The longest context the model was trained for.
+    pub max_context: u64,
+}
+
+/// `count` consecutive layers of the same kind.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct LayerGroup {
+    /// How many layers in a row.
+    pub count: u64,
+    /// The token mixers of each layer (none, one, or several in parallel).
+    pub mixers: Vec<Mixer>,
+    /// The feed-forward block.
+    pub ffn: Ffn,
+    /// Hidden-size norms in each layer (2 for most; 4 for Gemma 2/3; 1 for Falcon-7B, Nemotron-H).
+    pub norms: u64,
+    /// Family-specific tensors of each layer (Gemma 3n's AltUp and LAuReL).
+    pub extras: Vec<Extra>,
+}
+
+/// A token mixer: how a layer reads the other tokens.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "kind", rename_all = "snake_case"))]
+pub enum Mixer {
+    /// Softmax attention over keys and values (full, sliding window or chunked).
+    Attention(Attention),
+    /// Multi-head latent attention (DeepSeek V2/V3, Kimi K2), optionally with DSA's indexer.
+    Mla(Mla),
+    /// Gated DeltaNet linear attention (Qwen3-Next, Qwen3.5).
+    GatedDeltaNet(GatedDeltaNet),
+    /// A Mamba or Mamba-2 selective state-space model.
+    Mamba(Mamba),
+    /// A gated short convolution (LFM2).
+    ShortConv(ShortConv),
+}
+
+/// A family-specific tensor: its role, and its shape for one layer (or the model).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Extra {
+    /// [`Role::Extra`] (a matrix), [`Role::ExtraEmbd`] (an embedding table) or [`Role::Norm`].
+    pub role: Role,
+    /// Rows.
+    pub rows: u64,
+    /// Columns.
+    pub cols: u64,
+}
+
+/// Multi-token-prediction modules (DeepSeek V3, GLM-4.5, MiMo, Qwen3-Next): each one decoder
+/// layer like the stack's last, two norms and a projection of `[embedding; hidden]`, and a norm
+/// before the shared head; some checkpoints store their own copies of the embedding and head.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Mtp {
+    /// Modules.
+    pub modules: u64,
+    /// Each module stores its own embedding table and head (DeepSeek V3's checkpoint does).
+    pub own_embeddings: bool,
+}
+
+/// What one layer keeps between tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerCache {
+    /// Nothing (an MLP-only layer, or attention reading another layer's cache).
+    None,
+    /// Keys and values: `k` and `v` elements per cached token (`v` = 0 when values are keys).
+    Kv {
+        /// Key elements per token.
+        k: u64,
+        /// Value elements per token.
+        v: u64,
+        /// Which tokens are cached.
+        span: Span,
+    },
+    /// One latent per token (MLA), and the indexer's keys per token when present.
+    Latent {
+        /// Latent elements per token (`kv_lora_rank + qk_rope_head_dim`).
+        width: u64,
+        /// Indexer key elements per token (0 without an indexer).
+        indexer: u64,
+    },
+    /// A fixed state per sequence: convolution taps and the SSM / delta-rule state, in elements.
+    State {
+        /// Convolution state elements (`(kernel − 1) × channels`).
+        conv: u64,
+        /// Recurrent state elements.
+        recurrent: u64,
+    },
+}
+
+/// Kind of normalisation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum NormKind {
+    /// RMSNorm: one weight vector.
+    Rms,
+    /// LayerNorm with weight and bias.
+    LayerNorm,
+    /// LayerNorm with a weight and no bias (Cohere, StableLM-2 without bias, OLMo-2 style).
+    LayerNormNoBias,
+    /// A norm without parameters (OLMo 1).
+    NoParams,
+}
+
+impl NormKind {
+    /// Parameters of one norm of width `w`.
+    pub fn params(self, w: u64) -> u64 {
+        match self {
+            NormKind::Rms | NormKind::LayerNormNoBias => w,
+            NormKind::LayerNorm => w.saturating_mul(2),
+            NormKind::NoParams => 0,
+        }
+    }
+}
+
+/// Parameters by part of the model. The parts sum to [`ParamBreakdown::total`]; `mtp` is apart.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct ParamBreakdown {
+    /// Input token embeddings.
+    pub embeddings: u64,
+    /// Learned position embeddings.
+    pub positions: u64,
+    /// Attention projections, their biases, query/key norms, sinks, MLA norms and indexers.
+    pub attention: u64,
+    /// Recurrent mixers: Mamba, Gated DeltaNet and short convolutions.
+    pub recurrent: u64,
+    /// Dense MLPs, all dense layers.
+    pub mlp: u64,
+    /// Routed experts, all of them in all MoE layers.
+    pub experts: u64,
+    /// Shared experts and their gates.
+    pub shared_experts: u64,
+    /// Routers (and their score-correction biases).
+    pub router: u64,
+    /// Layer norms and the final norm.
+    pub norms: u64,
+    /// Output head, when not tied to the embeddings.
+    pub output: u64,
+    /// Family-specific extras (Gemma 3n's per-layer embeddings, AltUp, LAuReL).
+    pub other: u64,
+    /// Multi-token-prediction modules stored in the checkpoint (not in [`Self::total`]).
+    pub mtp: u64,
+}
+
+impl ParamBreakdown {
+    /// Every parameter the model is built with (without multi-token-prediction modules).
+    pub fn total(&self) -> u64 {
+        [
+            self.embeddings,
+            self.positions,
+            self.attention,
+            self.recurrent,
+            self.mlp,
+            self.experts,
+            self.shared_experts,
+            self.router,
+            self.norms,
+            self.output,
+            self.other,
+        ]
+        .iter()
+        .fold(0u64, |a, b| a.saturating_add(*b))
+    }
+
+    fn add(&mut self, part: Part, n: u64) -> Result<()> {
+        let slot = match part {
+            Part::Embeddings => &mut self.embeddings,
+            Part::Positions => &mut self.positions,
+            Part::Attention => &mut self.attention,
+            Part::Recurrent => &mut self.recurrent,
+            Part::Mlp => &mut self.mlp,
+            Part::Experts => &mut self.experts,
+            Part::SharedExperts => &mut self.shared_experts,
+            Part::Router => &mut self.router,
+            Part::Norms => &mut self.norms,
+            Part::Output => &mut self.output,
+            Part::Other => &mut self.other,
+        };
+        *slot = slot.checked_add(n).or_overflow("parameter count")?;
+        Ok(())
+    }
+}
+
+/// Collects the tensors of one layer (or of the model's ends), with the part each counts in.
+pub struct Emit<'a> {
+    sink: &'a mut dyn FnMut(Role, Part, u64, u64, u64),
+    /// The block being emitted: biases count in it.
+    block: Part,
+}
+
+impl Emit<'_> {
+    /// A tensor of `rows × cols`.
+    pub fn push(&mut self, role: Role, rows: u64, cols: u64) {
+        self.push_experts(role, rows, cols, 1);
+    }
+
+    /// A stack of `experts` tensors of `rows × cols`.
+    pub fn push_experts(&mut self, role: Role, rows: u64, cols: u64, experts: u64) {
+        let part = if role == Role::Bias { self.block } else { role.part() };
+        (self.sink)(role, part, rows, cols, experts);
+    }
+
+    /// A bias vector of `n` values, when `on`.
+    pub fn bias(&mut self, on: bool, n: u64) {
+        if on {
+            self.push(Role::Bias, 1, n);
+        }
+    }
+
+    /// Runs `f` with biases counted in `part`.
+    pub fn within(&mut self, part: Part, f: impl FnOnce(&mut Self)) {
+        let before = self.block;
+        self.block = part;
+        f(self);
+        self.block = before;
+    }
+}
+
+/// Checked product of counts.
+pub(crate) fn mul(values: &[u64]) -> Result<u64> {
+    values.iter().try_fold(1u64, |a, v| a.checked_mul(*v)).or_overflow("parameter count")
+}
+
+/// Checked sum of counts.
+pub(crate) fn add(values: &[u64]) -> Result<u64> {
+    values.iter().try_fold(0u64, |a, v| a.checked_add(*v)).or_overflow("parameter count")
+}
+
+/// A size that must be positive, or an error naming the field.
+pub(crate) fn positive(field: &'static str, v: u64) -> Result<()> {
+    if v == 0 { Err(Error::invalid(field, "must be more than zero")) } else { Ok(()) }
+}
+
+/// Sizes beyond any real model (2^32): a width or count above it is a corrupt or hostile file.
+pub(crate) const MAX_DIM: u64 = 1 << 32;
+
+pub(crate) fn bounded(field: &'static str, v: u64) -> Result<()> {
+    if v > MAX_DIM { Err(Error::invalid(field, alloc::format!("{v} is not a real size"))) } else { Ok(()) }
+}
+
+impl Mixer {
+    /// Checks the mixer's sizes.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the field.
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            Mixer::Attention(a) => a.validate(),
+            Mixer::Mla(m) => m.validate(),
+            Mixer::GatedDeltaNet(g) => g.validate(),
+            Mixer::Mamba(m) => m.validate(),
+            Mixer::ShortConv(c) => c.validate(),
+        }
+    }
+
+    /// Emits the mixer's tensors for one layer.
+    pub fn tensors(&self, hidden: u64, e: &mut Emit<'_>) {
+        let part = match self {
+            Mixer::Attention(_) | Mixer::Mla(_) => Part::Attention,
+            _ => Part::Recurrent,
+        };
+        e.within(part, |e| match self {
+            Mixer::Attention(a) => a.tensors(hidden, e),
+            Mixer::Mla(m) => m.tensors(hidden, e),
+            Mixer::GatedDeltaNet(g) => g.tensors(hidden, e),
+            Mixer::Mamba(m) => m.tensors(hidden, e),
+            Mixer::ShortConv(c) => c.tensors(hidden, e),
+        });
+    }
+
+    /// What one layer of this mixer keeps between tokens, in a model of width `hidden`.
+    pub fn cache(&self, hidden: u64) -> LayerCache {
+        match self {
+            Mixer::Attention(a) => a.cache(),
+            Mixer::Mla(m) => m.cache(),
+            Mixer::GatedDeltaNet(g) => g.cache(),
+            Mixer::Mamba(m) => m.cache(),
+            Mixer::ShortConv(c) => c.cache(hidden),
+        }
+    }
+
+    /// Width of the query–key products per attended token (for the attention FLOPs: scores and
+    /// weighted sum cost `4 × width` per token attended); 0 for recurrent mixers, whose cost is in
+    /// their parameters.
+    pub fn score_width(&self) -> u64 {
+        match self {
+            Mixer::Attention(a) => a.num_heads.saturating_mul(a.head_dim),
+            Mixer::Mla(m) => m.num_heads.saturating_mul(m.qk_nope_head_dim + m.qk_rope_head_dim),
+            _ => 0,
+        }
+    }
+
+    /// Tokens one query attends at `context` (bounded by a window or chunk); 0 for recurrent mixers.
+    pub fn attended(&self, context: u64) -> u64 {
+        match self {
+            Mixer::Attention(a) => a.span.tokens(context),
+            Mixer::Mla(m) => match &m.indexer {
+                Some(ix) => context.min(ix.topk),
+                None => context,
+            },
+            _ => 0,
+        }
+    }
+
+    /// A short name (`attention`, `sliding attention`, `MLA`, `Gated DeltaNet`, `Mamba-2`…).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Mixer::Attention(a) => match a.span {
+                Span::Full => "attention",
+                Span::Sliding { .. } => "sliding attention",
+                Span::Chunked { .. } => "chunked attention",
+            },
+            Mixer::Mla(m) if m.indexer.is_some() => "MLA + indexer",
+            Mixer::Mla(_) => "MLA",
+            Mixer::GatedDeltaNet(_) => "Gated DeltaNet",
+            Mixer::Mamba(m) => match m.version {
+                MambaVersion::V1 => "Mamba",
+                MambaVersion::V2 => "Mamba-2",
+            },
+            Mixer::ShortConv(_) => "short conv",
+        }
+    }
+}
+
+impl LayerGroup {
+    /// One layer of `mixer` and `ffn` with `norms` hidden norms, repeated `count` times.
+    pub fn new(count: u64, mixer: Mixer, ffn: Ffn, norms: u64) -> Self {
+        LayerGroup { count, mixers: alloc::vec![mixer], ffn, norms, extras: Vec::new() }
+    }
+
+    /// Emits the tensors of one layer of the group.
+    pub fn tensors(&self, a: &Architecture, e: &mut Emit<'_>) {
+        let h = a.hidden_size;
+        e.within(Part::Norms, |e| {
+            for _ in 0..self.norms {
+                norm(a.norm, h, e);
+            }
+        });
+        for m in &self.mixers {
+            m.tensors(h, e);
+        }
+        self.ffn.tensors(h, e);
+        e.within(Part::Other, |e| {
+            for x in &self.extras {
+                e.push(x.role, x.rows, x.cols);
+            }
+        });
+    }
+}
+
+/// Builds a stack layer by layer, merging consecutive equal layers into one group.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stack {
+    /// The groups so far.
+    pub groups: Vec<LayerGroup>,
+}
+
+impl Stack {
+    /// Appends `g` (its `count` layers), merged into the last group when the layers are equal.
+    pub fn push(&mut self, g: LayerGroup) {
+        if let Some(last) = self.groups.last_mut()
+            && last.mixers == g.mixers
+            && last.ffn == g.ffn
+            && last.norms == g.norms
+            && last.extras == g.extras
+        {
+            last.count = last.count.saturating_add(g.count);
+            return;
+        }
+        self.groups.push(g);
+    }
+}
+
+fn norm(kind: NormKind, w: u64, e: &mut Emit<'_>) {
+    match kind {
+        NormKind::Rms | NormKind::LayerNormNoBias => e.push(Role::Norm, 1, w),
+        NormKind::LayerNorm => {
+            e.push(Role::Norm, 1, w);
+            e.push(Role::Bias, 1, w);
+        }
+        NormKind::NoParams => {}
+    }
+}
+
+impl Architecture {
+    /// A model of `groups`, RMS norms, untied, no extras: the common shape, for builders.
+    pub fn new(family: &str, vocab_size: u64, hidden_size: u64, groups: Vec<LayerGroup>) -> Self {
+        Architecture {
+            family: family.into(),
+            vocab_size,
+            hidden_size,
+            groups,
+            norm: NormKind::Rms,
+            learned_positions: 0,
+            tie_word_embeddings: false,
+            head_bias: false,
+            embedding_norm: false,
+            extras: Vec::new(),
+            mtp: None,
+            max_context: 4096,
+        }
+    }
+
+    /// Number of layers.
+    pub fn num_layers(&self) -> u64 {
+        self.groups.iter().fold(0u64, |a, g| a.saturating_add(g.count))
+    }
+
+    /// Each layer's group, bottom to top (`MAX_LAYERS` at most once validated).
+    pub fn layers(&self) -> impl Iterator<Item = &LayerGroup> + '_ {
+        self.groups.iter().flat_map(|g| core::iter::repeat_n(g, g.count.min(MAX_LAYERS) as usize))
+    }
+
+    /// Every mixer of every group with its layer count.
+    pub fn mixers(&self) -> impl Iterator<Item = (u64, &Mixer)> + '_ {
+        self.groups.iter().flat_map(|g| g.mixers.iter().map(move |m| (g.count, m)))
+    }
+
+    /// The first attention-like mixer (for labels and defaults).
+    pub fn first_attention(&self) -> Option<&Mixer> {
+        self.mixers().map(|(_, m)| m).find(|m| matches!(m, Mixer::Attention(_) | Mixer::Mla(_)))
+    }
+
+    /// The mixture of experts of the first MoE layer, if any.
+    pub fn moe(&self) -> Option<&Moe> {
+        self.groups.iter().find_map(|g| match &g.ffn {
+            Ffn::Moe(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// The dense MLP of the first dense layer, if any.
+    pub fn dense_mlp(&self) -> Option<&Mlp> {
+        self.groups.iter().find_map(|g| match &g.ffn {
+            Ffn::Dense(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// Key/value heads of the first attention layer (MLA: 1 shared latent; 0 without attention).
+    pub fn num_kv_heads(&self) -> u64 {
+        match self.first_attention() {
+            Some(Mixer::Attention(a)) => a.num_kv_heads,
+            Some(_) => 1,
+            None => 0,
+        }
+    }
+
+    /// Query heads of the first attention layer (0 without attention).
+    pub fn num_heads(&self) -> u64 {
+        match self.first_attention() {
+            Some(Mixer::Attention(a)) => a.num_heads,
+            Some(Mixer::Mla(m)) => m.num_heads,
+            _ => 0,
+        }
+    }
+
+    /// Layers whose feed-forward is a mixture of experts.
+    pub fn moe_layers(&self) -> u64 {
+        self.groups.iter().filter(|g| matches!(g.ffn, Ffn::Moe(_))).map(|g| g.count).sum()
+    }
+
+    /// Checks that the shape is usable: every size positive where it must be, heads that divide,
+    /// layer counts within [`MAX_LAYERS`].
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the field.
+    pub fn validate(&self) -> Result<()> {
+        positive("vocab_size", self.vocab_size)?;
+        positive("hidden_size", self.hidden_size)?;
+        bounded("vocab_size", self.vocab_size)?;
+        bounded("hidden_size", self.hidden_size)?;
+        if self.groups.len() > MAX_GROUPS {
+            return Err(Error::invalid("layer_types", "more layer groups than layers"));
+        }
+        let layers = self.groups.iter().try_fold(0u64, |a, g| a.checked_add(g.count));
+        let layers = layers.ok_or_else(|| Error::invalid("num_hidden_layers", "not a real layer count"))?;
+        positive("num_hidden_layers", layers)?;
+        if layers > MAX_LAYERS {
+            return Err(Error::invalid(
+                "num_hidden_layers",
+                alloc::format!("{layers} layers is not a real model (at most {MAX_LAYERS})"),
+            ));
+        }
+        for g in &self.groups {
+            positive("layer count", g.count)?;
+            if g.mixers.len() > 4 || g.norms > 16 || g.extras.len() > 64 {
+                return Err(Error::invalid("layer", "too many blocks in one layer"));
+            }
+            for m in &g.mixers {
+                m.validate()?;
+            }
+            g.ffn.validate()?;
+            for x in &g.extras {
+                bounded("extra tensor", x.rows)?;
+                bounded("extra tensor", x.cols)?;
+            }
+        }
+        if self.extras.len() > 64 {
+            return Err(Error::invalid("extras", "too many extra tensors"));
+        }
+        if let Some(m) = &self.mtp
+            && m.modules > 16
+        {
+            return Err(Error::invalid("num_nextn_predict_layers", "more than 16 prediction modules"));
+        }
+        Ok(())
+    }
+
+    /// Emits the tensors of the model's ends: `before` the layers (embeddings) or after them
+    /// (final norm, head).
+    fn ends(&self, before: bool, e: &mut Emit<'_>) {
+        let h = self.hidden_size;
+        if before {
+            e.push(Role::TokenEmbd, self.vocab_size, h);
+            if self.learned_positions > 0 {
+                e.push(Role::PosEmbd, self.learned_positions, h);
+            }
+            if self.embedding_norm {
+                e.within(Part::Norms, |e| norm(self.norm, h, e));
+            }
+            e.within(Part::Other, |e| {
+                for x in &self.extras {
+                    e.push(x.role, x.rows, x.cols);
+                }
+            });
+        } else {
+            e.within(Part::Norms, |e| norm(self.norm, h, e));
+            if !self.tie_word_embeddings {
+                e.push(Role::Output, self.vocab_size, h);
+            }
+            if self.head_bias {
+                e.within(Part::Output, |e| e.push(Role::Bias, 1, self.vocab_size));
+            }
+        }
+    }
+
+    /// Emits one multi-token-prediction module's tensors.
+    fn mtp_module(&self, m: &Mtp, e: &mut Emit<'_>) {
+        let h = self.hidden_size;
+        if let Some(last) = self.groups.last() {
+            last.tensors(self, e);
+        }
+        e.within(Part::Other, |e| {
+            // enorm, hnorm, the norm before the shared head, and eh_proj.
+            for _ in 0..3 {
+                norm(self.norm, h, e);
+            }
+            e.push(Role::MtpProj, h, h.saturating_mul(2));
+        });
+        if m.own_embeddings {
+            e.push(Role::TokenEmbd, self.vocab_size, h);
+            e.push(Role::Output, self.vocab_size, h);
+        }
+    }
+
+    /// Every parameter, by part.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for a shape that does not validate; [`Error::Overflow`] for absurd sizes.
+    ///
+    /// # Example
+    /// ```
+    /// use headroom_core::catalog;
+    /// let m = catalog::model("llama-3.1-8b").unwrap().architecture().unwrap();
+    /// assert_eq!(m.param_breakdown().unwrap().total(), 8_030_261_248);
+    /// ```
+    pub fn param_breakdown(&self) -> Result<ParamBreakdown> {
+        self.validate()?;
+        let mut b = ParamBreakdown::default();
+        let mut err: Option<Error> = None;
+        let mut count = |b: &mut ParamBreakdown, times: u64, f: &dyn Fn(&mut Emit<'_>)| {
+            let mut parts: Vec<(Part, u64)> = Vec::new();
+            let mut sink = |_: Role, part: Part, rows: u64, cols: u64, experts: u64| {
+                let n = rows.checked_mul(cols).and_then(|x| x.checked_mul(experts));
+                match n {
+                    Some(n) => parts.push((part, n)),
+                    None => parts.push((part, u64::MAX)),
+                }
+            };
+            f(&mut Emit { sink: &mut sink, block: Part::Norms });
+            for (part, n) in parts {
+                let r = if n == u64::MAX {
+                    Err(Error::Overflow { what: "parameter count" })
+                } else {
+                    n.checked_mul(times).or_overflow("parameter count").and_then(|n| b.add(part, n))
+                };
+                if let Err(e) = r {
+                    err.get_or_insert(e);
+                }
+            }
+        };
+        count(&mut b, 1, &|e| self.ends(true, e));
+        for g in &self.groups {
+            count(&mut b, g.count, &|e| g.tensors(self, e));
+        }
+        count(&mut b, 1, &|e| self.ends(false, e));
+        if let Some(m) = &self.mtp {
+            let mut extra = ParamBreakdown::default();
+            count(&mut extra, m.modules, &|e| self.mtp_module(m, e));
+            b.mtp = extra.total();
+        }
+        if let Some(e) = err {
+            return Err(e);
+        }
+        // The sum must fit too.
+        add(&[
+            b.embeddings,
+            b.positions,
+            b.attention,
+            b.recurrent,
+            b.mlp,
+            b.experts,
+            b.shared_experts,
+            b.router,
+            b.norms,
+            b.output,
+            b.other,
+            b.mtp,
+        ])?;
+        Ok(b)
+    }
+
+    /// Every tensor of the model in file order: embeddings, layer by layer, final norm, head
+    /// (without multi-token-prediction modules).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the architecture does not validate.
+    pub fn inventory(&self) -> Result<Vec<Tensor>> {
+        self.validate()?;
+        let mut t = Vec::new();
+        let mut layer: Option<u32> = None;
+        {
+            let mut sink = |role: Role, _: Part, rows: u64, cols: u64, experts: u64| {
+                t.push(Tensor { role, layer: None, rows, cols, experts });
+            };
+            self.ends(true, &mut Emit { sink: &mut sink, block: Part::Norms });
+        }
+        let mut i: u32 = 0;
+        for g in &self.groups {
+            for _ in 0..g.count {
+                layer = Some(i);
+                let mut sink = |role: Role, _: Part, rows: u64, cols: u64, experts: u64| {
+                    t.push(Tensor { role, layer, rows, cols, experts });
+                };
+                g.tensors(self, &mut Emit { sink: &mut sink, block: Part::Norms });
+                i += 1;
+            }
+        }
+        let _ = layer;
+        let mut sink = |role: Role, _: Part, rows: u64, cols: u64, experts: u64| {
+            t.push(Tensor { role, layer: None, rows, cols, experts });
+        };
+        self.ends(false, &mut Emit { sink: &mut sink, block: Part::Norms });
+        Ok(t)
+    }
+
+    /// The tensors of the multi-token-prediction modules (layers numbered after the stack).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the architecture does not validate.
+    pub fn mtp_inventory(&self) -> Result<Vec<Tensor>> {
+        self.validate()?;
+        let mut t = Vec::new();
+        if let Some(m) = &self.mtp {
+            let first = self.num_layers() as u32;
+            for k in 0..m.modules as u32 {
+                let layer = Some(first + k);
+                let mut sink = |role: Role, _: Part, rows: u64, cols: u64, experts: u64| {
+                    t.push(Tensor { role, layer, rows, cols, experts });
+                };
+                self.mtp_module(m, &mut Emit { sink: &mut sink, block: Part::Norms });
+            }
+        }
+        Ok(t)
+    }
+
+    /// Every parameter the model is built with (tied embeddings once, every expert).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] for absurd sizes.
+    pub fn params_total(&self) -> Result<Params> {
+        Ok(Params::new(self.param_breakdown()?.total()))
+    }
+
+    /// Parameters used per token: everything except the routed experts, plus each MoE layer's
+    /// `experts_per_token / num_experts` share (embeddings and output head included).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] for absurd sizes.
+    pub fn params_active(&self) -> Result<Params> {
+        let b = self.param_breakdown()?;
+        let mut active_experts: u128 = 0;
+        for g in &self.groups {
+            if let Ffn::Moe(m) = &g.ffn {
+                let one = m.expert_params(self.hidden_size)? as u128 * m.experts_per_token as u128;
+                active_experts += one * g.count as u128;
+            }
+        }
+        let active = (b.total() - b.experts) as u128 + active_experts;
+        Ok(Params::new(u64::try_from(active).unwrap_or(u64::MAX)))
+    }
+
+    /// A one-line description of the shape (`32 layers, hidden 4096, GQA 32/8 heads × 128`).
+    pub fn summary(&self) -> String {
+        use core::fmt::Write;
+        let mut s = String::new();
+        let _ = write!(s, "{} layers, hidden {}", self.num_layers(), self.hidden_size);
+        // Each distinct mixer kind with its layer count.
+        let mut kinds: Vec<(&'static str, u64, String)> = Vec::new();
+        for (n, m) in self.mixers() {
+            let detail = match m {
+                Mixer::Attention(a) => {
+                    let kind = if a.num_kv_heads == a.num_heads {
+                        "MHA"
+                    } else if a.num_kv_heads == 1 {
+                        "MQA"
+                    } else {
+                        "GQA"
+                    };
+                    let mut d =
+                        alloc::format!("{kind} {}/{} heads × {}", a.num_heads, a.num_kv_heads, a.head_dim);
+                    match a.span {
+                        Span::Sliding { window } => {
+                            let _ = write!(d, ", window {window}");
+                        }
+                        Span::Chunked { chunk } => {
+                            let _ = write!(d, ", chunks of {chunk}");
+                        }
+                        Span::Full => {}
+                    }
+                    d
+                }
+                Mixer::Mla(m) => {
+                    alloc::format!("{} heads, latent {}+{}", m.num_heads, m.kv_lora_rank, m.qk_rope_head_dim)
+                }
+                Mixer::GatedDeltaNet(g) => alloc::format!("{}/{} heads", g.key_heads, g.value_heads),
+                Mixer::Mamba(m) => alloc::format!("state {}", m.state),
+                Mixer::ShortConv(c) => alloc::format!("kernel {}", c.kernel),
+            };
+            match kinds.iter_mut().find(|(l, _, d)| *l == m.label() && *d == detail) {
+                Some(k) => k.1 += n,
+                None => kinds.push((m.label(), n, detail)),
+            }
+        }
+        let single = kinds.len() == 1;
+        for (label, n, detail) in kinds {
+            if single {
+                let _ = write!(s, ", {label} {detail}");
+            } else {
+                let _ = write!(s, ", {n}× {label} {detail}");
+            }
+        }
+        if let Some(moe) = self.moe() {
+            let _ = write!(s, ", MoE {} experts (top {})", moe.num_experts, moe.experts_per_token);
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Llama-2-7B by hand: 32 layers, MHA 32 × 128, SwiGLU 11008, vocab 32000, untied.
+    pub(crate) fn llama2_7b() -> Architecture {
+        let attn = Attention::gqa(32, 32, 128);
+        let group = LayerGroup::new(32, Mixer::Attention(attn), Ffn::Dense(Mlp::gated(11008)), 2);
+        Architecture::new("llama", 32000, 4096, alloc::vec![group])
+    }
+
+    #[test]
+    fn llama2_7b_is_exact() {
+        let a = llama2_7b();
+        let b = a.param_breakdown().unwrap();
+        assert_eq!(b.total(), 6_738_415_616);
+        assert_eq!(b.embeddings, 131_072_000);
+        assert_eq!(a.params_active().unwrap().get(), 6_738_415_616);
+        assert_eq!(a.inventory().unwrap().iter().map(Tensor::elements).sum::<u64>(), 6_738_415_616);
+    }
+
+    #[test]
+    fn absurd_sizes_are_errors_not_panics() {
+        let mut a = llama2_7b();
+        a.hidden_size = u64::MAX / 3;
+        assert!(a.param_breakdown().is_err());
+        a.hidden_size = 4096;
+        a.groups[0].count = 1 << 40;
+        assert!(a.validate().is_err());
+        a.groups[0].count = 32;
+        if let Mixer::Attention(att) = &mut a.groups[0].mixers[0] {
+            att.num_kv_heads = 5;
+        }
+        assert!(a.validate().is_err());
+    }
+}
