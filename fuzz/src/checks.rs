@@ -75,6 +75,8 @@ pub fn safetensors(data: &[u8]) {
                 architecture: architecture.clone(),
                 format: plain,
                 file: Some(facts),
+                confidence: headroom_core::model::Confidence::Exact,
+                notices: Vec::new(),
             });
         }
     }
@@ -87,12 +89,8 @@ pub fn safetensors(data: &[u8]) {
 /// `config.json` → architecture and format → estimate.
 pub fn config_json(data: &[u8]) {
     if let Ok(m) = hf::parse_config(data) {
-        estimate_custom(CustomModel {
-            name: m.name.unwrap_or_else(|| "x".into()),
-            architecture: m.architecture,
-            format: m.format,
-            file: None,
-        });
+        let name = m.name.clone().unwrap_or_else(|| "x".into());
+        estimate_custom(m.into_custom(name));
     }
 }
 

@@ -6,7 +6,7 @@ use headroom_core::estimate::{TermKind, estimate};
 use headroom_core::import::hf::parse_config;
 use headroom_core::inference::Runtime;
 use headroom_core::precision::{ALL_FORMATS, KvDtype, WeightFormat};
-use headroom_core::scenario::{CustomModel, ModelSource, Scenario};
+use headroom_core::scenario::{ModelSource, Scenario};
 use headroom_core::share;
 use headroom_core::tensors::weight_bytes;
 use headroom_core::units::Params;
@@ -282,12 +282,7 @@ proptest! {
     fn any_config_is_read_or_refused_without_panic(text in config(), s in scenario()) {
         if let Ok(m) = parse_config(text.as_bytes()) {
             let custom = Scenario {
-                model: ModelSource::Custom(Box::new(CustomModel {
-                    name: "random".into(),
-                    architecture: m.architecture,
-                    format: m.format,
-                    file: None,
-                })),
+                model: ModelSource::Custom(Box::new(m.into_custom("random".into()))),
                 ..s
             };
             let _ = estimate(&custom);

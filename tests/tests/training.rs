@@ -133,12 +133,7 @@ fn qlora_65b_fits_48gb() {
         checkpointing: Checkpointing::Full,
         optimizer: headroom_core::training::Optimizer::PagedAdamW8bit,
         lora_rank: 64,
-        model: headroom_core::scenario::ModelSource::Custom(Box::new(headroom_core::scenario::CustomModel {
-            name: "llama-65b".into(),
-            architecture: m.architecture,
-            format: m.format,
-            file: None,
-        })),
+        model: headroom_core::scenario::ModelSource::Custom(Box::new(m.into_custom("llama-65b".into()))),
         ..Scenario::default()
     };
     let e = estimate(&s).unwrap();

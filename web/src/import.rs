@@ -258,15 +258,11 @@ pub async fn from_hub(
         }
         Plan::ConfigOnly { config } => {
             let cfg = read_config(hub_ctx, r, &config).await?;
-            let model = CustomModel {
-                name: r.repo.clone(),
-                architecture: cfg.architecture,
-                format: cfg.format,
-                file: None,
-            };
+            let notices = render(&cfg.notices);
+            let model = cfg.into_custom(r.repo.clone());
             Ok(Imported {
                 model,
-                notices: render(&cfg.notices),
+                notices,
                 read: "config.json (no safetensors files: tensors priced by rule)".into(),
                 choices: Vec::new(),
                 file: None,

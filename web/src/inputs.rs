@@ -7,7 +7,7 @@ use headroom_core::import::hf::parse_config;
 use headroom_core::inference::Runtime;
 use headroom_core::precision::{ALL_FORMATS, KvDtype, WeightFormat};
 use headroom_core::scenario::{
-    CustomModel, DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource, format_params, parse_params,
+    DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource, format_params, parse_params,
 };
 use headroom_core::text::Lang;
 use headroom_core::training::{
@@ -91,14 +91,7 @@ pub fn ModelInput() -> impl IntoView {
             config_error.set(None);
             let name = m.name.clone().unwrap_or_else(|| format!("{} (config.json)", m.architecture.family));
             ui.hf.set(None);
-            ui.scenario.update(|s| {
-                s.model = ModelSource::Custom(Box::new(CustomModel {
-                    name,
-                    architecture: m.architecture,
-                    format: m.format,
-                    file: None,
-                }))
-            });
+            ui.scenario.update(|s| s.model = ModelSource::Custom(Box::new(m.into_custom(name))));
         }
         Err(e) => config_error.set(Some(e.to_string())),
     };

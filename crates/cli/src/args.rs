@@ -9,7 +9,7 @@ use headroom_core::cost::CostSettings;
 use headroom_core::hardware::{DeviceChoice, MyMachine};
 use headroom_core::inference::Runtime;
 use headroom_core::precision::{KvDtype, WeightFormat};
-use headroom_core::scenario::{CustomModel, DEFAULT_CONTEXT, ModelSource, Scenario, parse_params};
+use headroom_core::scenario::{DEFAULT_CONTEXT, ModelSource, Scenario, parse_params};
 use headroom_core::training::{Checkpointing, LoraTargets, Mode, Offload, Optimizer, TrainPrecision};
 
 /// How much memory, disk, speed and money a language model needs — term by term.
@@ -342,12 +342,7 @@ impl ScenarioArgs {
             for n in &m.notices {
                 eprintln!("note: {}", n.render(headroom_core::text::Lang::En));
             }
-            ModelSource::Custom(Box::new(CustomModel {
-                name,
-                architecture: m.architecture,
-                format: m.format,
-                file: None,
-            }))
+            ModelSource::Custom(Box::new(m.into_custom(name)))
         } else if let Some(p) = &self.params {
             ModelSource::Params(parse_params(p).map_err(|e| e.to_string())?)
         } else {

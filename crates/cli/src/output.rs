@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use headroom_core::catalog;
 use headroom_core::estimate::{Estimate, MemoryKeys, TermKind};
-use headroom_core::model::ParamBreakdown;
+use headroom_core::model::{LayerSummary, ParamBreakdown};
 use headroom_core::text::{Lang, Msg, format_int, format_size};
 use headroom_core::{Scenario, share};
 use serde::Serialize;
@@ -34,6 +34,8 @@ struct Json<'a> {
     speed: Option<JsonSpeed>,
     breakdown: Vec<JsonTerm>,
     notes: Vec<String>,
+    warnings: Vec<String>,
+    state_bytes_per_sequence: u64,
 }
 
 #[derive(Serialize)]
@@ -48,6 +50,8 @@ struct JsonModel<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     stand_in: Option<&'a str>,
     max_context: u64,
+    confidence: &'static str,
+    layers: &'a [LayerSummary],
 }
 
 #[derive(Serialize)]
@@ -99,6 +103,8 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             params_breakdown: e.model.breakdown.as_ref(),
             stand_in: e.model.stand_in.as_deref(),
             max_context: e.model.max_context,
+            confidence: e.model.confidence.id(),
+            layers: &e.model.layers,
         },
         memory: MemoryKeys::of(&e.memory),
         trainable_params: e.trainable_params,
@@ -136,6 +142,8 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             })
             .collect(),
         notes: e.notes.iter().map(en).collect(),
+        warnings: e.warnings.iter().map(en).collect(),
+        state_bytes_per_sequence: e.state_per_sequence.get(),
     };
     // Serializing plain structs of integers and strings cannot fail.
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();

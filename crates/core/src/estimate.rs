@@ -12,7 +12,7 @@ use crate::inference::{
     self, InferenceSetup, Runtime, activation_term, activation_term_flat, kv_cache_bytes, kv_share,
     overhead_term,
 };
-use crate::model::{Architecture, Mixer, ParamBreakdown, Span};
+use crate::model::{Architecture, Confidence, LayerSummary, Mixer, ParamBreakdown, Span};
 use crate::precision::WeightFormat;
 use crate::scenario::{ModelSource, Scenario};
 use crate::tensors::{self, Priced, Role};
@@ -225,6 +225,11 @@ pub struct ModelSummary {
     pub stand_in: Option<String>,
     /// The longest context the model was trained for (0 when unknown).
     pub max_context: u64,
+    /// How far the shape can be trusted (headers, a known family's config, an inferred family,
+    /// a stand-in).
+    pub confidence: Confidence,
+    /// Each run of identical layers, when the architecture is known.
+    pub layers: Vec<LayerSummary>,
 }
 
 /// Download size.
@@ -279,6 +284,11 @@ pub struct Estimate {
     pub training: Option<TrainingInfo>,
     /// Remarks worth showing beside the numbers.
     pub notes: Vec<Msg>,
+    /// What the answer takes on trust and widens its band: an inferred family, a stand-in shape,
+    /// a quantization or an encoder not read. Shown as a warning beside the result.
+    pub warnings: Vec<Msg>,
+    /// Recurrent-state bytes of one sequence (linear-attention and SSM layers; 0 for none).
+    pub state_per_sequence: Bytes,
 }
 
 /// What a training run involves beyond memory.
@@ -315,6 +325,8 @@ pub struct Resolved {
     pub params: Params,
     /// Notices from reading.
     pub notices: Vec<Msg>,
+    /// How far the shape can be trusted.
+    pub confidence: Confidence,
 }
 
 /// Looks up or reads the model of a scenario.
@@ -333,6 +345,7 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved> {
                 file: None,
                 params: *p,
                 notices: Vec::new(),
+                confidence: Confidence::StandIn,
             })
         }
         ModelSource::Catalog(id) => {
@@ -347,6 +360,7 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved> {
                 file: None,
                 params,
                 notices: m.notices,
+                confidence: m.confidence,
             })
         }
         ModelSource::Custom(c) => {
@@ -361,7 +375,8 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved> {
                 native_format: c.format,
                 file: c.file.clone(),
                 params,
-                notices: Vec::new(),
+                notices: c.notices.clone(),
+                confidence: if c.file.is_some() { Confidence::Exact } else { c.confidence },
             })
         }
     }
@@ -604,6 +619,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     }
     let variable = terms.iter().skip(1).fold(Bytes::ZERO, |acc, t| acc.saturating_add(t.bytes));
     terms.push(overhead_term(runtime, gpus, variable));
+    widen_for_confidence(&mut terms, r.confidence);
     let memory = Memory::from_terms(terms)?;
 
     // System RAM beside the accelerators.
@@ -641,27 +657,10 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         notes.push(Msg::new(MsgId::NoteNeedsGguf, vec![Arg::Text(runtime.label().into())]));
     }
 
-    let (params_total, params_active, breakdown, arch_summary, max_context) = match &r.architecture {
-        Some(a) => (
-            a.params_total()?,
-            a.params_active()?,
-            Some(a.param_breakdown()?),
-            Some(a.summary()),
-            a.max_context,
-        ),
-        None => (r.params, r.params, None, None, 0),
-    };
-    let flops_per_token = flops_per_token(params_active, shape, scenario.context);
+    let model = model_summary(r)?;
+    let flops_per_token = flops_per_token(model.params_active, shape, scenario.context);
     Ok(Estimate {
-        model: ModelSummary {
-            name: r.name.clone(),
-            params_total,
-            params_active,
-            breakdown,
-            architecture: arch_summary,
-            stand_in: r.stand_in.as_ref().map(|(id, _)| String::from(*id)),
-            max_context,
-        },
+        model,
         format,
         runtime,
         devices: gpus,
@@ -686,6 +685,8 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         trainable_params: 0,
         flops_per_token,
         training: None,
+        warnings: warnings_of(r, &notes),
+        state_per_sequence: state_per_sequence(r, runtime),
         notes,
     })
 }
@@ -759,6 +760,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             t.assumptions.push(Msg::new(MsgId::AssumeStandIn, vec![Arg::Text(id.into())]));
         }
     }
+    widen_for_confidence(&mut gpu_terms, r.confidence);
     let memory = Memory::from_terms(gpu_terms)?;
     let mut host_terms = tm.host;
     host_terms.push(Term {
@@ -770,18 +772,9 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         assumptions: vec![],
     });
     let host = Memory::from_terms(host_terms)?;
-    let (params_total, params_active, breakdown, summary, max_context) = match &r.architecture {
-        Some(a) => (
-            a.params_total()?,
-            a.params_active()?,
-            Some(a.param_breakdown()?),
-            Some(a.summary()),
-            a.max_context,
-        ),
-        None => (r.params, r.params, None, None, 0),
-    };
+    let model = model_summary(r)?;
     let flops_per_token =
-        crate::training::flops_per_token(scenario.mode, params_active.get(), scenario.checkpointing);
+        crate::training::flops_per_token(scenario.mode, model.params_active.get(), scenario.checkpointing);
     let tokens = scenario.dataset_tokens.saturating_mul(scenario.epochs);
     let weights_total = match &r.architecture {
         Some(a) => tensors::weight_bytes(a, base_format)?.total(),
@@ -795,15 +788,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         None => weights_total,
     };
     Ok(Estimate {
-        model: ModelSummary {
-            name: r.name.clone(),
-            params_total,
-            params_active,
-            breakdown,
-            architecture: summary,
-            stand_in: stand_in.map(String::from),
-            max_context,
-        },
+        model,
         format: base_format,
         runtime: Runtime::Transformers,
         devices: scenario.gpus,
@@ -827,6 +812,8 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             checkpoint_with_optimizer: Bytes::new(tm.checkpoint_with_optimizer),
             base_format,
         }),
+        warnings: warnings_of(r, &notes),
+        state_per_sequence: state_per_sequence(r, Runtime::Transformers),
         notes,
     })
 }
@@ -871,6 +858,87 @@ fn state_term(a: &Architecture, s: &InferenceSetup, place: Placement, host: &mut
         ),
         vec![assumption],
     ))
+}
+
+/// Widens the shape-dependent terms of an architecture read from an unknown family's config:
+/// weights −15 % … +25 %, KV cache and state ×0.5 … ×2.
+fn widen_for_confidence(terms: &mut [Term], confidence: Confidence) {
+    if confidence != Confidence::Inferred {
+        return;
+    }
+    for t in terms {
+        let (lo, hi) = match t.kind {
+            TermKind::Weights | TermKind::Gradients | TermKind::Optimizer | TermKind::MasterWeights => {
+                (0.85, 1.25)
+            }
+            TermKind::KvCache | TermKind::State | TermKind::Activations => (0.5, 2.0),
+            _ => continue,
+        };
+        t.low = t.low.min(t.bytes.scale(lo));
+        t.high = t.high.max(t.bytes.scale(hi));
+        t.assumptions.push(Msg::new(MsgId::AssumeInferredFamily, vec![]));
+    }
+}
+
+/// The warnings of an estimate: the notices that put the shape or the format on trust, and the
+/// confidence itself when it is below a known family's.
+fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
+    let mut w: Vec<Msg> = notes
+        .iter()
+        .filter(|m| {
+            matches!(
+                m.id,
+                MsgId::NoticeUnknownFamily
+                    | MsgId::NoticeEncoderNotCounted
+                    | MsgId::NoticeUnknownQuant
+                    | MsgId::NoticeSlidingAllLayers
+            )
+        })
+        .cloned()
+        .collect();
+    match r.confidence {
+        Confidence::Inferred => w.push(Msg::new(MsgId::WarnInferredBand, vec![])),
+        Confidence::StandIn => w.push(Msg::new(
+            MsgId::WarnStandIn,
+            vec![Arg::Text(r.stand_in.as_ref().map_or("", |s| s.0).into())],
+        )),
+        _ => {}
+    }
+    w
+}
+
+/// Recurrent-state bytes per sequence at the runtime's state dtype.
+fn state_per_sequence(r: &Resolved, runtime: Runtime) -> Bytes {
+    let elem = if runtime.is_llama_cpp() || runtime == Runtime::Cpu { 4 } else { 2 };
+    Bytes::new(r.architecture.as_ref().map_or(0, |a| inference::state_bytes_per_sequence(a, elem)))
+}
+
+/// The model as the estimate saw it: counts, shape, layers and how far they can be trusted.
+fn model_summary(r: &Resolved) -> Result<ModelSummary> {
+    Ok(match &r.architecture {
+        Some(a) => ModelSummary {
+            name: r.name.clone(),
+            params_total: a.params_total()?,
+            params_active: a.params_active()?,
+            breakdown: Some(a.param_breakdown()?),
+            architecture: Some(a.summary()),
+            stand_in: None,
+            max_context: a.max_context,
+            confidence: r.confidence,
+            layers: a.layer_summaries()?,
+        },
+        None => ModelSummary {
+            name: r.name.clone(),
+            params_total: r.params,
+            params_active: r.params,
+            breakdown: None,
+            architecture: None,
+            stand_in: r.stand_in.as_ref().map(|(id, _)| String::from(*id)),
+            max_context: 0,
+            confidence: Confidence::StandIn,
+            layers: Vec::new(),
+        },
+    })
 }
 
 /// Whether a token embedding is also the output head (tied): then it is read whole every token.

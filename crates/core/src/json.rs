@@ -223,7 +223,7 @@ impl Parser<'_> {
                     }
                 }
             }
-            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b'-' | b'0'..=b'9' | b'I' | b'N') => self.number(),
             Some(_) => Err(self.err("unexpected character")),
         }
     }
@@ -232,6 +232,15 @@ impl Parser<'_> {
         let start = self.i;
         if self.peek() == Some(b'-') {
             self.i += 1;
+        }
+        // Python's json writes `Infinity`, `-Infinity` and `NaN` (real configs contain them).
+        let rest = &self.s[self.i..];
+        for (word, f) in [(&b"Infinity"[..], f64::INFINITY), (&b"NaN"[..], f64::NAN)] {
+            if rest.starts_with(word) {
+                self.i += word.len();
+                let f = if start != self.i - word.len() { -f } else { f };
+                return Ok(Value::Number(Number { f, u: None }));
+            }
         }
         let int_start = self.i;
         match self.peek() {
@@ -359,6 +368,17 @@ impl Parser<'_> {
 mod tests {
     use super::*;
     use alloc::vec;
+
+    #[test]
+    fn python_non_finite_numbers_are_read() {
+        let v = parse(br#"{"a": Infinity, "b": -Infinity, "c": NaN, "d": [1, Infinity]}"#, "t").unwrap();
+        assert_eq!(v.get("a").and_then(Value::as_f64), Some(f64::INFINITY));
+        assert_eq!(v.get("b").and_then(Value::as_f64), Some(f64::NEG_INFINITY));
+        assert!(v.get("c").and_then(Value::as_f64).is_some_and(f64::is_nan));
+        assert!(v.get("a").and_then(Value::as_u64).is_none());
+        assert!(parse(b"Inf", "t").is_err());
+        assert!(parse(b"-Nope", "t").is_err());
+    }
 
     #[test]
     fn reads_a_config() {

@@ -6,6 +6,7 @@
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::cost::CostSettings;
 use crate::error::{Error, Result};
@@ -34,6 +35,10 @@ pub struct CustomModel {
     pub format: Option<WeightFormat>,
     /// What the checkpoint's own files say (GGUF or safetensors headers), when they were read.
     pub file: Option<FileFacts>,
+    /// How far the architecture can be trusted (from its config reader).
+    pub confidence: crate::model::Confidence,
+    /// What was assumed while reading it.
+    pub notices: Vec<crate::text::Msg>,
 }
 
 /// Exact facts read from a checkpoint's files: every tensor's bytes, so weights, placement and

@@ -539,6 +539,18 @@ messages! {
     AdviceVllmPreallocates =>
         "vLLM reserves {0} (90% of the GPU) at start and gives the rest of it to the KV cache",
         "vLLM réserve {0} (90 % du GPU) au démarrage et donne le reste au cache KV";
+    /// An inferred family widens the band.
+    WarnInferredBand =>
+        "the shape was inferred from the config's keys, not read by a family reader: weights are shown −15 % … +25 %, KV cache and state ×0.5 … ×2; give the safetensors headers or a GGUF for exact weights",
+        "la forme est déduite des clés de la config, pas lue par un lecteur de famille : poids affichés −15 % … +25 %, cache KV et état ×0,5 … ×2 ; donnez les en-têtes safetensors ou un GGUF pour des poids exacts";
+    /// A stand-in shape.
+    WarnStandIn =>
+        "only a parameter count is known: the KV cache and activations use the shape of {0}, with a wide band",
+        "seul le nombre de paramètres est connu : le cache KV et les activations prennent la forme de {0}, avec une large marge";
+    /// The widened band of an inferred family.
+    AssumeInferredFamily =>
+        "band widened: the architecture was inferred, not read by a known family's rules",
+        "marge élargie : l'architecture est déduite, pas lue par les règles d'une famille connue";
     /// Unknown family notice.
     NoticeUnknownFamily =>
         "model_type `{0}` is not one Headroom knows: read as a Llama-style decoder (gated MLP, RMSNorm, biases only where the config says); check the parameter count against the model card",

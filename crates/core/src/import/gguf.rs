@@ -435,7 +435,14 @@ impl Gguf {
             .into();
         let mut facts = self.file_facts();
         facts.file_name = fallback_name.to_ascii_lowercase().ends_with(".gguf").then(|| fallback_name.into());
-        let model = CustomModel { name, architecture, format: Some(self.weight_format()), file: Some(facts) };
+        let model = CustomModel {
+            name,
+            architecture,
+            format: Some(self.weight_format()),
+            file: Some(facts),
+            confidence: crate::model::Confidence::Exact,
+            notices: notices.clone(),
+        };
         Ok((model, notices))
     }
 

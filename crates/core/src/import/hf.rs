@@ -22,6 +22,7 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::json::{self, Value};
+pub use crate::model::Confidence;
 use crate::model::{
     Architecture, Attention, Ffn, GatedDeltaNet, Indexer, LayerGroup, MAX_LAYERS, Mamba, MambaVersion, Mixer,
     Mla, Mlp, Moe, Mtp, NormKind, QkNorm, ShortConv, Span, Stack,
@@ -29,37 +30,7 @@ use crate::model::{
 use crate::precision::WeightFormat;
 use crate::text::{Arg, Msg, MsgId};
 
-#[cfg(feature = "serde")]
-use serde::{Deserialize, Serialize};
-
 const FORMAT: &str = "config.json";
-
-/// How far an architecture can be trusted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
-pub enum Confidence {
-    /// The checkpoint's own tensors (safetensors or GGUF headers) fix every weight.
-    Exact,
-    /// A family Headroom reads key by key, as `transformers` builds it.
-    #[default]
-    Config,
-    /// An unknown family read from the structural keys Headroom understands: the band widens.
-    Inferred,
-    /// No shape at all: a bare parameter count with a stand-in model's shape.
-    StandIn,
-}
-
-impl Confidence {
-    /// The id written in JSON and links (`exact`, `config`, `inferred`, `stand_in`).
-    pub const fn id(self) -> &'static str {
-        match self {
-            Confidence::Exact => "exact",
-            Confidence::Config => "config",
-            Confidence::Inferred => "inferred",
-            Confidence::StandIn => "stand_in",
-        }
-    }
-}
 
 /// A model read from its `config.json`.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,6 +45,20 @@ pub struct HfModel {
     pub name: Option<String>,
     /// How far the shape can be trusted.
     pub confidence: Confidence,
+}
+
+impl HfModel {
+    /// The model as a scenario's custom model named `name` (no file facts: tensors priced by rule).
+    pub fn into_custom(self, name: String) -> crate::scenario::CustomModel {
+        crate::scenario::CustomModel {
+            name,
+            architecture: self.architecture,
+            format: self.format,
+            file: None,
+            confidence: self.confidence,
+            notices: self.notices,
+        }
+    }
 }
 
 /// Reads a `config.json`.
@@ -300,9 +285,8 @@ const KNOWN: &[&str] = &[
     "lfm2",
     "ernie4_5",
     "ernie4_5_moe",
-    "hunyuan_v1_dense",
-    "hunyuan_v1_moe",
     "exaone4",
+    "hunyuan_v1_dense",
     "seed_oss",
 ];
 
@@ -390,6 +374,44 @@ const NON_STRUCTURAL: &[&str] = &[
     "hidden_size",
     "intermediate_size",
     "vocab_size",
+    // Keys every config transformers writes carries, about generation and training only.
+    "chunk_size_feed_forward",
+    "cross_attention_hidden_size",
+    "add_cross_attention",
+    "tie_encoder_decoder",
+    "pruned_heads",
+    "finetuning_task",
+    "prefix",
+    "tf_legacy_loss",
+    "use_bfloat16",
+    "_commit_hash",
+    "max_length",
+    "min_length",
+    "num_beams",
+    "num_return_sequences",
+];
+
+/// Keys the generic decoder reading understands, in every spelling it accepts.
+const GENERIC_READS: &[&str] = &[
+    "n_vocab",
+    "padded_vocab_size",
+    "n_embd",
+    "d_model",
+    "dim",
+    "n_layer",
+    "num_layers",
+    "n_layers",
+    "n_head",
+    "num_heads",
+    "n_heads",
+    "ffn_dim",
+    "n_inner",
+    "ffn_hidden_size",
+    "num_kv_heads",
+    "n_head_kv",
+    "n_positions",
+    "seq_length",
+    "max_seq_len",
 ];
 
 /// Words that mark a key as describing the weights' shape.
@@ -411,8 +433,11 @@ fn unread_structural_keys(cfg: &Value) -> Vec<String> {
         if matches!(v.as_bool(), Some(false)) {
             continue;
         }
-        if k.ends_with("_config") && k != "text_config" {
-            // Nested configs of other towers (vision, audio) are reported apart.
+        if k.ends_with("_token_id") || k.ends_with("_token_ids") || GENERIC_READS.contains(&k) {
+            continue;
+        }
+        if matches!(k, "vision_config" | "audio_config" | "speech_config" | "quantization_config") {
+            // Other towers are reported apart (the encoder notice); quantization is read apart.
             continue;
         }
         let lower = k.to_ascii_lowercase();
@@ -477,7 +502,18 @@ fn read_common(cfg: &Cfg<'_>, family: &str) -> Result<Common> {
         None => (
             cfg.required(&["vocab_size", "n_vocab", "padded_vocab_size"])?,
             cfg.required(&["hidden_size", "n_embd", "d_model", "dim"])?,
-            cfg.required(&["num_hidden_layers", "n_layer", "num_layers", "n_layers"])?,
+            match cfg.count_any(&["num_hidden_layers", "n_layer", "num_layers", "n_layers"])? {
+                Some(n) => n,
+                // Nemotron-H may give its layers only as a pattern or a list.
+                None => match (
+                    cfg.raw("hybrid_override_pattern").and_then(Value::as_str),
+                    cfg.raw("layers_block_type").and_then(Value::as_array),
+                ) {
+                    (Some(p), _) => p.len() as u64,
+                    (None, Some(l)) => l.len() as u64,
+                    _ => cfg.required(&["num_hidden_layers"])?,
+                },
+            },
             cfg.count_any(&["num_attention_heads", "n_head", "num_heads", "n_heads"])?.unwrap_or(0),
             cfg.count_any(&["intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"])?.unwrap_or(0),
         ),
@@ -544,7 +580,9 @@ enum Kind {
 
 fn kind_of(s: &str) -> Option<Kind> {
     Some(match s {
-        "full_attention" | "attention" | "full" | "global" | "global_attention" => Kind::Full,
+        "full_attention" | "attention" | "full" | "global" | "global_attention" | "indexed_attention" => {
+            Kind::Full
+        }
         "sliding_attention" | "sliding" | "local" | "local_attention" | "sliding_window" => Kind::Sliding,
         "chunked_attention" => Kind::Chunked,
         "linear_attention" => Kind::Linear,
@@ -552,6 +590,16 @@ fn kind_of(s: &str) -> Option<Kind> {
         "conv" | "short_conv" => Kind::Conv,
         "mlp" | "moe" => Kind::NoMixer,
         _ => return None,
+    })
+}
+
+/// A layer type of `key`; in the Mamba hybrids (Nemotron-H, Granite 4, Bamba, Falcon-H1)
+/// `linear_attention` names their Mamba-2 layers.
+fn ssm_kind(family: &str, s: &str, key: &str) -> Result<Kind> {
+    let k = kind_of(s).ok_or_else(|| Error::parse(FORMAT, format!("`{key}`: unknown layer type `{s}`")))?;
+    Ok(match (family, k) {
+        ("nemotron_h" | "granitemoehybrid" | "bamba" | "falcon_h1" | "jamba", Kind::Linear) => Kind::Mamba,
+        _ => k,
     })
 }
 
@@ -581,23 +629,11 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
                 .collect();
         }
         if let Some(list) = cfg.strings("layers_block_type", layers)? {
-            return list
-                .iter()
-                .map(|s| {
-                    kind_of(s)
-                        .ok_or_else(|| Error::parse(FORMAT, format!("`layers_block_type`: unknown `{s}`")))
-                })
-                .collect();
+            return list.iter().map(|s| ssm_kind(family, s, "layers_block_type")).collect();
         }
     }
     if let Some(list) = cfg.strings("layer_types", layers)? {
-        return list
-            .iter()
-            .map(|s| {
-                kind_of(s)
-                    .ok_or_else(|| Error::parse(FORMAT, format!("`layer_types`: unknown layer type `{s}`")))
-            })
-            .collect();
+        return list.iter().map(|s| ssm_kind(family, s, "layer_types")).collect();
     }
     let all = |k| vec![k; n];
     Ok(match family {
@@ -698,6 +734,11 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
             (t.qkv_bias, t.o_bias, t.mlp_bias) = (u, u, u);
         }
         "exaone4" => (t.qkv_bias, t.o_bias) = (false, false),
+        // InternLM2: one fused `wqkv`, biases on it and `wo` when `bias` (its class default).
+        "internlm2" => {
+            let b = cfg.flag("bias").unwrap_or(true);
+            (t.qkv_bias, t.o_bias, t.fused_qkv) = (b, b, true);
+        }
         _ => {}
     }
     if matches!(family, "glm" | "glm4") {
@@ -705,10 +746,11 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     }
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
-        | "exaone4" => QkNorm::PerHead,
+        | "exaone4" | "lfm2" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         "glm4_moe" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
-        "hunyuan_v1_dense" | "hunyuan_v1_moe" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
+        // HunYuan always normalises queries and keys per head (`query_layernorm`, `key_layernorm`).
+        "hunyuan_v1_dense" => QkNorm::PerHead,
         "cohere" | "cohere2" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHeadEach,
         "llama4_text" => QkNorm::None,
         _ => QkNorm::None,
@@ -774,7 +816,7 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         return Ok((0..layers).map(|i| list.contains(&i)).collect());
     }
     Ok(match family {
-        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "kimi_k2" | "hunyuan_v1_moe" => {
+        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "kimi_k2" => {
             let first =
                 cfg.count_or("first_k_dense_replace", if family.starts_with("deepseek_v3") { 3 } else { 0 })?;
             let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
@@ -855,7 +897,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     ])?;
     let shared_intermediate = match family {
         "qwen2_moe" => cfg.count_or("shared_expert_intermediate_size", 5632)?,
-        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "ernie4_5_moe" | "hunyuan_v1_moe" => {
+        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "ernie4_5_moe" => {
             let n = n_shared.unwrap_or(if family.starts_with("deepseek_v3") { 1 } else { 0 });
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
@@ -993,6 +1035,15 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         Ok(match family {
             // Llama 4's dense layers are wider than its experts.
             "llama4_text" if moe.is_some() => cfg.count("intermediate_size_mlp")?.unwrap_or(c.inter),
+            // LFM2 derives its width: two thirds, times a multiplier, rounded up to a multiple.
+            "lfm2" if cfg.flag("block_auto_adjust_ff_dim").unwrap_or(true) => {
+                let mut ff = c.inter * 2 / 3;
+                if let Some(m) = cfg.num("block_ffn_dim_multiplier") {
+                    ff = (m * ff as f64) as u64;
+                }
+                let multiple = cfg.count_or("block_multiple_of", 256)?.max(1);
+                ff.div_ceil(multiple).saturating_mul(multiple)
+            }
             _ => {
                 let _ = i;
                 c.inter
@@ -1021,11 +1072,25 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 "qwen3_next" | "qwen3_5" | "qwen3_5_moe" => {
                     a.output_gate = cfg.flag("attn_output_gate").unwrap_or(true)
                 }
-                "gemma4_text" if span == Span::Full => {
-                    a.head_dim = cfg.count("global_head_dim")?.unwrap_or(c.head_dim);
+                "gemma4_text" => {
+                    let k_eq_v = cfg.flag("attention_k_eq_v").unwrap_or(false);
+                    if span == Span::Full {
+                        a.head_dim = cfg.count("global_head_dim")?.unwrap_or(512);
+                        if k_eq_v {
+                            a.num_kv_heads = cfg.count("num_global_key_value_heads")?.unwrap_or(c.kv);
+                        }
+                        a.k_eq_v = k_eq_v;
+                    }
+                    // An explicit per-layer override wins (`per_layer_config`, keyed by layer index).
+                    if let Some(o) = per_layer_override(cfg, i) {
+                        if let Some(hd) = o.get("head_dim").and_then(Value::as_u64) {
+                            a.head_dim = hd;
+                        }
+                        if let Some(kv) = o.get("num_key_value_heads").and_then(Value::as_u64) {
+                            a.num_kv_heads = kv;
+                        }
+                    }
                     a.v_head_dim = a.head_dim;
-                    a.num_kv_heads = cfg.count("num_global_key_value_heads")?.unwrap_or(c.kv);
-                    a.k_eq_v = cfg.flag("attention_k_eq_v").unwrap_or(false);
                 }
                 "nemotron_h" => {
                     a.head_dim = cfg.count_any(&["attention_head_dim", "head_dim"])?.unwrap_or(c.head_dim);
@@ -1093,6 +1158,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 }
             }
             (_, _, Some(m)) if is_moe => Ffn::Moe(m.clone()),
+            ("mamba" | "mamba2", _, _) => Ffn::None,
             _ => {
                 let width = dense_width(i)?;
                 if width == 0 {
@@ -1101,8 +1167,11 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                         "`intermediate_size` is missing and this family has no default for it",
                     ));
                 }
+                let doubled = family == "gemma4_text"
+                    && cfg.flag("use_double_wide_mlp") == Some(true)
+                    && i >= shared_kv_from;
                 Ffn::Dense(Mlp {
-                    intermediate_size: width,
+                    intermediate_size: if doubled { width.saturating_mul(2) } else { width },
                     gated: t.gated_mlp,
                     bias: t.mlp_bias,
                     fused_gate_up: t.fused_gate_up,
@@ -1112,6 +1181,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         let norms = match (family, kind) {
             ("nemotron_h", _) => 1,
             ("mamba" | "mamba2", _) => 1,
+            ("lfm2", _) => 2,
             ("falcon_h1", _) => 2,
             _ => t.norms,
         };
@@ -1144,6 +1214,12 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         _ => None,
     };
     Ok(a)
+}
+
+/// `per_layer_config[i]` (Gemma 4), whatever the key's zero padding.
+fn per_layer_override<'a>(cfg: &Cfg<'a>, i: u64) -> Option<&'a Value> {
+    let obj = cfg.main.get("per_layer_config")?.as_object()?;
+    obj.iter().find(|(k, _)| k.trim_start_matches('0').parse::<u64>().ok().unwrap_or(0) == i).map(|(_, v)| v)
 }
 
 /// Gemma 4's per-layer extras: the MoE block beside the dense MLP (with its three norms and the

@@ -313,6 +313,8 @@ pub fn custom_model(name: String, config: HfModel, files: &[(Header, u64)]) -> C
         architecture: config.architecture,
         format: config.format.or(plain),
         file: (!files.is_empty()).then(|| file_facts(files)),
+        confidence: if files.is_empty() { config.confidence } else { crate::model::Confidence::Exact },
+        notices: config.notices,
     }
 }
 

@@ -160,13 +160,16 @@ impl Attention {
 
     pub(crate) fn tensors(&self, h: u64, e: &mut Emit<'_>) {
         let q = self.q_width() * if self.output_gate { 2 } else { 1 };
-        let k = self.kv_width();
-        let v = self.v_width();
+        // A layer reading another layer's cache has no key/value projections of its own.
+        let k = if self.shares_kv { 0 } else { self.kv_width() };
+        let v = if self.shares_kv { 0 } else { self.v_width() };
         if self.fused_qkv {
             e.push(Role::AttnQkv, q + k + v, h);
         } else {
             e.push(Role::AttnQ, q, h);
-            e.push(Role::AttnK, k, h);
+            if k > 0 {
+                e.push(Role::AttnK, k, h);
+            }
             if v > 0 {
                 e.push(Role::AttnV, v, h);
             }
@@ -178,7 +181,9 @@ impl Attention {
             QkNorm::None => {}
             QkNorm::PerHead => {
                 e.push(Role::AttnNorm, 1, self.head_dim);
-                e.push(Role::AttnNorm, 1, self.head_dim);
+                if k > 0 {
+                    e.push(Role::AttnNorm, 1, self.head_dim);
+                }
             }
             QkNorm::Full | QkNorm::PerHeadEach => {
                 e.push(Role::AttnNorm, 1, self.q_width());

@@ -47,6 +47,33 @@ pub const MAX_LAYERS: u64 = 4096;
 /// The most run-length groups a stack may have (one per layer at worst).
 pub const MAX_GROUPS: usize = MAX_LAYERS as usize;
 
+/// How far an architecture can be trusted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Confidence {
+    /// The checkpoint's own tensors (safetensors or GGUF headers) fix every weight.
+    Exact,
+    /// A family Headroom reads key by key, as `transformers` builds it.
+    #[default]
+    Config,
+    /// An unknown family read from the structural keys Headroom understands: the band widens.
+    Inferred,
+    /// No shape at all: a bare parameter count with a stand-in model's shape.
+    StandIn,
+}
+
+impl Confidence {
+    /// The id written in JSON and links (`exact`, `config`, `inferred`, `stand_in`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Confidence::Exact => "exact",
+            Confidence::Config => "config",
+            Confidence::Inferred => "inferred",
+            Confidence::StandIn => "stand_in",
+        }
+    }
+}
+
 /// A decoder-only model.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
@@ -162,6 +189,25 @@ pub enum LayerCache {
         /// Recurrent state elements.
         recurrent: u64,
     },
+}
+
+/// One run of identical layers, described for people and for the CLI's JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct LayerSummary {
+    /// Layers in the run.
+    pub count: u64,
+    /// Its mixers (`attention`, `sliding attention`, `MLA + indexer`, `Mamba-2`…), empty for an
+    /// MLP-only layer.
+    pub mixers: Vec<String>,
+    /// Its feed-forward (`dense 14336`, `plain 8192`, `MoE 128 × 768, top 8, shared 512`, `none`).
+    pub ffn: String,
+    /// Parameters of one layer of the run.
+    pub params_per_layer: u64,
+    /// KV-cache elements one layer keeps per token (K + V, or the latent and indexer key).
+    pub kv_elements_per_token: u64,
+    /// Recurrent-state elements one layer keeps per sequence.
+    pub state_elements_per_sequence: u64,
 }
 
 /// Kind of normalisation.
@@ -750,6 +796,85 @@ impl Architecture {
             }
         }
         Ok(t)
+    }
+
+    /// Parameters of one layer of group `g` (of this model's width and norms).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] for absurd sizes.
+    pub fn layer_params(&self, g: &LayerGroup) -> Result<u64> {
+        let mut total: u64 = 0;
+        let mut overflow = false;
+        let mut sink = |_: Role, _: Part, rows: u64, cols: u64, experts: u64| match rows
+            .checked_mul(cols)
+            .and_then(|x| x.checked_mul(experts))
+            .and_then(|n| total.checked_add(n))
+        {
+            Some(t) => total = t,
+            None => overflow = true,
+        };
+        g.tensors(self, &mut Emit { sink: &mut sink, block: Part::Norms });
+        if overflow { Err(Error::Overflow { what: "parameter count" }) } else { Ok(total) }
+    }
+
+    /// Each run of identical layers, described.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] for absurd sizes.
+    pub fn layer_summaries(&self) -> Result<Vec<LayerSummary>> {
+        let mut out = Vec::with_capacity(self.groups.len());
+        for g in &self.groups {
+            let mut kv = 0u64;
+            let mut state = 0u64;
+            let mut mixers = Vec::new();
+            for m in &g.mixers {
+                let mut label = String::from(m.label());
+                if let Mixer::Attention(a) = m {
+                    label = alloc::format!("{label} {}/{} × {}", a.num_heads, a.num_kv_heads, a.head_dim);
+                    if a.shares_kv {
+                        label.push_str(" (shared KV)");
+                    }
+                }
+                mixers.push(label);
+                match m.cache(self.hidden_size) {
+                    LayerCache::Kv { k, v, .. } => kv = kv.saturating_add(k).saturating_add(v),
+                    LayerCache::Latent { width, indexer } => {
+                        kv = kv.saturating_add(width).saturating_add(indexer)
+                    }
+                    LayerCache::State { conv, recurrent } => {
+                        state = state.saturating_add(conv).saturating_add(recurrent)
+                    }
+                    LayerCache::None => {}
+                }
+            }
+            let ffn = match &g.ffn {
+                Ffn::None => String::from("none"),
+                Ffn::Dense(m) => {
+                    alloc::format!("{} {}", if m.gated { "dense" } else { "plain" }, m.intermediate_size)
+                }
+                Ffn::Moe(m) => {
+                    let mut d = alloc::format!(
+                        "MoE {} × {}, top {}",
+                        m.num_experts,
+                        m.expert_intermediate,
+                        m.experts_per_token
+                    );
+                    if m.shared_intermediate > 0 {
+                        d.push_str(&alloc::format!(", shared {}", m.shared_intermediate));
+                    }
+                    d
+                }
+            };
+            out.push(LayerSummary {
+                count: g.count,
+                mixers,
+                ffn,
+                params_per_layer: self.layer_params(g)?,
+                kv_elements_per_token: kv,
+                state_elements_per_sequence: state,
+            });
+        }
+        Ok(out)
     }
 
     /// Every parameter the model is built with (tied embeddings once, every expert).
