@@ -179,14 +179,20 @@ pub fn kv_bytes_per_token(a: &Architecture, kv: KvDtype) -> u64 {
 }
 
 /// Bytes of the recurrent state of one sequence (convolution and SSM / delta-rule state of every
-/// Mamba, Gated DeltaNet and short-convolution layer), at `state_bytes` bytes per element.
-pub fn state_bytes_per_sequence(a: &Architecture, state_bytes: u64) -> u64 {
+/// Mamba, Gated DeltaNet and short-convolution layer), as vLLM's `MambaStateShapeCalculator`
+/// shapes them: the convolution state at `elem` bytes per value (the model's dtype; llama.cpp:
+/// F32), the recurrent state at the checkpoint's `mamba_ssm_cache_dtype` when it names one
+/// (vLLM follows it), else also `elem`; an `elem` of 4 (llama.cpp) keeps both in F32.
+pub fn state_bytes_per_sequence(a: &Architecture, elem: u64) -> u64 {
+    let recurrent_elem = if elem >= 4 { elem } else { a.ssm_state_bytes.unwrap_or(elem) };
     a.mixers().fold(0u64, |acc, (n, m)| {
-        let elements = match m.cache(a.hidden_size) {
-            LayerCache::State { conv, recurrent } => conv.saturating_add(recurrent),
+        let bytes = match m.cache(a.hidden_size) {
+            LayerCache::State { conv, recurrent } => {
+                conv.saturating_mul(elem).saturating_add(recurrent.saturating_mul(recurrent_elem))
+            }
             _ => 0,
         };
-        acc.saturating_add(elements.saturating_mul(state_bytes).saturating_mul(n))
+        acc.saturating_add(bytes.saturating_mul(n))
     })
 }
 
@@ -454,7 +460,7 @@ pub fn kv_layout_label(a: &Architecture) -> String {
         let label = match m {
             Mixer::Attention(s) if s.shares_kv => continue,
             Mixer::Attention(s) if s.k_eq_v => {
-                format!("{} kv heads × {} (K = V)", s.num_kv_heads, s.head_dim)
+                format!("2 × {} kv heads × {} (V from K's projection)", s.num_kv_heads, s.head_dim)
             }
             Mixer::Attention(s) => format!("2 × {} kv heads × {}", s.num_kv_heads, s.head_dim),
             Mixer::Mla(m) if m.indexer.is_some() => {

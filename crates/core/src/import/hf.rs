@@ -515,7 +515,8 @@ fn read_common(cfg: &Cfg<'_>, family: &str) -> Result<Common> {
                 },
             },
             cfg.count_any(&["num_attention_heads", "n_head", "num_heads", "n_heads"])?.unwrap_or(0),
-            cfg.count_any(&["intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"])?.unwrap_or(0),
+            cfg.count_any(&["intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size", "block_ff_dim"])?
+                .unwrap_or(0),
         ),
     };
     if layers > MAX_LAYERS {
@@ -1209,6 +1210,11 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             a.extras.push(crate::model::Extra { role: crate::tensor::Role::Norm, rows: 1, cols: per_layer });
         }
     }
+    a.ssm_state_bytes = match cfg.str("mamba_ssm_cache_dtype").or(cfg.str("mamba_ssm_dtype")) {
+        Some("float32" | "fp32") => Some(4),
+        Some("bfloat16" | "float16" | "bf16" | "fp16") => Some(2),
+        _ => None,
+    };
     a.mtp = match cfg.count_any(&["num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"])? {
         Some(n) if n > 0 => Some(Mtp { modules: n, own_embeddings: family.starts_with("deepseek_v3") }),
         _ => None,

@@ -82,7 +82,8 @@ pub struct Attention {
     /// A sigmoid gate on the output, projected with the queries (Qwen3-Next, Qwen3.5): `q` has
     /// twice the rows.
     pub output_gate: bool,
-    /// Values are the keys (no `v` projection; the cache holds keys only).
+    /// Values are projected by the keys' matrix (no `v` projection; Gemma 4's global layers). The
+    /// cache still holds both: keys are normed and rotated, values only normed.
     pub k_eq_v: bool,
     /// The layer reads an earlier layer's cache and stores none (Gemma 3n's last layers).
     pub shares_kv: bool,
@@ -199,7 +200,12 @@ impl Attention {
         if self.shares_kv {
             LayerCache::None
         } else {
-            LayerCache::Kv { k: self.kv_width(), v: self.v_width(), span: self.span }
+            // With K = V the values still differ from the keys once normed and rotated: both cached.
+            LayerCache::Kv {
+                k: self.kv_width(),
+                v: self.num_kv_heads.saturating_mul(self.v_head_dim),
+                span: self.span,
+            }
         }
     }
 }

@@ -103,6 +103,9 @@ pub struct Architecture {
     pub mtp: Option<Mtp>,
     /// The longest context the model was trained for.
     pub max_context: u64,
+    /// Bytes per value of the recurrent (SSM / delta-rule) state the checkpoint asks runtimes
+    /// to keep (`mamba_ssm_cache_dtype: float32` → 4); `None`: the model's dtype.
+    pub ssm_state_bytes: Option<u64>,
 }
 
 /// `count` consecutive layers of the same kind.
@@ -521,6 +524,7 @@ impl Architecture {
             extras: Vec::new(),
             mtp: None,
             max_context: 4096,
+            ssm_state_bytes: None,
         }
     }
 

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Writes the config.json that `transformers` itself produces for each model_type with its class
+defaults (`AutoConfig.for_model(model_type).to_dict()`), into
+tests/fixtures/configs/transformers-defaults/. These are real configs of the families whose
+published checkpoints' config.json could not be found here; tests/fixtures/reference-counts.json
+holds transformers' own parameter counts for them (scripts/reference-counts.py --merge ...).
+
+Run by hand, never by the tests (pinned versions: scripts/reference-requirements.txt):
+
+    /work/refenv/bin/python scripts/transformers-default-configs.py
+
+HunYuan's default rope parameters do not build (a `None ** float` in its rotary init): the
+hunyuan_v1_* files set rope_parameters to {"rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0,
+"rope_theta": 10000.0} and head_dim to 128, which changes no parameter count.
+"""
+import json
+import warnings
+from pathlib import Path
+
+import transformers
+from transformers import AutoConfig
+
+warnings.filterwarnings("ignore")
+OUT = Path(__file__).resolve().parent.parent / "tests/fixtures/configs/transformers-defaults"
+FAMILIES = [
+    "nemotron_h", "falcon_h1", "granitemoehybrid", "jamba", "bamba", "lfm2", "mamba", "mamba2",
+    "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "deepseek_v32", "gemma3n_text", "gemma4_text",
+    "llama4_text", "glm4_moe", "minimax_m2", "ernie4_5", "ernie4_5_moe", "hunyuan_v1_dense",
+    "hunyuan_v1_moe", "smollm3", "olmo3", "phi", "gpt_bigcode", "gpt_neox", "falcon", "mpt",
+    "stablelm", "bloom", "opt", "cohere", "cohere2", "glm", "glm4", "olmoe", "dbrx", "starcoder2",
+    "exaone4", "seed_oss", "olmo2", "granite", "qwen3_moe", "mixtral", "gpt_oss", "deepseek_v3",
+    "deepseek_v2", "gemma3_text", "gemma2", "phi3", "qwen2_moe",
+]
+HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
+
+
+def main():
+    OUT.mkdir(parents=True, exist_ok=True)
+    for family in FAMILIES:
+        d = AutoConfig.for_model(family).to_dict()
+        d["model_type"] = family
+        if family.startswith("hunyuan"):
+            d["rope_parameters"] = HUNYUAN_ROPE
+            d["head_dim"] = 128
+        with open(OUT / f"{family}.json", "w") as f:
+            json.dump(d, f, indent=1, sort_keys=True, default=str)
+    print(f"{len(FAMILIES)} configs from transformers {transformers.__version__} -> {OUT}")
+
+
+if __name__ == "__main__":
+    main()

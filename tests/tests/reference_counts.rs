@@ -1,0 +1,210 @@
+//! Headroom against the runtimes and frameworks themselves, on real and transformers-written
+//! configs:
+//!
+//! * parameter counts equal what `transformers` builds on the meta device (the checkpoint's
+//!   tensors: persistent buffers in, tied weights once), layer by layer, for every config it could
+//!   build (`tests/fixtures/reference-counts.json`, written by `scripts/reference-counts.py` with
+//!   the versions it records);
+//! * KV bytes per token and recurrent state per sequence equal vLLM's own formulas
+//!   (`vllm/v1/kv_cache_interface.py`, `MambaStateShapeCalculator` in
+//!   `vllm/model_executor/layers/mamba/mamba_utils.py`, the DeepSeek V3.2 indexer's FP8 key cache),
+//!   re-derived here from the raw config keys, independently of the core's stack.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use headroom_core::import::hf::{Confidence, parse_config};
+use headroom_core::inference::{kv_bytes_per_token, state_bytes_per_sequence};
+use headroom_core::precision::KvDtype;
+use headroom_tests::read_fixture;
+use serde_json::Value;
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn references() -> Value {
+    serde_json::from_str(&read_fixture("reference-counts.json")).expect("reference-counts.json is JSON")
+}
+
+/// Refusals that are right: families or configs Headroom does not read from a config alone, each
+/// with its reason. Any other refusal of a config transformers builds fails the test.
+const EXPECTED_REFUSALS: &[(&str, &str)] = &[
+    ("gemma3n_text.json", "Gemma 3n (AltUp, LAuReL, per-layer embeddings): not read from a config"),
+    ("dbrx.json", "DBRX keeps its shape in nested attn_config/ffn_config: refused naming them"),
+    ("deepseek_v2.json", "transformers' default DeepSeek-V2 config has num_experts_per_tok null"),
+    ("hunyuan_v1_moe.json", "HunYuan MoE: expert layout not verified, refused naming moe_topk"),
+];
+
+/// Expands a run-length list `[[count, numel], …]` to one value per layer.
+fn expand(runs: &[(u64, u64)]) -> Vec<u64> {
+    runs.iter().flat_map(|(n, v)| std::iter::repeat_n(*v, *n as usize)).collect()
+}
+
+#[test]
+fn every_accepted_config_counts_what_transformers_builds() {
+    let refs = references();
+    let versions = &refs["_versions"];
+    assert!(versions["transformers"].is_string(), "the fixture records its transformers version");
+    let mut compared = 0;
+    let mut families = BTreeSet::new();
+    let mut wrong = Vec::new();
+    let mut refused = Vec::new();
+    for (path, entry) in refs.as_object().unwrap() {
+        if path.starts_with('_') {
+            continue;
+        }
+        // A multimodal config: the language model alone is what the core reads.
+        let r = entry.get("text_only").filter(|t| t.get("params_total").is_some()).unwrap_or(entry);
+        let Some(want) = r["params_total"].as_u64() else { continue };
+        let bytes = std::fs::read(repo_root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let m = match parse_config(&bytes) {
+            Ok(m) => m,
+            Err(e) => {
+                let file = path.rsplit('/').next().unwrap();
+                if !EXPECTED_REFUSALS.iter().any(|(f, _)| *f == file) {
+                    refused.push(format!("{path}: {e}"));
+                }
+                continue;
+            }
+        };
+        let a = &m.architecture;
+        let got = a.params_total().unwrap().get();
+        if got != want {
+            wrong.push(format!("{path} ({}): ours {got}, transformers {want}", a.family));
+            continue;
+        }
+        // Layer by layer, where the reference lists the main stack.
+        if let Some(runs) = r["layers"].as_object().and_then(|l| {
+            let main = r["layers_main"].as_str().unwrap_or("model.layers");
+            l.get(main).and_then(Value::as_array)
+        }) {
+            let theirs: Vec<(u64, u64)> =
+                runs.iter().map(|p| (p[0].as_u64().unwrap(), p[1].as_u64().unwrap())).collect();
+            let ours: Vec<(u64, u64)> =
+                a.layer_summaries().unwrap().iter().map(|s| (s.count, s.params_per_layer)).collect();
+            if expand(&theirs) != expand(&ours) {
+                wrong.push(format!("{path}: layers ours {ours:?}, transformers {theirs:?}"));
+                continue;
+            }
+        }
+        if m.confidence == Confidence::Config {
+            families.insert(a.family.clone());
+        }
+        compared += 1;
+    }
+    eprintln!("compared {compared} configs of {} families with transformers", families.len());
+    assert!(wrong.is_empty(), "counts that disagree with transformers:\n{}", wrong.join("\n"));
+    assert!(refused.is_empty(), "configs transformers builds that Headroom refused:\n{}", refused.join("\n"));
+    assert!(compared >= 60, "only {compared} configs compared");
+    assert!(families.len() >= 40, "only {} families compared: {families:?}", families.len());
+}
+
+/// vLLM's bytes per token (attention K and V, MLA latent, DSA indexer key) and per sequence
+/// (Mamba / Gated DeltaNet convolution and recurrent state), bf16 cache, one GPU.
+fn vllm_caches(c: &Value) -> (u64, u64) {
+    let c = c.get("text_config").filter(|t| t.get("hidden_size").is_some()).unwrap_or(c);
+    let u = |k: &str| c[k].as_u64().unwrap_or_else(|| panic!("config key {k}"));
+    let layers = c["num_hidden_layers"].as_u64();
+    let mt = c["model_type"].as_str().unwrap();
+    let b = 2;
+    let ssm_b = match c.get("mamba_ssm_cache_dtype").or(c.get("mamba_ssm_dtype")).and_then(Value::as_str) {
+        Some("float32") => 4,
+        _ => 2,
+    };
+    let head_dim = c
+        .get("head_dim")
+        .and_then(Value::as_u64)
+        .or(c.get("attention_head_dim").and_then(Value::as_u64))
+        .unwrap_or_else(|| u("hidden_size") / u("num_attention_heads"));
+    let attn = |kv: u64, hd: u64| 2 * kv * hd * b;
+    let (mut kv, mut state) = (0, 0);
+    match mt {
+        "nemotron_h" => {
+            for ch in c["hybrid_override_pattern"].as_str().unwrap().chars() {
+                match ch {
+                    '*' => kv += attn(u("num_key_value_heads"), head_dim),
+                    'M' => {
+                        let inner = u("mamba_num_heads") * u("mamba_head_dim");
+                        let conv = (u("conv_kernel") - 1) * (inner + 2 * u("n_groups") * u("ssm_state_size"));
+                        state += conv * b + inner * u("ssm_state_size") * ssm_b;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        "qwen3_next" | "qwen3_5_text" | "qwen3_5_moe_text" => {
+            let every = c.get("full_attention_interval").and_then(Value::as_u64).unwrap_or(4);
+            for i in 0..layers.unwrap() {
+                let full = match c.get("layer_types").and_then(Value::as_array) {
+                    Some(t) => t[i as usize] == "full_attention",
+                    None => (i + 1) % every == 0,
+                };
+                if full {
+                    kv += attn(u("num_key_value_heads"), head_dim);
+                } else {
+                    let kd = u("linear_num_key_heads") * u("linear_key_head_dim");
+                    let vd = u("linear_num_value_heads") * u("linear_value_head_dim");
+                    let conv = (u("linear_conv_kernel_dim") - 1) * (2 * kd + vd);
+                    let temporal =
+                        u("linear_num_value_heads") * u("linear_key_head_dim") * u("linear_value_head_dim");
+                    state += conv * b + temporal * ssm_b;
+                }
+            }
+        }
+        "deepseek_v32" => {
+            // Latent of kv_lora_rank + rope per token; the indexer key in FP8 with an FP32 scale
+            // per 128 values.
+            let ix = u("index_head_dim");
+            kv = layers.unwrap() * ((u("kv_lora_rank") + u("qk_rope_head_dim")) * b + ix + ix / 128 * 4);
+        }
+        "deepseek_v3" | "kimi_k2" => kv = layers.unwrap() * (u("kv_lora_rank") + u("qk_rope_head_dim")) * b,
+        "gemma4_text" => {
+            for t in c["layer_types"].as_array().unwrap() {
+                if t == "full_attention" {
+                    let hd = c.get("global_head_dim").and_then(Value::as_u64).unwrap_or(512);
+                    let k_eq_v = c.get("attention_k_eq_v").and_then(Value::as_bool).unwrap_or(false);
+                    let heads =
+                        if k_eq_v { u("num_global_key_value_heads") } else { u("num_key_value_heads") };
+                    kv += attn(heads, hd);
+                } else {
+                    kv += attn(u("num_key_value_heads"), head_dim);
+                }
+            }
+        }
+        _ => {
+            // Falcon's new decoder architecture names them `num_kv_heads`.
+            let heads = ["num_key_value_heads", "num_kv_heads", "n_head_kv"]
+                .iter()
+                .find_map(|k| c.get(*k).and_then(Value::as_u64))
+                .unwrap_or_else(|| u("num_attention_heads"));
+            kv = layers.unwrap() * attn(heads, head_dim);
+        }
+    }
+    (kv, state)
+}
+
+#[test]
+fn kv_and_state_equal_vllms_formulas_on_hybrid_and_latent_models() {
+    let files = [
+        "qwen3-next-80b-a3b-thinking",
+        "qwen3.5-27b",
+        "qwen3.5-35b-a3b",
+        "nemotron-3-nano-30b-a3b",
+        "nemotron-h-56b-base-8k",
+        "deepseek-v3.2",
+        "kimi-k2-instruct",
+        "gemma-4-26b-a4b",
+        "smollm3-3b",
+        "starcoder2-7b",
+        "falcon-40b",
+    ];
+    for f in files {
+        let text = read_fixture(&format!("configs/{f}.json"));
+        let raw: Value = serde_json::from_str(&text.replace("Infinity", "1e308")).unwrap();
+        let a = parse_config(text.as_bytes()).unwrap_or_else(|e| panic!("{f}: {e}")).architecture;
+        let (kv, state) = vllm_caches(&raw);
+        assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), kv, "{f}: KV bytes per token");
+        assert_eq!(state_bytes_per_sequence(&a, 2), state, "{f}: state bytes per sequence");
+    }
+}
