@@ -10,6 +10,7 @@
 //!   `vllm/model_executor/layers/mamba/mamba_utils.py`, the DeepSeek V3.2 indexer's FP8 key cache),
 //!   re-derived here from the raw config keys, independently of the core's stack.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
