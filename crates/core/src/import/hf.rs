@@ -1593,3 +1593,100 @@ fn read_format(root: &Value, cfg: &Cfg<'_>, notices: &mut Vec<Msg>) -> Option<We
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<HfModel> {
+        parse_config(text.as_bytes())
+    }
+
+    const LLAMA: &str = r#""hidden_size": 256, "intermediate_size": 512, "num_hidden_layers": 4,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 1000"#;
+
+    #[test]
+    fn an_unknown_family_with_only_understood_keys_is_inferred_and_says_so() {
+        let m = read(&format!(r#"{{"model_type": "brand_new", {LLAMA}}}"#)).unwrap();
+        assert_eq!(m.confidence, Confidence::Inferred);
+        assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeUnknownFamily));
+    }
+
+    #[test]
+    fn an_unknown_family_with_unread_structure_is_refused_naming_the_keys() {
+        let e = read(&format!(
+            r#"{{"model_type": "brand_new", {LLAMA}, "num_experts": 8, "ssm_state_size": 16, "token_mixer": "x"}}"#
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`num_experts`") && e.contains("`ssm_state_size`"), "{e}");
+        assert!(e.contains("safetensors") && e.contains("GGUF"), "{e}");
+        // Token ids and other non-structural keys never block a read.
+        assert!(read(&format!(r#"{{"model_type": "brand_new", {LLAMA}, "eod_token_id": 3}}"#)).is_ok());
+    }
+
+    #[test]
+    fn hostile_configs_are_clear_errors() {
+        // A million layers in a pattern string: refused before any per-layer work.
+        let pattern = "M".repeat(1_000_000);
+        let e = read(&format!(
+            r#"{{"model_type": "nemotron_h", "hidden_size": 64, "vocab_size": 10, "num_attention_heads": 4,
+            "hybrid_override_pattern": "{pattern}"}}"#
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("not a real model"), "{e}");
+        // layer_types that disagree with the layer count.
+        let e = read(&format!(
+            r#"{{"model_type": "qwen3_next", {LLAMA}, "layer_types": ["full_attention", "linear_attention"]}}"#
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("lists 2 layers but the model has 4"), "{e}");
+        // An unknown layer type.
+        let e = read(&format!(
+            r#"{{"model_type": "olmo3", {LLAMA}, "layer_types": ["full_attention", "x", "full_attention", "full_attention"]}}"#
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("unknown layer type `x`"), "{e}");
+        // Negative and absurd sizes.
+        for bad in [
+            r#""linear_num_value_heads": -2"#,
+            r#""linear_key_head_dim": 1e30"#,
+            r#""linear_num_key_heads": 0"#,
+            r#""linear_value_head_dim": 99999999999999"#,
+        ] {
+            let text = format!(
+                r#"{{"model_type": "qwen3_next", {LLAMA}, "num_experts": 4, "num_experts_per_tok": 1, {bad}}}"#
+            );
+            assert!(read(&text).is_err(), "{bad}");
+        }
+        let e = read(r#"{"model_type": "mamba2", "hidden_size": 4294967297, "vocab_size": 10, "num_hidden_layers": 2}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a real size"), "{e}");
+    }
+
+    #[test]
+    fn per_layer_mixers_come_from_the_layer_types() {
+        let m = read(&format!(
+            r#"{{"model_type": "qwen3_next", {LLAMA}, "num_experts": 4, "num_experts_per_tok": 1,
+            "moe_intermediate_size": 64, "shared_expert_intermediate_size": 64, "head_dim": 64,
+            "linear_num_key_heads": 2, "linear_num_value_heads": 4, "linear_key_head_dim": 32,
+            "linear_value_head_dim": 32, "full_attention_interval": 2}}"#
+        ))
+        .unwrap();
+        let kinds: Vec<&str> = m.architecture.layers().map(|g| g.mixers[0].label()).collect();
+        assert_eq!(kinds, ["Gated DeltaNet", "attention", "Gated DeltaNet", "attention"]);
+        // Two groups of alternating layers, stored run-length.
+        assert_eq!(m.architecture.groups.len(), 4);
+    }
+
+    #[test]
+    fn python_json_with_infinity_is_read() {
+        let m = read(&format!(r#"{{"model_type": "llama", {LLAMA}, "time_step_limit": [0.0, Infinity]}}"#))
+            .unwrap();
+        assert_eq!(m.architecture.num_layers(), 4);
+    }
+}
