@@ -314,8 +314,10 @@ fn lower_precision_never_more_weight_bytes() {
         let a = m.architecture().unwrap();
         for chain in chains {
             // With rows not a multiple of 256 (Qwen2.5-0.5B's 896), llama.cpp stores Q2_K and
-            // Q3_K tensors as IQ4_NL, and Q2_K's higher-precision roles then outweigh Q3_K_S's.
-            if chain.contains(&"q2_k") && a.hidden_size % 256 != 0 {
+            // Q3_K tensors as IQ4_NL, and Q2_K's higher-precision roles then outweigh Q3_K_S's;
+            // likewise Q4_K falls back to Q5_0 and Q6_K to Q8_0 (Nemotron 3 Nano's 2688), so
+            // Q4_K_M can outweigh Q5_K_S (Q5_1).
+            if (chain.contains(&"q2_k") || chain.contains(&"q4_k_m")) && a.hidden_size % 256 != 0 {
                 continue;
             }
             let mut last = u64::MAX;

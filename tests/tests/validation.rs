@@ -330,3 +330,25 @@ fn llama_cpp_buffers_match_its_logs() {
         );
     }
 }
+
+/// Catalog models announced in round numbers land within their stated tolerance of them.
+#[test]
+fn catalog_totals_match_their_announced_sizes() {
+    let mut checked = 0;
+    for line in headroom_tests::fixture_lines("catalog-nominal.tsv") {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (id, total, active, tol) = (
+            cols[0],
+            cols[1].parse::<f64>().unwrap(),
+            cols[2].parse::<f64>().unwrap(),
+            cols[3].parse::<f64>().unwrap(),
+        );
+        let a = headroom_core::catalog::model(id).unwrap().architecture().unwrap();
+        within(a.params_total().unwrap().get() as f64, total, tol, &format!("{id} total"));
+        if active > 0.0 {
+            within(a.params_active().unwrap().get() as f64, active, tol, &format!("{id} active"));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10);
+}

