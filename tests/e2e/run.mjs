@@ -165,6 +165,48 @@ test('a pasted config.json is read exactly', async ({ page, base }) => {
   await page.locator('.hr-notice.hr-info').waitFor();
 });
 
+test('a hybrid model shows its recurrent state apart from the KV cache, and its layers', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&model=qwen3-next-80b-a3b&ctx=32768`);
+  await ready(page);
+  const want = cli(['estimate', '--model', 'qwen3-next-80b-a3b', '--context', '32768']);
+  assert(want.memory.state > 0, 'the CLI reports a recurrent state');
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(await bytesOf(page, '#hr-kv_cache-bytes'), want.memory.kv_cache, 'KV cache as the CLI');
+  assertEq(await bytesOf(page, '#hr-state-bytes'), want.memory.state, 'recurrent state as the CLI');
+  await page.click('#hr-layers summary');
+  const rows = await page.locator('#hr-layers tbody tr').count();
+  assertEq(rows, want.model.layers.length, 'one row per run of layers');
+  await page.locator('#hr-layers').filter({ hasText: 'Gated DeltaNet' }).waitFor();
+  assertEq(await page.locator('#hr-warnings').count(), 0, 'a known family shows no warning');
+  await shot(page, 'hybrid-state-layers');
+});
+
+test('an unknown family is inferred with a visible warning, or refused naming its keys', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-config');
+  const inferred = JSON.stringify({ model_type: 'brand_new_lm', hidden_size: 2048, intermediate_size: 5632,
+    num_hidden_layers: 22, num_attention_heads: 32, num_key_value_heads: 4, vocab_size: 32000 });
+  await page.fill('#hr-config', inferred);
+  await page.click('#hr-config-read');
+  await page.locator('#hr-warnings[data-confidence="inferred"]').waitFor();
+  const file = path.join(root, 'target', 'e2e-inferred-config.json');
+  fs.writeFileSync(file, inferred);
+  const want = cli(['estimate', '--config', file]);
+  assertEq(want.model.confidence, 'inferred', 'the CLI says inferred too');
+  assert(want.warnings.length > 0, 'the CLI lists the warnings');
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  const [low, high] = [want.memory.total_low, want.memory.total_high];
+  assert(high > 1.2 * want.memory.total && low < 0.9 * want.memory.total, `band widened: ${low}–${high}`);
+  await shot(page, 'inferred-warning');
+  const refused = JSON.stringify({ model_type: 'brand_new_lm', hidden_size: 2048, num_hidden_layers: 22,
+    num_attention_heads: 32, vocab_size: 32000, intermediate_size: 5632, num_experts: 64, ssm_state_size: 16 });
+  await page.fill('#hr-config', refused);
+  await page.click('#hr-config-read');
+  await page.locator('.hr-error').filter({ hasText: '`num_experts`' }).waitFor();
+  await page.locator('.hr-error').filter({ hasText: 'safetensors' }).waitFor();
+});
+
 test('a broken link opens with a notice', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=banana&weights=fp12&zzz=1&device=rtx-9999`);
   const notice = page.locator('.hr-notice').first();

@@ -153,6 +153,15 @@ ui_text! {
     HubLinked => "The link re-reads this model from Hugging Face when opened (a token never travels in it).", "Le lien relit ce modèle sur Hugging Face à l'ouverture (un jeton n'y voyage jamais).";
     CustomNotLinked => "A model read from a file cannot travel in a link: the link keeps every other setting.", "Un modèle lu depuis un fichier ne peut pas voyager dans un lien : le lien garde tous les autres réglages.";
     Notes => "Notes", "Remarques";
+    Warnings => "Check before you rely on this", "À vérifier avant de vous y fier";
+    ConfidenceInferred => "Shape inferred from an unknown family: widened band", "Forme déduite d'une famille inconnue : marge élargie";
+    ConfidenceStandIn => "Only a parameter count: another model's shape stands in", "Seul le nombre de paramètres : la forme d'un autre modèle le remplace";
+    ConfidenceNote => "Read with caveats", "Lu avec réserves";
+    Layers => "Layers", "Couches";
+    LayerMixers => "Mixers", "Mélangeurs";
+    LayerFfn => "Feed-forward", "Feed-forward";
+    LayerParams => "Parameters per layer", "Paramètres par couche";
+    LayerCache => "Cache per token / state per sequence (values)", "Cache par token / état par séquence (valeurs)";
     Trainable => "trainable parameters", "paramètres entraînables";
     ActiveParams => "active per token", "actifs par token";
     Footer => "Every figure is computed in your browser by Headroom's Rust core. Exact terms are exact; modelled terms show their range.",

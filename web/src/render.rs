@@ -12,6 +12,7 @@ use headroom_core::catalog::device::DeviceKind;
 use headroom_core::estimate::{Estimate, Memory, SweepPoint, TermKind};
 use headroom_core::fit::{Fit, Verdict};
 use headroom_core::inference::Runtime;
+use headroom_core::model::Confidence;
 use headroom_core::precision::SEED_TABLE;
 use headroom_core::scenario::Scenario;
 use headroom_core::text::{Lang, Msg, format_int, format_num, format_size};
@@ -175,6 +176,69 @@ pub fn resources(e: &Estimate, fit: Option<&Fit>, l: Lang) -> String {
     s
 }
 
+/// What the answer takes on trust, shown beside it (never as a footnote): an inferred family, a
+/// stand-in shape, an encoder or a quantization not read. Empty when there is nothing to say.
+pub fn warnings(e: &Estimate, l: Lang) -> String {
+    if e.warnings.is_empty() {
+        return String::new();
+    }
+    let head = match e.model.confidence {
+        Confidence::Inferred => tr(l, T::ConfidenceInferred),
+        Confidence::StandIn => tr(l, T::ConfidenceStandIn),
+        _ => tr(l, T::ConfidenceNote),
+    };
+    let mut s = format!(
+        "<div class=\"hr-card hr-warnings\" id=\"hr-warnings\" role=\"alert\" data-confidence=\"{}\"><h2>{}</h2><p><strong>{}</strong></p><ul>",
+        e.model.confidence.id(),
+        tr(l, T::Warnings),
+        esc(head)
+    );
+    for w in &e.warnings {
+        let _ = write!(s, "<li>{}</li>", esc(&w.render(l)));
+    }
+    s.push_str("</ul></div>");
+    s
+}
+
+/// The stack, one row per run of identical layers.
+fn layers_table(e: &Estimate, l: Lang) -> String {
+    if e.model.layers.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "<details class=\"hr-layers\" id=\"hr-layers\"><summary>{} — {}</summary><div class=\"hr-scroll\"><table><thead><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
+        tr(l, T::Layers),
+        esc(e.model.architecture.as_deref().unwrap_or("")),
+        tr(l, T::LayerMixers),
+        tr(l, T::LayerFfn),
+        tr(l, T::LayerParams),
+        tr(l, T::LayerCache)
+    );
+    let mut first = 0u64;
+    for g in &e.model.layers {
+        let range =
+            if g.count == 1 { format!("{first}") } else { format!("{first}–{}", first + g.count - 1) };
+        first += g.count;
+        let mixers = if g.mixers.is_empty() { "—".to_string() } else { g.mixers.join(" + ") };
+        let cache = match (g.kv_elements_per_token, g.state_elements_per_sequence) {
+            (0, 0) => "—".to_string(),
+            (k, 0) => format_int(k, l),
+            (0, st) => format!("{} / seq", format_int(st, l)),
+            (k, st) => format!("{} + {} / seq", format_int(k, l), format_int(st, l)),
+        };
+        let _ = write!(
+            s,
+            "<tr><td>{range}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&mixers),
+            esc(&g.ffn),
+            format_int(g.params_per_layer, l),
+            cache
+        );
+    }
+    s.push_str("</tbody></table></div></details>");
+    s
+}
+
 /// The verdict on the chosen device, with headroom, a gauge and advice.
 pub fn verdict(f: &Fit, l: Lang) -> String {
     let pct = if f.capacity.get() > 0 {
@@ -289,6 +353,7 @@ pub fn breakdown(e: &Estimate, c: &Ctx<'_>) -> String {
         let _ = write!(s, "<h3>{}</h3>", tr(l, T::RamCard));
         s.push_str(&terms_table(&e.host, c, "hr-host-"));
     }
+    s.push_str(&layers_table(e, l));
     if !e.notes.is_empty() {
         let _ = write!(s, "<div class=\"hr-notes\"><h3>{}</h3><ul>", tr(l, T::Notes));
         for n in &e.notes {
@@ -704,6 +769,15 @@ pub fn embed(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
         tr(l, T::Disk),
         format_size(e.disk.weights, l)
     );
+    if !e.warnings.is_empty() {
+        // An embedded answer carries its caveat too.
+        let _ = write!(
+            out,
+            "<p class=\"hr-embed-warning\" role=\"note\" data-confidence=\"{}\">⚠ {}</p>",
+            e.model.confidence.id(),
+            esc(&e.warnings[0].render(l))
+        );
+    }
     out.push_str(&bar(&e.memory, l));
     out.push_str("<ul class=\"hr-legend\">");
     for t in e.memory.terms.iter().filter(|t| t.bytes.get() > 0) {

@@ -104,6 +104,7 @@ pub fn Results() -> impl IntoView {
             Ok((e, f)) => ui.scenario.with(|s| {
                 let c = Ctx { lang: l, open: &open };
                 let mut h = render::resources(e, f.as_ref(), l);
+                h.push_str(&render::warnings(e, l));
                 if let Some(f) = f {
                     h.push_str(&render::verdict(f, l));
                 }
