@@ -23,188 +23,7 @@ use crate::units::{Bytes, Params};
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-/// What a memory term is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
-pub enum TermKind {
-    /// Model weights at the chosen format.
-    Weights,
-    /// Keys and values of past tokens.
-    KvCache,
-    /// Recurrent state of linear-attention and SSM layers: fixed per sequence.
-    State,
-    /// Activations and temporary workspace.
-    Activations,
-    /// Gradients (training).
-    Gradients,
-    /// Optimizer states (training).
-    Optimizer,
-    /// FP32 master copy of the weights (mixed-precision training).
-    MasterWeights,
-    /// LoRA adapter weights (their gradients and optimizer states are under those terms).
-    Adapters,
-    /// Runtime overhead: CUDA context, allocator slack, runtime buffers.
-    Overhead,
-}
-
-impl TermKind {
-    /// Every kind, in the order the breakdown lists them.
-    pub const ALL: [TermKind; 9] = [
-        TermKind::Weights,
-        TermKind::KvCache,
-        TermKind::State,
-        TermKind::Activations,
-        TermKind::Gradients,
-        TermKind::Optimizer,
-        TermKind::MasterWeights,
-        TermKind::Adapters,
-        TermKind::Overhead,
-    ];
-
-    /// The JSON key of the CLI contract (`weights`, `kv_cache`…).
-    pub const fn key(self) -> &'static str {
-        match self {
-            TermKind::Weights => "weights",
-            TermKind::KvCache => "kv_cache",
-            TermKind::State => "state",
-            TermKind::Activations => "activations",
-            TermKind::Gradients => "gradients",
-            TermKind::Optimizer => "optimizer",
-            TermKind::MasterWeights => "master_weights",
-            TermKind::Adapters => "adapters",
-            TermKind::Overhead => "overhead",
-        }
-    }
-
-    /// The term's display name.
-    pub const fn name(self) -> MsgId {
-        match self {
-            TermKind::Weights => MsgId::TermWeights,
-            TermKind::KvCache => MsgId::TermKvCache,
-            TermKind::State => MsgId::TermState,
-            TermKind::Activations => MsgId::TermActivations,
-            TermKind::Gradients => MsgId::TermGradients,
-            TermKind::Optimizer => MsgId::TermOptimizer,
-            TermKind::MasterWeights => MsgId::TermMasterWeights,
-            TermKind::Adapters => MsgId::TermAdapters,
-            TermKind::Overhead => MsgId::TermOverhead,
-        }
-    }
-}
-
-/// One term of a memory breakdown.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-pub struct Term {
-    /// What it is.
-    pub kind: TermKind,
-    /// Best estimate, per device.
-    pub bytes: Bytes,
-    /// Lower end of the plausible range (equal to `bytes` when exact).
-    pub low: Bytes,
-    /// Upper end of the plausible range (equal to `bytes` when exact).
-    pub high: Bytes,
-    /// The formula in words, with this scenario's numbers.
-    pub formula: Msg,
-    /// What the formula takes for granted.
-    pub assumptions: Vec<Msg>,
-}
-
-impl Term {
-    /// An exact term (no band).
-    pub fn exact(kind: TermKind, bytes: Bytes, formula: Msg, assumptions: Vec<Msg>) -> Self {
-        Term { kind, bytes, low: bytes, high: bytes, formula, assumptions }
-    }
-
-    /// Whether the term is exact (its band is a single value).
-    pub fn is_exact(&self) -> bool {
-        self.low == self.bytes && self.high == self.bytes
-    }
-}
-
-/// A memory breakdown by the keys of the CLI contract (`spec/cli.md`): one byte count per kind
-/// of term, 0 for those that do not apply, and the total with its band. The CLI's `--json` and
-/// the page's JavaScript API write exactly this.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-#[allow(missing_docs)]
-pub struct MemoryKeys {
-    pub weights: u64,
-    pub kv_cache: u64,
-    pub state: u64,
-    pub activations: u64,
-    pub gradients: u64,
-    pub optimizer: u64,
-    pub master_weights: u64,
-    pub adapters: u64,
-    pub overhead: u64,
-    pub total: u64,
-    pub total_low: u64,
-    pub total_high: u64,
-}
-
-impl MemoryKeys {
-    /// The keys of a breakdown.
-    pub fn of(m: &Memory) -> MemoryKeys {
-        let g = |k| m.get(k).get();
-        MemoryKeys {
-            weights: g(TermKind::Weights),
-            kv_cache: g(TermKind::KvCache),
-            state: g(TermKind::State),
-            activations: g(TermKind::Activations),
-            gradients: g(TermKind::Gradients),
-            optimizer: g(TermKind::Optimizer),
-            master_weights: g(TermKind::MasterWeights),
-            adapters: g(TermKind::Adapters),
-            overhead: g(TermKind::Overhead),
-            total: m.total.get(),
-            total_low: m.total_low.get(),
-            total_high: m.total_high.get(),
-        }
-    }
-}
-
-/// The memory one device must hold.
-#[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
-pub struct Memory {
-    /// The terms, in [`TermKind::ALL`] order; terms that do not apply are absent.
-    pub terms: Vec<Term>,
-    /// The sum of the terms.
-    pub total: Bytes,
-    /// The sum of the terms' lower ends.
-    pub total_low: Bytes,
-    /// The sum of the terms' upper ends.
-    pub total_high: Bytes,
-}
-
-impl Memory {
-    /// Sums terms into a breakdown.
-    ///
-    /// # Errors
-    /// [`crate::Error::Overflow`] if the sum does not fit in 64 bits.
-    pub fn from_terms(terms: Vec<Term>) -> Result<Self> {
-        let mut total = Bytes::ZERO;
-        let mut low = Bytes::ZERO;
-        let mut high = Bytes::ZERO;
-        for t in &terms {
-            total = total.checked_add(t.bytes).or_overflow("total memory")?;
-            low = low.checked_add(t.low).or_overflow("total memory")?;
-            high = high.checked_add(t.high).or_overflow("total memory")?;
-        }
-        Ok(Memory { terms, total, total_low: low, total_high: high })
-    }
-
-    /// Bytes of a kind of term, zero when absent.
-    pub fn get(&self, kind: TermKind) -> Bytes {
-        self.terms.iter().filter(|t| t.kind == kind).fold(Bytes::ZERO, |a, t| a.saturating_add(t.bytes))
-    }
-
-    /// The term of a kind, when present.
-    pub fn term(&self, kind: TermKind) -> Option<&Term> {
-        self.terms.iter().find(|t| t.kind == kind)
-    }
-}
+pub use crate::breakdown::{Memory, MemoryKeys, Term, TermKind};
 
 /// The model as the estimate saw it.
 #[derive(Clone, Debug, PartialEq)]
@@ -547,69 +366,8 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     let mut kv_host = Bytes::ZERO;
     let mut state_host = Bytes::ZERO;
     if let Some(a) = shape {
-        let (mut num, mut den) = kv_share(a, runtime, gpus);
-        let n_layers = a.num_layers();
-        let mut kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
-        if runtime == Runtime::Vllm && gpus > 1 {
-            // Each layer's own heads decide its share (MLA latents stay whole on every GPU).
-            kv_device =
-                inference::kv_device_bytes_tp(a, scenario.kv, scenario.context, scenario.batch, gpus)?;
-        }
-        if place.first_gpu_layer > 0 {
-            // Each layer's cache lives with the layer: the offloaded share on the GPUs.
-            let on_gpu = n_layers - place.first_gpu_layer;
-            num = on_gpu.div_ceil(gpus);
-            den = n_layers;
-            kv_host = Bytes::new(
-                ((kv_total.get() as u128 * place.first_gpu_layer as u128).div_ceil(n_layers as u128)) as u64,
-            );
-            kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
-        }
-        let mut assumptions = Vec::new();
-        let sliding: u64 = a
-            .mixers()
-            .filter(|(_, m)| matches!(m, Mixer::Attention(at) if at.span != Span::Full))
-            .map(|(n, _)| n)
-            .sum();
-        if sliding > 0 {
-            let window = a
-                .mixers()
-                .find_map(|(_, m)| match m {
-                    Mixer::Attention(at) => match at.span {
-                        Span::Sliding { window } => Some(window),
-                        Span::Chunked { chunk } => Some(chunk),
-                        Span::Full => None,
-                    },
-                    _ => None,
-                })
-                .unwrap_or(0);
-            assumptions.push(Msg::new(
-                MsgId::AssumeSlidingLayers,
-                vec![Arg::Int(sliding), Arg::Int(n_layers), Arg::Int(window)],
-            ));
-        }
-        if gpus > 1 {
-            assumptions.push(Msg::new(MsgId::AssumeKvSplit, vec![Arg::Int(num), Arg::Int(den)]));
-        }
-        let formula = Msg::new(
-            MsgId::KvFormula,
-            vec![
-                Arg::Int(scenario.batch),
-                Arg::Int(scenario.context),
-                Arg::Int(a.num_layers()),
-                Arg::Text(inference::kv_layout_label(a)),
-                Arg::Text(scenario.kv.id().into()),
-            ],
-        );
-        let term = if r.architecture.is_some() {
-            Term::exact(TermKind::KvCache, kv_device, formula, assumptions)
-        } else {
-            assumptions.push(Msg::new(
-                MsgId::AssumeStandIn,
-                vec![Arg::Text(r.stand_in.as_ref().map_or("", |s| s.0).into())],
-            ));
-            inference::banded(TermKind::KvCache, kv_device, (0.25, 4.0), formula, assumptions)
-        };
+        let (term, host) = kv_term(a, r, &setup, place, kv_total)?;
+        kv_host = host;
         terms.push(term);
         if let Some(state) = state_term(a, &setup, place, &mut state_host) {
             terms.push(state);
@@ -631,32 +389,8 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         notes.push(Msg::new(MsgId::NoteOffloaded, vec![Arg::Int(place.first_gpu_layer), Arg::Int(layers)]));
     }
 
-    // Disk.
-    let disk = Disk {
-        weights: match from_file {
-            Some(f) => f.disk,
-            None => disk_bytes(format, weights_total, priced.as_ref(), r.architecture.as_ref()),
-        },
-    };
-
-    // Notes.
-    if let Some(a) = &r.architecture {
-        if a.max_context > 0 && scenario.context > a.max_context {
-            notes.push(Msg::new(
-                MsgId::NoteBeyondTrainedContext,
-                vec![Arg::Int(scenario.context), Arg::Int(a.max_context)],
-            ));
-        }
-        if a.moe().is_some() {
-            notes.push(Msg::new(MsgId::NoteMoeAllResident, vec![]));
-        }
-    }
-    if format.is_gguf() && !runtime.is_llama_cpp() && runtime != Runtime::Cpu {
-        notes.push(Msg::new(MsgId::NoteGgufRuntime, vec![Arg::Text(runtime.label().into())]));
-    }
-    if !format.is_gguf() && runtime.is_llama_cpp() {
-        notes.push(Msg::new(MsgId::NoteNeedsGguf, vec![Arg::Text(runtime.label().into())]));
-    }
+    let disk = Disk { weights: inference_disk(r, from_file, format, weights_total, priced.as_ref())? };
+    inference_notes(r, scenario, format, runtime, &mut notes);
 
     let model = model_summary(r)?;
     let flops_per_token = flops_per_token(model.params_active, shape, scenario.context);
@@ -817,6 +551,132 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),
         notes,
     })
+}
+
+/// The KV-cache term of one device and the bytes of it kept in system RAM (llama.cpp's offloaded
+/// layers): the runtime's split (vLLM's heads per GPU, layer splits), the sliding and chunked
+/// layers named, a wide band for a stand-in shape.
+fn kv_term(
+    a: &Architecture,
+    r: &Resolved,
+    s: &InferenceSetup,
+    place: Placement,
+    kv_total: Bytes,
+) -> Result<(Term, Bytes)> {
+    let mut kv_host = Bytes::ZERO;
+    let (mut num, mut den) = kv_share(a, s.runtime, s.gpus);
+    let n_layers = a.num_layers();
+    let mut kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
+    if s.runtime == Runtime::Vllm && s.gpus > 1 {
+        // Each layer's own heads decide its share (MLA latents stay whole on every GPU).
+        kv_device = inference::kv_device_bytes_tp(a, s.kv, s.context, s.batch, s.gpus)?;
+    }
+    if place.first_gpu_layer > 0 {
+        // Each layer's cache lives with the layer: the offloaded share on the GPUs.
+        let on_gpu = n_layers - place.first_gpu_layer;
+        num = on_gpu.div_ceil(s.gpus);
+        den = n_layers;
+        kv_host = Bytes::new(
+            ((kv_total.get() as u128 * place.first_gpu_layer as u128).div_ceil(n_layers as u128)) as u64,
+        );
+        kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
+    }
+    let mut assumptions = Vec::new();
+    let sliding: u64 = a
+        .mixers()
+        .filter(|(_, m)| matches!(m, Mixer::Attention(at) if at.span != Span::Full))
+        .map(|(n, _)| n)
+        .sum();
+    if sliding > 0 {
+        let window = a
+            .mixers()
+            .find_map(|(_, m)| match m {
+                Mixer::Attention(at) => match at.span {
+                    Span::Sliding { window } => Some(window),
+                    Span::Chunked { chunk } => Some(chunk),
+                    Span::Full => None,
+                },
+                _ => None,
+            })
+            .unwrap_or(0);
+        assumptions.push(Msg::new(
+            MsgId::AssumeSlidingLayers,
+            vec![Arg::Int(sliding), Arg::Int(n_layers), Arg::Int(window)],
+        ));
+    }
+    if s.gpus > 1 {
+        assumptions.push(Msg::new(MsgId::AssumeKvSplit, vec![Arg::Int(num), Arg::Int(den)]));
+    }
+    let formula = Msg::new(
+        MsgId::KvFormula,
+        vec![
+            Arg::Int(s.batch),
+            Arg::Int(s.context),
+            Arg::Int(a.num_layers()),
+            Arg::Text(inference::kv_layout_label(a)),
+            Arg::Text(s.kv.id().into()),
+        ],
+    );
+    let term = if r.architecture.is_some() {
+        Term::exact(TermKind::KvCache, kv_device, formula, assumptions)
+    } else {
+        assumptions.push(Msg::new(
+            MsgId::AssumeStandIn,
+            vec![Arg::Text(r.stand_in.as_ref().map_or("", |s| s.0).into())],
+        ));
+        inference::banded(TermKind::KvCache, kv_device, (0.25, 4.0), formula, assumptions)
+    };
+    Ok((term, kv_host))
+}
+
+/// Download size: the file's own bytes when read, else the tensors in the format with their
+/// headers, plus the multi-token-prediction modules a checkpoint in its own format ships with.
+fn inference_disk(
+    r: &Resolved,
+    from_file: Option<&crate::scenario::FileFacts>,
+    format: WeightFormat,
+    weights_total: Bytes,
+    priced: Option<&Priced>,
+) -> Result<Bytes> {
+    Ok(match from_file {
+        Some(f) => f.disk,
+        None => {
+            // The checkpoint as it ships also holds its multi-token-prediction modules.
+            let mtp = match (&r.architecture, r.native_format) {
+                (Some(a), Some(native)) if native == format => tensors::mtp_bytes(a, format)?,
+                _ => Bytes::ZERO,
+            };
+            disk_bytes(format, weights_total, priced, r.architecture.as_ref()).saturating_add(mtp)
+        }
+    })
+}
+
+/// Remarks on an inference scenario: beyond the trained context, every expert resident, a GGUF
+/// outside llama.cpp or the reverse.
+fn inference_notes(
+    r: &Resolved,
+    scenario: &Scenario,
+    format: WeightFormat,
+    runtime: Runtime,
+    notes: &mut Vec<Msg>,
+) {
+    if let Some(a) = &r.architecture {
+        if a.max_context > 0 && scenario.context > a.max_context {
+            notes.push(Msg::new(
+                MsgId::NoteBeyondTrainedContext,
+                vec![Arg::Int(scenario.context), Arg::Int(a.max_context)],
+            ));
+        }
+        if a.moe().is_some() {
+            notes.push(Msg::new(MsgId::NoteMoeAllResident, vec![]));
+        }
+    }
+    if format.is_gguf() && !runtime.is_llama_cpp() && runtime != Runtime::Cpu {
+        notes.push(Msg::new(MsgId::NoteGgufRuntime, vec![Arg::Text(runtime.label().into())]));
+    }
+    if !format.is_gguf() && runtime.is_llama_cpp() {
+        notes.push(Msg::new(MsgId::NoteNeedsGguf, vec![Arg::Text(runtime.label().into())]));
+    }
 }
 
 /// The recurrent state of the linear-attention and SSM layers: per sequence, constant in the

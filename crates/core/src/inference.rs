@@ -11,8 +11,8 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::breakdown::{Term, TermKind};
 use crate::error::{Error, OrOverflow, Result};
-use crate::estimate::{Term, TermKind};
 use crate::model::{Architecture, LayerCache, Mixer};
 use crate::precision::{KvDtype, WeightFormat};
 use crate::text::{Arg, Msg, MsgId};
@@ -235,7 +235,7 @@ pub fn kv_cache_bytes(a: &Architecture, kv: KvDtype, context: u64, batch: u64) -
 /// Tensor parallelism (vLLM) splits key/value heads, replicating them when there are fewer heads
 /// than GPUs, and replicates the MLA latent on every GPU; layer splits (llama.cpp, transformers'
 /// `device_map`) give each GPU its layers' share. A stack mixing both kinds takes the share of
-/// its attention layers' heads (the latent and state layers are weighed in [`kv_device_bytes`]).
+/// its attention layers' heads (each layer is weighed by its own in [`kv_device_bytes_tp`]).
 pub fn kv_share(a: &Architecture, runtime: Runtime, gpus: u64) -> (u64, u64) {
     if gpus <= 1 {
         return (1, 1);

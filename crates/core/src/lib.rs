@@ -16,6 +16,7 @@
 
 extern crate alloc;
 
+pub mod breakdown;
 pub mod catalog;
 pub mod cost;
 pub mod error;

@@ -99,6 +99,24 @@ pub fn weight_bytes(a: &Architecture, format: WeightFormat) -> Result<Priced> {
     Ok(Priced { tensors, bytes, gguf_types })
 }
 
+/// Bytes of the multi-token-prediction modules in a checkpoint format (not GGUF: llama.cpp's
+/// conversions drop or rebuild them): what a download of the checkpoint adds to the model's own
+/// tensors.
+///
+/// # Errors
+/// [`crate::Error::Invalid`] for a shape that does not validate, [`crate::Error::Overflow`] for absurd sizes.
+pub fn mtp_bytes(a: &Architecture, format: WeightFormat) -> Result<Bytes> {
+    if format.is_gguf() {
+        return Ok(Bytes::ZERO);
+    }
+    let mut total: u64 = 0;
+    for t in a.mtp_inventory()? {
+        let b = tensor_bytes(a, &t, format).or_overflow("weight memory")?;
+        total = total.checked_add(b).or_overflow("weight memory")?;
+    }
+    Ok(Bytes::new(total))
+}
+
 fn mul(v: &[u64]) -> Option<u64> {
     v.iter().try_fold(1u64, |a, b| a.checked_mul(*b))
 }

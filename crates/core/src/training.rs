@@ -6,8 +6,8 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::breakdown::{Term, TermKind};
 use crate::error::{Error, Result};
-use crate::estimate::{Term, TermKind};
 use crate::model::{Architecture, Ffn, LayerGroup, Mixer};
 use crate::precision::WeightFormat;
 use crate::tensors::{Role, Tensor, inventory};
