@@ -219,7 +219,11 @@ fn layers_table(e: &Estimate, l: Lang) -> String {
         let range =
             if g.count == 1 { format!("{first}") } else { format!("{first}–{}", first + g.count - 1) };
         first += g.count;
-        let mixers = if g.mixers.is_empty() { "—".to_string() } else { g.mixers.join(" + ") };
+        let mixers = if g.mixers.is_empty() {
+            "—".to_string()
+        } else {
+            g.mixers.iter().map(|m| m.describe()).collect::<Vec<_>>().join(" + ")
+        };
         let cache = match (g.kv_elements_per_token, g.state_elements_per_sequence) {
             (0, 0) => "—".to_string(),
             (k, 0) => format_int(k, l),
@@ -230,7 +234,7 @@ fn layers_table(e: &Estimate, l: Lang) -> String {
             s,
             "<tr><td>{range}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&mixers),
-            esc(&g.ffn),
+            esc(&g.ffn.describe()),
             format_int(g.params_per_layer, l),
             cache
         );

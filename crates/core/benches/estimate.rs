@@ -16,6 +16,30 @@ fn bench_estimate(c: &mut Criterion) {
     c.bench_function("estimate/llama-3.1-8b-q4_k_m", |b| b.iter(|| estimate(black_box(&s))));
     let moe = Scenario::catalog("deepseek-v3");
     c.bench_function("estimate/deepseek-v3-fp8", |b| b.iter(|| estimate(black_box(&moe))));
+    // A 128-layer hybrid: Nemotron-H 56B's config with a 128-layer Mamba-2 / attention / MLP
+    // pattern, every layer's groups walked by the estimate.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/configs/nemotron-h-56b-base-8k.json"
+    ))
+    .expect("Nemotron-H config");
+    let mut cfg: serde_json::Value = serde_json::from_str(&text.replace("Infinity", "1e308")).expect("JSON");
+    let pattern: String = "M-M-M*-".chars().cycle().take(128).collect();
+    cfg["hybrid_override_pattern"] = pattern.into();
+    cfg["num_hidden_layers"] = 128.into();
+    let m = headroom_core::import::hf::parse_config(cfg.to_string().as_bytes()).expect("hybrid config");
+    let mut hybrid = Scenario::default();
+    hybrid.model = headroom_core::scenario::ModelSource::Custom(Box::new(m.into_custom("hybrid-128".into())));
+    hybrid.context = 32768;
+    c.bench_function("estimate/hybrid-128-layers", |b| b.iter(|| estimate(black_box(&hybrid))));
+    // The same Llama as a config already read (no JSON parse), to compare like with like.
+    let llama = headroom_core::catalog::model("llama-3.1-8b").expect("catalog").import().expect("config");
+    let mut custom = Scenario::default();
+    custom.model = headroom_core::scenario::ModelSource::Custom(Box::new(llama.into_custom("llama".into())));
+    custom.context = 32768;
+    c.bench_function("estimate/llama-3.1-8b-read-config", |b| b.iter(|| estimate(black_box(&custom))));
+    let next = Scenario::catalog("qwen3-next-80b-a3b");
+    c.bench_function("estimate/qwen3-next-80b-a3b", |b| b.iter(|| estimate(black_box(&next))));
     // The page's memory-versus-context chart: 256 contexts from 256 to 131072 tokens.
     let contexts: Vec<u64> = (1..=256).map(|i| i * 512).collect();
     c.bench_function("sweep/256-contexts", |b| b.iter(|| sweep_context(black_box(&s), black_box(&contexts))));

@@ -1,6 +1,7 @@
 //! From a [`Scenario`] to an [`Estimate`]: every number the front ends show, as a breakdown
 //! whose terms each carry their formula, assumptions and band.
 
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -48,6 +49,7 @@ pub struct ModelSummary {
     /// a stand-in).
     pub confidence: Confidence,
     /// Each run of identical layers, when the architecture is known.
+    #[cfg_attr(feature = "serde", serde(skip_deserializing))]
     pub layers: Vec<LayerSummary>,
 }
 
@@ -128,12 +130,12 @@ pub struct TrainingInfo {
     pub base_format: WeightFormat,
 }
 
-/// A model with its facts resolved.
-pub struct Resolved {
+/// A model with its facts resolved (borrowing a custom model's architecture from the scenario).
+pub struct Resolved<'a> {
     /// Display name.
     pub name: String,
     /// The architecture, when known.
-    pub architecture: Option<Architecture>,
+    pub architecture: Option<Cow<'a, Architecture>>,
     /// For a bare count: the stand-in model for shape-dependent terms.
     pub stand_in: Option<(&'static str, Architecture)>,
     /// The checkpoint's own format.
@@ -146,13 +148,15 @@ pub struct Resolved {
     pub notices: Vec<Msg>,
     /// How far the shape can be trusted.
     pub confidence: Confidence,
+    /// The architecture's parameters by part, counted once.
+    pub breakdown: Option<ParamBreakdown>,
 }
 
 /// Looks up or reads the model of a scenario.
 ///
 /// # Errors
 /// [`crate::Error::UnknownModel`], or what reading the config reports.
-pub fn resolve(source: &ModelSource) -> Result<Resolved> {
+pub fn resolve(source: &ModelSource) -> Result<Resolved<'_>> {
     match source {
         ModelSource::Params(p) => {
             let stand_in = stand_in_for(*p);
@@ -165,37 +169,42 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved> {
                 params: *p,
                 notices: Vec::new(),
                 confidence: Confidence::StandIn,
+                breakdown: None,
             })
         }
         ModelSource::Catalog(id) => {
             let entry = catalog::model(id)?;
             let m = entry.import()?;
-            let params = m.architecture.params_total()?;
+            let breakdown = m.architecture.param_breakdown()?;
+            let params = Params::new(breakdown.total());
             Ok(Resolved {
                 name: entry.id.into(),
-                architecture: Some(m.architecture),
+                architecture: Some(Cow::Owned(m.architecture)),
                 stand_in: None,
                 native_format: m.format,
                 file: None,
                 params,
                 notices: m.notices,
                 confidence: m.confidence,
+                breakdown: Some(breakdown),
             })
         }
         ModelSource::Custom(c) => {
+            let breakdown = c.architecture.param_breakdown()?;
             let params = match c.file.as_ref().and_then(|f| f.params) {
                 Some(p) => p,
-                None => c.architecture.params_total()?,
+                None => Params::new(breakdown.total()),
             };
             Ok(Resolved {
                 name: c.name.clone(),
-                architecture: Some(c.architecture.clone()),
+                architecture: Some(Cow::Borrowed(&c.architecture)),
                 stand_in: None,
                 native_format: c.format,
                 file: c.file.clone(),
                 params,
                 notices: c.notices.clone(),
                 confidence: if c.file.is_some() { Confidence::Exact } else { c.confidence },
+                breakdown: Some(breakdown),
             })
         }
     }
@@ -317,7 +326,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     };
 
     // The architecture that shapes the KV cache and activations.
-    let shape: Option<&Architecture> = r.architecture.as_ref().or(r.stand_in.as_ref().map(|(_, a)| a));
+    let shape: Option<&Architecture> = r.architecture.as_deref().or(r.stand_in.as_ref().map(|(_, a)| a));
 
     // Weights.
     // The file's own tensors when the scenario keeps its format; else each tensor priced by rule.
@@ -344,7 +353,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         notes.push(Msg::new(MsgId::NoteGpuLayersLlamaCpp, vec![]));
     }
     let (weights_device, weights_host) =
-        split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_ref(), place);
+        split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_deref(), place);
     let weights_term = weights_term(
         r,
         format,
@@ -431,7 +440,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
 fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     let mut notes: Vec<Msg> = r.notices.clone();
     let (arch, stand_in) = match (&r.architecture, &r.stand_in) {
-        (Some(a), _) => (a.clone(), None),
+        (Some(a), _) => (a.as_ref().clone(), None),
         (None, Some((id, a))) => (a.clone(), Some(*id)),
         (None, None) => {
             return Err(crate::Error::invalid(
@@ -646,7 +655,7 @@ fn inference_disk(
                 (Some(a), Some(native)) if native == format => tensors::mtp_bytes(a, format)?,
                 _ => Bytes::ZERO,
             };
-            disk_bytes(format, weights_total, priced, r.architecture.as_ref()).saturating_add(mtp)
+            disk_bytes(format, weights_total, priced, r.architecture.as_deref()).saturating_add(mtp)
         }
     })
 }
@@ -771,23 +780,29 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
 /// Recurrent-state bytes per sequence at the runtime's state dtype.
 fn state_per_sequence(r: &Resolved, runtime: Runtime) -> Bytes {
     let elem = if runtime.is_llama_cpp() || runtime == Runtime::Cpu { 4 } else { 2 };
-    Bytes::new(r.architecture.as_ref().map_or(0, |a| inference::state_bytes_per_sequence(a, elem)))
+    Bytes::new(r.architecture.as_deref().map_or(0, |a| inference::state_bytes_per_sequence(a, elem)))
 }
 
 /// The model as the estimate saw it: counts, shape, layers and how far they can be trusted.
 fn model_summary(r: &Resolved) -> Result<ModelSummary> {
     Ok(match &r.architecture {
-        Some(a) => ModelSummary {
-            name: r.name.clone(),
-            params_total: a.params_total()?,
-            params_active: a.params_active()?,
-            breakdown: Some(a.param_breakdown()?),
-            architecture: Some(a.summary()),
-            stand_in: None,
-            max_context: a.max_context,
-            confidence: r.confidence,
-            layers: a.layer_summaries()?,
-        },
+        Some(a) => {
+            let b = match &r.breakdown {
+                Some(b) => b.clone(),
+                None => a.param_breakdown()?,
+            };
+            ModelSummary {
+                name: r.name.clone(),
+                params_total: Params::new(b.total()),
+                params_active: a.params_active_of(&b)?,
+                breakdown: Some(b),
+                architecture: Some(a.summary()),
+                stand_in: None,
+                max_context: a.max_context,
+                confidence: r.confidence,
+                layers: a.layer_summaries()?,
+            }
+        }
         None => ModelSummary {
             name: r.name.clone(),
             params_total: r.params,
@@ -804,7 +819,7 @@ fn model_summary(r: &Resolved) -> Result<ModelSummary> {
 
 /// Whether a token embedding is also the output head (tied): then it is read whole every token.
 fn shares_head(t: &tensors::Tensor, r: &Resolved) -> bool {
-    t.role == Role::TokenEmbd && r.architecture.as_ref().is_some_and(|a| a.tie_word_embeddings)
+    t.role == Role::TokenEmbd && r.architecture.as_deref().is_some_and(|a| a.tie_word_embeddings)
 }
 
 /// Forward FLOPs per token: 2 per active parameter, plus attention over the context
@@ -849,13 +864,14 @@ fn split_weights(
         // Tensor parallel: every matrix (and the vocabulary) is sharded.
         return (Bytes::new(total.get().div_ceil(gpus)), Bytes::ZERO);
     }
+    let sums = p.layer_sums(a.num_layers());
     let llama = runtime.is_llama_cpp();
     // llama.cpp keeps the input embeddings in system RAM, and the layers it does not offload.
     let mut host = 0u64;
     if llama {
         host = p.sum_where(input);
         host = host.saturating_add(
-            (0..place.first_gpu_layer).map(|i| p.layer(i as u32)).fold(0, u64::saturating_add),
+            sums.iter().take(place.first_gpu_layer as usize).fold(0, |a, b| a.saturating_add(*b)),
         );
         if !place.head_on_gpu {
             host = host.saturating_add(p.sum_where(head));
@@ -869,7 +885,11 @@ fn split_weights(
     for g in 0..gpus.max(1) {
         let start = place.first_gpu_layer + g * per;
         let end = (start + per).min(n_layers);
-        let mut b: u64 = (start..end).map(|i| p.layer(i as u32)).fold(0u64, u64::saturating_add);
+        let mut b: u64 = sums
+            .iter()
+            .skip(start as usize)
+            .take(end.saturating_sub(start) as usize)
+            .fold(0u64, |a, b| a.saturating_add(*b));
         if g == 0 && !llama {
             b = b.saturating_add(p.sum_where(input));
         }

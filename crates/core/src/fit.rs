@@ -145,7 +145,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     s.gpus = gpus;
     let mut advice = Vec::new();
     let cap = Capability::of(device, runtime, scenario.mac_gpu_fraction);
-    let arch = r.architecture.as_ref().or(r.stand_in.as_ref().map(|(_, a)| a));
+    let arch = r.architecture.as_deref().or(r.stand_in.as_ref().map(|(_, a)| a));
     let base = estimate_resolved(&s, r)?;
 
     if !runtime_runs_on(runtime, device) {

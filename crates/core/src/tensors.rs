@@ -54,6 +54,17 @@ impl Priced {
             .fold(0u64, |a, (_, b)| a.saturating_add(*b))
     }
 
+    /// Bytes of each of the first `layers` layers, in one pass over the tensors.
+    pub fn layer_sums(&self, layers: u64) -> Vec<u64> {
+        let mut sums = alloc::vec![0u64; layers.min(crate::model::MAX_LAYERS) as usize];
+        for (t, b) in self.tensors.iter().zip(&self.bytes) {
+            if let Some(slot) = t.layer.and_then(|l| sums.get_mut(l as usize)) {
+                *slot = slot.saturating_add(*b);
+            }
+        }
+        sums
+    }
+
     /// Bytes of the tensors matching `pred`.
     pub fn sum_where(&self, pred: impl Fn(&Tensor) -> bool) -> u64 {
         self.tensors
@@ -106,7 +117,7 @@ pub fn weight_bytes(a: &Architecture, format: WeightFormat) -> Result<Priced> {
 /// # Errors
 /// [`crate::Error::Invalid`] for a shape that does not validate, [`crate::Error::Overflow`] for absurd sizes.
 pub fn mtp_bytes(a: &Architecture, format: WeightFormat) -> Result<Bytes> {
-    if format.is_gguf() {
+    if format.is_gguf() || a.mtp.is_none() {
         return Ok(Bytes::ZERO);
     }
     let mut total: u64 = 0;

@@ -196,21 +196,133 @@ pub enum LayerCache {
 
 /// One run of identical layers, described for people and for the CLI's JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct LayerSummary {
     /// Layers in the run.
     pub count: u64,
-    /// Its mixers (`attention`, `sliding attention`, `MLA + indexer`, `Mamba-2`…), empty for an
-    /// MLP-only layer.
-    pub mixers: Vec<String>,
-    /// Its feed-forward (`dense 14336`, `plain 8192`, `MoE 128 × 768, top 8, shared 512`, `none`).
-    pub ffn: String,
+    /// Its mixers; empty for an MLP-only layer.
+    pub mixers: Vec<MixerSummary>,
+    /// Its feed-forward.
+    pub ffn: FfnSummary,
     /// Parameters of one layer of the run.
     pub params_per_layer: u64,
     /// KV-cache elements one layer keeps per token (K + V, or the latent and indexer key).
     pub kv_elements_per_token: u64,
     /// Recurrent-state elements one layer keeps per sequence.
     pub state_elements_per_sequence: u64,
+}
+
+/// A mixer of a [`LayerSummary`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct MixerSummary {
+    /// `attention`, `sliding attention`, `chunked attention`, `MLA`, `MLA + indexer`,
+    /// `Gated DeltaNet`, `Mamba`, `Mamba-2`, `short conv`.
+    pub kind: &'static str,
+    /// Query heads (value heads for Gated DeltaNet, SSM heads for Mamba-2; 0 where none).
+    pub heads: u64,
+    /// Key/value heads (attention), key heads (Gated DeltaNet); 0 where none.
+    pub kv_heads: u64,
+    /// Head width (attention), the latent (MLA), the state size (Mamba).
+    pub width: u64,
+    /// Window or chunk of a sliding or chunked layer (0: the whole context).
+    pub window: u64,
+    /// Reads another layer's cache.
+    pub shared_kv: bool,
+}
+
+/// The feed-forward of a [`LayerSummary`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct FfnSummary {
+    /// `none`, `dense` (gated), `plain` or `moe`.
+    pub kind: &'static str,
+    /// Inner width (of one expert for a MoE).
+    pub width: u64,
+    /// Routed experts (0 for dense).
+    pub experts: u64,
+    /// Experts per token.
+    pub top_k: u64,
+    /// Shared experts' width.
+    pub shared: u64,
+}
+
+impl FfnSummary {
+    /// A short description (`dense 14336`, `MoE 128 × 768, top 8, shared 512`, `none`).
+    pub fn describe(&self) -> String {
+        match self.kind {
+            "none" => String::from("none"),
+            "moe" => {
+                let mut d = alloc::format!("MoE {} × {}, top {}", self.experts, self.width, self.top_k);
+                if self.shared > 0 {
+                    d.push_str(&alloc::format!(", shared {}", self.shared));
+                }
+                d
+            }
+            kind => alloc::format!("{kind} {}", self.width),
+        }
+    }
+}
+
+impl MixerSummary {
+    /// A short description (`attention 32/8 × 128`, `sliding attention 16/8 × 256, window 1024`,
+    /// `Mamba-2 128 heads, state 128`).
+    pub fn describe(&self) -> String {
+        use core::fmt::Write;
+        let mut s = String::from(self.kind);
+        match self.kind {
+            "attention" | "sliding attention" | "chunked attention" => {
+                let _ = write!(s, " {}/{} × {}", self.heads, self.kv_heads, self.width);
+                if self.window > 0 {
+                    let _ = write!(s, ", window {}", self.window);
+                }
+                if self.shared_kv {
+                    s.push_str(", shared KV");
+                }
+            }
+            "MLA" | "MLA + indexer" => {
+                let _ = write!(s, " {} heads, latent {}", self.heads, self.width);
+            }
+            "Gated DeltaNet" => {
+                let _ = write!(s, " {}/{} heads × {}", self.kv_heads, self.heads, self.width);
+            }
+            "Mamba-2" => {
+                let _ = write!(s, " {} heads, state {}", self.heads, self.width);
+            }
+            "Mamba" => {
+                let _ = write!(s, ", state {}", self.width);
+            }
+            _ => {
+                let _ = write!(s, ", {} taps", self.width);
+            }
+        }
+        s
+    }
+
+    fn of(m: &Mixer) -> Self {
+        let blank =
+            MixerSummary { kind: m.label(), heads: 0, kv_heads: 0, width: 0, window: 0, shared_kv: false };
+        match m {
+            Mixer::Attention(a) => MixerSummary {
+                heads: a.num_heads,
+                kv_heads: a.num_kv_heads,
+                width: a.head_dim,
+                window: match a.span {
+                    Span::Full => 0,
+                    Span::Sliding { window } => window,
+                    Span::Chunked { chunk } => chunk,
+                },
+                shared_kv: a.shares_kv,
+                ..blank
+            },
+            Mixer::Mla(m) => MixerSummary { heads: m.num_heads, kv_heads: 1, width: m.kv_lora_rank, ..blank },
+            Mixer::GatedDeltaNet(g) => {
+                MixerSummary { heads: g.value_heads, kv_heads: g.key_heads, width: g.key_head_dim, ..blank }
+            }
+            Mixer::Mamba(mb) => MixerSummary { heads: mb.heads, width: mb.state, ..blank },
+            Mixer::ShortConv(c) => MixerSummary { width: c.kernel, ..blank },
+        }
+    }
 }
 
 /// Kind of normalisation.
@@ -353,6 +465,7 @@ pub(crate) fn add(values: &[u64]) -> Result<u64> {
 }
 
 /// A size that must be positive, or an error naming the field.
+#[inline]
 pub(crate) fn positive(field: &'static str, v: u64) -> Result<()> {
     if v == 0 { Err(Error::invalid(field, "must be more than zero")) } else { Ok(()) }
 }
@@ -360,6 +473,7 @@ pub(crate) fn positive(field: &'static str, v: u64) -> Result<()> {
 /// Sizes beyond any real model (2^32): a width or count above it is a corrupt or hostile file.
 pub(crate) const MAX_DIM: u64 = 1 << 32;
 
+#[inline]
 pub(crate) fn bounded(field: &'static str, v: u64) -> Result<()> {
     if v > MAX_DIM { Err(Error::invalid(field, alloc::format!("{v} is not a real size"))) } else { Ok(()) }
 }
@@ -526,6 +640,27 @@ impl Architecture {
             max_context: 4096,
             ssm_state_bytes: None,
         }
+    }
+
+    /// Each group's kind as an index into the distinct kinds of layer (groups of equal layers
+    /// that are not adjacent share one: a 128-layer hybrid of three kinds is three), so the work
+    /// per kind of layer is done once.
+    fn kinds(&self) -> (Vec<&LayerGroup>, Vec<usize>) {
+        let mut distinct: Vec<&LayerGroup> = Vec::new();
+        let mut index = Vec::with_capacity(self.groups.len());
+        for g in &self.groups {
+            let same = |k: &&LayerGroup| {
+                k.mixers == g.mixers && k.ffn == g.ffn && k.norms == g.norms && k.extras == g.extras
+            };
+            match distinct.iter().position(same) {
+                Some(i) => index.push(i),
+                None => {
+                    index.push(distinct.len());
+                    distinct.push(g);
+                }
+            }
+        }
+        (distinct, index)
     }
 
     /// Number of layers.
@@ -697,29 +832,27 @@ impl Architecture {
         let mut b = ParamBreakdown::default();
         let mut err: Option<Error> = None;
         let mut count = |b: &mut ParamBreakdown, times: u64, f: &dyn Fn(&mut Emit<'_>)| {
-            let mut parts: Vec<(Part, u64)> = Vec::new();
+            let mut overflow = false;
             let mut sink = |_: Role, part: Part, rows: u64, cols: u64, experts: u64| {
-                let n = rows.checked_mul(cols).and_then(|x| x.checked_mul(experts));
+                let n = rows
+                    .checked_mul(cols)
+                    .and_then(|x| x.checked_mul(experts))
+                    .and_then(|n| n.checked_mul(times));
                 match n {
-                    Some(n) => parts.push((part, n)),
-                    None => parts.push((part, u64::MAX)),
+                    Some(n) if b.add(part, n).is_ok() => {}
+                    _ => overflow = true,
                 }
             };
             f(&mut Emit { sink: &mut sink, block: Part::Norms });
-            for (part, n) in parts {
-                let r = if n == u64::MAX {
-                    Err(Error::Overflow { what: "parameter count" })
-                } else {
-                    n.checked_mul(times).or_overflow("parameter count").and_then(|n| b.add(part, n))
-                };
-                if let Err(e) = r {
-                    err.get_or_insert(e);
-                }
+            if overflow {
+                err.get_or_insert(Error::Overflow { what: "parameter count" });
             }
         };
         count(&mut b, 1, &|e| self.ends(true, e));
-        for g in &self.groups {
-            count(&mut b, g.count, &|e| g.tensors(self, e));
+        let (kinds, index) = self.kinds();
+        for (k, g) in kinds.iter().enumerate() {
+            let layers = self.groups.iter().zip(&index).filter(|(_, i)| **i == k).map(|(g, _)| g.count).sum();
+            count(&mut b, layers, &|e| g.tensors(self, e));
         }
         count(&mut b, 1, &|e| self.ends(false, e));
         if let Some(m) = &self.mtp {
@@ -755,7 +888,7 @@ impl Architecture {
     /// [`Error::Invalid`] when the architecture does not validate.
     pub fn inventory(&self) -> Result<Vec<Tensor>> {
         self.validate()?;
-        let mut t = Vec::new();
+        let mut t = Vec::with_capacity(self.groups.len().saturating_mul(16).saturating_add(8));
         let mut layer: Option<u32> = None;
         {
             let mut sink = |role: Role, _: Part, rows: u64, cols: u64, experts: u64| {
@@ -763,14 +896,24 @@ impl Architecture {
             };
             self.ends(true, &mut Emit { sink: &mut sink, block: Part::Norms });
         }
-        let mut i: u32 = 0;
-        for g in &self.groups {
-            for _ in 0..g.count {
-                layer = Some(i);
+        // One layer's tensors per kind of layer, copied to each of its layers.
+        let (kinds, index) = self.kinds();
+        let shapes: Vec<Vec<Tensor>> = kinds
+            .iter()
+            .map(|g| {
+                let mut one = Vec::new();
                 let mut sink = |role: Role, _: Part, rows: u64, cols: u64, experts: u64| {
-                    t.push(Tensor { role, layer, rows, cols, experts });
+                    one.push(Tensor { role, layer: None, rows, cols, experts });
                 };
                 g.tensors(self, &mut Emit { sink: &mut sink, block: Part::Norms });
+                one
+            })
+            .collect();
+        let mut i: u32 = 0;
+        for (g, k) in self.groups.iter().zip(&index) {
+            for _ in 0..g.count {
+                layer = Some(i);
+                t.extend(shapes[*k].iter().map(|x| Tensor { layer, ..*x }));
                 i += 1;
             }
         }
@@ -830,16 +973,7 @@ impl Architecture {
         for g in &self.groups {
             let mut kv = 0u64;
             let mut state = 0u64;
-            let mut mixers = Vec::new();
             for m in &g.mixers {
-                let mut label = String::from(m.label());
-                if let Mixer::Attention(a) = m {
-                    label = alloc::format!("{label} {}/{} × {}", a.num_heads, a.num_kv_heads, a.head_dim);
-                    if a.shares_kv {
-                        label.push_str(" (shared KV)");
-                    }
-                }
-                mixers.push(label);
                 match m.cache(self.hidden_size) {
                     LayerCache::Kv { k, v, .. } => kv = kv.saturating_add(k).saturating_add(v),
                     LayerCache::Latent { width, indexer } => {
@@ -851,23 +985,23 @@ impl Architecture {
                     LayerCache::None => {}
                 }
             }
+            let mixers = g.mixers.iter().map(MixerSummary::of).collect();
             let ffn = match &g.ffn {
-                Ffn::None => String::from("none"),
-                Ffn::Dense(m) => {
-                    alloc::format!("{} {}", if m.gated { "dense" } else { "plain" }, m.intermediate_size)
-                }
-                Ffn::Moe(m) => {
-                    let mut d = alloc::format!(
-                        "MoE {} × {}, top {}",
-                        m.num_experts,
-                        m.expert_intermediate,
-                        m.experts_per_token
-                    );
-                    if m.shared_intermediate > 0 {
-                        d.push_str(&alloc::format!(", shared {}", m.shared_intermediate));
-                    }
-                    d
-                }
+                Ffn::None => FfnSummary { kind: "none", width: 0, experts: 0, top_k: 0, shared: 0 },
+                Ffn::Dense(m) => FfnSummary {
+                    kind: if m.gated { "dense" } else { "plain" },
+                    width: m.intermediate_size,
+                    experts: 0,
+                    top_k: 0,
+                    shared: 0,
+                },
+                Ffn::Moe(m) => FfnSummary {
+                    kind: "moe",
+                    width: m.expert_intermediate,
+                    experts: m.num_experts,
+                    top_k: m.experts_per_token,
+                    shared: m.shared_intermediate,
+                },
             };
             out.push(LayerSummary {
                 count: g.count,
@@ -895,7 +1029,14 @@ impl Architecture {
     /// # Errors
     /// [`Error::Overflow`] for absurd sizes.
     pub fn params_active(&self) -> Result<Params> {
-        let b = self.param_breakdown()?;
+        self.params_active_of(&self.param_breakdown()?)
+    }
+
+    /// [`Self::params_active`] from a breakdown already counted.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] for absurd sizes.
+    pub fn params_active_of(&self, b: &ParamBreakdown) -> Result<Params> {
         let mut active_experts: u128 = 0;
         for g in &self.groups {
             if let Ffn::Moe(m) = &g.ffn {
@@ -907,48 +1048,27 @@ impl Architecture {
         Ok(Params::new(u64::try_from(active).unwrap_or(u64::MAX)))
     }
 
-    /// A one-line description of the shape (`32 layers, hidden 4096, GQA 32/8 heads × 128`).
+    /// A one-line description of the shape (`32 layers, hidden 4096, attention GQA 32/8 heads × 128`).
     pub fn summary(&self) -> String {
         use core::fmt::Write;
         let mut s = String::new();
         let _ = write!(s, "{} layers, hidden {}", self.num_layers(), self.hidden_size);
-        // Each distinct mixer kind with its layer count.
-        let mut kinds: Vec<(&'static str, u64, String)> = Vec::new();
+        // Each distinct mixer (by its summary's numbers) with its layer count; words at the end.
+        let mut kinds: Vec<(MixerSummary, u64)> = Vec::new();
         for (n, m) in self.mixers() {
-            let detail = match m {
-                Mixer::Attention(a) => {
-                    let kind = if a.num_kv_heads == a.num_heads {
-                        "MHA"
-                    } else if a.num_kv_heads == 1 {
-                        "MQA"
-                    } else {
-                        "GQA"
-                    };
-                    let mut d =
-                        alloc::format!("{kind} {}/{} heads × {}", a.num_heads, a.num_kv_heads, a.head_dim);
-                    match a.span {
-                        Span::Sliding { window } => {
-                            let _ = write!(d, ", window {window}");
-                        }
-                        Span::Chunked { chunk } => {
-                            let _ = write!(d, ", chunks of {chunk}");
-                        }
-                        Span::Full => {}
-                    }
-                    d
-                }
-                Mixer::Mla(m) => {
-                    alloc::format!("{} heads, latent {}+{}", m.num_heads, m.kv_lora_rank, m.qk_rope_head_dim)
-                }
-                Mixer::GatedDeltaNet(g) => alloc::format!("{}/{} heads", g.key_heads, g.value_heads),
-                Mixer::Mamba(m) => alloc::format!("state {}", m.state),
-                Mixer::ShortConv(c) => alloc::format!("kernel {}", c.kernel),
-            };
-            match kinds.iter_mut().find(|(l, _, d)| *l == m.label() && *d == detail) {
+            let key = MixerSummary::of(m);
+            match kinds.iter_mut().find(|(k, _)| *k == key) {
                 Some(k) => k.1 += n,
-                None => kinds.push((m.label(), n, detail)),
+                None => kinds.push((key, n)),
             }
         }
+        let kinds: Vec<(&'static str, u64, String)> = kinds
+            .iter()
+            .map(|(k, n)| {
+                let m = self.mixers().map(|(_, m)| m).find(|m| MixerSummary::of(m) == *k);
+                (k.kind, *n, m.map(detail).unwrap_or_default())
+            })
+            .collect();
         let single = kinds.len() == 1;
         for (label, n, detail) in kinds {
             if single {
@@ -961,6 +1081,39 @@ impl Architecture {
             let _ = write!(s, ", MoE {} experts (top {})", moe.num_experts, moe.experts_per_token);
         }
         s
+    }
+}
+
+/// The words of [`Architecture::summary`] for one mixer.
+fn detail(m: &Mixer) -> String {
+    use core::fmt::Write;
+    match m {
+        Mixer::Attention(a) => {
+            let kind = if a.num_kv_heads == a.num_heads {
+                "MHA"
+            } else if a.num_kv_heads == 1 {
+                "MQA"
+            } else {
+                "GQA"
+            };
+            let mut d = alloc::format!("{kind} {}/{} heads × {}", a.num_heads, a.num_kv_heads, a.head_dim);
+            match a.span {
+                Span::Sliding { window } => {
+                    let _ = write!(d, ", window {window}");
+                }
+                Span::Chunked { chunk } => {
+                    let _ = write!(d, ", chunks of {chunk}");
+                }
+                Span::Full => {}
+            }
+            d
+        }
+        Mixer::Mla(m) => {
+            alloc::format!("{} heads, latent {}+{}", m.num_heads, m.kv_lora_rank, m.qk_rope_head_dim)
+        }
+        Mixer::GatedDeltaNet(g) => alloc::format!("{}/{} heads", g.key_heads, g.value_heads),
+        Mixer::Mamba(m) => alloc::format!("state {}", m.state),
+        Mixer::ShortConv(c) => alloc::format!("kernel {}", c.kernel),
     }
 }
 
