@@ -28,15 +28,19 @@ fn bench_estimate(c: &mut Criterion) {
     cfg["hybrid_override_pattern"] = pattern.into();
     cfg["num_hidden_layers"] = 128.into();
     let m = headroom_core::import::hf::parse_config(cfg.to_string().as_bytes()).expect("hybrid config");
-    let mut hybrid = Scenario::default();
-    hybrid.model = headroom_core::scenario::ModelSource::Custom(Box::new(m.into_custom("hybrid-128".into())));
-    hybrid.context = 32768;
+    let hybrid = Scenario {
+        model: headroom_core::scenario::ModelSource::Custom(Box::new(m.into_custom("hybrid-128".into()))),
+        context: 32768,
+        ..Scenario::default()
+    };
     c.bench_function("estimate/hybrid-128-layers", |b| b.iter(|| estimate(black_box(&hybrid))));
     // The same Llama as a config already read (no JSON parse), to compare like with like.
     let llama = headroom_core::catalog::model("llama-3.1-8b").expect("catalog").import().expect("config");
-    let mut custom = Scenario::default();
-    custom.model = headroom_core::scenario::ModelSource::Custom(Box::new(llama.into_custom("llama".into())));
-    custom.context = 32768;
+    let custom = Scenario {
+        model: headroom_core::scenario::ModelSource::Custom(Box::new(llama.into_custom("llama".into()))),
+        context: 32768,
+        ..Scenario::default()
+    };
     c.bench_function("estimate/llama-3.1-8b-read-config", |b| b.iter(|| estimate(black_box(&custom))));
     let next = Scenario::catalog("qwen3-next-80b-a3b");
     c.bench_function("estimate/qwen3-next-80b-a3b", |b| b.iter(|| estimate(black_box(&next))));
