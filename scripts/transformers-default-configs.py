@@ -30,6 +30,10 @@ FAMILIES = [
     "stablelm", "bloom", "opt", "cohere", "cohere2", "glm", "glm4", "olmoe", "dbrx", "starcoder2",
     "exaone4", "seed_oss", "olmo2", "granite", "qwen3_moe", "mixtral", "gpt_oss", "deepseek_v3",
     "deepseek_v2", "gemma3_text", "gemma2", "phi3", "qwen2_moe",
+    # Read as known families, as an inferred one, or refused (tests/tests/reference_counts.rs).
+    "qwen3_vl_moe_text", "falcon_mamba", "olmo", "helium", "exaone", "apertus", "arcee", "bitnet",
+    "aria_text", "longcat_flash", "kimi_linear", "glm4_moe_lite", "zamba2", "gemma", "llama",
+    "mistral", "qwen2", "qwen3",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 

@@ -35,6 +35,14 @@ const EXPECTED_REFUSALS: &[(&str, &str)] = &[
     ("dbrx.json", "DBRX keeps its shape in nested attn_config/ffn_config: refused naming them"),
     ("deepseek_v2.json", "transformers' default DeepSeek-V2 config has num_experts_per_tok null"),
     ("hunyuan_v1_moe.json", "HunYuan MoE: expert layout not verified, refused naming moe_topk"),
+    ("apertus.json", "unknown family with an xIELU MLP: refused naming hidden_act"),
+    ("arcee.json", "unknown family with a squared-ReLU MLP: refused naming hidden_act"),
+    ("bitnet.json", "unknown family with a squared-ReLU MLP: refused naming hidden_act"),
+    ("aria_text.json", "unknown MoE family: refused naming its expert keys"),
+    ("longcat_flash.json", "unknown MoE family with zero experts: refused naming its keys"),
+    ("kimi_linear.json", "Kimi Delta Attention is not read from a config: refused naming its keys"),
+    ("glm4_moe_lite.json", "GLM-4.7 Flash's MLA MoE is not read from a config: refused naming its keys"),
+    ("zamba2.json", "Zamba2's shared blocks are not read from a config: refused naming its keys"),
 ];
 
 /// Expands a run-length list `[[count, numel], …]` to one value per layer.

@@ -106,6 +106,17 @@ pub fn parse_config(bytes: &[u8]) -> Result<HfModel> {
             ));
         }
         let shown = if model_type.is_empty() { "(none)" } else { model_type.as_str() };
+        // The generic reading assumes Llama's gated SiLU MLP; an activation that says otherwise
+        // (squared ReLU, xIELU, plain GELU MLPs) would make every MLP a third too big.
+        let act = cfg.str("hidden_act").or(cfg.str("hidden_activation")).unwrap_or("silu");
+        if !matches!(act, "silu" | "swish" | "swiglu") {
+            return Err(Error::parse(
+                FORMAT,
+                format!(
+                    "model_type `{shown}` is not one Headroom knows, and its `hidden_act` `{act}` does not say whether its MLP is gated. Give the checkpoint's safetensors headers (model.safetensors.index.json) or a GGUF file instead: their tensors fix the weights exactly"
+                ),
+            ));
+        }
         notices.push(Msg::new(MsgId::NoticeUnknownFamily, vec![Arg::Text(shown.into())]));
         confidence = Confidence::Inferred;
         read_decoder(&cfg, &family, &mut notices)?
@@ -288,6 +299,8 @@ const KNOWN: &[&str] = &[
     "exaone4",
     "hunyuan_v1_dense",
     "seed_oss",
+    "internlm2",
+    "olmo",
 ];
 
 fn is_known(family: &str) -> bool {
@@ -764,6 +777,10 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     };
     if matches!(family, "cohere" | "cohere2") {
         t.norm = NormKind::LayerNormNoBias;
+    }
+    // OLMo 1: LayerNorms without any parameters.
+    if family == "olmo" {
+        t.norm = NormKind::NoParams;
     }
     t
 }
