@@ -171,7 +171,7 @@ test('a hybrid model shows its recurrent state apart from the KV cache, and its 
   const want = cli(['estimate', '--model', 'qwen3-next-80b-a3b', '--context', '32768']);
   assert(want.memory.state > 0, 'the CLI reports a recurrent state');
   await waitBytes(page, '#hr-total-bytes', want.memory.total);
-  assertEq(await bytesOf(page, '#hr-kv_cache-bytes'), want.memory.kv_cache, 'KV cache as the CLI');
+  assertEq(await bytesOf(page, '#hr-kv-cache-bytes'), want.memory.kv_cache, 'KV cache as the CLI');
   assertEq(await bytesOf(page, '#hr-state-bytes'), want.memory.state, 'recurrent state as the CLI');
   await page.click('#hr-layers summary');
   const rows = await page.locator('#hr-layers tbody tr').count();

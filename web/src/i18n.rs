@@ -153,6 +153,7 @@ ui_text! {
     HubLinked => "The link re-reads this model from Hugging Face when opened (a token never travels in it).", "Le lien relit ce modèle sur Hugging Face à l'ouverture (un jeton n'y voyage jamais).";
     CustomNotLinked => "A model read from a file cannot travel in a link: the link keeps every other setting.", "Un modèle lu depuis un fichier ne peut pas voyager dans un lien : le lien garde tous les autres réglages.";
     Notes => "Notes", "Remarques";
+    ModelsMatching => "models that match — pick one", "modèles qui correspondent — choisissez-en un";
     Warnings => "Check before you rely on this", "À vérifier avant de vous y fier";
     ConfidenceInferred => "Shape inferred from an unknown family: widened band", "Forme déduite d'une famille inconnue : marge élargie";
     ConfidenceStandIn => "Only a parameter count: another model's shape stands in", "Seul le nombre de paramètres : la forme d'un autre modèle le remplace";

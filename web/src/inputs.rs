@@ -71,7 +71,26 @@ pub fn ModelInput() -> impl IntoView {
                 ui.hf.set(None);
                 ui.scenario.update(|s| s.model = ModelSource::Catalog(m.id.into()));
             }
-            Err(e) if !text.trim().is_empty() => model_error.set(Some(e.to_string())),
+            Err(e) if !text.trim().is_empty() => {
+                // Not an id: the models of that family or name, if the words find some.
+                let found = catalog::search(&text);
+                let msg = match found.as_slice() {
+                    [] => e.to_string(),
+                    [one] => {
+                        model_error.set(None);
+                        ui.hf.set(None);
+                        ui.scenario.update(|s| s.model = ModelSource::Catalog(one.id.into()));
+                        return;
+                    }
+                    many => {
+                        let ids: Vec<&str> = many.iter().take(8).map(|m| m.id).collect();
+                        let more =
+                            if many.len() > 8 { format!(" (+{})", many.len() - 8) } else { String::new() };
+                        format!("{}: {}{more}", tr(lang.get_untracked(), T::ModelsMatching), ids.join(", "))
+                    }
+                };
+                model_error.set(Some(msg));
+            }
             Err(_) => model_error.set(None),
         }
     };
@@ -189,7 +208,7 @@ pub fn ModelInput() -> impl IntoView {
                             }/>
                         <datalist id="hr-model-list">
                             {catalog::models().iter().map(|m| view! {
-                                <option value=m.id>{m.name}</option>
+                                <option value=m.id>{format!("{} · {}", m.name, m.family_tags())}</option>
                             }).collect_view()}
                         </datalist>
                         <small class="hr-error">{move || model_error.get()}</small>

@@ -45,6 +45,35 @@ pub struct ModelEntry {
 }
 
 impl ModelEntry {
+    /// The family and the kinds of layers, for lists (`nemotron_h · hybrid, moe`).
+    pub fn family_tags(&self) -> alloc::string::String {
+        let mut out = alloc::string::String::new();
+        for t in model_types(self.config) {
+            if !out.split(' ').any(|w| w == t) {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(t);
+            }
+        }
+        let tags: Vec<&str> = KINDS
+            .iter()
+            .filter(|(marker, _, _)| self.config.contains(marker))
+            .map(|(_, tag, _)| *tag)
+            .collect();
+        let mut unique: Vec<&str> = Vec::new();
+        for t in tags {
+            if !unique.contains(&t) {
+                unique.push(t);
+            }
+        }
+        if !unique.is_empty() {
+            out.push_str(" · ");
+            out.push_str(&unique.join(", "));
+        }
+        out
+    }
+
     /// The config, read.
     ///
     /// # Errors
@@ -127,35 +156,41 @@ pub fn search(query: &str) -> Vec<&'static ModelEntry> {
         .collect()
 }
 
-/// Words a search by family finds a model by: every `model_type` of its config (`qwen3_next`,
-/// `nemotron_h`; also spelled with spaces and without the underscore) and the kinds of layers it
-/// mixes (`hybrid`, `mamba`, `moe`, `mla`, `linear attention`), read from the
-/// config text without parsing it.
-fn family_words(config: &str) -> alloc::string::String {
-    let mut out = alloc::string::String::new();
+/// Config markers of the kinds of layers, their short tag, and the words a search finds them by.
+const KINDS: &[(&str, &str, &str)] = &[
+    ("hybrid_override_pattern", "hybrid", "hybrid mamba ssm"),
+    ("linear_attention", "hybrid", "hybrid linear attention gated deltanet"),
+    ("mamba", "mamba", "mamba ssm"),
+    ("\"conv\"", "hybrid", "hybrid conv"),
+    ("kv_lora_rank", "mla", "mla latent"),
+    ("index_topk", "dsa", "dsa sparse attention indexer"),
+    ("experts", "moe", "moe mixture of experts"),
+];
+
+/// Every `model_type` of a config text (outer and nested), without parsing it.
+fn model_types(config: &str) -> Vec<&str> {
     let key = "\"model_type\"";
+    let mut out = Vec::new();
     let mut rest = config;
     while let Some(i) = rest.find(key) {
         rest = &rest[i + key.len()..];
         let value = rest.trim_start().trim_start_matches(':').trim_start();
         if let Some(v) = value.strip_prefix('"').and_then(|v| v.split('"').next()) {
-            out.push_str(v);
-            out.push(' ');
-            out.push_str(&v.replace('_', " "));
-            out.push(' ');
-            out.push_str(&v.replace('_', ""));
-            out.push(' ');
+            out.push(v);
         }
     }
-    for (marker, words) in [
-        ("hybrid_override_pattern", "hybrid mamba ssm"),
-        ("linear_attention", "hybrid linear attention gated deltanet"),
-        ("mamba", "mamba ssm"),
-        ("\"conv\"", "hybrid conv"),
-        ("kv_lora_rank", "mla latent"),
-        ("index_topk", "dsa sparse attention indexer"),
-        ("experts", "moe mixture of experts"),
-    ] {
+    out
+}
+
+/// Words a search by family finds a model by: every `model_type` of its config (`qwen3_next`,
+/// `nemotron_h`; also spelled with spaces and without the underscore) and the kinds of layers it
+/// mixes (`hybrid`, `mamba`, `moe`, `mla`, `linear attention`).
+fn family_words(config: &str) -> alloc::string::String {
+    let mut out = alloc::string::String::new();
+    for v in model_types(config) {
+        out.push_str(&alloc::format!("{v} {} {} ", v.replace('_', " "), v.replace('_', "")));
+    }
+    for (marker, _, words) in KINDS {
         if config.contains(marker) {
             out.push_str(words);
             out.push(' ');
@@ -235,5 +270,10 @@ mod tests {
         assert!(search("gpt bigcode").iter().any(|m| m.id == "santacoder"));
         assert!(search("mla").iter().any(|m| m.id == "kimi-k2"));
         assert!(!search("mamba").iter().any(|m| m.id == "llama-3.1-8b"));
+        assert_eq!(
+            model("nemotron-3-nano-30b-a3b").unwrap().family_tags(),
+            "nemotron_h · hybrid, mamba, moe"
+        );
+        assert_eq!(model("llama-3.1-8b").unwrap().family_tags(), "llama");
     }
 }
