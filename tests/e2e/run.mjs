@@ -178,7 +178,7 @@ test('a hybrid model shows its recurrent state apart from the KV cache, and its 
   assertEq(rows, want.model.layers.length, 'one row per run of layers');
   await page.locator('#hr-layers').filter({ hasText: 'Gated DeltaNet' }).waitFor();
   assertEq(await page.locator('#hr-warnings').count(), 0, 'a known family shows no warning');
-  await shot(page, 'hybrid-state-layers');
+  await shot('desktop-hybrid-state-layers');
 });
 
 test('an unknown family is inferred with a visible warning, or refused naming its keys', async ({ page, base, shot }) => {
@@ -198,7 +198,7 @@ test('an unknown family is inferred with a visible warning, or refused naming it
   await waitBytes(page, '#hr-total-bytes', want.memory.total);
   const [low, high] = [want.memory.total_low, want.memory.total_high];
   assert(high > 1.2 * want.memory.total && low < 0.9 * want.memory.total, `band widened: ${low}–${high}`);
-  await shot(page, 'inferred-warning');
+  await shot('desktop-inferred-warning');
   const refused = JSON.stringify({ model_type: 'brand_new_lm', hidden_size: 2048, num_hidden_layers: 22,
     num_attention_heads: 32, vocab_size: 32000, intermediate_size: 5632, num_experts: 64, ssm_state_size: 16 });
   await page.fill('#hr-config', refused);

@@ -358,9 +358,11 @@ pub fn breakdown(e: &Estimate, c: &Ctx<'_>) -> String {
         s.push_str(&terms_table(&e.host, c, "hr-host-"));
     }
     s.push_str(&layers_table(e, l));
-    if !e.notes.is_empty() {
+    // What the warnings card already says is not repeated among the notes.
+    let notes: Vec<&Msg> = e.notes.iter().filter(|n| !e.warnings.contains(n)).collect();
+    if !notes.is_empty() {
         let _ = write!(s, "<div class=\"hr-notes\"><h3>{}</h3><ul>", tr(l, T::Notes));
-        for n in &e.notes {
+        for n in notes {
             let _ = write!(s, "<li>{}</li>", esc(&n.render(l)));
         }
         s.push_str("</ul></div>");

@@ -861,8 +861,7 @@ fn split_weights(
     let input = |t: &tensors::Tensor| matches!(t.role, Role::TokenEmbd | Role::PosEmbd);
     let head = |t: &tensors::Tensor| t.layer.is_none() && !input(t);
     if runtime == Runtime::Vllm && gpus > 1 {
-        // Tensor parallel: every matrix (and the vocabulary) is sharded.
-        return (Bytes::new(total.get().div_ceil(gpus)), Bytes::ZERO);
+        return (Bytes::new(tensor_parallel_bytes(p, a, gpus)), Bytes::ZERO);
     }
     let sums = p.layer_sums(a.num_layers());
     let llama = runtime.is_llama_cpp();
@@ -903,6 +902,42 @@ fn split_weights(
         busiest = busiest.max(b);
     }
     (Bytes::new(busiest), Bytes::new(host))
+}
+
+/// Weight bytes on one GPU under vLLM's tensor parallelism: column- and row-parallel matrices,
+/// the vocabulary and every expert sharded `1/gpus`; what vLLM keeps whole on every rank
+/// replicated: norms, routers and the shared experts' gate (`ReplicatedLinear`), MLA's down
+/// projections `q_a` and `kv_a`, the DSA indexer; key and value projections of a layer with fewer
+/// KV heads than GPUs keep one head per rank (`max(1, kv/gpus)` of `kv`).
+fn tensor_parallel_bytes(p: &Priced, a: &Architecture, gpus: u64) -> u64 {
+    // Each layer's KV heads (0 for layers without attention).
+    let kv_heads: Vec<u64> = a
+        .layers()
+        .map(|g| {
+            g.mixers
+                .iter()
+                .find_map(|m| match m {
+                    Mixer::Attention(at) => Some(at.num_kv_heads),
+                    _ => None,
+                })
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut total: u128 = 0;
+    for (t, b) in p.tensors.iter().zip(&p.bytes) {
+        let b = *b as u128;
+        total += match t.role {
+            Role::Norm | Role::AttnNorm | Role::Router | Role::ShExpGate | Role::AttnQA | Role::AttnKvA => b,
+            Role::IdxQ | Role::IdxK | Role::IdxWeights | Role::Sinks => b,
+            Role::AttnK | Role::AttnV => {
+                let kv = t.layer.and_then(|l| kv_heads.get(l as usize)).copied().unwrap_or(0) as u128;
+                let g = gpus as u128;
+                if kv > 0 && kv < g { b.div_ceil(kv) } else { b.div_ceil(g) }
+            }
+            _ => b.div_ceil(gpus as u128),
+        };
+    }
+    u64::try_from(total).unwrap_or(u64::MAX)
 }
 
 /// The weights term: `(device, total, exact)` bytes; `file_tensors`, the count of tensors read
@@ -1088,5 +1123,38 @@ mod tests {
     fn zero_context_is_refused_with_the_field() {
         let s = Scenario { context: 0, ..Scenario::default() };
         assert_eq!(estimate(&s).unwrap_err().field(), Some("context"));
+    }
+}
+
+#[cfg(test)]
+mod tensor_parallel_tests {
+    use super::*;
+
+    fn vllm(id: &str, gpus: u64) -> Estimate {
+        let s = Scenario { runtime: Some(Runtime::Vllm), gpus, ..Scenario::catalog(id) };
+        estimate(&s).unwrap()
+    }
+
+    #[test]
+    fn replicated_tensors_are_whole_on_every_rank() {
+        // DeepSeek-V3: the MLA down-projections and the routers (and every norm) are whole on
+        // each of 8 GPUs; everything else is an eighth.
+        let e = vllm("deepseek-v3", 8);
+        let a = catalog::model("deepseek-v3").unwrap().architecture().unwrap();
+        let p = tensors::weight_bytes(&a, e.format).unwrap();
+        let whole = p.sum_where(|t| {
+            matches!(t.role, Role::AttnQA | Role::AttnKvA | Role::Router | Role::Norm | Role::AttnNorm)
+        });
+        let rest = p.total().get() - whole;
+        let device = e.memory.get(TermKind::Weights).get();
+        assert!(
+            device >= whole + rest / 8 && device <= whole + rest / 8 + p.tensors.len() as u64,
+            "{device}"
+        );
+        // Llama-3.1-8B has 8 KV heads: on 16 GPUs each rank keeps one head of K and V (an eighth).
+        let on16 = vllm("llama-3.1-8b", 16).memory.get(TermKind::Weights).get();
+        let on8 = vllm("llama-3.1-8b", 8).memory.get(TermKind::Weights).get();
+        assert!(on16 > on8 / 2, "K and V cannot split below one head: {on16} vs {on8}");
+        assert!(on16 < on8, "{on16} vs {on8}");
     }
 }
