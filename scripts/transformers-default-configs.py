@@ -11,7 +11,8 @@ Run by hand, never by the tests (pinned versions: scripts/reference-requirements
 
 HunYuan's default rope parameters do not build (a `None ** float` in its rotary init): the
 hunyuan_v1_* files set rope_parameters to {"rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0,
-"rope_theta": 10000.0} and head_dim to 128, which changes no parameter count.
+"rope_theta": 10000.0} and head_dim to 128, which changes no parameter count; DBRX's default
+lacks the attn_config.rope_theta its model code reads (set to 10000.0).
 """
 import json
 import warnings
@@ -46,6 +47,9 @@ def main():
         if family.startswith("hunyuan"):
             d["rope_parameters"] = HUNYUAN_ROPE
             d["head_dim"] = 128
+        if family == "dbrx":
+            # transformers 5.24.0's DBRX reads attn_config.rope_theta, absent from its default.
+            d["attn_config"]["rope_theta"] = 10000.0
         with open(OUT / f"{family}.json", "w") as f:
             json.dump(d, f, indent=1, sort_keys=True, default=str)
     print(f"{len(FAMILIES)} configs from transformers {transformers.__version__} -> {OUT}")

@@ -301,6 +301,8 @@ const KNOWN: &[&str] = &[
     "seed_oss",
     "internlm2",
     "olmo",
+    "gemma3n_text",
+    "dbrx",
 ];
 
 fn is_known(family: &str) -> bool {
@@ -528,8 +530,19 @@ fn read_common(cfg: &Cfg<'_>, family: &str) -> Result<Common> {
                 },
             },
             cfg.count_any(&["num_attention_heads", "n_head", "num_heads", "n_heads"])?.unwrap_or(0),
-            cfg.count_any(&["intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size", "block_ff_dim"])?
-                .unwrap_or(0),
+            match per_layer_widths(cfg)? {
+                // Gemma 3n lists a width per layer.
+                Some(list) => list.first().copied().unwrap_or(0),
+                None => cfg
+                    .count_any(&[
+                        "intermediate_size",
+                        "ffn_dim",
+                        "n_inner",
+                        "ffn_hidden_size",
+                        "block_ff_dim",
+                    ])?
+                    .unwrap_or(0),
+            },
         ),
     };
     if layers > MAX_LAYERS {
@@ -557,11 +570,20 @@ fn read_common(cfg: &Cfg<'_>, family: &str) -> Result<Common> {
     Ok(Common { vocab, hidden, layers, heads, kv, head_dim, inter, tie, max_context })
 }
 
+/// `intermediate_size` given as one width per layer (Gemma 3n).
+fn per_layer_widths(cfg: &Cfg<'_>) -> Result<Option<Vec<u64>>> {
+    match cfg.raw("intermediate_size").and_then(Value::as_array) {
+        Some(_) => cfg.indices("intermediate_size"),
+        None => Ok(None),
+    }
+}
+
 /// Families whose config class ties the head to the embeddings unless told otherwise.
 fn tied_by_default(family: &str) -> bool {
     matches!(
         family,
         "gemma4_text"
+            | "gemma3n_text"
             | "cohere"
             | "cohere2"
             | "lfm2"
@@ -760,7 +782,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     }
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
-        | "exaone4" | "lfm2" => QkNorm::PerHead,
+        | "exaone4" | "lfm2" | "gemma3n_text" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         "glm4_moe" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
         // HunYuan always normalises queries and keys per head (`query_layernorm`, `key_layernorm`).
@@ -770,7 +792,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         _ => QkNorm::None,
     };
     t.norms = match family {
-        "gemma2" | "gemma3_text" | "gemma4_text" | "glm4" => 4,
+        "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" => 4,
         "cohere" | "cohere2" => 1,
         "olmo2" | "olmo3" | "exaone4" => 2,
         _ => 2,
@@ -809,6 +831,7 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
         "bloom" => read_bloom(cfg),
         "stablelm" => read_stablelm(cfg),
         "starcoder2" => read_starcoder2(cfg),
+        "dbrx" => read_dbrx(cfg),
         _ => read_decoder(cfg, family, notices),
     }
 }
@@ -1062,10 +1085,20 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 let multiple = cfg.count_or("block_multiple_of", 256)?.max(1);
                 ff.div_ceil(multiple).saturating_mul(multiple)
             }
-            _ => {
-                let _ = i;
-                c.inter
-            }
+            "gemma3n_text" => match per_layer_widths(cfg)? {
+                Some(list) => list.get(i as usize).copied().ok_or_else(|| {
+                    Error::parse(
+                        FORMAT,
+                        format!(
+                            "`intermediate_size` lists {} layers but the model has {}",
+                            list.len(),
+                            c.layers
+                        ),
+                    )
+                })?,
+                None => c.inter,
+            },
+            _ => c.inter,
         })
     };
     let shared_kv_from = match family {
@@ -1207,13 +1240,27 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         if family == "gemma4_text" {
             gemma4_layer_extras(cfg, &c, &mut group)?;
         }
+        if family == "gemma3n_text" {
+            gemma3n_layer_extras(cfg, &c, &mut group)?;
+        }
         stack.push(group);
     }
     let mut a = Architecture::new(family, c.vocab, c.hidden, stack.groups);
     a.norm = t.norm;
     a.tie_word_embeddings = c.tie;
     a.max_context = c.max_context;
-    if family == "gemma4_text" {
+    if family == "gemma3n_text" {
+        // AltUp's projections in and out of its extra streams.
+        let streams = cfg.count_or("altup_num_inputs", 4)?.saturating_sub(1);
+        for _ in 0..streams.saturating_mul(2).min(32) {
+            a.extras.push(crate::model::Extra {
+                role: crate::tensor::Role::Extra,
+                rows: c.hidden,
+                cols: c.hidden,
+            });
+        }
+    }
+    if family == "gemma4_text" || family == "gemma3n_text" {
         let per_layer = cfg.count_or("hidden_size_per_layer_input", 0)?;
         if per_layer > 0 {
             let rows = cfg.count_or("vocab_size_per_layer_input", c.vocab)?;
@@ -1237,6 +1284,37 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         _ => None,
     };
     Ok(a)
+}
+
+/// Gemma 3n's per-layer extras: AltUp (its output scale, correction and prediction coefficients,
+/// router and router norm), LAuReL (a rank-`laurel_rank` residual with its norm) and the
+/// per-layer input gate and projection with their norm.
+fn gemma3n_layer_extras(cfg: &Cfg<'_>, c: &Common, g: &mut LayerGroup) -> Result<()> {
+    use crate::model::Extra;
+    use crate::tensor::Role;
+    let h = c.hidden;
+    let n = cfg.count_or("altup_num_inputs", 4)?;
+    let r = cfg.count_or("laurel_rank", 64)?;
+    let p = cfg.count_or("hidden_size_per_layer_input", 256)?;
+    if n > 64 || r > crate::model::MAX_LAYERS * 64 {
+        return Err(Error::parse(FORMAT, "`altup_num_inputs` or `laurel_rank` is not a real size"));
+    }
+    let norm = |cols| Extra { role: Role::Norm, rows: 1, cols };
+    let mat = |rows, cols| Extra { role: Role::Extra, rows, cols };
+    g.extras.extend([
+        norm(h),
+        mat(n, n),
+        mat(n.saturating_mul(n), n),
+        mat(n, h),
+        norm(h),
+        mat(r, h),
+        mat(h, r),
+        norm(h),
+        mat(p, h),
+        mat(h, p),
+        norm(h),
+    ]);
+    Ok(())
 }
 
 /// `per_layer_config[i]` (Gemma 4), whatever the key's zero padding.
@@ -1540,6 +1618,48 @@ fn read_stablelm(cfg: &Cfg<'_>) -> Result<Architecture> {
     a.norm = NormKind::LayerNorm;
     a.tie_word_embeddings = c.tie;
     a.max_context = c.max_context;
+    Ok(a)
+}
+
+/// DBRX: fused `Wqkv` without biases, a mixture of gated experts (`w1`, `v1`, `w2`) in
+/// `ffn_config`, key/value heads in `attn_config`, LayerNorms without biases.
+fn read_dbrx(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let hidden = cfg.count_or("d_model", 2048)?;
+    let heads = cfg.count_or("n_heads", 16)?;
+    let layers = cfg.count_or("n_layers", 24)?;
+    let sub = |k: &str, key: &str| cfg.raw(k).and_then(|v| v.get(key)).filter(|v| !v.is_null());
+    let count = |k: &str, key: &str, default: u64| -> Result<u64> {
+        match sub(k, key) {
+            None => Ok(default),
+            Some(v) => v
+                .as_u64()
+                .ok_or_else(|| Error::parse(FORMAT, format!("`{k}.{key}` must be a non-negative integer"))),
+        }
+    };
+    let kv = count("attn_config", "kv_n_heads", 1)?;
+    let att =
+        Attention { fused_qkv: true, ..Attention::gqa(heads, kv, hidden.checked_div(heads).unwrap_or(0)) };
+    let moe = Moe {
+        num_experts: count("ffn_config", "moe_num_experts", 4)?,
+        experts_per_token: count("ffn_config", "moe_top_k", 1)?,
+        expert_intermediate: count("ffn_config", "ffn_hidden_size", 3584)?,
+        gated: true,
+        shared_intermediate: 0,
+        shared_expert_gate: false,
+        router_bias: false,
+        score_bias: false,
+        expert_bias: false,
+        latent: 0,
+    };
+    let mut a = Architecture::new(
+        "dbrx",
+        cfg.count_or("vocab_size", 32000)?,
+        hidden,
+        uniform(layers, Mixer::Attention(att), Ffn::Moe(moe), 2),
+    );
+    a.norm = NormKind::LayerNormNoBias;
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(false);
+    a.max_context = cfg.count_or("max_seq_len", 2048)?;
     Ok(a)
 }
 
