@@ -1296,7 +1296,7 @@ fn gemma3n_layer_extras(cfg: &Cfg<'_>, c: &Common, g: &mut LayerGroup) -> Result
     let n = cfg.count_or("altup_num_inputs", 4)?;
     let r = cfg.count_or("laurel_rank", 64)?;
     let p = cfg.count_or("hidden_size_per_layer_input", 256)?;
-    if n > 64 || r > crate::model::MAX_LAYERS * 64 {
+    if n > 64 || r > MAX_LAYERS * 64 {
         return Err(Error::parse(FORMAT, "`altup_num_inputs` or `laurel_rank` is not a real size"));
     }
     let norm = |cols| Extra { role: Role::Norm, rows: 1, cols };
