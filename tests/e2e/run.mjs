@@ -140,7 +140,8 @@ test('a half-typed or bad value shows a message, keeps the text and the last fig
   await ready(page);
   const before = await bytesOf(page, '#hr-weights-bytes');
   await page.fill('#hr-params', '7Bx');
-  await page.locator('#hr-params-error').filter({ hasText: 'invalid params' }).waitFor();
+  await page.locator('#hr-params-error').filter({ hasText: 'not a unit' }).waitFor();
+  await page.locator('#hr-stale').waitFor();
   assertEq(await bytesOf(page, '#hr-weights-bytes'), before, 'last good figure kept');
   assertEq(await page.inputValue('#hr-params'), '7Bx', 'raw text kept');
   await page.fill('#hr-context', '0');
@@ -150,6 +151,37 @@ test('a half-typed or bad value shows a message, keeps the text and the last fig
   await page.click('#hr-config-read');
   await page.locator('#hr-config-error').filter({ hasText: 'config.json' }).waitFor();
   assert(await page.locator('#hr-total-bytes').count() === 1, 'still a page');
+});
+
+test('numbers are read by the page language; what reads two ways is refused and the figures marked stale', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&params=7B&lang=fr`);
+  await ready(page);
+  await page.fill('#hr-params', '7,5B');
+  const p75 = cli(['estimate', '--params', '7.5B']);
+  await waitBytes(page, '#hr-weights-bytes', p75.memory.weights);
+  await page.fill('#hr-params', '7,5 Md');
+  await waitBytes(page, '#hr-weights-bytes', p75.memory.weights);
+  await page.fill('#hr-context', '8,5k');
+  const ctx = cli(['estimate', '--params', '7.5B', '--context', '8704']);
+  await waitBytes(page, '#hr-total-bytes', ctx.memory.total);
+  assertEq(await page.locator('#hr-stale').count(), 0, 'nothing stale while every field reads');
+  await page.fill('#hr-context', '1.000');
+  await page.locator('#hr-context-error').filter({ hasText: 'ambigu' }).waitFor();
+  await page.locator('#hr-stale').waitFor();
+  assertEq(await bytesOf(page, '#hr-total-bytes'), ctx.memory.total, 'the last valid figure, marked stale');
+  await shot('desktop-fr-stale');
+  await page.fill('#hr-context', '8\u202f704');
+  await waitBytes(page, '#hr-total-bytes', ctx.memory.total);
+  await page.locator('#hr-stale').waitFor({ state: 'detached' });
+  // In English a decimal comma is not read as a thousands separator.
+  await page.goto(`${base}?v=1&params=7B&lang=en`);
+  await ready(page);
+  const before = await bytesOf(page, '#hr-weights-bytes');
+  await page.fill('#hr-params', '7,5B');
+  await page.locator('#hr-params-error').filter({ hasText: '7.5' }).waitFor();
+  assertEq(await bytesOf(page, '#hr-weights-bytes'), before, 'not 75B');
+  await page.fill('#hr-params', '7,500,000,000');
+  await waitBytes(page, '#hr-weights-bytes', p75.memory.weights);
 });
 
 test('a pasted config.json is read exactly', async ({ page, base }) => {

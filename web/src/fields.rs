@@ -1,6 +1,8 @@
 //! Small form controls that keep their raw text, so a half-typed value is never clobbered, and
 //! say what is wrong beside themselves.
 
+use headroom_core::number::{Quantity, parse_number};
+use headroom_core::text::format_int;
 use leptos::prelude::*;
 
 /// A whole-number field with an optional slider (logarithmic for contexts).
@@ -31,25 +33,38 @@ pub fn CountField(
     #[prop(optional)]
     log_slider: bool,
 ) -> impl IntoView {
+    let ui = crate::state::ui();
+    let lang = ui.lang;
     let text = RwSignal::new(value.get_untracked().to_string());
     let error = RwSignal::new(None::<String>);
+    let read = move |t: &str| parse_number(t, lang.get_untracked(), Quantity::Tokens);
     // Follow outside changes (slider, link) unless the text already says the same number.
     Effect::new(move |_| {
         let v = value.get();
-        if parse_count(&text.get_untracked()) != Some(v) {
+        if read(&text.get_untracked()) != Ok(v) {
             text.set(v.to_string());
             error.set(None);
+            ui.set_pending(id, false);
         }
     });
     let on_input = move |ev| {
         let t = event_target_value(&ev);
         text.set(t.clone());
-        match parse_count(&t) {
-            Some(v) if (min..=max).contains(&v) => {
+        let l = lang.get_untracked();
+        match read(&t) {
+            Ok(v) if (min..=max).contains(&v) => {
                 error.set(None);
+                ui.set_pending(id, false);
                 set.run(v);
             }
-            _ => error.set(Some(format!("{min} – {max}"))),
+            Ok(_) => {
+                error.set(Some(format!("{} – {}", format_int(min, l), format_int(max, l))));
+                ui.set_pending(id, true);
+            }
+            Err(e) => {
+                error.set(Some(e.message(l)));
+                ui.set_pending(id, true);
+            }
         }
     };
     let slider_max = log2(max) * 100;
@@ -80,16 +95,6 @@ pub fn CountField(
             <small id=error_id2 class="hr-error">{move || error.get()}</small>
         </div>
     }
-}
-
-/// `4096`, `32k`, `128K`, `1_000`.
-pub fn parse_count(t: &str) -> Option<u64> {
-    let t: String = t.trim().chars().filter(|c| *c != '_' && *c != ',' && !c.is_whitespace()).collect();
-    let (num, scale) = match t.as_bytes().last() {
-        Some(b'k' | b'K') => (&t[..t.len() - 1], 1024),
-        _ => (t.as_str(), 1),
-    };
-    num.parse::<u64>().ok()?.checked_mul(scale)
 }
 
 fn log2(n: u64) -> u64 {

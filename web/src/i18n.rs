@@ -153,6 +153,8 @@ ui_text! {
     HubLinked => "The link re-reads this model from Hugging Face when opened (a token never travels in it).", "Le lien relit ce modèle sur Hugging Face à l'ouverture (un jeton n'y voyage jamais).";
     CustomNotLinked => "A model read from a file cannot travel in a link: the link keeps every other setting.", "Un modèle lu depuis un fichier ne peut pas voyager dans un lien : le lien garde tous les autres réglages.";
     Notes => "Notes", "Remarques";
+    Stale => "These figures are for the last valid input: a field above cannot be read (see its message).",
+        "Ces chiffres sont ceux de la dernière saisie valide : un champ ci-dessus ne peut pas être lu (voir son message).";
     ModelsMatching => "models that match — pick one", "modèles qui correspondent — choisissez-en un";
     Warnings => "Check before you rely on this", "À vérifier avant de vous y fier";
     ConfidenceInferred => "Shape inferred from an unknown family: widened band", "Forme déduite d'une famille inconnue : marge élargie";

@@ -6,9 +6,7 @@ use headroom_core::hardware::{DeviceChoice, MyMachine};
 use headroom_core::import::hf::parse_config;
 use headroom_core::inference::Runtime;
 use headroom_core::precision::{ALL_FORMATS, KvDtype, WeightFormat};
-use headroom_core::scenario::{
-    DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource, format_params, parse_params,
-};
+use headroom_core::scenario::{DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource};
 use headroom_core::text::Lang;
 use headroom_core::training::{
     Checkpointing, LoraTarget, LoraTargets, Mode, Offload, Optimizer, TrainPrecision,
@@ -56,7 +54,7 @@ pub fn ModelInput() -> impl IntoView {
     }));
     let model_error = RwSignal::new(None::<String>);
     let params_text = RwSignal::new(ui.scenario.with_untracked(|s| match &s.model {
-        ModelSource::Params(p) => format_params(*p),
+        ModelSource::Params(p) => headroom_core::number::format_params_in(*p, ui.lang.get_untracked()),
         _ => "7B".to_string(),
     }));
     let params_error = RwSignal::new(None::<String>);
@@ -96,13 +94,22 @@ pub fn ModelInput() -> impl IntoView {
     };
     let choose_params = move |text: String| {
         params_text.set(text.clone());
-        match parse_params(&text) {
-            Ok(p) => {
+        let l = lang.get_untracked();
+        match headroom_core::number::parse_number(&text, l, headroom_core::number::Quantity::Params) {
+            Ok(n) if n > 0 => {
                 params_error.set(None);
+                ui.set_pending("hr-params", false);
                 ui.hf.set(None);
-                ui.scenario.update(|s| s.model = ModelSource::Params(p));
+                ui.scenario.update(|s| s.model = ModelSource::Params(headroom_core::units::Params::new(n)));
             }
-            Err(e) => params_error.set(Some(e.to_string())),
+            Ok(_) => {
+                params_error.set(Some(headroom_core::number::NumberError::Empty.message(l)));
+                ui.set_pending("hr-params", true);
+            }
+            Err(e) => {
+                params_error.set(Some(e.message(l)));
+                ui.set_pending("hr-params", true);
+            }
         }
     };
     let read_config = move |text: String| match parse_config(text.as_bytes()) {

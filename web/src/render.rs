@@ -176,6 +176,12 @@ pub fn resources(e: &Estimate, fit: Option<&Fit>, l: Lang) -> String {
     s
 }
 
+/// The banner over figures that are no longer what the form says: a field holds a value that
+/// could not be read, so they are those of its last valid value.
+pub fn stale(l: Lang) -> String {
+    format!("<p class=\"hr-stale-note\" id=\"hr-stale\" role=\"status\">{}</p>", tr(l, T::Stale))
+}
+
 /// What the answer takes on trust, shown beside it (never as a footnote): an inferred family, a
 /// stand-in shape, an encoder or a quantization not read. Empty when there is nothing to say.
 pub fn warnings(e: &Estimate, l: Lang) -> String {

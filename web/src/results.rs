@@ -103,7 +103,12 @@ pub fn Results() -> impl IntoView {
             Err(e) => render::error(e, l),
             Ok((e, f)) => ui.scenario.with(|s| {
                 let c = Ctx { lang: l, open: &open };
-                let mut h = render::resources(e, f.as_ref(), l);
+                let mut h = String::new();
+                let pending = ui.pending.get();
+                if !pending.is_empty() {
+                    h.push_str(&render::stale(l));
+                }
+                h.push_str(&render::resources(e, f.as_ref(), l));
                 h.push_str(&render::warnings(e, l));
                 if let Some(f) = f {
                     h.push_str(&render::verdict(f, l));
@@ -161,5 +166,8 @@ pub fn Results() -> impl IntoView {
             _ => {}
         }
     };
-    view! { <div class="hr-results-body" on:click=on_click inner_html=html></div> }
+    view! {
+        <div class="hr-results-body" class:hr-stale=move || !ui.pending.get().is_empty()
+            on:click=on_click inner_html=html></div>
+    }
 }

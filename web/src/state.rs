@@ -36,6 +36,8 @@ pub struct Ui {
     pub result: Memo<Outcome>,
     /// The pinned scenario's estimate and fit.
     pub pinned: Memo<Option<Outcome>>,
+    /// Fields whose text is not a valid value: the figures shown are for their last valid one.
+    pub pending: RwSignal<Vec<&'static str>>,
 }
 
 /// The browser's preferred language, when it is one the page speaks.
@@ -65,10 +67,25 @@ impl Ui {
             ignored: RwSignal::new(ignored),
             result,
             pinned,
+            pending: RwSignal::new(Vec::new()),
         }
     }
 
     /// The hub to read models from.
+    /// Marks field `id` as holding an invalid text (`true`) or a valid one.
+    pub fn set_pending(&self, id: &'static str, invalid: bool) {
+        self.pending.update(|p| {
+            let at = p.iter().position(|x| *x == id);
+            match (invalid, at) {
+                (true, None) => p.push(id),
+                (false, Some(i)) => {
+                    p.remove(i);
+                }
+                _ => {}
+            }
+        });
+    }
+
     pub fn hub_base(&self) -> String {
         self.hub.get_value().unwrap_or_else(|| DEFAULT_HUB.into())
     }

@@ -108,7 +108,8 @@ fn gpus_split_the_model() {
     assert_eq!(two["devices"], 2);
     let w1 = one["memory"]["weights"].as_u64().unwrap();
     let w2 = two["memory"]["weights"].as_u64().unwrap();
-    assert_eq!(w2, w1.div_ceil(2));
+    // Every matrix halves; the norms (0.5 MB in BF16) stay whole on each GPU, as vLLM keeps them.
+    assert!(w2 >= w1.div_ceil(2) && w2 <= w1.div_ceil(2) + 600_000, "{w2} vs {w1}");
     assert_eq!(two["memory"]["kv_cache"].as_u64().unwrap() * 2, one["memory"]["kv_cache"].as_u64().unwrap());
 }
 

@@ -87,11 +87,17 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 ctx * s.batch,
                 s.batch
             );
-            c.push_str(if s.flash_attention { " -fa on" } else { " -fa off" });
+            // llama.cpp refuses a quantized V cache without flash attention (`-fa off -ctv q8_0`
+            // fails at context creation): a quantized cache turns it on.
+            let quantized_v = matches!(s.kv, KvDtype::Q8_0 | KvDtype::Q4_0);
+            c.push_str(if s.flash_attention || quantized_v { " -fa on" } else { " -fa off" });
             match s.kv {
                 KvDtype::Q8_0 => c.push_str(" -ctk q8_0 -ctv q8_0"),
                 KvDtype::Q4_0 => c.push_str(" -ctk q4_0 -ctv q4_0"),
                 _ => {}
+            }
+            if quantized_v && !s.flash_attention {
+                c.push_str("  # flash attention on: llama.cpp quantizes the V cache only with it");
             }
             if gpus > 1 && e.runtime != Runtime::Cpu {
                 c.push_str(" --split-mode layer");
@@ -99,14 +105,15 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             out.push(c);
         }
         Runtime::Ollama => {
+            // Ollama quantizes the KV cache only with flash attention on.
+            let quantized = matches!(s.kv, KvDtype::Q8_0 | KvDtype::Q4_0);
+            let kv_type =
+                if quantized { format!(" OLLAMA_KV_CACHE_TYPE={}", s.kv.id()) } else { String::new() };
             out.push(format!(
-                "OLLAMA_CONTEXT_LENGTH={ctx} OLLAMA_NUM_PARALLEL={} OLLAMA_FLASH_ATTENTION={} ollama serve",
+                "OLLAMA_CONTEXT_LENGTH={ctx} OLLAMA_NUM_PARALLEL={} OLLAMA_FLASH_ATTENTION={}{kv_type} ollama serve",
                 s.batch,
-                u8::from(s.flash_attention)
+                u8::from(s.flash_attention || quantized)
             ));
-            if matches!(s.kv, KvDtype::Q8_0 | KvDtype::Q4_0) {
-                out.push(format!("# with OLLAMA_KV_CACHE_TYPE={}", s.kv.id()));
-            }
         }
         Runtime::Mlx => {
             out.push(format!("mlx_lm.server --model {} --max-kv-size {ctx}", repo(s)));
@@ -228,6 +235,44 @@ mod tests {
             c[0],
             "llama-server -m qwen3-8b.Q4_K_M.gguf -c 8192 -np 2 -ngl 999 -fa on -ctk q8_0 -ctv q8_0"
         );
+    }
+
+    /// llama.cpp's own rule: a quantized V cache needs flash attention. No generated command
+    /// asks for both `-fa off` and a quantized `-ctv`, whatever the scenario says.
+    #[test]
+    fn llama_cpp_commands_never_quantize_v_without_flash_attention() {
+        for kv in [KvDtype::F16, KvDtype::Q8_0, KvDtype::Q4_0] {
+            for flash_attention in [false, true] {
+                let s = Scenario {
+                    weights: WeightFormat::parse("q4_k_m").ok(),
+                    kv,
+                    flash_attention,
+                    ..Scenario::catalog("llama-3.1-8b")
+                };
+                let e = estimate(&s).unwrap();
+                let ollama = Scenario { runtime: Some(Runtime::Ollama), ..s.clone() };
+                let oe = estimate(&ollama).unwrap();
+                for c in commands(&ollama, &oe, None) {
+                    assert!(
+                        !(c.contains("OLLAMA_FLASH_ATTENTION=0") && c.contains("KV_CACHE_TYPE=q")),
+                        "{c}"
+                    );
+                }
+                for c in commands(&s, &e, None) {
+                    assert!(!(c.contains("-fa off") && c.contains("-ctv q")), "{c}");
+                    if c.starts_with("llama-server") {
+                        assert!(
+                            c.contains(if flash_attention || kv != KvDtype::F16 {
+                                "-fa on"
+                            } else {
+                                "-fa off"
+                            }),
+                            "{c}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod import;
 pub mod inference;
 pub mod json;
 pub mod model;
+pub mod number;
 pub mod ops;
 pub mod precision;
 pub mod scenario;

@@ -260,55 +260,25 @@ impl Scenario {
 /// assert!(parse_params("-3B").is_err());
 /// ```
 pub fn parse_params(s: &str) -> Result<Params> {
-    let bad = |why: &str| {
-        Error::invalid("params", format!("`{}` {why}; write it like 7B, 500M, 7e9 or 7000000000", s.trim()))
-    };
-    let cleaned: String = s.trim().chars().filter(|c| *c != '_' && *c != ',' && !c.is_whitespace()).collect();
-    if cleaned.is_empty() {
-        return Err(bad("is empty"));
-    }
-    let (number, scale) = match cleaned.as_bytes()[cleaned.len() - 1].to_ascii_lowercase() {
-        b'k' => (&cleaned[..cleaned.len() - 1], 1e3),
-        b'm' => (&cleaned[..cleaned.len() - 1], 1e6),
-        b'b' | b'g' => (&cleaned[..cleaned.len() - 1], 1e9),
-        b't' => (&cleaned[..cleaned.len() - 1], 1e12),
-        _ => (cleaned.as_str(), 1.0),
-    };
-    if number.is_empty()
-        || !number.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
-    {
-        return Err(bad("is not a number"));
-    }
-    // Plain decimals (`7`, `1.5`, `10000000.001` before a unit) are read exactly in integers, so
-    // every count `format_params` writes reads back to itself; exponents go through f64.
-    if let Some(n) = exact_decimal(number, crate::ops::round_u64(scale).unwrap_or(1)) {
-        return match n {
-            0 => Err(bad("must be more than zero")),
-            n => u64::try_from(n).map(Params::new).map_err(|_| bad("is out of range")),
-        };
-    }
-    let x: f64 = number.parse().map_err(|_| bad("is not a number"))?;
-    let n = crate::ops::round_u64(x * scale).ok_or_else(|| bad("is out of range"))?;
-    if n == 0 {
-        return Err(bad("must be more than zero"));
-    }
-    Ok(Params::new(n))
+    parse_params_in(s, crate::text::Lang::En)
 }
 
-/// `digits[.digits] × scale`, rounded to the nearest integer, when the text is a plain decimal
-/// (at most 18 decimals) and the result fits in 128 bits.
-fn exact_decimal(number: &str, scale: u64) -> Option<u128> {
-    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
-    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
-    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 18 {
-        return None;
+/// [`parse_params`] by the decimal and grouping marks of `lang` (`7,5B` in French; refused as
+/// ambiguous in English, where `7.5B` is meant).
+///
+/// # Errors
+/// [`Error::Invalid`] on `params`, with the reason in `lang`'s words.
+pub fn parse_params_in(s: &str, lang: crate::text::Lang) -> Result<Params> {
+    use crate::number::{NumberError, Quantity, parse_number};
+    let bad = |why: String| {
+        Error::invalid("params", format!("`{}`: {why}; write it like 7B, 500M, 7e9 or 7000000000", s.trim()))
+    };
+    match parse_number(s, lang, Quantity::Params) {
+        Ok(0) => Err(bad("must be more than zero".into())),
+        Ok(n) => Ok(Params::new(n)),
+        Err(NumberError::UnknownUnit(_)) => Err(bad(NumberError::NotANumber.message(crate::text::Lang::En))),
+        Err(e) => Err(bad(e.message(crate::text::Lang::En))),
     }
-    let w: u128 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
-    let f: u128 = if frac.is_empty() { 0 } else { frac.parse().ok()? };
-    let den = 10u128.checked_pow(u32::try_from(frac.len()).ok()?)?;
-    let s = u128::from(scale);
-    let frac_part = f.checked_mul(s)?.checked_add(den / 2)? / den;
-    w.checked_mul(s)?.checked_add(frac_part)
 }
 
 /// Writes a parameter count in the shortest form [`parse_params`] reads back exactly

