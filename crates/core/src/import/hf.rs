@@ -1078,7 +1078,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             "llama4_text" if moe.is_some() => cfg.count("intermediate_size_mlp")?.unwrap_or(c.inter),
             // LFM2 derives its width: two thirds, times a multiplier, rounded up to a multiple.
             "lfm2" if cfg.flag("block_auto_adjust_ff_dim").unwrap_or(true) => {
-                let mut ff = c.inter * 2 / 3;
+                let mut ff = c.inter.saturating_mul(2) / 3;
                 if let Some(m) = cfg.num("block_ffn_dim_multiplier") {
                     ff = (m * ff as f64) as u64;
                 }

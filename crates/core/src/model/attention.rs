@@ -138,6 +138,10 @@ impl Attention {
         ] {
             bounded(f, v)?;
         }
+        // Every width a tensor takes fits well within 64 bits once these hold.
+        for w in [self.q_width(), self.num_heads.saturating_mul(self.v_head_dim), self.v_width()] {
+            bounded("attention width", w)?;
+        }
         if self.num_kv_heads > self.num_heads || !self.num_heads.is_multiple_of(self.num_kv_heads) {
             return Err(Error::invalid(
                 "num_key_value_heads",

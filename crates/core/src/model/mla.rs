@@ -66,7 +66,15 @@ impl Mla {
         ] {
             bounded(f, v)?;
         }
+        let h = self.num_heads;
+        for w in [
+            h.saturating_mul(self.qk_nope_head_dim.saturating_add(self.qk_rope_head_dim)),
+            h.saturating_mul(self.qk_nope_head_dim.saturating_add(self.v_head_dim)),
+        ] {
+            bounded("MLA width", w)?;
+        }
         if let Some(ix) = &self.indexer {
+            bounded("indexer width", ix.heads.saturating_mul(ix.head_dim))?;
             positive("index_n_heads", ix.heads)?;
             positive("index_head_dim", ix.head_dim)?;
             positive("index_topk", ix.topk)?;
