@@ -151,9 +151,14 @@ pub fn ModelInput() -> impl IntoView {
         ui.result.with(|r| match r {
             Ok((e, _)) => {
                 let l = lang.get();
+                // A bare count is named in the page's own way of writing numbers (7,5B in French).
+                let name = ui.scenario.with(|s| match &s.model {
+                    ModelSource::Params(p) => headroom_core::number::format_params_in(*p, l),
+                    _ => e.model.name.clone(),
+                });
                 let mut s = format!(
                     "{} · {} {}",
-                    e.model.name,
+                    name,
                     headroom_core::text::format_int(e.model.params_total.get(), l),
                     tr(l, T::Parameters).to_lowercase()
                 );
