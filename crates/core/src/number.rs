@@ -183,7 +183,7 @@ fn split_decimal(m: &str, lang: Lang) -> Result<(String, String), NumberError> {
                 // `1.000`: a thousand (grouping) or one (decimals)? Three digits after a point.
                 if frac.len() == 3 && !int.is_empty() {
                     return Err(NumberError::Ambiguous {
-                        suggestion: format!("{int}{frac} ou {int},{frac}"),
+                        suggestion: format!("{int}{frac} (milliers) ou {int},{frac} (décimales)"),
                     });
                 }
                 return own(int, frac);
