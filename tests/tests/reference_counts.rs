@@ -38,7 +38,6 @@ const EXPECTED_REFUSALS: &[(&str, &str)] = &[
     ("bitnet.json", "unknown family with a squared-ReLU MLP: refused naming hidden_act"),
     ("aria_text.json", "unknown MoE family: refused naming its expert keys"),
     ("longcat_flash.json", "unknown MoE family with zero experts: refused naming its keys"),
-    ("kimi_linear.json", "Kimi Delta Attention is not read from a config: refused naming its keys"),
     ("glm4_moe_lite.json", "GLM-4.7 Flash's MLA MoE is not read from a config: refused naming its keys"),
     ("zamba2.json", "Zamba2's shared blocks are not read from a config: refused naming its keys"),
 ];
@@ -159,6 +158,18 @@ fn vllm_caches(c: &Value) -> (u64, u64) {
                 }
             }
         }
+        "kimi_linear" => {
+            // MLA latents on the full layers; Kimi Delta Attention's state (FP32 recurrent part,
+            // `kda_state_dtype`) on the others.
+            let (h, d, k) = (u("linear_num_heads"), u("linear_head_dim"), u("linear_conv_kernel_dim"));
+            for t in c["layer_types"].as_array().unwrap() {
+                if t == "full_attention" {
+                    kv += (u("kv_lora_rank") + u("qk_rope_head_dim")) * b;
+                } else {
+                    state += (k - 1) * 3 * h * d * b + h * d * d * 4;
+                }
+            }
+        }
         "deepseek_v32" => {
             // Latent of kv_lora_rank + rope per token; the indexer key in FP8 with an FP32 scale
             // per 128 values.
@@ -206,7 +217,8 @@ fn kv_and_state_equal_vllms_formulas_on_hybrid_and_latent_models() {
         "starcoder2-7b",
         "falcon-40b",
     ];
-    for f in files {
+    for f in files.iter().map(|f| f.to_string()).chain(["transformers-defaults/kimi_linear".to_string()]) {
+        let f = f.as_str();
         let text = read_fixture(&format!("configs/{f}.json"));
         let raw: Value = serde_json::from_str(&text.replace("Infinity", "1e308")).unwrap();
         let a = parse_config(text.as_bytes()).unwrap_or_else(|e| panic!("{f}: {e}")).architecture;

@@ -633,6 +633,12 @@ fn layer_activation_bytes(
                     m.indexer.as_ref().map_or(s, |ix| s.min(ix.topk as f64)),
                 )
             }
+            Mixer::Kda(k) => {
+                let w = (k.heads * k.head_dim) as f64;
+                split += 2.0 * s * b * (2.0 * 3.0 * w + 2.0 * w);
+                repl += 2.0 * sbh;
+                continue;
+            }
             Mixer::GatedDeltaNet(d) => {
                 let kd = (d.key_heads * d.key_head_dim) as f64;
                 let vd = (d.value_heads * d.value_head_dim) as f64;

@@ -303,6 +303,7 @@ const KNOWN: &[&str] = &[
     "olmo",
     "gemma3n_text",
     "dbrx",
+    "kimi_linear",
 ];
 
 fn is_known(family: &str) -> bool {
@@ -672,6 +673,35 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         return list.iter().map(|s| ssm_kind(family, s, "layer_types")).collect();
     }
     let all = |k| vec![k; n];
+    if family == "kimi_linear" {
+        // `linear_attn_config.full_attn_layers` / `kda_layers`, numbered from 1; else every
+        // fourth layer after the first is full.
+        let lac = cfg.raw("linear_attn_config");
+        let list = |k: &str| -> Result<Option<Vec<u64>>> {
+            match lac.and_then(|v| v.get(k)).and_then(Value::as_array) {
+                None => Ok(None),
+                Some(a) if a.len() as u64 > MAX_LAYERS => {
+                    Err(Error::parse(FORMAT, format!("`{k}` is too long")))
+                }
+                Some(a) => a
+                    .iter()
+                    .map(|x| {
+                        x.as_u64()
+                            .ok_or_else(|| Error::parse(FORMAT, format!("`{k}` must list layer numbers")))
+                    })
+                    .collect::<Result<Vec<u64>>>()
+                    .map(Some),
+            }
+        };
+        if let Some(full) = list("full_attn_layers")? {
+            return Ok((1..=layers)
+                .map(|i| if full.contains(&i) { Kind::Full } else { Kind::Linear })
+                .collect());
+        }
+        return Ok((0..layers)
+            .map(|i| if i > 0 && i % 4 == 0 { Kind::Full } else { Kind::Linear })
+            .collect());
+    }
     Ok(match family {
         "falcon_h1" => all(Kind::Parallel),
         "mamba" | "mamba2" => all(Kind::Mamba),
@@ -856,6 +886,9 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
     if let Some(list) = cfg.indices("moe_layers")? {
         return Ok((0..layers).map(|i| list.contains(&i)).collect());
     }
+    if let Some(types) = cfg.strings("mlp_layer_types", layers)? {
+        return Ok(types.iter().map(|t| *t == "sparse").collect());
+    }
     Ok(match family {
         "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "kimi_k2" => {
             let first =
@@ -910,6 +943,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     let experts_per_token = cfg
         .count_any(&[
             "num_experts_per_tok",
+            "num_experts_per_token",
             "experts_per_token",
             "moe_topk",
             "moe_k",
@@ -938,7 +972,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     ])?;
     let shared_intermediate = match family {
         "qwen2_moe" => cfg.count_or("shared_expert_intermediate_size", 5632)?,
-        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "ernie4_5_moe" => {
+        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "ernie4_5_moe" | "kimi_linear" => {
             let n = n_shared.unwrap_or(if family.starts_with("deepseek_v3") { 1 } else { 0 });
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
@@ -956,7 +990,13 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         router_bias: family == "gpt_oss",
         score_bias: matches!(
             family,
-            "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "nemotron_h" | "minimax_m2" | "ernie4_5_moe"
+            "deepseek_v3"
+                | "deepseek_v32"
+                | "glm4_moe"
+                | "nemotron_h"
+                | "minimax_m2"
+                | "ernie4_5_moe"
+                | "kimi_linear"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false)),
         expert_bias: family == "gpt_oss",
         latent: cfg.count("moe_latent_size")?.unwrap_or(0),
@@ -1161,6 +1201,16 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         };
         let mixers = match kind {
             Kind::Full | Kind::Sliding | Kind::Chunked => vec![attn(span)?],
+            Kind::Linear if family == "kimi_linear" => {
+                let lac = cfg.raw("linear_attn_config");
+                let sub = |k: &str| lac.and_then(|v| v.get(k)).and_then(Value::as_u64);
+                vec![Mixer::Kda(crate::model::KimiDeltaAttention {
+                    heads: sub("num_heads").map_or_else(|| cfg.count_or("linear_num_heads", 32), Ok)?,
+                    head_dim: sub("head_dim").map_or_else(|| cfg.count_or("linear_head_dim", 128), Ok)?,
+                    conv_kernel: sub("short_conv_kernel_size")
+                        .map_or_else(|| cfg.count_or("linear_conv_kernel_dim", 4), Ok)?,
+                })]
+            }
             Kind::Linear => vec![Mixer::GatedDeltaNet(GatedDeltaNet {
                 key_heads: cfg.count_or("linear_num_key_heads", 16)?,
                 value_heads: cfg.count_or("linear_num_value_heads", 32)?,
@@ -1279,6 +1329,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         Some("bfloat16" | "float16" | "bf16" | "fp16") => Some(2),
         _ => None,
     };
+    if family == "kimi_linear" && a.ssm_state_bytes.is_none() {
+        // vLLM keeps Kimi Delta Attention's recurrent state in FP32 (`kda_state_dtype`).
+        a.ssm_state_bytes = Some(4);
+    }
     a.mtp = match cfg.count_any(&["num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"])? {
         Some(n) if n > 0 => Some(Mtp { modules: n, own_embeddings: family.starts_with("deepseek_v3") }),
         _ => None,

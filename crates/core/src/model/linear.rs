@@ -80,3 +80,63 @@ impl GatedDeltaNet {
         }
     }
 }
+
+/// Kimi Delta Attention (Kimi Linear): a gated delta rule like Gated DeltaNet, with a decay per
+/// channel. Tensors: `q`, `k`, `v` (`heads × head_dim` rows each), a depthwise convolution over
+/// the three, the forget gate (`f_a`: `head_dim` rows, `f_b`: back to `heads × head_dim`, a
+/// `dt_bias` per channel and `A_log` per head), the beta projection (`heads` rows), the output
+/// gate (`g_a`, `g_b`), a gated RMSNorm of `head_dim` and `o`. State per sequence: the
+/// convolution's last `kernel − 1` inputs of `3 × heads × head_dim` channels and one
+/// `head_dim × head_dim` matrix per head (vLLM's `kda_state_shape`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct KimiDeltaAttention {
+    /// Heads (`linear_num_heads`).
+    pub heads: u64,
+    /// Width of a head (`linear_head_dim`).
+    pub head_dim: u64,
+    /// Convolution taps (`linear_conv_kernel_dim`, `short_conv_kernel_size`).
+    pub conv_kernel: u64,
+}
+
+impl KimiDeltaAttention {
+    fn width(&self) -> u64 {
+        self.heads * self.head_dim
+    }
+
+    pub(crate) fn validate(&self) -> Result<()> {
+        for (f, v) in [
+            ("linear_num_heads", self.heads),
+            ("linear_head_dim", self.head_dim),
+            ("linear_conv_kernel_dim", self.conv_kernel),
+        ] {
+            positive(f, v)?;
+            bounded(f, v)?;
+        }
+        bounded("linear attention width", self.heads.saturating_mul(self.head_dim))
+    }
+
+    pub(crate) fn tensors(&self, h: u64, e: &mut Emit<'_>) {
+        let w = self.width();
+        for _ in 0..3 {
+            e.push(Role::MixIn, w, h);
+        }
+        e.push(Role::MixConv, 3 * w, self.conv_kernel);
+        e.push(Role::MixProj, self.head_dim, h);
+        e.push(Role::MixProj, w, self.head_dim);
+        e.push(Role::MixState, 1, w);
+        e.push(Role::MixState, 1, self.heads);
+        e.push(Role::MixIn, self.heads, h);
+        e.push(Role::MixProj, self.head_dim, h);
+        e.push(Role::MixProj, w, self.head_dim);
+        e.push(Role::MixState, 1, self.head_dim);
+        e.push(Role::MixOut, h, w);
+    }
+
+    pub(crate) fn cache(&self) -> LayerCache {
+        LayerCache::State {
+            conv: self.conv_kernel.saturating_sub(1).saturating_mul(self.width().saturating_mul(3)),
+            recurrent: self.heads.saturating_mul(self.head_dim).saturating_mul(self.head_dim),
+        }
+    }
+}

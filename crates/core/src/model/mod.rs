@@ -33,7 +33,7 @@ use crate::units::Params;
 
 pub use attention::{Attention, QkNorm, Span};
 pub use ffn::{Ffn, Mlp, Moe};
-pub use linear::GatedDeltaNet;
+pub use linear::{GatedDeltaNet, KimiDeltaAttention};
 pub use mla::{Indexer, Mla};
 pub use ssm::{Mamba, MambaVersion, ShortConv};
 
@@ -134,6 +134,8 @@ pub enum Mixer {
     Mla(Mla),
     /// Gated DeltaNet linear attention (Qwen3-Next, Qwen3.5).
     GatedDeltaNet(GatedDeltaNet),
+    /// Kimi Delta Attention (Kimi Linear).
+    Kda(KimiDeltaAttention),
     /// A Mamba or Mamba-2 selective state-space model.
     Mamba(Mamba),
     /// A gated short convolution (LFM2).
@@ -283,7 +285,7 @@ impl MixerSummary {
             "MLA" | "MLA + indexer" => {
                 let _ = write!(s, " {} heads, latent {}", self.heads, self.width);
             }
-            "Gated DeltaNet" => {
+            "Gated DeltaNet" | "Kimi Delta Attention" => {
                 let _ = write!(s, " {}/{} heads × {}", self.kv_heads, self.heads, self.width);
             }
             "Mamba-2" => {
@@ -319,6 +321,7 @@ impl MixerSummary {
             Mixer::GatedDeltaNet(g) => {
                 MixerSummary { heads: g.value_heads, kv_heads: g.key_heads, width: g.key_head_dim, ..blank }
             }
+            Mixer::Kda(k) => MixerSummary { heads: k.heads, kv_heads: k.heads, width: k.head_dim, ..blank },
             Mixer::Mamba(mb) => MixerSummary { heads: mb.heads, width: mb.state, ..blank },
             Mixer::ShortConv(c) => MixerSummary { width: c.kernel, ..blank },
         }
@@ -488,6 +491,7 @@ impl Mixer {
             Mixer::Attention(a) => a.validate(),
             Mixer::Mla(m) => m.validate(),
             Mixer::GatedDeltaNet(g) => g.validate(),
+            Mixer::Kda(k) => k.validate(),
             Mixer::Mamba(m) => m.validate(),
             Mixer::ShortConv(c) => c.validate(),
         }
@@ -503,6 +507,7 @@ impl Mixer {
             Mixer::Attention(a) => a.tensors(hidden, e),
             Mixer::Mla(m) => m.tensors(hidden, e),
             Mixer::GatedDeltaNet(g) => g.tensors(hidden, e),
+            Mixer::Kda(k) => k.tensors(hidden, e),
             Mixer::Mamba(m) => m.tensors(hidden, e),
             Mixer::ShortConv(c) => c.tensors(hidden, e),
         });
@@ -514,6 +519,7 @@ impl Mixer {
             Mixer::Attention(a) => a.cache(),
             Mixer::Mla(m) => m.cache(),
             Mixer::GatedDeltaNet(g) => g.cache(),
+            Mixer::Kda(k) => k.cache(),
             Mixer::Mamba(m) => m.cache(),
             Mixer::ShortConv(c) => c.cache(hidden),
         }
@@ -553,6 +559,7 @@ impl Mixer {
             Mixer::Mla(m) if m.indexer.is_some() => "MLA + indexer",
             Mixer::Mla(_) => "MLA",
             Mixer::GatedDeltaNet(_) => "Gated DeltaNet",
+            Mixer::Kda(_) => "Kimi Delta Attention",
             Mixer::Mamba(m) => match m.version {
                 MambaVersion::V1 => "Mamba",
                 MambaVersion::V2 => "Mamba-2",
@@ -1112,6 +1119,7 @@ fn detail(m: &Mixer) -> String {
             alloc::format!("{} heads, latent {}+{}", m.num_heads, m.kv_lora_rank, m.qk_rope_head_dim)
         }
         Mixer::GatedDeltaNet(g) => alloc::format!("{}/{} heads", g.key_heads, g.value_heads),
+        Mixer::Kda(k) => alloc::format!("{} heads × {}", k.heads, k.head_dim),
         Mixer::Mamba(m) => alloc::format!("state {}", m.state),
         Mixer::ShortConv(c) => alloc::format!("kernel {}", c.kernel),
     }
