@@ -32,7 +32,6 @@ fn references() -> Value {
 /// with its reason. Any other refusal of a config transformers builds fails the test.
 const EXPECTED_REFUSALS: &[(&str, &str)] = &[
     ("deepseek_v2.json", "transformers' default DeepSeek-V2 config has num_experts_per_tok null"),
-    ("hunyuan_v1_moe.json", "HunYuan MoE: expert layout not verified, refused naming moe_topk"),
     ("apertus.json", "unknown family with an xIELU MLP: refused naming hidden_act"),
     ("arcee.json", "unknown family with a squared-ReLU MLP: refused naming hidden_act"),
     ("bitnet.json", "unknown family with a squared-ReLU MLP: refused naming hidden_act"),

@@ -298,6 +298,7 @@ const KNOWN: &[&str] = &[
     "ernie4_5_moe",
     "exaone4",
     "hunyuan_v1_dense",
+    "hunyuan_v1_moe",
     "seed_oss",
     "internlm2",
     "olmo",
@@ -816,7 +817,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         "glm4_moe" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
         // HunYuan always normalises queries and keys per head (`query_layernorm`, `key_layernorm`).
-        "hunyuan_v1_dense" => QkNorm::PerHead,
+        "hunyuan_v1_dense" | "hunyuan_v1_moe" => QkNorm::PerHead,
         "cohere" | "cohere2" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHeadEach,
         "llama4_text" => QkNorm::None,
         _ => QkNorm::None,
@@ -869,6 +870,18 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
 /// Which layers use experts, by the family's keys; `None` for a dense model.
 fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
     let n = layers as usize;
+    if family == "hunyuan_v1_moe" {
+        // Every HunYuan MoE layer routes (even to one expert); per-layer lists are not read.
+        for k in ["num_experts", "moe_topk", "num_shared_expert", "moe_intermediate_size"] {
+            if cfg.raw(k).is_some_and(|v| v.as_array().is_some()) {
+                return Err(Error::parse(
+                    FORMAT,
+                    format!("per-layer `{k}` lists are not read from a config; give the safetensors headers"),
+                ));
+            }
+        }
+        return Ok(vec![true; n]);
+    }
     let experts =
         cfg.count_any(&["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"])?;
     let experts = match (experts, family) {
@@ -928,6 +941,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     let num_experts = cfg
         .count_any(&["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"])?
         .unwrap_or(match family {
+            "hunyuan_v1_moe" => 1,
             "mixtral" => 8,
             "gpt_oss" => 128,
             "qwen2_moe" => 60,
@@ -936,6 +950,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         });
     let k_default = match family {
         "mixtral" | "jamba" => 2,
+        "hunyuan_v1_moe" => 1,
         "qwen2_moe" | "gpt_oss" => 4,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" => 8,
         _ => 0,
@@ -955,7 +970,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         return Err(Error::parse(FORMAT, "`num_experts_per_tok` is missing for a mixture of experts"));
     }
     let expert_intermediate = match family {
-        "mixtral" | "gpt_oss" | "jamba" | "minimax_m2" | "llama4_text" => {
+        "mixtral" | "gpt_oss" | "jamba" | "minimax_m2" | "llama4_text" | "hunyuan_v1_moe" => {
             cfg.count_any(&["intermediate_size_mlp"]).ok().flatten().filter(|_| false).unwrap_or(inter)
         }
         "qwen2_moe" => cfg.count_or("moe_intermediate_size", 1408)?,
@@ -977,6 +992,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
         "nemotron_h" => cfg.count_or("moe_shared_expert_intermediate_size", 0)?,
+        // transformers' HunYuan MoE: a shared MLP of `intermediate_size` beside the experts.
+        "hunyuan_v1_moe" => inter,
         "llama4_text" => inter,
         _ => cfg.count("shared_expert_intermediate_size")?.unwrap_or(0),
     };
