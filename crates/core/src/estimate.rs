@@ -366,7 +366,17 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     // KV cache.
     let (kv_total, kv_per_token) = match shape {
         Some(a) => (
-            kv_cache_bytes(a, scenario.kv, scenario.context, scenario.batch)?,
+            if runtime.is_llama_cpp() || runtime == Runtime::Cpu {
+                inference::kv_cache_bytes_llama_cpp(
+                    a,
+                    scenario.kv,
+                    scenario.context,
+                    scenario.batch,
+                    inference::LLAMA_CPP_UBATCH,
+                )?
+            } else {
+                kv_cache_bytes(a, scenario.kv, scenario.context, scenario.batch)?
+            },
             Bytes::new(inference::kv_bytes_per_token(a, scenario.kv)),
         ),
         None => (Bytes::ZERO, Bytes::ZERO),
@@ -596,7 +606,19 @@ fn kv_term(
         .filter(|(_, m)| matches!(m, Mixer::Attention(at) if at.span != Span::Full))
         .map(|(n, _)| n)
         .sum();
-    if sliding > 0 {
+    let llama = s.runtime.is_llama_cpp() || s.runtime == Runtime::Cpu;
+    let llama_swa = inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
+    if llama {
+        assumptions.push(Msg::new(
+            if sliding > 0 && !llama_swa {
+                MsgId::AssumeLlamaCppFullCache
+            } else {
+                MsgId::AssumeLlamaCppCells
+            },
+            vec![Arg::Int(inference::LLAMA_CPP_KV_PAD), Arg::Int(inference::LLAMA_CPP_UBATCH)],
+        ));
+    }
+    if sliding > 0 && (!llama || llama_swa) {
         let window = a
             .mixers()
             .find_map(|(_, m)| match m {

@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 
 use crate::breakdown::{Term, TermKind};
 use crate::error::{Error, OrOverflow, Result};
-use crate::model::{Architecture, LayerCache, Mixer};
+use crate::model::{Architecture, LayerCache, Mixer, Span};
 use crate::precision::{KvDtype, WeightFormat};
 use crate::text::{Arg, Msg, MsgId};
 use crate::units::{Bytes, MIB};
@@ -222,6 +222,62 @@ pub fn kv_cache_bytes(a: &Architecture, kv: KvDtype, context: u64, batch: u64) -
         };
         let bytes = layer_kv_bytes_per_token(cache, kv)
             .checked_mul(tokens)
+            .and_then(|x| x.checked_mul(n))
+            .or_overflow("KV cache")?;
+        one = one.checked_add(bytes).or_overflow("KV cache")?;
+    }
+    one.checked_mul(batch).map(Bytes::new).or_overflow("KV cache")
+}
+
+/// Families whose sliding-window layers llama.cpp gives a sliding cache (`hparams.swa_type` set
+/// by its model loader); every other family's layers get the full cache there, whatever the
+/// Hugging Face config says (Mistral v0.1's `sliding_window`, Qwen's `use_sliding_window`).
+pub const LLAMA_CPP_SWA_FAMILIES: &[&str] = &[
+    "gemma2",
+    "gemma3_text",
+    "gemma3n_text",
+    "gemma4_text",
+    "cohere2",
+    "gpt_oss",
+    "llama4_text",
+    "exaone4",
+    "olmo3",
+];
+
+/// KV cells llama.cpp pads a cache to.
+pub const LLAMA_CPP_KV_PAD: u64 = 256;
+
+/// The KV cache as llama.cpp allocates it for `batch` sequences of `context` tokens, one stream
+/// per sequence (not unified): full-attention layers keep `pad256(context)` cells per stream;
+/// sliding layers of the families llama.cpp treats as sliding keep
+/// `pad256(min(context, window + n_ubatch))` (chunked layers likewise with their chunk), other
+/// families' sliding layers the full cache; MLA keeps its latent.
+///
+/// # Errors
+/// [`Error::Overflow`] for absurd inputs.
+pub fn kv_cache_bytes_llama_cpp(
+    a: &Architecture,
+    kv: KvDtype,
+    context: u64,
+    batch: u64,
+    ubatch: u64,
+) -> Result<Bytes> {
+    let pad = |n: u64| n.div_ceil(LLAMA_CPP_KV_PAD).saturating_mul(LLAMA_CPP_KV_PAD);
+    let swa = LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
+    let mut one: u64 = 0;
+    for (n, m) in a.mixers() {
+        let cache = m.cache(a.hidden_size);
+        let cells = match cache {
+            LayerCache::Kv { span: Span::Sliding { window }, .. } if swa => {
+                pad(context.min(window.saturating_add(ubatch)))
+            }
+            LayerCache::Kv { span: Span::Chunked { chunk }, .. } if swa => {
+                pad(context.min(chunk.saturating_add(ubatch)))
+            }
+            _ => pad(context),
+        };
+        let bytes = layer_kv_bytes_per_token(cache, kv)
+            .checked_mul(cells)
             .and_then(|x| x.checked_mul(n))
             .or_overflow("KV cache")?;
         one = one.checked_add(bytes).or_overflow("KV cache")?;
@@ -502,5 +558,30 @@ mod tests {
             assert_eq!(Runtime::parse(r.id()), Ok(r));
         }
         assert!(Runtime::parse("tgi").is_err());
+    }
+}
+
+#[cfg(test)]
+mod llama_cpp_kv_tests {
+    use super::*;
+    use crate::catalog;
+
+    fn kv(id: &str, context: u64) -> u64 {
+        let a = catalog::model(id).unwrap().architecture().unwrap();
+        kv_cache_bytes_llama_cpp(&a, KvDtype::F16, context, 1, LLAMA_CPP_UBATCH).unwrap().get()
+    }
+
+    #[test]
+    fn cells_are_padded_and_sliding_layers_keep_window_plus_a_micro_batch() {
+        // Llama-3.1-8B at 10,000 tokens: 10,240 cells × 32 layers × (2 × 8 × 128 × 2 bytes).
+        assert_eq!(kv("llama-3.1-8b", 10_000), 10_240 * 32 * 4096);
+        // Mistral v0.1's 4,096-token window is not a sliding cache in llama.cpp: full.
+        assert_eq!(kv("mistral-7b-v0.1", 10_000), 10_240 * 32 * 4096);
+        // Gemma 2 2B: 13 full layers of 10,240 cells, 13 sliding of pad256(4,096 + 512) = 4,608.
+        assert_eq!(kv("gemma-2-2b", 10_000), (13 * 10_240 + 13 * 4_608) * 4096);
+        // gpt-oss-20b: 12 sliding layers of pad256(128 + 512) = 768 cells.
+        assert_eq!(kv("gpt-oss-20b", 10_000), (12 * 10_240 + 12 * 768) * 2048);
+        // A short context caps the sliding cache at the context, padded.
+        assert_eq!(kv("gpt-oss-20b", 100), (12 * 256 + 12 * 256) * 2048);
     }
 }

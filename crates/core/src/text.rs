@@ -291,6 +291,14 @@ messages! {
     AssumeSlidingLayers =>
         "{0} of {1} layers attend within a sliding window and keep at most {2} tokens",
         "{0} couches sur {1} utilisent une fenêtre glissante et gardent au plus {2} tokens";
+    /// llama.cpp's cells.
+    AssumeLlamaCppCells =>
+        "llama.cpp allocates cells in multiples of {0}, one stream per sequence; its sliding layers keep the window plus one micro-batch ({1} tokens)",
+        "llama.cpp alloue les cellules par multiples de {0}, un flux par séquence ; ses couches à fenêtre gardent la fenêtre plus un micro-batch ({1} tokens)";
+    /// llama.cpp gives this family a full cache.
+    AssumeLlamaCppFullCache =>
+        "llama.cpp gives every layer of this family a full cache (it does not treat its sliding window as one), in multiples of {0} cells per sequence",
+        "llama.cpp donne à chaque couche de cette famille un cache complet (il ne traite pas sa fenêtre glissante comme telle), par multiples de {0} cellules par séquence";
     /// KV split.
     AssumeKvSplit =>
         "each device holds {0}/{1} of the cache",
