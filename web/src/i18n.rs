@@ -176,3 +176,57 @@ ui_text! {
     LimitHost => "system RAM", "la RAM système";
     LimitLatency => "per-layer latency", "la latence par couche";
 }
+
+/// The words for an option id of the training controls (never the raw id on the page).
+pub fn option_label(id: &str, lang: Lang) -> String {
+    let (en, fr) = match id {
+        "adamw" => ("AdamW (32-bit states)", "AdamW (états 32 bits)"),
+        "adamw-8bit" => ("AdamW 8-bit (bitsandbytes)", "AdamW 8 bits (bitsandbytes)"),
+        "paged-adamw" => ("Paged AdamW", "AdamW paginé"),
+        "paged-adamw-8bit" => ("Paged AdamW 8-bit", "AdamW 8 bits paginé"),
+        "sgd" => ("SGD", "SGD"),
+        "sgd-momentum" => ("SGD with momentum", "SGD avec moment"),
+        "adafactor" => ("Adafactor", "Adafactor"),
+        "lion" => ("Lion", "Lion"),
+        "mixed" => ("Mixed precision (FP32 master weights)", "Précision mixte (poids maîtres FP32)"),
+        "mixed-fp32-grads" => ("Mixed, FP32 gradients", "Mixte, gradients FP32"),
+        "pure-bf16" => ("Pure BF16", "BF16 pur"),
+        "fp32" => ("FP32", "FP32"),
+        "selective" => ("Selective (attention scores)", "Sélectif (scores d'attention)"),
+        "full" => ("Full (every layer)", "Complet (chaque couche)"),
+        "optimizer" => ("Optimizer states to CPU", "États de l'optimiseur sur le CPU"),
+        "all" => ("Optimizer states and parameters to CPU", "États et paramètres sur le CPU"),
+        "none" => ("None", "Aucun"),
+        other => return other.to_string(),
+    };
+    match lang {
+        Lang::En => en.to_string(),
+        Lang::Fr => fr.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use headroom_core::training::{Checkpointing, Offload, Optimizer, TrainPrecision};
+
+    #[test]
+    fn every_training_option_has_words_in_both_languages() {
+        let ids: Vec<&str> = Optimizer::ALL
+            .iter()
+            .map(|o| o.id())
+            .chain(TrainPrecision::ALL.iter().map(|p| p.id()))
+            .chain(
+                [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full].iter().map(|c| c.id()),
+            )
+            .chain([Offload::None, Offload::Optimizer, Offload::OptimizerAndParams].iter().map(|o| o.id()))
+            .collect();
+        for id in ids {
+            for lang in [Lang::En, Lang::Fr] {
+                let label = option_label(id, lang);
+                assert!(label != id || matches!(id, "sgd" | "lion" | "adafactor" | "fp32"), "{id} shown raw");
+            }
+        }
+        assert_eq!(option_label("none", Lang::Fr), "Aucun");
+    }
+}

@@ -318,21 +318,24 @@ pub fn WorkloadInputs() -> impl IntoView {
         v.extend(Runtime::ALL.iter().map(|r| (r.id().to_string(), r.label().to_string())));
         v
     });
-    let optimizers =
-        Signal::derive(|| Optimizer::ALL.iter().map(|o| (o.id().to_string(), o.id().to_string())).collect());
-    let precisions = Signal::derive(|| {
-        TrainPrecision::ALL.iter().map(|p| (p.id().to_string(), p.id().to_string())).collect()
+    let optimizers = Signal::derive(move || {
+        let l = lang.get();
+        Optimizer::ALL.iter().map(|o| (o.id().to_string(), crate::i18n::option_label(o.id(), l))).collect()
     });
-    let ckpts = Signal::derive(|| {
+    let label = move |id: &str| crate::i18n::option_label(id, lang.get());
+    let precisions = Signal::derive(move || {
+        TrainPrecision::ALL.iter().map(|p| (p.id().to_string(), label(p.id()))).collect()
+    });
+    let ckpts = Signal::derive(move || {
         [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full]
             .iter()
-            .map(|c| (c.id().to_string(), c.id().to_string()))
+            .map(|c| (c.id().to_string(), label(c.id())))
             .collect()
     });
-    let offloads = Signal::derive(|| {
+    let offloads = Signal::derive(move || {
         [Offload::None, Offload::Optimizer, Offload::OptimizerAndParams]
             .iter()
-            .map(|o| (o.id().to_string(), o.id().to_string()))
+            .map(|o| (o.id().to_string(), label(o.id())))
             .collect()
     });
     let zeros = Signal::derive(|| (0..=3).map(|z: u8| (z.to_string(), format!("ZeRO-{z}"))).collect());
