@@ -595,7 +595,15 @@ pub fn devices(fits: &[Fit], kind: Option<DeviceKind>, shown: usize, l: Lang) ->
         tr(l, T::Device),
         tr(l, T::FitCol),
         tr(l, T::Headroom),
-        tr(l, T::TokS),
+        // Training rows give durations, inference rows tokens per second: the column says which.
+        tr(
+            l,
+            if fits.iter().any(|f| f.speed.as_ref().is_some_and(|sp| sp.training_s.is_some())) {
+                T::TrainingTime
+            } else {
+                T::TokS
+            }
+        ),
         tr(l, T::Price),
         tr(l, T::Choose)
     );
@@ -847,6 +855,16 @@ mod tests {
         assert!(svg.starts_with("<div") && svg.contains("<svg") && svg.contains("hr-capacity"));
         let d = devices(std::slice::from_ref(&f), None, 10, Lang::En);
         assert!(d.contains("data-arg=\"rtx-4090\""));
+        assert!(d.contains("tok/s") || d.contains("tokens/s"), "inference rows: a speed column");
+        let train = Scenario {
+            mode: headroom_core::training::Mode::Lora,
+            dataset_tokens: 100_000_000,
+            device: Some(DeviceChoice::Catalog("rtx-4090".into())),
+            ..Scenario::catalog("qwen2.5-0.5b")
+        };
+        let (_, tf) = estimate_with_device(&train).unwrap();
+        let td = devices(std::slice::from_ref(&tf.unwrap()), None, 10, Lang::En);
+        assert!(td.contains("Training time"), "training rows: a duration column");
         assert!(compare(None, (&e, Some(&f)), Lang::En).contains("data-action=\"pin\""));
         let both = compare(Some(&Ok((e.clone(), Some(f.clone())))), (&e, Some(&f)), Lang::En);
         assert!(both.contains("hr-compare") && !both.contains("hr-diff"));
