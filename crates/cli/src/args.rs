@@ -163,7 +163,7 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub params: Option<String>,
 
-    /// Weight format: fp32 fp16 bf16 fp8 int8 int4 nf4 mxfp4, GGUF types (q8_0 q4_k_m iq4_xs…), gptq-4bit awq-4bit.
+    /// Weight format: fp32 fp16 bf16 fp8 int8 int4 nf4 mxfp4 nvfp4, GGUF types (q8_0 q4_k_m iq4_xs…), gptq-4bit awq-4bit.
     #[arg(long, value_name = "DTYPE")]
     pub weights: Option<String>,
 

@@ -468,9 +468,11 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         }
         Mode::Lora => match scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16) {
             // A LoRA base is loaded in 16-bit unless quantized on purpose.
-            WeightFormat::F32 | WeightFormat::Fp8 | WeightFormat::Mxfp4 | WeightFormat::Gguf(_) => {
-                WeightFormat::Bf16
-            }
+            WeightFormat::F32
+            | WeightFormat::Fp8
+            | WeightFormat::Mxfp4
+            | WeightFormat::Nvfp4
+            | WeightFormat::Gguf(_) => WeightFormat::Bf16,
             f => f,
         },
         _ => {
@@ -1034,6 +1036,7 @@ fn format_assumption(format: WeightFormat) -> MsgId {
         WeightFormat::F32 | WeightFormat::F16 | WeightFormat::Bf16 => MsgId::AssumeFloatAll,
         WeightFormat::Gguf(_) => MsgId::AssumeGgufRules,
         WeightFormat::Mxfp4 => MsgId::AssumeMxfp4Experts,
+        WeightFormat::Nvfp4 => MsgId::AssumeNvfp4,
         WeightFormat::Fp8 => MsgId::AssumeFp8Blocks,
         WeightFormat::Nf4 { .. } => MsgId::AssumeNf4,
         WeightFormat::Gptq { .. } | WeightFormat::Awq { .. } => MsgId::AssumeGroupQuant,

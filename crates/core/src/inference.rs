@@ -106,7 +106,8 @@ impl Runtime {
             WeightFormat::Fp8
             | WeightFormat::Awq { .. }
             | WeightFormat::Gptq { .. }
-            | WeightFormat::Mxfp4 => Runtime::Vllm,
+            | WeightFormat::Mxfp4
+            | WeightFormat::Nvfp4 => Runtime::Vllm,
             _ => Runtime::Transformers,
         }
     }

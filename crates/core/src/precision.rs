@@ -472,6 +472,10 @@ pub enum WeightFormat {
     /// OCP MXFP4: 4-bit codes with one shared 8-bit exponent per 32 (4.25 bits); in a real
     /// model only the experts (gpt-oss) — or every linear layer of a dense model.
     Mxfp4,
+    /// NVIDIA NVFP4 (ModelOpt, compressed-tensors `nvfp4-pack-quantized`): 4-bit E2M1 codes, one
+    /// FP8 (E4M3) scale per 16 values and per-tensor FP32 scales, on every linear layer of the
+    /// blocks; embeddings, head, norms and routers in BF16 (4.5 bits).
+    Nvfp4,
     /// GPTQ: `bits`-bit codes, per-group fp16 scales and packed zeros, a g_idx per input row.
     Gptq {
         /// Bits per weight (2, 3, 4 or 8).
@@ -510,6 +514,7 @@ pub const ALL_FORMATS: &[WeightFormat] = &[
     WeightFormat::Awq { bits: 4, group: 128 },
     WeightFormat::Nf4 { double_quant: true },
     WeightFormat::Nf4 { double_quant: false },
+    WeightFormat::Nvfp4,
     WeightFormat::Mxfp4,
     WeightFormat::Int4,
     WeightFormat::Gguf(GgufMix::Q3_K_L),
@@ -542,6 +547,7 @@ impl WeightFormat {
             WeightFormat::Nf4 { double_quant: true } => "nf4".into(),
             WeightFormat::Nf4 { double_quant: false } => "nf4-single".into(),
             WeightFormat::Mxfp4 => "mxfp4".into(),
+            WeightFormat::Nvfp4 => "nvfp4".into(),
             WeightFormat::Gptq { bits, group } => group_id("gptq", bits, group),
             WeightFormat::Awq { bits, group } => group_id("awq", bits, group),
             WeightFormat::Gguf(m) if !m.default_type().is_quantized() => {
@@ -563,6 +569,7 @@ impl WeightFormat {
             WeightFormat::Nf4 { double_quant: true } => "NF4 (double quant)".into(),
             WeightFormat::Nf4 { double_quant: false } => "NF4".into(),
             WeightFormat::Mxfp4 => "MXFP4".into(),
+            WeightFormat::Nvfp4 => "NVFP4".into(),
             WeightFormat::Gptq { bits, group } => group_label("GPTQ", bits, group),
             WeightFormat::Awq { bits, group } => group_label("AWQ", bits, group),
             WeightFormat::Gguf(m) if !m.default_type().is_quantized() => format!("GGUF {}", m.name()),
@@ -582,6 +589,7 @@ impl WeightFormat {
             WeightFormat::Nf4 { double_quant: true } => 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0),
             WeightFormat::Nf4 { double_quant: false } => 4.0 + 32.0 / 64.0,
             WeightFormat::Mxfp4 => 4.25,
+            WeightFormat::Nvfp4 => 4.5,
             WeightFormat::Gptq { bits, group } | WeightFormat::Awq { bits, group } => {
                 let g = if group == 0 { 4096.0 } else { group as f64 };
                 bits as f64 + (16.0 + bits as f64) / g
@@ -627,6 +635,7 @@ impl WeightFormat {
             "nf4" | "nf4-dq" | "qlora" => WeightFormat::Nf4 { double_quant: true },
             "nf4-single" | "nf4-nodq" => WeightFormat::Nf4 { double_quant: false },
             "mxfp4" => WeightFormat::Mxfp4,
+            "nvfp4" | "fp4" | "nvfp4-pack-quantized" => WeightFormat::Nvfp4,
             "gptq" => WeightFormat::Gptq { bits: 4, group: 128 },
             "awq" => WeightFormat::Awq { bits: 4, group: 128 },
             _ => {
@@ -640,7 +649,7 @@ impl WeightFormat {
                     return Err(Error::invalid(
                         "weights",
                         format!(
-                            "`{t}` is not a known format; accepted: fp32 fp16 bf16 fp8 int8 int4 nf4 mxfp4, \
+                            "`{t}` is not a known format; accepted: fp32 fp16 bf16 fp8 int8 int4 nf4 mxfp4 nvfp4, \
                              gptq-4bit awq-4bit (with -g32/-g64/-g128), GGUF types such as q8_0 q6_k q5_k_m \
                              q4_k_m q4_0 iq4_xs q3_k_m q2_k iq2_xxs"
                         ),

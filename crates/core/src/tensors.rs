@@ -164,6 +164,12 @@ fn tensor_bytes(a: &Architecture, t: &Tensor, format: WeightFormat) -> Option<u6
                 codes.checked_add(blocks.checked_mul(4)?)?.checked_add(state)
             }
         }
+        WeightFormat::Nvfp4 if linear => {
+            // Two codes per byte, one E4M3 scale per 16 values of a row, and per matrix (per
+            // expert) an FP32 weight scale and an FP32 input scale.
+            let scales = mul(&[t.cols.div_ceil(16), rows])?;
+            n.div_ceil(2).checked_add(scales)?.checked_add(mul(&[t.experts, 8])?)
+        }
         WeightFormat::Mxfp4 if t.role.is_expert() || (a.moe().is_none() && linear) => {
             // 16 bytes of 4-bit codes and one E8M0 exponent byte per 32 values.
             mul(&[n.div_ceil(32), 17])
@@ -761,5 +767,28 @@ mod tests {
         for (name, layer, role) in cases {
             assert_eq!(role_of_name(name), (layer, role), "{name}");
         }
+    }
+}
+
+#[cfg(test)]
+mod nvfp4_tests {
+    use super::*;
+    use crate::catalog;
+
+    #[test]
+    fn nvfp4_prices_every_block_linear_at_four_and_a_half_bits() {
+        let a = catalog::model("llama-3.1-8b").unwrap().architecture().unwrap();
+        let p = weight_bytes(&a, WeightFormat::Nvfp4).unwrap();
+        for (t, b) in p.tensors.iter().zip(&p.bytes) {
+            let n = t.rows * t.cols * t.experts;
+            if t.role.is_block_linear() {
+                assert_eq!(*b, n / 2 + t.rows * t.cols.div_ceil(16) + 8, "{t:?}");
+            } else {
+                assert_eq!(*b, n * 2, "{t:?} stays 16-bit");
+            }
+        }
+        // 4.5 bits per weight on the linear layers: between MXFP4's experts-only and FP8.
+        let fp8 = weight_bytes(&a, WeightFormat::Fp8).unwrap().total().get();
+        assert!(p.total().get() < fp8);
     }
 }

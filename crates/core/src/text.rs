@@ -255,6 +255,10 @@ messages! {
     AssumeGgufRules =>
         "{0}: tensor types chosen by llama.cpp's llama_tensor_get_type (output and some attn_v / ffn_down layers at more bits; norms in F32)",
         "{0} : types de tenseurs choisis par llama_tensor_get_type de llama.cpp (sortie et certaines couches attn_v / ffn_down sur plus de bits ; normes en F32)";
+    /// NVFP4 on every linear layer.
+    AssumeNvfp4 =>
+        "{0} on every linear layer of the blocks (4.5 bits: two codes per byte, one FP8 scale per 16, two FP32 scales per matrix); embeddings, head, routers and norms in BF16",
+        "{0} sur chaque couche linéaire des blocs (4,5 bits : deux codes par octet, une échelle FP8 par 16, deux échelles FP32 par matrice) ; embeddings, tête, routeurs et normes en BF16";
     /// MXFP4 on experts.
     AssumeMxfp4Experts =>
         "{0} on the expert matrices (4.25 bits: 16 bytes of codes and one exponent byte per 32); attention, router, embeddings in BF16",

@@ -1769,6 +1769,20 @@ fn read_format(root: &Value, cfg: &Cfg<'_>, notices: &mut Vec<Msg>) -> Option<We
         let f = match method.as_str() {
             "fp8" | "fbgemm_fp8" => Some(WeightFormat::Fp8),
             "mxfp4" => Some(WeightFormat::Mxfp4),
+            // NVIDIA ModelOpt: `quant_algo` names the weights' format.
+            "modelopt" => {
+                match q.get("quant_algo").and_then(Value::as_str).map(str::to_ascii_uppercase).as_deref() {
+                    Some("NVFP4") => Some(WeightFormat::Nvfp4),
+                    Some("FP8") => Some(WeightFormat::Fp8),
+                    _ => None,
+                }
+            }
+            // compressed-tensors: the packing format of its weights.
+            "compressed-tensors" => match q.get("format").and_then(Value::as_str) {
+                Some("nvfp4-pack-quantized") => Some(WeightFormat::Nvfp4),
+                Some("float-quantized") => Some(WeightFormat::Fp8),
+                _ => None,
+            },
             "gptq" if matches!(bits, 2 | 3 | 4 | 8) => Some(WeightFormat::Gptq { bits: bits as u8, group }),
             "awq" if bits == 4 => {
                 Some(WeightFormat::Awq { bits: 4, group: if group == 0 { 128 } else { group } })
@@ -1889,6 +1903,34 @@ mod tests {
         assert_eq!(kinds, ["Gated DeltaNet", "attention", "Gated DeltaNet", "attention"]);
         // Two groups of alternating layers, stored run-length.
         assert_eq!(m.architecture.groups.len(), 4);
+    }
+
+    #[test]
+    fn modelopt_and_compressed_tensors_formats_are_read() {
+        let with = |q: &str| {
+            read(&format!(r#"{{"model_type": "llama", {LLAMA}, "quantization_config": {q}}}"#)).unwrap()
+        };
+        assert_eq!(
+            with(r#"{"quant_method": "modelopt", "quant_algo": "NVFP4"}"#).format,
+            Some(WeightFormat::Nvfp4)
+        );
+        assert_eq!(
+            with(r#"{"quant_method": "modelopt", "quant_algo": "FP8"}"#).format,
+            Some(WeightFormat::Fp8)
+        );
+        assert_eq!(
+            with(r#"{"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized"}"#).format,
+            Some(WeightFormat::Nvfp4)
+        );
+        assert_eq!(
+            with(r#"{"quant_method": "compressed-tensors", "format": "float-quantized"}"#).format,
+            Some(WeightFormat::Fp8)
+        );
+        let odd = with(r#"{"quant_method": "modelopt", "quant_algo": "W4A8_AWQ"}"#);
+        assert!(
+            odd.notices.iter().any(|n| n.id == MsgId::NoticeUnknownQuant),
+            "an unknown algorithm says so"
+        );
     }
 
     #[test]
