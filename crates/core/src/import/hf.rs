@@ -970,9 +970,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         return Err(Error::parse(FORMAT, "`num_experts_per_tok` is missing for a mixture of experts"));
     }
     let expert_intermediate = match family {
-        "mixtral" | "gpt_oss" | "jamba" | "minimax_m2" | "llama4_text" | "hunyuan_v1_moe" => {
-            cfg.count_any(&["intermediate_size_mlp"]).ok().flatten().filter(|_| false).unwrap_or(inter)
-        }
+        // Their experts take `intermediate_size` (Llama 4's dense layers take `intermediate_size_mlp`).
+        "mixtral" | "gpt_oss" | "jamba" | "minimax_m2" | "llama4_text" | "hunyuan_v1_moe" => inter,
         "qwen2_moe" => cfg.count_or("moe_intermediate_size", 1408)?,
         "qwen3_moe" => cfg.count_or("moe_intermediate_size", 768)?,
         "deepseek_v2" => cfg.count_or("moe_intermediate_size", 1407)?,
@@ -1061,11 +1060,9 @@ fn mamba(cfg: &Cfg<'_>, family: &str, hidden: u64) -> Result<Mamba> {
     });
     let kernel = cfg.count_any(&["conv_kernel", "mamba_d_conv", "mamba_conv_kernel"])?.unwrap_or(4);
     if v1 {
-        let inner =
-            cfg.count_any(&["intermediate_size", "mamba_inner"]).ok().flatten().filter(|_| family == "mamba");
         let inner = match family {
             "jamba" => hidden.saturating_mul(cfg.count_or("mamba_expand", 2)?),
-            _ => inner.unwrap_or(hidden.saturating_mul(expand)),
+            _ => cfg.count("intermediate_size")?.unwrap_or(hidden.saturating_mul(expand)),
         };
         let dt_rank = match cfg.raw("time_step_rank").or_else(|| cfg.raw("mamba_dt_rank")) {
             Some(v) if v.as_u64().is_some() => v.as_u64().unwrap_or(0),
@@ -1752,7 +1749,6 @@ fn read_starcoder2(cfg: &Cfg<'_>) -> Result<Architecture> {
     a.norm = NormKind::LayerNorm;
     a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(true);
     a.max_context = c.max_context;
-    let _ = cfg.num("residual_dropout");
     Ok(a)
 }
 
