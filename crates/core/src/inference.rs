@@ -214,15 +214,24 @@ pub fn state_bytes_per_sequence(a: &Architecture, elem: u64) -> u64 {
 /// assert_eq!(kv_cache_bytes(&a, KvDtype::Bf16, 4096, 1).unwrap().get(), 536_870_912);
 /// ```
 pub fn kv_cache_bytes(a: &Architecture, kv: KvDtype, context: u64, batch: u64) -> Result<Bytes> {
+    kv_bytes_by_cells(a, kv, batch, |cache| match cache {
+        LayerCache::Kv { span, .. } => span.tokens(context),
+        _ => context,
+    })
+}
+
+/// The KV cache of `batch` sequences when each layer keeps `cells(its cache)` tokens.
+fn kv_bytes_by_cells(
+    a: &Architecture,
+    kv: KvDtype,
+    batch: u64,
+    cells: impl Fn(LayerCache) -> u64,
+) -> Result<Bytes> {
     let mut one: u64 = 0;
     for (n, m) in a.mixers() {
         let cache = m.cache(a.hidden_size);
-        let tokens = match cache {
-            LayerCache::Kv { span, .. } => span.tokens(context),
-            _ => context,
-        };
         let bytes = layer_kv_bytes_per_token(cache, kv)
-            .checked_mul(tokens)
+            .checked_mul(cells(cache))
             .and_then(|x| x.checked_mul(n))
             .or_overflow("KV cache")?;
         one = one.checked_add(bytes).or_overflow("KV cache")?;
@@ -265,25 +274,12 @@ pub fn kv_cache_bytes_llama_cpp(
 ) -> Result<Bytes> {
     let pad = |n: u64| n.div_ceil(LLAMA_CPP_KV_PAD).saturating_mul(LLAMA_CPP_KV_PAD);
     let swa = LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
-    let mut one: u64 = 0;
-    for (n, m) in a.mixers() {
-        let cache = m.cache(a.hidden_size);
-        let cells = match cache {
-            LayerCache::Kv { span: Span::Sliding { window }, .. } if swa => {
-                pad(context.min(window.saturating_add(ubatch)))
-            }
-            LayerCache::Kv { span: Span::Chunked { chunk }, .. } if swa => {
-                pad(context.min(chunk.saturating_add(ubatch)))
-            }
-            _ => pad(context),
-        };
-        let bytes = layer_kv_bytes_per_token(cache, kv)
-            .checked_mul(cells)
-            .and_then(|x| x.checked_mul(n))
-            .or_overflow("KV cache")?;
-        one = one.checked_add(bytes).or_overflow("KV cache")?;
-    }
-    one.checked_mul(batch).map(Bytes::new).or_overflow("KV cache")
+    kv_bytes_by_cells(a, kv, batch, |cache| match cache {
+        LayerCache::Kv { span: Span::Sliding { window: w } | Span::Chunked { chunk: w }, .. } if swa => {
+            pad(context.min(w.saturating_add(ubatch)))
+        }
+        _ => pad(context),
+    })
 }
 
 /// Share of the KV cache one GPU holds when the model is split across `gpus` by the runtime, as
