@@ -6,7 +6,7 @@
 //! norms and sinks. Cache: K and V rows of `kv_heads × head_dim` per cached token; none for a
 //! layer that reads an earlier layer's cache (Gemma 3n's KV sharing).
 
-use super::{Emit, LayerCache, bounded, positive};
+use super::{Emit, LayerCache, bounded, positive, size};
 use crate::error::{Error, Result};
 use crate::tensor::Role;
 
@@ -127,17 +127,10 @@ impl Attention {
     }
 
     pub(crate) fn validate(&self) -> Result<()> {
-        positive("num_attention_heads", self.num_heads)?;
+        size("num_attention_heads", self.num_heads)?;
         positive("num_key_value_heads", self.num_kv_heads)?;
-        positive("head_dim", self.head_dim)?;
-        positive("v_head_dim", self.v_head_dim)?;
-        for (f, v) in [
-            ("num_attention_heads", self.num_heads),
-            ("head_dim", self.head_dim),
-            ("v_head_dim", self.v_head_dim),
-        ] {
-            bounded(f, v)?;
-        }
+        size("head_dim", self.head_dim)?;
+        size("v_head_dim", self.v_head_dim)?;
         // Every width a tensor takes fits well within 64 bits once these hold.
         for w in [self.q_width(), self.num_heads.saturating_mul(self.v_head_dim), self.v_width()] {
             bounded("attention width", w)?;

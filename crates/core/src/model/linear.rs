@@ -11,7 +11,7 @@
 //! State per sequence: the convolution's last `kernel − 1` inputs of every channel and one
 //! `key_head_dim × value_head_dim` matrix per value head, constant in the context.
 
-use super::{Emit, LayerCache, bounded, positive};
+use super::{Emit, LayerCache, bounded, size};
 use crate::error::Result;
 use crate::tensor::Role;
 
@@ -55,8 +55,7 @@ impl GatedDeltaNet {
             ("linear_value_head_dim", self.value_head_dim),
             ("linear_conv_kernel_dim", self.conv_kernel),
         ] {
-            positive(f, v)?;
-            bounded(f, v)?;
+            size(f, v)?;
         }
         bounded("linear attention width", self.key_heads.saturating_mul(self.key_head_dim))?;
         bounded("linear attention width", self.value_heads.saturating_mul(self.value_head_dim))?;
@@ -110,8 +109,7 @@ impl KimiDeltaAttention {
             ("linear_head_dim", self.head_dim),
             ("linear_conv_kernel_dim", self.conv_kernel),
         ] {
-            positive(f, v)?;
-            bounded(f, v)?;
+            size(f, v)?;
         }
         bounded("linear attention width", self.heads.saturating_mul(self.head_dim))
     }

@@ -11,7 +11,7 @@
 //! query latent), `wk` (`index_head_dim` rows from the hidden state), a LayerNorm on the keys and
 //! `weights_proj` (one weight per index head); it caches one `index_head_dim` key per token.
 
-use super::{Emit, LayerCache, bounded, positive};
+use super::{Emit, LayerCache, bounded, positive, size};
 use crate::error::{Error, Result};
 use crate::tensor::Role;
 
@@ -52,20 +52,12 @@ pub struct Indexer {
 
 impl Mla {
     pub(crate) fn validate(&self) -> Result<()> {
-        positive("num_attention_heads", self.num_heads)?;
-        positive("kv_lora_rank", self.kv_lora_rank)?;
-        positive("qk_rope_head_dim", self.qk_rope_head_dim)?;
-        positive("v_head_dim", self.v_head_dim)?;
-        for (f, v) in [
-            ("num_attention_heads", self.num_heads),
-            ("kv_lora_rank", self.kv_lora_rank),
-            ("qk_rope_head_dim", self.qk_rope_head_dim),
-            ("qk_nope_head_dim", self.qk_nope_head_dim),
-            ("v_head_dim", self.v_head_dim),
-            ("q_lora_rank", self.q_lora_rank.unwrap_or(0)),
-        ] {
-            bounded(f, v)?;
-        }
+        size("num_attention_heads", self.num_heads)?;
+        size("kv_lora_rank", self.kv_lora_rank)?;
+        size("qk_rope_head_dim", self.qk_rope_head_dim)?;
+        size("v_head_dim", self.v_head_dim)?;
+        bounded("qk_nope_head_dim", self.qk_nope_head_dim)?;
+        bounded("q_lora_rank", self.q_lora_rank.unwrap_or(0))?;
         let h = self.num_heads;
         for w in [
             h.saturating_mul(self.qk_nope_head_dim.saturating_add(self.qk_rope_head_dim)),
@@ -75,11 +67,9 @@ impl Mla {
         }
         if let Some(ix) = &self.indexer {
             bounded("indexer width", ix.heads.saturating_mul(ix.head_dim))?;
-            positive("index_n_heads", ix.heads)?;
-            positive("index_head_dim", ix.head_dim)?;
+            size("index_n_heads", ix.heads)?;
+            size("index_head_dim", ix.head_dim)?;
             positive("index_topk", ix.topk)?;
-            bounded("index_n_heads", ix.heads)?;
-            bounded("index_head_dim", ix.head_dim)?;
             if self.q_lora_rank.is_none() {
                 return Err(Error::invalid(
                     "q_lora_rank",

@@ -473,6 +473,13 @@ pub(crate) fn positive(field: &'static str, v: u64) -> Result<()> {
     if v == 0 { Err(Error::invalid(field, "must be more than zero")) } else { Ok(()) }
 }
 
+/// A size that must be positive and real: [`positive`] then [`bounded`].
+#[inline]
+pub(crate) fn size(field: &'static str, v: u64) -> Result<()> {
+    positive(field, v)?;
+    bounded(field, v)
+}
+
 /// Sizes beyond any real model (2^32): a width or count above it is a corrupt or hostile file.
 pub(crate) const MAX_DIM: u64 = 1 << 32;
 

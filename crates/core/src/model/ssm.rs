@@ -14,7 +14,7 @@
 //! Short convolution (LFM2): `in_proj` (`3 × hidden`: B, C and x), a depthwise convolution of
 //! `L_cache` taps over `hidden` channels and `out_proj`; state `(L_cache − 1) × hidden`.
 
-use super::{Emit, LayerCache, bounded, positive};
+use super::{Emit, LayerCache, bounded, positive, size};
 use crate::error::Result;
 use crate::tensor::Role;
 
@@ -73,8 +73,7 @@ impl Mamba {
             ("ssm_state_size", self.state),
             ("conv_kernel", self.conv_kernel),
         ] {
-            positive(f, v)?;
-            bounded(f, v)?;
+            size(f, v)?;
         }
         bounded("n_groups", self.groups)?;
         bounded("mamba heads", self.heads)?;
