@@ -7,3 +7,8 @@ export PATH="$HEADROOM_ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$P
 export TRUNK_SKIP_VERSION_CHECK=true
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# wasm-bindgen-test-runner gives chromedriver 5 s to bind its port and each test 20 s; a loaded CI
+# machine (cold caches, other jobs) has exceeded the first (stop 10: "driver failed to bind port
+# during startup"). Generous limits cost nothing when things are fast.
+export WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-90}"
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
