@@ -195,6 +195,26 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub gpu_layers: Option<u64>,
 
+    /// llama.cpp/Ollama: micro-batch, tokens per graph (-ub, n_ubatch). Default 512.
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    pub ubatch: u64,
+
+    /// llama.cpp/Ollama: logical batch, tokens per decode call (-b, n_batch). Default 2048.
+    #[arg(long, value_name = "N", default_value_t = 2048)]
+    pub batch_tokens: u64,
+
+    /// llama.cpp/Ollama: the V cache's type when it differs from --kv, which then sets K only (-ctk/-ctv).
+    #[arg(long, value_name = "DTYPE")]
+    pub kv_v: Option<String>,
+
+    /// llama.cpp: full-size caches for sliding-window layers (--swa-full).
+    #[arg(long)]
+    pub swa_full: bool,
+
+    /// llama.cpp: one KV cache shared by all --batch sequences (--kv-unified).
+    #[arg(long)]
+    pub kv_unified: bool,
+
     /// What to estimate: inference, full (fine-tuning), lora, qlora.
     #[arg(long, value_name = "MODE", default_value = "inference")]
     pub mode: String,
@@ -364,6 +384,13 @@ impl ScenarioArgs {
             gpus: self.gpus,
             flash_attention: !self.no_flash_attention,
             gpu_layers: self.gpu_layers,
+            llama: headroom_core::scenario::LlamaOptions {
+                batch: self.batch_tokens,
+                ubatch: self.ubatch,
+                v_type: self.kv_v.as_deref().map(KvDtype::parse).transpose().map_err(|e| e.to_string())?,
+                swa_full: self.swa_full,
+                unified: self.kv_unified,
+            },
             mode: Mode::parse(&self.mode).map_err(|e| e.to_string())?,
             optimizer: Optimizer::parse(&self.optimizer).map_err(|e| e.to_string())?,
             precision: TrainPrecision::parse(&self.precision).map_err(|e| e.to_string())?,

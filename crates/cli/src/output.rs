@@ -36,6 +36,8 @@ struct Json<'a> {
     notes: Vec<String>,
     warnings: Vec<String>,
     state_bytes_per_sequence: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    llama_cpp: Option<headroom_core::estimate::LlamaCppBuffers>,
 }
 
 #[derive(Serialize)]
@@ -144,6 +146,7 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         notes: e.notes.iter().map(en).collect(),
         warnings: e.warnings.iter().map(en).collect(),
         state_bytes_per_sequence: e.state_per_sequence.get(),
+        llama_cpp: e.llama_cpp,
     };
     // Serializing plain structs of integers and strings cannot fail.
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();

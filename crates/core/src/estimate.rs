@@ -110,6 +110,8 @@ pub struct Estimate {
     pub warnings: Vec<Msg>,
     /// Recurrent-state bytes of one sequence (linear-attention and SSM layers; 0 for none).
     pub state_per_sequence: Bytes,
+    /// llama.cpp's own buffers (llama.cpp, Ollama and CPU runtimes with a known shape).
+    pub llama_cpp: Option<LlamaCppBuffers>,
 }
 
 /// What a training run involves beyond memory.
@@ -323,6 +325,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         batch: scenario.batch,
         gpus,
         flash_attention: scenario.flash_attention,
+        llama: scenario.llama_setup(),
     };
 
     // The architecture that shapes the KV cache and activations.
@@ -367,13 +370,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     let (kv_total, kv_per_token) = match shape {
         Some(a) => (
             if runtime.is_llama_cpp() || runtime == Runtime::Cpu {
-                inference::kv_cache_bytes_llama_cpp(
-                    a,
-                    scenario.kv,
-                    scenario.context,
-                    scenario.batch,
-                    inference::LLAMA_CPP_UBATCH,
-                )?
+                inference::kv_cache_bytes_llama_cpp(a, &setup.llama)?
             } else {
                 kv_cache_bytes(a, scenario.kv, scenario.context, scenario.batch)?
             },
@@ -441,8 +438,48 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         training: None,
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, runtime),
+        llama_cpp: shape.filter(|_| runtime.is_llama_cpp() || runtime == Runtime::Cpu).map(|a| {
+            let swa = inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
+            let cb = crate::llama_cpp::compute_buffer(a, &setup.llama, swa);
+            LlamaCppBuffers {
+                n_ctx: setup.llama.context.saturating_mul(setup.llama.sequences),
+                n_batch: setup.llama.batch,
+                n_ubatch: setup.llama.tokens(),
+                n_seq: setup.llama.sequences,
+                model_bytes: weights_total.get(),
+                kv_bytes: kv_total.get(),
+                compute_bytes: cb.bytes,
+                output_bytes: cb.output,
+                graph_exact: cb.exact,
+            }
+        }),
         notes,
     })
+}
+
+/// What llama.cpp allocates for a context, in its own terms (`llama_get_memory_breakdown` and
+/// its start-up log).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct LlamaCppBuffers {
+    /// `n_ctx`: cells asked for, all sequences together.
+    pub n_ctx: u64,
+    /// `n_batch`.
+    pub n_batch: u64,
+    /// `n_ubatch`.
+    pub n_ubatch: u64,
+    /// `n_seq_max`.
+    pub n_seq: u64,
+    /// The model's tensors, every device and the host together.
+    pub model_bytes: u64,
+    /// KV cache (every layer, every stream).
+    pub kv_bytes: u64,
+    /// Compute buffer of one device holding every layer.
+    pub compute_bytes: u64,
+    /// The host output buffer (logits of one token per sequence until more are asked for).
+    pub output_bytes: u64,
+    /// The compute graph was rebuilt node for node (false: some layers stood in for).
+    pub graph_exact: bool,
 }
 
 /// The training branch of [`estimate`]: [`crate::training::training_memory`] per GPU, CPU memory
@@ -570,6 +607,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         }),
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),
+        llama_cpp: None,
         notes,
     })
 }

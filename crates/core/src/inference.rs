@@ -149,6 +149,8 @@ pub struct InferenceSetup {
     pub gpus: u64,
     /// Flash attention (no materialised score matrix).
     pub flash_attention: bool,
+    /// llama.cpp's context parameters (llama.cpp, Ollama and CPU runtimes).
+    pub llama: crate::llama_cpp::Setup,
 }
 
 /// Bytes of a DeepSeek V3.2 indexer key of `width` values: FP8 values with one FP32 scale per
@@ -265,21 +267,35 @@ pub const LLAMA_CPP_KV_PAD: u64 = 256;
 ///
 /// # Errors
 /// [`Error::Overflow`] for absurd inputs.
-pub fn kv_cache_bytes_llama_cpp(
-    a: &Architecture,
-    kv: KvDtype,
-    context: u64,
-    batch: u64,
-    ubatch: u64,
-) -> Result<Bytes> {
-    let pad = |n: u64| n.div_ceil(LLAMA_CPP_KV_PAD).saturating_mul(LLAMA_CPP_KV_PAD);
+pub fn kv_cache_bytes_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setup) -> Result<Bytes> {
     let swa = LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
-    kv_bytes_by_cells(a, kv, batch, |cache| match cache {
-        LayerCache::Kv { span: Span::Sliding { window: w } | Span::Chunked { chunk: w }, .. } if swa => {
-            pad(context.min(w.saturating_add(ubatch)))
-        }
-        _ => pad(context),
-    })
+    let mut total: u64 = 0;
+    for (n, m) in a.mixers() {
+        let (cells, row) = match m.cache(a.hidden_size) {
+            LayerCache::None | LayerCache::State { .. } => continue,
+            // K and V rows in their own types (V absent when values are the keys).
+            LayerCache::Kv { k, v, span } => (
+                s.cells(span, swa),
+                s.k_type.row_bytes(k).saturating_add(if v == 0 { 0 } else { s.v_type.row_bytes(v) }),
+            ),
+            // MLA: the latent in the K cache's type, one type for K and V.
+            LayerCache::Latent { width, indexer } => (
+                s.cells(Span::Full, swa),
+                s.k_type.row_bytes(width).saturating_add(if indexer == 0 {
+                    0
+                } else {
+                    indexer_key_bytes(indexer)
+                }),
+            ),
+        };
+        let bytes = row
+            .checked_mul(cells)
+            .and_then(|x| x.checked_mul(n))
+            .and_then(|x| x.checked_mul(s.streams()))
+            .or_overflow("KV cache")?;
+        total = total.checked_add(bytes).or_overflow("KV cache")?;
+    }
+    Ok(Bytes::new(total))
 }
 
 /// Share of the KV cache one GPU holds when the model is split across `gpus` by the runtime, as
@@ -371,32 +387,21 @@ pub fn activation_term(a: &Architecture, s: &InferenceSetup, lang_note: &mut Vec
     let _ = lang_note;
     let (bytes, formula, assumptions, band): (u64, Msg, Vec<Msg>, (f64, f64)) = match s.runtime {
         Runtime::LlamaCpp | Runtime::Ollama | Runtime::Cpu => {
-            let ub = LLAMA_CPP_UBATCH.min(ctx_total.max(1));
-            // llama.cpp pads the context to 256 cells.
-            let n_kv = ctx_total.div_ceil(256).saturating_mul(256);
-            let hidden_bufs = 4u64.saturating_mul(ub).saturating_mul(h).saturating_mul(4);
-            let (bytes, msg) = if s.flash_attention {
-                let mask = n_kv.saturating_mul(ub).saturating_mul(2);
-                let mlp = 2u64.saturating_mul(ub).saturating_mul(ffn).saturating_mul(4);
-                (
-                    mask.saturating_add(hidden_bufs).saturating_add(mlp),
-                    Msg::new(
-                        MsgId::ActLlamaCppFa,
-                        vec![Arg::Int(ub), Arg::Int(n_kv), Arg::Int(ffn), Arg::Int(h)],
-                    ),
-                )
+            let swa = LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
+            let cb = crate::llama_cpp::compute_buffer(a, &s.llama, swa);
+            let ub = s.llama.tokens();
+            let msg = Msg::new(
+                if s.flash_attention { MsgId::ActLlamaCppFa } else { MsgId::ActLlamaCppNoFa },
+                vec![Arg::Int(ub), Arg::Size(Bytes::new(cb.logits)), Arg::Int(a.vocab_size)],
+            );
+            let mut assumptions = vec![Msg::new(MsgId::AssumeUbatch, vec![Arg::Int(ub)])];
+            let band = if cb.exact {
+                (0.95, 1.1)
             } else {
-                let scores = n_kv.saturating_mul(ub).saturating_mul(heads).saturating_mul(4);
-                let mask = n_kv.saturating_mul(ub).saturating_mul(4);
-                (
-                    scores.saturating_add(mask).saturating_add(hidden_bufs),
-                    Msg::new(
-                        MsgId::ActLlamaCppNoFa,
-                        vec![Arg::Int(n_kv), Arg::Int(ub), Arg::Int(heads), Arg::Int(h)],
-                    ),
-                )
+                assumptions.push(Msg::new(MsgId::AssumeLlamaCppGraphStandIn, vec![]));
+                (0.6, 1.6)
             };
-            (bytes, msg, vec![Msg::new(MsgId::AssumeUbatch, vec![Arg::Int(ub)])], (0.7, 1.5))
+            (cb.bytes, msg, assumptions, band)
         }
         Runtime::Transformers => {
             let tokens = ctx_total;
@@ -565,7 +570,7 @@ mod llama_cpp_kv_tests {
 
     fn kv(id: &str, context: u64) -> u64 {
         let a = catalog::model(id).unwrap().architecture().unwrap();
-        kv_cache_bytes_llama_cpp(&a, KvDtype::F16, context, 1, LLAMA_CPP_UBATCH).unwrap().get()
+        kv_cache_bytes_llama_cpp(&a, &crate::llama_cpp::Setup::new(context, 1)).unwrap().get()
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub mod hardware;
 pub mod import;
 pub mod inference;
 pub mod json;
+pub mod llama_cpp;
 pub mod model;
 pub mod number;
 pub mod ops;

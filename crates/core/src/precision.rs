@@ -793,6 +793,11 @@ impl KvDtype {
         }
     }
 
+    /// A block-quantized ggml type (Q8_0, Q4_0), not a float.
+    pub const fn is_quantized(self) -> bool {
+        matches!(self, KvDtype::Q8_0 | KvDtype::Q4_0)
+    }
+
     /// Bytes per value (block overhead included).
     pub fn bytes_per_element(self) -> f64 {
         match self {

@@ -104,6 +104,10 @@ pub struct Scenario {
     /// llama.cpp's `-ngl`: how many of the last layers run on the GPU (`None`: all, with the
     /// output head); the rest, and their KV cache, stay in system RAM.
     pub gpu_layers: Option<u64>,
+    /// llama.cpp's context parameters beyond the context and sequences (`-b`, `-ub`, `-ctv`,
+    /// `--swa-full`, `--kv-unified`); other runtimes ignore them.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub llama: LlamaOptions,
     /// Inference or a kind of training.
     pub mode: Mode,
     /// The optimizer (training).
@@ -148,6 +152,7 @@ impl Default for Scenario {
             gpus: 1,
             flash_attention: true,
             gpu_layers: None,
+            llama: LlamaOptions::default(),
             mode: Mode::Inference,
             optimizer: Optimizer::AdamW,
             precision: TrainPrecision::Mixed,
@@ -167,6 +172,34 @@ impl Default for Scenario {
     }
 }
 
+/// llama.cpp's context parameters that change its buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct LlamaOptions {
+    /// Logical batch (`-b`, `n_batch`): the most tokens per decode call, and the outputs the
+    /// host output buffer holds. llama.cpp's default: 2048.
+    pub batch: u64,
+    /// Micro-batch (`-ub`, `n_ubatch`): the tokens one graph computes. Default: 512.
+    pub ubatch: u64,
+    /// The V cache's type when it differs from K's (`-ctv`); `None`: the scenario's KV format.
+    pub v_type: Option<KvDtype>,
+    /// Full-size caches for sliding-window layers (`--swa-full`).
+    pub swa_full: bool,
+    /// One cache shared by all sequences (`--kv-unified`).
+    pub unified: bool,
+}
+
+impl Default for LlamaOptions {
+    fn default() -> Self {
+        LlamaOptions { batch: 2048, ubatch: 512, v_type: None, swa_full: false, unified: false }
+    }
+}
+
+/// The largest `-b` / `-ub` accepted (llama.cpp takes any; a million tokens per graph is far past
+/// any real use).
+pub const MAX_LLAMA_BATCH: u64 = 1 << 20;
+
 /// The model the calculator opens with: a popular 8B.
 pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
 
@@ -174,6 +207,21 @@ impl Scenario {
     /// A scenario for a bare parameter count at a format, everything else default.
     pub fn params(params: Params, weights: Option<WeightFormat>) -> Self {
         Scenario { model: ModelSource::Params(params), weights, ..Scenario::default() }
+    }
+
+    /// llama.cpp's context parameters for this scenario: `batch` sequences of `context` tokens.
+    pub fn llama_setup(&self) -> crate::llama_cpp::Setup {
+        crate::llama_cpp::Setup {
+            context: self.context,
+            sequences: self.batch.max(1),
+            batch: self.llama.batch,
+            ubatch: self.llama.ubatch,
+            flash_attention: self.flash_attention,
+            k_type: self.kv,
+            v_type: self.llama.v_type.unwrap_or(self.kv),
+            swa_full: self.llama.swa_full,
+            unified: self.llama.unified,
+        }
     }
 
     /// A scenario for a catalog model, everything else default.
@@ -186,6 +234,14 @@ impl Scenario {
     /// # Errors
     /// [`Error::Invalid`] naming the field.
     pub fn validate(&self) -> Result<()> {
+        for (name, n) in [("ubatch", self.llama.ubatch), ("batch-tokens", self.llama.batch)] {
+            if n == 0 || n > MAX_LLAMA_BATCH {
+                return Err(Error::invalid(
+                    name,
+                    format!("{n} tokens is out of range; use 1 to {MAX_LLAMA_BATCH}"),
+                ));
+            }
+        }
         if self.context == 0 || self.context > MAX_CONTEXT {
             return Err(Error::invalid(
                 "context",

@@ -19,6 +19,11 @@
 //! | `gpus` | devices | `1` |
 //! | `fa` | flash attention, `0` to turn off | `1` |
 //! | `ngl` | llama.cpp GPU layers (`-ngl`) | all |
+//! | `ub` | llama.cpp micro-batch (`-ub`) | `512` |
+//! | `nb` | llama.cpp logical batch (`-b`) | `2048` |
+//! | `kvv` | llama.cpp V-cache type when it differs from `kv` (`-ctv`) | `kv` |
+//! | `swafull` | llama.cpp full-size sliding-window caches, `1` (`--swa-full`) | `0` |
+//! | `kvu` | llama.cpp unified KV cache, `1` (`--kv-unified`) | `0` |
 //! | `mode` | `inference`, `full`, `lora`, `qlora` | `inference` |
 //! | `opt` | optimizer (`adamw`, `adamw-8bit`, `paged-adamw-8bit`, `sgd`, `adafactor`, `lion`…) | `adamw` |
 //! | `prec` | full fine-tuning recipe (`mixed`, `mixed-fp32-grads`, `pure-bf16`, `fp32`) | `mixed` |
@@ -256,6 +261,21 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(n) = s.gpu_layers {
         q.push("ngl", &format!("{n}"));
     }
+    if s.llama.ubatch != d.llama.ubatch {
+        q.push("ub", &format!("{}", s.llama.ubatch));
+    }
+    if s.llama.batch != d.llama.batch {
+        q.push("nb", &format!("{}", s.llama.batch));
+    }
+    if let Some(v) = s.llama.v_type {
+        q.push("kvv", v.id());
+    }
+    if s.llama.swa_full {
+        q.push("swafull", "1");
+    }
+    if s.llama.unified {
+        q.push("kvu", "1");
+    }
     if s.mode != d.mode {
         q.push("mode", s.mode.id());
     }
@@ -392,6 +412,26 @@ pub fn decode(query: &str) -> Decoded {
             "ngl" => match value.trim().parse::<u64>() {
                 Ok(n) if n <= crate::model::MAX_LAYERS => scenario.gpu_layers = Some(n),
                 _ => ignore(&key, &value, "not a layer count".into()),
+            },
+            "ub" | "nb" => match parse_count(&value, crate::scenario::MAX_LLAMA_BATCH) {
+                Some(n) if key == "ub" => scenario.llama.ubatch = n,
+                Some(n) => scenario.llama.batch = n,
+                None => ignore(
+                    &key,
+                    &value,
+                    format!("not a token count (1 to {})", crate::scenario::MAX_LLAMA_BATCH),
+                ),
+            },
+            "kvv" => match KvDtype::parse(&value) {
+                Ok(v) => scenario.llama.v_type = Some(v),
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "swafull" | "kvu" => match value.as_str() {
+                "0" | "1" => {
+                    let on = value == "1";
+                    if key == "swafull" { scenario.llama.swa_full = on } else { scenario.llama.unified = on }
+                }
+                _ => ignore(&key, &value, "use 0 or 1".into()),
             },
             "mode" => match Mode::parse(&value) {
                 Ok(m) => scenario.mode = m,
@@ -613,6 +653,26 @@ mod tests {
         let s = Scenario::default();
         assert_eq!(encode(&s), "?v=1");
         assert_eq!(decode(&encode(&s)), Decoded { scenario: s, ignored: Vec::new() });
+    }
+
+    #[test]
+    fn llama_cpp_settings_round_trip_and_bad_ones_are_ignored() {
+        let s = Scenario {
+            llama: crate::scenario::LlamaOptions {
+                batch: 1024,
+                ubatch: 256,
+                v_type: Some(KvDtype::Q8_0),
+                swa_full: true,
+                unified: true,
+            },
+            ..Scenario::default()
+        };
+        let q = encode(&s);
+        assert_eq!(q, "?v=1&ub=256&nb=1024&kvv=q8_0&swafull=1&kvu=1");
+        assert_eq!(decode(&q), Decoded { scenario: s, ignored: Vec::new() });
+        let d = decode("?v=1&ub=0&nb=lots&kvv=q3&kvu=yes");
+        assert_eq!(d.scenario, Scenario::default());
+        assert_eq!(d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(), ["ub", "nb", "kvv", "kvu"]);
     }
 
     #[test]

@@ -313,16 +313,20 @@ messages! {
         "aucune architecture donnée : la forme de {0}, le modèle du catalogue le plus proche en taille, sert d'exemple ; une vraie config rend ce chiffre exact";
     /// llama.cpp compute buffer with flash attention.
     ActLlamaCppFa =>
-        "llama.cpp compute buffer for one micro-batch of {0} tokens with flash attention: mask ({1} cells), hidden states and the MLP's {2}-wide gate and up in F32 (hidden {3})",
-        "buffer de calcul llama.cpp pour un micro-batch de {0} tokens avec flash attention : masque ({1} cellules), états cachés et gate/up du MLP de largeur {2} en F32 (hidden {3})";
+        "llama.cpp compute buffer: its graph allocator replayed over one micro-batch of {0} tokens with flash attention, node by node (the largest tensor, often the {2}-token-vocabulary logits: {1})",
+        "buffer de calcul llama.cpp : son allocateur de graphe rejoué sur un micro-batch de {0} tokens avec flash attention, nœud par nœud (le plus gros tenseur, souvent les logits du vocabulaire de {2} tokens : {1})";
     /// llama.cpp compute buffer without flash attention.
     ActLlamaCppNoFa =>
-        "llama.cpp compute buffer without flash attention: F32 scores {0} cells × {1} tokens × {2} heads, plus the mask and four hidden-state buffers (hidden {3})",
-        "buffer de calcul llama.cpp sans flash attention : scores F32 {0} cellules × {1} tokens × {2} têtes, plus le masque et quatre buffers d'états cachés (hidden {3})";
+        "llama.cpp compute buffer without flash attention: its graph allocator replayed over one micro-batch of {0} tokens, F32 attention scores included (logits of the {2}-token vocabulary: {1})",
+        "buffer de calcul llama.cpp sans flash attention : son allocateur de graphe rejoué sur un micro-batch de {0} tokens, scores d'attention F32 compris (logits du vocabulaire de {2} tokens : {1})";
+    /// A mixer whose llama.cpp graph is not rebuilt node for node.
+    AssumeLlamaCppGraphStandIn =>
+        "some layers (MLA, linear attention or state-space) are stood in for by an attention of their widths in the replayed graph: a wider band",
+        "certaines couches (MLA, attention linéaire ou espace d'états) sont remplacées par une attention de même largeur dans le graphe rejoué : fourchette élargie";
     /// ubatch assumption.
     AssumeUbatch =>
-        "physical batch (-ub) of {0} tokens; context padded to 256 cells",
-        "batch physique (-ub) de {0} tokens ; contexte arrondi à 256 cellules";
+        "micro-batch (-ub) of {0} tokens; KV cells padded to 256",
+        "micro-batch (-ub) de {0} tokens ; cellules KV arrondies à 256";
     /// transformers prefill.
     ActTransformers =>
         "prefill of {0} tokens at once in 16-bit: hidden states (2 × {1}) and the MLP's gate, up and product (3 × {2}) per token, plus last-token logits in FP32",

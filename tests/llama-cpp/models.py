@@ -1,0 +1,244 @@
+"""Model files for the llama.cpp check: real architectures' shapes, no data.
+
+Each spec below is a GGUF as `convert_hf_to_gguf.py` would write it for a real model (its
+metadata keys and tensor names, the shapes of the published checkpoint or a few of its layers),
+written with the `gguf` package's writer, header first; the tensor data region is then extended
+with `truncate`, a sparse file of zeros that llama.cpp maps but never reads (the driver loads
+with `no_alloc`). A vocabulary of the real size is written as SentencePiece pieces (the 256 byte
+pieces llama.cpp looks for, then placeholders), so the logits and output buffers have their real
+widths.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import gguf  # the gguf-py of the llama.cpp release under test (on PYTHONPATH)
+import numpy as np
+
+F32, F16, Q8_0, Q4_K, Q6_K, MXFP4 = (
+    gguf.GGMLQuantizationType.F32,
+    gguf.GGMLQuantizationType.F16,
+    gguf.GGMLQuantizationType.Q8_0,
+    gguf.GGMLQuantizationType.Q4_K,
+    gguf.GGMLQuantizationType.Q6_K,
+    gguf.GGMLQuantizationType.MXFP4,
+)
+
+
+@dataclass
+class Spec:
+    name: str
+    arch: str
+    source: str
+    meta: dict
+    vocab: int
+    tensors: list = field(default_factory=list)  # (name, ggml shape ne0-first, type)
+
+    def t(self, name, shape, typ=Q8_0):
+        if typ not in (F32, F16) and shape[0] % 256 and typ in (Q4_K, Q6_K):
+            typ = Q8_0
+        if len(shape) == 1:
+            typ = F32
+        self.tensors.append((name, list(shape), typ))
+
+
+def _nbytes(shape, typ) -> int:
+    block, size = gguf.GGML_QUANT_SIZES[typ]
+    n = 1
+    for d in shape:
+        n *= d
+    assert shape[0] % block == 0, (shape, typ)
+    return n // block * size
+
+
+def write(spec: Spec, out_dir: Path) -> Path:
+    path = out_dir / f"{spec.name}.gguf"
+    w = gguf.GGUFWriter(str(path), spec.arch)
+    w.add_name(spec.name)
+    for key, value in spec.meta.items():
+        full = key if key.startswith(("general.", "tokenizer.")) else f"{spec.arch}.{key}"
+        if isinstance(value, bool):
+            w.add_bool(full, value)
+        elif isinstance(value, int):
+            w.add_uint32(full, value)
+        elif isinstance(value, float):
+            w.add_float32(full, value)
+        elif isinstance(value, str):
+            w.add_string(full, value)
+        elif isinstance(value, list) and value and isinstance(value[0], bool):
+            w.add_array(full, value)
+        elif isinstance(value, list):
+            w.add_array(full, [int(v) for v in value] if isinstance(value[0], int) else value)
+        else:
+            raise TypeError(key)
+    pieces = [f"<0x{b:02X}>" for b in range(256)]
+    specials = ["<unk>", "<s>", "</s>"]
+    tokens = specials + pieces + [f"t{i}" for i in range(spec.vocab - len(specials) - len(pieces))]
+    w.add_tokenizer_model("llama")
+    w.add_token_list(tokens)
+    w.add_token_scores([0.0] * spec.vocab)
+    w.add_token_types([3] * 3 + [6] * 256 + [1] * (spec.vocab - 259))
+    w.add_bos_token_id(1)
+    w.add_eos_token_id(2)
+    w.add_unk_token_id(0)
+    total = 0
+    for name, shape, typ in spec.tensors:
+        nb = _nbytes(shape, typ)
+        w.add_tensor_info(name, list(reversed(shape)), np.dtype(np.float32) if typ == F32 else np.dtype(np.float16), nb, raw_dtype=typ)
+        total += gguf.GGUFWriter.ggml_pad(nb, w.data_alignment)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_ti_data_to_file()
+    w.close()
+    size = os.path.getsize(path)
+    start = gguf.GGUFWriter.ggml_pad(size, w.data_alignment)
+    os.truncate(path, start + total)
+    return path
+
+
+def llama_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, ffn, head_dim=None,
+               tied=False, typ=Q8_0, extra_meta=None, qk_norm=False, ctx=131072):
+    hd = head_dim or hidden // heads
+    meta = {
+        "context_length": ctx,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.layer_norm_rms_epsilon": 1e-5,
+        "rope.freq_base": 500000.0,
+        "rope.dimension_count": hd,
+        "attention.key_length": hd,
+        "attention.value_length": hd,
+        "vocab_size": vocab,
+    }
+    meta.update(extra_meta or {})
+    s = Spec(name, arch, source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.t(p + "attn_q.weight", [hidden, heads * hd], typ)
+        s.t(p + "attn_k.weight", [hidden, kv_heads * hd], typ)
+        s.t(p + "attn_v.weight", [hidden, kv_heads * hd], typ)
+        s.t(p + "attn_output.weight", [heads * hd, hidden], typ)
+        if qk_norm:
+            s.t(p + "attn_q_norm.weight", [hd])
+            s.t(p + "attn_k_norm.weight", [hd])
+        s.t(p + "ffn_norm.weight", [hidden])
+        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+    s.t("output_norm.weight", [hidden])
+    if not tied:
+        s.t("output.weight", [hidden, vocab], typ)
+    return s
+
+
+def gemma2(name, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, ffn, window, typ=Q8_0):
+    meta = {
+        "context_length": 8192,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.layer_norm_rms_epsilon": 1e-6,
+        "attention.key_length": head_dim,
+        "attention.value_length": head_dim,
+        "attn_logit_softcapping": 50.0,
+        "final_logit_softcapping": 30.0,
+        "attention.sliding_window": window,
+    }
+    s = Spec(name, "gemma2", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.t(p + "attn_q.weight", [hidden, heads * head_dim], typ)
+        s.t(p + "attn_k.weight", [hidden, kv_heads * head_dim], typ)
+        s.t(p + "attn_v.weight", [hidden, kv_heads * head_dim], typ)
+        s.t(p + "attn_output.weight", [heads * head_dim, hidden], typ)
+        s.t(p + "post_attention_norm.weight", [hidden])
+        s.t(p + "ffn_norm.weight", [hidden])
+        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+        s.t(p + "post_ffw_norm.weight", [hidden])
+    s.t("output_norm.weight", [hidden])
+    return s
+
+
+def specs() -> list[Spec]:
+    """The architectures checked, each with the published model's widths (fewer layers where the
+    buffers do not depend on their number: the compute buffer is one layer's working set, the
+    KV cache scales per layer and is checked per layer)."""
+    return [
+        llama_like("llama-3.2-1b", "llama", "meta-llama/Llama-3.2-1B config.json", vocab=128256,
+                   hidden=2048, layers=16, heads=32, kv_heads=8, ffn=8192, tied=True),
+        llama_like("mistral-7b-v0.3-4l", "llama", "mistralai/Mistral-7B-v0.3 config.json (4 of 32 layers)",
+                   vocab=32768, hidden=4096, layers=4, heads=32, kv_heads=8, ffn=14336),
+        llama_like("qwen3-0.6b", "qwen3", "Qwen/Qwen3-0.6B config.json", vocab=151936, hidden=1024,
+                   layers=28, heads=16, kv_heads=8, head_dim=128, ffn=3072, tied=True, qk_norm=True,
+                   extra_meta={"rope.freq_base": 1000000.0}),
+        llama_like("qwen3-8b-4l", "qwen3", "Qwen/Qwen3-8B config.json (4 of 36 layers)", vocab=151936,
+                   hidden=4096, layers=4, heads=32, kv_heads=8, head_dim=128, ffn=12288, qk_norm=True),
+        moe_like("qwen3-30b-a3b-4l", "qwen3moe", "Qwen/Qwen3-30B-A3B config.json (4 of 48 layers)",
+                 vocab=151936, hidden=2048, layers=4, heads=32, kv_heads=4, head_dim=128, experts=128,
+                 used=8, expert_ffn=768),
+        gemma2("gemma-2-2b", "google/gemma-2-2b config.json", vocab=256000, hidden=2304, layers=26,
+               heads=8, kv_heads=4, head_dim=256, ffn=9216, window=4096),
+    ]
+
+def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, experts, used,
+             expert_ffn, shared_ffn=0, typ=Q8_0, qk_norm=True, tied=False, extra_meta=None, ctx=40960):
+    hd = head_dim
+    meta = {
+        "context_length": ctx,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": expert_ffn,
+        "expert_feed_forward_length": expert_ffn,
+        "expert_count": experts,
+        "expert_used_count": used,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.layer_norm_rms_epsilon": 1e-6,
+        "rope.freq_base": 1000000.0,
+        "attention.key_length": hd,
+        "attention.value_length": hd,
+        "vocab_size": vocab,
+    }
+    if shared_ffn:
+        meta["expert_shared_feed_forward_length"] = shared_ffn
+    meta.update(extra_meta or {})
+    s = Spec(name, arch, source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.t(p + "attn_q.weight", [hidden, heads * hd], typ)
+        s.t(p + "attn_k.weight", [hidden, kv_heads * hd], typ)
+        s.t(p + "attn_v.weight", [hidden, kv_heads * hd], typ)
+        s.t(p + "attn_output.weight", [heads * hd, hidden], typ)
+        if qk_norm:
+            s.t(p + "attn_q_norm.weight", [hd])
+            s.t(p + "attn_k_norm.weight", [hd])
+        s.t(p + "ffn_norm.weight", [hidden])
+        s.t(p + "ffn_gate_inp.weight", [hidden, experts], F32)
+        s.t(p + "ffn_gate_exps.weight", [hidden, expert_ffn, experts], typ)
+        s.t(p + "ffn_up_exps.weight", [hidden, expert_ffn, experts], typ)
+        s.t(p + "ffn_down_exps.weight", [expert_ffn, hidden, experts], typ)
+        if shared_ffn:
+            s.t(p + "ffn_gate_shexp.weight", [hidden, shared_ffn], typ)
+            s.t(p + "ffn_up_shexp.weight", [hidden, shared_ffn], typ)
+            s.t(p + "ffn_down_shexp.weight", [shared_ffn, hidden], typ)
+            s.t(p + "ffn_gate_inp_shexp.weight", [hidden])
+    s.t("output_norm.weight", [hidden])
+    if not tied:
+        s.t("output.weight", [hidden, vocab], typ)
+    return s
