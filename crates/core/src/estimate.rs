@@ -379,6 +379,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         None => (Bytes::ZERO, Bytes::ZERO),
     };
     let mut terms = vec![weights_term];
+    let mut llama_compute = None;
     let mut kv_host = Bytes::ZERO;
     let mut state_host = Bytes::ZERO;
     if let Some(a) = shape {
@@ -388,7 +389,9 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         if let Some(state) = state_term(a, &setup, place, &mut state_host) {
             terms.push(state);
         }
-        terms.push(activation_term(a, &setup, &mut notes)?);
+        let (term, buffers) = activation_term(a, &setup, &mut notes)?;
+        llama_compute = buffers;
+        terms.push(term);
     } else {
         terms.push(activation_term_flat(weights_device));
     }
@@ -438,20 +441,16 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         training: None,
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, runtime),
-        llama_cpp: shape.filter(|_| runtime.is_llama_cpp() || runtime == Runtime::Cpu).map(|a| {
-            let swa = inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
-            let cb = crate::llama_cpp::compute_buffer(a, &setup.llama, swa);
-            LlamaCppBuffers {
-                n_ctx: setup.llama.context.saturating_mul(setup.llama.sequences),
-                n_batch: setup.llama.batch,
-                n_ubatch: setup.llama.tokens(),
-                n_seq: setup.llama.sequences,
-                model_bytes: weights_total.get(),
-                kv_bytes: kv_total.get(),
-                compute_bytes: cb.bytes,
-                output_bytes: cb.output,
-                graph_exact: cb.exact,
-            }
+        llama_cpp: llama_compute.map(|cb| LlamaCppBuffers {
+            n_ctx: setup.llama.context.saturating_mul(setup.llama.sequences),
+            n_batch: setup.llama.batch,
+            n_ubatch: setup.llama.tokens(),
+            n_seq: setup.llama.sequences,
+            model_bytes: weights_total.get(),
+            kv_bytes: kv_total.get(),
+            compute_bytes: cb.bytes,
+            output_bytes: cb.output,
+            graph_exact: cb.exact,
         }),
         notes,
     })

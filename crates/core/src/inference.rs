@@ -368,7 +368,13 @@ fn mib(n: u64) -> Bytes {
 /// * vLLM: its profile run of 8192 batched tokens through the same per-token working set, plus
 ///   the sampler's logits for up to 256 sequences (`seqs × vocab × 4 × 2`).
 /// * MLX: a 2048-token prefill step.
-pub fn activation_term(a: &Architecture, s: &InferenceSetup, lang_note: &mut Vec<Msg>) -> Result<Term> {
+/// Also returns llama.cpp's buffers when the runtime is llama.cpp's (the replay is done once).
+pub fn activation_term(
+    a: &Architecture,
+    s: &InferenceSetup,
+    lang_note: &mut Vec<Msg>,
+) -> Result<(Term, Option<crate::llama_cpp::ComputeBuffer>)> {
+    let mut llama = None;
     let h = a.hidden_size;
     // The widest feed-forward a token passes through (MoE: its top-k experts and the shared ones).
     let ffn = a.groups.iter().map(|g| g.ffn.active_width()).max().unwrap_or(0);
@@ -389,6 +395,7 @@ pub fn activation_term(a: &Architecture, s: &InferenceSetup, lang_note: &mut Vec
         Runtime::LlamaCpp | Runtime::Ollama | Runtime::Cpu => {
             let swa = LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
             let cb = crate::llama_cpp::compute_buffer(a, &s.llama, swa);
+            llama = Some(cb);
             let ub = s.llama.tokens();
             let msg = Msg::new(
                 if s.flash_attention { MsgId::ActLlamaCppFa } else { MsgId::ActLlamaCppNoFa },
@@ -456,7 +463,7 @@ pub fn activation_term(a: &Architecture, s: &InferenceSetup, lang_note: &mut Vec
             )
         }
     };
-    Ok(banded(TermKind::Activations, Bytes::new(bytes), band, formula, assumptions))
+    Ok((banded(TermKind::Activations, Bytes::new(bytes), band, formula, assumptions), llama))
 }
 
 /// Activations for a bare parameter count: the seed guide's "temporary computation", taken as

@@ -114,14 +114,23 @@ pub struct ComputeBuffer {
 }
 
 /// One tensor of the rebuilt graph.
+/// No source.
+const NONE: usize = usize::MAX;
+
+fn srcs_of(srcs: &[usize]) -> [usize; 2] {
+    debug_assert!(srcs.len() <= 2, "a node of this graph has at most two sources in the buffer");
+    [srcs.first().copied().unwrap_or(NONE), srcs.get(1).copied().unwrap_or(NONE)]
+}
+
 #[derive(Clone, Debug)]
 struct Node {
     /// Bytes (`ggml_nbytes`); 0 for views, which own no memory.
     bytes: u64,
     /// Layout key for in-place reuse: the shape and element size.
     shape: [u64; 5],
-    /// Sources inside the buffer (weights and caches are elsewhere and not listed).
-    srcs: Vec<usize>,
+    /// Sources inside the buffer (weights and caches are elsewhere and not listed): at most two
+    /// in this graph; `NONE` pads.
+    srcs: [usize; 2],
     /// The tensor this one views.
     view_of: Option<usize>,
     /// The operation may write over a source (`ggml_op_can_inplace`).
@@ -143,7 +152,7 @@ impl Graph {
         self.nodes.push(Node {
             bytes,
             shape,
-            srcs: srcs.to_vec(),
+            srcs: srcs_of(srcs),
             view_of: None,
             inplace,
             output: false,
@@ -170,7 +179,7 @@ impl Graph {
         self.nodes.push(Node {
             bytes: 0,
             shape: [0; 5],
-            srcs: alloc::vec![of],
+            srcs: srcs_of(&[of]),
             view_of: Some(root),
             inplace: false,
             output: false,
@@ -185,7 +194,7 @@ impl Graph {
         self.nodes.push(Node {
             bytes: 0,
             shape: [0; 5],
-            srcs: srcs.to_vec(),
+            srcs: srcs_of(srcs),
             view_of: Some(usize::MAX),
             inplace: false,
             output: false,
@@ -266,7 +275,7 @@ fn replay(g: &Graph) -> u64 {
     let mut views = alloc::vec![0u32; n];
     let mut placed: Vec<Option<u64>> = alloc::vec![None; n];
     for node in &g.nodes {
-        for &s in &node.srcs {
+        for &s in node.srcs.iter().filter(|s| **s != NONE) {
             children[s] += 1;
         }
         if let Some(v) = node.view_of.filter(|v| *v != usize::MAX) {
@@ -284,7 +293,7 @@ fn replay(g: &Graph) -> u64 {
         if node.view_of.is_none() && placed[i].is_none() {
             let mut reused = None;
             if node.inplace {
-                for &p in &node.srcs {
+                for &p in node.srcs.iter().filter(|s| **s != NONE) {
                     let parent = &g.nodes[p];
                     if placed[p].is_some()
                         && !parent.output
@@ -303,7 +312,7 @@ fn replay(g: &Graph) -> u64 {
                 None => blocks.alloc(node.bytes),
             });
         }
-        for &p in &node.srcs {
+        for &p in node.srcs.iter().filter(|s| **s != NONE) {
             children[p] -= 1;
             if children[p] != 0 || views[p] != 0 {
                 continue;
