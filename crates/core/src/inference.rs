@@ -368,6 +368,7 @@ fn mib(n: u64) -> Bytes {
 /// * vLLM: its profile run of 8192 batched tokens through the same per-token working set, plus
 ///   the sampler's logits for up to 256 sequences (`seqs × vocab × 4 × 2`).
 /// * MLX: a 2048-token prefill step.
+///
 /// Also returns llama.cpp's buffers when the runtime is llama.cpp's (the replay is done once).
 pub fn activation_term(
     a: &Architecture,
