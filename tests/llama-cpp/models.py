@@ -173,6 +173,101 @@ def gemma2(name, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, ff
     return s
 
 
+def gemma3(name, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, ffn, window, typ=Q8_0):
+    meta = {
+        "context_length": 32768,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.layer_norm_rms_epsilon": 1e-6,
+        "attention.key_length": head_dim,
+        "attention.value_length": head_dim,
+        "attention.sliding_window": window,
+        "rope.freq_base": 1000000.0,
+    }
+    s = Spec(name, "gemma3", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.t(p + "attn_q.weight", [hidden, heads * head_dim], typ)
+        s.t(p + "attn_k.weight", [hidden, kv_heads * head_dim], typ)
+        s.t(p + "attn_v.weight", [hidden, kv_heads * head_dim], typ)
+        s.t(p + "attn_output.weight", [heads * head_dim, hidden], typ)
+        s.t(p + "attn_q_norm.weight", [head_dim])
+        s.t(p + "attn_k_norm.weight", [head_dim])
+        s.t(p + "post_attention_norm.weight", [hidden])
+        s.t(p + "ffn_norm.weight", [hidden])
+        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+        s.t(p + "post_ffw_norm.weight", [hidden])
+    s.t("output_norm.weight", [hidden])
+    return s
+
+
+def gpt_oss(name, source, *, layers, typ=MXFP4):
+    hidden, heads, kv_heads, hd, experts, used, eff, vocab = 2880, 64, 8, 64, 32, 4, 2880, 201088
+    meta = {
+        "context_length": 131072,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": eff,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "rope.freq_base": 150000.0,
+        "attention.layer_norm_rms_epsilon": 1e-5,
+        "expert_count": experts,
+        "expert_used_count": used,
+        "attention.key_length": hd,
+        "attention.value_length": hd,
+        "attention.sliding_window": 128,
+        "expert_feed_forward_length": eff,
+        "rope.scaling.type": "yarn",
+        "rope.scaling.factor": 32.0,
+        "rope.scaling.original_context_length": 4096,
+    }
+    s = Spec(name, "gpt-oss", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], Q8_0)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        for t, w in (("attn_q", heads * hd), ("attn_k", kv_heads * hd), ("attn_v", kv_heads * hd)):
+            s.t(p + t + ".weight", [hidden, w], Q8_0)
+            s.t(p + t + ".bias", [w])
+        s.t(p + "attn_output.weight", [heads * hd, hidden], Q8_0)
+        s.t(p + "attn_output.bias", [hidden])
+        s.t(p + "attn_sinks.weight", [heads])
+        s.t(p + "post_attention_norm.weight", [hidden])
+        s.t(p + "ffn_gate_inp.weight", [hidden, experts], F32)
+        s.t(p + "ffn_gate_inp.bias", [experts])
+        for t in ("ffn_gate_exps", "ffn_up_exps"):
+            s.t(p + t + ".weight", [hidden, eff, experts], typ)
+            s.t(p + t + ".bias", [eff, experts], F32)
+        s.t(p + "ffn_down_exps.weight", [eff, hidden, experts], typ)
+        s.t(p + "ffn_down_exps.bias", [hidden, experts], F32)
+    s.t("output_norm.weight", [hidden])
+    s.t("output.weight", [hidden, vocab], Q8_0)
+    return s
+
+
+def qwen2(name, source, *, vocab, hidden, layers, heads, kv_heads, ffn, tied, typ=Q8_0):
+    s = llama_like(name, "qwen2", source, vocab=vocab, hidden=hidden, layers=layers, heads=heads,
+                   kv_heads=kv_heads, ffn=ffn, tied=tied, typ=typ,
+                   extra_meta={"rope.freq_base": 1000000.0})
+    hd = hidden // heads
+    order = []
+    for name_, shape, t in s.tensors:
+        order.append((name_, shape, t))
+        for proj, width in (("attn_q", heads * hd), ("attn_k", kv_heads * hd), ("attn_v", kv_heads * hd)):
+            if name_.endswith(proj + ".weight"):
+                order.append((name_.replace(".weight", ".bias"), [width], F32))
+    s.tensors = order
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -192,6 +287,15 @@ def specs() -> list[Spec]:
                  used=8, expert_ffn=768),
         gemma2("gemma-2-2b", "google/gemma-2-2b config.json", vocab=256000, hidden=2304, layers=26,
                heads=8, kv_heads=4, head_dim=256, ffn=9216, window=4096),
+        gemma3("gemma-3-1b", "google/gemma-3-1b-it config.json", vocab=262144, hidden=1152, layers=26,
+               heads=4, kv_heads=1, head_dim=256, ffn=6912, window=512),
+        gemma3("gemma-3-12b-6l", "google/gemma-3-12b-it text_config (6 of 48 layers)", vocab=262208,
+               hidden=3840, layers=6, heads=16, kv_heads=8, head_dim=256, ffn=15360, window=1024),
+        qwen2("qwen2.5-0.5b", "Qwen/Qwen2.5-0.5B config.json", vocab=151936, hidden=896, layers=24,
+              heads=14, kv_heads=2, ffn=4864, tied=True),
+        qwen2("qwen2.5-7b-4l", "Qwen/Qwen2.5-7B config.json (4 of 28 layers)", vocab=152064, hidden=3584,
+              layers=4, heads=28, kv_heads=4, ffn=18944, tied=False),
+        gpt_oss("gpt-oss-20b-4l", "openai/gpt-oss-20b config.json (4 of 24 layers)", layers=4),
     ]
 
 def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, experts, used,

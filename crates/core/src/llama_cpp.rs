@@ -29,6 +29,31 @@ pub const KV_PAD: u64 = 256;
 /// ggml's tensor alignment in a CPU (and CUDA) buffer.
 const ALIGN: u64 = 32;
 
+/// Families whose llama.cpp graph keeps the last layer's hidden states as an output (their
+/// multi-token-prediction support) and selects the output rows after the stack rather than in
+/// the last layer (`models/openai-moe.cpp`, `deepseek2.cpp`, `glm4-moe.cpp`, `qwen3next.cpp`,
+/// `qwen35*.cpp`, `nemotron-h*.cpp`, `gemma4.cpp`, …), by Headroom's family names.
+pub const LATE_OUTPUT_FAMILIES: &[&str] = &[
+    "gpt_oss",
+    "deepseek_v2",
+    "deepseek_v3",
+    "deepseek_v32",
+    "kimi_k2",
+    "glm4_moe",
+    "glm4moe",
+    "qwen3_next",
+    "qwen3next",
+    "qwen3_5",
+    "qwen3_5_moe",
+    "qwen35",
+    "qwen35moe",
+    "nemotron_h",
+    "nemotron_h_moe",
+    "gemma4_text",
+    "gemma4",
+    "cohere2_moe",
+];
+
 /// What llama.cpp is asked to do: its context parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -351,6 +376,12 @@ struct AttnShape {
     cells: u64,
     /// Index of this layer's mask input.
     mask: usize,
+    /// The model has separate sliding and full caches (llama.cpp's `iswa` inputs).
+    iswa: bool,
+    /// The Hadamard matrices (inputs) that rotate Q and K, and V and the attention output,
+    /// before a quantized cache.
+    rot_k: Option<usize>,
+    rot_v: Option<usize>,
 }
 
 fn attention(
@@ -371,12 +402,36 @@ fn attention(
     let qr = g.view(q);
     let qn = if a.q_norm { g.norm(qr, [hk, heads, t]) } else { qr };
     let qrope = g.f32([hk, heads, t], &[qn, pos], true);
-    let v = proj(g, kvh * hv);
-    let vr = g.view(v);
-    let k = proj(g, kvh * hk);
-    let kr = g.view(k);
-    let kn = if a.k_norm { g.norm(kr, [hk, kvh, t]) } else { kr };
-    let krope = g.f32([hk, kvh, t], &[kn, pos], true);
+    // A rotation: reshaped into blocks, multiplied by the matrix (a new tensor), reshaped back.
+    let rotate = |g: &mut Graph, x: usize, ne: [u64; 3], m: Option<usize>| match m {
+        Some(m) => {
+            let r = g.view(x);
+            let y = g.f32(ne, &[m, r], false);
+            g.view(y)
+        }
+        None => x,
+    };
+    let qrope = rotate(g, qrope, [hk, heads, t], a.rot_k);
+    let key = |g: &mut Graph| {
+        let k = proj(g, kvh * hk);
+        let kr = g.view(k);
+        let kn = if a.k_norm { g.norm(kr, [hk, kvh, t]) } else { kr };
+        let kr = g.f32([hk, kvh, t], &[kn, pos], true);
+        rotate(g, kr, [hk, kvh, t], a.rot_k)
+    };
+    let value = |g: &mut Graph| {
+        let v = proj(g, kvh * hv);
+        let vr = g.view(v);
+        rotate(g, vr, [hv, kvh, t], a.rot_v)
+    };
+    // llama.cpp expands Q, V, K into the graph; with separate sliding and full caches Q, K, V.
+    let (krope, vr) = if a.iswa {
+        let k = key(g);
+        (k, value(g))
+    } else {
+        let v = value(g);
+        (key(g), v)
+    };
     let kview = g.view(krope);
     g.external(&[kview, idx.0]);
     if s.flash_attention {
@@ -385,7 +440,8 @@ fn attention(
         let qv = g.view(qrope);
         let qp = g.view(qv);
         let out = g.f32([hv, heads, t], &[qp, a.mask], false);
-        g.view(out)
+        let out = g.view(out);
+        rotate(g, out, [hv * heads, t, 1], a.rot_v)
     } else {
         // The V cache is stored transposed: its rows are written one element at a time.
         let v1 = g.view(vr);
@@ -397,7 +453,8 @@ fn attention(
         let sm = g.f32([a.cells, t, heads], &[kq, a.mask], true);
         let kqv = g.f32([hv, t, heads], &[sm], false);
         let perm = g.view(kqv);
-        g.f32([hv * heads, t, 1], &[perm], false)
+        let out = g.f32([hv * heads, t, 1], &[perm], false);
+        rotate(g, out, [hv * heads, t, 1], a.rot_v)
     }
 }
 
@@ -475,16 +532,44 @@ fn dense(g: &mut Graph, x: usize, f: u64, gated: bool, bias: bool, h: u64, t: u6
 ///
 /// `swa` says whether llama.cpp gives this family's sliding layers their own small cache.
 pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
+    let (g, exact, logits) = build(a, s, swa);
+    let h = a.hidden_size.max(1);
+    // llama.cpp's first reservation, the one whose size it keeps, holds one more hidden state of
+    // the micro-batch than the layout its later graphs reuse (measured on every architecture in
+    // tests/llama-cpp; the later layout is the replay above).
+    let bytes = replay(&g).saturating_add(h.saturating_mul(s.tokens()).saturating_mul(4));
+    // The output buffer starts with room for one token's logits per sequence (it grows when a
+    // request asks for more).
+    let output = a.vocab_size.saturating_mul(s.sequences.max(1)).saturating_mul(4);
+    ComputeBuffer { bytes, exact, logits, output }
+}
+
+/// The rebuilt graph, one line per tensor (`bytes` or `view`, then its sources), for comparing
+/// with the graph llama.cpp builds (`LLAMA_DUMP_GRAPH=1 target/llama-cpp/driver …`).
+#[doc(hidden)]
+pub fn outline(a: &Architecture, s: &Setup, swa: bool) -> alloc::string::String {
+    use core::fmt::Write;
+    let (g, _, _) = build(a, s, swa);
+    let mut out = alloc::string::String::new();
+    for (i, n) in g.nodes.iter().enumerate() {
+        let what = match n.view_of {
+            Some(usize::MAX) => alloc::string::String::from("external"),
+            Some(v) => alloc::format!("view of {v}"),
+            None => alloc::format!("{}{}{}", n.bytes, if n.inplace { " inplace" } else { "" }, if n.input { " input" } else { "" }),
+        };
+        let _ = writeln!(out, "{i}\t{what}\t{:?}", n.srcs.iter().filter(|s| **s != NONE).collect::<Vec<_>>());
+    }
+    out
+}
+
+fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
     let h = a.hidden_size.max(1);
     let t = s.tokens();
     let mut g = Graph::default();
-    // This release rotates quantized K/V caches (extra matmuls around the cache writes), which
-    // the rebuilt graph leaves out.
-    let mut exact = !(s.k_type.is_quantized() || s.v_type.is_quantized());
+    let mut exact = true;
     // Inputs, in the order llama.cpp's graph first uses them.
     let tokens = g.input(t * 4);
     let pos = g.input(t * 4);
-    let k_idx = g.input(t * 8);
     let first_v = a
         .mixers()
         .find_map(|(_, m)| match m.cache(a.hidden_size) {
@@ -492,21 +577,51 @@ pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
             _ => None,
         })
         .unwrap_or(0);
-    let v_idx =
-        g.input(if s.flash_attention { t * 8 } else { t.saturating_mul(first_v.max(1)).saturating_mul(8) });
-    // One mask per distinct number of cells (full layers and sliding layers).
+    // The V cache's row indices: one per token, or one per value when V is stored transposed
+    // (without flash attention).
+    let v_idx_bytes = if s.flash_attention { t * 8 } else { t.saturating_mul(first_v.max(1)).saturating_mul(8) };
+    let sliding = a.mixers().find_map(|(_, m)| match m {
+        Mixer::Attention(at) if at.span != Span::Full => Some(at.span),
+        _ => None,
+    });
+    // Families llama.cpp gives a sliding cache have two caches, each with its indices and mask.
+    let iswa = swa && sliding.is_some();
     let mask_bytes =
         |cells: u64| cells.saturating_mul(t).saturating_mul(if s.flash_attention { 2 } else { 4 });
-    let mut masks: Vec<(u64, usize)> = Vec::new();
-    let mut mask_for = |g: &mut Graph, cells: u64| -> usize {
-        if let Some(&(_, i)) = masks.iter().find(|(c, _)| *c == cells) {
-            return i;
-        }
-        let i = g.input(mask_bytes(cells));
-        masks.push((cells, i));
-        i
+    let full = (g.input(t * 8), g.input(v_idx_bytes), g.input(mask_bytes(s.cells(Span::Full, swa))));
+    let window = match sliding {
+        Some(span) if iswa => (g.input(t * 8), g.input(v_idx_bytes), g.input(mask_bytes(s.cells(span, swa)))),
+        _ => full,
     };
+    // This release rotates what goes into a quantized cache (Hadamard matrices, inputs of the
+    // graph): Q and K by the largest power-of-two block of at least 64 that divides the head, V
+    // and the attention output by 64 × 64; each cache (sliding, full) has its own.
+    let head_k = a.mixers().find_map(|(_, m)| match m {
+        Mixer::Attention(at) => Some(at.head_dim),
+        _ => None,
+    });
+    let head_v = a.mixers().find_map(|(_, m)| match m {
+        Mixer::Attention(at) => Some(at.v_head_dim),
+        _ => None,
+    });
+    let rot_block = |head: u64| {
+        let mut n = 64u64;
+        while head.is_multiple_of(n * 2) && n < (1 << 20) {
+            n *= 2;
+        }
+        n
+    };
+    let rot_inputs = |g: &mut Graph| {
+        let k = head_k
+            .filter(|hk| s.k_type.is_quantized() && hk.is_multiple_of(64))
+            .map(|hk| g.input(rot_block(hk).pow(2) * 4));
+        let v = head_v.filter(|hv| s.v_type.is_quantized() && hv.is_multiple_of(64)).map(|_| g.input(64 * 64 * 4));
+        (k, v)
+    };
+    let full_rot = rot_inputs(&mut g);
+    let window_rot = if iswa { rot_inputs(&mut g) } else { full_rot };
     let out_ids = g.input(t * 4);
+    let late_output = LATE_OUTPUT_FAMILIES.contains(&a.family.as_str());
     let mut x = g.f32([h, t, 1], &[tokens], false);
     if a.embedding_norm {
         x = g.norm(x, [h, t, 1]);
@@ -517,7 +632,7 @@ pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
     for (gi, group) in a.groups.iter().enumerate() {
         let shown = group.count;
         for li in 0..shown {
-            let last = gi + 1 == groups && li + 1 == shown;
+            let last = gi + 1 == groups && li + 1 == shown && !late_output;
             let residual = x;
             let xn = g.norm(x, [h, t, 1]);
             let mut outs: Vec<usize> = Vec::new();
@@ -529,7 +644,8 @@ pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
                             _ => Span::Full,
                         };
                         let cells = s.cells(span, swa);
-                        let mask = mask_for(&mut g, cells);
+                        let ((k_idx, v_idx, mask), (rot_k, rot_v)) =
+                            if span == Span::Full { (full, full_rot) } else { (window, window_rot) };
                         let shape = AttnShape {
                             heads: at.num_heads,
                             kv_heads: at.num_kv_heads.max(1),
@@ -540,6 +656,9 @@ pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
                             bias: at.qkv_bias,
                             cells,
                             mask,
+                            iswa,
+                            rot_k,
+                            rot_v,
                         };
                         let o = attention(&mut g, xn, &shape, t, s, pos, (k_idx, v_idx));
                         g.f32([h, t, 1], &[o], false)
@@ -549,7 +668,8 @@ pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
                         exact = false;
                         let width = other.score_width().max(h);
                         let cells = s.cells(Span::Full, swa);
-                        let mask = mask_for(&mut g, cells);
+                        let (k_idx, v_idx, mask) = full;
+                        let (rot_k, rot_v) = (None, None);
                         let shape = AttnShape {
                             heads: width.div_ceil(128).max(1),
                             kv_heads: 1,
@@ -560,6 +680,9 @@ pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
                             bias: false,
                             cells,
                             mask,
+                            iswa,
+                            rot_k,
+                            rot_v,
                         };
                         let o = attention(&mut g, xn, &shape, t, s, pos, (k_idx, v_idx));
                         g.f32([h, t, 1], &[o], false)
@@ -587,19 +710,18 @@ pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
             x = out;
         }
     }
+    if late_output {
+        // The last hidden state of every token is an output (for multi-token prediction); the
+        // output rows are picked after the stack.
+        g.nodes[x].output = true;
+        x = g.f32([h, t, 1], &[x, out_ids], false);
+    }
     let normed = g.norm(x, [h, t, 1]);
     let logits_bytes = a.vocab_size.saturating_mul(t).saturating_mul(4);
     g.nodes[normed].output = true;
     let head = g.push(logits_bytes, [a.vocab_size, t, 1, 1, 4], &[normed], false);
     g.nodes[head].output = true;
-    // llama.cpp's first reservation, the one whose size it keeps, holds one more hidden state of
-    // the micro-batch than the layout its later graphs reuse (measured on every architecture in
-    // tests/llama-cpp; the later layout is the replay above).
-    let bytes = replay(&g).saturating_add(h.saturating_mul(t).saturating_mul(4));
-    // The output buffer starts with room for one token's logits per sequence (it grows when a
-    // request asks for more).
-    let output = a.vocab_size.saturating_mul(s.sequences.max(1)).saturating_mul(4);
-    ComputeBuffer { bytes, exact, logits: logits_bytes, output }
+    (g, exact, logits_bytes)
 }
 
 #[cfg(test)]
@@ -648,6 +770,20 @@ mod tests {
             assert!(cb.bytes >= cb.logits, "{}", m.id);
             assert_eq!(cb.logits, a.vocab_size * 512 * 4);
         }
+    }
+
+    /// `HEADROOM_GGUF=file.gguf cargo test -p headroom-core --lib outline -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a development aid: prints the rebuilt graph of a GGUF"]
+    fn outline_of_a_gguf() {
+        extern crate std;
+        let path = std::env::var("HEADROOM_GGUF").expect("HEADROOM_GGUF");
+        let bytes = std::fs::read(&path).unwrap();
+        let g = crate::import::gguf::parse(&bytes[..bytes.len().min(64 << 20)]).unwrap();
+        let (m, _) = crate::import::gguf::merge(alloc::vec![g]).unwrap().to_custom("x").unwrap();
+        let a = m.architecture;
+        let swa = crate::inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
+        std::print!("{}", outline(&a, &Setup::new(4096, 1), swa));
     }
 
     #[test]
