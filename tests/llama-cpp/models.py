@@ -268,6 +268,71 @@ def qwen2(name, source, *, vocab, hidden, layers, heads, kv_heads, ffn, tied, ty
     return s
 
 
+def deepseek2(name, source, *, vocab, hidden, layers, heads, q_lora, kv_lora, rope, nope, v_hd,
+              dense_ffn, experts, used, shared, eff, dense_first, typ=Q8_0):
+    """DeepSeek V2/V3 (and Kimi K2) as convert_hf_to_gguf.py writes them today: MLA with the
+    key/value up-projection split into `attn_k_b` and `attn_v_b` (the latent cached once)."""
+    meta = {
+        "context_length": 163840,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": dense_ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": 1,
+        "rope.freq_base": 10000.0,
+        "attention.layer_norm_rms_epsilon": 1e-6,
+        "expert_used_count": used,
+        "attention.key_length": kv_lora + rope,
+        "attention.value_length": kv_lora,
+        "attention.key_length_mla": nope + rope,
+        "attention.value_length_mla": v_hd,
+        "leading_dense_block_count": dense_first,
+        "attention.kv_lora_rank": kv_lora,
+        "expert_feed_forward_length": eff,
+        "expert_count": experts,
+        "expert_shared_count": shared,
+        "expert_weights_scale": 2.5,
+        "expert_weights_norm": True,
+        "expert_gating_func": 2,
+        "rope.dimension_count": rope,
+    }
+    if q_lora:
+        meta["attention.q_lora_rank"] = q_lora
+    s = Spec(name, "deepseek2", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        if q_lora:
+            s.t(p + "attn_q_a.weight", [hidden, q_lora], typ)
+            s.t(p + "attn_q_a_norm.weight", [q_lora])
+            s.t(p + "attn_q_b.weight", [q_lora, heads * (nope + rope)], typ)
+        else:
+            s.t(p + "attn_q.weight", [hidden, heads * (nope + rope)], typ)
+        s.t(p + "attn_kv_a_mqa.weight", [hidden, kv_lora + rope], typ)
+        s.t(p + "attn_kv_a_norm.weight", [kv_lora])
+        s.t(p + "attn_k_b.weight", [nope, kv_lora, heads], typ)
+        s.t(p + "attn_v_b.weight", [kv_lora, v_hd, heads], typ)
+        s.t(p + "attn_output.weight", [heads * v_hd, hidden], typ)
+        s.t(p + "ffn_norm.weight", [hidden])
+        if i < dense_first:
+            s.t(p + "ffn_gate.weight", [hidden, dense_ffn], typ)
+            s.t(p + "ffn_up.weight", [hidden, dense_ffn], typ)
+            s.t(p + "ffn_down.weight", [dense_ffn, hidden], typ)
+        else:
+            s.t(p + "ffn_gate_inp.weight", [hidden, experts], F32)
+            s.t(p + "exp_probs_b.bias", [experts])
+            s.t(p + "ffn_gate_exps.weight", [hidden, eff, experts], typ)
+            s.t(p + "ffn_up_exps.weight", [hidden, eff, experts], typ)
+            s.t(p + "ffn_down_exps.weight", [eff, hidden, experts], typ)
+            s.t(p + "ffn_gate_shexp.weight", [hidden, shared * eff], typ)
+            s.t(p + "ffn_up_shexp.weight", [hidden, shared * eff], typ)
+            s.t(p + "ffn_down_shexp.weight", [shared * eff, hidden], typ)
+    s.t("output_norm.weight", [hidden])
+    s.t("output.weight", [hidden, vocab], typ)
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -296,6 +361,9 @@ def specs() -> list[Spec]:
         qwen2("qwen2.5-7b-4l", "Qwen/Qwen2.5-7B config.json (4 of 28 layers)", vocab=152064, hidden=3584,
               layers=4, heads=28, kv_heads=4, ffn=18944, tied=False),
         gpt_oss("gpt-oss-20b-4l", "openai/gpt-oss-20b config.json (4 of 24 layers)", layers=4),
+        deepseek2("deepseek-v3-4l", "deepseek-ai/DeepSeek-V3 config.json (4 of 61 layers: 3 dense, 1 MoE)",
+                  vocab=129280, hidden=7168, layers=4, heads=128, q_lora=1536, kv_lora=512, rope=64, nope=128,
+                  v_hd=128, dense_ffn=18432, experts=256, used=8, shared=1, eff=2048, dense_first=3),
     ]
 
 def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, experts, used,

@@ -8,7 +8,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::catalog;
-use crate::error::{OrOverflow, Result};
+use crate::error::{Error, OrOverflow, Result};
 use crate::inference::{
     self, InferenceSetup, Runtime, activation_term, activation_term_flat, kv_cache_bytes, kv_share,
     overhead_term,
@@ -330,6 +330,11 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
 
     // The architecture that shapes the KV cache and activations.
     let shape: Option<&Architecture> = r.architecture.as_deref().or(r.stand_in.as_ref().map(|(_, a)| a));
+    // (Ollama sets llama.cpp's parameters itself: it falls back to an F16 cache without flash
+    // attention rather than refusing.)
+    if matches!(runtime, Runtime::LlamaCpp | Runtime::Cpu) {
+        llama_cpp_refusals(&setup.llama, shape)?;
+    }
 
     // Weights.
     // The file's own tensors when the scenario keeps its format; else each tensor priced by rule.
@@ -456,6 +461,32 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     })
 }
 
+/// The contexts llama.cpp refuses to create (`llama_init_from_model`), refused here with its
+/// reason rather than estimated.
+fn llama_cpp_refusals(s: &crate::llama_cpp::Setup, shape: Option<&Architecture>) -> Result<()> {
+    if s.v_type.is_quantized() && !s.flash_attention {
+        return Err(Error::invalid(
+            "kv-v",
+            format!(
+                "llama.cpp refuses a quantized V cache ({}) without flash attention: turn flash attention on (-fa on) or keep V in fp16",
+                s.v_type.id()
+            ),
+        ));
+    }
+    let mla = shape.is_some_and(|a| a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(_))));
+    if mla && s.k_type != s.v_type {
+        return Err(Error::invalid(
+            "kv-v",
+            format!(
+                "llama.cpp caches this model's latent attention (MLA) once, in one type: K ({}) and V ({}) must be the same",
+                s.k_type.id(),
+                s.v_type.id()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// What llama.cpp allocates for a context, in its own terms (`llama_get_memory_breakdown` and
 /// its start-up log).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -489,10 +520,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         (Some(a), _) => (a.as_ref().clone(), None),
         (None, Some((id, a))) => (a.clone(), Some(*id)),
         (None, None) => {
-            return Err(crate::Error::invalid(
-                "model",
-                "training needs an architecture or a parameter count",
-            ));
+            return Err(Error::invalid("model", "training needs an architecture or a parameter count"));
         }
     };
     let base_format = match scenario.mode {
@@ -1178,7 +1206,7 @@ mod tests {
     #[test]
     fn absurd_counts_overflow_cleanly() {
         let s = Scenario::params(Params::new(u64::MAX), Some(WeightFormat::F32));
-        assert!(matches!(estimate(&s), Err(crate::Error::Overflow { .. })));
+        assert!(matches!(estimate(&s), Err(Error::Overflow { .. })));
     }
 
     #[test]

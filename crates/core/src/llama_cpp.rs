@@ -458,6 +458,63 @@ fn attention(
     }
 }
 
+/// Multi-head latent attention as llama.cpp runs it (`models/deepseek2.cpp`, the absorbed form):
+/// the query's no-position part multiplied into the latent space, the latent (plus the position
+/// key) cached once and read as both K and V, the value up-projection after attention.
+fn mla(
+    g: &mut Graph,
+    x: usize,
+    m: &crate::model::Mla,
+    s: &Setup,
+    pos: usize,
+    cache: (usize, usize, u64),
+) -> usize {
+    let (heads, lora, rope, nope, hv) =
+        (m.num_heads, m.kv_lora_rank, m.qk_rope_head_dim, m.qk_nope_head_dim, m.v_head_dim);
+    let t = s.tokens();
+    let (k_idx, mask, cells) = cache;
+    let q = match m.q_lora_rank {
+        Some(r) => {
+            let qa = g.f32([r, t, 1], &[x], false);
+            let qa = g.norm(qa, [r, t, 1]);
+            g.f32([heads * (nope + rope), t, 1], &[qa], false)
+        }
+        None => g.f32([heads * (nope + rope), t, 1], &[x], false),
+    };
+    let qr = g.view(q);
+    let q_nope = g.view(qr);
+    let q_nope = g.view(q_nope);
+    let absorbed = g.f32([lora, t, heads], &[q_nope], false);
+    let absorbed = g.view(absorbed);
+    let q_pe = g.view(qr);
+    let q_pe = g.f32([rope, heads, t], &[q_pe, pos], true);
+    let qcur = g.f32([lora + rope, heads, t], &[absorbed, q_pe], false);
+    let kv = g.f32([lora + rope, t, 1], &[x], false);
+    let cmpr = g.view(kv);
+    let cmpr = g.norm(cmpr, [lora, t, 1]);
+    let vcur = g.view(cmpr);
+    let k_pe = g.view(kv);
+    let k_pe = g.f32([rope, 1, t], &[k_pe, pos], true);
+    let kcur = g.f32([lora + rope, 1, t], &[vcur, k_pe], false);
+    let kview = g.view(kcur);
+    g.external(&[kview, k_idx]);
+    let qv = g.view(qcur);
+    let qp = g.view(qv);
+    let latent_out = if s.flash_attention {
+        let out = g.f32([lora, heads, t], &[qp, mask], false);
+        g.view(out)
+    } else {
+        // V is the cache's latent part, transposed into a contiguous copy.
+        let v = g.push(cells.saturating_mul(lora).saturating_mul(2), [cells, lora, 1, 1, 2], &[], false);
+        let kq = g.f32([cells, t, heads], &[qp], false);
+        let sm = g.f32([cells, t, heads], &[kq, mask], true);
+        g.f32([lora, t, heads], &[v, sm], false)
+    };
+    let up = g.f32([hv, t, heads], &[latent_out], false);
+    let perm = g.view(up);
+    g.f32([hv, heads, t], &[perm], false)
+}
+
 fn feed_forward(g: &mut Graph, x: usize, ffn: &Ffn, h: u64, t: u64) -> usize {
     match ffn {
         Ffn::None => x,
@@ -555,7 +612,12 @@ pub fn outline(a: &Architecture, s: &Setup, swa: bool) -> alloc::string::String 
         let what = match n.view_of {
             Some(usize::MAX) => alloc::string::String::from("external"),
             Some(v) => alloc::format!("view of {v}"),
-            None => alloc::format!("{}{}{}", n.bytes, if n.inplace { " inplace" } else { "" }, if n.input { " input" } else { "" }),
+            None => alloc::format!(
+                "{}{}{}",
+                n.bytes,
+                if n.inplace { " inplace" } else { "" },
+                if n.input { " input" } else { "" }
+            ),
         };
         let _ = writeln!(out, "{i}\t{what}\t{:?}", n.srcs.iter().filter(|s| **s != NONE).collect::<Vec<_>>());
     }
@@ -579,7 +641,8 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
         .unwrap_or(0);
     // The V cache's row indices: one per token, or one per value when V is stored transposed
     // (without flash attention).
-    let v_idx_bytes = if s.flash_attention { t * 8 } else { t.saturating_mul(first_v.max(1)).saturating_mul(8) };
+    let v_idx_bytes =
+        if s.flash_attention { t * 8 } else { t.saturating_mul(first_v.max(1)).saturating_mul(8) };
     let sliding = a.mixers().find_map(|(_, m)| match m {
         Mixer::Attention(at) if at.span != Span::Full => Some(at.span),
         _ => None,
@@ -615,7 +678,9 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
         let k = head_k
             .filter(|hk| s.k_type.is_quantized() && hk.is_multiple_of(64))
             .map(|hk| g.input(rot_block(hk).pow(2) * 4));
-        let v = head_v.filter(|hv| s.v_type.is_quantized() && hv.is_multiple_of(64)).map(|_| g.input(64 * 64 * 4));
+        let v = head_v
+            .filter(|hv| s.v_type.is_quantized() && hv.is_multiple_of(64))
+            .map(|_| g.input(64 * 64 * 4));
         (k, v)
     };
     let full_rot = rot_inputs(&mut g);
@@ -661,6 +726,15 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                             rot_v,
                         };
                         let o = attention(&mut g, xn, &shape, t, s, pos, (k_idx, v_idx));
+                        g.f32([h, t, 1], &[o], false)
+                    }
+                    Mixer::Mla(ml) if ml.indexer.is_none() => {
+                        // (The rotations of a quantized latent cache are not rebuilt.)
+                        exact &= !s.k_type.is_quantized();
+                        let cells = s.cells(Span::Full, swa);
+                        let (k_idx, _, mask) = full;
+                        let o = mla(&mut g, xn, ml, s, pos, (k_idx, mask, cells));
+                        let o = g.view(o);
                         g.f32([h, t, 1], &[o], false)
                     }
                     other => {
@@ -783,7 +857,9 @@ mod tests {
         let (m, _) = crate::import::gguf::merge(alloc::vec![g]).unwrap().to_custom("x").unwrap();
         let a = m.architecture;
         let swa = crate::inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
-        std::print!("{}", outline(&a, &Setup::new(4096, 1), swa));
+        let ctx = std::env::var("HEADROOM_CTX").ok().and_then(|c| c.parse().ok()).unwrap_or(4096);
+        let swa_full = std::env::var("HEADROOM_SWA_FULL").is_ok();
+        std::print!("{}", outline(&a, &Setup { swa_full, ..Setup::new(ctx, 1) }, swa));
     }
 
     #[test]
