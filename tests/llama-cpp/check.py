@@ -8,7 +8,7 @@ real llama.cpp (DRIVER, linked against node-llama-cpp's prebuilt CPU library) wh
 for a grid of context settings, asks `headroom estimate --json` the same question with the
 matching flags, and compares:
 
-- KV cache: exact (llama.cpp's `context` bytes of the KV cache);
+- KV cache and recurrent state: exact (llama.cpp's `context` bytes);
 - weights: within 1% (llama.cpp's `model` bytes, all buffers);
 - compute buffer: within 5% where Headroom says it rebuilt the graph node for node
   (`llama_cpp.graph_exact`), else within its stated band.
@@ -112,7 +112,8 @@ def main() -> int:
                 continue
             e = json.loads(est.stdout)
             lc = e.get("llama_cpp") or {}
-            ours = {"weights": e["weights_total"], "kv": e["kv_cache_total"], "compute": lc.get("compute_bytes", 0)}
+            # llama.cpp's "context" is the KV cache and the recurrent state together.
+            ours = {"weights": e["weights_total"], "kv": lc.get("context_bytes", -1), "compute": lc.get("compute_bytes", 0)}
             exact = bool(lc.get("graph_exact"))
             act = next((t for t in e["breakdown"] if t["term"] == "activations"), None)
             ok_kv = ours["kv"] == kv_b

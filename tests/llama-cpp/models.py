@@ -333,6 +333,57 @@ def deepseek2(name, source, *, vocab, hidden, layers, heads, q_lora, kv_lora, ro
     return s
 
 
+def nemotron_h(name, source, *, pattern, vocab, hidden, heads, kv_heads, head_dim, ffn, ssm_heads,
+               ssm_head_dim, state, groups, conv=4, typ=Q8_0):
+    """NVIDIA Nemotron-H (Mamba-2, attention and MLP layers, one kind per layer: `M`, `*`, `-` as in
+    the config's `hybrid_override_pattern`)."""
+    inner = ssm_heads * ssm_head_dim
+    meta = {
+        "context_length": 131072,
+        "embedding_length": hidden,
+        "block_count": len(pattern),
+        "feed_forward_length": [ffn if c == "-" else 0 for c in pattern],
+        "attention.head_count": heads,
+        "attention.head_count_kv": [kv_heads if c == "*" else 0 for c in pattern],
+        "attention.key_length": head_dim,
+        "attention.value_length": head_dim,
+        "attention.layer_norm_rms_epsilon": 1e-5,
+        "attention.layer_norm_epsilon": 1e-5,
+        "ssm.conv_kernel": conv,
+        "ssm.inner_size": inner,
+        "ssm.state_size": state,
+        "ssm.time_step_rank": ssm_heads,
+        "ssm.group_count": groups,
+        "rope.freq_base": 10000.0,
+    }
+    s = Spec(name, "nemotron_h", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    conv_dim = inner + 2 * groups * state
+    for i, c in enumerate(pattern):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        if c == "M":
+            s.t(p + "ssm_in.weight", [hidden, 2 * inner + 2 * groups * state + ssm_heads], typ)
+            s.t(p + "ssm_conv1d.weight", [conv, conv_dim], F32)
+            s.t(p + "ssm_conv1d.bias", [conv_dim])
+            s.t(p + "ssm_dt.bias", [ssm_heads])
+            s.t(p + "ssm_a", [1, ssm_heads], F32)
+            s.t(p + "ssm_d", [1, ssm_heads], F32)
+            s.t(p + "ssm_norm.weight", [inner // groups, groups], F32)
+            s.t(p + "ssm_out.weight", [inner, hidden], typ)
+        elif c == "*":
+            s.t(p + "attn_q.weight", [hidden, heads * head_dim], typ)
+            s.t(p + "attn_k.weight", [hidden, kv_heads * head_dim], typ)
+            s.t(p + "attn_v.weight", [hidden, kv_heads * head_dim], typ)
+            s.t(p + "attn_output.weight", [heads * head_dim, hidden], typ)
+        else:
+            s.t(p + "ffn_up.weight", [hidden, ffn], typ)
+            s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+    s.t("output_norm.weight", [hidden])
+    s.t("output.weight", [hidden, vocab], typ)
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -364,6 +415,9 @@ def specs() -> list[Spec]:
         deepseek2("deepseek-v3-4l", "deepseek-ai/DeepSeek-V3 config.json (4 of 61 layers: 3 dense, 1 MoE)",
                   vocab=129280, hidden=7168, layers=4, heads=128, q_lora=1536, kv_lora=512, rope=64, nope=128,
                   v_hd=128, dense_ffn=18432, experts=256, used=8, shared=1, eff=2048, dense_first=3),
+        nemotron_h("nemotron-nano-9b-v2-8l", "nvidia/NVIDIA-Nemotron-Nano-9B-v2 config.json (its first 8 layers)",
+                   pattern="M-M-M*-M", vocab=131072, hidden=4480, heads=40, kv_heads=8, head_dim=128,
+                   ffn=15680, ssm_heads=128, ssm_head_dim=80, state=128, groups=8),
     ]
 
 def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, experts, used,

@@ -446,16 +446,21 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         training: None,
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, runtime),
-        llama_cpp: llama_compute.map(|cb| LlamaCppBuffers {
-            n_ctx: setup.llama.context.saturating_mul(setup.llama.sequences),
-            n_batch: setup.llama.batch,
-            n_ubatch: setup.llama.tokens(),
-            n_seq: setup.llama.sequences,
-            model_bytes: weights_total.get(),
-            kv_bytes: kv_total.get(),
-            compute_bytes: cb.bytes,
-            output_bytes: cb.output,
-            graph_exact: cb.exact,
+        llama_cpp: llama_compute.map(|cb| {
+            let state = state_per_sequence(r, runtime).get().saturating_mul(setup.llama.sequences);
+            LlamaCppBuffers {
+                n_ctx: setup.llama.context.saturating_mul(setup.llama.sequences),
+                n_batch: setup.llama.batch,
+                n_ubatch: setup.llama.tokens(),
+                n_seq: setup.llama.sequences,
+                model_bytes: weights_total.get(),
+                kv_bytes: kv_total.get(),
+                state_bytes: state,
+                context_bytes: kv_total.get().saturating_add(state),
+                compute_bytes: cb.bytes,
+                output_bytes: cb.output,
+                graph_exact: cb.exact,
+            }
         }),
         notes,
     })
@@ -504,6 +509,10 @@ pub struct LlamaCppBuffers {
     pub model_bytes: u64,
     /// KV cache (every layer, every stream).
     pub kv_bytes: u64,
+    /// Recurrent state (every recurrent layer, one state per sequence).
+    pub state_bytes: u64,
+    /// What llama.cpp's memory breakdown calls the context: KV cache and recurrent state.
+    pub context_bytes: u64,
     /// Compute buffer of one device holding every layer.
     pub compute_bytes: u64,
     /// The host output buffer (logits of one token per sequence until more are asked for).
