@@ -21,7 +21,7 @@
 
 use alloc::vec::Vec;
 
-use crate::model::{Architecture, Ffn, LayerCache, Mixer, QkNorm, Span};
+use crate::model::{Architecture, Ffn, LayerCache, MambaVersion, Mixer, QkNorm, Span};
 use crate::precision::KvDtype;
 
 /// Cells of a llama.cpp KV cache are allocated in multiples of this.
@@ -142,9 +142,20 @@ pub struct ComputeBuffer {
 /// No source.
 const NONE: usize = usize::MAX;
 
-fn srcs_of(srcs: &[usize]) -> [usize; 2] {
-    debug_assert!(srcs.len() <= 2, "a node of this graph has at most two sources in the buffer");
-    [srcs.first().copied().unwrap_or(NONE), srcs.get(1).copied().unwrap_or(NONE)]
+/// The most sources in the buffer a node of this graph has (the SSM scan: its input, step and
+/// the two state projections).
+const MAX_SRCS: usize = 4;
+
+fn srcs_of(srcs: &[usize]) -> [usize; MAX_SRCS] {
+    debug_assert!(
+        srcs.len() <= MAX_SRCS,
+        "a node of this graph has at most {MAX_SRCS} sources in the buffer"
+    );
+    let mut out = [NONE; MAX_SRCS];
+    for (o, s) in out.iter_mut().zip(srcs) {
+        *o = *s;
+    }
+    out
 }
 
 #[derive(Clone, Debug)]
@@ -153,9 +164,8 @@ struct Node {
     bytes: u64,
     /// Layout key for in-place reuse: the shape and element size.
     shape: [u64; 5],
-    /// Sources inside the buffer (weights and caches are elsewhere and not listed): at most two
-    /// in this graph; `NONE` pads.
-    srcs: [usize; 2],
+    /// Sources inside the buffer (weights and caches are elsewhere and not listed); `NONE` pads.
+    srcs: [usize; MAX_SRCS],
     /// The tensor this one views.
     view_of: Option<usize>,
     /// The operation may write over a source (`ggml_op_can_inplace`).
@@ -382,6 +392,8 @@ struct AttnShape {
     /// before a quantized cache.
     rot_k: Option<usize>,
     rot_v: Option<usize>,
+    /// Rotary position embedding on Q and K (not on NoPE layers).
+    rope: bool,
 }
 
 fn attention(
@@ -401,7 +413,7 @@ fn attention(
     let q = proj(g, heads * hk);
     let qr = g.view(q);
     let qn = if a.q_norm { g.norm(qr, [hk, heads, t]) } else { qr };
-    let qrope = g.f32([hk, heads, t], &[qn, pos], true);
+    let qrope = if a.rope { g.f32([hk, heads, t], &[qn, pos], true) } else { qn };
     // A rotation: reshaped into blocks, multiplied by the matrix (a new tensor), reshaped back.
     let rotate = |g: &mut Graph, x: usize, ne: [u64; 3], m: Option<usize>| match m {
         Some(m) => {
@@ -416,7 +428,7 @@ fn attention(
         let k = proj(g, kvh * hk);
         let kr = g.view(k);
         let kn = if a.k_norm { g.norm(kr, [hk, kvh, t]) } else { kr };
-        let kr = g.f32([hk, kvh, t], &[kn, pos], true);
+        let kr = if a.rope { g.f32([hk, kvh, t], &[kn, pos], true) } else { kn };
         rotate(g, kr, [hk, kvh, t], a.rot_k)
     };
     let value = |g: &mut Graph| {
@@ -513,6 +525,63 @@ fn mla(
     let up = g.f32([hv, t, heads], &[latent_out], false);
     let perm = g.view(up);
     g.f32([hv, heads, t], &[perm], false)
+}
+
+/// A Mamba-2 layer as llama.cpp runs it (`build_mamba2_layer`): the input projection, the
+/// convolution over the cached conv state and the micro-batch, the selective scan (its output and
+/// the new state in one tensor), the skip term, the gate and its grouped norm, the output
+/// projection. `conv_state` is this layer's conv state, fetched before the layer.
+fn mamba2(
+    g: &mut Graph,
+    x: usize,
+    m: &crate::model::Mamba,
+    s: &Setup,
+    conv_state: usize,
+    h: u64,
+    next: &mut dyn FnMut(&mut Graph),
+) -> usize {
+    let (inner, state, groups, heads, k) =
+        (m.inner, m.state, m.groups.max(1), m.heads.max(1), m.conv_kernel.max(1));
+    let (t, seqs) = (s.tokens(), s.sequences.max(1));
+    let conv_dim = inner + 2 * groups * state;
+    let head_dim = inner / heads;
+    let zx = g.f32([2 * inner + 2 * groups * state + heads, t, 1], &[x], false);
+    let zx =
+        if m.proj_bias { g.f32([2 * inner + 2 * groups * state + heads, t, 1], &[zx], true) } else { zx };
+    let zxr = g.view(zx);
+    let xbc = g.view(zxr);
+    let xbc = g.view(xbc);
+    let prev = g.view(conv_state);
+    let conv_in = g.f32([t + k - 1, conv_dim, 1], &[prev, xbc], false);
+    let last = g.view(conv_in);
+    g.external(&[last]);
+    let conv = g.f32([conv_dim, t, 1], &[conv_in], false);
+    let conv = if m.conv_bias { g.f32([conv_dim, t, 1], &[conv], true) } else { conv };
+    let conv = g.f32([conv_dim, t, 1], &[conv], true);
+    let xs = g.view(conv);
+    let dt = g.view(zxr);
+    let dt = g.f32([heads, t, 1], &[dt], false);
+    let dt = g.f32([heads, t, 1], &[dt], true);
+    let b = g.view(conv);
+    let c = g.view(conv);
+    let scan = g.f32([inner * t + state * inner * seqs, 1, 1], &[xs, dt, b, c], false);
+    let new_state = g.view(scan);
+    g.external(&[new_state]);
+    next(g);
+    let z = g.view(zxr);
+    let z = g.f32([head_dim, heads, t], &[z], false);
+    let y = g.view(scan);
+    let xd = g.f32([head_dim, heads, t], &[xs], false);
+    let y = g.f32([head_dim, heads, t], &[y, xd], true);
+    let gated = g.f32([head_dim, heads, t], &[z, y], false);
+    let out = if m.gated_norm {
+        let r = g.view(gated);
+        let n = g.norm(r, [inner / groups, groups, t]);
+        g.view(n)
+    } else {
+        gated
+    };
+    g.f32([h, t, 1], &[out], false)
 }
 
 fn feed_forward(g: &mut Graph, x: usize, ffn: &Ffn, h: u64, t: u64) -> usize {
@@ -613,10 +682,11 @@ pub fn outline(a: &Architecture, s: &Setup, swa: bool) -> alloc::string::String 
             Some(usize::MAX) => alloc::string::String::from("external"),
             Some(v) => alloc::format!("view of {v}"),
             None => alloc::format!(
-                "{}{}{}",
+                "{}{}{}{}",
                 n.bytes,
                 if n.inplace { " inplace" } else { "" },
-                if n.input { " input" } else { "" }
+                if n.input { " input" } else { "" },
+                if n.output { " output" } else { "" }
             ),
         };
         let _ = writeln!(out, "{i}\t{what}\t{:?}", n.srcs.iter().filter(|s| **s != NONE).collect::<Vec<_>>());
@@ -631,6 +701,9 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
     let mut exact = true;
     // Inputs, in the order llama.cpp's graph first uses them.
     let tokens = g.input(t * 4);
+    // Which recurrent state each sequence reads (Mamba layers), used from the first layer on.
+    let recurrent = a.mixers().any(|(_, m)| matches!(m, Mixer::Mamba(mb) if mb.version == MambaVersion::V2));
+    let s_copy = if recurrent { g.input(s.sequences.max(1) * 4) } else { NONE };
     let pos = g.input(t * 4);
     let first_v = a
         .mixers()
@@ -694,11 +767,50 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
     // Every layer: the free blocks drift from layer to layer, so a shortened stack can miss the
     // high-water mark (Qwen3-0.6B's 28 layers end 3% above their first three).
     let groups = a.groups.len();
+    let layers: Vec<&crate::model::LayerGroup> =
+        a.groups.iter().flat_map(|gr| core::iter::repeat_n(gr, gr.count as usize)).collect();
+    let mut layer_index = 0usize;
+    let mut pending_conv: Option<usize> = None;
+    let seqs = s.sequences.max(1);
+    let fetch_conv = |g: &mut Graph, mb: &crate::model::Mamba| {
+        let conv_dim = mb.inner + 2 * mb.groups.max(1) * mb.state;
+        g.f32([(mb.conv_kernel.max(1) - 1) * conv_dim, seqs, 1], &[s_copy], false)
+    };
+    // Nemotron-H's attention layers have no rotary embedding.
+    let nope = matches!(a.family.as_str(), "nemotron_h" | "nemotron_h_moe");
     for (gi, group) in a.groups.iter().enumerate() {
         let shown = group.count;
         for li in 0..shown {
             let last = gi + 1 == groups && li + 1 == shown && !late_output;
             let residual = x;
+            // A Mamba-2 layer's conv state (one row per sequence) is fetched before the first
+            // such layer, and for the next one in the middle of the mixer layer before it (where
+            // llama.cpp's graph expands it).
+            let conv_state = group.mixers.iter().find_map(|m| match m {
+                Mixer::Mamba(mb) if mb.version == MambaVersion::V2 => {
+                    Some(pending_conv.take().unwrap_or_else(|| fetch_conv(&mut g, mb)))
+                }
+                _ => None,
+            });
+            layer_index += 1;
+            let next_mamba = layers[layer_index..].iter().find(|l| !l.mixers.is_empty()).and_then(|l| {
+                l.mixers.iter().find_map(|m| match m {
+                    Mixer::Mamba(mb) if mb.version == MambaVersion::V2 => Some(mb),
+                    _ => None,
+                })
+            });
+            let mut fetch_next = |g: &mut Graph| {
+                if let Some(mb) = next_mamba {
+                    pending_conv = Some(fetch_conv(g, mb));
+                }
+            };
+            if group.mixers.is_empty() {
+                // A feed-forward-only layer (Nemotron-H's MLP layers): norm, feed-forward, residual.
+                let fx = g.norm(x, [h, t, 1]);
+                let f = feed_forward(&mut g, fx, &group.ffn, h, t);
+                x = g.f32([h, t, 1], &[f, x], true);
+                continue;
+            }
             let xn = g.norm(x, [h, t, 1]);
             let mut outs: Vec<usize> = Vec::new();
             for m in &group.mixers {
@@ -724,9 +836,14 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                             iswa,
                             rot_k,
                             rot_v,
+                            rope: !nope,
                         };
                         let o = attention(&mut g, xn, &shape, t, s, pos, (k_idx, v_idx));
+                        fetch_next(&mut g);
                         g.f32([h, t, 1], &[o], false)
+                    }
+                    Mixer::Mamba(mb) if mb.version == MambaVersion::V2 => {
+                        mamba2(&mut g, xn, mb, s, conv_state.unwrap_or(s_copy), h, &mut fetch_next)
                     }
                     Mixer::Mla(ml) if ml.indexer.is_none() => {
                         // (The rotations of a quantized latent cache are not rebuilt.)
@@ -757,6 +874,7 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                             iswa,
                             rot_k,
                             rot_v,
+                            rope: !nope,
                         };
                         let o = attention(&mut g, xn, &shape, t, s, pos, (k_idx, v_idx));
                         g.f32([h, t, 1], &[o], false)
@@ -784,13 +902,17 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
             x = out;
         }
     }
-    if late_output {
-        // The last hidden state of every token is an output (for multi-token prediction); the
-        // output rows are picked after the stack.
+    // Where the last hidden state of every token is an output (for multi-token prediction), the
+    // output rows are picked after the stack: before the final norm (gpt-oss) or after it.
+    if late_output && a.family == "gpt_oss" {
         g.nodes[x].output = true;
         x = g.f32([h, t, 1], &[x, out_ids], false);
     }
-    let normed = g.norm(x, [h, t, 1]);
+    let mut normed = g.norm(x, [h, t, 1]);
+    if late_output && a.family != "gpt_oss" {
+        g.nodes[normed].output = true;
+        normed = g.f32([h, t, 1], &[normed, out_ids], false);
+    }
     let logits_bytes = a.vocab_size.saturating_mul(t).saturating_mul(4);
     g.nodes[normed].output = true;
     let head = g.push(logits_bytes, [a.vocab_size, t, 1, 1, 4], &[normed], false);
