@@ -384,6 +384,62 @@ def nemotron_h(name, source, *, pattern, vocab, hidden, heads, kv_heads, head_di
     return s
 
 
+def qwen35(name, source, *, pattern, vocab, hidden, heads, kv_heads, head_dim, ffn, k_heads, v_heads,
+           k_dim, v_dim, conv=4, typ=Q8_0):
+    """Qwen3.5 (Gated DeltaNet `L` and gated full attention `F` layers, dense feed-forwards) as
+    convert_hf_to_gguf.py writes it: the linear layers' widths in the `ssm.*` keys."""
+    key_dim, value_dim = k_heads * k_dim, v_heads * v_dim
+    meta = {
+        "context_length": 262144,
+        "embedding_length": hidden,
+        "block_count": len(pattern),
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.key_length": head_dim,
+        "attention.value_length": head_dim,
+        "attention.layer_norm_rms_epsilon": 1e-6,
+        "rope.freq_base": 10000000.0,
+        "rope.dimension_count": 64,
+        "rope.dimension_sections": [11, 11, 10, 0],
+        "ssm.conv_kernel": conv,
+        "ssm.inner_size": value_dim,
+        "ssm.state_size": k_dim,
+        "ssm.time_step_rank": v_heads,
+        "ssm.group_count": k_heads,
+        "full_attention_interval": pattern.index("F") + 1,
+    }
+    s = Spec(name, "qwen35", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i, c in enumerate(pattern):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.t(p + "post_attention_norm.weight", [hidden])
+        if c == "L":
+            s.t(p + "attn_qkv.weight", [hidden, 2 * key_dim + value_dim], typ)
+            s.t(p + "attn_gate.weight", [hidden, value_dim], typ)
+            s.t(p + "ssm_conv1d.weight", [conv, 2 * key_dim + value_dim], F32)
+            s.t(p + "ssm_dt.bias", [v_heads])
+            s.t(p + "ssm_a", [v_heads])
+            s.t(p + "ssm_beta.weight", [hidden, v_heads], typ if hidden % 32 == 0 else F32)
+            s.t(p + "ssm_alpha.weight", [hidden, v_heads], typ if hidden % 32 == 0 else F32)
+            s.t(p + "ssm_norm.weight", [v_dim])
+            s.t(p + "ssm_out.weight", [value_dim, hidden], typ)
+        else:
+            s.t(p + "attn_q.weight", [hidden, heads * head_dim * 2], typ)
+            s.t(p + "attn_k.weight", [hidden, kv_heads * head_dim], typ)
+            s.t(p + "attn_v.weight", [hidden, kv_heads * head_dim], typ)
+            s.t(p + "attn_output.weight", [heads * head_dim, hidden], typ)
+            s.t(p + "attn_q_norm.weight", [head_dim])
+            s.t(p + "attn_k_norm.weight", [head_dim])
+        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+    s.t("output_norm.weight", [hidden])
+    s.t("output.weight", [hidden, vocab], typ)
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -418,6 +474,9 @@ def specs() -> list[Spec]:
         nemotron_h("nemotron-nano-9b-v2-8l", "nvidia/NVIDIA-Nemotron-Nano-9B-v2 config.json (its first 8 layers)",
                    pattern="M-M-M*-M", vocab=131072, hidden=4480, heads=40, kv_heads=8, head_dim=128,
                    ffn=15680, ssm_heads=128, ssm_head_dim=80, state=128, groups=8),
+        qwen35("qwen3.5-9b-8l", "Qwen/Qwen3.5-9B text_config (8 of 32 layers)", pattern="LLLFLLLF",
+               vocab=248320, hidden=4096, heads=16, kv_heads=4, head_dim=256, ffn=12288, k_heads=16,
+               v_heads=32, k_dim=128, v_dim=128),
     ]
 
 def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, experts, used,

@@ -854,6 +854,22 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                         let o = g.view(o);
                         g.f32([h, t, 1], &[o], false)
                     }
+                    Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) | Mixer::ShortConv(_) => {
+                        // Stand-in for a recurrent mixer: its input projection, the recurrence's
+                        // output of the same width, the output projection (no scores: it
+                        // attends to a state, not to the context).
+                        exact = false;
+                        let w = match m {
+                            Mixer::GatedDeltaNet(gd) => {
+                                2 * gd.key_heads * gd.key_head_dim + 2 * gd.value_heads * gd.value_head_dim
+                            }
+                            Mixer::Mamba(mb) => 2 * mb.inner,
+                            _ => 3 * h,
+                        };
+                        let p = g.f32([w, t, 1], &[xn], false);
+                        let y = g.f32([w, t, 1], &[p], false);
+                        g.f32([h, t, 1], &[y], false)
+                    }
                     other => {
                         // Stand-in: an attention over the whole context with the mixer's widths.
                         exact = false;

@@ -18,7 +18,7 @@ use alloc::vec::Vec;
 
 use crate::error::Error;
 use crate::model::{
-    Architecture, Attention, Ffn, LayerGroup, Mamba, MambaVersion, Mixer, Mla, Mlp, Moe, NormKind, QkNorm,
+    Architecture, Attention, Ffn, GatedDeltaNet, LayerGroup, Mamba, MambaVersion, Mixer, Mla, Mlp, Moe, NormKind, QkNorm,
     Span, Stack,
 };
 use crate::precision::{GgmlType, GgufMix, WeightFormat};
@@ -526,7 +526,20 @@ impl Gguf {
                     inner_norms: has(blk("ssm_dt_norm.weight")),
                 }));
             }
-            if let Some(kv_lora) = self.u(&k("attention.kv_lora_rank")) {
+            // Gated DeltaNet (Qwen3-Next, Qwen3.5): llama.cpp's `ssm_*` keys hold its widths
+            // (`group_count` key heads of `state_size`, `time_step_rank` value heads sharing
+            // `inner_size`), its layers a fused `attn_qkv` beside `ssm_beta`/`ssm_alpha`.
+            let gated_delta = has(blk("ssm_beta.weight")) || has(blk("ssm_beta_alpha.weight"));
+            if gated_delta {
+                let value_heads = self.u(&k("ssm.time_step_rank")).unwrap_or(32).max(1);
+                mixers.push(Mixer::GatedDeltaNet(GatedDeltaNet {
+                    key_heads: self.u(&k("ssm.group_count")).unwrap_or(16).max(1),
+                    value_heads,
+                    key_head_dim: self.u(&k("ssm.state_size")).unwrap_or(128),
+                    value_head_dim: self.u(&k("ssm.inner_size")).unwrap_or(value_heads * 128) / value_heads,
+                    conv_kernel: self.u(&k("ssm.conv_kernel")).unwrap_or(4),
+                }));
+            } else if let Some(kv_lora) = self.u(&k("attention.kv_lora_rank")) {
                 let rope = self.u(&k("rope.dimension_count")).unwrap_or(64);
                 let key_mla = self
                     .u(&k("attention.key_length_mla"))
