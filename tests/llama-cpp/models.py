@@ -440,6 +440,44 @@ def qwen35(name, source, *, pattern, vocab, hidden, heads, kv_heads, head_dim, f
     return s
 
 
+def lfm2(name, source, *, attn_layers, layers, vocab, hidden, heads, kv_heads, ffn, l_cache=3, typ=Q8_0):
+    """Liquid LFM2: gated short-convolution layers and GQA attention layers (`full_attn_idxs`)."""
+    meta = {
+        "context_length": 128000,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": [kv_heads if i in attn_layers else 0 for i in range(layers)],
+        "attention.layer_norm_rms_epsilon": 1e-5,
+        "rope.freq_base": 1000000.0,
+        "shortconv.l_cache": l_cache,
+    }
+    s = Spec(name, "lfm2", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    hd = hidden // heads
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        if i in attn_layers:
+            s.t(p + "attn_q.weight", [hidden, hidden], typ)
+            s.t(p + "attn_k.weight", [hidden, kv_heads * hd], typ)
+            s.t(p + "attn_v.weight", [hidden, kv_heads * hd], typ)
+            s.t(p + "attn_output.weight", [hidden, hidden], typ)
+            s.t(p + "attn_q_norm.weight", [hd])
+            s.t(p + "attn_k_norm.weight", [hd])
+        else:
+            s.t(p + "shortconv.conv.weight", [l_cache, hidden], F32)
+            s.t(p + "shortconv.in_proj.weight", [hidden, 3 * hidden], typ)
+            s.t(p + "shortconv.out_proj.weight", [hidden, hidden], typ)
+        s.t(p + "ffn_norm.weight", [hidden])
+        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+    s.t("token_embd_norm.weight", [hidden])
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -477,6 +515,9 @@ def specs() -> list[Spec]:
         qwen35("qwen3.5-9b-8l", "Qwen/Qwen3.5-9B text_config (8 of 32 layers)", pattern="LLLFLLLF",
                vocab=248320, hidden=4096, heads=16, kv_heads=4, head_dim=256, ffn=12288, k_heads=16,
                v_heads=32, k_dim=128, v_dim=128),
+        lfm2("lfm2-1.2b", "LiquidAI/LFM2-1.2B config.json (block_ff_dim 12288 auto-adjusted to 8192)",
+             attn_layers={2, 5, 8, 10, 12, 14}, layers=16, vocab=65536, hidden=2048, heads=32, kv_heads=8,
+             ffn=8192),
     ]
 
 def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, experts, used,

@@ -584,6 +584,49 @@ fn mamba2(
     g.f32([h, t, 1], &[out], false)
 }
 
+/// The conv state one sequence keeps for a recurrent layer with a convolution, in f32 values:
+/// `(taps − 1) × channels` (Mamba-2: the x, B and C channels; LFM2's short conv: the hidden size).
+fn conv_state_width(m: &Mixer, h: u64) -> Option<u64> {
+    match m {
+        Mixer::Mamba(mb) if mb.version == MambaVersion::V2 => {
+            Some((mb.conv_kernel.max(1) - 1) * (mb.inner + 2 * mb.groups.max(1) * mb.state))
+        }
+        Mixer::ShortConv(sc) => Some(sc.kernel.max(1).saturating_sub(1) * h),
+        _ => None,
+    }
+}
+
+/// LFM2's gated short convolution as llama.cpp runs it (`models/lfm2.cpp`): the in-projection
+/// into B, C and x, `B·x` convolved over the cached state and the micro-batch, gated by C,
+/// projected out (a reshaped view, so the residual add takes the residual's memory).
+fn short_conv(
+    g: &mut Graph,
+    x: usize,
+    taps: u64,
+    s: &Setup,
+    conv_state: usize,
+    h: u64,
+    next: &mut dyn FnMut(&mut Graph),
+) -> usize {
+    let t = s.tokens();
+    let xr = g.view(x);
+    let bcx = g.f32([3 * h, t, 1], &[xr], false);
+    let b = g.view(bcx);
+    let xin = g.view(bcx);
+    let bx = g.f32([h, t, 1], &[b, xin], false);
+    let bxt = g.view(bx);
+    let prev = g.view(conv_state);
+    let conv_in = g.f32([t + taps.max(1) - 1, h, 1], &[prev, bxt], false);
+    let last = g.view(conv_in);
+    g.external(&[last]);
+    next(g);
+    let c = g.view(bcx);
+    let conv = g.f32([h, t, 1], &[conv_in], false);
+    let y = g.f32([h, t, 1], &[c, conv], true);
+    let out = g.f32([h, t, 1], &[y], false);
+    g.view(out)
+}
+
 fn feed_forward(g: &mut Graph, x: usize, ffn: &Ffn, h: u64, t: u64) -> usize {
     match ffn {
         Ffn::None => x,
@@ -701,8 +744,9 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
     let mut exact = true;
     // Inputs, in the order llama.cpp's graph first uses them.
     let tokens = g.input(t * 4);
-    // Which recurrent state each sequence reads (Mamba layers), used from the first layer on.
-    let recurrent = a.mixers().any(|(_, m)| matches!(m, Mixer::Mamba(mb) if mb.version == MambaVersion::V2));
+    // Which recurrent state each sequence reads (Mamba-2 and short-conv layers), used from the
+    // first layer on.
+    let recurrent = a.mixers().any(|(_, m)| conv_state_width(m, a.hidden_size).is_some());
     let s_copy = if recurrent { g.input(s.sequences.max(1) * 4) } else { NONE };
     let pos = g.input(t * 4);
     let first_v = a
@@ -772,10 +816,9 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
     let mut layer_index = 0usize;
     let mut pending_conv: Option<usize> = None;
     let seqs = s.sequences.max(1);
-    let fetch_conv = |g: &mut Graph, mb: &crate::model::Mamba| {
-        let conv_dim = mb.inner + 2 * mb.groups.max(1) * mb.state;
-        g.f32([(mb.conv_kernel.max(1) - 1) * conv_dim, seqs, 1], &[s_copy], false)
-    };
+    let fetch_conv = |g: &mut Graph, width: u64| g.f32([width, seqs, 1], &[s_copy], false);
+    // LFM2 adds the residual first (`ggml_add(prev, cur)`), so the residual's memory is reused.
+    let residual_first = a.family == "lfm2";
     // Nemotron-H's attention layers have no rotary embedding.
     let nope = matches!(a.family.as_str(), "nemotron_h" | "nemotron_h_moe");
     for (gi, group) in a.groups.iter().enumerate() {
@@ -786,22 +829,24 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
             // A Mamba-2 layer's conv state (one row per sequence) is fetched before the first
             // such layer, and for the next one in the middle of the mixer layer before it (where
             // llama.cpp's graph expands it).
-            let conv_state = group.mixers.iter().find_map(|m| match m {
-                Mixer::Mamba(mb) if mb.version == MambaVersion::V2 => {
-                    Some(pending_conv.take().unwrap_or_else(|| fetch_conv(&mut g, mb)))
-                }
-                _ => None,
+            let conv_state = group.mixers.iter().find_map(|m| {
+                conv_state_width(m, h).map(|w| pending_conv.take().unwrap_or_else(|| fetch_conv(&mut g, w)))
             });
             layer_index += 1;
-            let next_mamba = layers[layer_index..].iter().find(|l| !l.mixers.is_empty()).and_then(|l| {
-                l.mixers.iter().find_map(|m| match m {
-                    Mixer::Mamba(mb) if mb.version == MambaVersion::V2 => Some(mb),
-                    _ => None,
-                })
-            });
+            let next_conv = layers[layer_index..]
+                .iter()
+                .find(|l| !l.mixers.is_empty())
+                .and_then(|l| l.mixers.iter().find_map(|m| conv_state_width(m, h)));
+            // What llama.cpp's graph visits right after a recurrent layer writes its conv state:
+            // the next such layer's conv state, and in LFM2's last layer the residual's output
+            // rows (its residual add lists the residual first).
+            let mut early_rows: Option<usize> = None;
             let mut fetch_next = |g: &mut Graph| {
-                if let Some(mb) = next_mamba {
-                    pending_conv = Some(fetch_conv(g, mb));
+                if let Some(w) = next_conv {
+                    pending_conv = Some(fetch_conv(g, w));
+                }
+                if last && residual_first {
+                    early_rows = Some(g.f32([h, t, 1], &[residual, out_ids], false));
                 }
             };
             if group.mixers.is_empty() {
@@ -845,6 +890,9 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                     Mixer::Mamba(mb) if mb.version == MambaVersion::V2 => {
                         mamba2(&mut g, xn, mb, s, conv_state.unwrap_or(s_copy), h, &mut fetch_next)
                     }
+                    Mixer::ShortConv(sc) => {
+                        short_conv(&mut g, xn, sc.kernel, s, conv_state.unwrap_or(s_copy), h, &mut fetch_next)
+                    }
                     Mixer::Mla(ml) if ml.indexer.is_none() => {
                         // (The rotations of a quantized latent cache are not rebuilt.)
                         exact &= !s.k_type.is_quantized();
@@ -854,7 +902,7 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                         let o = g.view(o);
                         g.f32([h, t, 1], &[o], false)
                     }
-                    Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) | Mixer::ShortConv(_) => {
+                    Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) => {
                         // Stand-in for a recurrent mixer: its input projection, the recurrence's
                         // output of the same width, the output projection (no scores: it
                         // attends to a state, not to the context).
@@ -905,15 +953,26 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
             let mut res = residual;
             if last {
                 cur = g.f32([h, t, 1], &[cur, out_ids], false);
-                res = g.f32([h, t, 1], &[res, out_ids], false);
+                res = match early_rows {
+                    Some(r) => r,
+                    None => g.f32([h, t, 1], &[res, out_ids], false),
+                };
             }
-            let ffn_in = g.f32([h, t, 1], &[cur, res], true);
+            let ffn_in = if residual_first {
+                g.f32([h, t, 1], &[res, cur], true)
+            } else {
+                g.f32([h, t, 1], &[cur, res], true)
+            };
             let out = if matches!(group.ffn, Ffn::None) {
                 ffn_in
             } else {
                 let fx = g.norm(ffn_in, [h, t, 1]);
                 let f = feed_forward(&mut g, fx, &group.ffn, h, t);
-                g.f32([h, t, 1], &[f, ffn_in], true)
+                if residual_first {
+                    g.f32([h, t, 1], &[ffn_in, f], true)
+                } else {
+                    g.f32([h, t, 1], &[f, ffn_in], true)
+                }
             };
             x = out;
         }

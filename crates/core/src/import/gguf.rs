@@ -18,8 +18,8 @@ use alloc::vec::Vec;
 
 use crate::error::Error;
 use crate::model::{
-    Architecture, Attention, Ffn, GatedDeltaNet, LayerGroup, Mamba, MambaVersion, Mixer, Mla, Mlp, Moe, NormKind, QkNorm,
-    Span, Stack,
+    Architecture, Attention, Ffn, GatedDeltaNet, LayerGroup, Mamba, MambaVersion, Mixer, Mla, Mlp, Moe,
+    NormKind, QkNorm, ShortConv, Span, Stack,
 };
 use crate::precision::{GgmlType, GgufMix, WeightFormat};
 use crate::scenario::{CustomModel, FileFacts};
@@ -530,7 +530,13 @@ impl Gguf {
             // (`group_count` key heads of `state_size`, `time_step_rank` value heads sharing
             // `inner_size`), its layers a fused `attn_qkv` beside `ssm_beta`/`ssm_alpha`.
             let gated_delta = has(blk("ssm_beta.weight")) || has(blk("ssm_beta_alpha.weight"));
-            if gated_delta {
+            if has(blk("shortconv.in_proj.weight")) {
+                // LFM2's gated short convolution.
+                mixers.push(Mixer::ShortConv(ShortConv {
+                    kernel: self.u(&k("shortconv.l_cache")).unwrap_or(3),
+                    bias: has(blk("shortconv.conv.bias")),
+                }));
+            } else if gated_delta {
                 let value_heads = self.u(&k("ssm.time_step_rank")).unwrap_or(32).max(1);
                 mixers.push(Mixer::GatedDeltaNet(GatedDeltaNet {
                     key_heads: self.u(&k("ssm.group_count")).unwrap_or(16).max(1),
