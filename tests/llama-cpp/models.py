@@ -75,12 +75,13 @@ def write(spec: Spec, out_dir: Path) -> Path:
         else:
             raise TypeError(key)
     pieces = [f"<0x{b:02X}>" for b in range(256)]
-    specials = ["<unk>", "<s>", "</s>"]
-    tokens = specials + pieces + [f"t{i}" for i in range(spec.vocab - len(specials) - len(pieces))]
+    # (Phi-3's vocabulary rules look up <|endoftext|>.)
+    specials = ["<unk>", "<s>", "</s>", "<|endoftext|>"]
+    tokens = specials[:3] + pieces + specials[3:] + [f"t{i}" for i in range(spec.vocab - len(specials) - len(pieces))]
     w.add_tokenizer_model("llama")
     w.add_token_list(tokens)
     w.add_token_scores([0.0] * spec.vocab)
-    w.add_token_types([3] * 3 + [6] * 256 + [1] * (spec.vocab - 259))
+    w.add_token_types([3] * 3 + [6] * 256 + [3] + [1] * (spec.vocab - 260))
     w.add_bos_token_id(1)
     w.add_eos_token_id(2)
     w.add_unk_token_id(0)
@@ -478,6 +479,71 @@ def lfm2(name, source, *, attn_layers, layers, vocab, hidden, heads, kv_heads, f
     return s
 
 
+def phi3(name, source, *, vocab, hidden, layers, heads, kv_heads, ffn, typ=Q8_0):
+    """Phi-3: fused `attn_qkv`, and gate and up fused in one `ffn_up` of twice the width."""
+    hd = hidden // heads
+    meta = {
+        "context_length": 4096,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.layer_norm_rms_epsilon": 1e-5,
+        "rope.dimension_count": hd,
+        "rope.freq_base": 10000.0,
+        "rope.scaling.original_context_length": 4096,
+    }
+    s = Spec(name, "phi3", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.t(p + "attn_qkv.weight", [hidden, hidden + 2 * kv_heads * hd], typ)
+        s.t(p + "attn_output.weight", [hidden, hidden], typ)
+        s.t(p + "ffn_norm.weight", [hidden])
+        s.t(p + "ffn_up.weight", [hidden, 2 * ffn], typ)
+        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+    s.t("output_norm.weight", [hidden])
+    s.t("output.weight", [hidden, vocab], typ)
+    return s
+
+
+def starcoder2(name, source, *, vocab, hidden, layers, heads, kv_heads, ffn, typ=Q8_0):
+    """StarCoder2: layer norms with biases, biased projections, a plain GELU MLP."""
+    hd = hidden // heads
+    meta = {
+        "context_length": 16384,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.layer_norm_epsilon": 1e-5,
+        "rope.freq_base": 999999.4420358813,
+    }
+    s = Spec(name, "starcoder2", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.t(p + "attn_norm.bias", [hidden])
+        for t_, w in (("attn_q", hidden), ("attn_k", kv_heads * hd), ("attn_v", kv_heads * hd)):
+            s.t(p + t_ + ".weight", [hidden, w], typ)
+            s.t(p + t_ + ".bias", [w])
+        s.t(p + "attn_output.weight", [hidden, hidden], typ)
+        s.t(p + "attn_output.bias", [hidden])
+        s.t(p + "ffn_norm.weight", [hidden])
+        s.t(p + "ffn_norm.bias", [hidden])
+        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
+        s.t(p + "ffn_up.bias", [ffn])
+        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+        s.t(p + "ffn_down.bias", [hidden])
+    s.t("output_norm.weight", [hidden])
+    s.t("output_norm.bias", [hidden])
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -518,6 +584,10 @@ def specs() -> list[Spec]:
         lfm2("lfm2-1.2b", "LiquidAI/LFM2-1.2B config.json (block_ff_dim 12288 auto-adjusted to 8192)",
              attn_layers={2, 5, 8, 10, 12, 14}, layers=16, vocab=65536, hidden=2048, heads=32, kv_heads=8,
              ffn=8192),
+        phi3("phi-3-mini-4k-4l", "microsoft/Phi-3-mini-4k-instruct config.json (4 of 32 layers)", vocab=32064,
+             hidden=3072, layers=4, heads=32, kv_heads=32, ffn=8192),
+        starcoder2("starcoder2-3b-4l", "bigcode/starcoder2-3b config.json (4 of 30 layers)", vocab=49152,
+                   hidden=3072, layers=4, heads=24, kv_heads=2, ffn=12288),
     ]
 
 def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, experts, used,

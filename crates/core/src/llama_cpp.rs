@@ -180,6 +180,9 @@ struct Node {
 #[derive(Default)]
 struct Graph {
     nodes: Vec<Node>,
+    /// The model's hidden-state norms are LayerNorms, whose `ggml_norm` does not run in place
+    /// (RMS norms do).
+    layer_norm: bool,
 }
 
 impl Graph {
@@ -238,9 +241,16 @@ impl Graph {
         self.nodes.len() - 1
     }
 
-    /// RMS norm (or layer norm) then its weight: in place when `x` has no other consumer.
+    /// RMS norm then its weight: in place when `x` has no other consumer.
     fn norm(&mut self, x: usize, ne: [u64; 3]) -> usize {
         let n = self.f32(ne, &[x], true);
+        self.f32(ne, &[n], true)
+    }
+
+    /// The model's own norm of a hidden state (RMS, or a LayerNorm that takes new memory), its
+    /// weight and bias in place.
+    fn hidden_norm(&mut self, x: usize, ne: [u64; 3]) -> usize {
+        let n = self.f32(ne, &[x], !self.layer_norm);
         self.f32(ne, &[n], true)
     }
 }
@@ -394,6 +404,8 @@ struct AttnShape {
     rot_v: Option<usize>,
     /// Rotary position embedding on Q and K (not on NoPE layers).
     rope: bool,
+    /// Q, K and V come from one fused projection.
+    fused: bool,
 }
 
 fn attention(
@@ -406,9 +418,17 @@ fn attention(
     idx: (usize, usize),
 ) -> usize {
     let (heads, kvh, hk, hv) = (a.heads, a.kv_heads, a.head_k, a.head_v);
-    let proj = |g: &mut Graph, width: u64| {
-        let m = g.f32([width, t, 1], &[x], false);
-        if a.bias { g.f32([width, t, 1], &[m], true) } else { m }
+    // One fused Q/K/V projection (Phi-3) the three are views of, or one projection each.
+    let fused = a.fused.then(|| {
+        let m = g.f32([heads * hk + kvh * (hk + hv), t, 1], &[x], false);
+        if a.bias { g.f32([heads * hk + kvh * (hk + hv), t, 1], &[m], true) } else { m }
+    });
+    let proj = |g: &mut Graph, width: u64| match fused {
+        Some(qkv) => g.view(qkv),
+        None => {
+            let m = g.f32([width, t, 1], &[x], false);
+            if a.bias { g.f32([width, t, 1], &[m], true) } else { m }
+        }
     };
     let q = proj(g, heads * hk);
     let qr = g.view(q);
@@ -630,7 +650,7 @@ fn short_conv(
 fn feed_forward(g: &mut Graph, x: usize, ffn: &Ffn, h: u64, t: u64) -> usize {
     match ffn {
         Ffn::None => x,
-        Ffn::Dense(m) => dense(g, x, m.intermediate_size, m.gated, m.bias, h, t),
+        Ffn::Dense(m) => dense(g, x, m, h, t),
         Ffn::Moe(m) => {
             let e = m.num_experts.max(1);
             let k = m.experts_per_token.clamp(1, e);
@@ -666,7 +686,13 @@ fn feed_forward(g: &mut Graph, x: usize, ffn: &Ffn, h: u64, t: u64) -> usize {
                 out = g.f32([h, t, 1], &[out], false);
             }
             if m.shared_intermediate > 0 {
-                let sh = dense(g, x, m.shared_intermediate, m.gated, false, h, t);
+                let shared = crate::model::Mlp {
+                    intermediate_size: m.shared_intermediate,
+                    gated: m.gated,
+                    bias: false,
+                    fused_gate_up: false,
+                };
+                let sh = dense(g, x, &shared, h, t);
                 let sh = if m.shared_expert_gate {
                     let gate = g.f32([1, t, 1], &[x], false);
                     let gate = g.f32([1, t, 1], &[gate], true);
@@ -681,12 +707,17 @@ fn feed_forward(g: &mut Graph, x: usize, ffn: &Ffn, h: u64, t: u64) -> usize {
     }
 }
 
-fn dense(g: &mut Graph, x: usize, f: u64, gated: bool, bias: bool, h: u64, t: u64) -> usize {
+fn dense(g: &mut Graph, x: usize, m: &crate::model::Mlp, h: u64, t: u64) -> usize {
+    let (f, gated, bias) = (m.intermediate_size, m.gated, m.bias);
     let lin = |g: &mut Graph, src: usize, w: u64| {
         let m = g.f32([w, t, 1], &[src], false);
         if bias { g.f32([w, t, 1], &[m], true) } else { m }
     };
-    let act = if gated {
+    let act = if gated && m.fused_gate_up {
+        // Phi-3: gate and up in one matrix, the GLU splitting its halves.
+        let up = lin(g, x, 2 * f);
+        g.f32([f, t, 1], &[up], false)
+    } else if gated {
         let gate = lin(g, x, f);
         let up = lin(g, x, f);
         g.f32([f, t, 1], &[gate, up], false)
@@ -740,7 +771,7 @@ pub fn outline(a: &Architecture, s: &Setup, swa: bool) -> alloc::string::String 
 fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
     let h = a.hidden_size.max(1);
     let t = s.tokens();
-    let mut g = Graph::default();
+    let mut g = Graph { layer_norm: !matches!(a.norm, crate::model::NormKind::Rms), ..Graph::default() };
     let mut exact = true;
     // Inputs, in the order llama.cpp's graph first uses them.
     let tokens = g.input(t * 4);
@@ -806,7 +837,7 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
     let late_output = LATE_OUTPUT_FAMILIES.contains(&a.family.as_str());
     let mut x = g.f32([h, t, 1], &[tokens], false);
     if a.embedding_norm {
-        x = g.norm(x, [h, t, 1]);
+        x = g.hidden_norm(x, [h, t, 1]);
     }
     // Every layer: the free blocks drift from layer to layer, so a shortened stack can miss the
     // high-water mark (Qwen3-0.6B's 28 layers end 3% above their first three).
@@ -819,6 +850,8 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
     let fetch_conv = |g: &mut Graph, width: u64| g.f32([width, seqs, 1], &[s_copy], false);
     // LFM2 adds the residual first (`ggml_add(prev, cur)`), so the residual's memory is reused.
     let residual_first = a.family == "lfm2";
+    // Phi-3 adds the feed-forward's input first (`ggml_add(ffn_inp, cur)`).
+    let ffn_residual_first = matches!(a.family.as_str(), "phi3" | "phi4");
     // Nemotron-H's attention layers have no rotary embedding.
     let nope = matches!(a.family.as_str(), "nemotron_h" | "nemotron_h_moe");
     for (gi, group) in a.groups.iter().enumerate() {
@@ -851,12 +884,12 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
             };
             if group.mixers.is_empty() {
                 // A feed-forward-only layer (Nemotron-H's MLP layers): norm, feed-forward, residual.
-                let fx = g.norm(x, [h, t, 1]);
+                let fx = g.hidden_norm(x, [h, t, 1]);
                 let f = feed_forward(&mut g, fx, &group.ffn, h, t);
                 x = g.f32([h, t, 1], &[f, x], true);
                 continue;
             }
-            let xn = g.norm(x, [h, t, 1]);
+            let xn = g.hidden_norm(x, [h, t, 1]);
             let mut outs: Vec<usize> = Vec::new();
             for m in &group.mixers {
                 let o = match m {
@@ -882,6 +915,7 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                             rot_k,
                             rot_v,
                             rope: !nope,
+                            fused: at.fused_qkv,
                         };
                         let o = attention(&mut g, xn, &shape, t, s, pos, (k_idx, v_idx));
                         fetch_next(&mut g);
@@ -939,6 +973,7 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                             rot_k,
                             rot_v,
                             rope: !nope,
+                            fused: false,
                         };
                         let o = attention(&mut g, xn, &shape, t, s, pos, (k_idx, v_idx));
                         g.f32([h, t, 1], &[o], false)
@@ -966,9 +1001,9 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
             let out = if matches!(group.ffn, Ffn::None) {
                 ffn_in
             } else {
-                let fx = g.norm(ffn_in, [h, t, 1]);
+                let fx = g.hidden_norm(ffn_in, [h, t, 1]);
                 let f = feed_forward(&mut g, fx, &group.ffn, h, t);
-                if residual_first {
+                if residual_first || ffn_residual_first {
                     g.f32([h, t, 1], &[ffn_in, f], true)
                 } else {
                     g.f32([h, t, 1], &[f, ffn_in], true)
@@ -983,7 +1018,7 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
         g.nodes[x].output = true;
         x = g.f32([h, t, 1], &[x, out_ids], false);
     }
-    let mut normed = g.norm(x, [h, t, 1]);
+    let mut normed = g.hidden_norm(x, [h, t, 1]);
     if late_output && a.family != "gpt_oss" {
         g.nodes[normed].output = true;
         normed = g.f32([h, t, 1], &[normed, out_ids], false);
