@@ -799,11 +799,6 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
     let iswa = swa && sliding.is_some();
     let mask_bytes =
         |cells: u64| cells.saturating_mul(t).saturating_mul(if s.flash_attention { 2 } else { 4 });
-    let full = (g.input(t * 8), g.input(v_idx_bytes), g.input(mask_bytes(s.cells(Span::Full, swa))));
-    let window = match sliding {
-        Some(span) if iswa => (g.input(t * 8), g.input(v_idx_bytes), g.input(mask_bytes(s.cells(span, swa)))),
-        _ => full,
-    };
     // This release rotates what goes into a quantized cache (Hadamard matrices, inputs of the
     // graph): Q and K by the largest power-of-two block of at least 64 that divides the head, V
     // and the attention output by 64 × 64; each cache (sliding, full) has its own.
@@ -822,17 +817,36 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
         }
         n
     };
-    let rot_inputs = |g: &mut Graph| {
-        let k = head_k
+    // Each cache's inputs (rotations, row indices of K and V, mask), in the order the layers
+    // first use them (Gemma's first layer slides).
+    let first_slides = a.mixers().find_map(|(_, m)| match m {
+        Mixer::Attention(at) => Some(at.span != Span::Full),
+        _ => None,
+    }) == Some(true);
+    let inputs_for = |g: &mut Graph, span: Span| {
+        let rot_k = head_k
             .filter(|hk| s.k_type.is_quantized() && hk.is_multiple_of(64))
             .map(|hk| g.input(rot_block(hk).pow(2) * 4));
-        let v = head_v
+        let rot_v = head_v
             .filter(|hv| s.v_type.is_quantized() && hv.is_multiple_of(64))
             .map(|_| g.input(64 * 64 * 4));
-        (k, v)
+        let io = (g.input(t * 8), g.input(v_idx_bytes), g.input(mask_bytes(s.cells(span, swa))));
+        (io, (rot_k, rot_v))
     };
-    let full_rot = rot_inputs(&mut g);
-    let window_rot = if iswa { rot_inputs(&mut g) } else { full_rot };
+    let ((full, full_rot), (window, window_rot)) = match sliding {
+        Some(span) if iswa && first_slides => {
+            let w = inputs_for(&mut g, span);
+            (inputs_for(&mut g, Span::Full), w)
+        }
+        Some(span) if iswa => {
+            let f = inputs_for(&mut g, Span::Full);
+            (f, inputs_for(&mut g, span))
+        }
+        _ => {
+            let f = inputs_for(&mut g, Span::Full);
+            (f, f)
+        }
+    };
     let out_ids = g.input(t * 4);
     let late_output = LATE_OUTPUT_FAMILIES.contains(&a.family.as_str());
     let mut x = g.f32([h, t, 1], &[tokens], false);
