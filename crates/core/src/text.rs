@@ -321,8 +321,8 @@ messages! {
         "buffer de calcul llama.cpp sans flash attention : son allocateur de graphe rejoué sur un micro-batch de {0} tokens, scores d'attention F32 compris (logits du vocabulaire de {2} tokens : {1})";
     /// A mixer whose llama.cpp graph is not rebuilt node for node.
     AssumeLlamaCppGraphStandIn =>
-        "some layers (MLA, linear attention or state-space) are stood in for by an attention of their widths in the replayed graph: a wider band",
-        "certaines couches (MLA, attention linéaire ou espace d'états) sont remplacées par une attention de même largeur dans le graphe rejoué : fourchette élargie";
+        "some layers (linear attention, Mamba-1, a sparse-attention indexer) or a quantized latent cache are stood in for in the replayed graph: a wider band",
+        "certaines couches (attention linéaire, Mamba-1, indexeur d'attention clairsemée) ou un cache latent quantifié sont remplacés dans le graphe rejoué : fourchette élargie";
     /// ubatch assumption.
     AssumeUbatch =>
         "micro-batch (-ub) of {0} tokens; KV cells padded to 256",
