@@ -197,6 +197,26 @@ test('a pasted config.json is read exactly', async ({ page, base }) => {
   await page.locator('.hr-notice.hr-info').waitFor();
 });
 
+test('llama.cpp settings: -ub, -ctv, --swa-full and --kv-unified change the buffers as the CLI says', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&model=gemma-3-12b&weights=q4_k_m&ctx=16384&batch=2`);
+  await ready(page);
+  await page.click('#hr-llama summary');
+  await page.fill('#hr-ubatch', '1024');
+  await page.selectOption('#hr-kv', 'q8_0');
+  await page.selectOption('#hr-kv-v', 'fp16');
+  await page.check('#hr-swa-full');
+  await page.check('#hr-kv-unified');
+  const want = cli(['estimate', '--model', 'gemma-3-12b', '--weights', 'q4_k_m', '--context', '16384', '--batch', '2',
+    '--ubatch', '1024', '--kv', 'q8_0', '--kv-v', 'fp16', '--swa-full', '--kv-unified']);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(await bytesOf(page, '#hr-kv-cache-bytes'), want.memory.kv_cache, 'KV cache as the CLI');
+  assertEq(await bytesOf(page, '#hr-activations-bytes'), want.memory.activations, 'compute buffer as the CLI');
+  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  const cmd = await page.locator('#hr-commands').textContent();
+  assert(cmd.includes('-ctk q8_0') && cmd.includes('-ub 1024 --swa-full --kv-unified') && !cmd.includes('-ctv'), cmd);
+  await shot('desktop-llama-settings');
+});
+
 test('a hybrid model shows its recurrent state apart from the KV cache, and its layers', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&model=qwen3-next-80b-a3b&ctx=32768`);
   await ready(page);

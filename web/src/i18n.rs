@@ -44,6 +44,13 @@ ui_text! {
     Runtime => "Runtime", "Runtime";
     ByFormat => "usual for the format", "habituel pour le format";
     FlashAttention => "Flash attention", "Flash attention";
+    LlamaOptions => "llama.cpp / Ollama settings", "Réglages llama.cpp / Ollama";
+    Ubatch => "Micro-batch -ub (tokens)", "Micro-batch -ub (tokens)";
+    BatchTokens => "Batch -b (tokens)", "Batch -b (tokens)";
+    KvV => "V-cache precision (-ctv)", "Précision du cache V (-ctv)";
+    SameAsK => "same as K", "comme K";
+    SwaFull => "Full-size sliding-window cache (--swa-full)", "Cache de fenêtre glissante complet (--swa-full)";
+    KvUnified => "One KV cache for all sequences (--kv-unified)", "Un cache KV pour toutes les séquences (--kv-unified)";
     Optimizer => "Optimizer", "Optimiseur";
     TrainPrecision => "Precision recipe", "Recette de précision";
     LoraRank => "LoRA rank", "Rang LoRA";

@@ -368,6 +368,7 @@ pub fn WorkloadInputs() -> impl IntoView {
             <Toggle id="hr-fa" label=label_of(lang.get_untracked(), T::FlashAttention)
                 checked=Signal::derive(move || s.with(|s| s.flash_attention))
                 set=Callback::new(move |v| s.update(|s| s.flash_attention = v))/>
+            {move || (!training()).then(|| view! { <LlamaCppInputs/> })}
             {move || training().then(|| view! {
                 <div class="hr-training">
                     <Choice id="hr-optimizer" label=label_of(lang.get_untracked(), T::Optimizer) options=optimizers
@@ -409,6 +410,42 @@ pub fn WorkloadInputs() -> impl IntoView {
                 </div>
             })}
         </fieldset>
+    }
+}
+
+/// llama.cpp's context parameters that change its buffers (`-ub`, `-b`, `-ctv`, `--swa-full`,
+/// `--kv-unified`), folded away: the defaults are llama.cpp's own.
+#[component]
+fn LlamaCppInputs() -> impl IntoView {
+    let ui = ui();
+    let lang = ui.lang;
+    let s = ui.scenario;
+    let v_options = Signal::derive(move || {
+        let mut v = vec![(String::new(), tr(lang.get(), T::SameAsK).to_string())];
+        v.extend(KvDtype::ALL.iter().map(|k| (k.id().to_string(), k.id().to_uppercase())));
+        v
+    });
+    view! {
+        <details class="hr-llama" id="hr-llama">
+            <summary>{move || tr(lang.get(), T::LlamaOptions)}</summary>
+            <CountField id="hr-ubatch" label=label_of(lang.get_untracked(), T::Ubatch)
+                value=Signal::derive(move || s.with(|s| s.llama.ubatch))
+                set=Callback::new(move |v| s.update(|s| s.llama.ubatch = v))
+                min=1 max=headroom_core::scenario::MAX_LLAMA_BATCH/>
+            <CountField id="hr-nbatch" label=label_of(lang.get_untracked(), T::BatchTokens)
+                value=Signal::derive(move || s.with(|s| s.llama.batch))
+                set=Callback::new(move |v| s.update(|s| s.llama.batch = v))
+                min=1 max=headroom_core::scenario::MAX_LLAMA_BATCH/>
+            <Choice id="hr-kv-v" label=label_of(lang.get_untracked(), T::KvV) options=v_options
+                selected=Signal::derive(move || s.with(|s| s.llama.v_type.map(|k| k.id().to_string()).unwrap_or_default()))
+                set=Callback::new(move |v: String| s.update(|s| s.llama.v_type = KvDtype::parse(&v).ok()))/>
+            <Toggle id="hr-swa-full" label=label_of(lang.get_untracked(), T::SwaFull)
+                checked=Signal::derive(move || s.with(|s| s.llama.swa_full))
+                set=Callback::new(move |v| s.update(|s| s.llama.swa_full = v))/>
+            <Toggle id="hr-kv-unified" label=label_of(lang.get_untracked(), T::KvUnified)
+                checked=Signal::derive(move || s.with(|s| s.llama.unified))
+                set=Callback::new(move |v| s.update(|s| s.llama.unified = v))/>
+        </details>
     }
 }
 

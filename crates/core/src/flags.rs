@@ -88,16 +88,27 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 s.batch
             );
             // llama.cpp refuses a quantized V cache without flash attention (`-fa off -ctv q8_0`
-            // fails at context creation): a quantized cache turns it on.
-            let quantized_v = matches!(s.kv, KvDtype::Q8_0 | KvDtype::Q4_0);
+            // fails at context creation; the estimate refuses it too): a quantized V turns it on.
+            let v_type = s.llama.v_type.unwrap_or(s.kv);
+            let quantized_v = v_type.is_quantized();
             c.push_str(if s.flash_attention || quantized_v { " -fa on" } else { " -fa off" });
-            match s.kv {
-                KvDtype::Q8_0 => c.push_str(" -ctk q8_0 -ctv q8_0"),
-                KvDtype::Q4_0 => c.push_str(" -ctk q4_0 -ctv q4_0"),
-                _ => {}
+            for (flag, t) in [("-ctk", s.kv), ("-ctv", v_type)] {
+                if let Some(name) = ggml_cache_type(t).filter(|n| *n != "f16") {
+                    c.push_str(&format!(" {flag} {name}"));
+                }
             }
-            if quantized_v && !s.flash_attention {
-                c.push_str("  # flash attention on: llama.cpp quantizes the V cache only with it");
+            let d = crate::scenario::LlamaOptions::default();
+            if s.llama.batch != d.batch {
+                c.push_str(&format!(" -b {}", s.llama.batch));
+            }
+            if s.llama.ubatch != d.ubatch {
+                c.push_str(&format!(" -ub {}", s.llama.ubatch));
+            }
+            if s.llama.swa_full {
+                c.push_str(" --swa-full");
+            }
+            if s.llama.unified {
+                c.push_str(" --kv-unified");
             }
             if gpus > 1 && e.runtime != Runtime::Cpu {
                 c.push_str(" --split-mode layer");
@@ -131,6 +142,18 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
         out.push(format!("sudo sysctl iogpu.wired_limit_mb={mib}  # if macOS refuses the memory"));
     }
     out
+}
+
+/// llama.cpp's name for a cache type (`-ctk`/`-ctv`); FP8 has none there.
+fn ggml_cache_type(t: KvDtype) -> Option<&'static str> {
+    match t {
+        KvDtype::F32 => Some("f32"),
+        KvDtype::F16 => Some("f16"),
+        KvDtype::Bf16 => Some("bf16"),
+        KvDtype::Q8_0 => Some("q8_0"),
+        KvDtype::Q4_0 => Some("q4_0"),
+        KvDtype::Fp8 => None,
+    }
 }
 
 fn transformers(s: &Scenario, e: &Estimate, out: &mut Vec<String>) {
@@ -234,6 +257,35 @@ mod tests {
         assert_eq!(
             c[0],
             "llama-server -m qwen3-8b.Q4_K_M.gguf -c 8192 -np 2 -ngl 999 -fa on -ctk q8_0 -ctv q8_0"
+        );
+    }
+
+    /// llama.cpp's context parameters reach its command as its own flags, defaults left out.
+    #[test]
+    fn llama_cpp_commands_carry_the_context_parameters() {
+        let s = Scenario {
+            weights: WeightFormat::parse("q4_k_m").ok(),
+            kv: KvDtype::Q8_0,
+            batch: 2,
+            llama: crate::scenario::LlamaOptions {
+                batch: 1024,
+                ubatch: 256,
+                v_type: Some(KvDtype::F16),
+                swa_full: true,
+                unified: true,
+            },
+            ..Scenario::catalog("llama-3.1-8b")
+        };
+        let e = estimate(&s).unwrap();
+        let c = commands(&s, &e, None);
+        assert!(c[0].ends_with("-fa on -ctk q8_0 -b 1024 -ub 256 --swa-full --kv-unified"), "{}", c[0]);
+        let plain =
+            Scenario { weights: WeightFormat::parse("q4_k_m").ok(), ..Scenario::catalog("llama-3.1-8b") };
+        let c = commands(&plain, &estimate(&plain).unwrap(), None);
+        assert!(
+            !c[0].contains("-ub") && !c[0].contains("-ctk") && !c[0].contains("--kv-unified"),
+            "{}",
+            c[0]
         );
     }
 
