@@ -135,12 +135,19 @@ pub fn parse_kind(s: &str) -> Result<DeviceKind, String> {
 }
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("source").required(true).multiple(true).args(["model", "config", "params", "from_link", "gguf", "safetensors"])))]
+#[command(group(ArgGroup::new("source").required(true).multiple(true).args(["model", "config", "params", "from_link", "gguf", "safetensors", "command"])))]
 pub struct ScenarioArgs {
     /// A share link (or its query, `?v=1&model=…`): the whole scenario as the page shows it; the
     /// other flags are ignored.
     #[arg(long, value_name = "URL")]
     pub from_link: Option<String>,
+
+    /// A runtime command as you would run it (`llama-server -m … -c … -np …`, `ollama run …`, with
+    /// environment assignments): its runtime, context, sequences, layers, cache types and batch
+    /// sizes; its model when no other flag names one (a GGUF file here, or a catalog model the
+    /// file name or tag names). Pieces it does not model are listed, never fatal.
+    #[arg(long, value_name = "CMD")]
+    pub command: Option<String>,
 
     /// A catalog model, e.g. llama-3.1-8b (`headroom models` lists them).
     #[arg(long, value_name = "ID")]
@@ -336,10 +343,24 @@ impl ScenarioArgs {
                 .filter(|b| **b)
                 .count()
                 + usize::from(self.config.is_some() && self.safetensors.is_none());
-        if given != 1 {
+        let command = self
+            .command
+            .as_deref()
+            .map(headroom_core::command::parse)
+            .transpose()
+            .map_err(|e| e.to_string())?;
+        if let Some(c) = &command {
+            for i in &c.ignored {
+                eprintln!("note: ignored `{}` in the command: {}", i.piece, i.reason);
+            }
+        }
+        if given > 1 || (given == 0 && command.is_none()) {
             return Err("give one model: --model, --config, --params, --gguf or --safetensors (--config may go with --safetensors)".into());
         }
-        let model = if let Some(id) = &self.model {
+        let from_command = if given == 0 { command.as_ref().map(command_model).transpose()? } else { None };
+        let model = if let Some(m) = from_command {
+            m
+        } else if let Some(id) = &self.model {
             let entry = headroom_core::catalog::model(id).map_err(|e| e.to_string())?;
             ModelSource::Catalog(entry.id.into())
         } else if let Some(path) = &self.gguf {
@@ -436,8 +457,38 @@ impl ScenarioArgs {
                 upkeep_per_year: self.upkeep,
             },
         };
+        let mut scenario = scenario;
+        if let Some(c) = &command {
+            // The command's own file is read with its own format: no format guessed from its name.
+            let read_file = matches!(scenario.model, ModelSource::Custom(_));
+            c.apply(&mut scenario);
+            if read_file && self.weights.is_none() {
+                scenario.weights = None;
+            }
+        }
         scenario.validate().map_err(|e| e.to_string())?;
         Ok(scenario)
+    }
+}
+
+/// The model a pasted command names: its GGUF file when it is here, else the catalog model its
+/// file name or tag names.
+fn command_model(c: &headroom_core::command::Command) -> Result<ModelSource, String> {
+    if let Some(path) = c.model.as_deref().filter(|p| p.ends_with(".gguf"))
+        && std::path::Path::new(path).is_file()
+    {
+        let r = crate::files::read_gguf(std::path::Path::new(path))?;
+        for n in &r.notices {
+            eprintln!("note: {n}");
+        }
+        return Ok(ModelSource::Custom(Box::new(r.model)));
+    }
+    match (&c.catalog, &c.model) {
+        (Some((id, _)), _) => Ok(ModelSource::Catalog(id.clone())),
+        (None, Some(m)) => Err(format!(
+            "the command's model `{m}` is neither a GGUF file here nor a catalog model (`headroom models` lists them): add --model ID or --gguf FILE"
+        )),
+        (None, None) => Err("the command names no model: add --model ID or --gguf FILE".into()),
     }
 }
 

@@ -399,3 +399,51 @@ fn gguf_headers_give_exact_weights_and_split_files_are_found() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("is missing"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_pasted_llama_server_command_is_the_same_scenario_as_its_flags() {
+    let cmd = "CUDA_VISIBLE_DEVICES=0 llama-server -m qwen3-8b.Q4_K_M.gguf -c 32768 -np 4 \\\n -fa on -ctk q8_0 -ub 256 --port 8080";
+    let out = headroom(&["estimate", "--command", cmd, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let from_command: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("ignored `--port 8080`") && stderr.contains("ignored `CUDA_VISIBLE_DEVICES=0`"),
+        "{stderr}"
+    );
+    let flags = json(&[
+        "estimate",
+        "--model",
+        "qwen3-8b",
+        "--weights",
+        "q4_k_m",
+        "--runtime",
+        "llama.cpp",
+        "--context",
+        "8192",
+        "--batch",
+        "4",
+        "--kv",
+        "q8_0",
+        "--kv-v",
+        "fp16",
+        "--ubatch",
+        "256",
+    ]);
+    assert_eq!(from_command["memory"], flags["memory"]);
+    assert_eq!(from_command["link"], flags["link"]);
+}
+
+#[test]
+fn a_pasted_command_with_a_gguf_file_reads_the_file_and_bad_commands_are_clear_errors() {
+    let gguf = fixture("gguf/llama-1b-q4_k_m.gguf");
+    let v = json(&["estimate", "--command", &format!("llama-server -m {gguf} -c 8192 --kv-unified")]);
+    assert_eq!(v["weights_exact"], true);
+    assert_eq!(v["llama_cpp"]["n_ctx"], 8192);
+    for bad in ["llama-server -m 'open.gguf", "python serve.py", "llama-server -m nowhere/unknown.gguf", ""] {
+        let out = headroom(&["estimate", "--command", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error: ") && err.lines().count() == 1, "{bad}: {err}");
+    }
+}

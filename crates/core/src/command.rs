@@ -1,0 +1,604 @@
+//! A pasted runtime command (`llama-server …`, `llama-cli …`, `ollama run …`, with environment
+//! assignments and line continuations) read into the scenario it describes.
+//!
+//! Reading is lenient: every flag Headroom does not model, every value it cannot read and every
+//! word it does not place is listed with a reason, and the rest still applies. Only what cannot
+//! be a command at all (over 64 KiB, control characters, an unclosed quote) is refused.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::error::{Error, Result};
+use crate::inference::Runtime;
+use crate::precision::{KvDtype, WeightFormat};
+use crate::scenario::{MAX_LLAMA_BATCH, Scenario};
+
+/// The longest command accepted.
+pub const MAX_COMMAND: usize = 64 << 10;
+
+/// A piece of the command that was not applied, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ignored {
+    /// The words as written.
+    pub piece: String,
+    /// Why it was left out.
+    pub reason: String,
+}
+
+/// What a command says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Command {
+    /// The runtime it starts.
+    pub runtime: Runtime,
+    /// The model it names: a GGUF path (`-m`), a Hugging Face reference (`-hf`), an Ollama tag.
+    pub model: Option<String>,
+    /// A catalog model and weight format recognised in that name (`qwen3-8b.Q4_K_M.gguf`).
+    pub catalog: Option<(String, Option<WeightFormat>)>,
+    /// Tokens per sequence, when the command sets the context.
+    pub context: Option<u64>,
+    /// Sequences (`-np`, `OLLAMA_NUM_PARALLEL`).
+    pub sequences: Option<u64>,
+    /// Layers on the GPU (`-ngl`; 999 and above mean all).
+    pub gpu_layers: Option<u64>,
+    /// Flash attention, when set (`-fa on|off`, `OLLAMA_FLASH_ATTENTION`).
+    pub flash_attention: Option<bool>,
+    /// K cache type (`-ctk`, `OLLAMA_KV_CACHE_TYPE`).
+    pub k_type: Option<KvDtype>,
+    /// V cache type (`-ctv`, `OLLAMA_KV_CACHE_TYPE`).
+    pub v_type: Option<KvDtype>,
+    /// `-b`.
+    pub batch: Option<u64>,
+    /// `-ub`.
+    pub ubatch: Option<u64>,
+    /// `--swa-full`.
+    pub swa_full: bool,
+    /// `--kv-unified` (`Some(false)` for `--no-kv-unified`).
+    pub unified: Option<bool>,
+    /// What was not applied.
+    pub ignored: Vec<Ignored>,
+}
+
+/// Splits a command line as a POSIX shell would for words: quotes, backslash escapes, line
+/// continuations, `#` comments.
+fn words(text: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('\n') => {}
+                Some('\r') if chars.peek() == Some(&'\n') => {
+                    chars.next();
+                }
+                Some(n) => {
+                    cur.push(n);
+                    in_word = true;
+                }
+                None => {}
+            },
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(n) => cur.push(n),
+                        None => return Err(Error::invalid("command", "a single quote is not closed")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(n @ ('"' | '\\' | '$' | '`')) => cur.push(n),
+                            Some('\n') => {}
+                            Some(n) => {
+                                cur.push('\\');
+                                cur.push(n);
+                            }
+                            None => return Err(Error::invalid("command", "a double quote is not closed")),
+                        },
+                        Some(n) => cur.push(n),
+                        None => return Err(Error::invalid("command", "a double quote is not closed")),
+                    }
+                }
+            }
+            '#' if !in_word => {
+                // A comment runs to the end of the line.
+                for n in chars.by_ref() {
+                    if n == '\n' {
+                        break;
+                    }
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    out.push(core::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// The program a word names, by its file name (`./build/bin/llama-server`, `llama-server.exe`).
+fn program(word: &str) -> &str {
+    let name = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    name.strip_suffix(".exe").unwrap_or(name)
+}
+
+fn is_env_assignment(w: &str) -> bool {
+    w.split_once('=').is_some_and(|(k, _)| {
+        !k.is_empty()
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !k.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+fn count(v: &str, max: u64) -> Option<u64> {
+    v.trim().parse::<u64>().ok().filter(|n| (1..=max).contains(n))
+}
+
+/// llama.cpp's cache type names (and Headroom's).
+fn cache_type(v: &str) -> Option<KvDtype> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "f16" => Some(KvDtype::F16),
+        "f32" => Some(KvDtype::F32),
+        "bf16" => Some(KvDtype::Bf16),
+        "q8_0" => Some(KvDtype::Q8_0),
+        "q4_0" => Some(KvDtype::Q4_0),
+        _ => None,
+    }
+}
+
+/// A catalog model and format in a GGUF file name: `qwen3-8b.Q4_K_M.gguf` (what Headroom's own
+/// commands write), `Qwen3-8B-Q4_K_M.gguf` (the common Hub naming).
+fn catalog_of(name: &str) -> Option<(String, Option<WeightFormat>)> {
+    let file = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = file.strip_suffix(".gguf").unwrap_or(file);
+    let stem = crate::import::gguf::split_part(file).map_or(stem, |p| p.0);
+    let lower = stem.to_ascii_lowercase();
+    // The format: the last `.`, `-` or `_`-separated piece(s) that parse as a GGUF type.
+    let mut format = None;
+    let mut base = lower.as_str();
+    for (i, c) in lower.char_indices().rev() {
+        if (c == '.' || c == '-')
+            && let Ok(f) = WeightFormat::parse(&lower[i + 1..])
+        {
+            format = Some(f);
+            base = &lower[..i];
+            break;
+        }
+    }
+    let base = base.trim_end_matches("-gguf").trim_end_matches("-instruct").trim_end_matches("-it");
+    crate::catalog::models()
+        .iter()
+        .find(|m| m.id == base || m.id.replace('.', "") == base.replace('.', ""))
+        .map(|m| (m.id.to_string(), format))
+}
+
+/// A catalog model for an Ollama tag (`qwen3:8b`, `llama3.1:8b-instruct-q4_K_M`, `gemma3:12b`).
+fn ollama_catalog(tag: &str) -> Option<(String, Option<WeightFormat>)> {
+    let (name, variant) = tag.split_once(':').unwrap_or((tag, ""));
+    let name = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
+    let mut parts = variant.split('-');
+    let size = parts.next().unwrap_or("");
+    let format = parts.filter_map(|p| WeightFormat::parse(p).ok()).next_back();
+    // `llama3.1` is `llama-3.1` in the catalog: a hyphen before the version.
+    let hyphenated: String = {
+        let mut out = String::new();
+        let mut prev_alpha = false;
+        for ch in name.chars() {
+            if ch.is_ascii_digit() && prev_alpha && !out.ends_with('-') {
+                out.push('-');
+            }
+            prev_alpha = ch.is_ascii_alphabetic();
+            out.push(ch);
+        }
+        out
+    };
+    [format!("{name}-{size}"), format!("{hyphenated}-{size}"), name.clone(), hyphenated]
+        .iter()
+        .find_map(|id| crate::catalog::models().iter().find(|m| m.id == id.as_str()))
+        .map(|m| (m.id.to_string(), format))
+}
+
+/// Reads a pasted command.
+///
+/// # Errors
+/// [`Error::Invalid`] on `command` for text that cannot be a command: empty, over
+/// [`MAX_COMMAND`] bytes, with control characters, an unclosed quote, or no program Headroom
+/// knows (llama.cpp's `llama-server`/`llama-cli`, `ollama`).
+pub fn parse(text: &str) -> Result<Command> {
+    if text.len() > MAX_COMMAND {
+        return Err(Error::invalid(
+            "command",
+            format!("{} bytes is longer than a command ({MAX_COMMAND} at most)", text.len()),
+        ));
+    }
+    if text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
+        return Err(Error::invalid("command", "it contains control characters; paste the command as text"));
+    }
+    let all = words(text)?;
+    let mut ignored = Vec::new();
+    let mut env: Vec<(String, String)> = Vec::new();
+    let mut i = 0;
+    // Leading assignments, and `env`/`sudo`-style wrappers.
+    while i < all.len() {
+        let w = &all[i];
+        if is_env_assignment(w) {
+            let (k, v) = w.split_once('=').unwrap_or((w, ""));
+            env.push((k.into(), v.into()));
+        } else if matches!(w.as_str(), "env" | "sudo" | "exec" | "nohup" | "time") {
+            // (a wrapper: the program follows)
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    let Some(prog) = all.get(i) else {
+        return Err(Error::invalid(
+            "command",
+            "no program: paste a llama-server, llama-cli or ollama command",
+        ));
+    };
+    let mut c = Command {
+        runtime: Runtime::LlamaCpp,
+        model: None,
+        catalog: None,
+        context: None,
+        sequences: None,
+        gpu_layers: None,
+        flash_attention: None,
+        k_type: None,
+        v_type: None,
+        batch: None,
+        ubatch: None,
+        swa_full: false,
+        unified: None,
+        ignored: Vec::new(),
+    };
+    let args = &all[i + 1..];
+    match program(prog) {
+        "llama-server" | "llama-cli" | "llama-run" | "server" | "main" => llama(args, &mut c, &mut ignored),
+        "ollama" => {
+            c.runtime = Runtime::Ollama;
+            match args.first().map(String::as_str) {
+                Some("run" | "pull" | "show") => {
+                    if let Some(m) = args.get(1) {
+                        c.model = Some(m.clone());
+                        c.catalog = ollama_catalog(m);
+                    }
+                    for w in args.iter().skip(2) {
+                        ignored.push(Ignored {
+                            piece: w.clone(),
+                            reason: "not an Ollama setting Headroom models".into(),
+                        });
+                    }
+                }
+                Some("serve") | None => {
+                    for w in args.iter().skip(1) {
+                        ignored.push(Ignored {
+                            piece: w.clone(),
+                            reason: "not an Ollama setting Headroom models".into(),
+                        });
+                    }
+                }
+                Some(other) => ignored.push(Ignored {
+                    piece: other.into(),
+                    reason: "not an Ollama command that runs a model".into(),
+                }),
+            }
+        }
+        other => {
+            return Err(Error::invalid(
+                "command",
+                format!(
+                    "`{other}` is not a program Headroom reads; accepted: llama-server, llama-cli, ollama"
+                ),
+            ));
+        }
+    }
+    // The environment: Ollama's settings, and what llama.cpp reads (`LLAMA_ARG_*`).
+    for (k, v) in env {
+        let flag = |v: &str| match v {
+            "1" | "true" => Some(true),
+            "0" | "false" => Some(false),
+            _ => None,
+        };
+        // `None`: a setting Headroom models whose value it cannot read.
+        let applied: Option<()> = match k.as_str() {
+            "OLLAMA_CONTEXT_LENGTH" | "LLAMA_ARG_CTX_SIZE" => {
+                count(&v, crate::scenario::MAX_CONTEXT.saturating_mul(4096)).map(|n| c.context = Some(n))
+            }
+            "OLLAMA_NUM_PARALLEL" | "LLAMA_ARG_N_PARALLEL" => count(&v, 4096).map(|n| c.sequences = Some(n)),
+            "OLLAMA_FLASH_ATTENTION" => flag(&v).map(|f| c.flash_attention = Some(f)),
+            "OLLAMA_KV_CACHE_TYPE" => cache_type(&v).map(|t| {
+                c.k_type = Some(t);
+                c.v_type = Some(t);
+            }),
+            "LLAMA_ARG_N_GPU_LAYERS" => v.trim().parse::<u64>().ok().map(|n| c.gpu_layers = Some(n)),
+            _ => {
+                ignored.push(Ignored {
+                    piece: format!("{k}={v}"),
+                    reason: "an environment variable Headroom does not model".into(),
+                });
+                Some(())
+            }
+        };
+        if applied.is_none() {
+            ignored
+                .push(Ignored { piece: format!("{k}={v}"), reason: "a value Headroom cannot read".into() });
+        }
+    }
+    // llama-server's -c is all sequences' cells together.
+    if c.runtime == Runtime::LlamaCpp
+        && let (Some(total), Some(n)) = (c.context, c.sequences)
+    {
+        c.context = Some((total / n).max(1));
+    }
+    c.ignored = ignored;
+    Ok(c)
+}
+
+fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
+    let mut i = 0;
+    while i < args.len() {
+        let raw = args[i].as_str();
+        // `--flag=value` as well as `--flag value`.
+        let (flag, inline) = match raw.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
+            _ => (raw, None),
+        };
+        let value = |i: &mut usize| -> Option<String> {
+            if let Some(v) = &inline {
+                return Some(v.clone());
+            }
+            let v = args.get(*i + 1).cloned();
+            if v.is_some() {
+                *i += 1;
+            }
+            v
+        };
+        let mut bad = |piece: String, why: &str| ignored.push(Ignored { piece, reason: why.into() });
+        match flag {
+            "-m" | "--model" => {
+                if let Some(v) = value(&mut i) {
+                    c.catalog = catalog_of(&v);
+                    c.model = Some(v);
+                }
+            }
+            "-hf" | "-hfr" | "--hf-repo" => {
+                if let Some(v) = value(&mut i) {
+                    let (repo, quant) = v.split_once(':').unwrap_or((&v, ""));
+                    let name = repo.rsplit('/').next().unwrap_or(repo);
+                    c.catalog =
+                        catalog_of(name).map(|(id, f)| (id, f.or_else(|| WeightFormat::parse(quant).ok())));
+                    c.model = Some(v);
+                }
+            }
+            "-c" | "--ctx-size" => match value(&mut i) {
+                Some(v) => match v.trim().parse::<u64>() {
+                    Ok(n) if n > 0 => c.context = Some(n),
+                    _ => {
+                        bad(format!("{flag} {v}"), "not a context size (0, the model's own, is not modelled)")
+                    }
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "-np" | "--parallel" => match value(&mut i) {
+                Some(v) => match count(&v, 4096) {
+                    Some(n) => c.sequences = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a number of sequences (1 to 4096)"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "-ngl" | "--gpu-layers" | "--n-gpu-layers" => match value(&mut i) {
+                Some(v) => match v.trim() {
+                    "all" | "auto" => c.gpu_layers = None,
+                    n => match n.parse::<u64>() {
+                        Ok(n) => c.gpu_layers = Some(n),
+                        Err(_) => bad(format!("{flag} {v}"), "not a layer count"),
+                    },
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "-fa" | "--flash-attn" => {
+                // `-fa on|off|auto`; a bare `-fa` (older builds) turns it on.
+                match args.get(i + 1).map(String::as_str).or(inline.as_deref()) {
+                    Some(v @ ("on" | "off" | "auto" | "1" | "0" | "true" | "false")) => {
+                        c.flash_attention = Some(!matches!(v, "off" | "0" | "false"));
+                        if inline.is_none() {
+                            i += 1;
+                        }
+                    }
+                    _ => c.flash_attention = Some(true),
+                }
+            }
+            "-ctk" | "--cache-type-k" | "-ctv" | "--cache-type-v" => match value(&mut i) {
+                Some(v) => match cache_type(&v) {
+                    Some(t) if flag.ends_with('k') => c.k_type = Some(t),
+                    Some(t) => c.v_type = Some(t),
+                    None => bad(
+                        format!("{flag} {v}"),
+                        "a cache type Headroom does not model (f16 f32 bf16 q8_0 q4_0)",
+                    ),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "-b" | "--batch-size" | "-ub" | "--ubatch-size" => match value(&mut i) {
+                Some(v) => match count(&v, MAX_LLAMA_BATCH) {
+                    Some(n) if flag.contains('u') => c.ubatch = Some(n),
+                    Some(n) => c.batch = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a token count"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--swa-full" => c.swa_full = true,
+            "-kvu" | "--kv-unified" => c.unified = Some(true),
+            "--no-kv-unified" => c.unified = Some(false),
+            f if f.starts_with('-') => {
+                // An option Headroom does not model: its value, if the next word is not a flag,
+                // goes with it.
+                let takes = inline.is_some() || args.get(i + 1).is_some_and(|n| !n.starts_with('-'));
+                let piece = match (&inline, takes) {
+                    (Some(v), _) => format!("{f}={v}"),
+                    (None, true) => {
+                        i += 1;
+                        format!("{f} {}", args[i])
+                    }
+                    (None, false) => f.into(),
+                };
+                bad(piece, "a llama.cpp option that does not change the memory Headroom models");
+            }
+            w => bad(w.into(), "a word that is not an option"),
+        }
+        i += 1;
+    }
+}
+
+impl Command {
+    /// Applies what the command says onto `s` (the runtime, context, sequences, layers, flash
+    /// attention, cache types and llama.cpp's batch settings); the model is the caller's.
+    pub fn apply(&self, s: &mut Scenario) {
+        s.runtime = Some(self.runtime);
+        if let Some(n) = self.context {
+            s.context = n;
+        }
+        if let Some(n) = self.sequences {
+            s.batch = n;
+        }
+        s.gpu_layers = self.gpu_layers.filter(|n| *n < 999);
+        if let Some(fa) = self.flash_attention {
+            s.flash_attention = fa;
+        }
+        // llama.cpp's (and Ollama's) default for either cache is F16, whatever the other is.
+        let k = self.k_type.unwrap_or(KvDtype::F16);
+        let v = self.v_type.unwrap_or(KvDtype::F16);
+        s.kv = k;
+        // A V type equal to K's is no separate setting.
+        s.llama.v_type = (v != k).then_some(v);
+        if let Some(b) = self.batch {
+            s.llama.batch = b;
+        }
+        if let Some(u) = self.ubatch {
+            s.llama.ubatch = u;
+        }
+        s.llama.swa_full = self.swa_full;
+        if let Some(u) = self.unified {
+            s.llama.unified = u;
+        }
+        if let Some((_, Some(f))) = &self.catalog {
+            s.weights = Some(*f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_llama_server_command_with_everything_people_write() {
+        let c = parse(
+            "CUDA_VISIBLE_DEVICES=0 ./build/bin/llama-server \\\n  -m models/qwen3-8b.Q4_K_M.gguf -c 16384 -np 2 \\\n  -ngl 99 -fa on -ctk q8_0 --cache-type-v=q8_0 -ub 1024 --host 0.0.0.0 --port 8080 --jinja --swa-full  # serve",
+        )
+        .unwrap();
+        assert_eq!(c.runtime, Runtime::LlamaCpp);
+        assert_eq!(c.catalog, Some(("qwen3-8b".into(), WeightFormat::parse("q4_k_m").ok())));
+        assert_eq!((c.context, c.sequences, c.gpu_layers), (Some(8192), Some(2), Some(99)));
+        assert_eq!(
+            (c.flash_attention, c.k_type, c.v_type),
+            (Some(true), Some(KvDtype::Q8_0), Some(KvDtype::Q8_0))
+        );
+        assert_eq!((c.ubatch, c.swa_full), (Some(1024), true));
+        let pieces: Vec<&str> = c.ignored.iter().map(|i| i.piece.as_str()).collect();
+        assert_eq!(pieces, ["--host 0.0.0.0", "--port 8080", "--jinja", "CUDA_VISIBLE_DEVICES=0"]);
+    }
+
+    #[test]
+    fn ollama_with_its_environment() {
+        let c = parse("OLLAMA_CONTEXT_LENGTH=32768 OLLAMA_NUM_PARALLEL=4 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 ollama run qwen3:8b").unwrap();
+        assert_eq!(c.runtime, Runtime::Ollama);
+        assert_eq!((c.context, c.sequences, c.flash_attention), (Some(32768), Some(4), Some(true)));
+        assert_eq!((c.k_type, c.v_type), (Some(KvDtype::Q8_0), Some(KvDtype::Q8_0)));
+        assert_eq!(c.model.as_deref(), Some("qwen3:8b"));
+    }
+
+    /// Every llama-server command Headroom writes reads back into the scenario it came from.
+    #[test]
+    fn generated_commands_read_back_to_their_scenario() {
+        use crate::scenario::LlamaOptions;
+        let mut checked = 0;
+        for id in ["llama-3.1-8b", "qwen3-8b", "gemma-3-12b", "qwen3-30b-a3b"] {
+            for weights in ["q4_k_m", "q8_0"] {
+                for (kv, v_type) in
+                    [(KvDtype::F16, None), (KvDtype::Q8_0, None), (KvDtype::Q8_0, Some(KvDtype::F16))]
+                {
+                    for (context, batch) in [(4096, 1), (16384, 4)] {
+                        for llama in [
+                            LlamaOptions::default(),
+                            LlamaOptions { batch: 1024, ubatch: 256, v_type, swa_full: true, unified: true },
+                        ] {
+                            let s = Scenario {
+                                weights: WeightFormat::parse(weights).ok(),
+                                kv,
+                                context,
+                                batch,
+                                runtime: Some(Runtime::LlamaCpp),
+                                llama: LlamaOptions { v_type, ..llama },
+                                ..Scenario::catalog(id)
+                            };
+                            let e = crate::estimate(&s).unwrap();
+                            let cmd = &crate::flags::commands(&s, &e, None)[0];
+                            let c = parse(cmd).unwrap();
+                            assert!(c.ignored.is_empty(), "{cmd}: {:?}", c.ignored);
+                            let (model, format) = c.catalog.clone().unwrap();
+                            let mut back = Scenario { weights: format, ..Scenario::catalog(&model) };
+                            c.apply(&mut back);
+                            assert_eq!(back, s, "{cmd}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 96);
+    }
+
+    #[test]
+    fn ollama_tags_find_their_catalog_model() {
+        assert_eq!(ollama_catalog("qwen3:8b").map(|c| c.0).as_deref(), Some("qwen3-8b"));
+        assert_eq!(ollama_catalog("llama3.1:8b").map(|c| c.0).as_deref(), Some("llama-3.1-8b"));
+        let (id, f) = ollama_catalog("llama3.1:8b-instruct-q4_K_M").unwrap();
+        assert_eq!((id.as_str(), f), ("llama-3.1-8b", WeightFormat::parse("q4_k_m").ok()));
+        assert_eq!(ollama_catalog("no-such-model:1b"), None);
+    }
+
+    #[test]
+    fn bad_commands_are_refused_with_a_reason_and_odd_pieces_listed() {
+        assert!(parse("").is_err());
+        assert!(parse("python train.py").is_err());
+        assert!(parse("llama-server -m 'a.gguf").is_err());
+        assert!(parse("llama-server \u{7} -m a.gguf").is_err());
+        assert!(parse(&"x".repeat(MAX_COMMAND + 1)).is_err());
+        let c = parse("llama-server -m unknown-model.gguf -c lots -ctk q3_k stray").unwrap();
+        assert_eq!(c.catalog, None);
+        assert_eq!(c.model.as_deref(), Some("unknown-model.gguf"));
+        let pieces: Vec<&str> = c.ignored.iter().map(|i| i.piece.as_str()).collect();
+        assert_eq!(pieces, ["-c lots", "-ctk q3_k", "stray"]);
+    }
+}
