@@ -217,6 +217,26 @@ test('llama.cpp settings: -ub, -ctv, --swa-full and --kv-unified change the buff
   await shot('desktop-llama-settings');
 });
 
+test('a pasted llama-server command sets the model and settings as the CLI reads it, listing what it leaves out', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-llama summary');
+  const cmd = 'CUDA_VISIBLE_DEVICES=0 ./llama-server -m qwen3-8b.Q4_K_M.gguf -c 32768 -np 4 \\\n  -fa on -ctk q8_0 -ub 256 --port 8080';
+  await page.fill('#hr-command', cmd);
+  await page.click('#hr-command-read');
+  const want = cli(['estimate', '--command', cmd]);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assertEq(await page.inputValue('#hr-model'), 'qwen3-8b', 'the search box shows the command\'s model');
+  const notes = await page.locator('#hr-command-notes').textContent();
+  assert(notes.includes('--port 8080') && notes.includes('CUDA_VISIBLE_DEVICES=0'), notes);
+  await page.fill('#hr-command', 'python serve.py');
+  await page.click('#hr-command-read');
+  assert((await page.locator('#hr-command-error').textContent()).includes('not a program'), 'a non-command is refused');
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  await shot('desktop-pasted-command');
+});
+
 test('a hybrid model shows its recurrent state apart from the KV cache, and its layers', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&model=qwen3-next-80b-a3b&ctx=32768`);
   await ready(page);

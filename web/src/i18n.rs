@@ -45,6 +45,10 @@ ui_text! {
     ByFormat => "usual for the format", "habituel pour le format";
     FlashAttention => "Flash attention", "Flash attention";
     LlamaOptions => "llama.cpp / Ollama settings", "Réglages llama.cpp / Ollama";
+    PasteCommand => "Paste a llama-server or ollama command", "Collez une commande llama-server ou ollama";
+    ReadCommand => "Read command", "Lire la commande";
+    NotApplied => "Not applied", "Non appliqué";
+    CommandModelKept => "The command's model is not in the catalog; the model chosen above is kept:", "Le modèle de la commande n'est pas au catalogue ; le modèle choisi plus haut est gardé :";
     Ubatch => "Micro-batch -ub (tokens)", "Micro-batch -ub (tokens)";
     BatchTokens => "Batch -b (tokens)", "Batch -b (tokens)";
     KvV => "V-cache precision (-ctv)", "Précision du cache V (-ctv)";

@@ -60,6 +60,21 @@ pub fn ModelInput() -> impl IntoView {
     let params_error = RwSignal::new(None::<String>);
     let config_text = RwSignal::new(String::new());
     let config_error = RwSignal::new(None::<String>);
+    // A catalog model chosen elsewhere (a pasted command) shows in the search box.
+    let chosen = Memo::new(move |_| {
+        ui.scenario.with(|s| match &s.model {
+            ModelSource::Catalog(id) => Some(id.clone()),
+            _ => None,
+        })
+    });
+    Effect::new(move |_| {
+        if let Some(id) = chosen.get()
+            && catalog::model(&model_text.get_untracked()).map(|m| m.id) != Ok(id.as_str())
+        {
+            model_text.set(id);
+            source.set(Source::Catalog);
+        }
+    });
 
     let choose_catalog = move |text: String| {
         model_text.set(text.clone());
@@ -302,8 +317,12 @@ pub fn WorkloadInputs() -> impl IntoView {
     let ui = ui();
     let lang = ui.lang;
     let s = ui.scenario;
-    let training = move || s.with(|s| s.mode.is_training());
-    let lora = move || s.with(|s| matches!(s.mode, Mode::Lora | Mode::Qlora));
+    // Memos, so the controls under them are rebuilt only when the mode changes, not on every
+    // change of the scenario (which would close the folded sections and drop their state).
+    let training = Memo::new(move |_| s.with(|s| s.mode.is_training()));
+    let training = move || training.get();
+    let lora = Memo::new(move |_| s.with(|s| matches!(s.mode, Mode::Lora | Mode::Qlora)));
+    let lora = move || lora.get();
 
     let weights_options = Signal::derive(move || {
         let mut v = vec![(String::new(), tr(lang.get(), T::ModelsOwn).to_string())];
@@ -425,9 +444,54 @@ fn LlamaCppInputs() -> impl IntoView {
         v.extend(KvDtype::ALL.iter().map(|k| (k.id().to_string(), k.id().to_uppercase())));
         v
     });
+    let command_text = RwSignal::new(String::new());
+    let command_error = RwSignal::new(None::<String>);
+    let command_notes = RwSignal::new(Vec::<String>::new());
+    let read_command = move |text: String| match headroom_core::command::parse(&text) {
+        Err(e) => {
+            command_error.set(Some(e.to_string()));
+            command_notes.set(Vec::new());
+        }
+        Ok(c) => {
+            command_error.set(None);
+            let l = lang.get_untracked();
+            let mut notes: Vec<String> = c
+                .ignored
+                .iter()
+                .map(|i| format!("{} `{}`: {}", tr(l, T::NotApplied), i.piece, i.reason))
+                .collect();
+            if let (None, Some(m)) = (&c.catalog, &c.model) {
+                notes.push(format!("{} `{m}`", tr(l, T::CommandModelKept)));
+            }
+            command_notes.set(notes);
+            ui.hf.set(ui.hf.get_untracked().filter(|_| c.catalog.is_none()));
+            s.update(|s| {
+                if let Some((id, _)) = &c.catalog {
+                    s.model = ModelSource::Catalog(id.clone());
+                }
+                c.apply(s);
+            });
+        }
+    };
     view! {
         <details class="hr-llama" id="hr-llama">
             <summary>{move || tr(lang.get(), T::LlamaOptions)}</summary>
+            <div class="hr-field">
+                <label for="hr-command">{move || tr(lang.get(), T::PasteCommand)}</label>
+                <textarea id="hr-command" rows="3" spellcheck="false" placeholder="llama-server -m model.Q4_K_M.gguf -c 32768 -np 4 -fa on"
+                    prop:value=move || command_text.get()
+                    on:input=move |ev| command_text.set(event_target_value(&ev))></textarea>
+                <div class="hr-field-row">
+                    <button type="button" id="hr-command-read"
+                        on:click=move |_| read_command(command_text.get_untracked())>
+                        {move || tr(lang.get(), T::ReadCommand)}
+                    </button>
+                </div>
+                <small id="hr-command-error" class="hr-error" role="alert">{move || command_error.get()}</small>
+                <ul id="hr-command-notes" class="hr-notes">
+                    {move || command_notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                </ul>
+            </div>
             <CountField id="hr-ubatch" label=label_of(lang.get_untracked(), T::Ubatch)
                 value=Signal::derive(move || s.with(|s| s.llama.ubatch))
                 set=Callback::new(move |v| s.update(|s| s.llama.ubatch = v))
