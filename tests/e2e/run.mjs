@@ -217,6 +217,23 @@ test('llama.cpp settings: -ub, -ctv, --swa-full and --kv-unified change the buff
   await shot('desktop-llama-settings');
 });
 
+test('MoE experts in RAM: VRAM and system RAM as the CLI says, kept in the link', async ({ page, base }) => {
+  await page.goto(`${base}?v=1&model=qwen3-30b-a3b&weights=q4_k_m&ctx=16384&device=rtx-4090`);
+  await ready(page);
+  await page.click('#hr-llama summary');
+  await page.check('#hr-cpu-moe');
+  const want = cli(['estimate', '--model', 'qwen3-30b-a3b', '--weights', 'q4_k_m', '--context', '16384', '--device', 'rtx-4090', '--cpu-moe']);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(await bytesOf(page, '#hr-weights-bytes'), want.memory.weights, 'VRAM weights as the CLI');
+  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assert((await page.locator('#hr-commands').textContent()).includes('--cpu-moe'), 'the command keeps the experts in RAM');
+  await page.uncheck('#hr-cpu-moe');
+  await page.fill('#hr-n-cpu-moe', '24');
+  const some = cli(['estimate', '--model', 'qwen3-30b-a3b', '--weights', 'q4_k_m', '--context', '16384', '--device', 'rtx-4090', '--n-cpu-moe', '24']);
+  await waitBytes(page, '#hr-total-bytes', some.memory.total);
+  assert(some.memory.weights > want.memory.weights, 'fewer experts in RAM, more VRAM');
+});
+
 test('a pasted llama-server command sets the model and settings as the CLI reads it, listing what it leaves out', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);

@@ -45,6 +45,8 @@ ui_text! {
     ByFormat => "usual for the format", "habituel pour le format";
     FlashAttention => "Flash attention", "Flash attention";
     LlamaOptions => "llama.cpp / Ollama settings", "Réglages llama.cpp / Ollama";
+    CpuMoeAll => "All MoE experts in system RAM (--cpu-moe)", "Tous les experts MoE en RAM système (--cpu-moe)";
+    CpuMoeLayers => "MoE experts of the first N layers in RAM (--n-cpu-moe)", "Experts MoE des N premières couches en RAM (--n-cpu-moe)";
     PasteCommand => "Paste a llama-server or ollama command", "Collez une commande llama-server ou ollama";
     ReadCommand => "Read command", "Lire la commande";
     NotApplied => "Not applied", "Non appliqué";

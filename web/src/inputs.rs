@@ -509,6 +509,16 @@ fn LlamaCppInputs() -> impl IntoView {
             <Toggle id="hr-kv-unified" label=label_of(lang.get_untracked(), T::KvUnified)
                 checked=Signal::derive(move || s.with(|s| s.llama.unified))
                 set=Callback::new(move |v| s.update(|s| s.llama.unified = v))/>
+            <Toggle id="hr-cpu-moe" label=label_of(lang.get_untracked(), T::CpuMoeAll)
+                checked=Signal::derive(move || s.with(|s| s.llama.cpu_moe == Some(headroom_core::scenario::ALL_LAYERS)))
+                set=Callback::new(move |v: bool| s.update(|s| s.llama.cpu_moe = v.then_some(headroom_core::scenario::ALL_LAYERS)))/>
+            <CountField id="hr-n-cpu-moe" label=label_of(lang.get_untracked(), T::CpuMoeLayers)
+                value=Signal::derive(move || s.with(|s| match s.llama.cpu_moe {
+                    Some(headroom_core::scenario::ALL_LAYERS) | None => 0,
+                    Some(n) => n,
+                }))
+                set=Callback::new(move |v| s.update(|s| s.llama.cpu_moe = (v > 0).then_some(v)))
+                min=0 max=headroom_core::model::MAX_LAYERS/>
         </details>
     }
 }

@@ -222,6 +222,14 @@ pub struct ScenarioArgs {
     #[arg(long)]
     pub kv_unified: bool,
 
+    /// llama.cpp: keep the MoE experts of the first N layers in system RAM (--n-cpu-moe N).
+    #[arg(long, value_name = "N", conflicts_with = "cpu_moe")]
+    pub n_cpu_moe: Option<u64>,
+
+    /// llama.cpp: keep every MoE expert in system RAM (--cpu-moe, -ot exps=CPU).
+    #[arg(long)]
+    pub cpu_moe: bool,
+
     /// What to estimate: inference, full (fine-tuning), lora, qlora.
     #[arg(long, value_name = "MODE", default_value = "inference")]
     pub mode: String,
@@ -411,6 +419,11 @@ impl ScenarioArgs {
                 v_type: self.kv_v.as_deref().map(KvDtype::parse).transpose().map_err(|e| e.to_string())?,
                 swa_full: self.swa_full,
                 unified: self.kv_unified,
+                cpu_moe: if self.cpu_moe {
+                    Some(headroom_core::scenario::ALL_LAYERS)
+                } else {
+                    self.n_cpu_moe
+                },
             },
             mode: Mode::parse(&self.mode).map_err(|e| e.to_string())?,
             optimizer: Optimizer::parse(&self.optimizer).map_err(|e| e.to_string())?,

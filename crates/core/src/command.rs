@@ -55,6 +55,8 @@ pub struct Command {
     pub swa_full: bool,
     /// `--kv-unified` (`Some(false)` for `--no-kv-unified`).
     pub unified: Option<bool>,
+    /// `--n-cpu-moe N`, `--cpu-moe`, `-ot exps=CPU`.
+    pub cpu_moe: Option<u64>,
     /// What was not applied.
     pub ignored: Vec<Ignored>,
 }
@@ -269,6 +271,7 @@ pub fn parse(text: &str) -> Result<Command> {
         ubatch: None,
         swa_full: false,
         unified: None,
+        cpu_moe: None,
         ignored: Vec::new(),
     };
     let args = &all[i + 1..];
@@ -448,6 +451,29 @@ fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
                 None => bad(flag.into(), "no value"),
             },
             "--swa-full" => c.swa_full = true,
+            "-cmoe" | "--cpu-moe" => c.cpu_moe = Some(crate::scenario::ALL_LAYERS),
+            "-ncmoe" | "--n-cpu-moe" => match value(&mut i) {
+                Some(v) => match v.trim().parse::<u64>() {
+                    Ok(n) if n <= crate::model::MAX_LAYERS => c.cpu_moe = Some(n),
+                    _ => bad(format!("{flag} {v}"), "not a layer count"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "-ot" | "--override-tensor" => match value(&mut i) {
+                // The common pattern: every expert tensor to the CPU (`exps=CPU`, `.ffn_.*_exps.=CPU`).
+                Some(v)
+                    if v.contains("exps")
+                        && v.to_ascii_uppercase().ends_with("=CPU")
+                        && !v.contains("blk") =>
+                {
+                    c.cpu_moe = Some(crate::scenario::ALL_LAYERS);
+                }
+                Some(v) => bad(
+                    format!("{flag} {v}"),
+                    "a tensor override Headroom does not model (it models `exps=CPU`)",
+                ),
+                None => bad(flag.into(), "no value"),
+            },
             "-kvu" | "--kv-unified" => c.unified = Some(true),
             "--no-kv-unified" => c.unified = Some(false),
             f if f.starts_with('-') => {
@@ -501,6 +527,7 @@ impl Command {
         if let Some(u) = self.unified {
             s.llama.unified = u;
         }
+        s.llama.cpu_moe = self.cpu_moe;
         if let Some((_, Some(f))) = &self.catalog {
             s.weights = Some(*f);
         }
@@ -551,7 +578,18 @@ mod tests {
                     for (context, batch) in [(4096, 1), (16384, 4)] {
                         for llama in [
                             LlamaOptions::default(),
-                            LlamaOptions { batch: 1024, ubatch: 256, v_type, swa_full: true, unified: true },
+                            LlamaOptions {
+                                batch: 1024,
+                                ubatch: 256,
+                                v_type,
+                                swa_full: true,
+                                unified: true,
+                                cpu_moe: Some(if id == "qwen3-30b-a3b" {
+                                    20
+                                } else {
+                                    crate::scenario::ALL_LAYERS
+                                }),
+                            },
                         ] {
                             let s = Scenario {
                                 weights: WeightFormat::parse(weights).ok(),

@@ -94,6 +94,8 @@ pub struct Estimate {
     pub input_embedding_bytes: Bytes,
     /// Bytes of the routed experts (read only for the experts a token picks).
     pub expert_bytes: Bytes,
+    /// Of those, the bytes llama.cpp keeps in system RAM (`--n-cpu-moe`, or offloaded layers').
+    pub expert_bytes_host: Bytes,
     /// Download size.
     pub disk: Disk,
     /// Parameters the optimizer updates (0 for inference).
@@ -353,14 +355,18 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     let layers = shape.map_or(0, |a| a.num_layers());
     let place = match (scenario.gpu_layers, runtime.is_llama_cpp(), &r.architecture) {
         (Some(k), true, Some(_)) if k <= layers => {
-            Placement { first_gpu_layer: layers - k, head_on_gpu: false }
+            Placement { first_gpu_layer: layers - k, head_on_gpu: false, cpu_moe: 0 }
         }
-        _ => Placement { first_gpu_layer: 0, head_on_gpu: true },
+        _ => Placement { first_gpu_layer: 0, head_on_gpu: true, cpu_moe: 0 },
     };
     if scenario.gpu_layers.is_some() && !runtime.is_llama_cpp() {
         notes.push(Msg::new(MsgId::NoteGpuLayersLlamaCpp, vec![]));
     }
-    let (weights_device, weights_host) =
+    let place = Placement {
+        cpu_moe: scenario.llama.cpu_moe.filter(|_| runtime.is_llama_cpp()).unwrap_or(0),
+        ..place
+    };
+    let (weights_device, weights_host, experts_host) =
         split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_deref(), place);
     let weights_term = weights_term(
         r,
@@ -440,6 +446,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         expert_bytes: priced
             .as_ref()
             .map_or(Bytes::ZERO, |p| Bytes::new(p.sum_where(|t| t.role.is_expert()))),
+        expert_bytes_host: experts_host,
         disk,
         trainable_params: 0,
         flops_per_token,
@@ -630,6 +637,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         embedding_bytes: Bytes::ZERO,
         input_embedding_bytes: Bytes::ZERO,
         expert_bytes: Bytes::ZERO,
+        expert_bytes_host: Bytes::ZERO,
         disk: Disk { weights: download },
         trainable_params: trainable,
         flops_per_token,
@@ -938,9 +946,11 @@ fn flops_per_token(active: Params, shape: Option<&Architecture>, context: u64) -
 struct Placement {
     first_gpu_layer: u64,
     head_on_gpu: bool,
+    /// The routed experts of the layers below this one stay in system RAM (`--n-cpu-moe`).
+    cpu_moe: u64,
 }
 
-/// Weight bytes on the busiest accelerator and on the host.
+/// Weight bytes on the busiest accelerator, on the host, and of the routed experts on the host.
 fn split_weights(
     priced: &Option<Priced>,
     total: Bytes,
@@ -948,20 +958,34 @@ fn split_weights(
     gpus: u64,
     arch: Option<&Architecture>,
     place: Placement,
-) -> (Bytes, Bytes) {
+) -> (Bytes, Bytes, Bytes) {
     match runtime {
-        Runtime::Cpu | Runtime::Mlx => return (total, Bytes::ZERO),
+        Runtime::Cpu | Runtime::Mlx => return (total, Bytes::ZERO, Bytes::ZERO),
         _ => {}
     }
     let (Some(p), Some(a)) = (priced, arch) else {
-        return (Bytes::new(total.get().div_ceil(gpus.max(1))), Bytes::ZERO);
+        return (Bytes::new(total.get().div_ceil(gpus.max(1))), Bytes::ZERO, Bytes::ZERO);
     };
     let input = |t: &tensors::Tensor| matches!(t.role, Role::TokenEmbd | Role::PosEmbd);
     let head = |t: &tensors::Tensor| t.layer.is_none() && !input(t);
     if runtime == Runtime::Vllm && gpus > 1 {
-        return (Bytes::new(tensor_parallel_bytes(p, a, gpus)), Bytes::ZERO);
+        return (Bytes::new(tensor_parallel_bytes(p, a, gpus)), Bytes::ZERO, Bytes::ZERO);
     }
-    let sums = p.layer_sums(a.num_layers());
+    let mut sums = p.layer_sums(a.num_layers());
+    // `--n-cpu-moe`: the routed experts of the first layers on the GPU's share go to RAM.
+    let mut experts_host = 0u64;
+    if runtime.is_llama_cpp() && place.cpu_moe > place.first_gpu_layer {
+        for (t, b) in p.tensors.iter().zip(&p.bytes) {
+            if let Some(l) = t.layer.map(u64::from)
+                && t.role.is_expert()
+                && (place.first_gpu_layer..place.cpu_moe).contains(&l)
+                && let Some(sum) = sums.get_mut(l as usize)
+            {
+                *sum = sum.saturating_sub(*b);
+                experts_host = experts_host.saturating_add(*b);
+            }
+        }
+    }
     let llama = runtime.is_llama_cpp();
     // llama.cpp keeps the input embeddings in system RAM, and the layers it does not offload.
     let mut host = 0u64;
@@ -999,7 +1023,7 @@ fn split_weights(
         }
         busiest = busiest.max(b);
     }
-    (Bytes::new(busiest), Bytes::new(host))
+    (Bytes::new(busiest), Bytes::new(host.saturating_add(experts_host)), Bytes::new(experts_host))
 }
 
 /// Weight bytes on one GPU under vLLM's tensor parallelism: column- and row-parallel matrices,
@@ -1255,5 +1279,49 @@ mod tensor_parallel_tests {
         let on8 = vllm("llama-3.1-8b", 8).memory.get(TermKind::Weights).get();
         assert!(on16 > on8 / 2, "K and V cannot split below one head: {on16} vs {on8}");
         assert!(on16 < on8, "{on16} vs {on8}");
+    }
+}
+
+#[cfg(test)]
+mod cpu_moe_tests {
+    use super::*;
+    use crate::scenario::{ALL_LAYERS, LlamaOptions};
+
+    fn run(cpu_moe: Option<u64>, gpu_layers: Option<u64>) -> Estimate {
+        let s = Scenario {
+            weights: WeightFormat::parse("q4_k_m").ok(),
+            gpu_layers,
+            llama: LlamaOptions { cpu_moe, ..LlamaOptions::default() },
+            ..Scenario::catalog("qwen3-30b-a3b")
+        };
+        estimate(&s).unwrap()
+    }
+
+    /// `--n-cpu-moe N` moves exactly the routed experts of the first N layers to RAM, never
+    /// more VRAM with more layers' experts on the CPU, and leaves the KV cache on the GPU.
+    #[test]
+    fn experts_in_ram_move_only_the_experts() {
+        let base = run(None, None);
+        let all = run(Some(ALL_LAYERS), None);
+        let moved = base.memory.get(TermKind::Weights).get() - all.memory.get(TermKind::Weights).get();
+        assert_eq!(moved, all.expert_bytes.get());
+        assert_eq!(all.expert_bytes_host, all.expert_bytes);
+        assert_eq!(all.host.get(TermKind::Weights).get() - base.host.get(TermKind::Weights).get(), moved);
+        assert_eq!(all.memory.get(TermKind::KvCache), base.memory.get(TermKind::KvCache));
+        let mut last = u64::MAX;
+        for n in [0, 1, 8, 24, 47, 48, 200] {
+            let e = run(Some(n), None);
+            let vram = e.memory.get(TermKind::Weights).get();
+            assert!(vram <= last, "--n-cpu-moe {n}: {vram} > {last}");
+            last = vram;
+        }
+        assert_eq!(last, all.memory.get(TermKind::Weights).get());
+        // With -ngl, the layers already in RAM hold their experts there: nothing counted twice.
+        let both = run(Some(ALL_LAYERS), Some(24));
+        assert_eq!(
+            both.host.get(TermKind::Weights).get() + both.memory.get(TermKind::Weights).get(),
+            run(None, Some(24)).host.get(TermKind::Weights).get()
+                + run(None, Some(24)).memory.get(TermKind::Weights).get()
+        );
     }
 }

@@ -110,6 +110,11 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if s.llama.unified {
                 c.push_str(" --kv-unified");
             }
+            match s.llama.cpu_moe {
+                Some(crate::scenario::ALL_LAYERS) => c.push_str(" --cpu-moe"),
+                Some(n) => c.push_str(&format!(" --n-cpu-moe {n}")),
+                None => {}
+            }
             if gpus > 1 && e.runtime != Runtime::Cpu {
                 c.push_str(" --split-mode layer");
             }
@@ -273,6 +278,7 @@ mod tests {
                 v_type: Some(KvDtype::F16),
                 swa_full: true,
                 unified: true,
+                cpu_moe: None,
             },
             ..Scenario::catalog("llama-3.1-8b")
         };

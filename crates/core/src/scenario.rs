@@ -188,11 +188,25 @@ pub struct LlamaOptions {
     pub swa_full: bool,
     /// One cache shared by all sequences (`--kv-unified`).
     pub unified: bool,
+    /// The routed experts kept in system RAM: those of the first `n` layers (`--n-cpu-moe n`;
+    /// [`ALL_LAYERS`] for `--cpu-moe` / `-ot exps=CPU`). Attention, shared experts and the KV
+    /// cache stay on the GPU.
+    pub cpu_moe: Option<u64>,
 }
+
+/// Every layer (`--cpu-moe`).
+pub const ALL_LAYERS: u64 = u64::MAX;
 
 impl Default for LlamaOptions {
     fn default() -> Self {
-        LlamaOptions { batch: 2048, ubatch: 512, v_type: None, swa_full: false, unified: false }
+        LlamaOptions {
+            batch: 2048,
+            ubatch: 512,
+            v_type: None,
+            swa_full: false,
+            unified: false,
+            cpu_moe: None,
+        }
     }
 }
 

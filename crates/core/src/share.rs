@@ -24,6 +24,7 @@
 //! | `kvv` | llama.cpp V-cache type when it differs from `kv` (`-ctv`) | `kv` |
 //! | `swafull` | llama.cpp full-size sliding-window caches, `1` (`--swa-full`) | `0` |
 //! | `kvu` | llama.cpp unified KV cache, `1` (`--kv-unified`) | `0` |
+//! | `cpumoe` | llama.cpp MoE experts in RAM: of the first N layers, or `all` (`--n-cpu-moe`, `--cpu-moe`) | none |
 //! | `mode` | `inference`, `full`, `lora`, `qlora` | `inference` |
 //! | `opt` | optimizer (`adamw`, `adamw-8bit`, `paged-adamw-8bit`, `sgd`, `adafactor`, `lion`…) | `adamw` |
 //! | `prec` | full fine-tuning recipe (`mixed`, `mixed-fp32-grads`, `pure-bf16`, `fp32`) | `mixed` |
@@ -276,6 +277,11 @@ pub fn encode(s: &Scenario) -> String {
     if s.llama.unified {
         q.push("kvu", "1");
     }
+    match s.llama.cpu_moe {
+        Some(crate::scenario::ALL_LAYERS) => q.push("cpumoe", "all"),
+        Some(n) => q.push("cpumoe", &format!("{n}")),
+        None => {}
+    }
     if s.mode != d.mode {
         q.push("mode", s.mode.id());
     }
@@ -421,6 +427,13 @@ pub fn decode(query: &str) -> Decoded {
                     &value,
                     format!("not a token count (1 to {})", crate::scenario::MAX_LLAMA_BATCH),
                 ),
+            },
+            "cpumoe" => match value.trim() {
+                "all" => scenario.llama.cpu_moe = Some(crate::scenario::ALL_LAYERS),
+                v => match v.parse::<u64>() {
+                    Ok(n) if n <= crate::model::MAX_LAYERS => scenario.llama.cpu_moe = Some(n),
+                    _ => ignore(&key, &value, "a layer count or `all`".into()),
+                },
             },
             "kvv" => match KvDtype::parse(&value) {
                 Ok(v) => scenario.llama.v_type = Some(v),
@@ -664,11 +677,12 @@ mod tests {
                 v_type: Some(KvDtype::Q8_0),
                 swa_full: true,
                 unified: true,
+                cpu_moe: Some(12),
             },
             ..Scenario::default()
         };
         let q = encode(&s);
-        assert_eq!(q, "?v=1&ub=256&nb=1024&kvv=q8_0&swafull=1&kvu=1");
+        assert_eq!(q, "?v=1&ub=256&nb=1024&kvv=q8_0&swafull=1&kvu=1&cpumoe=12");
         assert_eq!(decode(&q), Decoded { scenario: s, ignored: Vec::new() });
         let d = decode("?v=1&ub=0&nb=lots&kvv=q3&kvu=yes");
         assert_eq!(d.scenario, Scenario::default());

@@ -255,12 +255,16 @@ pub fn token_reads(e: &Estimate, arch: Option<&Architecture>, batch: u64, step: 
     } else {
         0.0
     };
-    let host_fraction = if total > 0.0 { (host_weights / total).min(1.0) } else { 0.0 };
+    // Experts kept in RAM (`--n-cpu-moe`) are read there for the experts a token picks; the
+    // rest of the host's share (offloaded layers) in proportion.
+    let host_experts = (e.expert_bytes_host.get() as f64).min(host_weights);
+    let host_fraction = if total > 0.0 { ((host_weights - host_experts) / total).min(1.0) } else { 0.0 };
+    let weights_host = (read * host_fraction + host_experts * expert_share).min(read);
     let kv_one = e.kv_total.get() as f64 / batch.max(1) as f64;
     let kv_host = e.host.get(crate::estimate::TermKind::KvCache).get() as f64 / batch.max(1) as f64;
     TokenReads {
-        weights_device: read * (1.0 - host_fraction),
-        weights_host: read * host_fraction,
+        weights_device: read - weights_host,
+        weights_host,
         kv_device: (kv_one - kv_host).max(0.0),
         kv_host,
     }
