@@ -234,6 +234,20 @@ test('MoE experts in RAM: VRAM and system RAM as the CLI says, kept in the link'
   assert(some.memory.weights > want.memory.weights, 'fewer experts in RAM, more VRAM');
 });
 
+test('a draft model adds its own line, as the CLI says; a draft llama.cpp would refuse is explained', async ({ page, base }) => {
+  await page.goto(`${base}?v=1&model=qwen3-8b&weights=q4_k_m&ctx=16384`);
+  await ready(page);
+  await page.click('#hr-llama summary');
+  await page.selectOption('#hr-draft', 'qwen3-0.6b');
+  const want = cli(['estimate', '--model', 'qwen3-8b', '--weights', 'q4_k_m', '--context', '16384', '--draft', 'qwen3-0.6b']);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(await bytesOf(page, '#hr-draft-bytes'), want.memory.draft, 'the draft line as the CLI');
+  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assert((await page.locator('#hr-commands').textContent()).includes('-md qwen3-0.6b.Q4_K_M.gguf'), 'the command loads the draft');
+  await page.selectOption('#hr-draft', 'llama-3.2-1b');
+  await page.locator('text=differs from the target').first().waitFor({ timeout: 10000 });
+});
+
 test('a pasted llama-server command sets the model and settings as the CLI reads it, listing what it leaves out', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);

@@ -47,6 +47,8 @@ ui_text! {
     LlamaOptions => "llama.cpp / Ollama settings", "Réglages llama.cpp / Ollama";
     CpuMoeAll => "All MoE experts in system RAM (--cpu-moe)", "Tous les experts MoE en RAM système (--cpu-moe)";
     CpuMoeLayers => "MoE experts of the first N layers in RAM (--n-cpu-moe)", "Experts MoE des N premières couches en RAM (--n-cpu-moe)";
+    DraftModel => "Draft model for speculative decoding (-md)", "Modèle brouillon pour le décodage spéculatif (-md)";
+    NoDraft => "— none —", "— aucun —";
     PasteCommand => "Paste a llama-server or ollama command", "Collez une commande llama-server ou ollama";
     ReadCommand => "Read command", "Lire la commande";
     NotApplied => "Not applied", "Non appliqué";

@@ -444,6 +444,11 @@ fn LlamaCppInputs() -> impl IntoView {
         v.extend(KvDtype::ALL.iter().map(|k| (k.id().to_string(), k.id().to_uppercase())));
         v
     });
+    let draft_options = Signal::derive(move || {
+        let mut v = vec![(String::new(), tr(lang.get(), T::NoDraft).to_string())];
+        v.extend(catalog::models().iter().map(|m| (m.id.to_string(), m.id.to_string())));
+        v
+    });
     let command_text = RwSignal::new(String::new());
     let command_error = RwSignal::new(None::<String>);
     let command_notes = RwSignal::new(Vec::<String>::new());
@@ -509,6 +514,9 @@ fn LlamaCppInputs() -> impl IntoView {
             <Toggle id="hr-kv-unified" label=label_of(lang.get_untracked(), T::KvUnified)
                 checked=Signal::derive(move || s.with(|s| s.llama.unified))
                 set=Callback::new(move |v| s.update(|s| s.llama.unified = v))/>
+            <Choice id="hr-draft" label=label_of(lang.get_untracked(), T::DraftModel) options=draft_options
+                selected=Signal::derive(move || s.with(|s| s.llama.draft.clone().unwrap_or_default()))
+                set=Callback::new(move |v: String| s.update(|s| s.llama.draft = catalog::model(&v).ok().map(|m| m.id.to_string())))/>
             <Toggle id="hr-cpu-moe" label=label_of(lang.get_untracked(), T::CpuMoeAll)
                 checked=Signal::derive(move || s.with(|s| s.llama.cpu_moe == Some(headroom_core::scenario::ALL_LAYERS)))
                 set=Callback::new(move |v: bool| s.update(|s| s.llama.cpu_moe = v.then_some(headroom_core::scenario::ALL_LAYERS)))/>

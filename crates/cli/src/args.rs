@@ -230,6 +230,14 @@ pub struct ScenarioArgs {
     #[arg(long)]
     pub cpu_moe: bool,
 
+    /// llama.cpp: a catalog model drafting for speculative decoding (-md), in the same format.
+    #[arg(long, value_name = "ID")]
+    pub draft: Option<String>,
+
+    /// llama.cpp: the most tokens drafted per step (--draft-max).
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub draft_max: u64,
+
     /// What to estimate: inference, full (fine-tuning), lora, qlora.
     #[arg(long, value_name = "MODE", default_value = "inference")]
     pub mode: String,
@@ -424,6 +432,13 @@ impl ScenarioArgs {
                 } else {
                     self.n_cpu_moe
                 },
+                draft: self
+                    .draft
+                    .as_deref()
+                    .map(|d| headroom_core::catalog::model(d).map(|m| m.id.to_string()))
+                    .transpose()
+                    .map_err(|e| e.to_string())?,
+                draft_max: self.draft_max,
             },
             mode: Mode::parse(&self.mode).map_err(|e| e.to_string())?,
             optimizer: Optimizer::parse(&self.optimizer).map_err(|e| e.to_string())?,

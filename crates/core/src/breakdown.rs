@@ -31,13 +31,16 @@ pub enum TermKind {
     MasterWeights,
     /// LoRA adapter weights (their gradients and optimizer states are under those terms).
     Adapters,
+    /// A draft model for speculative decoding (llama.cpp `-md`): its weights, KV cache and
+    /// compute buffer.
+    Draft,
     /// Runtime overhead: CUDA context, allocator slack, runtime buffers.
     Overhead,
 }
 
 impl TermKind {
     /// Every kind, in the order the breakdown lists them.
-    pub const ALL: [TermKind; 9] = [
+    pub const ALL: [TermKind; 10] = [
         TermKind::Weights,
         TermKind::KvCache,
         TermKind::State,
@@ -46,6 +49,7 @@ impl TermKind {
         TermKind::Optimizer,
         TermKind::MasterWeights,
         TermKind::Adapters,
+        TermKind::Draft,
         TermKind::Overhead,
     ];
 
@@ -60,6 +64,7 @@ impl TermKind {
             TermKind::Optimizer => "optimizer",
             TermKind::MasterWeights => "master_weights",
             TermKind::Adapters => "adapters",
+            TermKind::Draft => "draft",
             TermKind::Overhead => "overhead",
         }
     }
@@ -75,6 +80,7 @@ impl TermKind {
             TermKind::Optimizer => MsgId::TermOptimizer,
             TermKind::MasterWeights => MsgId::TermMasterWeights,
             TermKind::Adapters => MsgId::TermAdapters,
+            TermKind::Draft => MsgId::TermDraft,
             TermKind::Overhead => MsgId::TermOverhead,
         }
     }
@@ -125,6 +131,7 @@ pub struct MemoryKeys {
     pub optimizer: u64,
     pub master_weights: u64,
     pub adapters: u64,
+    pub draft: u64,
     pub overhead: u64,
     pub total: u64,
     pub total_low: u64,
@@ -144,6 +151,7 @@ impl MemoryKeys {
             optimizer: g(TermKind::Optimizer),
             master_weights: g(TermKind::MasterWeights),
             adapters: g(TermKind::Adapters),
+            draft: g(TermKind::Draft),
             overhead: g(TermKind::Overhead),
             total: m.total.get(),
             total_low: m.total_low.get(),

@@ -57,6 +57,10 @@ pub struct Command {
     pub unified: Option<bool>,
     /// `--n-cpu-moe N`, `--cpu-moe`, `-ot exps=CPU`.
     pub cpu_moe: Option<u64>,
+    /// The draft model (`-md`), when its file name names a catalog model.
+    pub draft: Option<String>,
+    /// `--draft-max`.
+    pub draft_max: Option<u64>,
     /// What was not applied.
     pub ignored: Vec<Ignored>,
 }
@@ -272,6 +276,8 @@ pub fn parse(text: &str) -> Result<Command> {
         swa_full: false,
         unified: None,
         cpu_moe: None,
+        draft: None,
+        draft_max: None,
         ignored: Vec::new(),
     };
     let args = &all[i + 1..];
@@ -451,6 +457,24 @@ fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
                 None => bad(flag.into(), "no value"),
             },
             "--swa-full" => c.swa_full = true,
+            "-md" | "--model-draft" => match value(&mut i) {
+                Some(v) => match catalog_of(&v) {
+                    Some((id, _)) => c.draft = Some(id),
+                    None => bad(format!("{flag} {v}"), "a draft model that is not in the catalog"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--draft-max" | "--draft" | "--draft-n" => match value(&mut i) {
+                Some(v) => match count(&v, 1024) {
+                    Some(n) => c.draft_max = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a number of tokens (1 to 1024)"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            // (The draft runs where Headroom puts it, on the GPU.)
+            "-ngld" | "--gpu-layers-draft" | "--n-gpu-layers-draft" => {
+                let _ = value(&mut i);
+            }
             "-cmoe" | "--cpu-moe" => c.cpu_moe = Some(crate::scenario::ALL_LAYERS),
             "-ncmoe" | "--n-cpu-moe" => match value(&mut i) {
                 Some(v) => match v.trim().parse::<u64>() {
@@ -528,6 +552,8 @@ impl Command {
             s.llama.unified = u;
         }
         s.llama.cpu_moe = self.cpu_moe;
+        s.llama.draft = self.draft.clone();
+        s.llama.draft_max = self.draft_max.unwrap_or(16);
         if let Some((_, Some(f))) = &self.catalog {
             s.weights = Some(*f);
         }
@@ -589,6 +615,8 @@ mod tests {
                                 } else {
                                     crate::scenario::ALL_LAYERS
                                 }),
+                                draft: (id == "qwen3-8b").then(|| "qwen3-0.6b".to_string()),
+                                draft_max: if id == "qwen3-8b" { 8 } else { 16 },
                             },
                         ] {
                             let s = Scenario {
@@ -597,7 +625,7 @@ mod tests {
                                 context,
                                 batch,
                                 runtime: Some(Runtime::LlamaCpp),
-                                llama: LlamaOptions { v_type, ..llama },
+                                llama: LlamaOptions { v_type, ..llama.clone() },
                                 ..Scenario::catalog(id)
                             };
                             let e = crate::estimate(&s).unwrap();

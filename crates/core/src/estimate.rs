@@ -406,6 +406,11 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     } else {
         terms.push(activation_term_flat(weights_device));
     }
+    if runtime.is_llama_cpp()
+        && let Some(id) = &scenario.llama.draft
+    {
+        terms.push(draft_term(id, shape, format, &setup.llama, scenario.llama.draft_max, &mut notes)?);
+    }
     let variable = terms.iter().skip(1).fold(Bytes::ZERO, |acc, t| acc.saturating_add(t.bytes));
     terms.push(overhead_term(runtime, gpus, variable));
     widen_for_confidence(&mut terms, r.confidence);
@@ -471,6 +476,57 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         }),
         notes,
     })
+}
+
+/// A draft model's memory on the GPU (llama.cpp `-md`): its weights in the target's format, a KV
+/// cache of the target's cells and its own compute buffer, each by the rules the target's follow.
+///
+/// # Errors
+/// [`Error::Invalid`] on `draft` for an unknown model, or a vocabulary llama.cpp would refuse
+/// (more than 128 tokens apart from the target's, `SPEC_VOCAB_MAX_SIZE_DIFFERENCE`).
+fn draft_term(
+    id: &str,
+    target: Option<&Architecture>,
+    format: WeightFormat,
+    s: &crate::llama_cpp::Setup,
+    draft_max: u64,
+    notes: &mut Vec<Msg>,
+) -> Result<Term> {
+    let entry = catalog::model(id).map_err(|e| Error::invalid("draft", format!("{e}")))?;
+    let a = entry.architecture()?;
+    if let Some(t) = target
+        && t.vocab_size.abs_diff(a.vocab_size) > 128
+    {
+        return Err(Error::invalid(
+            "draft",
+            format!(
+                "llama.cpp refuses a draft whose vocabulary differs from the target's by more than 128 tokens ({} has {}, the target {}): pick a smaller model of the same family",
+                entry.id, a.vocab_size, t.vocab_size
+            ),
+        ));
+    }
+    let weights = tensors::weight_bytes(&a, format)?.total();
+    let kv = inference::kv_cache_bytes_llama_cpp(&a, s)?;
+    let swa = inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
+    let compute = Bytes::new(crate::llama_cpp::compute_buffer(&a, s, swa).bytes);
+    let bytes = weights.saturating_add(kv).saturating_add(compute);
+    notes.push(Msg::new(MsgId::AssumeDraftSpeedup, vec![]));
+    Ok(inference::banded(
+        TermKind::Draft,
+        bytes,
+        (0.95, 1.1),
+        Msg::new(
+            MsgId::DraftTerm,
+            vec![
+                Arg::Text(entry.id.into()),
+                Arg::Int(draft_max),
+                Arg::Size(weights),
+                Arg::Size(kv),
+                Arg::Size(compute),
+            ],
+        ),
+        vec![],
+    ))
 }
 
 /// The contexts llama.cpp refuses to create (`llama_init_from_model`), refused here with its

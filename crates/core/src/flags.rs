@@ -115,6 +115,13 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 Some(n) => c.push_str(&format!(" --n-cpu-moe {n}")),
                 None => {}
             }
+            if let Some(d) = &s.llama.draft {
+                let draft = Scenario { model: ModelSource::Catalog(d.clone()), ..Scenario::default() };
+                c.push_str(&format!(" -md {} -ngld 999", gguf_file(&draft, e.format)));
+                if s.llama.draft_max != crate::scenario::LlamaOptions::default().draft_max {
+                    c.push_str(&format!(" --draft-max {}", s.llama.draft_max));
+                }
+            }
             if gpus > 1 && e.runtime != Runtime::Cpu {
                 c.push_str(" --split-mode layer");
             }
@@ -279,12 +286,20 @@ mod tests {
                 swa_full: true,
                 unified: true,
                 cpu_moe: None,
+                draft: Some("llama-3.2-1b".into()),
+                draft_max: 8,
             },
             ..Scenario::catalog("llama-3.1-8b")
         };
         let e = estimate(&s).unwrap();
         let c = commands(&s, &e, None);
-        assert!(c[0].ends_with("-fa on -ctk q8_0 -b 1024 -ub 256 --swa-full --kv-unified"), "{}", c[0]);
+        assert!(
+            c[0].ends_with(
+                "-fa on -ctk q8_0 -b 1024 -ub 256 --swa-full --kv-unified -md llama-3.2-1b.Q4_K_M.gguf -ngld 999 --draft-max 8"
+            ),
+            "{}",
+            c[0]
+        );
         let plain =
             Scenario { weights: WeightFormat::parse("q4_k_m").ok(), ..Scenario::catalog("llama-3.1-8b") };
         let c = commands(&plain, &estimate(&plain).unwrap(), None);

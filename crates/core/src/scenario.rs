@@ -173,7 +173,7 @@ impl Default for Scenario {
 }
 
 /// llama.cpp's context parameters that change its buffers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
 pub struct LlamaOptions {
@@ -192,6 +192,11 @@ pub struct LlamaOptions {
     /// [`ALL_LAYERS`] for `--cpu-moe` / `-ot exps=CPU`). Attention, shared experts and the KV
     /// cache stay on the GPU.
     pub cpu_moe: Option<u64>,
+    /// A catalog model drafting tokens for speculative decoding (`-md`), in the target's
+    /// format, with its own KV cache and compute buffer on the GPU.
+    pub draft: Option<String>,
+    /// The most tokens drafted per step (`--draft-max`, llama.cpp's default 16).
+    pub draft_max: u64,
 }
 
 /// Every layer (`--cpu-moe`).
@@ -206,6 +211,8 @@ impl Default for LlamaOptions {
             swa_full: false,
             unified: false,
             cpu_moe: None,
+            draft: None,
+            draft_max: 16,
         }
     }
 }
@@ -248,6 +255,15 @@ impl Scenario {
     /// # Errors
     /// [`Error::Invalid`] naming the field.
     pub fn validate(&self) -> Result<()> {
+        if let Some(d) = &self.llama.draft {
+            crate::catalog::model(d).map_err(|e| Error::invalid("draft", format!("{e}")))?;
+        }
+        if self.llama.draft_max == 0 || self.llama.draft_max > 1024 {
+            return Err(Error::invalid(
+                "draft-max",
+                format!("{} is out of range; use 1 to 1024", self.llama.draft_max),
+            ));
+        }
         for (name, n) in [("ubatch", self.llama.ubatch), ("batch-tokens", self.llama.batch)] {
             if n == 0 || n > MAX_LLAMA_BATCH {
                 return Err(Error::invalid(

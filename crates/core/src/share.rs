@@ -24,6 +24,8 @@
 //! | `kvv` | llama.cpp V-cache type when it differs from `kv` (`-ctv`) | `kv` |
 //! | `swafull` | llama.cpp full-size sliding-window caches, `1` (`--swa-full`) | `0` |
 //! | `kvu` | llama.cpp unified KV cache, `1` (`--kv-unified`) | `0` |
+//! | `draft` | llama.cpp draft model for speculative decoding, a catalog id (`-md`) | none |
+//! | `draftmax` | its most tokens drafted per step (`--draft-max`) | `16` |
 //! | `cpumoe` | llama.cpp MoE experts in RAM: of the first N layers, or `all` (`--n-cpu-moe`, `--cpu-moe`) | none |
 //! | `mode` | `inference`, `full`, `lora`, `qlora` | `inference` |
 //! | `opt` | optimizer (`adamw`, `adamw-8bit`, `paged-adamw-8bit`, `sgd`, `adafactor`, `lion`…) | `adamw` |
@@ -282,6 +284,12 @@ pub fn encode(s: &Scenario) -> String {
         Some(n) => q.push("cpumoe", &format!("{n}")),
         None => {}
     }
+    if let Some(dm) = &s.llama.draft {
+        q.push("draft", dm);
+    }
+    if s.llama.draft_max != d.llama.draft_max {
+        q.push("draftmax", &format!("{}", s.llama.draft_max));
+    }
     if s.mode != d.mode {
         q.push("mode", s.mode.id());
     }
@@ -427,6 +435,14 @@ pub fn decode(query: &str) -> Decoded {
                     &value,
                     format!("not a token count (1 to {})", crate::scenario::MAX_LLAMA_BATCH),
                 ),
+            },
+            "draft" => match crate::catalog::model(&value) {
+                Ok(m) => scenario.llama.draft = Some(m.id.into()),
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "draftmax" => match parse_count(&value, 1024) {
+                Some(n) => scenario.llama.draft_max = n,
+                None => ignore(&key, &value, "a number of tokens (1 to 1024)".into()),
             },
             "cpumoe" => match value.trim() {
                 "all" => scenario.llama.cpu_moe = Some(crate::scenario::ALL_LAYERS),
@@ -678,11 +694,13 @@ mod tests {
                 swa_full: true,
                 unified: true,
                 cpu_moe: Some(12),
+                draft: Some("qwen3-0.6b".into()),
+                draft_max: 8,
             },
             ..Scenario::default()
         };
         let q = encode(&s);
-        assert_eq!(q, "?v=1&ub=256&nb=1024&kvv=q8_0&swafull=1&kvu=1&cpumoe=12");
+        assert_eq!(q, "?v=1&ub=256&nb=1024&kvv=q8_0&swafull=1&kvu=1&cpumoe=12&draft=qwen3-0.6b&draftmax=8");
         assert_eq!(decode(&q), Decoded { scenario: s, ignored: Vec::new() });
         let d = decode("?v=1&ub=0&nb=lots&kvv=q3&kvu=yes");
         assert_eq!(d.scenario, Scenario::default());

@@ -210,6 +210,16 @@ messages! {
     TermKvCache => "KV cache", "Cache KV";
     /// Term name: recurrent state.
     TermState => "Recurrent state", "État récurrent";
+    /// The draft model's term.
+    TermDraft => "Draft model", "Modèle brouillon";
+    /// The draft model's formula.
+    DraftTerm =>
+        "draft model {0} for speculative decoding (-md, up to {1} tokens drafted): its weights {2}, KV cache {3} and compute buffer {4}, on the GPU",
+        "modèle brouillon {0} pour le décodage spéculatif (-md, jusqu'à {1} tokens proposés) : ses poids {2}, son cache KV {3} et son buffer de calcul {4}, sur le GPU";
+    /// What speculative decoding gives.
+    AssumeDraftSpeedup =>
+        "speculative decoding typically speeds decoding up 1.3–2.5× when the draft agrees often (code, repetitive text) and can slow it down when it does not; the speeds shown are without it",
+        "le décodage spéculatif accélère en général le décodage de 1,3 à 2,5× quand le brouillon est souvent juste (code, texte répétitif) et peut le ralentir sinon ; les vitesses affichées sont sans lui";
     /// State formula.
     StateFormula =>
         "{0} sequence(s) × {1} per sequence ({2} recurrent layers: convolution and SSM / delta-rule state, {3} bytes per value), constant in the context",
