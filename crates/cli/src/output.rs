@@ -437,6 +437,8 @@ struct JsonFit {
     runtime: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     gpu_layers: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cpu_moe: Option<u64>,
     host_need: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     host_capacity: Option<u64>,
@@ -459,6 +461,7 @@ fn json_fit(f: &Fit, with_speed: bool) -> JsonFit {
         gpus: f.gpus,
         runtime: f.runtime.id(),
         gpu_layers: f.gpu_layers,
+        cpu_moe: f.cpu_moe,
         host_need: f.host_need.get(),
         host_capacity: f.host_capacity.map(|b| b.get()),
         cost: f.cost.clone(),

@@ -79,6 +79,9 @@ pub struct Fit {
     pub runtime: Runtime,
     /// For `offload`: layers on the GPU (llama.cpp `-ngl`).
     pub gpu_layers: Option<u64>,
+    /// For `offload` of a mixture of experts: the layers whose routed experts stay in system RAM
+    /// (llama.cpp `--n-cpu-moe`), every layer on the GPU otherwise.
+    pub cpu_moe: Option<u64>,
     /// System RAM needed, and the device's, when known.
     pub host_need: Bytes,
     /// The device's system RAM, when known.
@@ -159,6 +162,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     let training = scenario.mode.is_training();
     let host_ok = |e: &Estimate| cap.host_ram.is_none_or(|ram| e.host.total <= ram);
     let mut chosen: Option<(Verdict, Estimate, Option<u64>)> = None;
+    let mut cpu_moe: Option<u64> = None;
 
     if cap.class == Class::Cpu {
         if base.memory.total <= cap.usable {
@@ -171,6 +175,18 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         }
     } else if base.memory.total <= cap.usable && host_ok(&base) {
         chosen = Some((Verdict::Fits, base.clone(), None));
+    } else if !training
+        && runtime.is_llama_cpp()
+        && !cap.unified
+        && scenario.llama.cpu_moe.is_none()
+        && let Some(a) = arch.filter(|a| a.moe().is_some())
+        && let Some((n, e)) = fewest_cpu_moe_layers(&s, r, a.num_layers(), cap.usable)?
+        && host_ok(&e)
+    {
+        // A mixture of experts keeps attention and its KV cache on the GPU and the experts of
+        // its first layers in RAM (`--n-cpu-moe`): the fewest such layers that fit.
+        chosen = Some((Verdict::Offload, e, None));
+        cpu_moe = Some(n);
     } else if !training && runtime.is_llama_cpp() && !cap.unified {
         // Most GPU layers that fit: the GPU need falls with every layer left in RAM.
         if let Some(a) = arch {
@@ -263,6 +279,17 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         gpu_layers,
         arch.map_or(0, |a| a.num_layers()),
     );
+    if let Some(n) = cpu_moe {
+        advice.retain(|m| m.id != MsgId::AdviceOffload);
+        advice.push(Msg::new(
+            MsgId::AdviceCpuMoe,
+            vec![
+                Arg::Int(n.min(arch.map_or(0, |a| a.num_layers()))),
+                Arg::Int(arch.map_or(0, |a| a.num_layers())),
+                Arg::Num(speed.decode_tokens_per_s, 1),
+            ],
+        ));
+    }
     Ok(Fit {
         device: device.id,
         name: device.name,
@@ -275,6 +302,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         gpus: if verdict == Verdict::Cpu { 0 } else { gpus },
         runtime: e.runtime,
         gpu_layers,
+        cpu_moe,
         host_need: e.host.total,
         host_capacity: cap.host_ram,
         speed: Some(speed),
@@ -306,12 +334,49 @@ fn verdict_no(
         gpus,
         runtime,
         gpu_layers: None,
+        cpu_moe: None,
         host_need: e.host.total,
         host_capacity: cap.host_ram,
         speed: None,
         cost: cost::cost(device, gpus, e, &Speed::none(), costs),
         advice,
     }
+}
+
+/// The fewest layers whose routed experts in system RAM (`--n-cpu-moe`) make the GPU's share fit
+/// `usable` with a margin (the top of its band), with that estimate (more layers' experts in RAM
+/// never need more VRAM).
+fn fewest_cpu_moe_layers(
+    s: &Scenario,
+    r: &Resolved,
+    layers: u64,
+    usable: Bytes,
+) -> Result<Option<(u64, Estimate)>> {
+    let with = |n: u64| {
+        estimate_resolved(
+            &Scenario {
+                llama: crate::scenario::LlamaOptions { cpu_moe: Some(n), ..s.llama.clone() },
+                ..s.clone()
+            },
+            r,
+        )
+    };
+    let all = with(layers)?;
+    if all.memory.total_high > usable {
+        return Ok(None);
+    }
+    let (mut lo, mut hi, mut best) = (1u64, layers, (layers, all));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let e = with(mid)?;
+        if e.memory.total_high <= usable {
+            hi = mid;
+            best = (mid, e);
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Ok(Some(best))
 }
 
 /// The seed guide's CPU-versus-GPU guidance, made explicit for the scenario at hand.
@@ -569,6 +634,10 @@ pub fn estimate_with_device(scenario: &Scenario) -> Result<(Estimate, Option<Fit
         runtime: Some(if f.verdict == Verdict::Cpu { Runtime::Cpu } else { f.runtime }),
         gpus: if f.verdict == Verdict::Cpu { 1 } else { f.gpus.max(1) },
         gpu_layers: f.gpu_layers.or(scenario.gpu_layers),
+        llama: crate::scenario::LlamaOptions {
+            cpu_moe: f.cpu_moe.or(scenario.llama.cpu_moe),
+            ..scenario.llama.clone()
+        },
         ..scenario.clone()
     };
     let e = estimate_resolved(&used, &r)?;
@@ -600,4 +669,38 @@ fn fit_with_break_even_resolved(scenario: &Scenario, r: &Resolved, device: &Devi
         }
     }
     Ok(f)
+}
+
+#[cfg(test)]
+mod cpu_moe_fit_tests {
+    use super::*;
+    use crate::precision::WeightFormat;
+
+    /// A mixture of experts too big for the card keeps attention and KV on it and moves the
+    /// experts of the fewest first layers to RAM, with its band's top inside the card.
+    #[test]
+    fn a_moe_too_big_for_the_card_keeps_the_fewest_layers_experts_in_ram() {
+        let s = Scenario {
+            weights: WeightFormat::parse("q4_k_m").ok(),
+            context: 16384,
+            device: Some(DeviceChoice::Catalog("rtx-4060-ti-16gb".into())),
+            ..Scenario::catalog("qwen3-30b-a3b")
+        };
+        let (e, f) = estimate_with_device(&s).unwrap();
+        let f = f.unwrap();
+        assert_eq!(f.verdict, Verdict::Offload);
+        let n = f.cpu_moe.unwrap();
+        assert!(e.memory.total_high <= f.capacity, "the band's top fits");
+        let fewer = Scenario {
+            llama: crate::scenario::LlamaOptions { cpu_moe: Some(n - 1), ..Default::default() },
+            device: None,
+            ..s.clone()
+        };
+        assert!(
+            crate::estimate::estimate(&fewer).unwrap().memory.total_high > f.capacity,
+            "{n} is the fewest"
+        );
+        let cmd = &crate::flags::commands(&s, &e, Some(&f))[0];
+        assert!(cmd.contains("-ngl 999") && cmd.ends_with(&format!("--n-cpu-moe {n}")), "{cmd}");
+    }
 }

@@ -77,6 +77,7 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
         Runtime::LlamaCpp | Runtime::Cpu => {
             let ngl = match fit {
                 Some(f) if f.verdict == Verdict::Cpu => 0,
+                Some(f) if f.verdict == Verdict::Offload && f.cpu_moe.is_some() => 999,
                 Some(f) if f.verdict == Verdict::Offload => f.gpu_layers.unwrap_or(0),
                 _ => s.gpu_layers.unwrap_or(999),
             };
@@ -110,7 +111,7 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if s.llama.unified {
                 c.push_str(" --kv-unified");
             }
-            match s.llama.cpu_moe {
+            match fit.and_then(|f| f.cpu_moe).or(s.llama.cpu_moe) {
                 Some(crate::scenario::ALL_LAYERS) => c.push_str(" --cpu-moe"),
                 Some(n) => c.push_str(&format!(" --n-cpu-moe {n}")),
                 None => {}

@@ -550,6 +550,11 @@ messages! {
         "fits with only {0}% to spare: a longer context, more concurrent requests or another process will not fit",
         "tient avec seulement {0} % de marge : un contexte plus long, plus de requêtes simultanées ou un autre processus ne tiendront pas";
     /// Offload.
+    /// Experts in RAM.
+    AdviceCpuMoe =>
+        "runs with the MoE experts of the first {0} of {1} layers in system RAM (llama.cpp --n-cpu-moe {0}); attention and the KV cache stay on the GPU, about {2} tokens/s",
+        "tourne avec les experts MoE des {0} premières couches sur {1} en RAM système (llama.cpp --n-cpu-moe {0}) ; l'attention et le cache KV restent sur le GPU, environ {2} tokens/s";
+    /// Layers in RAM.
     AdviceOffload =>
         "runs with {0} of {1} layers on the GPU (llama.cpp -ngl {0}); the rest come from system RAM at about {2} tokens/s",
         "tourne avec {0} couches sur {1} sur le GPU (llama.cpp -ngl {0}) ; le reste vient de la RAM système, environ {2} tokens/s";
