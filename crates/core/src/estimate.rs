@@ -154,6 +154,30 @@ pub struct Resolved<'a> {
     pub confidence: Confidence,
     /// The architecture's parameters by part, counted once.
     pub breakdown: Option<ParamBreakdown>,
+    /// llama.cpp compute buffers already replayed for this model, by context parameters: a fit
+    /// asks the same ones for every device and every offload it tries.
+    pub compute_cache: core::cell::RefCell<Vec<(crate::llama_cpp::Setup, crate::llama_cpp::ComputeBuffer)>>,
+}
+
+impl Resolved<'_> {
+    /// llama.cpp's compute buffer of this model's `a` under `s`, replayed once per `s`.
+    pub fn compute_buffer(
+        &self,
+        a: &Architecture,
+        s: &crate::llama_cpp::Setup,
+    ) -> crate::llama_cpp::ComputeBuffer {
+        if let Some((_, cb)) = self.compute_cache.borrow().iter().find(|(k, _)| k == s) {
+            return *cb;
+        }
+        let swa = inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
+        let cb = crate::llama_cpp::compute_buffer(a, s, swa);
+        let mut cache = self.compute_cache.borrow_mut();
+        if cache.len() >= 16 {
+            cache.remove(0);
+        }
+        cache.push((*s, cb));
+        cb
+    }
 }
 
 /// Looks up or reads the model of a scenario.
@@ -174,6 +198,7 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved<'_>> {
                 notices: Vec::new(),
                 confidence: Confidence::StandIn,
                 breakdown: None,
+                compute_cache: Default::default(),
             })
         }
         ModelSource::Catalog(id) => {
@@ -191,6 +216,7 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved<'_>> {
                 notices: m.notices,
                 confidence: m.confidence,
                 breakdown: Some(breakdown),
+                compute_cache: Default::default(),
             })
         }
         ModelSource::Custom(c) => {
@@ -209,6 +235,7 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved<'_>> {
                 notices: c.notices.clone(),
                 confidence: if c.file.is_some() { Confidence::Exact } else { c.confidence },
                 breakdown: Some(breakdown),
+                compute_cache: Default::default(),
             })
         }
     }
@@ -400,7 +427,9 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         if let Some(state) = state_term(a, &setup, place, &mut state_host) {
             terms.push(state);
         }
-        let (term, buffers) = activation_term(a, &setup, &mut notes)?;
+        let replayed =
+            (runtime.is_llama_cpp() || runtime == Runtime::Cpu).then(|| r.compute_buffer(a, &setup.llama));
+        let (term, buffers) = activation_term(a, &setup, &mut notes, replayed)?;
         llama_compute = buffers;
         terms.push(term);
     } else {

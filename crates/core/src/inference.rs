@@ -369,11 +369,13 @@ fn mib(n: u64) -> Bytes {
 ///   the sampler's logits for up to 256 sequences (`seqs × vocab × 4 × 2`).
 /// * MLX: a 2048-token prefill step.
 ///
-/// Also returns llama.cpp's buffers when the runtime is llama.cpp's (the replay is done once).
+/// Also returns llama.cpp's buffers when the runtime is llama.cpp's; `replayed` is that buffer
+/// when the caller already has it (the replay is done once per model and setup).
 pub fn activation_term(
     a: &Architecture,
     s: &InferenceSetup,
     lang_note: &mut Vec<Msg>,
+    replayed: Option<crate::llama_cpp::ComputeBuffer>,
 ) -> Result<(Term, Option<crate::llama_cpp::ComputeBuffer>)> {
     let mut llama = None;
     let h = a.hidden_size;
@@ -394,8 +396,13 @@ pub fn activation_term(
     let _ = lang_note;
     let (bytes, formula, assumptions, band): (u64, Msg, Vec<Msg>, (f64, f64)) = match s.runtime {
         Runtime::LlamaCpp | Runtime::Ollama | Runtime::Cpu => {
-            let swa = LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
-            let cb = crate::llama_cpp::compute_buffer(a, &s.llama, swa);
+            let cb = replayed.unwrap_or_else(|| {
+                crate::llama_cpp::compute_buffer(
+                    a,
+                    &s.llama,
+                    LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str()),
+                )
+            });
             llama = Some(cb);
             let ub = s.llama.tokens();
             let msg = Msg::new(
