@@ -169,8 +169,7 @@ impl Resolved<'_> {
         if let Some((_, cb)) = self.compute_cache.borrow().iter().find(|(k, _)| k == s) {
             return *cb;
         }
-        let swa = inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
-        let cb = crate::llama_cpp::compute_buffer(a, s, swa);
+        let cb = crate::llama_cpp::compute_buffer(a, s);
         let mut cache = self.compute_cache.borrow_mut();
         if cache.len() >= 16 {
             cache.remove(0);
@@ -536,8 +535,7 @@ fn draft_term(
     }
     let weights = tensors::weight_bytes(&a, format)?.total();
     let kv = inference::kv_cache_bytes_llama_cpp(&a, s)?;
-    let swa = inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
-    let compute = Bytes::new(crate::llama_cpp::compute_buffer(&a, s, swa).bytes);
+    let compute = Bytes::new(crate::llama_cpp::compute_buffer(&a, s).bytes);
     let bytes = weights.saturating_add(kv).saturating_add(compute);
     notes.push(Msg::new(MsgId::AssumeDraftSpeedup, vec![]));
     Ok(inference::banded(
@@ -776,7 +774,7 @@ fn kv_term(
         .map(|(n, _)| n)
         .sum();
     let llama = s.runtime.is_llama_cpp() || s.runtime == Runtime::Cpu;
-    let llama_swa = inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
+    let llama_swa = inference::llama_cpp_slides(a);
     if llama {
         assumptions.push(Msg::new(
             if sliding > 0 && !llama_swa {
@@ -784,7 +782,7 @@ fn kv_term(
             } else {
                 MsgId::AssumeLlamaCppCells
             },
-            vec![Arg::Int(inference::LLAMA_CPP_KV_PAD), Arg::Int(inference::LLAMA_CPP_UBATCH)],
+            vec![Arg::Int(crate::llama_cpp::KV_PAD), Arg::Int(s.llama.tokens())],
         ));
     }
     if sliding > 0 && (!llama || llama_swa) {

@@ -129,8 +129,6 @@ pub const VLLM_GPU_MEMORY_UTILIZATION: f64 = 0.9;
 pub const VLLM_MAX_BATCHED_TOKENS: u64 = 8192;
 /// vLLM's default maximum concurrent sequences (`--max-num-seqs`), sized in its profile run.
 pub const VLLM_MAX_NUM_SEQS: u64 = 256;
-/// llama.cpp's default physical batch (`-ub`).
-pub const LLAMA_CPP_UBATCH: u64 = 512;
 /// mlx-lm's prefill step (tokens per chunk).
 pub const MLX_PREFILL_STEP: u64 = 2048;
 
@@ -256,8 +254,10 @@ pub const LLAMA_CPP_SWA_FAMILIES: &[&str] = &[
     "olmo3",
 ];
 
-/// KV cells llama.cpp pads a cache to.
-pub const LLAMA_CPP_KV_PAD: u64 = 256;
+/// Whether llama.cpp gives this family's sliding-window layers their own, smaller cache.
+pub fn llama_cpp_slides(a: &Architecture) -> bool {
+    LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str())
+}
 
 /// The KV cache as llama.cpp allocates it for `batch` sequences of `context` tokens, one stream
 /// per sequence (not unified): full-attention layers keep `pad256(context)` cells per stream;
@@ -268,7 +268,7 @@ pub const LLAMA_CPP_KV_PAD: u64 = 256;
 /// # Errors
 /// [`Error::Overflow`] for absurd inputs.
 pub fn kv_cache_bytes_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setup) -> Result<Bytes> {
-    let swa = LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
+    let swa = llama_cpp_slides(a);
     let mut total: u64 = 0;
     for (n, m) in a.mixers() {
         let (cells, row) = match m.cache(a.hidden_size) {
@@ -396,13 +396,7 @@ pub fn activation_term(
     let _ = lang_note;
     let (bytes, formula, assumptions, band): (u64, Msg, Vec<Msg>, (f64, f64)) = match s.runtime {
         Runtime::LlamaCpp | Runtime::Ollama | Runtime::Cpu => {
-            let cb = replayed.unwrap_or_else(|| {
-                crate::llama_cpp::compute_buffer(
-                    a,
-                    &s.llama,
-                    LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str()),
-                )
-            });
+            let cb = replayed.unwrap_or_else(|| crate::llama_cpp::compute_buffer(a, &s.llama));
             llama = Some(cb);
             let ub = s.llama.tokens();
             let msg = Msg::new(

@@ -13,11 +13,11 @@
 //! replay returns was checked against the real llama.cpp (the CPU build node-llama-cpp ships,
 //! its `llama_get_memory_breakdown`): see `tests/llama-cpp/`.
 //!
-//! Layers whose graph is rebuilt node for node: attention (full, sliding, chunked; GQA/MQA; Q/K
-//! norms; biases) with and without flash attention, dense gated or plain feed-forwards, MoE
-//! feed-forwards (router, top-k, expert matmuls, weighted sum, shared experts). Other mixers
-//! (MLA, linear attention, state-space layers) are stood in for by an attention or a projection
-//! of their widths, and [`ComputeBuffer::exact`] says so.
+//! Layers whose graph is rebuilt node for node: attention (full, sliding, chunked; GQA/MQA; fused
+//! or not; Q/K norms; biases; the rotations of quantized caches) with and without flash attention,
+//! MLA, Mamba-2, LFM2's short convolution, dense and MoE feed-forwards. Gated DeltaNet, Kimi Delta
+//! Attention and Mamba-1 layers are stood in for by their projections, DeepSeek V3.2's indexer
+//! layers by plain MLA, and [`ComputeBuffer::exact`] says so.
 
 use alloc::vec::Vec;
 
@@ -729,10 +729,8 @@ fn dense(g: &mut Graph, x: usize, m: &crate::model::Mlp, h: u64, t: u64) -> usiz
 }
 
 /// llama.cpp's compute buffer for `a` under `s`, and its host output buffer.
-///
-/// `swa` says whether llama.cpp gives this family's sliding layers their own small cache.
-pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
-    let (g, exact, logits) = build(a, s, swa);
+pub fn compute_buffer(a: &Architecture, s: &Setup) -> ComputeBuffer {
+    let (g, exact, logits) = build(a, s);
     let h = a.hidden_size.max(1);
     // llama.cpp's first reservation, the one whose size it keeps, holds one more hidden state of
     // the micro-batch than the layout its later graphs reuse (measured on every architecture in
@@ -747,9 +745,9 @@ pub fn compute_buffer(a: &Architecture, s: &Setup, swa: bool) -> ComputeBuffer {
 /// The rebuilt graph, one line per tensor (`bytes` or `view`, then its sources), for comparing
 /// with the graph llama.cpp builds (`LLAMA_DUMP_GRAPH=1 target/llama-cpp/driver …`).
 #[doc(hidden)]
-pub fn outline(a: &Architecture, s: &Setup, swa: bool) -> alloc::string::String {
+pub fn outline(a: &Architecture, s: &Setup) -> alloc::string::String {
     use core::fmt::Write;
-    let (g, _, _) = build(a, s, swa);
+    let (g, _, _) = build(a, s);
     let mut out = alloc::string::String::new();
     for (i, n) in g.nodes.iter().enumerate() {
         let what = match n.view_of {
@@ -768,7 +766,9 @@ pub fn outline(a: &Architecture, s: &Setup, swa: bool) -> alloc::string::String 
     out
 }
 
-fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
+fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
+    // Whether llama.cpp gives this family's sliding layers their own small cache.
+    let swa = crate::inference::llama_cpp_slides(a);
     let h = a.hidden_size.max(1);
     let t = s.tokens();
     let mut g = Graph { layer_norm: !matches!(a.norm, crate::model::NormKind::Rms), ..Graph::default() };
@@ -941,9 +941,10 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                     Mixer::ShortConv(sc) => {
                         short_conv(&mut g, xn, sc.kernel, s, conv_state.unwrap_or(s_copy), h, &mut fetch_next)
                     }
-                    Mixer::Mla(ml) if ml.indexer.is_none() => {
-                        // (The rotations of a quantized latent cache are not rebuilt.)
-                        exact &= !s.k_type.is_quantized();
+                    Mixer::Mla(ml) => {
+                        // (Not rebuilt: the rotations of a quantized latent cache, and DeepSeek
+                        // V3.2's sparse indexer, whose layers are replayed as plain MLA.)
+                        exact &= !s.k_type.is_quantized() && ml.indexer.is_none();
                         let cells = s.cells(Span::Full, swa);
                         let (k_idx, _, mask) = full;
                         let o = mla(&mut g, xn, ml, s, pos, (k_idx, mask, cells));
@@ -965,32 +966,6 @@ fn build(a: &Architecture, s: &Setup, swa: bool) -> (Graph, bool, u64) {
                         let p = g.f32([w, t, 1], &[xn], false);
                         let y = g.f32([w, t, 1], &[p], false);
                         g.f32([h, t, 1], &[y], false)
-                    }
-                    other => {
-                        // Stand-in: an attention over the whole context with the mixer's widths.
-                        exact = false;
-                        let width = other.score_width().max(h);
-                        let cells = s.cells(Span::Full, swa);
-                        let (k_idx, v_idx, mask) = full;
-                        let (rot_k, rot_v) = (None, None);
-                        let shape = AttnShape {
-                            heads: width.div_ceil(128).max(1),
-                            kv_heads: 1,
-                            head_k: 128,
-                            head_v: 128,
-                            q_norm: false,
-                            k_norm: false,
-                            bias: false,
-                            cells,
-                            mask,
-                            iswa,
-                            rot_k,
-                            rot_v,
-                            rope: !nope,
-                            fused: false,
-                        };
-                        let o = attention(&mut g, xn, &shape, t, s, pos, (k_idx, v_idx));
-                        g.f32([h, t, 1], &[o], false)
                     }
                 };
                 outs.push(o);
@@ -1073,7 +1048,7 @@ mod tests {
                 let mut last = 0;
                 for ub in [64, 128, 256, 512, 1024, 2048] {
                     let s = Setup { ubatch: ub, flash_attention: fa, ..Setup::new(8192, 1) };
-                    let b = compute_buffer(&a, &s, true).bytes;
+                    let b = compute_buffer(&a, &s).bytes;
                     assert!(b >= last, "{}: ub {ub} fa {fa}: {b} < {last}", m.id);
                     last = b;
                 }
@@ -1086,7 +1061,7 @@ mod tests {
         for m in crate::catalog::models() {
             let Ok(a) = m.architecture() else { continue };
             let s = Setup::new(4096, 1);
-            let cb = compute_buffer(&a, &s, true);
+            let cb = compute_buffer(&a, &s);
             assert!(cb.bytes >= cb.logits, "{}", m.id);
             assert_eq!(cb.logits, a.vocab_size * 512 * 4);
         }
@@ -1102,10 +1077,9 @@ mod tests {
         let g = crate::import::gguf::parse(&bytes[..bytes.len().min(64 << 20)]).unwrap();
         let (m, _) = crate::import::gguf::merge(alloc::vec![g]).unwrap().to_custom("x").unwrap();
         let a = m.architecture;
-        let swa = crate::inference::LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str());
         let ctx = std::env::var("HEADROOM_CTX").ok().and_then(|c| c.parse().ok()).unwrap_or(4096);
         let swa_full = std::env::var("HEADROOM_SWA_FULL").is_ok();
-        std::print!("{}", outline(&a, &Setup { swa_full, ..Setup::new(ctx, 1) }, swa));
+        std::print!("{}", outline(&a, &Setup { swa_full, ..Setup::new(ctx, 1) }));
     }
 
     #[test]
