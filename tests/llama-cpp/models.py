@@ -44,6 +44,23 @@ class Spec:
             typ = F32
         self.tensors.append((name, list(shape), typ))
 
+    def attention(self, p, hidden, *, q, kv, out, typ, qk_norm=0):
+        """Layer `p`'s Q, K, V and output projections (Q `q` wide, K and V `kv`, the output
+        `out` wide), then its Q/K norms of `qk_norm` when there are some."""
+        self.t(p + "attn_q.weight", [hidden, q], typ)
+        self.t(p + "attn_k.weight", [hidden, kv], typ)
+        self.t(p + "attn_v.weight", [hidden, kv], typ)
+        self.t(p + "attn_output.weight", [out, hidden], typ)
+        if qk_norm:
+            self.t(p + "attn_q_norm.weight", [qk_norm])
+            self.t(p + "attn_k_norm.weight", [qk_norm])
+
+    def gated_ffn(self, p, hidden, ffn, typ):
+        """Layer `p`'s gate, up and down projections."""
+        self.t(p + "ffn_gate.weight", [hidden, ffn], typ)
+        self.t(p + "ffn_up.weight", [hidden, ffn], typ)
+        self.t(p + "ffn_down.weight", [ffn, hidden], typ)
+
 
 def _nbytes(shape, typ) -> int:
     block, size = gguf.GGML_QUANT_SIZES[typ]
@@ -123,17 +140,9 @@ def llama_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, ff
     for i in range(layers):
         p = f"blk.{i}."
         s.t(p + "attn_norm.weight", [hidden])
-        s.t(p + "attn_q.weight", [hidden, heads * hd], typ)
-        s.t(p + "attn_k.weight", [hidden, kv_heads * hd], typ)
-        s.t(p + "attn_v.weight", [hidden, kv_heads * hd], typ)
-        s.t(p + "attn_output.weight", [heads * hd, hidden], typ)
-        if qk_norm:
-            s.t(p + "attn_q_norm.weight", [hd])
-            s.t(p + "attn_k_norm.weight", [hd])
+        s.attention(p, hidden, q=heads * hd, kv=kv_heads * hd, out=heads * hd, typ=typ, qk_norm=hd if qk_norm else 0)
         s.t(p + "ffn_norm.weight", [hidden])
-        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+        s.gated_ffn(p, hidden, ffn, typ)
     s.t("output_norm.weight", [hidden])
     if not tied:
         s.t("output.weight", [hidden, vocab], typ)
@@ -160,15 +169,10 @@ def gemma2(name, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, ff
     for i in range(layers):
         p = f"blk.{i}."
         s.t(p + "attn_norm.weight", [hidden])
-        s.t(p + "attn_q.weight", [hidden, heads * head_dim], typ)
-        s.t(p + "attn_k.weight", [hidden, kv_heads * head_dim], typ)
-        s.t(p + "attn_v.weight", [hidden, kv_heads * head_dim], typ)
-        s.t(p + "attn_output.weight", [heads * head_dim, hidden], typ)
+        s.attention(p, hidden, q=heads * head_dim, kv=kv_heads * head_dim, out=heads * head_dim, typ=typ)
         s.t(p + "post_attention_norm.weight", [hidden])
         s.t(p + "ffn_norm.weight", [hidden])
-        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+        s.gated_ffn(p, hidden, ffn, typ)
         s.t(p + "post_ffw_norm.weight", [hidden])
     s.t("output_norm.weight", [hidden])
     return s
@@ -193,17 +197,10 @@ def gemma3(name, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, ff
     for i in range(layers):
         p = f"blk.{i}."
         s.t(p + "attn_norm.weight", [hidden])
-        s.t(p + "attn_q.weight", [hidden, heads * head_dim], typ)
-        s.t(p + "attn_k.weight", [hidden, kv_heads * head_dim], typ)
-        s.t(p + "attn_v.weight", [hidden, kv_heads * head_dim], typ)
-        s.t(p + "attn_output.weight", [heads * head_dim, hidden], typ)
-        s.t(p + "attn_q_norm.weight", [head_dim])
-        s.t(p + "attn_k_norm.weight", [head_dim])
+        s.attention(p, hidden, q=heads * head_dim, kv=kv_heads * head_dim, out=heads * head_dim, typ=typ, qk_norm=head_dim)
         s.t(p + "post_attention_norm.weight", [hidden])
         s.t(p + "ffn_norm.weight", [hidden])
-        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+        s.gated_ffn(p, hidden, ffn, typ)
         s.t(p + "post_ffw_norm.weight", [hidden])
     s.t("output_norm.weight", [hidden])
     return s
@@ -317,9 +314,7 @@ def deepseek2(name, source, *, vocab, hidden, layers, heads, q_lora, kv_lora, ro
         s.t(p + "attn_output.weight", [heads * v_hd, hidden], typ)
         s.t(p + "ffn_norm.weight", [hidden])
         if i < dense_first:
-            s.t(p + "ffn_gate.weight", [hidden, dense_ffn], typ)
-            s.t(p + "ffn_up.weight", [hidden, dense_ffn], typ)
-            s.t(p + "ffn_down.weight", [dense_ffn, hidden], typ)
+            s.gated_ffn(p, hidden, dense_ffn, typ)
         else:
             s.t(p + "ffn_gate_inp.weight", [hidden, experts], F32)
             s.t(p + "exp_probs_b.bias", [experts])
@@ -373,10 +368,7 @@ def nemotron_h(name, source, *, pattern, vocab, hidden, heads, kv_heads, head_di
             s.t(p + "ssm_norm.weight", [inner // groups, groups], F32)
             s.t(p + "ssm_out.weight", [inner, hidden], typ)
         elif c == "*":
-            s.t(p + "attn_q.weight", [hidden, heads * head_dim], typ)
-            s.t(p + "attn_k.weight", [hidden, kv_heads * head_dim], typ)
-            s.t(p + "attn_v.weight", [hidden, kv_heads * head_dim], typ)
-            s.t(p + "attn_output.weight", [heads * head_dim, hidden], typ)
+            s.attention(p, hidden, q=heads * head_dim, kv=kv_heads * head_dim, out=heads * head_dim, typ=typ)
         else:
             s.t(p + "ffn_up.weight", [hidden, ffn], typ)
             s.t(p + "ffn_down.weight", [ffn, hidden], typ)
@@ -427,15 +419,8 @@ def qwen35(name, source, *, pattern, vocab, hidden, heads, kv_heads, head_dim, f
             s.t(p + "ssm_norm.weight", [v_dim])
             s.t(p + "ssm_out.weight", [value_dim, hidden], typ)
         else:
-            s.t(p + "attn_q.weight", [hidden, heads * head_dim * 2], typ)
-            s.t(p + "attn_k.weight", [hidden, kv_heads * head_dim], typ)
-            s.t(p + "attn_v.weight", [hidden, kv_heads * head_dim], typ)
-            s.t(p + "attn_output.weight", [heads * head_dim, hidden], typ)
-            s.t(p + "attn_q_norm.weight", [head_dim])
-            s.t(p + "attn_k_norm.weight", [head_dim])
-        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+            s.attention(p, hidden, q=heads * head_dim * 2, kv=kv_heads * head_dim, out=heads * head_dim, typ=typ, qk_norm=head_dim)
+        s.gated_ffn(p, hidden, ffn, typ)
     s.t("output_norm.weight", [hidden])
     s.t("output.weight", [hidden, vocab], typ)
     return s
@@ -461,20 +446,13 @@ def lfm2(name, source, *, attn_layers, layers, vocab, hidden, heads, kv_heads, f
         p = f"blk.{i}."
         s.t(p + "attn_norm.weight", [hidden])
         if i in attn_layers:
-            s.t(p + "attn_q.weight", [hidden, hidden], typ)
-            s.t(p + "attn_k.weight", [hidden, kv_heads * hd], typ)
-            s.t(p + "attn_v.weight", [hidden, kv_heads * hd], typ)
-            s.t(p + "attn_output.weight", [hidden, hidden], typ)
-            s.t(p + "attn_q_norm.weight", [hd])
-            s.t(p + "attn_k_norm.weight", [hd])
+            s.attention(p, hidden, q=hidden, kv=kv_heads * hd, out=hidden, typ=typ, qk_norm=hd)
         else:
             s.t(p + "shortconv.conv.weight", [l_cache, hidden], F32)
             s.t(p + "shortconv.in_proj.weight", [hidden, 3 * hidden], typ)
             s.t(p + "shortconv.out_proj.weight", [hidden, hidden], typ)
         s.t(p + "ffn_norm.weight", [hidden])
-        s.t(p + "ffn_gate.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_up.weight", [hidden, ffn], typ)
-        s.t(p + "ffn_down.weight", [ffn, hidden], typ)
+        s.gated_ffn(p, hidden, ffn, typ)
     s.t("token_embd_norm.weight", [hidden])
     return s
 
@@ -617,13 +595,7 @@ def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head
     for i in range(layers):
         p = f"blk.{i}."
         s.t(p + "attn_norm.weight", [hidden])
-        s.t(p + "attn_q.weight", [hidden, heads * hd], typ)
-        s.t(p + "attn_k.weight", [hidden, kv_heads * hd], typ)
-        s.t(p + "attn_v.weight", [hidden, kv_heads * hd], typ)
-        s.t(p + "attn_output.weight", [heads * hd, hidden], typ)
-        if qk_norm:
-            s.t(p + "attn_q_norm.weight", [hd])
-            s.t(p + "attn_k_norm.weight", [hd])
+        s.attention(p, hidden, q=heads * hd, kv=kv_heads * hd, out=heads * hd, typ=typ, qk_norm=hd if qk_norm else 0)
         s.t(p + "ffn_norm.weight", [hidden])
         s.t(p + "ffn_gate_inp.weight", [hidden, experts], F32)
         s.t(p + "ffn_gate_exps.weight", [hidden, expert_ffn, experts], typ)
