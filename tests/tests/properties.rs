@@ -67,11 +67,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         proptest::sample::select(TrainPrecision::ALL.to_vec()),
         1u64..=256,
         targets,
-        proptest::sample::select(vec![Checkpointing::None, Checkpointing::Selective, Checkpointing::Full]),
+        proptest::sample::select(Checkpointing::ALL.to_vec()),
         0u8..=3,
         proptest::sample::select(vec![Offload::None, Offload::Optimizer, Offload::OptimizerAndParams]),
         1u64..=4,
-        (1u64..=1 << 40, 1u64..=10, 1u64..=16),
+        (1u64..=1 << 40, 1u64..=10, 1u64..=16, train_options()),
     )
         .prop_map(
             |(
@@ -100,10 +100,33 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     dataset_tokens: more.0,
                     epochs: more.1,
                     gpus_per_node: more.2,
+                    train: more.3,
                     ..s
                 }
             },
         )
+}
+
+/// The training framework's knobs, from a preset or at random.
+fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOptions> {
+    use headroom_core::training::{Framework, LossKernel, TrainOptions};
+    (
+        proptest::sample::select(Framework::ALL.to_vec()),
+        proptest::sample::select(LossKernel::ALL.to_vec()),
+        proptest::collection::vec(any::<bool>(), 6),
+        1u64..=64,
+    )
+        .prop_map(|(framework, loss, b, grad_accum)| TrainOptions {
+            framework,
+            loss,
+            lora_dropout: b[0],
+            adapters_fp32: b[1],
+            kbit_upcast: b[2],
+            grad_accum,
+            optimizer_in_backward: b[3],
+            activation_offload: b[4],
+            compile: b[5],
+        })
 }
 
 /// A random `config.json` of a known family, sizes from tiny to absurd.
@@ -368,10 +391,66 @@ proptest! {
         }
     }
 
+    /// Every knob that saves memory never increases the total, in every mode and for every
+    /// framework's defaults.
+    #[test]
+    fn memory_saving_knobs_never_cost_more(
+        s in training(),
+        mode in proptest::sample::select(vec![
+            headroom_core::training::Mode::Full,
+            headroom_core::training::Mode::Lora,
+            headroom_core::training::Mode::Qlora,
+        ]),
+        fw in proptest::sample::select(headroom_core::training::Framework::ALL.to_vec()),
+    ) {
+        use headroom_core::training::{Checkpointing, LossKernel};
+        let mut base = Scenario { mode, gpus: 1, ..s };
+        base.apply_framework(fw);
+        let total = |s: &Scenario| estimate(s).unwrap().memory.total.get();
+        let t0 = total(&base);
+        let with = |f: &dyn Fn(&mut Scenario)| { let mut x = base.clone(); f(&mut x); total(&x) };
+        let mut last = u64::MAX;
+        for l in [LossKernel::Full, LossKernel::Chunked, LossKernel::Fused] {
+            let t = with(&|x| x.train.loss = l);
+            prop_assert!(t <= last, "loss {:?}: {} > {}", l, t, last);
+            last = t;
+        }
+        let mut last = u64::MAX;
+        for c in [Checkpointing::None, Checkpointing::Full, Checkpointing::Offloaded] {
+            let t = with(&|x| x.checkpointing = c);
+            prop_assert!(t <= last, "{:?}: {} > {}", c, t, last);
+            last = t;
+        }
+        for (name, off, on) in [
+            ("dropout", with(&|x| x.train.lora_dropout = false), with(&|x| x.train.lora_dropout = true)),
+            ("fp32 adapters", with(&|x| x.train.adapters_fp32 = false), with(&|x| x.train.adapters_fp32 = true)),
+            ("k-bit upcast", with(&|x| x.train.kbit_upcast = false), with(&|x| x.train.kbit_upcast = true)),
+            ("optimizer in backward", with(&|x| x.train.optimizer_in_backward = true), with(&|x| x.train.optimizer_in_backward = false)),
+            ("activation offload", with(&|x| x.train.activation_offload = true), with(&|x| x.train.activation_offload = false)),
+            ("compile", with(&|x| x.train.compile = true), with(&|x| x.train.compile = false)),
+        ] {
+            prop_assert!(off <= on, "{}: {} > {} (base {})", name, off, on, t0);
+        }
+    }
+
+    /// The seed's order, where the weights decide (one sequence of up to 2,048 tokens, flash
+    /// attention, checkpointing, a model of 1B parameters or more). Beyond that it is not a law:
+    /// LoRA's dropout copies and QLoRA's FP32 residual stream (peft's k-bit preparation) keep
+    /// more activations than full fine-tuning does, as the measured steps show.
     #[test]
     fn qlora_below_lora_below_full(s in training()) {
-        use headroom_core::training::Mode;
-        let s = Scenario { gpus: 1, ..s };
+        use headroom_core::training::{Checkpointing, Mode};
+        let s = Scenario {
+            gpus: 1,
+            batch: 1,
+            context: s.context.min(2048),
+            flash_attention: true,
+            checkpointing: Checkpointing::Full,
+            ..s
+        };
+        if estimate(&s).unwrap().model.params_total.get() < 1_000_000_000 {
+            return Ok(());
+        }
         let full = estimate(&s).unwrap().memory.total.get();
         let lora = estimate(&Scenario { mode: Mode::Lora, ..s.clone() }).unwrap().memory.total.get();
         let qlora = estimate(&Scenario { mode: Mode::Qlora, ..s.clone() }).unwrap().memory.total.get();

@@ -64,6 +64,15 @@ ui_text! {
     LoraRank => "LoRA rank", "Rang LoRA";
     LoraTargets => "LoRA targets", "Cibles LoRA";
     Checkpointing => "Gradient checkpointing", "Gradient checkpointing";
+    Framework => "Framework (its defaults)", "Framework (ses réglages par défaut)";
+    LossKernel => "Loss over the vocabulary", "Perte sur le vocabulaire";
+    LoraDropout => "LoRA dropout (a copy of each adapted input)", "Dropout LoRA (une copie de chaque entrée adaptée)";
+    AdaptersFp32 => "Adapters in FP32 (peft)", "Adaptateurs en FP32 (peft)";
+    KbitUpcast => "Upcast unquantized parameters to FP32 (peft's k-bit preparation)", "Convertir en FP32 les paramètres non quantifiés (préparation k-bit de peft)";
+    GradAccum => "Gradient accumulation (micro-batches per step)", "Accumulation de gradients (micro-lots par pas)";
+    OptimizerInBackward => "Optimizer step in the backward pass", "Pas de l'optimiseur dans la passe arrière";
+    ActivationOffload => "Offload activations to CPU", "Décharger les activations vers le CPU";
+    Compile => "torch.compile", "torch.compile";
     Zero => "ZeRO stage", "Étape ZeRO";
     Offload => "Offload to CPU", "Déchargement vers le CPU";
     DatasetTokens => "Dataset (tokens)", "Jeu de données (tokens)";
@@ -207,6 +216,12 @@ pub fn option_label(id: &str, lang: Lang) -> String {
         "mixed-fp32-grads" => ("Mixed, FP32 gradients", "Mixte, gradients FP32"),
         "pure-bf16" => ("Pure BF16", "BF16 pur"),
         "fp32" => ("FP32", "FP32"),
+        "amp" => ("AMP: FP32 weights, BF16 autocast", "AMP : poids FP32, autocast BF16"),
+        "offloaded" => ("Offloaded to CPU (Unsloth)", "Déchargé vers le CPU (Unsloth)"),
+        "loss-full" => ("Full FP32 logits (transformers)", "Logits FP32 complets (transformers)"),
+        "loss-chunked" => ("Chunked (torchtune, LitGPT)", "Par morceaux (torchtune, LitGPT)"),
+        "loss-fused" => ("Fused (Liger, Unsloth, CCE)", "Fusionnée (Liger, Unsloth, CCE)"),
+        "custom" => ("Custom (every knob by hand)", "Personnalisé (chaque réglage à la main)"),
         "selective" => ("Selective (attention scores)", "Sélectif (scores d'attention)"),
         "full" => ("Full (every layer)", "Complet (chaque couche)"),
         "optimizer" => ("Optimizer states to CPU", "États de l'optimiseur sur le CPU"),
@@ -231,10 +246,9 @@ mod tests {
             .iter()
             .map(|o| o.id())
             .chain(TrainPrecision::ALL.iter().map(|p| p.id()))
-            .chain(
-                [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full].iter().map(|c| c.id()),
-            )
+            .chain(Checkpointing::ALL.iter().map(|c| c.id()))
             .chain([Offload::None, Offload::Optimizer, Offload::OptimizerAndParams].iter().map(|o| o.id()))
+            .chain(["loss-full", "loss-chunked", "loss-fused", "custom"])
             .collect();
         for id in ids {
             for lang in [Lang::En, Lang::Fr] {

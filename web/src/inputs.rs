@@ -9,7 +9,7 @@ use headroom_core::precision::{ALL_FORMATS, KvDtype, WeightFormat};
 use headroom_core::scenario::{DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource};
 use headroom_core::text::Lang;
 use headroom_core::training::{
-    Checkpointing, LoraTarget, LoraTargets, Mode, Offload, Optimizer, TrainPrecision,
+    Checkpointing, Framework, LoraTarget, LoraTargets, LossKernel, Mode, Offload, Optimizer, TrainPrecision,
 };
 use leptos::prelude::*;
 
@@ -346,10 +346,7 @@ pub fn WorkloadInputs() -> impl IntoView {
         TrainPrecision::ALL.iter().map(|p| (p.id().to_string(), label(p.id()))).collect()
     });
     let ckpts = Signal::derive(move || {
-        [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full]
-            .iter()
-            .map(|c| (c.id().to_string(), label(c.id())))
-            .collect()
+        Checkpointing::ALL.iter().map(|c| (c.id().to_string(), label(c.id()))).collect()
     });
     let offloads = Signal::derive(move || {
         [Offload::None, Offload::Optimizer, Offload::OptimizerAndParams]
@@ -358,6 +355,19 @@ pub fn WorkloadInputs() -> impl IntoView {
             .collect()
     });
     let zeros = Signal::derive(|| (0..=3).map(|z: u8| (z.to_string(), format!("ZeRO-{z}"))).collect());
+    let frameworks = Signal::derive(move || {
+        Framework::ALL
+            .iter()
+            .map(|f| {
+                let name = if *f == Framework::Custom { label("custom") } else { f.label().to_string() };
+                (f.id().to_string(), name)
+            })
+            .collect()
+    });
+    let losses = Signal::derive(move || {
+        LossKernel::ALL.iter().map(|k| (k.id().to_string(), label(&format!("loss-{}", k.id())))).collect()
+    });
+    let qlora = move || s.with(|s| s.mode == Mode::Qlora);
 
     view! {
         <fieldset class="hr-card">
@@ -390,6 +400,12 @@ pub fn WorkloadInputs() -> impl IntoView {
             {move || (!training()).then(|| view! { <LlamaCppInputs/> })}
             {move || training().then(|| view! {
                 <div class="hr-training">
+                    <Choice id="hr-framework" label=label_of(lang.get_untracked(), T::Framework) options=frameworks
+                        selected=Signal::derive(move || s.with(|s| s.train.framework.id().to_string()))
+                        set=Callback::new(move |v: String| if let Ok(f) = Framework::parse(&v) { s.update(|s| s.apply_framework(f)) })/>
+                    <Choice id="hr-loss" label=label_of(lang.get_untracked(), T::LossKernel) options=losses
+                        selected=Signal::derive(move || s.with(|s| s.train.loss.id().to_string()))
+                        set=Callback::new(move |v: String| if let Ok(k) = LossKernel::parse(&v) { s.update(|s| s.train.loss = k) })/>
                     <Choice id="hr-optimizer" label=label_of(lang.get_untracked(), T::Optimizer) options=optimizers
                         selected=Signal::derive(move || s.with(|s| s.optimizer.id().to_string()))
                         set=Callback::new(move |v: String| if let Ok(o) = Optimizer::parse(&v) { s.update(|s| s.optimizer = o) })/>
@@ -404,10 +420,34 @@ pub fn WorkloadInputs() -> impl IntoView {
                             set=Callback::new(move |v| s.update(|s| s.lora_rank = v))
                             min=1 max=65_536/>
                         <LoraTargetsField/>
+                        <Toggle id="hr-lora-dropout" label=label_of(lang.get_untracked(), T::LoraDropout)
+                            checked=Signal::derive(move || s.with(|s| s.train.lora_dropout))
+                            set=Callback::new(move |v| s.update(|s| s.train.lora_dropout = v))/>
+                        <Toggle id="hr-adapters-fp32" label=label_of(lang.get_untracked(), T::AdaptersFp32)
+                            checked=Signal::derive(move || s.with(|s| s.train.adapters_fp32))
+                            set=Callback::new(move |v| s.update(|s| s.train.adapters_fp32 = v))/>
+                    })}
+                    {move || qlora().then(|| view! {
+                        <Toggle id="hr-kbit-upcast" label=label_of(lang.get_untracked(), T::KbitUpcast)
+                            checked=Signal::derive(move || s.with(|s| s.train.kbit_upcast))
+                            set=Callback::new(move |v| s.update(|s| s.train.kbit_upcast = v))/>
                     })}
                     <Choice id="hr-ckpt" label=label_of(lang.get_untracked(), T::Checkpointing) options=ckpts
                         selected=Signal::derive(move || s.with(|s| s.checkpointing.id().to_string()))
                         set=Callback::new(move |v: String| if let Ok(c) = Checkpointing::parse(&v) { s.update(|s| s.checkpointing = c) })/>
+                    <CountField id="hr-grad-accum" label=label_of(lang.get_untracked(), T::GradAccum)
+                        value=Signal::derive(move || s.with(|s| s.train.grad_accum))
+                        set=Callback::new(move |v| s.update(|s| s.train.grad_accum = v))
+                        min=1 max=1 << 20/>
+                    <Toggle id="hr-oib" label=label_of(lang.get_untracked(), T::OptimizerInBackward)
+                        checked=Signal::derive(move || s.with(|s| s.train.optimizer_in_backward))
+                        set=Callback::new(move |v| s.update(|s| s.train.optimizer_in_backward = v))/>
+                    <Toggle id="hr-act-offload" label=label_of(lang.get_untracked(), T::ActivationOffload)
+                        checked=Signal::derive(move || s.with(|s| s.train.activation_offload))
+                        set=Callback::new(move |v| s.update(|s| s.train.activation_offload = v))/>
+                    <Toggle id="hr-compile" label=label_of(lang.get_untracked(), T::Compile)
+                        checked=Signal::derive(move || s.with(|s| s.train.compile))
+                        set=Callback::new(move |v| s.update(|s| s.train.compile = v))/>
                     <CountField id="hr-gpus-train" label=label_of(lang.get_untracked(), T::Gpus)
                         value=Signal::derive(move || s.with(|s| s.gpus))
                         set=Callback::new(move |v| s.update(|s| s.gpus = v))

@@ -10,7 +10,9 @@ use headroom_core::hardware::{DeviceChoice, MyMachine};
 use headroom_core::inference::Runtime;
 use headroom_core::precision::{KvDtype, WeightFormat};
 use headroom_core::scenario::{DEFAULT_CONTEXT, ModelSource, Scenario, parse_params};
-use headroom_core::training::{Checkpointing, LoraTargets, Mode, Offload, Optimizer, TrainPrecision};
+use headroom_core::training::{
+    Checkpointing, Framework, LoraTargets, LossKernel, Mode, Offload, Optimizer, TrainPrecision,
+};
 
 /// How much memory, disk, speed and money a language model needs — term by term.
 #[derive(Parser, Debug)]
@@ -242,13 +244,50 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "MODE", default_value = "inference")]
     pub mode: String,
 
-    /// Optimizer: adamw adamw-8bit paged-adamw paged-adamw-8bit sgd sgd-momentum adafactor lion.
-    #[arg(long, value_name = "NAME", default_value = "adamw")]
-    pub optimizer: String,
+    /// Training framework whose defaults to follow: custom hf trl unsloth axolotl llama-factory
+    /// torchtune litgpt deepspeed fsdp. Flags given beside it override its defaults.
+    #[arg(long, value_name = "NAME")]
+    pub framework: Option<String>,
 
-    /// Full fine-tuning precision: mixed (the seed's 16 B/param with AdamW), mixed-fp32-grads, pure-bf16, fp32.
-    #[arg(long, value_name = "RECIPE", default_value = "mixed")]
-    pub precision: String,
+    /// Optimizer: adamw adamw-8bit paged-adamw paged-adamw-8bit sgd sgd-momentum adafactor lion [default: adamw].
+    #[arg(long, value_name = "NAME")]
+    pub optimizer: Option<String>,
+
+    /// Full fine-tuning precision: mixed (the seed's 16 B/param with AdamW), amp (FP32 weights under BF16 autocast), mixed-fp32-grads, pure-bf16, fp32 [default: mixed].
+    #[arg(long, value_name = "RECIPE")]
+    pub precision: Option<String>,
+
+    /// The loss over the vocabulary: full (transformers: FP32 logits), chunked (torchtune, LitGPT), fused (Liger, Unsloth, Cut Cross-Entropy) [default: full].
+    #[arg(long, value_name = "KERNEL")]
+    pub loss: Option<String>,
+
+    /// LoRA dropout before each adapter: on (each adapted module keeps a copy of its input) or off [default: on].
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
+    pub lora_dropout: Option<String>,
+
+    /// Adapters' dtype: fp32 (peft) or bf16 (torchtune, LitGPT) [default: fp32].
+    #[arg(long, value_name = "DTYPE")]
+    pub adapters: Option<String>,
+
+    /// QLoRA: upcast every unquantized parameter to FP32 (peft's prepare_model_for_kbit_training): on or off [default: on].
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
+    pub kbit_upcast: Option<String>,
+
+    /// Micro-batches per optimizer step (gradient accumulation) [default: 1].
+    #[arg(long, value_name = "N")]
+    pub grad_accum: Option<u64>,
+
+    /// Step each parameter in the backward pass (torchtune's optimizer_in_bwd): on or off.
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
+    pub optimizer_in_backward: Option<String>,
+
+    /// Offload saved activations to CPU memory (torchtune's enable_activation_offloading): on or off.
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
+    pub activation_offload: Option<String>,
+
+    /// torch.compile the model (fewer kept intermediates, a stated factor): on or off.
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
+    pub compile: Option<String>,
 
     /// LoRA rank.
     #[arg(long, value_name = "R", default_value_t = headroom_core::training::DEFAULT_LORA_RANK)]
@@ -262,17 +301,17 @@ pub struct ScenarioArgs {
     #[arg(long, conflicts_with = "checkpointing")]
     pub grad_checkpointing: bool,
 
-    /// Activation checkpointing: none, selective, full.
+    /// Activation checkpointing: none, selective, full, offloaded (Unsloth's: layer inputs in CPU memory).
     #[arg(long, value_name = "MODE")]
     pub checkpointing: Option<String>,
 
-    /// ZeRO stage 0-3 for data-parallel training over --gpus.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub zero: u8,
+    /// ZeRO stage 0-3 for data-parallel training over --gpus (FSDP: 3) [default: 0].
+    #[arg(long, value_name = "N")]
+    pub zero: Option<u8>,
 
-    /// ZeRO offload to CPU memory: none, optimizer, all.
-    #[arg(long, value_name = "WHAT", default_value = "none")]
-    pub offload: String,
+    /// Offload to CPU memory: none, optimizer, all (ZeRO-Offload / ZeRO-Infinity; FSDP's CPU offload with all) [default: none].
+    #[arg(long, value_name = "WHAT")]
+    pub offload: Option<String>,
 
     /// Tensor-parallel degree for training: each replica spans this many of the --gpus (ZeRO
     /// partitions over --gpus / --tp replicas).
@@ -441,17 +480,8 @@ impl ScenarioArgs {
                 draft_max: self.draft_max,
             },
             mode: Mode::parse(&self.mode).map_err(|e| e.to_string())?,
-            optimizer: Optimizer::parse(&self.optimizer).map_err(|e| e.to_string())?,
-            precision: TrainPrecision::parse(&self.precision).map_err(|e| e.to_string())?,
             lora_rank: self.lora_rank,
             lora_targets: LoraTargets::parse(&self.lora_targets).map_err(|e| e.to_string())?,
-            checkpointing: match (&self.checkpointing, self.grad_checkpointing) {
-                (Some(c), _) => Checkpointing::parse(c).map_err(|e| e.to_string())?,
-                (None, true) => Checkpointing::Full,
-                (None, false) => Checkpointing::None,
-            },
-            zero: self.zero,
-            offload: Offload::parse(&self.offload).map_err(|e| e.to_string())?,
             tp: self.tp,
             dataset_tokens: parse_params(&self.dataset_tokens)
                 .map_err(|_| {
@@ -484,8 +514,10 @@ impl ScenarioArgs {
                 cooling_factor: self.cooling,
                 upkeep_per_year: self.upkeep,
             },
+            ..Scenario::default()
         };
         let mut scenario = scenario;
+        self.training_knobs(&mut scenario)?;
         if let Some(c) = &command {
             // The command's own file is read with its own format: no format guessed from its name.
             let read_file = matches!(scenario.model, ModelSource::Custom(_));
@@ -496,6 +528,76 @@ impl ScenarioArgs {
         }
         scenario.validate().map_err(|e| e.to_string())?;
         Ok(scenario)
+    }
+
+    /// The framework's defaults, then every training flag given explicitly over them.
+    fn training_knobs(&self, scenario: &mut Scenario) -> Result<(), String> {
+        fn core<T>(r: Result<T, Error>) -> Result<T, String> {
+            r.map_err(|e| e.to_string())
+        }
+        if let Some(f) = &self.framework {
+            scenario.apply_framework(core(Framework::parse(f))?);
+        }
+        if let Some(o) = &self.optimizer {
+            scenario.optimizer = core(Optimizer::parse(o))?;
+        }
+        if let Some(p) = &self.precision {
+            scenario.precision = core(TrainPrecision::parse(p))?;
+        }
+        match (&self.checkpointing, self.grad_checkpointing) {
+            (Some(c), _) => scenario.checkpointing = core(Checkpointing::parse(c))?,
+            (None, true) => scenario.checkpointing = Checkpointing::Full,
+            (None, false) => {}
+        }
+        if let Some(z) = self.zero {
+            scenario.zero = z;
+        }
+        if let Some(o) = &self.offload {
+            scenario.offload = core(Offload::parse(o))?;
+        }
+        let t = &mut scenario.train;
+        if let Some(l) = &self.loss {
+            t.loss = core(LossKernel::parse(l))?;
+        }
+        if let Some(v) = &self.lora_dropout {
+            t.lora_dropout = switch("lora-dropout", v)?;
+        }
+        if let Some(a) = &self.adapters {
+            t.adapters_fp32 = match a.trim().to_ascii_lowercase().as_str() {
+                "fp32" | "float32" | "f32" => true,
+                "bf16" | "bfloat16" | "fp16" | "f16" => false,
+                other => {
+                    return Err(format!(
+                        "invalid adapters: `{other}` is not an adapter dtype; accepted: fp32 bf16"
+                    ));
+                }
+            };
+        }
+        if let Some(v) = &self.kbit_upcast {
+            t.kbit_upcast = switch("kbit-upcast", v)?;
+        }
+        if let Some(n) = self.grad_accum {
+            t.grad_accum = n;
+        }
+        if let Some(v) = &self.optimizer_in_backward {
+            t.optimizer_in_backward = switch("optimizer-in-backward", v)?;
+        }
+        if let Some(v) = &self.activation_offload {
+            t.activation_offload = switch("activation-offload", v)?;
+        }
+        if let Some(v) = &self.compile {
+            t.compile = switch("compile", v)?;
+        }
+        Ok(())
+    }
+}
+
+/// `on`/`off` (and the usual spellings) of a switch flag.
+fn switch(flag: &str, v: &str) -> Result<bool, String> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        other => Err(format!("invalid {flag}: `{other}` is not a switch; accepted: on off")),
     }
 }
 

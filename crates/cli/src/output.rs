@@ -74,6 +74,19 @@ struct JsonTraining {
     checkpoint_bytes: u64,
     checkpoint_with_optimizer_bytes: u64,
     base_format: String,
+    pytorch_peak_bytes: u64,
+    framework: &'static str,
+    optimizer: &'static str,
+    precision: &'static str,
+    checkpointing: &'static str,
+    loss: &'static str,
+    lora_dropout: bool,
+    adapters: &'static str,
+    kbit_upcast: bool,
+    grad_accum: u64,
+    optimizer_in_backward: bool,
+    activation_offload: bool,
+    compile: bool,
 }
 
 #[derive(Serialize)]
@@ -128,6 +141,19 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             checkpoint_bytes: t.checkpoint.get(),
             checkpoint_with_optimizer_bytes: t.checkpoint_with_optimizer.get(),
             base_format: t.base_format.id(),
+            pytorch_peak_bytes: t.pytorch_peak.get(),
+            framework: scenario.train.framework.id(),
+            optimizer: scenario.optimizer.id(),
+            precision: scenario.precision.id(),
+            checkpointing: scenario.checkpointing.id(),
+            loss: scenario.train.loss.id(),
+            lora_dropout: scenario.train.lora_dropout,
+            adapters: if scenario.train.adapters_fp32 { "fp32" } else { "bf16" },
+            kbit_upcast: scenario.train.kbit_upcast,
+            grad_accum: scenario.train.grad_accum,
+            optimizer_in_backward: scenario.train.optimizer_in_backward,
+            activation_offload: scenario.train.activation_offload,
+            compile: scenario.train.compile,
         }),
         breakdown: e
             .memory
@@ -230,6 +256,25 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         let _ = writeln!(s, "KV cache per token     {}", format_size(e.kv_per_token, lang));
     }
     if let Some(t) = &e.training {
+        let tr = &scenario.train;
+        let _ = writeln!(
+            s,
+            "Training as run by     {}: {} optimizer, {} precision, {} checkpointing, {} loss{}",
+            tr.framework.label(),
+            scenario.optimizer.id(),
+            scenario.precision.id(),
+            scenario.checkpointing.id(),
+            tr.loss.id(),
+            if scenario.mode.is_training() && scenario.mode != headroom_core::training::Mode::Full {
+                format!(
+                    ", LoRA dropout {}, {} adapters",
+                    if tr.lora_dropout { "on" } else { "off" },
+                    if tr.adapters_fp32 { "FP32" } else { "BF16" }
+                )
+            } else {
+                String::new()
+            }
+        );
         let _ = writeln!(
             s,
             "Training compute       {:.3e} FLOP for {} tokens ({:.1} × active parameters per token)",

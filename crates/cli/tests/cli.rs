@@ -207,8 +207,26 @@ fn training_keys_per_the_contract() {
         .map(|k| z["memory"][k].as_u64().unwrap())
         .sum();
     assert!((states as f64 / 1e9 - 16.64).abs() < 0.01, "{states}");
-    let q = json(&["estimate", "--model", "llama-3.1-8b", "--mode", "qlora", "--grad-checkpointing"]);
+    // transformers' loss upcasts 128k-wide logits: at 4,096 tokens a plain QLoRA step needs more
+    // than a 16 GB card (Unsloth's README measures Hugging Face + FA2 at 2,551 tokens there),
+    // Unsloth's fused loss and offloaded checkpoints fit it.
+    let q = json(&[
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--mode",
+        "qlora",
+        "--grad-checkpointing",
+        "--context",
+        "2048",
+    ]);
     assert!(q["memory"]["total"].as_u64().unwrap() < 16 * (1u64 << 30));
+    let q = json(&["estimate", "--model", "llama-3.1-8b", "--mode", "qlora", "--grad-checkpointing"]);
+    assert!(q["memory"]["total"].as_u64().unwrap() > 16 * (1u64 << 30));
+    let u = json(&["estimate", "--model", "llama-3.1-8b", "--mode", "qlora", "--framework", "unsloth"]);
+    assert!(u["memory"]["total"].as_u64().unwrap() < 8 * (1u64 << 30));
+    assert_eq!(u["training"]["framework"], "unsloth");
+    assert_eq!(u["training"]["loss"], "fused");
     assert_eq!(q["training"]["base_format"], "nf4");
     let bad = headroom(&["estimate", "--params", "7B", "--mode", "full", "--zero", "4"]);
     assert_eq!(bad.status.code(), Some(2));

@@ -132,6 +132,11 @@ pub struct TrainingInfo {
     pub checkpoint_with_optimizer: Bytes,
     /// The frozen base's format (LoRA, QLoRA) or the training recipe's weight format.
     pub base_format: WeightFormat,
+    /// What PyTorch's allocator would report as its peak (`torch.cuda.max_memory_allocated`):
+    /// the total without the CUDA context and allocator slack, and without paged optimizer
+    /// states, which bitsandbytes keeps in CUDA unified memory outside the allocator (they
+    /// still occupy the device as `nvidia-smi` sees it).
+    pub pytorch_peak: Bytes,
 }
 
 /// A model with its facts resolved (borrowing a custom model's architecture from the scenario).
@@ -630,12 +635,13 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             WeightFormat::Nf4 { double_quant: true }
         }
         Mode::Lora => match scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16) {
-            // A LoRA base is loaded in 16-bit unless quantized on purpose.
-            WeightFormat::F32
-            | WeightFormat::Fp8
-            | WeightFormat::Mxfp4
-            | WeightFormat::Nvfp4
-            | WeightFormat::Gguf(_) => WeightFormat::Bf16,
+            // A LoRA base is trained through 16-bit matmuls: formats without a training path
+            // (FP8, FP4, GGUF) are loaded dequantized to BF16, and said so. An FP32 base stays
+            // FP32, under autocast.
+            f @ (WeightFormat::Fp8 | WeightFormat::Mxfp4 | WeightFormat::Nvfp4 | WeightFormat::Gguf(_)) => {
+                notes.push(Msg::new(MsgId::NoteLoraBaseDequantized, vec![Arg::Text(f.label())]));
+                WeightFormat::Bf16
+            }
             f => f,
         },
         _ => {
@@ -661,6 +667,8 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         flash: scenario.flash_attention,
         gpus_per_node: scenario.gpus_per_node,
         params_override: stand_in.map(|_| r.params.get()),
+        opts: scenario.train,
+        cpu: scenario.runtime == Some(Runtime::Cpu),
     };
     let tm = training_memory(&arch, base_format, &setup)?;
     let mut gpu_terms = tm.gpu;
@@ -681,6 +689,21 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     }
     widen_for_confidence(&mut gpu_terms, r.confidence);
     let memory = Memory::from_terms(gpu_terms)?;
+    let outside: u64 = memory
+        .terms
+        .iter()
+        .filter(|t| {
+            t.kind == TermKind::Overhead || (t.kind == TermKind::Optimizer && scenario.optimizer.is_paged())
+        })
+        .map(|t| t.bytes.get())
+        .sum();
+    let pytorch_peak = Bytes::new(memory.total.get().saturating_sub(outside));
+    if scenario.optimizer.is_paged() {
+        notes.push(Msg::new(MsgId::NotePagedOutsideAllocator, vec![Arg::Size(pytorch_peak)]));
+    }
+    if scenario.zero > 0 && scenario.gpus / scenario.tp.max(1) <= 1 {
+        notes.push(Msg::new(MsgId::NoteZeroOneGpu, vec![Arg::Int(u64::from(scenario.zero))]));
+    }
     let mut host_terms = tm.host;
     host_terms.push(Term {
         kind: TermKind::Overhead,
@@ -731,6 +754,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             checkpoint: Bytes::new(tm.checkpoint),
             checkpoint_with_optimizer: Bytes::new(tm.checkpoint_with_optimizer),
             base_format,
+            pytorch_peak,
         }),
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),

@@ -15,8 +15,8 @@ use crate::inference::Runtime;
 use crate::model::Architecture;
 use crate::precision::{KvDtype, WeightFormat};
 use crate::training::{
-    Checkpointing, DEFAULT_DATASET_TOKENS, DEFAULT_GPUS_PER_NODE, DEFAULT_LORA_RANK, LoraTargets, Mode,
-    Offload, Optimizer, TrainPrecision,
+    Checkpointing, DEFAULT_DATASET_TOKENS, DEFAULT_GPUS_PER_NODE, DEFAULT_LORA_RANK, Framework, LoraTargets,
+    Mode, Offload, Optimizer, TrainOptions, TrainPrecision,
 };
 use crate::units::{Bytes, Params};
 
@@ -126,6 +126,10 @@ pub struct Scenario {
     pub offload: Offload,
     /// Tensor-parallel degree for training (1 = none).
     pub tp: u64,
+    /// How the training framework runs the step (loss kernel, adapters' dropout and dtype,
+    /// k-bit preparation, accumulation, offloads), set by a preset or by hand.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub train: TrainOptions,
     /// Training dataset size in tokens (for time and cost).
     pub dataset_tokens: u64,
     /// Passes over the dataset.
@@ -162,6 +166,7 @@ impl Default for Scenario {
             zero: 0,
             offload: Offload::None,
             tp: 1,
+            train: TrainOptions::default(),
             dataset_tokens: DEFAULT_DATASET_TOKENS,
             epochs: 1,
             gpus_per_node: DEFAULT_GPUS_PER_NODE,
@@ -225,6 +230,22 @@ pub const MAX_LLAMA_BATCH: u64 = 1 << 20;
 pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
 
 impl Scenario {
+    /// Sets every training knob the way `framework` does by default for the scenario's mode
+    /// (see [`crate::training::preset`]); knobs changed afterwards stay changed. A ZeRO stage the
+    /// framework implies is set only where the scenario has none.
+    pub fn apply_framework(&mut self, framework: Framework) {
+        let p = crate::training::preset(framework, self.mode);
+        self.train = p.options;
+        self.optimizer = p.optimizer;
+        self.precision = p.precision;
+        self.checkpointing = p.checkpointing;
+        if let Some(z) = p.zero
+            && self.zero == 0
+        {
+            self.zero = z;
+        }
+    }
+
     /// A scenario for a bare parameter count at a format, everything else default.
     pub fn params(params: Params, weights: Option<WeightFormat>) -> Self {
         Scenario { model: ModelSource::Params(params), weights, ..Scenario::default() }
@@ -255,6 +276,12 @@ impl Scenario {
     /// # Errors
     /// [`Error::Invalid`] naming the field.
     pub fn validate(&self) -> Result<()> {
+        if self.train.grad_accum == 0 || self.train.grad_accum > 1 << 20 {
+            return Err(Error::invalid(
+                "grad_accum",
+                format!("{} is out of range; use 1 to 1048576 micro-batches per step", self.train.grad_accum),
+            ));
+        }
         if let Some(d) = &self.llama.draft {
             crate::catalog::model(d).map_err(|e| Error::invalid("draft", format!("{e}")))?;
         }

@@ -29,10 +29,19 @@
 //! | `cpumoe` | llama.cpp MoE experts in RAM: of the first N layers, or `all` (`--n-cpu-moe`, `--cpu-moe`) | none |
 //! | `mode` | `inference`, `full`, `lora`, `qlora` | `inference` |
 //! | `opt` | optimizer (`adamw`, `adamw-8bit`, `paged-adamw-8bit`, `sgd`, `adafactor`, `lion`…) | `adamw` |
-//! | `prec` | full fine-tuning recipe (`mixed`, `mixed-fp32-grads`, `pure-bf16`, `fp32`) | `mixed` |
+//! | `prec` | full fine-tuning recipe (`mixed`, `amp`, `mixed-fp32-grads`, `pure-bf16`, `fp32`) | `mixed` |
 //! | `rank` | LoRA rank | `16` |
 //! | `targets` | LoRA targets (`all-linear` or `q,v`…) | `all-linear` |
-//! | `ckpt` | activation checkpointing (`none`, `selective`, `full`) | `none` |
+//! | `ckpt` | activation checkpointing (`none`, `selective`, `full`, `offloaded`) | `none` |
+//! | `fw` | the training framework whose defaults were applied (`hf`, `trl`, `unsloth`, `axolotl`, `llama-factory`, `torchtune`, `litgpt`, `deepspeed`, `fsdp`) | `custom` |
+//! | `loss` | loss kernel (`full`, `chunked`, `fused`) | `full` |
+//! | `ldrop` | LoRA dropout, `0` or `1` | `1` |
+//! | `adt` | adapters' dtype (`fp32`, `bf16`) | `fp32` |
+//! | `kbit` | QLoRA's FP32 upcast of unquantized parameters, `0` or `1` | `1` |
+//! | `accum` | micro-batches per optimizer step | `1` |
+//! | `oib` | optimizer in the backward pass, `1` | `0` |
+//! | `aoff` | activations offloaded to CPU memory, `1` | `0` |
+//! | `compile` | `torch.compile`, `1` | `0` |
 //! | `zero` | ZeRO stage 0–3 | `0` |
 //! | `offload` | ZeRO offload (`none`, `optimizer`, `all`) | `none` |
 //! | `tp` | tensor-parallel degree (training) | `1` |
@@ -63,7 +72,9 @@ use crate::scenario::{
     DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, MAX_GPUS, ModelSource, Scenario, format_params, parse_params,
 };
 use crate::text::Lang;
-use crate::training::{Checkpointing, LoraTargets, Mode, Offload, Optimizer, TrainPrecision};
+use crate::training::{
+    Checkpointing, Framework, LoraTargets, LossKernel, Mode, Offload, Optimizer, TrainPrecision,
+};
 
 /// The version this build writes.
 pub const VERSION: u32 = 1;
@@ -308,6 +319,30 @@ pub fn encode(s: &Scenario) -> String {
     if s.checkpointing != d.checkpointing {
         q.push("ckpt", s.checkpointing.id());
     }
+    let (t, dt) = (&s.train, &d.train);
+    if t.framework != dt.framework {
+        q.push("fw", t.framework.id());
+    }
+    if t.loss != dt.loss {
+        q.push("loss", t.loss.id());
+    }
+    for (key, on, default) in [
+        ("ldrop", t.lora_dropout, dt.lora_dropout),
+        ("kbit", t.kbit_upcast, dt.kbit_upcast),
+        ("oib", t.optimizer_in_backward, dt.optimizer_in_backward),
+        ("aoff", t.activation_offload, dt.activation_offload),
+        ("compile", t.compile, dt.compile),
+    ] {
+        if on != default {
+            q.push(key, if on { "1" } else { "0" });
+        }
+    }
+    if t.adapters_fp32 != dt.adapters_fp32 {
+        q.push("adt", if t.adapters_fp32 { "fp32" } else { "bf16" });
+    }
+    if t.grad_accum != dt.grad_accum {
+        q.push("accum", &format!("{}", t.grad_accum));
+    }
     if s.zero != d.zero {
         q.push("zero", &format!("{}", s.zero));
     }
@@ -493,6 +528,37 @@ pub fn decode(query: &str) -> Decoded {
             "offload" => match Offload::parse(&value) {
                 Ok(o) => scenario.offload = o,
                 Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "fw" => match Framework::parse(&value) {
+                Ok(f) => scenario.train.framework = f,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "loss" => match LossKernel::parse(&value) {
+                Ok(l) => scenario.train.loss = l,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "ldrop" | "kbit" | "oib" | "aoff" | "compile" => match value.as_str() {
+                "0" | "1" => {
+                    let on = value == "1";
+                    let t = &mut scenario.train;
+                    match key.as_str() {
+                        "ldrop" => t.lora_dropout = on,
+                        "kbit" => t.kbit_upcast = on,
+                        "oib" => t.optimizer_in_backward = on,
+                        "aoff" => t.activation_offload = on,
+                        _ => t.compile = on,
+                    }
+                }
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "adt" => match value.as_str() {
+                "fp32" => scenario.train.adapters_fp32 = true,
+                "bf16" => scenario.train.adapters_fp32 = false,
+                _ => ignore(&key, &value, "not an adapter dtype (fp32 or bf16)".into()),
+            },
+            "accum" => match parse_count(&value, 1 << 20) {
+                Some(n) => scenario.train.grad_accum = n,
+                None => ignore(&key, &value, "not a count of micro-batches per step (1 to 1048576)".into()),
             },
             "tp" => match parse_count(&value, MAX_GPUS) {
                 Some(n) => scenario.tp = n,

@@ -447,8 +447,8 @@ messages! {
         "{0} paramètres d'adaptateurs (rang {1} sur {2}) × 4 octets";
     /// Training activations.
     TrainActivations =>
-        "activations of {0} sequence(s) × {1} tokens through {2} layers (Korthikanti et al. 2022, generalised to GQA, gated MLPs and MoE), plus FP32 logits and their gradient over {3} vocabulary entries",
-        "activations de {0} séquence(s) × {1} tokens dans {2} couches (Korthikanti et al. 2022, généralisé à GQA, MLP à porte et MoE), plus logits FP32 et leur gradient sur {3} entrées de vocabulaire";
+        "what autograd keeps for {0} sequence(s) × {1} tokens through {2} layers, tensor by tensor (norms, projections' inputs, attention, MLP), and the loss over {3} vocabulary entries, at the step's peak moment",
+        "ce qu'autograd garde pour {0} séquence(s) × {1} tokens dans {2} couches, tenseur par tenseur (normes, entrées des projections, attention, MLP), et la perte sur {3} entrées de vocabulaire, au moment du pic du pas";
     /// Training overhead.
     TrainOverhead =>
         "CUDA context, {0}, plus allocator fragmentation, {1} (3% of the rest)",
@@ -515,8 +515,64 @@ messages! {
         "sans flash attention la sortie du softmax (2 octets × têtes × séquence²) est gardée par couche";
     /// Logits.
     AssumeLogits =>
-        "of which logits and loss buffers: {0} (FP32 logits and their gradient)",
-        "dont logits et buffers de la perte : {0} (logits FP32 et leur gradient)";
+        "of which the loss: {0} (transformers upcasts the whole logits to FP32; the log-softmax and the two FP32 gradients that start the backward pass, 12 bytes × vocabulary per token)",
+        "dont la perte : {0} (transformers convertit tous les logits en FP32 ; le log-softmax et les deux gradients FP32 qui ouvrent la passe arrière, 12 octets × vocabulaire par token)";
+    /// Chunked loss.
+    AssumeLogitsChunked =>
+        "of which the loss: {0} (chunked cross-entropy: 16-bit logits and the FP32 log-softmax, upcast chunk by chunk)",
+        "dont la perte : {0} (entropie croisée par morceaux : logits 16 bits et log-softmax FP32, convertis morceau par morceau)";
+    /// Fused loss.
+    AssumeLogitsFused =>
+        "of which the loss: {0} (fused linear cross-entropy: the logits are never built, a hidden-sized chunk at a time)",
+        "dont la perte : {0} (entropie croisée linéaire fusionnée : les logits ne sont jamais construits, un morceau de la taille du modèle à la fois)";
+    /// LoRA dropout.
+    AssumeLoraDropout =>
+        "LoRA dropout on: each adapted module keeps its own copy of its input and a mask for the backward pass",
+        "dropout LoRA actif : chaque module adapté garde sa propre copie de son entrée et un masque pour la passe arrière";
+    /// No LoRA dropout.
+    AssumeLoraNoDropout =>
+        "LoRA dropout off: the adapters keep their input cast to their dtype; the frozen base keeps nothing",
+        "dropout LoRA désactivé : les adaptateurs gardent leur entrée dans leur type ; la base gelée ne garde rien";
+    /// Autocast copies.
+    AssumeAutocastCopies =>
+        "autocast keeps BF16 copies of the FP32 weights for the matmuls: {0}",
+        "autocast garde des copies BF16 des poids FP32 pour les produits matriciels : {0}";
+    /// torch.compile.
+    AssumeCompile =>
+        "torch.compile: fused element-wise kernels keep fewer intermediates (× 0.85, a stated factor, band 0.6–1.2)",
+        "torch.compile : les noyaux fusionnés gardent moins d'intermédiaires (× 0,85, facteur déclaré, fourchette 0,6–1,2)";
+    /// Activation offload.
+    AssumeActivationOffload =>
+        "activation offloading: saved tensors live in CPU memory except the running layer's (shown under system RAM)",
+        "déchargement des activations : les tenseurs gardés vivent en mémoire CPU sauf ceux de la couche en cours (voir la RAM système)";
+    /// Gradients appear as activations are freed.
+    AssumeGradsAfterActivations =>
+        "the activations peak at {0} before any gradient exists (gradients are set to None after each step); the {1} of gradients are built as they are freed, so only the part above the gradients adds",
+        "les activations culminent à {0} avant qu'aucun gradient n'existe (remis à None après chaque pas) ; les {1} de gradients se construisent à mesure qu'elles sont libérées : seule la part au-delà des gradients s'ajoute";
+    /// Offloaded checkpointing.
+    AssumeOffloadedCheckpointing =>
+        "offloaded checkpointing (Unsloth): each layer's input waits in CPU memory; one layer is recomputed at a time",
+        "checkpointing déchargé (Unsloth) : l'entrée de chaque couche attend en mémoire CPU ; une couche recalculée à la fois";
+    /// Optimizer in backward.
+    AssumeOptimizerInBackward =>
+        "optimizer in the backward pass: each parameter is stepped as soon as its gradient is ready, so only the largest gradient exists at a time",
+        "optimiseur dans la passe arrière : chaque paramètre est mis à jour dès que son gradient est prêt, un seul gradient (le plus grand) existe à la fois";
+    /// k-bit upcast.
+    AssumeKbitUpcast =>
+        "peft's prepare_model_for_kbit_training upcasts the {0} unquantized parameters (embeddings, head, norms) to FP32",
+        "prepare_model_for_kbit_training de peft convertit en FP32 les {0} paramètres non quantifiés (embeddings, tête, normes)";
+    /// Autocast over an FP32 base.
+    AssumeAutocastBase =>
+        "FP32 base under BF16 autocast: each matmul's BF16 cast of its frozen weight is kept for the backward pass (under the activations)",
+        "base FP32 sous autocast BF16 : la copie BF16 de chaque poids gelé est gardée pour la passe arrière (comptée dans les activations)";
+    /// BF16 adapters.
+    AssumeAdaptersBf16 =>
+        "adapters, their gradients and optimizer states in BF16 (the model's dtype, as torchtune and LitGPT keep them)",
+        "adaptateurs, gradients et états de l'optimiseur en BF16 (le type du modèle, comme torchtune et LitGPT)";
+    /// Host activations.
+    TrainHostActivations =>
+        "activations offloaded to CPU memory by {0} GPUs",
+        "activations déchargées en mémoire CPU par {0} GPU";
     /// Training process on the host.
     HostTrainingProcess =>
         "the training process (PyTorch, data loaders, pinned buffers)",
@@ -525,6 +581,18 @@ messages! {
     NoteQloraIsNf4 =>
         "QLoRA quantizes the base to NF4: the weight format given is not used",
         "QLoRA quantifie la base en NF4 : le format de poids donné n'est pas utilisé";
+    /// Paged states outside the allocator.
+    NotePagedOutsideAllocator =>
+        "paged optimizer states live in CUDA unified memory, outside PyTorch's allocator: torch.cuda.max_memory_allocated would report about {0}, nvidia-smi the total",
+        "les états de l'optimiseur paginé vivent en mémoire unifiée CUDA, hors de l'allocateur de PyTorch : torch.cuda.max_memory_allocated indiquerait environ {0}, nvidia-smi le total";
+    /// ZeRO on one GPU.
+    NoteZeroOneGpu =>
+        "ZeRO stage {0} on a single data-parallel GPU partitions nothing: applied as asked (its buffers kept, nothing shared)",
+        "ZeRO étape {0} sur un seul GPU en parallélisme de données ne répartit rien : appliqué tel quel (ses buffers gardés, rien de partagé)";
+    /// A LoRA base dequantized.
+    NoteLoraBaseDequantized =>
+        "a {0} base has no training path in peft: it is loaded dequantized to BF16 (give --weights bf16, int8, nf4 or fp32 to choose)",
+        "une base {0} n'a pas de chemin d'entraînement dans peft : elle est chargée déquantifiée en BF16 (donnez --weights bf16, int8, nf4 ou fp32 pour choisir)";
     /// Full ignores weights.
     NoteFullIgnoresWeights =>
         "full fine-tuning keeps the precision recipe's formats; the weight format given is not used",

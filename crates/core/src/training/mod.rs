@@ -2,6 +2,12 @@
 //! recipe, LoRA and QLoRA with exact adapter counts, activations after Korthikanti et al.,
 //! ZeRO stages 0–3 with CPU offload, tensor parallelism; training FLOPs and checkpoint sizes.
 
+pub mod preset;
+pub mod saved;
+
+pub use preset::{Framework, Preset, TrainOptions, preset};
+pub use saved::LossKernel;
+
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -196,15 +202,21 @@ pub enum TrainPrecision {
     PureBf16,
     /// Everything in FP32 (AdamW: 4 + 4 + 8 = 16, no master copy).
     Fp32,
+    /// Automatic mixed precision: FP32 weights, gradients and states, BF16 compute under
+    /// autocast (PyTorch AMP, LitGPT's `bf16-mixed`, the Trainer's `bf16=True` on a model loaded
+    /// in FP32): 4 + 4 + 8 bytes with AdamW, plus the BF16 copies autocast keeps of the weights
+    /// for the backward pass.
+    Amp,
 }
 
 impl TrainPrecision {
     /// Every recipe.
-    pub const ALL: [TrainPrecision; 4] = [
+    pub const ALL: [TrainPrecision; 5] = [
         TrainPrecision::Mixed,
         TrainPrecision::MixedFp32Grads,
         TrainPrecision::PureBf16,
         TrainPrecision::Fp32,
+        TrainPrecision::Amp,
     ];
 
     /// The id of the CLI and the link.
@@ -214,6 +226,7 @@ impl TrainPrecision {
             TrainPrecision::MixedFp32Grads => "mixed-fp32-grads",
             TrainPrecision::PureBf16 => "pure-bf16",
             TrainPrecision::Fp32 => "fp32",
+            TrainPrecision::Amp => "amp",
         }
     }
 
@@ -224,15 +237,16 @@ impl TrainPrecision {
     pub fn parse(s: &str) -> Result<Self> {
         let t = s.trim();
         Ok(match t.to_ascii_lowercase().replace('_', "-").as_str() {
-            "mixed" | "amp" | "bf16-mixed" | "fp16-mixed" => TrainPrecision::Mixed,
+            "mixed" => TrainPrecision::Mixed,
+            "amp" | "bf16-mixed" | "fp16-mixed" | "autocast" => TrainPrecision::Amp,
             "mixed-fp32-grads" | "fp32-grads" => TrainPrecision::MixedFp32Grads,
-            "pure-bf16" | "bf16" => TrainPrecision::PureBf16,
-            "fp32" | "full" => TrainPrecision::Fp32,
+            "pure-bf16" | "bf16" | "bf16-true" => TrainPrecision::PureBf16,
+            "fp32" | "full" | "32-true" => TrainPrecision::Fp32,
             _ => {
                 return Err(Error::invalid(
                     "precision",
                     format!(
-                        "`{t}` is not a training precision; accepted: mixed mixed-fp32-grads pure-bf16 fp32"
+                        "`{t}` is not a training precision; accepted: mixed amp mixed-fp32-grads pure-bf16 fp32"
                     ),
                 ));
             }
@@ -245,7 +259,7 @@ impl TrainPrecision {
             TrainPrecision::Mixed => (2, 2, 4),
             TrainPrecision::MixedFp32Grads => (2, 4, 4),
             TrainPrecision::PureBf16 => (2, 2, 0),
-            TrainPrecision::Fp32 => (4, 4, 0),
+            TrainPrecision::Fp32 | TrainPrecision::Amp => (4, 4, 0),
         }
     }
 
@@ -270,15 +284,28 @@ pub enum Checkpointing {
     Selective,
     /// Keep only each layer's input; recompute the layer in the backward pass.
     Full,
+    /// Full checkpointing with each layer's input offloaded to CPU memory (Unsloth's
+    /// `use_gradient_checkpointing="unsloth"`).
+    Offloaded,
 }
 
 impl Checkpointing {
+    /// Every mode.
+    pub const ALL: [Checkpointing; 4] =
+        [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full, Checkpointing::Offloaded];
+
+    /// Whether layers are recomputed in the backward pass.
+    pub const fn recomputes(self) -> bool {
+        matches!(self, Checkpointing::Full | Checkpointing::Offloaded)
+    }
+
     /// The id of the CLI and the link.
     pub const fn id(self) -> &'static str {
         match self {
             Checkpointing::None => "none",
             Checkpointing::Selective => "selective",
             Checkpointing::Full => "full",
+            Checkpointing::Offloaded => "offloaded",
         }
     }
 
@@ -292,10 +319,11 @@ impl Checkpointing {
             "none" | "off" | "0" | "false" => Checkpointing::None,
             "selective" => Checkpointing::Selective,
             "full" | "on" | "1" | "true" => Checkpointing::Full,
+            "offloaded" | "unsloth" | "offload" | "cpu" => Checkpointing::Offloaded,
             _ => {
                 return Err(Error::invalid(
                     "checkpointing",
-                    format!("`{t}` is not a checkpointing mode; accepted: none selective full"),
+                    format!("`{t}` is not a checkpointing mode; accepted: none selective full offloaded"),
                 ));
             }
         })
@@ -801,6 +829,11 @@ pub struct TrainingSetup {
     /// A bare parameter count standing in for the architecture's own: per-parameter states use
     /// it, shape-dependent terms come from the architecture (scaled for LoRA adapters).
     pub params_override: Option<u64>,
+    /// How the framework runs the step.
+    pub opts: TrainOptions,
+    /// The step runs on the CPU: PyTorch's CPU dropout keeps its noise in the input's dtype
+    /// (CUDA keeps a one-byte mask), and there is no CUDA context.
+    pub cpu: bool,
 }
 
 /// Training memory per GPU and per node, and what the run trains.
@@ -827,15 +860,23 @@ fn term(kind: TermKind, bytes: f64, band: (f64, f64), formula: Msg, assumptions:
     }
 }
 
-/// Training memory: the seed guide's components per GPU, then ZeRO's partitioning.
+/// Training memory: the seed guide's components per GPU, then ZeRO's partitioning, then the
+/// step's peak as the framework runs it.
 ///
 /// Full fine-tuning keeps weights, gradients, an FP32 master copy and optimizer states (the
 /// seed's 2 + 2 + 4 + 8 = 16 bytes per parameter with mixed-precision AdamW); ZeRO-1 partitions
 /// the master copy and optimizer states over the data-parallel GPUs, ZeRO-2 also the gradients,
 /// ZeRO-3 also the weights (plus the largest layer gathered whole) — Rajbhandari et al. 2020,
-/// Figure 1. Offload moves the partitioned states (and with ZeRO-3 the weights) to CPU memory.
-/// LoRA keeps the frozen base at its format (QLoRA: NF4 with double quantization) and trains FP32
-/// adapters (peft upcasts them) with their gradients and optimizer states.
+/// Figure 1. Offload moves the partitioned states (and with ZeRO-3 the weights; FSDP's offload
+/// the gradients too) to CPU memory. LoRA keeps the frozen base at its format (QLoRA: NF4 with
+/// double quantization, the unquantized parameters FP32 after peft's k-bit preparation) and
+/// trains adapters with their gradients and optimizer states.
+///
+/// The activations are what autograd keeps ([`saved`]); the peak is the largest of three
+/// moments: the end of the forward pass (autocast's weight copies, the loss being built), the
+/// start of the backward pass (the loss's gradients) and a recomputed layer. With one micro-batch
+/// per step and no ZeRO, the gradients are built only as the activations are freed (they are set
+/// to None after each step): the activations term counts only what exceeds them.
 ///
 /// # Errors
 /// [`Error::Invalid`] for settings that do not apply (ZeRO stage above 3, rank 0, absent
@@ -848,6 +889,7 @@ pub fn training_memory(
     if s.zero > 3 {
         return Err(Error::invalid("zero", format!("ZeRO stage {} does not exist; use 0 to 3", s.zero)));
     }
+    let o = &s.opts;
     // `gpus` counts every GPU; each replica spans `tp` of them, so ZeRO partitions over the
     // data-parallel degree `gpus / tp`.
     let t = s.tp.max(1) as f64;
@@ -860,10 +902,25 @@ pub fn training_memory(
     let shard = |stage: u8| if s.zero >= stage { n } else { 1.0 };
     let offload_states = s.offload != Offload::None && s.zero >= 1;
     let offload_params = s.offload == Offload::OptimizerAndParams && s.zero >= 3;
+    // FSDP's CPU offload keeps parameters and gradients in CPU memory and steps there.
+    let offload_grads = offload_params && o.framework == Framework::Fsdp;
     let largest = tensors.iter().map(Tensor::elements).max().unwrap_or(0) as f64;
+    let elems = |f: &dyn Fn(&Tensor) -> bool| -> f64 {
+        tensors.iter().filter(|x| f(x)).map(|x| x.elements() as f64).sum::<f64>() * scale
+    };
+    // Matrices multiplied with activations: the blocks' linears and the head (the tied
+    // embedding when there is none).
+    let head_elems = if a.tie_word_embeddings {
+        elems(&|x| x.role == Role::TokenEmbd)
+    } else {
+        elems(&|x| x.role == Role::Output)
+    };
+    let matmul_elems = elems(&|x| x.role.is_block_linear()) + head_elems;
+    let layers = a.num_layers().max(1) as f64;
     let mut gpu = Vec::new();
     let mut host = Vec::new();
     let mut host_per_gpu = 0.0;
+    let mut act_assume: Vec<Msg> = Vec::new();
     let zero_note = |v: &mut Vec<Msg>| {
         if s.zero > 0 {
             v.push(Msg::new(
@@ -875,11 +932,42 @@ pub fn training_memory(
     let trainable;
     let checkpoint;
     let checkpoint_with_optimizer;
+    // How activations are kept: compute and residual dtypes, autocast, adapters.
+    let (c, e, autocast);
+    // BF16 copies of FP32 weights autocast makes for the matmuls: (all of them at the end of the
+    // forward pass, those still held by the backward pass).
+    let mut copies = (0.0, 0.0);
+    let grads_bytes;
+    let mut head_grad = 0.0;
+    let mut tied_grad = 0.0;
+    // Bytes a dequantizing kernel materialises for one matrix at a time.
+    let mut workspace = 0.0;
     match s.mode {
         Mode::Inference => return Err(Error::invalid("mode", "inference is not a training mode")),
         Mode::Full => {
             let (wb, gb, mb) = s.precision.bytes();
             trainable = p_total;
+            c = if s.precision == TrainPrecision::Fp32 { 4.0 } else { 2.0 };
+            autocast = s.precision == TrainPrecision::Amp;
+            e = if wb == 4 { 4.0 } else { 2.0 };
+            if autocast {
+                // Autocast caches one BF16 copy of each trained weight for the whole forward
+                // pass; the matmuls keep theirs for the backward pass.
+                let all = 2.0 * matmul_elems / t / shard(3);
+                let head_copy = 2.0 * head_elems / t / shard(3);
+                let held = if s.checkpointing == Checkpointing::None {
+                    all
+                } else {
+                    (all - head_copy) / layers + head_copy
+                };
+                copies = (all, held);
+            }
+            // The head's gradient is the backward pass's first (with its BF16 product under
+            // autocast); a tied embedding's dense gradient is added to it at the very end.
+            head_grad = head_elems * (gb as f64 + if autocast { 2.0 } else { 0.0 }) / t / shard(2);
+            if a.tie_word_embeddings {
+                tied_grad = head_elems * gb as f64 / t / shard(2);
+            }
             // Weights.
             let mut w = p * wb as f64 / t / shard(3);
             let mut w_assume =
@@ -902,14 +990,25 @@ pub fn training_memory(
                 Msg::new(MsgId::TrainWeights, vec![Arg::Int(p_total), Arg::Int(wb)]),
                 w_assume,
             ));
-            // Gradients.
-            let g = p * gb as f64 / t / shard(2);
+            // Gradients: the whole buffer, one tensor's with the optimizer in the backward pass,
+            // none on the GPU under FSDP's offload.
+            let mut g = p * gb as f64 / t / shard(2);
+            let mut g_assume = Vec::new();
+            if o.optimizer_in_backward {
+                g = gb as f64 * largest * scale.min(1.0) / t;
+                g_assume.push(Msg::new(MsgId::AssumeOptimizerInBackward, vec![]));
+            }
+            if offload_grads {
+                host_per_gpu += g;
+                g = 0.0;
+            }
+            grads_bytes = g;
             gpu.push(term(
                 TermKind::Gradients,
                 g,
                 (1.0, 1.0),
                 Msg::new(MsgId::TrainGradients, vec![Arg::Int(p_total), Arg::Int(gb)]),
-                vec![],
+                g_assume,
             ));
             // Master copy and optimizer states.
             let m = p * mb as f64 / t / shard(1);
@@ -921,9 +1020,9 @@ pub fn training_memory(
                     .map(|x| s.optimizer.state_bytes(x.rows, x.cols, x.experts))
                     .fold(0, u64::saturating_add),
             } / if s.optimizer.is_8bit() { 1 } else { s.precision.state_divisor() };
-            let o = state as f64 / t / shard(1);
+            let ob = state as f64 / t / shard(1);
             if offload_states {
-                host_per_gpu += m + o;
+                host_per_gpu += m + ob;
             }
             if mb > 0 {
                 gpu.push(term(
@@ -934,7 +1033,7 @@ pub fn training_memory(
                     vec![],
                 ));
             }
-            gpu.push(optimizer_term(s, if offload_states { 0.0 } else { o }, p_total));
+            gpu.push(optimizer_term(s, if offload_states { 0.0 } else { ob }, p_total));
             checkpoint = p_total.saturating_mul(2);
             checkpoint_with_optimizer = p_total.saturating_mul(wb + mb).saturating_add(state);
         }
@@ -942,89 +1041,227 @@ pub fn training_memory(
             let rank = s.lora_rank;
             let exact = lora_params(a, rank, &s.lora_targets)?;
             trainable = if s.params_override.is_some() { (exact as f64 * scale) as u64 } else { exact };
-            let base =
-                if s.mode == Mode::Qlora { WeightFormat::Nf4 { double_quant: true } } else { base_format };
+            let qlora = s.mode == Mode::Qlora;
+            let base = if qlora { WeightFormat::Nf4 { double_quant: true } } else { base_format };
             let base_bytes = match s.params_override {
                 Some(n) => n as f64 * base.flat_bits_per_weight().bytes_per_weight(),
                 None => crate::tensors::weight_bytes(a, base)?.total().get() as f64,
             };
-            let w = base_bytes / t / shard(3);
+            let mut w = base_bytes / t / shard(3);
+            let mut w_assume = Vec::new();
+            let fp32_base = !qlora && base == WeightFormat::F32;
+            // The residual stream is FP32 when the embeddings are (an FP32 base, or QLoRA's
+            // k-bit preparation), and the step runs under autocast then.
+            c = 2.0;
+            if qlora {
+                w_assume.push(Msg::new(MsgId::AssumeQloraBase, vec![]));
+                // bitsandbytes dequantizes one matrix at a time to the compute dtype.
+                let biggest_linear = tensors
+                    .iter()
+                    .filter(|x| x.role.is_block_linear())
+                    .map(|x| (x.rows * x.cols) as f64)
+                    .fold(0.0, f64::max);
+                workspace = 2.0 * biggest_linear;
+                if o.kbit_upcast {
+                    let kept = elems(&|x| !x.role.is_block_linear() && x.role != Role::Router);
+                    w += 2.0 * kept / t / shard(3);
+                    w_assume.push(Msg::new(MsgId::AssumeKbitUpcast, vec![Arg::Int(kept as u64)]));
+                }
+                autocast = true;
+                e = if o.kbit_upcast { 4.0 } else { 2.0 };
+                if o.kbit_upcast {
+                    // The FP32 head runs under autocast: its BF16 cast is kept for the backward
+                    // pass, with or without checkpointing.
+                    let head_copy = 2.0 * head_elems / t / shard(3);
+                    copies = (head_copy, head_copy);
+                }
+            } else {
+                autocast = fp32_base;
+                e = if fp32_base { 4.0 } else { 2.0 };
+                if fp32_base {
+                    // Frozen FP32 weights are cast per matmul; each cast is kept for the
+                    // backward pass (no autocast cache for frozen weights).
+                    let all = 2.0 * matmul_elems / t / shard(3);
+                    let head_copy = 2.0 * head_elems / t / shard(3);
+                    let held = if s.checkpointing == Checkpointing::None {
+                        all
+                    } else {
+                        (all - head_copy) / layers + head_copy
+                    };
+                    copies = (held, held);
+                    w_assume.push(Msg::new(MsgId::AssumeAutocastBase, vec![]));
+                }
+            }
             gpu.push(term(
                 TermKind::Weights,
                 w,
                 (1.0, 1.0),
                 Msg::new(MsgId::TrainFrozenBase, vec![Arg::Int(p_total), Arg::Text(base.label())]),
-                if s.mode == Mode::Qlora { vec![Msg::new(MsgId::AssumeQloraBase, vec![])] } else { vec![] },
+                w_assume,
             ));
             let pt = trainable as f64;
+            let ab = if o.adapters_fp32 { 4.0 } else { 2.0 };
             gpu.push(term(
                 TermKind::Adapters,
-                pt * 4.0 / t / shard(3),
+                pt * ab / t / shard(3),
                 (1.0, 1.0),
                 Msg::new(
                     MsgId::TrainAdapters,
                     vec![Arg::Int(trainable), Arg::Int(rank), Arg::Text(s.lora_targets.id())],
                 ),
-                vec![Msg::new(MsgId::AssumeAdaptersFp32, vec![])],
+                vec![Msg::new(
+                    if o.adapters_fp32 { MsgId::AssumeAdaptersFp32 } else { MsgId::AssumeAdaptersBf16 },
+                    vec![],
+                )],
             ));
+            let g = pt * ab / t / shard(2);
+            grads_bytes = g;
             gpu.push(term(
                 TermKind::Gradients,
-                pt * 4.0 / t / shard(2),
+                g,
                 (1.0, 1.0),
-                Msg::new(MsgId::TrainGradients, vec![Arg::Int(trainable), Arg::Int(4)]),
+                Msg::new(MsgId::TrainGradients, vec![Arg::Int(trainable), Arg::Int(ab as u64)]),
                 vec![],
             ));
             // Adapter states: A is rank × in, B is out × rank; for these thin matrices Adafactor
-            // factors nothing worth counting, so all optimizers are priced per value.
-            let state = s.optimizer.state_bytes(trainable, 1, 1) as f64;
-            let o = state / t / shard(1);
+            // factors nothing worth counting, so all optimizers are priced per value. torch's
+            // optimizers keep their states in the parameters' dtype.
+            let state = s.optimizer.state_bytes(trainable, 1, 1) as f64
+                / if o.adapters_fp32 || s.optimizer.is_8bit() { 1.0 } else { 2.0 };
+            let ob = state / t / shard(1);
             if offload_states {
-                host_per_gpu += o;
+                host_per_gpu += ob;
             }
-            gpu.push(optimizer_term(s, if offload_states { 0.0 } else { o }, trainable));
-            checkpoint = trainable.saturating_mul(4);
+            gpu.push(optimizer_term(s, if offload_states { 0.0 } else { ob }, trainable));
+            checkpoint = trainable.saturating_mul(ab as u64);
             checkpoint_with_optimizer = checkpoint.saturating_add(state as u64);
         }
     }
 
-    // Activations: every layer, the logits and the loss.
-    let layers = a.num_layers() as f64;
-    let sbh = (s.seq * s.micro_batch) as f64 * a.hidden_size as f64;
-    let whole = activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, false, s.tp);
-    let stack = match s.checkpointing {
-        // Each layer's input, plus the largest layer being recomputed in the backward pass.
-        Checkpointing::Full => layers * 2.0 * sbh + whole,
-        // Every layer without its scores, plus one layer's scores while they are recomputed.
-        Checkpointing::Selective => {
-            let kept = activation_bytes_per_layer(a, s.seq, s.micro_batch, s.flash, false, true, s.tp);
-            stack_activation_bytes(a, s.seq, s.micro_batch, s.flash, true, s.tp) + (whole - kept).max(0.0)
-        }
-        Checkpointing::None => stack_activation_bytes(a, s.seq, s.micro_batch, s.flash, false, s.tp),
-    };
-    let logits = logits_bytes(a, s.seq, s.micro_batch, s.tp);
-    let lora_extra = if s.mode == Mode::Full {
-        0.0
+    // Activations: what autograd keeps, at the step's peak.
+    let lora = if s.mode == Mode::Full {
+        None
     } else {
-        2.0 * (s.seq * s.micro_batch) as f64 * s.lora_rank as f64 * layers * 7.0
+        Some(saved::LoraSaving {
+            targets: &s.lora_targets,
+            dropout: o.lora_dropout,
+            cpu_noise: s.cpu,
+            adapter_bytes: if o.adapters_fp32 { 4.0 } else { 2.0 },
+            rank: s.lora_rank as f64,
+        })
     };
-    let act = stack + 2.0 * sbh + logits + lora_extra;
-    let mut act_assume = vec![Msg::new(
+    let mlp_c = if s.mode == Mode::Qlora && o.kbit_upcast { 4.0 } else { c };
+    let saving = saved::Saving { c, e, autocast, mlp_c, full: s.mode == Mode::Full, lora, flash: s.flash };
+    let tokens = (s.seq * s.micro_batch) as f64;
+    let h = a.hidden_size as f64;
+    let fusion = if o.compile { 0.85 } else { 1.0 };
+    // Bytes per token of every layer, of the largest one, and of the same without the s² terms.
+    let per_layer: Vec<(f64, f64)> =
+        a.groups.iter().map(|g| (g.count as f64, fusion * saving.layer(a, g, s.seq) / t)).collect();
+    let stack_full: f64 = per_layer.iter().map(|(k, b)| k * b).sum::<f64>() * tokens;
+    let one_layer = per_layer.iter().map(|(_, b)| *b).fold(0.0, f64::max) * tokens;
+    let layer_inputs = layers * e * h * tokens;
+    let (kept, recompute) = match s.checkpointing {
+        Checkpointing::None => (stack_full, 0.0),
+        Checkpointing::Full => (layer_inputs, one_layer),
+        Checkpointing::Offloaded => (layers.min(2.0) * e * h * tokens, one_layer),
+        Checkpointing::Selective => {
+            let no_scores = saved::Saving { flash: true, ..saving.clone() };
+            let stack: f64 = a
+                .groups
+                .iter()
+                .map(|g| g.count as f64 * fusion * no_scores.layer(a, g, s.seq) / t)
+                .sum::<f64>()
+                * tokens;
+            (stack, (one_layer - stack / layers).max(0.0))
+        }
+    };
+    let mut host_activations = 0.0;
+    let kept = if o.activation_offload {
+        // Every saved tensor but the running layer's (and the one being fetched back) lives in
+        // CPU memory.
+        host_activations = kept;
+        (2.0 * kept / layers).min(kept)
+    } else {
+        kept
+    };
+    if s.checkpointing == Checkpointing::Offloaded {
+        host_activations += layer_inputs;
+    }
+    let head = saving.head(a) * tokens / t;
+    let loss_bwd = o.loss.bytes_per_token(a, c) * tokens / t;
+    // At the end of the forward pass the loss has built the 16-bit logits, their FP32 copy and
+    // the log-softmax (the full kernel), and autocast still caches every copy.
+    let loss_fwd = match o.loss {
+        LossKernel::Full => (c.min(4.0) + 8.0) * a.vocab_size as f64 * tokens / t,
+        _ => loss_bwd,
+    };
+    // Gradients of the activations flowing back: a few hidden-sized tensors.
+    let grad_flow = 4.0 * e * h * tokens / t;
+    // The moments the peak can fall on, with the gradients that exist at each.
+    let v = a.vocab_size as f64;
+    let at_forward_end = kept + head + loss_fwd + copies.0 + workspace;
+    let at_loss = kept + head + loss_bwd + copies.1 + workspace;
+    let at_head_grad = kept + head + c * v * tokens / t + copies.1 + head_grad;
+    let at_layer = kept + recompute + copies.1 + grad_flow + workspace;
+    let at_end = grads_bytes + tied_grad;
+    // One micro-batch per step and no ZeRO buckets: gradients appear only as the backward pass
+    // frees activations (they are set to None after each step), so the peak is the largest
+    // moment, gradients included; the activations term is what exceeds the gradients.
+    let overlap = o.grad_accum <= 1 && s.zero == 0;
+    let peak_act = if overlap {
+        at_forward_end.max(at_loss).max(at_head_grad).max(at_layer).max(at_end)
+    } else {
+        at_forward_end.max(at_loss).max(at_head_grad - head_grad).max(at_layer) + tied_grad
+    };
+    let act = if overlap { (peak_act - grads_bytes).max(0.0) } else { peak_act };
+    act_assume.push(Msg::new(
         match s.checkpointing {
             Checkpointing::None => MsgId::AssumeNoCheckpointing,
             Checkpointing::Selective => MsgId::AssumeSelectiveCheckpointing,
             Checkpointing::Full => MsgId::AssumeFullCheckpointing,
+            Checkpointing::Offloaded => MsgId::AssumeOffloadedCheckpointing,
         },
         vec![],
-    )];
+    ));
     act_assume.push(Msg::new(
         if s.flash { MsgId::AssumeFlashTraining } else { MsgId::AssumeEagerTraining },
         vec![],
     ));
-    act_assume.push(Msg::new(MsgId::AssumeLogits, vec![Arg::Size(Bytes::new(logits as u64))]));
+    act_assume.push(Msg::new(
+        match o.loss {
+            LossKernel::Full => MsgId::AssumeLogits,
+            LossKernel::Chunked => MsgId::AssumeLogitsChunked,
+            LossKernel::Fused => MsgId::AssumeLogitsFused,
+        },
+        vec![Arg::Size(Bytes::new(loss_bwd as u64))],
+    ));
+    if s.mode != Mode::Full {
+        act_assume.push(Msg::new(
+            if o.lora_dropout { MsgId::AssumeLoraDropout } else { MsgId::AssumeLoraNoDropout },
+            vec![],
+        ));
+    }
+    if copies.0 > 0.0 {
+        act_assume.push(Msg::new(MsgId::AssumeAutocastCopies, vec![Arg::Size(Bytes::new(copies.0 as u64))]));
+    }
+    if o.compile {
+        act_assume.push(Msg::new(MsgId::AssumeCompile, vec![]));
+    }
+    if o.activation_offload {
+        act_assume.push(Msg::new(MsgId::AssumeActivationOffload, vec![]));
+    }
+    if overlap && grads_bytes > 0.0 {
+        act_assume.push(Msg::new(
+            MsgId::AssumeGradsAfterActivations,
+            vec![Arg::Size(Bytes::new(peak_act as u64)), Arg::Size(Bytes::new(grads_bytes as u64))],
+        ));
+    }
+    let band = if o.compile { (0.6, 1.2) } else { (0.8, 1.25) };
     gpu.push(term(
         TermKind::Activations,
         act,
-        (0.7, 1.5),
+        band,
         Msg::new(
             MsgId::TrainActivations,
             vec![Arg::Int(s.micro_batch), Arg::Int(s.seq), Arg::Int(a.num_layers()), Arg::Int(a.vocab_size)],
@@ -1034,7 +1271,7 @@ pub fn training_memory(
 
     // Overhead: CUDA context, caching-allocator fragmentation, NCCL buffers.
     let states: f64 = gpu.iter().map(|x| x.bytes.get() as f64).sum();
-    let ctx = 500.0 * (1u64 << 20) as f64;
+    let ctx = if s.cpu { 0.0 } else { 500.0 * (1u64 << 20) as f64 };
     let nccl = if s.gpus > 1 || s.tp > 1 { 300.0 * (1u64 << 20) as f64 } else { 0.0 };
     let slack = 0.03 * states;
     let overhead = ctx + nccl + slack;
@@ -1060,7 +1297,16 @@ pub fn training_memory(
             vec![Msg::new(MsgId::AssumeOffloadBuffer, vec![])],
         ));
     }
-    let _ = p;
+    if host_activations > 0.0 {
+        let per_node = host_activations * s.gpus.min(s.gpus_per_node.max(1)) as f64;
+        host.push(term(
+            TermKind::Activations,
+            per_node,
+            (0.8, 1.25),
+            Msg::new(MsgId::TrainHostActivations, vec![Arg::Int(s.gpus.min(s.gpus_per_node.max(1)))]),
+            vec![],
+        ));
+    }
     Ok(TrainingMemory { gpu, host, trainable, checkpoint, checkpoint_with_optimizer })
 }
 

@@ -1,0 +1,269 @@
+//! Training frameworks' defaults: what "I use Unsloth / TRL / torchtune" means for memory.
+//!
+//! A preset writes the knobs the framework's current release sets by default; any knob can still
+//! be changed afterwards (the preset is remembered by name, the knobs by value). Sources, read
+//! 2026-12: transformers `TrainingArguments` and peft `LoraConfig` /
+//! `prepare_model_for_kbit_training` (defaults: `lora_dropout` 0.0 in peft, 0.05 in TRL's and
+//! Axolotl's examples; k-bit preparation upcasts every non-quantized parameter to FP32 and turns
+//! gradient checkpointing on); TRL `SFTConfig` (`gradient_checkpointing=True`, `bf16=True`);
+//! Unsloth (`load_in_4bit=True`, `use_gradient_checkpointing="unsloth"` offloads each layer's
+//! input to CPU, its fused cross-entropy, `adamw_8bit` in its notebooks, BF16 non-quantized
+//! modules, `lora_dropout=0` recommended); LLaMA-Factory (`lora_dropout` 0, gradient
+//! checkpointing on unless disabled, no FP32 upcast); torchtune's recipes (BF16 everywhere with
+//! BF16 adapters, `CEWithChunkedOutputLoss`, activation checkpointing on; full single-device
+//! configs: `PagedAdamW8bit` with `optimizer_in_bwd`); LitGPT (`bf16-true`, BF16 adapters,
+//! `lora_dropout` 0.05, chunked cross-entropy); DeepSpeed ZeRO through the Trainer (BF16 weights
+//! and gradients, FP32 master and Adam states); FSDP2 (`MixedPrecisionPolicy`: FP32 sharded
+//! parameters, BF16 compute, everything sharded; CPU offload moves parameters, gradients and the
+//! optimizer step).
+
+use alloc::format;
+
+use super::saved::LossKernel;
+use super::{Checkpointing, Mode, Optimizer, TrainPrecision};
+use crate::error::{Error, Result};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// The framework whose defaults a run follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Framework {
+    /// Every knob set by hand.
+    #[default]
+    Custom,
+    /// Hugging Face Trainer with peft.
+    HfTrainer,
+    /// TRL's `SFTTrainer`.
+    Trl,
+    /// Unsloth.
+    Unsloth,
+    /// Axolotl.
+    Axolotl,
+    /// LLaMA-Factory.
+    LlamaFactory,
+    /// torchtune.
+    Torchtune,
+    /// LitGPT.
+    Litgpt,
+    /// DeepSpeed ZeRO (through the Trainer or its own engine).
+    Deepspeed,
+    /// PyTorch FSDP2.
+    Fsdp,
+}
+
+impl Framework {
+    /// Every framework.
+    pub const ALL: [Framework; 10] = [
+        Framework::Custom,
+        Framework::HfTrainer,
+        Framework::Trl,
+        Framework::Unsloth,
+        Framework::Axolotl,
+        Framework::LlamaFactory,
+        Framework::Torchtune,
+        Framework::Litgpt,
+        Framework::Deepspeed,
+        Framework::Fsdp,
+    ];
+
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Framework::Custom => "custom",
+            Framework::HfTrainer => "hf",
+            Framework::Trl => "trl",
+            Framework::Unsloth => "unsloth",
+            Framework::Axolotl => "axolotl",
+            Framework::LlamaFactory => "llama-factory",
+            Framework::Torchtune => "torchtune",
+            Framework::Litgpt => "litgpt",
+            Framework::Deepspeed => "deepspeed",
+            Framework::Fsdp => "fsdp",
+        }
+    }
+
+    /// The name people know it by.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Framework::Custom => "Custom",
+            Framework::HfTrainer => "Hugging Face Trainer + PEFT",
+            Framework::Trl => "TRL SFTTrainer",
+            Framework::Unsloth => "Unsloth",
+            Framework::Axolotl => "Axolotl",
+            Framework::LlamaFactory => "LLaMA-Factory",
+            Framework::Torchtune => "torchtune",
+            Framework::Litgpt => "LitGPT",
+            Framework::Deepspeed => "DeepSpeed ZeRO",
+            Framework::Fsdp => "FSDP2",
+        }
+    }
+
+    /// Parses an id.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `framework`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        let lower = t.to_ascii_lowercase().replace(['_', ' '], "-");
+        Ok(match lower.as_str() {
+            "custom" | "none" => Framework::Custom,
+            "hf" | "transformers" | "trainer" | "hf-trainer" | "peft" | "huggingface" => Framework::HfTrainer,
+            "trl" | "sft" | "sfttrainer" => Framework::Trl,
+            "unsloth" => Framework::Unsloth,
+            "axolotl" => Framework::Axolotl,
+            "llama-factory" | "llamafactory" => Framework::LlamaFactory,
+            "torchtune" => Framework::Torchtune,
+            "litgpt" | "lit-gpt" => Framework::Litgpt,
+            "deepspeed" | "zero" => Framework::Deepspeed,
+            "fsdp" | "fsdp2" => Framework::Fsdp,
+            _ => {
+                return Err(Error::invalid(
+                    "framework",
+                    format!(
+                        "`{t}` is not a framework; accepted: custom hf trl unsloth axolotl llama-factory torchtune litgpt deepspeed fsdp"
+                    ),
+                ));
+            }
+        })
+    }
+}
+
+/// The training knobs beyond the seed's: how the step is really run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(default))]
+pub struct TrainOptions {
+    /// The preset the knobs came from (kept for the link and the page).
+    pub framework: Framework,
+    /// How the loss treats the vocabulary.
+    pub loss: LossKernel,
+    /// Dropout before each adapter (peft's `lora_dropout > 0`): each adapted module keeps its own
+    /// copy of its input and a mask.
+    pub lora_dropout: bool,
+    /// Adapters (and their gradients and optimizer states) in FP32, as peft makes them; BF16 in
+    /// torchtune and LitGPT.
+    pub adapters_fp32: bool,
+    /// QLoRA: every parameter left unquantized (embeddings, head, norms) upcast to FP32, as peft's
+    /// `prepare_model_for_kbit_training` does; the residual stream is then FP32 too.
+    pub kbit_upcast: bool,
+    /// Micro-batches per optimizer step. With 1, gradients are built only as activations are
+    /// freed (set to None after each step); with more they persist beside the activations.
+    pub grad_accum: u64,
+    /// The optimizer steps each parameter as soon as its gradient is ready (torchtune's
+    /// `optimizer_in_bwd`): no full gradient buffer.
+    pub optimizer_in_backward: bool,
+    /// Saved activations moved to CPU memory during the forward pass (torchtune's
+    /// `enable_activation_offloading`).
+    pub activation_offload: bool,
+    /// `torch.compile`: fused element-wise kernels keep fewer intermediates.
+    pub compile: bool,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        TrainOptions {
+            framework: Framework::Custom,
+            loss: LossKernel::Full,
+            lora_dropout: true,
+            adapters_fp32: true,
+            kbit_upcast: true,
+            grad_accum: 1,
+            optimizer_in_backward: false,
+            activation_offload: false,
+            compile: false,
+        }
+    }
+}
+
+/// The knobs a preset sets, beyond [`TrainOptions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// The framework's own options.
+    pub options: TrainOptions,
+    /// Its optimizer for this mode, where it differs from AdamW.
+    pub optimizer: Optimizer,
+    /// Full fine-tuning's precision.
+    pub precision: TrainPrecision,
+    /// Its activation checkpointing.
+    pub checkpointing: Checkpointing,
+    /// The ZeRO stage it implies (FSDP: 3), when it implies one.
+    pub zero: Option<u8>,
+}
+
+/// The defaults of `framework` for `mode`.
+pub fn preset(framework: Framework, mode: Mode) -> Preset {
+    let base = TrainOptions { framework, ..TrainOptions::default() };
+    let qlora = mode == Mode::Qlora;
+    let mut p = Preset {
+        options: base,
+        optimizer: Optimizer::AdamW,
+        precision: TrainPrecision::Mixed,
+        checkpointing: Checkpointing::None,
+        zero: None,
+    };
+    match framework {
+        Framework::Custom => {}
+        Framework::HfTrainer => {
+            // transformers 5 loads checkpoints in their own dtype (BF16); with `bf16=True` the
+            // weights, gradients and torch AdamW's states stay BF16.
+            p.precision = TrainPrecision::PureBf16;
+            p.options.lora_dropout = false;
+            if qlora {
+                p.checkpointing = Checkpointing::Full;
+            }
+        }
+        Framework::Trl => {
+            p.precision = TrainPrecision::PureBf16;
+            p.checkpointing = Checkpointing::Full;
+        }
+        Framework::Unsloth => {
+            p.precision = TrainPrecision::PureBf16;
+            p.options.loss = LossKernel::Fused;
+            p.options.lora_dropout = false;
+            p.options.kbit_upcast = false;
+            p.optimizer = Optimizer::AdamW8bit;
+            p.checkpointing = Checkpointing::Offloaded;
+        }
+        Framework::Axolotl => {
+            p.precision = TrainPrecision::PureBf16;
+            p.checkpointing = Checkpointing::Full;
+            if qlora {
+                p.optimizer = Optimizer::PagedAdamW8bit;
+            }
+        }
+        Framework::LlamaFactory => {
+            p.precision = TrainPrecision::PureBf16;
+            p.options.lora_dropout = false;
+            p.options.kbit_upcast = false;
+            p.checkpointing = Checkpointing::Full;
+        }
+        Framework::Torchtune => {
+            p.precision = TrainPrecision::PureBf16;
+            p.options.loss = LossKernel::Chunked;
+            p.options.lora_dropout = false;
+            p.options.adapters_fp32 = false;
+            p.options.kbit_upcast = false;
+            p.checkpointing = Checkpointing::Full;
+            if mode == Mode::Full {
+                p.optimizer = Optimizer::PagedAdamW8bit;
+                p.options.optimizer_in_backward = true;
+            }
+        }
+        Framework::Litgpt => {
+            p.precision = TrainPrecision::PureBf16;
+            p.options.loss = LossKernel::Chunked;
+            p.options.adapters_fp32 = false;
+            p.options.kbit_upcast = false;
+        }
+        Framework::Deepspeed => {
+            p.precision = TrainPrecision::Mixed;
+            p.zero = Some(2);
+        }
+        Framework::Fsdp => {
+            p.precision = TrainPrecision::Mixed;
+            p.zero = Some(3);
+        }
+    }
+    p
+}

@@ -1,0 +1,325 @@
+//! What one training step keeps for the backward pass, tensor by tensor, the way PyTorch's
+//! autograd keeps it for a Hugging Face model: the peak of activations, logits and the
+//! loss's buffers.
+//!
+//! The rule autograd follows decides everything: an operation saves an input only when the
+//! gradient of *another* input needs it. So a frozen linear layer saves nothing (its input's
+//! gradient needs only its weight), a trained one saves its input, and a LoRA adapter saves the
+//! tensor its `lora_A` reads: the dropout's output (and its mask) when dropout is on, the input
+//! cast to the adapter's dtype when it is not. Per token and layer, in bytes, with `c` the compute
+//! dtype's size and `e` the residual stream's:
+//!
+//! * each RMSNorm (transformers upcasts inside): the FP32 input `4h`, and when its weight is
+//!   trained the normalised value `e·h`;
+//! * each linear input: `c·in` once when the base is trained (under autocast, one bf16 cast per
+//!   linear, `2·in` each); with LoRA, per adapted module `(a + 1)·in` with dropout or `a·in`
+//!   without (`a`: 2 under autocast, else the adapters' dtype), shared once when `a = c`;
+//! * attention (SDPA/flash): the rotated Q and K, V and the output `c·(2q + 2kv)` and the FP32
+//!   log-sum-exp `4·heads`; without flash attention the FP32 softmax and its cast
+//!   `6·heads·attended`;
+//! * a gated MLP: gate, its activation and up `3c·i`; a plain one: the first projection `c·i`;
+//! * the loss: transformers' `ForCausalLMLoss` upcasts the logits (`c·V` → `4·V`), the log-softmax
+//!   keeps `4·V`, and its backward starts with two FP32 `V`-wide gradients: `12·V` per token at
+//!   the peak; chunked (torchtune's `CEWithChunkedOutputLoss`, LitGPT's `chunked_cross_entropy`)
+//!   keeps the 16-bit logits and the FP32 log-softmax `(c + 4)·V`; fused kernels (Liger's
+//!   fused linear cross-entropy, Unsloth, Apple's Cut Cross-Entropy) never build the logits:
+//!   a chunk of hidden-sized FP32 work `8·h + c·h`.
+//!
+//! Checked against measured steps (PyTorch's allocator, `scripts/train-measure.py`,
+//! `tests/fixtures/training/`).
+
+use crate::model::attention::QkNorm;
+use crate::model::{Architecture, Ffn, LayerGroup, Mixer};
+
+use super::{LoraTarget, LoraTargets};
+
+/// How the step keeps its tensors.
+#[derive(Clone, Debug)]
+pub struct Saving<'a> {
+    /// Bytes of a compute-dtype activation: 2 (BF16/FP16, autocast), 4 in FP32 training.
+    pub c: f64,
+    /// Bytes of the residual stream between layers: 4 when the weights (or the embeddings,
+    /// after peft's k-bit preparation) are FP32, else `c`.
+    pub e: f64,
+    /// Inputs are cast per operation (autocast over FP32 weights).
+    pub autocast: bool,
+    /// Bytes of the MLP's intermediates: `c`, except where bitsandbytes' 4-bit layers return
+    /// their output in their input's dtype and that input is the FP32 residual stream (QLoRA
+    /// after peft's k-bit preparation): 4.
+    pub mlp_c: f64,
+    /// The base weights are trained (full fine-tuning).
+    pub full: bool,
+    /// LoRA adapters: their targets, dropout and dtype.
+    pub lora: Option<LoraSaving<'a>>,
+    /// Flash attention / SDPA (no score matrix kept).
+    pub flash: bool,
+}
+
+/// The adapters' part of [`Saving`].
+#[derive(Clone, Debug)]
+pub struct LoraSaving<'a> {
+    /// The adapted module kinds.
+    pub targets: &'a LoraTargets,
+    /// Dropout before `lora_A` (peft's `lora_dropout > 0`).
+    pub dropout: bool,
+    /// On the CPU, PyTorch's dropout keeps its noise in the input's dtype, not a one-byte mask.
+    pub cpu_noise: bool,
+    /// Bytes per adapter value (4: peft's FP32 adapters; 2: torchtune, LitGPT).
+    pub adapter_bytes: f64,
+    /// Rank.
+    pub rank: f64,
+}
+
+impl Saving<'_> {
+    /// Bytes per token kept for a group of linear layers reading one input of width `w`:
+    /// `adapted` of its `members` carry adapters.
+    fn linear_inputs(&self, w: f64, members: f64, adapted: f64) -> f64 {
+        let mut bytes = 0.0;
+        if self.full {
+            bytes += if self.autocast { 2.0 * w * members } else { self.c * w };
+        }
+        if let Some(l) = &self.lora
+            && adapted > 0.0
+        {
+            let a = if self.autocast { 2.0 } else { l.adapter_bytes };
+            let shared = !l.dropout && !self.autocast && a == self.c;
+            bytes += if shared && !self.full {
+                self.c * w
+            } else if shared {
+                0.0
+            } else {
+                let mask = match (l.dropout, l.cpu_noise) {
+                    (false, _) => 0.0,
+                    (true, false) => 1.0,
+                    // The noise has the dtype of the tensor dropped out: the input cast to the
+                    // adapters' dtype.
+                    (true, true) => l.adapter_bytes,
+                };
+                adapted * w * (a + mask)
+            };
+            // Each lora_A output, kept by lora_B.
+            bytes += adapted * l.rank * a;
+        }
+        bytes
+    }
+
+    fn adapted(&self, t: LoraTarget) -> f64 {
+        match &self.lora {
+            Some(l) => match l.targets {
+                LoraTargets::AllLinear => 1.0,
+                LoraTargets::Some(list) => {
+                    let covers = |x: LoraTarget| list.contains(&x);
+                    let hit = match t {
+                        LoraTarget::Q => covers(LoraTarget::Q) || covers(LoraTarget::Qkv),
+                        LoraTarget::K => covers(LoraTarget::K) || covers(LoraTarget::Qkv),
+                        LoraTarget::V => covers(LoraTarget::V) || covers(LoraTarget::Qkv),
+                        LoraTarget::Qkv => {
+                            covers(LoraTarget::Qkv)
+                                || covers(LoraTarget::Q)
+                                || covers(LoraTarget::K)
+                                || covers(LoraTarget::V)
+                        }
+                        LoraTarget::Gate => covers(LoraTarget::Gate) || covers(LoraTarget::GateUp),
+                        LoraTarget::Up => covers(LoraTarget::Up) || covers(LoraTarget::GateUp),
+                        LoraTarget::GateUp => {
+                            covers(LoraTarget::GateUp) || covers(LoraTarget::Gate) || covers(LoraTarget::Up)
+                        }
+                        other => covers(other),
+                    };
+                    if hit { 1.0 } else { 0.0 }
+                }
+            },
+            None => 0.0,
+        }
+    }
+
+    /// A norm over width `w`: the FP32 input, and the normalised value when its weight trains.
+    fn norm(&self, w: f64) -> f64 {
+        4.0 * w + if self.full { self.e * w } else { 0.0 }
+    }
+
+    /// Bytes per token of one layer of group `g`, attending `seq` tokens.
+    pub fn layer(&self, a: &Architecture, g: &LayerGroup, seq: u64) -> f64 {
+        let h = a.hidden_size as f64;
+        let c = self.c;
+        let mut bytes = g.norms as f64 * self.norm(h);
+        for m in &g.mixers {
+            match m {
+                Mixer::Attention(st) => {
+                    let q = st.q_width() as f64;
+                    let kv = st.kv_width() as f64;
+                    let v = st.v_width() as f64;
+                    let heads = st.num_heads as f64;
+                    let gate = if st.output_gate { q } else { 0.0 };
+                    if st.fused_qkv {
+                        bytes += self.linear_inputs(h, 1.0, self.adapted(LoraTarget::Qkv));
+                    } else {
+                        let ad = self.adapted(LoraTarget::Q)
+                            + self.adapted(LoraTarget::K)
+                            + self.adapted(LoraTarget::V);
+                        bytes += self.linear_inputs(h, 3.0, ad);
+                    }
+                    // Rotated Q and K, V, the output (and an output gate's product).
+                    bytes += c * (2.0 * q + kv + v + gate);
+                    if st.qk_norm != QkNorm::None {
+                        bytes += self.norm(q) + self.norm(kv);
+                    }
+                    if self.flash {
+                        bytes += 4.0 * heads;
+                    } else {
+                        bytes += 6.0 * heads * st.span.tokens(seq) as f64;
+                    }
+                    bytes += self.linear_inputs(q, 1.0, self.adapted(LoraTarget::O));
+                }
+                Mixer::Mla(ml) => {
+                    let qk = (ml.qk_nope_head_dim + ml.qk_rope_head_dim) as f64;
+                    let heads = ml.num_heads as f64;
+                    let q = heads * qk;
+                    let vw = heads * ml.v_head_dim as f64;
+                    let latent = (ml.kv_lora_rank + ml.qk_rope_head_dim) as f64;
+                    let qa = ml.q_lora_rank.unwrap_or(0) as f64;
+                    let ad_q = self.adapted(LoraTarget::Q);
+                    let ad_kv = self.adapted(LoraTarget::K).max(self.adapted(LoraTarget::V));
+                    // Down-projections read the hidden state; up-projections their latents.
+                    bytes += self.linear_inputs(h, 2.0, ad_q + ad_kv);
+                    if qa > 0.0 {
+                        bytes += self.norm(qa) + self.linear_inputs(qa, 1.0, ad_q);
+                    }
+                    bytes += self.norm(ml.kv_lora_rank as f64)
+                        + self.linear_inputs(ml.kv_lora_rank as f64, 1.0, ad_kv);
+                    bytes += c * (2.0 * q + vw + latent);
+                    let attended =
+                        ml.indexer.as_ref().map_or(seq as f64, |ix| (seq as f64).min(ix.topk as f64));
+                    bytes += if self.flash { 4.0 * heads } else { 6.0 * heads * attended };
+                    bytes += self.linear_inputs(vw, 1.0, self.adapted(LoraTarget::O));
+                }
+                Mixer::GatedDeltaNet(d) => {
+                    let kd = (d.key_heads * d.key_head_dim) as f64;
+                    let vd = (d.value_heads * d.value_head_dim) as f64;
+                    bytes += self.recurrent(h, 2.0 * kd + 2.0 * vd, vd);
+                }
+                Mixer::Kda(k) => {
+                    let w = (k.heads * k.head_dim) as f64;
+                    bytes += self.recurrent(h, 4.0 * w, w);
+                }
+                Mixer::Mamba(mb) => {
+                    let rows = (2 * mb.inner + 2 * mb.groups * mb.state + mb.heads) as f64;
+                    bytes += self.recurrent(h, rows, mb.inner as f64);
+                }
+                Mixer::ShortConv(_) => bytes += self.recurrent(h, 3.0 * h, h),
+            }
+        }
+        match &g.ffn {
+            Ffn::Dense(mlp) => {
+                bytes += self.mlp(h, mlp.intermediate_size as f64, mlp.gated, mlp.fused_gate_up, 1.0)
+            }
+            Ffn::Moe(m) => {
+                let k = m.experts_per_token as f64;
+                // Each token's copy routed to its experts, every expert's MLP for its tokens, the
+                // shared expert, the router's FP32 logits and softmax.
+                bytes += k * c * h + self.mlp(h, m.expert_intermediate as f64, m.gated, false, k);
+                if m.shared_intermediate > 0 {
+                    bytes += self.mlp(h, m.shared_intermediate as f64, m.gated, false, 1.0);
+                }
+                bytes += 8.0 * m.num_experts as f64;
+            }
+            Ffn::None => {}
+        }
+        bytes
+    }
+
+    /// A feed-forward of width `i` run `times` per token (MoE: top-k experts).
+    fn mlp(&self, h: f64, i: f64, gated: bool, fused: bool, times: f64) -> f64 {
+        let c = self.mlp_c;
+        let input = if gated && !fused {
+            self.linear_inputs(h, 2.0, self.adapted(LoraTarget::Gate) + self.adapted(LoraTarget::Up))
+        } else if gated {
+            self.linear_inputs(h, 1.0, self.adapted(LoraTarget::GateUp))
+        } else {
+            self.linear_inputs(h, 1.0, self.adapted(LoraTarget::Up))
+        };
+        let inner = if gated { 3.0 * c * i } else { c * i };
+        times * (input + inner + self.down_input(i))
+    }
+
+    /// The down projection's input, in the MLP's dtype.
+    fn down_input(&self, i: f64) -> f64 {
+        let s = Saving { c: self.mlp_c, ..self.clone() };
+        s.linear_inputs(i, 1.0, self.adapted(LoraTarget::Down))
+    }
+
+    /// A recurrent mixer: its input projection (`rows` wide), the convolution's and the scan's
+    /// outputs, the gated output `out` wide, and the output projection's input.
+    fn recurrent(&self, h: f64, rows: f64, out: f64) -> f64 {
+        // peft's all-linear adapts their projections; named targets never do.
+        let ad = match self.lora.as_ref().map(|l| l.targets) {
+            Some(LoraTargets::AllLinear) => 1.0,
+            _ => 0.0,
+        };
+        self.linear_inputs(h, 1.0, ad) + self.c * (2.0 * rows + out) + self.linear_inputs(out, 1.0, ad)
+    }
+
+    /// After the last layer: the final norm, the head's input.
+    pub fn head(&self, a: &Architecture) -> f64 {
+        let h = a.hidden_size as f64;
+        self.norm(h) + if self.full { if self.autocast { 2.0 * h } else { self.c * h } } else { 0.0 }
+    }
+}
+
+/// How the loss is computed over the vocabulary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
+pub enum LossKernel {
+    /// The whole logits tensor, upcast to FP32 (transformers' `ForCausalLMLoss`).
+    #[default]
+    Full,
+    /// The logits kept in 16 bits, the loss upcast chunk by chunk (torchtune, LitGPT).
+    Chunked,
+    /// A fused linear cross-entropy that never builds the logits (Liger, Unsloth, Cut
+    /// Cross-Entropy).
+    Fused,
+}
+
+impl LossKernel {
+    /// Every kernel.
+    pub const ALL: [LossKernel; 3] = [LossKernel::Full, LossKernel::Chunked, LossKernel::Fused];
+
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            LossKernel::Full => "full",
+            LossKernel::Chunked => "chunked",
+            LossKernel::Fused => "fused",
+        }
+    }
+
+    /// Parses an id.
+    ///
+    /// # Errors
+    /// [`crate::error::Error::Invalid`] on `loss`.
+    pub fn parse(s: &str) -> crate::error::Result<Self> {
+        let t = s.trim();
+        Ok(match t.to_ascii_lowercase().replace('_', "-").as_str() {
+            "full" | "fp32" | "standard" | "default" => LossKernel::Full,
+            "chunked" | "chunked-ce" | "chunk" => LossKernel::Chunked,
+            "fused" | "fused-ce" | "liger" | "cce" | "cut-cross-entropy" | "flce" => LossKernel::Fused,
+            _ => {
+                return Err(crate::error::Error::invalid(
+                    "loss",
+                    alloc::format!("`{t}` is not a loss kernel; accepted: full chunked fused"),
+                ));
+            }
+        })
+    }
+
+    /// Bytes per token at the loss's peak (the start of the backward pass).
+    pub fn bytes_per_token(self, a: &Architecture, c: f64) -> f64 {
+        let v = a.vocab_size as f64;
+        let h = a.hidden_size as f64;
+        match self {
+            LossKernel::Full => 12.0 * v,
+            LossKernel::Chunked => (c + 4.0) * v,
+            LossKernel::Fused => 8.0 * h + c * h,
+        }
+    }
+}
