@@ -67,6 +67,45 @@ struct JsonCompute {
 }
 
 #[derive(Serialize)]
+struct JsonRemedy {
+    step: String,
+    need: u64,
+    fits: bool,
+    link: String,
+}
+
+#[derive(Serialize)]
+struct JsonAdvice {
+    remedies: Vec<JsonRemedy>,
+    max_context: Option<u64>,
+    max_micro_batch: Option<u64>,
+}
+
+/// For a training scenario on a device: what would make it fit, and the longest sequence and
+/// the largest micro-batch that fit as it is.
+fn training_advice(scenario: &Scenario) -> Option<JsonAdvice> {
+    let choice = scenario.device.as_ref()?;
+    if !scenario.mode.is_training() {
+        return None;
+    }
+    let device = headroom_core::fit::device_of(choice).ok()?;
+    let remedies = headroom_core::fit::training_remedies(scenario, &device).ok()?;
+    Some(JsonAdvice {
+        remedies: remedies
+            .into_iter()
+            .map(|r| JsonRemedy {
+                step: r.step,
+                need: r.need.get(),
+                fits: r.fits,
+                link: share::encode(&r.scenario),
+            })
+            .collect(),
+        max_context: headroom_core::fit::max_context(scenario, &device).ok().flatten(),
+        max_micro_batch: headroom_core::fit::max_micro_batch(scenario, &device).ok().flatten(),
+    })
+}
+
+#[derive(Serialize)]
 struct JsonTraining {
     mode: &'static str,
     tokens: u64,
@@ -75,6 +114,8 @@ struct JsonTraining {
     checkpoint_with_optimizer_bytes: u64,
     base_format: String,
     pytorch_peak_bytes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    advice: Option<JsonAdvice>,
     framework: &'static str,
     optimizer: &'static str,
     precision: &'static str,
@@ -142,6 +183,7 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             checkpoint_with_optimizer_bytes: t.checkpoint_with_optimizer.get(),
             base_format: t.base_format.id(),
             pytorch_peak_bytes: t.pytorch_peak.get(),
+            advice: training_advice(scenario),
             framework: scenario.train.framework.id(),
             optimizer: scenario.optimizer.id(),
             precision: scenario.precision.id(),
@@ -304,6 +346,35 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             format_size(f.capacity, lang),
             f.runtime.label()
         );
+        if let Some(a) = training_advice(scenario) {
+            if !a.remedies.is_empty() {
+                let _ =
+                    writeln!(s, "To make it fit, in the order people try (each step keeps the ones before):");
+                for r in &a.remedies {
+                    let _ = writeln!(
+                        s,
+                        "  {:<52} {}{}",
+                        r.step,
+                        format_size(headroom_core::units::Bytes::new(r.need), lang),
+                        if r.fits { "  fits" } else { "" }
+                    );
+                }
+                if !a.remedies.iter().any(|r| r.fits) {
+                    let _ = writeln!(
+                        s,
+                        "  none of these is enough: a bigger card or more GPUs (`headroom fit` lists them)"
+                    );
+                }
+            }
+            if let (Some(c), Some(b)) = (a.max_context, a.max_micro_batch) {
+                let _ = writeln!(
+                    s,
+                    "Fits as set up with up to {} tokens per sequence, or up to {} sequences per micro-batch",
+                    format_int(c, lang),
+                    format_int(b, lang)
+                );
+            }
+        }
         if let Some(sp) = &f.speed {
             if let Some(t) = sp.training_s {
                 let _ = writeln!(

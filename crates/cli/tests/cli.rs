@@ -465,3 +465,52 @@ fn a_pasted_command_with_a_gguf_file_reads_the_file_and_bad_commands_are_clear_e
         assert!(err.starts_with("error: ") && err.lines().count() == 1, "{bad}: {err}");
     }
 }
+
+/// A training scenario that does not fit gets the practitioner's ladder, each step with its total,
+/// stopping at the first that fits; presets and knobs round-trip through the link.
+#[test]
+fn training_advice_and_presets() {
+    let v = json(&[
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--mode",
+        "qlora",
+        "--device",
+        "rtx-4060-ti-16gb",
+        "--context",
+        "8192",
+        "--batch",
+        "4",
+    ]);
+    let remedies = v["training"]["advice"]["remedies"].as_array().unwrap();
+    assert!(remedies.len() >= 2, "{remedies:?}");
+    let needs: Vec<u64> = remedies.iter().map(|r| r["need"].as_u64().unwrap()).collect();
+    assert!(needs.windows(2).all(|w| w[1] < w[0]), "{needs:?}");
+    assert_eq!(remedies.last().unwrap()["fits"], true);
+    assert!(remedies[..remedies.len() - 1].iter().all(|r| r["fits"] == false));
+    let last = remedies.last().unwrap()["link"].as_str().unwrap();
+    let again = json(&["estimate", "--from-link", last]);
+    assert_eq!(again["fit"]["verdict"], "fits");
+    // A preset, then a flag over it.
+    let t = json(&[
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--mode",
+        "lora",
+        "--framework",
+        "torchtune",
+        "--loss",
+        "full",
+    ]);
+    assert_eq!(t["training"]["framework"], "torchtune");
+    assert_eq!(t["training"]["loss"], "full");
+    assert_eq!(t["training"]["adapters"], "bf16");
+    let back = json(&["estimate", "--from-link", t["link"].as_str().unwrap()]);
+    assert_eq!(back["memory"]["total"], t["memory"]["total"]);
+    let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--mode", "lora", "--framework", "keras"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--mode", "lora", "--lora-dropout", "maybe"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -704,3 +704,133 @@ mod cpu_moe_fit_tests {
         assert!(cmd.contains("-ngl 999") && cmd.ends_with(&format!("--n-cpu-moe {n}")), "{cmd}");
     }
 }
+
+/// One step of [`training_remedies`]: what was changed, and the scenario's memory after it and
+/// every step before it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Remedy {
+    /// What the step does, in the CLI's words (`--checkpointing full`…).
+    pub step: String,
+    /// The scenario with this step and the ones before it applied.
+    pub scenario: Scenario,
+    /// Memory per device it needs.
+    pub need: Bytes,
+    /// Whether it fits the device entirely.
+    pub fits: bool,
+}
+
+/// What would make a training scenario fit `device`, in the order a practitioner tries it:
+/// micro-batch 1 with gradient accumulation, gradient checkpointing, a fused loss, an 8-bit
+/// optimizer, LoRA instead of full fine-tuning, QLoRA (and its unquantized parameters kept in
+/// BF16), checkpoints offloaded to CPU memory, ZeRO-3 over the GPUs, the optimizer's states
+/// offloaded to CPU memory. Each step keeps the ones before it; the list stops at the
+/// first that fits (empty when the scenario already fits, or is not training); a step that saves
+/// nothing for this scenario is skipped. A bigger card is what [`cheapest`] answers.
+///
+/// # Errors
+/// What the estimate reports.
+pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Remedy>> {
+    use crate::training::{Checkpointing, LossKernel, Mode, Offload, Optimizer};
+    let mut out = Vec::new();
+    if !scenario.mode.is_training() {
+        return Ok(out);
+    }
+    let r = resolve(&scenario.model)?;
+    if fit_resolved(scenario, &r, device)?.verdict == Verdict::Fits {
+        return Ok(out);
+    }
+    let mut s = scenario.clone();
+    type Step = (&'static str, fn(&Scenario) -> bool, fn(&mut Scenario));
+    let steps: [Step; 10] = [
+        (
+            "--batch 1 --grad-accum N (same tokens per step)",
+            |s| s.batch > 1,
+            |s| {
+                s.train.grad_accum = s.train.grad_accum.saturating_mul(s.batch);
+                s.batch = 1;
+            },
+        ),
+        (
+            "--checkpointing full",
+            |s| !s.checkpointing.recomputes(),
+            |s| s.checkpointing = Checkpointing::Full,
+        ),
+        (
+            "--loss fused (Liger, Unsloth, Cut Cross-Entropy)",
+            |s| s.train.loss != LossKernel::Fused,
+            |s| s.train.loss = LossKernel::Fused,
+        ),
+        (
+            "--optimizer adamw-8bit",
+            |s| !s.optimizer.is_8bit() && s.optimizer != Optimizer::Sgd,
+            |s| s.optimizer = Optimizer::AdamW8bit,
+        ),
+        ("--mode lora", |s| s.mode == Mode::Full, |s| s.mode = Mode::Lora),
+        ("--mode qlora", |s| s.mode == Mode::Lora, |s| s.mode = Mode::Qlora),
+        (
+            "--kbit-upcast off (BF16 embeddings and norms, as Unsloth and LLaMA-Factory keep them)",
+            |s| s.mode == Mode::Qlora && s.train.kbit_upcast,
+            |s| s.train.kbit_upcast = false,
+        ),
+        (
+            "--checkpointing offloaded (layer inputs in CPU memory)",
+            |s| s.checkpointing != Checkpointing::Offloaded,
+            |s| s.checkpointing = Checkpointing::Offloaded,
+        ),
+        ("--zero 3 (over the GPUs)", |s| s.gpus / s.tp.max(1) > 1 && s.zero < 3, |s| s.zero = 3),
+        (
+            "--zero 2 --offload optimizer (ZeRO-Offload)",
+            |s| s.offload == Offload::None,
+            |s| {
+                s.zero = s.zero.max(2);
+                s.offload = Offload::Optimizer;
+            },
+        ),
+    ];
+    let mut need = fit_resolved(&s, &r, device)?.need;
+    for (step, applies, apply) in steps {
+        if !applies(&s) {
+            continue;
+        }
+        let mut next = s.clone();
+        apply(&mut next);
+        let f = fit_resolved(&next, &r, device)?;
+        // A step that saves nothing here (the peak is elsewhere) is not advice.
+        if f.need >= need {
+            continue;
+        }
+        s = next;
+        need = f.need;
+        let fits = f.verdict == Verdict::Fits;
+        out.push(Remedy { step: step.into(), scenario: s.clone(), need: f.need, fits });
+        if fits {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// The largest micro-batch (sequences per step) whose training scenario fits `device`
+/// entirely, by bisection up to 4,096; `None` when even one does not.
+///
+/// # Errors
+/// What the estimate reports.
+pub fn max_micro_batch(scenario: &Scenario, device: &Device) -> Result<Option<u64>> {
+    let r = resolve(&scenario.model)?;
+    let ok = |b: u64| -> Result<bool> {
+        let s = Scenario { batch: b, ..scenario.clone() };
+        Ok(fit_resolved(&s, &r, device)?.verdict == Verdict::Fits)
+    };
+    if !ok(1)? {
+        return Ok(None);
+    }
+    let (mut lo, mut hi) = (1u64, 4096u64);
+    if ok(hi)? {
+        return Ok(Some(hi));
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid)? { lo = mid } else { hi = mid }
+    }
+    Ok(Some(lo))
+}
