@@ -231,7 +231,7 @@ pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
 
 impl Scenario {
     /// Sets every training knob the way `framework` does by default for the scenario's mode
-    /// (see [`crate::training::preset`]); knobs changed afterwards stay changed. A ZeRO stage the
+    /// (see [`crate::training::preset()`]); knobs changed afterwards stay changed. A ZeRO stage the
     /// framework implies is set only where the scenario has none.
     pub fn apply_framework(&mut self, framework: Framework) {
         let p = crate::training::preset(framework, self.mode);
