@@ -4,6 +4,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::catalog;
@@ -12,7 +13,7 @@ use crate::fit::{Fit, Verdict};
 use crate::inference::Runtime;
 use crate::precision::{KvDtype, WeightFormat};
 use crate::scenario::{ModelSource, Scenario};
-use crate::training::{Checkpointing, Mode, Offload, Optimizer};
+use crate::training::{Checkpointing, Framework, LossKernel, Mode, Offload, Optimizer};
 
 /// The model's name as a runtime wants it: the Hugging Face repository for catalog models, else
 /// a placeholder the user replaces.
@@ -191,7 +192,18 @@ fn transformers(s: &Scenario, e: &Estimate, out: &mut Vec<String>) {
 }
 
 fn training(s: &Scenario, out: &mut Vec<String>) {
-    let optim = match s.optimizer {
+    match s.train.framework {
+        Framework::Unsloth => unsloth(s, out),
+        Framework::Torchtune => torchtune(s, out),
+        Framework::Litgpt => litgpt(s, out),
+        Framework::LlamaFactory => llama_factory(s, out),
+        Framework::Axolotl => axolotl(s, out),
+        _ => trl(s, out),
+    }
+}
+
+fn hf_optim(o: Optimizer) -> &'static str {
+    match o {
         Optimizer::AdamW => "adamw_torch_fused",
         Optimizer::AdamW8bit => "adamw_bnb_8bit",
         Optimizer::PagedAdamW => "paged_adamw_32bit",
@@ -199,34 +211,68 @@ fn training(s: &Scenario, out: &mut Vec<String>) {
         Optimizer::Sgd | Optimizer::SgdMomentum => "sgd",
         Optimizer::Adafactor => "adafactor",
         Optimizer::Lion => "lion_32bit",
-    };
+    }
+}
+
+/// The LoRA dropout a command writes: 0.05 (the common recipe value) when on.
+fn dropout(s: &Scenario) -> &'static str {
+    if s.train.lora_dropout { "0.05" } else { "0" }
+}
+
+/// TRL's `sft.py` (the Trainer's arguments), launched by accelerate on several GPUs, with
+/// DeepSpeed's or FSDP's configuration beside it.
+fn trl(s: &Scenario, out: &mut Vec<String>) {
     let mut c = format!(
-        "--per_device_train_batch_size {} --max_seq_length {} --optim {optim} --bf16",
-        s.batch, s.context
+        "--per_device_train_batch_size {} --max_length {} --optim {} --bf16",
+        s.batch,
+        s.context,
+        hf_optim(s.optimizer)
     );
-    if s.checkpointing == Checkpointing::Full {
-        c.push_str(" --gradient_checkpointing");
+    if s.train.grad_accum > 1 {
+        c.push_str(&format!(" --gradient_accumulation_steps {}", s.train.grad_accum));
+    }
+    c.push_str(if s.checkpointing.recomputes() {
+        " --gradient_checkpointing"
+    } else {
+        " --gradient_checkpointing False"
+    });
+    if s.train.loss == LossKernel::Fused {
+        c.push_str(" --use_liger_kernel");
     }
     if s.epochs != 1 {
         c.push_str(&format!(" --num_train_epochs {}", s.epochs));
     }
-    match s.mode {
-        Mode::Lora | Mode::Qlora => {
-            c.push_str(&format!(
-                " --use_peft --lora_r {} --lora_target_modules {}",
-                s.lora_rank,
-                s.lora_targets.id()
-            ));
-            if s.mode == Mode::Qlora {
-                c.push_str(" --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant");
-            }
+    if s.mode != Mode::Full {
+        c.push_str(&format!(
+            " --use_peft --lora_r {} --lora_alpha {} --lora_dropout {} --lora_target_modules {}",
+            s.lora_rank,
+            2 * s.lora_rank,
+            dropout(s),
+            s.lora_targets.id()
+        ));
+        if s.mode == Mode::Qlora {
+            c.push_str(" --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant");
         }
-        _ => {}
     }
-    let launcher =
-        if s.gpus > 1 { format!("accelerate launch --num_processes {}", s.gpus) } else { "python".into() };
+    let fsdp = s.train.framework == Framework::Fsdp;
+    let launcher = if s.gpus > 1 || fsdp {
+        format!(
+            "accelerate launch --num_processes {}{}",
+            s.gpus,
+            if fsdp {
+                format!(
+                    " --use_fsdp --fsdp_version 2 --fsdp_offload_params {}",
+                    if s.offload == Offload::None { "false" } else { "true" }
+                )
+            } else {
+                String::new()
+            }
+        )
+    } else {
+        "python".into()
+    };
     out.push(format!("{launcher} sft.py --model_name_or_path {} {c}", repo(s)));
-    if s.zero > 0 {
+    if s.zero > 0 && !fsdp {
         let offload = match s.offload {
             Offload::None => "",
             Offload::Optimizer => ", \"offload_optimizer\": {\"device\": \"cpu\"}",
@@ -236,6 +282,187 @@ fn training(s: &Scenario, out: &mut Vec<String>) {
         };
         out.push(format!("# DeepSpeed: {{\"zero_optimization\": {{\"stage\": {}{offload}}}, \"bf16\": {{\"enabled\": true}}}}", s.zero));
     }
+}
+
+/// Unsloth's Python: its loader, its LoRA and its trainer arguments.
+fn unsloth(s: &Scenario, out: &mut Vec<String>) {
+    let lora = s.mode != Mode::Full;
+    out.push("from unsloth import FastLanguageModel".into());
+    out.push(format!(
+        "model, tokenizer = FastLanguageModel.from_pretrained(\"{}\", max_seq_length={}, load_in_4bit={}, full_finetuning={})",
+        repo(s),
+        s.context,
+        if s.mode == Mode::Qlora { "True" } else { "False" },
+        if lora { "False" } else { "True" }
+    ));
+    if lora {
+        out.push(format!(
+            "model = FastLanguageModel.get_peft_model(model, r={}, lora_alpha={}, lora_dropout={}, target_modules={}, use_gradient_checkpointing={})",
+            s.lora_rank,
+            s.lora_rank,
+            dropout(s),
+            python_targets(s),
+            match s.checkpointing {
+                Checkpointing::Offloaded => "\"unsloth\"",
+                Checkpointing::None => "False",
+                _ => "True",
+            }
+        ));
+    }
+    out.push(format!(
+        "# SFTConfig(per_device_train_batch_size={}, gradient_accumulation_steps={}, optim=\"{}\", bf16=True)",
+        s.batch,
+        s.train.grad_accum,
+        hf_optim(s.optimizer).replace("adamw_bnb_8bit", "adamw_8bit")
+    ));
+}
+
+/// The module names peft takes for the targets.
+fn python_targets(s: &Scenario) -> String {
+    use crate::training::{LoraTarget, LoraTargets};
+    let names: Vec<&str> = match &s.lora_targets {
+        LoraTargets::AllLinear => {
+            vec!["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+        }
+        LoraTargets::Some(list) => list
+            .iter()
+            .map(|t| match t {
+                LoraTarget::Q => "q_proj",
+                LoraTarget::K => "k_proj",
+                LoraTarget::V => "v_proj",
+                LoraTarget::O => "o_proj",
+                LoraTarget::Qkv => "qkv_proj",
+                LoraTarget::Gate => "gate_proj",
+                LoraTarget::Up => "up_proj",
+                LoraTarget::Down => "down_proj",
+                LoraTarget::GateUp => "gate_up_proj",
+            })
+            .collect(),
+    };
+    format!("[{}]", names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "))
+}
+
+/// torchtune's recipes with config overrides (the config named after the model's family is the
+/// user's to pick: `tune ls` lists them).
+fn torchtune(s: &Scenario, out: &mut Vec<String>) {
+    let distributed = s.gpus > 1;
+    let recipe = match (s.mode, distributed) {
+        (Mode::Full, false) => "full_finetune_single_device",
+        (Mode::Full, true) => "full_finetune_distributed",
+        (_, false) => "lora_finetune_single_device",
+        (_, true) => "lora_finetune_distributed",
+    };
+    let kind = match s.mode {
+        Mode::Full => "full",
+        Mode::Lora => "lora",
+        _ => "qlora",
+    };
+    let launch =
+        if distributed { format!("tune run --nproc_per_node {} ", s.gpus) } else { "tune run ".into() };
+    let mut c = format!(
+        "{launch}{recipe} --config <model>/<size>_{kind}{} batch_size={} tokenizer.max_seq_len={} gradient_accumulation_steps={} enable_activation_checkpointing={} enable_activation_offloading={} compile={}",
+        if distributed { "" } else { "_single_device" },
+        s.batch,
+        s.context,
+        s.train.grad_accum,
+        py_bool(s.checkpointing.recomputes()),
+        py_bool(s.train.activation_offload),
+        py_bool(s.train.compile),
+    );
+    if s.mode == Mode::Full {
+        c.push_str(&format!(" optimizer_in_bwd={}", py_bool(s.train.optimizer_in_backward)));
+    } else {
+        c.push_str(&format!(" model.lora_rank={} model.lora_dropout={}", s.lora_rank, dropout(s)));
+    }
+    out.push(c);
+    out.push(format!("# model: {} (tune ls lists the configs of its family)", repo(s)));
+}
+
+fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}
+
+/// LitGPT's command line.
+fn litgpt(s: &Scenario, out: &mut Vec<String>) {
+    let (cmd, extra) = match s.mode {
+        Mode::Full => ("finetune_full", String::new()),
+        Mode::Lora => ("finetune_lora", format!(" --lora_r {} --lora_dropout {}", s.lora_rank, dropout(s))),
+        _ => (
+            "finetune_lora",
+            format!(" --lora_r {} --lora_dropout {} --quantize bnb.nf4-dq", s.lora_rank, dropout(s)),
+        ),
+    };
+    let precision = match s.precision {
+        crate::training::TrainPrecision::Amp | crate::training::TrainPrecision::Mixed => "bf16-mixed",
+        crate::training::TrainPrecision::Fp32 => "32-true",
+        _ => "bf16-true",
+    };
+    out.push(format!(
+        "litgpt {cmd} {} --precision {precision} --devices {} --train.micro_batch_size {} --train.global_batch_size {} --train.max_seq_length {}{extra}",
+        repo(s),
+        s.gpus,
+        s.batch,
+        s.batch.saturating_mul(s.train.grad_accum).saturating_mul(s.gpus),
+        s.context
+    ));
+}
+
+/// LLaMA-Factory's command line.
+fn llama_factory(s: &Scenario, out: &mut Vec<String>) {
+    let mut c = format!(
+        "llamafactory-cli train --stage sft --do_train --model_name_or_path {} --finetuning_type {} --per_device_train_batch_size {} --gradient_accumulation_steps {} --cutoff_len {} --optim {} --bf16",
+        repo(s),
+        if s.mode == Mode::Full { "full" } else { "lora" },
+        s.batch,
+        s.train.grad_accum,
+        s.context,
+        hf_optim(s.optimizer)
+    );
+    if s.mode != Mode::Full {
+        c.push_str(&format!(" --lora_rank {} --lora_dropout {} --lora_target all", s.lora_rank, dropout(s)));
+    }
+    if s.mode == Mode::Qlora {
+        c.push_str(" --quantization_bit 4 --double_quantization");
+    }
+    if !s.checkpointing.recomputes() {
+        c.push_str(" --disable_gradient_checkpointing");
+    }
+    if s.train.loss == LossKernel::Fused {
+        c.push_str(" --enable_liger_kernel");
+    }
+    out.push(c);
+}
+
+/// Axolotl's YAML, then its command.
+fn axolotl(s: &Scenario, out: &mut Vec<String>) {
+    out.push(format!("# config.yml: base_model: {}", repo(s)));
+    match s.mode {
+        Mode::Full => {}
+        Mode::Lora => out.push(format!(
+            "#   adapter: lora, lora_r: {}, lora_dropout: {}, lora_target_linear: true",
+            s.lora_rank,
+            dropout(s)
+        )),
+        _ => out.push(format!(
+            "#   adapter: qlora, load_in_4bit: true, lora_r: {}, lora_dropout: {}, lora_target_linear: true",
+            s.lora_rank,
+            dropout(s)
+        )),
+    }
+    out.push(format!(
+        "#   sequence_len: {}, micro_batch_size: {}, gradient_accumulation_steps: {}, gradient_checkpointing: {}, optimizer: {}, bf16: auto, flash_attention: true{}",
+        s.context,
+        s.batch,
+        s.train.grad_accum,
+        if s.checkpointing.recomputes() { "true" } else { "false" },
+        hf_optim(s.optimizer),
+        if s.train.loss == LossKernel::Fused { ", plugins: [axolotl.integrations.liger.LigerPlugin]" } else { "" }
+    ));
+    out.push(if s.gpus > 1 {
+        format!("axolotl train config.yml --num-processes {}", s.gpus)
+    } else {
+        "axolotl train config.yml".into()
+    });
 }
 
 #[cfg(test)]
@@ -373,5 +600,47 @@ mod tests {
         ));
         assert!(c[0].contains("--gradient_checkpointing") && c[0].contains("--load_in_4bit"));
         assert!(c[1].contains("\"stage\": 2"));
+    }
+
+    /// Each framework's own command, carrying the knobs it has names for.
+    #[test]
+    fn framework_commands() {
+        use crate::training::Framework;
+        let run = |fw: Framework, mode: Mode| {
+            let mut s = Scenario { mode, context: 2048, batch: 2, ..Scenario::catalog("llama-3.1-8b") };
+            s.apply_framework(fw);
+            s.train.grad_accum = 4;
+            let e = estimate(&s).unwrap();
+            commands(&s, &e, None).join("\n")
+        };
+        let t = run(Framework::Torchtune, Mode::Lora);
+        assert!(t.starts_with("tune run lora_finetune_single_device --config <model>/<size>_lora_single_device batch_size=2 tokenizer.max_seq_len=2048 gradient_accumulation_steps=4"), "{t}");
+        assert!(run(Framework::Torchtune, Mode::Full).contains("optimizer_in_bwd=True"));
+        let u = run(Framework::Unsloth, Mode::Qlora);
+        assert!(
+            u.contains("load_in_4bit=True") && u.contains("use_gradient_checkpointing=\"unsloth\""),
+            "{u}"
+        );
+        let l = run(Framework::Litgpt, Mode::Qlora);
+        assert!(l.contains("--quantize bnb.nf4-dq") && l.contains("--train.global_batch_size 8"), "{l}");
+        let f = run(Framework::LlamaFactory, Mode::Lora);
+        assert!(f.starts_with("llamafactory-cli train") && f.contains("--lora_dropout 0 "), "{f}");
+        let a = run(Framework::Axolotl, Mode::Qlora);
+        assert!(a.contains("adapter: qlora") && a.ends_with("axolotl train config.yml"), "{a}");
+        let h = run(Framework::Trl, Mode::Lora);
+        assert!(
+            h.contains("--gradient_accumulation_steps 4 --gradient_checkpointing")
+                && h.contains("--lora_dropout 0.05"),
+            "{h}"
+        );
+        let mut s = Scenario { mode: Mode::Full, gpus: 8, ..Scenario::catalog("llama-3.1-8b") };
+        s.apply_framework(Framework::Fsdp);
+        s.offload = Offload::OptimizerAndParams;
+        let e = estimate(&s).unwrap();
+        let c = commands(&s, &e, None).join("\n");
+        assert!(
+            c.contains("--use_fsdp --fsdp_version 2 --fsdp_offload_params true") && !c.contains("DeepSpeed"),
+            "{c}"
+        );
     }
 }
