@@ -68,6 +68,17 @@ CASES = [
     dict(model="smollm2-360m", mode="qlora", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=2, ckpt=True),
     dict(model="smollm2-360m", mode="qlora", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=2, ckpt=False),
     dict(model="qwen2.5-0.5b", layers=8, mode="qlora", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=1, ckpt=True),
+    # Gradient accumulation (gradients persist beside the next micro-batch's activations), the
+    # optimizer stepped in the backward pass (PyTorch's post-accumulate-grad hooks, as torchtune's
+    # optimizer_in_bwd), BF16 adapters (peft's autocast_adapter_dtype=False), DoRA.
+    dict(model="smollm2-135m", mode="full", precision="pure-bf16", accum=2, seq=512, batch=2, ckpt=False),
+    dict(model="smollm2-135m", mode="full", precision="pure-bf16", oib=True, seq=512, batch=2, ckpt=False),
+    dict(model="smollm2-360m", mode="lora", base="bf16", adapters="bf16", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=2, ckpt=False),
+    dict(model="smollm2-360m", mode="lora", base="bf16", dora=True, rank=16, targets="all-linear", dropout=0.0, seq=512, batch=2, ckpt=False),
+    dict(model="smollm2-360m", mode="lora", base="bf16", dora=True, rank=16, targets="q,v", dropout=0.05, seq=512, batch=2, ckpt=True),
+    # A mixture of experts (OLMoE's real layer shapes, two layers).
+    dict(model="olmoe-1b-7b", layers=2, mode="full", precision="pure-bf16", seq=512, batch=1, ckpt=False),
+    dict(model="olmoe-1b-7b", layers=2, mode="lora", base="bf16", rank=16, targets="q,v", dropout=0.05, seq=512, batch=2, ckpt=False),
 ]
 
 PEFT_TARGETS = {
@@ -84,6 +95,9 @@ def case_id(c: dict) -> str:
     for k in ("precision", "base", "optimizer"):
         if c.get(k):
             parts.append(str(c[k]))
+    for k in ("adapters", "dora", "oib", "accum"):
+        if c.get(k):
+            parts.append(f"{k}={c[k]}")
     if c["mode"] != "full":
         parts.append(f"r{c['rank']}-{c['targets']}-do{c['dropout']}")
     parts.append(f"s{c['seq']}b{c['batch']}")
@@ -169,8 +183,8 @@ def build(c: dict, device: str):
         targets = c["targets"]
         tm = "all-linear" if targets == "all-linear" else [PEFT_TARGETS[t] for t in targets.split(",")]
         lc = LoraConfig(r=c["rank"], lora_alpha=2 * c["rank"], lora_dropout=c["dropout"],
-                        target_modules=tm, task_type="CAUSAL_LM")
-        model = get_peft_model(model, lc)
+                        target_modules=tm, task_type="CAUSAL_LM", use_dora=bool(c.get("dora")))
+        model = get_peft_model(model, lc, autocast_adapter_dtype=c.get("adapters", "fp32") == "fp32")
         if c["ckpt"] and mode == "lora":
             model.enable_input_require_grads()
     model.train()
@@ -199,7 +213,19 @@ def run_case(c: dict, device: str) -> dict:
 
     model, tf_version = build(c, device)
     params = [p for p in model.parameters() if p.requires_grad]
-    opt = optimizer_of(c, params)
+    if c.get("oib"):
+        # One optimizer per parameter, stepped as soon as its gradient is accumulated.
+        per_param = {p: optimizer_of(c, [p]) for p in params}
+
+        def hook(p):
+            per_param[p].step()
+            per_param[p].zero_grad(set_to_none=True)
+
+        for p in params:
+            p.register_post_accumulate_grad_hook(hook)
+        opt = None
+    else:
+        opt = optimizer_of(c, params)
     vocab = model.config.get_text_config().vocab_size
     g = torch.Generator().manual_seed(1)
     ids = torch.randint(0, vocab, (c["batch"], c["seq"]), generator=g).to(device)
@@ -212,12 +238,14 @@ def run_case(c: dict, device: str) -> dict:
 
     def step():
         # As Trainer's training_step: the outputs (and their logits) are dropped before backward.
-        with autocast_of(c, device):
-            loss = model(input_ids=ids, labels=ids).loss
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-        return float(loss.detach())
+        for _ in range(c.get("accum", 1)):
+            with autocast_of(c, device):
+                loss = model(input_ids=ids, labels=ids).loss
+            loss.backward()
+            del loss
+        if opt is not None:
+            opt.step()
+            opt.zero_grad(set_to_none=True)
 
     t0 = time.time()
     if device == "cuda":

@@ -118,6 +118,28 @@ test('training modes match the CLI', async ({ page, base }) => {
   assertEq(await bytesOf(page, '#hr-master-weights-bytes'), full.memory.master_weights, 'master weights');
 });
 
+test('a framework preset sets the knobs as the CLI does; a run that does not fit shows what would', async ({ page, base, shot }) => {
+  const args = ['estimate', '--model', 'llama-3.1-8b', '--mode', 'qlora', '--context', '8192', '--batch', '4', '--device', 'rtx-4060-ti-16gb'];
+  const want = cli(args);
+  await page.goto(`${base}${want.link}`);
+  await ready(page);
+  await page.locator('#hr-remedies').waitFor({ timeout: 10000 });
+  assertEq(await page.locator('#hr-remedies li').count(), want.training.advice.remedies.length, 'the same ladder as the CLI');
+  assert((await page.locator('#hr-remedies li.hr-fits').count()) === 1, 'the last step fits');
+  await shot('training-remedies');
+  await page.selectOption('#hr-framework', 'unsloth');
+  const u = cli([...args, '--framework', 'unsloth']);
+  await waitBytes(page, '#hr-total-bytes', u.memory.total);
+  assertEq(new URL(page.url()).search, u.link, 'the page link is the CLI link');
+  assert(!(await page.locator('#hr-lora-dropout').isChecked()), 'Unsloth: no LoRA dropout');
+  assertEq(await page.locator('#hr-loss').inputValue(), 'fused', 'Unsloth: fused loss');
+  await page.check('#hr-dora');
+  const d = cli([...args, '--framework', 'unsloth', '--dora']);
+  await waitBytes(page, '#hr-total-bytes', d.memory.total);
+  assert(d.memory.total > u.memory.total, 'DoRA costs more');
+  assert((await page.locator('#hr-commands').textContent()).includes('FastLanguageModel'), 'the command is Unsloth\'s');
+});
+
 test('every golden link opens to the same scenario and the CLI numbers', async ({ page, base }) => {
   const lines = fs.readFileSync(path.join(root, 'tests/fixtures/golden-links.tsv'), 'utf8')
     .split('\n').filter((l) => l.trim() && !l.startsWith('#'));

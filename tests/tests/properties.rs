@@ -113,7 +113,7 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
     (
         proptest::sample::select(Framework::ALL.to_vec()),
         proptest::sample::select(LossKernel::ALL.to_vec()),
-        proptest::collection::vec(any::<bool>(), 6),
+        proptest::collection::vec(any::<bool>(), 7),
         1u64..=64,
     )
         .prop_map(|(framework, loss, b, grad_accum)| TrainOptions {
@@ -126,6 +126,7 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
             optimizer_in_backward: b[3],
             activation_offload: b[4],
             compile: b[5],
+            dora: b[6],
         })
 }
 

@@ -247,10 +247,14 @@ fn measured_training_steps_within_band() {
         if let Some(o) = c["optimizer"].as_str() {
             s.optimizer = Optimizer::parse(o).unwrap();
         }
+        s.train.optimizer_in_backward = c["oib"].as_bool().unwrap_or(false);
+        s.train.grad_accum = c["accum"].as_u64().unwrap_or(1);
         if mode != Mode::Full {
             s.lora_rank = c["rank"].as_u64().unwrap();
             s.lora_targets = LoraTargets::parse(c["targets"].as_str().unwrap()).unwrap();
             s.train.lora_dropout = c["dropout"].as_f64().unwrap() > 0.0;
+            s.train.dora = c["dora"].as_bool().unwrap_or(false);
+            s.train.adapters_fp32 = c["adapters"].as_str().unwrap_or("fp32") == "fp32";
             if mode == Mode::Lora {
                 s.weights = Some(
                     headroom_core::precision::WeightFormat::parse(if c["base"] == "fp32-amp" {

@@ -73,6 +73,10 @@ ui_text! {
     OptimizerInBackward => "Optimizer step in the backward pass", "Pas de l'optimiseur dans la passe arrière";
     ActivationOffload => "Offload activations to CPU", "Décharger les activations vers le CPU";
     Compile => "torch.compile", "torch.compile";
+    Dora => "DoRA (weight-decomposed adapters)", "DoRA (adaptateurs à poids décomposés)";
+    MakeItFit => "To make it fit, in the order people try (each step keeps the ones before)", "Pour que ça tienne, dans l'ordre où on essaie (chaque étape garde les précédentes)";
+    ItFits => "fits", "tient";
+    NoneEnough => "None of these is enough: a bigger card, or more GPUs.", "Aucune ne suffit : une carte plus grande, ou plus de GPU.";
     Zero => "ZeRO stage", "Étape ZeRO";
     Offload => "Offload to CPU", "Déchargement vers le CPU";
     DatasetTokens => "Dataset (tokens)", "Jeu de données (tokens)";

@@ -423,6 +423,9 @@ pub fn WorkloadInputs() -> impl IntoView {
                         <Toggle id="hr-lora-dropout" label=label_of(lang.get_untracked(), T::LoraDropout)
                             checked=Signal::derive(move || s.with(|s| s.train.lora_dropout))
                             set=Callback::new(move |v| s.update(|s| s.train.lora_dropout = v))/>
+                        <Toggle id="hr-dora" label=label_of(lang.get_untracked(), T::Dora)
+                            checked=Signal::derive(move || s.with(|s| s.train.dora))
+                            set=Callback::new(move |v| s.update(|s| s.train.dora = v))/>
                         <Toggle id="hr-adapters-fp32" label=label_of(lang.get_untracked(), T::AdaptersFp32)
                             checked=Signal::derive(move || s.with(|s| s.train.adapters_fp32))
                             set=Callback::new(move |v| s.update(|s| s.train.adapters_fp32 = v))/>

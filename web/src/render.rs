@@ -281,6 +281,32 @@ pub fn verdict(f: &Fit, l: Lang) -> String {
     s
 }
 
+/// What would make a training run fit, step by step, each a link to the scenario it leads to.
+pub fn remedies(r: &[headroom_core::fit::Remedy], l: Lang) -> String {
+    if r.is_empty() {
+        return String::new();
+    }
+    let mut s =
+        format!("<div class=\"hr-card hr-remedies\" id=\"hr-remedies\"><h2>{}</h2><ol>", tr(l, T::MakeItFit));
+    for x in r {
+        let _ = write!(
+            s,
+            "<li{}><a href=\"{}\"><code>{}</code></a> → {}{}</li>",
+            if x.fits { " class=\"hr-fits\"" } else { "" },
+            esc(&headroom_core::share::encode(&x.scenario)),
+            esc(&x.step),
+            format_size(x.need, l),
+            if x.fits { format!(" — {}", tr(l, T::ItFits)) } else { String::new() }
+        );
+    }
+    s.push_str("</ol>");
+    if !r.iter().any(|x| x.fits) {
+        let _ = write!(s, "<p>{}</p>", tr(l, T::NoneEnough));
+    }
+    s.push_str("</div>");
+    s
+}
+
 /// A stacked bar of the terms.
 pub fn bar(m: &Memory, l: Lang) -> String {
     let total = m.total.get().max(1) as f64;

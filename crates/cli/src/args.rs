@@ -289,6 +289,10 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
     pub compile: Option<String>,
 
+    /// DoRA (peft's use_dora): a trained magnitude per output row, more kept activations: on or off.
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
+    pub dora: Option<String>,
+
     /// LoRA rank.
     #[arg(long, value_name = "R", default_value_t = headroom_core::training::DEFAULT_LORA_RANK)]
     pub lora_rank: u64,
@@ -587,6 +591,9 @@ impl ScenarioArgs {
         }
         if let Some(v) = &self.compile {
             t.compile = switch("compile", v)?;
+        }
+        if let Some(v) = &self.dora {
+            t.dora = switch("dora", v)?;
         }
         Ok(())
     }

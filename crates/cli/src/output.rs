@@ -128,6 +128,7 @@ struct JsonTraining {
     optimizer_in_backward: bool,
     activation_offload: bool,
     compile: bool,
+    dora: bool,
 }
 
 #[derive(Serialize)]
@@ -196,6 +197,7 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             optimizer_in_backward: scenario.train.optimizer_in_backward,
             activation_offload: scenario.train.activation_offload,
             compile: scenario.train.compile,
+            dora: scenario.train.dora,
         }),
         breakdown: e
             .memory

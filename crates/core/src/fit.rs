@@ -802,7 +802,9 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
         s = next;
         need = f.need;
         let fits = f.verdict == Verdict::Fits;
-        out.push(Remedy { step: step.into(), scenario: s.clone(), need: f.need, fits });
+        let step = step
+            .replace("N (same tokens per step)", &format!("{} (same tokens per step)", s.train.grad_accum));
+        out.push(Remedy { step, scenario: s.clone(), need: f.need, fits });
         if fits {
             break;
         }

@@ -42,6 +42,7 @@
 //! | `oib` | optimizer in the backward pass, `1` | `0` |
 //! | `aoff` | activations offloaded to CPU memory, `1` | `0` |
 //! | `compile` | `torch.compile`, `1` | `0` |
+//! | `dora` | DoRA adapters, `1` | `0` |
 //! | `zero` | ZeRO stage 0–3 | `0` |
 //! | `offload` | ZeRO offload (`none`, `optimizer`, `all`) | `none` |
 //! | `tp` | tensor-parallel degree (training) | `1` |
@@ -332,6 +333,7 @@ pub fn encode(s: &Scenario) -> String {
         ("oib", t.optimizer_in_backward, dt.optimizer_in_backward),
         ("aoff", t.activation_offload, dt.activation_offload),
         ("compile", t.compile, dt.compile),
+        ("dora", t.dora, dt.dora),
     ] {
         if on != default {
             q.push(key, if on { "1" } else { "0" });
@@ -537,7 +539,7 @@ pub fn decode(query: &str) -> Decoded {
                 Ok(l) => scenario.train.loss = l,
                 Err(e) => ignore(&key, &value, format!("{e}")),
             },
-            "ldrop" | "kbit" | "oib" | "aoff" | "compile" => match value.as_str() {
+            "ldrop" | "kbit" | "oib" | "aoff" | "compile" | "dora" => match value.as_str() {
                 "0" | "1" => {
                     let on = value == "1";
                     let t = &mut scenario.train;
@@ -546,6 +548,7 @@ pub fn decode(query: &str) -> Decoded {
                         "kbit" => t.kbit_upcast = on,
                         "oib" => t.optimizer_in_backward = on,
                         "aoff" => t.activation_offload = on,
+                        "dora" => t.dora = on,
                         _ => t.compile = on,
                     }
                 }

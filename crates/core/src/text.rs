@@ -537,6 +537,10 @@ messages! {
     AssumeAutocastCopies =>
         "autocast keeps BF16 copies of the FP32 weights for the matmuls: {0}",
         "autocast garde des copies BF16 des poids FP32 pour les produits matriciels : {0}";
+    /// DoRA.
+    AssumeDora =>
+        "DoRA: each adapted module also keeps the base's and the adapter's outputs for the magnitude's gradient, and builds one full W + BA at a time for its norm",
+        "DoRA : chaque module adapté garde aussi les sorties de la base et de l'adaptateur pour le gradient de la magnitude, et construit une matrice W + BA complète à la fois pour sa norme";
     /// torch.compile.
     AssumeCompile =>
         "torch.compile: fused element-wise kernels keep fewer intermediates (× 0.85, a stated factor, band 0.6–1.2)",

@@ -540,6 +540,31 @@ impl LoraTargets {
     }
 }
 
+/// The tensors LoRA adapts: the blocks' linears (and routers, recurrent projections and
+/// indexer weights under `all-linear`) that `targets` covers.
+fn adapted_tensors(a: &Architecture, targets: &LoraTargets) -> Result<Vec<Tensor>> {
+    Ok(inventory(a)?
+        .into_iter()
+        .filter(|t| {
+            (t.role.is_block_linear()
+                || matches!(t.role, Role::Router | Role::ShExpGate | Role::MixProj | Role::IdxWeights))
+                && targets.covers(t.role)
+        })
+        .collect())
+}
+
+/// DoRA's trainable magnitudes: one value per output row of every adapted matrix (peft's
+/// `lora_magnitude_vector`), on top of [`lora_params`].
+///
+/// # Errors
+/// [`Error::Invalid`] for a shape that does not validate.
+pub fn dora_magnitudes(a: &Architecture, targets: &LoraTargets) -> Result<u64> {
+    Ok(adapted_tensors(a, targets)?
+        .iter()
+        .map(|t| t.rows.saturating_mul(t.experts))
+        .fold(0, u64::saturating_add))
+}
+
 /// Trainable LoRA parameters: `rank × (in + out)` for every targeted linear module (each routed
 /// expert's matrices counted separately), as peft's `print_trainable_parameters` reports.
 ///
@@ -1039,7 +1064,10 @@ pub fn training_memory(
         }
         Mode::Lora | Mode::Qlora => {
             let rank = s.lora_rank;
-            let exact = lora_params(a, rank, &s.lora_targets)?;
+            let mut exact = lora_params(a, rank, &s.lora_targets)?;
+            if o.dora {
+                exact = exact.saturating_add(dora_magnitudes(a, &s.lora_targets)?);
+            }
             trainable = if s.params_override.is_some() { (exact as f64 * scale) as u64 } else { exact };
             let qlora = s.mode == Mode::Qlora;
             let base = if qlora { WeightFormat::Nf4 { double_quant: true } } else { base_format };
@@ -1176,6 +1204,29 @@ pub fn training_memory(
             (stack, (one_layer - stack / layers).max(0.0))
         }
     };
+    // DoRA keeps, per adapted module, the frozen base's output and the adapter's (for the
+    // magnitude's gradient), and builds the full `W + BA` of one matrix at a time for its norm.
+    let (mut kept, mut recompute) = (kept, recompute);
+    if o.dora && s.mode != Mode::Full {
+        let a_bytes = if autocast {
+            2.0
+        } else if o.adapters_fp32 {
+            4.0
+        } else {
+            2.0
+        };
+        let adapted = adapted_tensors(a, &s.lora_targets)?;
+        let rows: f64 = adapted.iter().filter(|x| x.experts <= 1).map(|x| x.rows as f64).sum::<f64>() * scale;
+        let per_token = rows * (c + a_bytes) / t;
+        if s.checkpointing.recomputes() {
+            recompute += per_token / layers * tokens;
+        } else {
+            kept += per_token * tokens;
+        }
+        let biggest = adapted.iter().map(|x| (x.rows * x.cols) as f64).fold(0.0, f64::max);
+        workspace += 3.0 * (if o.adapters_fp32 { 4.0 } else { 2.0 }) * biggest / t;
+        act_assume.push(Msg::new(MsgId::AssumeDora, vec![]));
+    }
     let mut host_activations = 0.0;
     let kept = if o.activation_offload {
         // Every saved tensor but the running layer's (and the one being fetched back) lives in
@@ -1212,7 +1263,7 @@ pub fn training_memory(
     let peak_act = if overlap {
         at_forward_end.max(at_loss).max(at_head_grad).max(at_layer).max(at_end)
     } else {
-        at_forward_end.max(at_loss).max(at_head_grad - head_grad).max(at_layer) + tied_grad
+        at_forward_end.max(at_loss).max(at_head_grad - head_grad).max(at_layer).max(tied_grad)
     };
     let act = if overlap { (peak_act - grads_bytes).max(0.0) } else { peak_act };
     act_assume.push(Msg::new(
@@ -1258,7 +1309,7 @@ pub fn training_memory(
         ));
     }
     let band = if o.compile { (0.6, 1.2) } else { (0.8, 1.25) };
-    gpu.push(term(
+    let mut act_term = term(
         TermKind::Activations,
         act,
         band,
@@ -1267,7 +1318,15 @@ pub fn training_memory(
             vec![Arg::Int(s.micro_batch), Arg::Int(s.seq), Arg::Int(a.num_layers()), Arg::Int(a.vocab_size)],
         ),
         act_assume,
-    ));
+    );
+    if overlap {
+        // The band is the peak's: the moments' band, less the gradients they overlap; at the
+        // optimizer step (when the gradients are the peak) a little of its own workspace.
+        let ceil = |x: f64| Bytes::new(crate::ops::ceil_u64(x.max(0.0)).unwrap_or(u64::MAX));
+        act_term.low = ceil(peak_act * band.0 - grads_bytes);
+        act_term.high = ceil((peak_act * band.1 - grads_bytes).max(0.01 * grads_bytes).max(act * band.1));
+    }
+    gpu.push(act_term);
 
     // Overhead: CUDA context, caching-allocator fragmentation, NCCL buffers.
     let states: f64 = gpu.iter().map(|x| x.bytes.get() as f64).sum();

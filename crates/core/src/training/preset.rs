@@ -158,6 +158,8 @@ pub struct TrainOptions {
     pub activation_offload: bool,
     /// `torch.compile`: fused element-wise kernels keep fewer intermediates.
     pub compile: bool,
+    /// DoRA (peft's `use_dora`): a trained magnitude per output row of each adapted matrix.
+    pub dora: bool,
 }
 
 impl Default for TrainOptions {
@@ -172,6 +174,7 @@ impl Default for TrainOptions {
             optimizer_in_backward: false,
             activation_offload: false,
             compile: false,
+            dora: false,
         }
     }
 }
