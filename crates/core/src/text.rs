@@ -467,8 +467,12 @@ messages! {
         "ZeRO étape {0} sur {1} GPU en parallélisme de données (Rajbhandari et al. 2020) : l'étape 1 répartit les états de l'optimiseur et la copie maîtresse, 2 aussi les gradients, 3 aussi les poids";
     /// ZeRO-3 gather.
     AssumeZero3Gather =>
-        "plus the largest tensor ({0} parameters) gathered whole while its layer runs",
-        "plus le plus grand tenseur ({0} paramètres) rassemblé en entier pendant que sa couche s'exécute";
+        "plus {0} parameters gathered whole in the compute dtype: the running layer and the one prefetched (or the largest tensor, when bigger)",
+        "plus {0} paramètres rassemblés en entier dans le type de calcul : la couche en cours et celle préchargée (ou le plus grand tenseur, s'il est plus gros)";
+    /// ZeRO-3 unsharded gradients.
+    AssumeZero3Reduce =>
+        "plus one layer's gradients whole ({0} parameters) until they are reduce-scattered",
+        "plus les gradients entiers d'une couche ({0} paramètres) jusqu'à leur reduce-scatter";
     /// QLoRA base.
     AssumeQloraBase =>
         "QLoRA: NF4 with double quantization (blocks of 64, about 4.127 bits per weight), computing in BF16",

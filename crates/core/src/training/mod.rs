@@ -942,6 +942,20 @@ pub fn training_memory(
     };
     let matmul_elems = elems(&|x| x.role.is_block_linear()) + head_elems;
     let layers = a.num_layers().max(1) as f64;
+    // The largest layer's parameters (what ZeRO-3 and FSDP gather at a time).
+    let block_elems = {
+        let mut per_layer: Vec<f64> = Vec::new();
+        for x in tensors.iter() {
+            if let Some(l) = x.layer {
+                let l = l as usize;
+                if per_layer.len() <= l {
+                    per_layer.resize(l + 1, 0.0);
+                }
+                per_layer[l] += x.elements() as f64;
+            }
+        }
+        per_layer.into_iter().fold(0.0, f64::max) * scale
+    };
     let mut gpu = Vec::new();
     let mut host = Vec::new();
     let mut host_per_gpu = 0.0;
@@ -999,10 +1013,13 @@ pub fn training_memory(
                 vec![Msg::new(MsgId::AssumeTrainPrecision, vec![Arg::Text(s.precision.id().into())])];
             zero_note(&mut w_assume);
             if s.zero >= 3 {
-                // The largest tensor is gathered whole while its layer runs.
-                let gathered = wb as f64 * largest * if s.params_override.is_some() { scale } else { 1.0 };
+                // ZeRO-3 and FSDP gather a whole layer's parameters while it runs and prefetch the
+                // next one: two layers, or the largest single tensor (an embedding outside the
+                // layers) when that is bigger, all in the compute dtype.
+                let gathered_elems = (2.0 * block_elems).max(largest * if s.params_override.is_some() { scale } else { 1.0 });
+                let gathered = wb.min(2) as f64 * gathered_elems / t;
                 w += gathered;
-                w_assume.push(Msg::new(MsgId::AssumeZero3Gather, vec![Arg::Int(largest as u64)]));
+                w_assume.push(Msg::new(MsgId::AssumeZero3Gather, vec![Arg::Int(gathered_elems as u64)]));
                 if offload_params {
                     host_per_gpu += p * wb as f64 / t / n;
                     w = gathered;
@@ -1019,6 +1036,11 @@ pub fn training_memory(
             // none on the GPU under FSDP's offload.
             let mut g = p * gb as f64 / t / shard(2);
             let mut g_assume = Vec::new();
+            if s.zero >= 3 {
+                // A layer's gradients are whole until they are reduce-scattered.
+                g += gb as f64 * block_elems / t;
+                g_assume.push(Msg::new(MsgId::AssumeZero3Reduce, vec![Arg::Int(block_elems as u64)]));
+            }
             if o.optimizer_in_backward {
                 g = gb as f64 * largest * scale.min(1.0) / t;
                 g_assume.push(Msg::new(MsgId::AssumeOptimizerInBackward, vec![]));
@@ -1077,6 +1099,12 @@ pub fn training_memory(
             };
             let mut w = base_bytes / t / shard(3);
             let mut w_assume = Vec::new();
+            if s.zero >= 3 {
+                // The running layer and the prefetched one, gathered whole in the base's format.
+                let gathered = 2.0 * block_elems;
+                w += gathered * base.flat_bits_per_weight().bytes_per_weight() / t;
+                w_assume.push(Msg::new(MsgId::AssumeZero3Gather, vec![Arg::Int(gathered as u64)]));
+            }
             let fp32_base = !qlora && base == WeightFormat::F32;
             // The residual stream is FP32 when the embeddings are (an FP32 base, or QLoRA's
             // k-bit preparation), and the step runs under autocast then.
