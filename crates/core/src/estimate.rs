@@ -137,6 +137,9 @@ pub struct TrainingInfo {
     /// states, which bitsandbytes keeps in CUDA unified memory outside the allocator (they
     /// still occupy the device as `nvidia-smi` sees it).
     pub pytorch_peak: Bytes,
+    /// How the framework's kernels and choices scale the device class's assumed utilisation
+    /// ([`crate::training::throughput_factor`]).
+    pub mfu_factor: f64,
 }
 
 /// A model with its facts resolved (borrowing a custom model's architecture from the scenario).
@@ -755,6 +758,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             checkpoint_with_optimizer: Bytes::new(tm.checkpoint_with_optimizer),
             base_format,
             pytorch_peak,
+            mfu_factor: crate::training::throughput_factor(scenario.mode, scenario.checkpointing, &scenario.train),
         }),
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),

@@ -220,7 +220,7 @@ pub fn inference_speed(
 /// Seconds of a training run: total FLOPs over the GPUs' peak times the assumed MFU.
 pub fn training_time(e: &Estimate, cap: &Capability, gpus: u64) -> Option<(Seconds, f64)> {
     let t = e.training.as_ref()?;
-    let mfu = training_mfu(cap.class);
+    let mfu = (training_mfu(cap.class) * t.mfu_factor).clamp(0.05, 0.65);
     let peak = cap.fp16.get() * gpus.max(1) as f64;
     if peak <= 0.0 {
         return None;
