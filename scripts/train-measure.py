@@ -79,11 +79,17 @@ CASES = [
     # A mixture of experts (OLMoE's real layer shapes, two layers).
     dict(model="olmoe-1b-7b", layers=2, mode="full", precision="pure-bf16", seq=512, batch=1, ckpt=False),
     dict(model="olmoe-1b-7b", layers=2, mode="lora", base="bf16", rank=16, targets="q,v", dropout=0.05, seq=512, batch=2, ckpt=False),
+    # LoRA on the head (tied and untied) and on the embeddings.
+    dict(model="smollm2-360m", mode="lora", base="bf16", rank=16, targets="q,v,lm_head", dropout=0.05, seq=512, batch=2, ckpt=True),
+    dict(model="smollm2-360m", mode="lora", base="bf16", rank=16, targets="q,v,embed", dropout=0.0, seq=512, batch=2, ckpt=True),
+    dict(model="pythia-160m", mode="lora", base="bf16", rank=16, targets="qkv,lm_head", dropout=0.05, seq=512, batch=2, ckpt=False,
+         peft=["query_key_value", "lm_head"]),
 ]
 
 PEFT_TARGETS = {
     "q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "o_proj",
     "gate": "gate_proj", "up": "up_proj", "down": "down_proj",
+    "lm_head": "lm_head", "embed": "embed_tokens",
 }
 
 
@@ -181,7 +187,8 @@ def build(c: dict, device: str):
         from peft import LoraConfig, get_peft_model
 
         targets = c["targets"]
-        tm = "all-linear" if targets == "all-linear" else [PEFT_TARGETS[t] for t in targets.split(",")]
+        tm = "all-linear" if targets == "all-linear" else (
+            c.get("peft") or [PEFT_TARGETS[t] for t in targets.split(",")])
         lc = LoraConfig(r=c["rank"], lora_alpha=2 * c["rank"], lora_dropout=c["dropout"],
                         target_modules=tm, task_type="CAUSAL_LM", use_dora=bool(c.get("dora")))
         model = get_peft_model(model, lc, autocast_adapter_dtype=c.get("adapters", "fp32") == "fp32")

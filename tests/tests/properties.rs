@@ -127,6 +127,7 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
             activation_offload: b[4],
             compile: b[5],
             dora: b[6],
+            cp: 1,
         })
 }
 

@@ -76,6 +76,7 @@ ui_text! {
     Dora => "DoRA (weight-decomposed adapters)", "DoRA (adaptateurs à poids décomposés)";
     MakeItFit => "To make it fit, in the order people try (each step keeps the ones before)", "Pour que ça tienne, dans l'ordre où on essaie (chaque étape garde les précédentes)";
     ItFits => "fits", "tient";
+    ContextParallel => "Context parallelism (GPUs per sequence)", "Parallélisme de contexte (GPU par séquence)";
     NoneEnough => "None of these is enough: a bigger card, or more GPUs.", "Aucune ne suffit : une carte plus grande, ou plus de GPU.";
     Zero => "ZeRO stage", "Étape ZeRO";
     Offload => "Offload to CPU", "Déchargement vers le CPU";

@@ -455,6 +455,10 @@ pub fn WorkloadInputs() -> impl IntoView {
                         value=Signal::derive(move || s.with(|s| s.gpus))
                         set=Callback::new(move |v| s.update(|s| s.gpus = v))
                         min=1 max=4096/>
+                    <CountField id="hr-cp" label=label_of(lang.get_untracked(), T::ContextParallel)
+                        value=Signal::derive(move || s.with(|s| s.train.cp))
+                        set=Callback::new(move |v| s.update(|s| s.train.cp = v))
+                        min=1 max=4096/>
                     <Choice id="hr-zero" label=label_of(lang.get_untracked(), T::Zero) options=zeros
                         selected=Signal::derive(move || s.with(|s| s.zero.to_string()))
                         set=Callback::new(move |v: String| if let Ok(z) = v.parse::<u8>() { s.update(|s| s.zero = z) })/>
@@ -588,17 +592,21 @@ fn LoraTargetsField() -> impl IntoView {
         LoraTarget::Gate,
         LoraTarget::Up,
         LoraTarget::Down,
+        LoraTarget::Head,
+        LoraTarget::Embed,
     ];
+    // all-linear: the blocks' linears, never the head or the embeddings (peft's meaning).
+    let linear = |k: &LoraTarget| !matches!(k, LoraTarget::Head | LoraTarget::Embed);
     let is_on = move |k: LoraTarget| {
         s.with(|s| match &s.lora_targets {
-            LoraTargets::AllLinear => true,
+            LoraTargets::AllLinear => linear(&k),
             LoraTargets::Some(list) => list.contains(&k),
         })
     };
     let flip = move |k: LoraTarget, on: bool| {
         s.update(|s| {
             let mut list: Vec<LoraTarget> = match &s.lora_targets {
-                LoraTargets::AllLinear => kinds.to_vec(),
+                LoraTargets::AllLinear => kinds.iter().copied().filter(linear).collect(),
                 LoraTargets::Some(l) => l.clone(),
             };
             list.retain(|x| *x != k);
@@ -609,7 +617,8 @@ fn LoraTargetsField() -> impl IntoView {
             if list.is_empty() {
                 return;
             }
-            s.lora_targets = if kinds.iter().all(|x| list.contains(x)) {
+            let whole = kinds.iter().filter(|x| linear(x)).all(|x| list.contains(x));
+            s.lora_targets = if whole && list.iter().all(linear) {
                 LoraTargets::AllLinear
             } else {
                 LoraTargets::Some(list)

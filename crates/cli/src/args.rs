@@ -289,6 +289,10 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
     pub compile: Option<String>,
 
+    /// Context parallelism: each sequence split over N of the --gpus (ring attention) [default: 1].
+    #[arg(long, value_name = "N")]
+    pub cp: Option<u64>,
+
     /// DoRA (peft's use_dora): a trained magnitude per output row, more kept activations: on or off.
     #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
     pub dora: Option<String>,
@@ -591,6 +595,9 @@ impl ScenarioArgs {
         }
         if let Some(v) = &self.compile {
             t.compile = switch("compile", v)?;
+        }
+        if let Some(n) = self.cp {
+            t.cp = n;
         }
         if let Some(v) = &self.dora {
             t.dora = switch("dora", v)?;

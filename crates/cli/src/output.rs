@@ -129,6 +129,7 @@ struct JsonTraining {
     activation_offload: bool,
     compile: bool,
     dora: bool,
+    cp: u64,
 }
 
 #[derive(Serialize)]
@@ -198,6 +199,7 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             activation_offload: scenario.train.activation_offload,
             compile: scenario.train.compile,
             dora: scenario.train.dora,
+            cp: scenario.train.cp,
         }),
         breakdown: e
             .memory

@@ -758,7 +758,11 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             checkpoint_with_optimizer: Bytes::new(tm.checkpoint_with_optimizer),
             base_format,
             pytorch_peak,
-            mfu_factor: crate::training::throughput_factor(scenario.mode, scenario.checkpointing, &scenario.train),
+            mfu_factor: crate::training::throughput_factor(
+                scenario.mode,
+                scenario.checkpointing,
+                &scenario.train,
+            ),
         }),
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),

@@ -336,6 +336,8 @@ fn python_targets(s: &Scenario) -> String {
                 LoraTarget::Up => "up_proj",
                 LoraTarget::Down => "down_proj",
                 LoraTarget::GateUp => "gate_up_proj",
+                LoraTarget::Head => "lm_head",
+                LoraTarget::Embed => "embed_tokens",
             })
             .collect(),
     };

@@ -276,6 +276,27 @@ impl Scenario {
     /// # Errors
     /// [`Error::Invalid`] naming the field.
     pub fn validate(&self) -> Result<()> {
+        if self.train.cp == 0 || self.train.cp > MAX_GPUS {
+            return Err(Error::invalid(
+                "cp",
+                format!("{} is out of range; use 1 to {MAX_GPUS}", self.train.cp),
+            ));
+        }
+        if self.mode.is_training()
+            && self.train.cp > 1
+            && self.train.cp.saturating_mul(self.tp.max(1)) > self.gpus
+        {
+            return Err(Error::invalid(
+                "cp",
+                format!(
+                    "context parallelism over {} GPUs with tensor parallelism {} needs at least {} GPUs; --gpus is {}",
+                    self.train.cp,
+                    self.tp.max(1),
+                    self.train.cp.saturating_mul(self.tp.max(1)),
+                    self.gpus
+                ),
+            ));
+        }
         if self.train.grad_accum == 0 || self.train.grad_accum > 1 << 20 {
             return Err(Error::invalid(
                 "grad_accum",

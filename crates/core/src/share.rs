@@ -43,6 +43,7 @@
 //! | `aoff` | activations offloaded to CPU memory, `1` | `0` |
 //! | `compile` | `torch.compile`, `1` | `0` |
 //! | `dora` | DoRA adapters, `1` | `0` |
+//! | `cp` | context-parallel degree (training) | `1` |
 //! | `zero` | ZeRO stage 0–3 | `0` |
 //! | `offload` | ZeRO offload (`none`, `optimizer`, `all`) | `none` |
 //! | `tp` | tensor-parallel degree (training) | `1` |
@@ -345,6 +346,9 @@ pub fn encode(s: &Scenario) -> String {
     if t.grad_accum != dt.grad_accum {
         q.push("accum", &format!("{}", t.grad_accum));
     }
+    if t.cp != dt.cp {
+        q.push("cp", &format!("{}", t.cp));
+    }
     if s.zero != d.zero {
         q.push("zero", &format!("{}", s.zero));
     }
@@ -558,6 +562,10 @@ pub fn decode(query: &str) -> Decoded {
                 "fp32" => scenario.train.adapters_fp32 = true,
                 "bf16" => scenario.train.adapters_fp32 = false,
                 _ => ignore(&key, &value, "not an adapter dtype (fp32 or bf16)".into()),
+            },
+            "cp" => match parse_count(&value, MAX_GPUS) {
+                Some(n) => scenario.train.cp = n,
+                None => ignore(&key, &value, format!("not a context-parallel degree (1 to {MAX_GPUS})")),
             },
             "accum" => match parse_count(&value, 1 << 20) {
                 Some(n) => scenario.train.grad_accum = n,

@@ -396,11 +396,16 @@ pub enum LoraTarget {
     Down,
     /// Fused gate-up projection (Phi-3 `gate_up_proj`).
     GateUp,
+    /// The output head (`lm_head`, GPT-NeoX's `embed_out`); never part of `all-linear`.
+    Head,
+    /// The token embeddings (`embed_tokens`, `wte`): peft's LoRA embedding; never part of
+    /// `all-linear`.
+    Embed,
 }
 
 impl LoraTarget {
     /// Every target kind.
-    pub const ALL: [LoraTarget; 9] = [
+    pub const ALL: [LoraTarget; 11] = [
         LoraTarget::Q,
         LoraTarget::K,
         LoraTarget::V,
@@ -410,6 +415,8 @@ impl LoraTarget {
         LoraTarget::Up,
         LoraTarget::Down,
         LoraTarget::GateUp,
+        LoraTarget::Head,
+        LoraTarget::Embed,
     ];
 
     /// The id of the CLI and the link.
@@ -424,6 +431,8 @@ impl LoraTarget {
             LoraTarget::Up => "up",
             LoraTarget::Down => "down",
             LoraTarget::GateUp => "gate_up",
+            LoraTarget::Head => "lm_head",
+            LoraTarget::Embed => "embed",
         }
     }
 
@@ -438,6 +447,10 @@ impl LoraTarget {
             "up" | "up_proj" | "w3" | "c_fc" | "fc1" | "dense_h_to_4h" => LoraTarget::Up,
             "down" | "down_proj" | "w2" | "fc2" | "dense_4h_to_h" => LoraTarget::Down,
             "gate_up" | "gate_up_proj" => LoraTarget::GateUp,
+            "lm_head" | "head" | "embed_out" | "output" => LoraTarget::Head,
+            "embed" | "embed_tokens" | "wte" | "embed_in" | "tok_embeddings" | "word_embeddings" => {
+                LoraTarget::Embed
+            }
             _ => return None,
         })
     }
@@ -483,7 +496,7 @@ impl LoraTargets {
                     return Err(Error::invalid(
                         "lora_targets",
                         format!(
-                            "`{part}` is not a module kind; accepted: all-linear or a list of q k v o qkv gate up down gate_up"
+                            "`{part}` is not a module kind; accepted: all-linear or a list of q k v o qkv gate up down gate_up lm_head embed"
                         ),
                     ));
                 }
@@ -523,6 +536,9 @@ impl LoraTargets {
                 wanted(LoraTarget::GateUp) || wanted(LoraTarget::Gate) || wanted(LoraTarget::Up)
             }
             Role::FfnDown | Role::ExpDown | Role::ShDown => wanted(LoraTarget::Down),
+            // The head and the embeddings only when named: peft's all-linear leaves them out.
+            Role::Output => matches!(self, LoraTargets::Some(l) if l.contains(&LoraTarget::Head)),
+            Role::TokenEmbd => matches!(self, LoraTargets::Some(l) if l.contains(&LoraTarget::Embed)),
             // peft's all-linear takes every nn.Linear of the blocks, routers included.
             Role::Router | Role::ShExpGate => matches!(self, LoraTargets::AllLinear),
             // Recurrent mixers' and indexers' projections are linear layers too.
@@ -543,14 +559,33 @@ impl LoraTargets {
 /// The tensors LoRA adapts: the blocks' linears (and routers, recurrent projections and
 /// indexer weights under `all-linear`) that `targets` covers.
 fn adapted_tensors(a: &Architecture, targets: &LoraTargets) -> Result<Vec<Tensor>> {
-    Ok(inventory(a)?
+    let mut v: Vec<Tensor> = inventory(a)?
         .into_iter()
         .filter(|t| {
             (t.role.is_block_linear()
-                || matches!(t.role, Role::Router | Role::ShExpGate | Role::MixProj | Role::IdxWeights))
+                || matches!(
+                    t.role,
+                    Role::Router
+                        | Role::ShExpGate
+                        | Role::MixProj
+                        | Role::IdxWeights
+                        | Role::Output
+                        | Role::TokenEmbd
+                ))
                 && targets.covers(t.role)
         })
-        .collect())
+        .collect();
+    // A tied head is still its own module (`lm_head`) for peft, sharing the embedding's weight.
+    if a.tie_word_embeddings && targets.covers(Role::Output) {
+        v.push(Tensor {
+            role: Role::Output,
+            layer: None,
+            rows: a.vocab_size,
+            cols: a.hidden_size,
+            experts: 1,
+        });
+    }
+    Ok(v)
 }
 
 /// DoRA's trainable magnitudes: one value per output row of every adapted matrix (peft's
@@ -585,14 +620,9 @@ pub fn lora_params(a: &Architecture, rank: u64, targets: &LoraTargets) -> Result
         return Err(Error::invalid("lora_rank", "must be at least 1"));
     }
     let mut total: u64 = 0;
-    for t in inventory(a)? {
-        if (t.role.is_block_linear()
-            || matches!(t.role, Role::Router | Role::ShExpGate | Role::MixProj | Role::IdxWeights))
-            && targets.covers(t.role)
-        {
-            let per = rank.saturating_mul(t.rows.saturating_add(t.cols)).saturating_mul(t.experts);
-            total = total.checked_add(per).ok_or(Error::Overflow { what: "LoRA parameters" })?;
-        }
+    for t in adapted_tensors(a, targets)? {
+        let per = rank.saturating_mul(t.rows.saturating_add(t.cols)).saturating_mul(t.experts);
+        total = total.checked_add(per).ok_or(Error::Overflow { what: "LoRA parameters" })?;
     }
     if total == 0 {
         return Err(Error::invalid(
@@ -1016,7 +1046,8 @@ pub fn training_memory(
                 // ZeRO-3 and FSDP gather a whole layer's parameters while it runs and prefetch the
                 // next one: two layers, or the largest single tensor (an embedding outside the
                 // layers) when that is bigger, all in the compute dtype.
-                let gathered_elems = (2.0 * block_elems).max(largest * if s.params_override.is_some() { scale } else { 1.0 });
+                let gathered_elems =
+                    (2.0 * block_elems).max(largest * if s.params_override.is_some() { scale } else { 1.0 });
                 let gathered = wb.min(2) as f64 * gathered_elems / t;
                 w += gathered;
                 w_assume.push(Msg::new(MsgId::AssumeZero3Gather, vec![Arg::Int(gathered_elems as u64)]));
@@ -1208,7 +1239,8 @@ pub fn training_memory(
     };
     let mlp_c = if s.mode == Mode::Qlora && o.kbit_upcast { 4.0 } else { c };
     let saving = saved::Saving { c, e, autocast, mlp_c, full: s.mode == Mode::Full, lora, flash: s.flash };
-    let tokens = (s.seq * s.micro_batch) as f64;
+    // Context parallelism splits each sequence's tokens over `cp` GPUs.
+    let tokens = (s.seq * s.micro_batch) as f64 / o.cp.max(1) as f64;
     let h = a.hidden_size as f64;
     let fusion = if o.compile { 0.85 } else { 1.0 };
     // Bytes per token of every layer, of the largest one, and of the same without the s² terms.
@@ -1267,7 +1299,7 @@ pub fn training_memory(
     if s.checkpointing == Checkpointing::Offloaded {
         host_activations += layer_inputs;
     }
-    let head = saving.head(a) * tokens / t;
+    let head = (saving.head(a) + saving.head_adapter_kept(a)) * tokens / t;
     let loss_bwd = o.loss.bytes_per_token(a, c) * tokens / t;
     // At the end of the forward pass the loss has built the 16-bit logits, their FP32 copy and
     // the log-softmax (the full kernel), and autocast still caches every copy.
@@ -1279,7 +1311,8 @@ pub fn training_memory(
     let grad_flow = 4.0 * e * h * tokens / t;
     // The moments the peak can fall on, with the gradients that exist at each.
     let v = a.vocab_size as f64;
-    let at_forward_end = kept + head + loss_fwd + copies.0 + workspace;
+    let at_forward_end =
+        kept + head + loss_fwd.max(saving.head_adapter_transient(a) * tokens / t) + copies.0 + workspace;
     let at_loss = kept + head + loss_bwd + copies.1 + workspace;
     let at_head_grad = kept + head + c * v * tokens / t + copies.1 + head_grad;
     let at_layer = kept + recompute + copies.1 + grad_flow + workspace;
@@ -1483,6 +1516,13 @@ mod tests {
         assert_eq!(lora_params(&a, 16, &LoraTargets::parse("q,v").unwrap()).unwrap(), 8_388_608);
         assert!(lora_params(&a, 0, &LoraTargets::AllLinear).is_err());
         assert!(lora_params(&a, 8, &LoraTargets::parse("gate_up").unwrap()).is_ok());
+        // The head and the embeddings, only when named: r·(h + V) each for Llama-2-7B's 4096 × 32000.
+        let qv = lora_params(&a, 16, &LoraTargets::parse("q,v").unwrap()).unwrap();
+        let head = lora_params(&a, 16, &LoraTargets::parse("q,v,lm_head").unwrap()).unwrap();
+        let embed = lora_params(&a, 16, &LoraTargets::parse("q,v,embed_tokens").unwrap()).unwrap();
+        assert_eq!(head - qv, 16 * (4096 + 32000));
+        assert_eq!(embed - qv, 16 * (4096 + 32000));
+        assert_eq!(LoraTargets::parse("lm_head").unwrap().id(), "lm_head");
     }
 
     /// Korthikanti et al.'s worked example: a GPT-3 175B layer (h 12288, a 96) at s 2048, b 1

@@ -160,6 +160,9 @@ pub struct TrainOptions {
     pub compile: bool,
     /// DoRA (peft's `use_dora`): a trained magnitude per output row of each adapted matrix.
     pub dora: bool,
+    /// Context parallelism: each sequence split over this many GPUs of a replica (ring
+    /// attention, torchtune's and accelerate's `cp`); activations and the loss divide by it.
+    pub cp: u64,
 }
 
 impl Default for TrainOptions {
@@ -175,6 +178,7 @@ impl Default for TrainOptions {
             activation_offload: false,
             compile: false,
             dora: false,
+            cp: 1,
         }
     }
 }

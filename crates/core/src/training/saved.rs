@@ -106,7 +106,14 @@ impl Saving<'_> {
     fn adapted(&self, t: LoraTarget) -> f64 {
         match &self.lora {
             Some(l) => match l.targets {
-                LoraTargets::AllLinear => 1.0,
+                // peft's all-linear leaves the head and the embeddings out.
+                LoraTargets::AllLinear => {
+                    if matches!(t, LoraTarget::Head | LoraTarget::Embed) {
+                        0.0
+                    } else {
+                        1.0
+                    }
+                }
                 LoraTargets::Some(list) => {
                     let covers = |x: LoraTarget| list.contains(&x);
                     let hit = match t {
@@ -259,10 +266,38 @@ impl Saving<'_> {
         self.linear_inputs(h, 1.0, ad) + self.c * (2.0 * rows + out) + self.linear_inputs(out, 1.0, ad)
     }
 
-    /// After the last layer: the final norm, the head's input.
+    /// After the last layer: the final norm, the head's input (kept when the head trains or
+    /// carries an adapter).
     pub fn head(&self, a: &Architecture) -> f64 {
         let h = a.hidden_size as f64;
-        self.norm(h) + if self.full { if self.autocast { 2.0 * h } else { self.c * h } } else { 0.0 }
+        let input = if self.full {
+            if self.autocast { 2.0 * h } else { self.c * h }
+        } else {
+            self.linear_inputs(h, 1.0, self.adapted(LoraTarget::Head))
+        };
+        self.norm(h) + input
+    }
+
+    /// A LoRA head's vocabulary-wide tensors, per token: what it keeps until the backward pass
+    /// (one 16-bit vocabulary-wide tensor, measured with peft 0.21), and at the end of the
+    /// forward pass `lora_B`'s output and its sum with the base logits in the adapters' dtype.
+    pub fn head_adapter_kept(&self, a: &Architecture) -> f64 {
+        if self.lora.is_some() && self.adapted(LoraTarget::Head) > 0.0 {
+            self.c * a.vocab_size as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// See [`Saving::head_adapter_kept`]: the forward pass's transients.
+    pub fn head_adapter_transient(&self, a: &Architecture) -> f64 {
+        match &self.lora {
+            Some(l) if self.adapted(LoraTarget::Head) > 0.0 => {
+                let ab = if self.autocast { 2.0 } else { l.adapter_bytes };
+                2.0 * ab * a.vocab_size as f64
+            }
+            _ => 0.0,
+        }
     }
 }
 
