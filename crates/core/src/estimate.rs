@@ -725,7 +725,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         Some(a) => tensors::weight_bytes(a, base_format)?.total(),
         None => (r.params * base_format.flat_bits_per_weight()).or_overflow("weight memory")?,
     };
-    if scenario.mode == Mode::Full && scenario.zero == 0 && scenario.gpus > 1 {
+    if scenario.zero == 0 && scenario.gpus / scenario.tp.max(1) > 1 {
         notes.push(Msg::new(MsgId::NoteDataParallelReplicates, vec![Arg::Int(scenario.gpus)]));
     }
     let download = match &r.architecture {

@@ -227,7 +227,25 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     }
     let Some((verdict, e, gpu_layers)) = chosen else {
         if training && !base.memory.total.le(&cap.usable) {
-            advice.push(Msg::new(MsgId::AdviceTrainingTooBig, vec![]));
+            // Only what is not already on (the full ladder, with totals: `training_remedies`).
+            use crate::training::{Mode, Offload};
+            let s = scenario;
+            for (on, id) in [
+                (s.batch > 1, MsgId::AdviceTrainSmallerBatch),
+                (!s.checkpointing.recomputes(), MsgId::AdviceTrainCheckpointing),
+                (!s.optimizer.is_8bit(), MsgId::AdviceTrain8bit),
+                (s.mode == Mode::Full, MsgId::AdviceTrainLora),
+                (s.mode == Mode::Lora, MsgId::AdviceTrainQlora),
+                (gpus > 1 && s.zero < 3, MsgId::AdviceTrainShard),
+                (s.offload == Offload::None, MsgId::AdviceTrainOffload),
+            ] {
+                if on {
+                    advice.push(Msg::new(id, vec![]));
+                }
+            }
+            if advice.is_empty() {
+                advice.push(Msg::new(MsgId::AdviceTrainingTooBig, vec![]));
+            }
         }
         return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
     };
@@ -740,8 +758,10 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
         return Ok(out);
     }
     let mut s = scenario.clone();
+    // The device's GPUs are the ones the steps can shard over.
+    s.gpus = gpus_on(device, scenario);
     type Step = (&'static str, fn(&Scenario) -> bool, fn(&mut Scenario));
-    let steps: [Step; 10] = [
+    let steps: [Step; 11] = [
         (
             "--batch 1 --grad-accum N (same tokens per step)",
             |s| s.batch > 1,
@@ -777,13 +797,25 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
             |s| s.checkpointing != Checkpointing::Offloaded,
             |s| s.checkpointing = Checkpointing::Offloaded,
         ),
-        ("--zero 3 (over the GPUs)", |s| s.gpus / s.tp.max(1) > 1 && s.zero < 3, |s| s.zero = 3),
+        (
+            "--zero 3 (shard over the GPUs; or --framework fsdp)",
+            |s| s.gpus / s.tp.max(1) > 1 && s.zero < 3,
+            |s| s.zero = 3,
+        ),
         (
             "--zero 2 --offload optimizer (ZeRO-Offload)",
             |s| s.offload == Offload::None,
             |s| {
                 s.zero = s.zero.max(2);
                 s.offload = Offload::Optimizer;
+            },
+        ),
+        (
+            "--zero 3 --offload all (parameters too: ZeRO-Infinity, FSDP's CPU offload)",
+            |s| s.gpus / s.tp.max(1) > 1 && s.offload != Offload::OptimizerAndParams,
+            |s| {
+                s.zero = 3;
+                s.offload = Offload::OptimizerAndParams;
             },
         ),
     ];

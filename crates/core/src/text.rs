@@ -607,16 +607,44 @@ messages! {
         "l'entraînement complet garde les formats de sa recette de précision ; le format de poids donné n'est pas utilisé";
     /// Plain data parallel replicates.
     NoteDataParallelReplicates =>
-        "plain data parallelism (ZeRO 0) keeps a whole copy of every state on each of the {0} GPUs: ZeRO-1 to 3 split them",
-        "le parallélisme de données simple (ZeRO 0) garde une copie entière de chaque état sur chacun des {0} GPU : ZeRO-1 à 3 les répartissent";
+        "plain data parallelism (ZeRO 0) keeps a whole copy of the model and every state on each of the {0} GPUs (the figures are per GPU): ZeRO-1 to 3 or FSDP split them (--zero, --framework fsdp)",
+        "le parallélisme de données simple (ZeRO 0) garde une copie entière du modèle et de chaque état sur chacun des {0} GPU (les chiffres sont par GPU) : ZeRO-1 à 3 ou FSDP les répartissent (--zero, --framework fsdp)";
     /// Runtime cannot run on the device.
     AdviceRuntimeNotHere =>
         "{0} does not run on {1}: pick another runtime (MLX or llama.cpp on a Mac; llama.cpp or the CPU runtime on a CPU)",
         "{0} ne tourne pas sur {1} : choisissez un autre runtime (MLX ou llama.cpp sur Mac ; llama.cpp ou le runtime CPU sur CPU)";
     /// Training too big.
     AdviceTrainingTooBig =>
-        "to train here: more GPUs with ZeRO, optimizer offload, gradient checkpointing, a smaller micro-batch, or LoRA/QLoRA",
-        "pour entraîner ici : plus de GPU avec ZeRO, déchargement de l'optimiseur, gradient checkpointing, un micro-batch plus petit, ou LoRA/QLoRA";
+        "every memory-saving setting is already on: this needs more GPUs, or a bigger card",
+        "tous les réglages qui économisent la mémoire sont déjà actifs : il faut plus de GPU, ou une carte plus grande";
+    /// Smaller micro-batch.
+    AdviceTrainSmallerBatch =>
+        "a micro-batch of 1 with gradient accumulation keeps the tokens per step",
+        "un micro-batch de 1 avec accumulation de gradients garde les tokens par pas";
+    /// Checkpointing.
+    AdviceTrainCheckpointing =>
+        "gradient checkpointing keeps only each layer's input",
+        "le gradient checkpointing ne garde que l'entrée de chaque couche";
+    /// 8-bit optimizer.
+    AdviceTrain8bit =>
+        "an 8-bit optimizer (bitsandbytes) stores its states in a quarter of the bytes",
+        "un optimiseur 8 bits (bitsandbytes) stocke ses états sur un quart des octets";
+    /// LoRA.
+    AdviceTrainLora =>
+        "LoRA trains adapters over a frozen 16-bit base",
+        "LoRA entraîne des adaptateurs sur une base 16 bits gelée";
+    /// QLoRA.
+    AdviceTrainQlora =>
+        "QLoRA keeps the frozen base in 4 bits",
+        "QLoRA garde la base gelée en 4 bits";
+    /// Shard over the GPUs.
+    AdviceTrainShard =>
+        "ZeRO-3 or FSDP shards the model and its states over the GPUs instead of copying them to each",
+        "ZeRO-3 ou FSDP répartit le modèle et ses états sur les GPU au lieu de les copier sur chacun";
+    /// Offload.
+    AdviceTrainOffload =>
+        "ZeRO-Offload moves the optimizer's states to CPU memory",
+        "ZeRO-Offload déplace les états de l'optimiseur en mémoire CPU";
     /// Does not fit.
     AdviceDoesNotFit =>
         "needs {0} per device but only {1} is usable",

@@ -1133,8 +1133,16 @@ pub fn training_memory(
             if s.zero >= 3 {
                 // The running layer and the prefetched one, gathered whole in the base's format.
                 let gathered = 2.0 * block_elems;
-                w += gathered * base.flat_bits_per_weight().bytes_per_weight() / t;
+                let gathered_bytes = gathered * base.flat_bits_per_weight().bytes_per_weight() / t;
                 w_assume.push(Msg::new(MsgId::AssumeZero3Gather, vec![Arg::Int(gathered as u64)]));
+                if offload_params {
+                    // The frozen shards wait in CPU memory (FSDP's CPU offload, ZeRO-Infinity).
+                    host_per_gpu += w;
+                    w = gathered_bytes;
+                    w_assume.push(Msg::new(MsgId::AssumeOffloaded, vec![]));
+                } else {
+                    w += gathered_bytes;
+                }
             }
             let fp32_base = !qlora && base == WeightFormat::F32;
             // The residual stream is FP32 when the embeddings are (an FP32 base, or QLoRA's
