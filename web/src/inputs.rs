@@ -288,7 +288,7 @@ pub fn ModeTabs() -> impl IntoView {
         view! {
             <button type="button" role="tab" class="hr-tab" id=format!("hr-mode-{}", mode.id())
                 aria-selected=move || (ui.scenario.with(|s| s.mode) == mode).to_string()
-                on:click=move |_| ui.scenario.update(|s| s.mode = mode)>
+                on:click=move |_| ui.scenario.update(|s| s.switch_mode(mode))>
                 {move || tr(lang.get(), label)}
             </button>
         }

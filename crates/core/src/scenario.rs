@@ -246,6 +246,25 @@ impl Scenario {
         }
     }
 
+    /// Switches to `mode` the way a user means it: a framework's preset follows the mode (its
+    /// defaults differ between full fine-tuning, LoRA and QLoRA), and QLoRA on peft's path
+    /// (k-bit preparation on) starts with gradient checkpointing, which
+    /// `prepare_model_for_kbit_training` turns on by default. Every changed knob stays visible
+    /// in the scenario (and its link).
+    pub fn switch_mode(&mut self, mode: Mode) {
+        if self.mode == mode {
+            return;
+        }
+        self.mode = mode;
+        if self.train.framework != Framework::Custom {
+            let zero = self.zero;
+            self.apply_framework(self.train.framework);
+            self.zero = zero.max(self.zero);
+        } else if mode == Mode::Qlora && self.train.kbit_upcast && self.checkpointing == Checkpointing::None {
+            self.checkpointing = Checkpointing::Full;
+        }
+    }
+
     /// A scenario for a bare parameter count at a format, everything else default.
     pub fn params(params: Params, weights: Option<WeightFormat>) -> Self {
         Scenario { model: ModelSource::Params(params), weights, ..Scenario::default() }
@@ -444,6 +463,25 @@ pub fn format_params(p: Params) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn switching_mode_follows_the_framework() {
+        let mut s = Scenario::catalog("llama-3.1-8b");
+        s.switch_mode(Mode::Qlora);
+        assert_eq!(s.checkpointing, Checkpointing::Full, "peft's k-bit preparation turns it on");
+        let mut s = Scenario::catalog("llama-3.1-8b");
+        s.train.kbit_upcast = false;
+        s.switch_mode(Mode::Qlora);
+        assert_eq!(s.checkpointing, Checkpointing::None);
+        let mut s = Scenario { mode: Mode::Lora, ..Scenario::catalog("llama-3.1-8b") };
+        s.apply_framework(Framework::Torchtune);
+        assert_eq!(s.optimizer, Optimizer::AdamW);
+        s.switch_mode(Mode::Full);
+        assert_eq!(s.optimizer, Optimizer::PagedAdamW8bit);
+        assert!(s.train.optimizer_in_backward);
+        s.switch_mode(Mode::Lora);
+        assert!(!s.train.optimizer_in_backward);
+    }
 
     #[test]
     fn written_counts_read_back_exactly() {
