@@ -1322,7 +1322,10 @@ pub fn training_memory(
     let at_forward_end =
         kept + head + loss_fwd.max(saving.head_adapter_transient(a) * tokens / t) + copies.0 + workspace;
     let at_loss = kept + head + loss_bwd + copies.1 + workspace;
-    let at_head_grad = kept + head + c * v * tokens / t + copies.1 + head_grad;
+    // The logits' 16-bit gradient reaches the head (a fused loss never builds it: its kernel
+    // computes the hidden state's gradient in the forward pass).
+    let logits_grad = if o.loss == LossKernel::Fused { 0.0 } else { c * v * tokens / t };
+    let at_head_grad = kept + head + logits_grad + copies.1 + head_grad;
     let at_layer = kept + recompute + copies.1 + grad_flow + workspace;
     let at_end = grads_bytes + tied_grad;
     // One micro-batch per step and no ZeRO buckets: gradients appear only as the backward pass

@@ -71,9 +71,9 @@ pub struct LoraSaving<'a> {
 }
 
 impl Saving<'_> {
-    /// Bytes per token kept for a group of linear layers reading one input of width `w`:
-    /// `adapted` of its `members` carry adapters.
-    fn linear_inputs(&self, w: f64, members: f64, adapted: f64) -> f64 {
+    /// Bytes per token kept for a group of linear layers reading one input of width `w` whose
+    /// elements are `in_b` bytes: `adapted` of its `members` carry adapters.
+    fn linear_inputs(&self, w: f64, in_b: f64, members: f64, adapted: f64) -> f64 {
         let mut bytes = 0.0;
         if self.full {
             bytes += if self.autocast { 2.0 * w * members } else { self.c * w };
@@ -82,9 +82,11 @@ impl Saving<'_> {
             && adapted > 0.0
         {
             let a = if self.autocast { 2.0 } else { l.adapter_bytes };
-            let shared = !l.dropout && !self.autocast && a == self.c;
+            // Without dropout, `lora_A` keeps the very input tensor when neither peft's cast to
+            // the adapters' dtype nor autocast's to the compute dtype copies it.
+            let shared = !l.dropout && l.adapter_bytes == in_b && a == in_b;
             bytes += if shared && !self.full {
-                self.c * w
+                in_b * w
             } else if shared {
                 0.0
             } else {
@@ -159,12 +161,12 @@ impl Saving<'_> {
                     let heads = st.num_heads as f64;
                     let gate = if st.output_gate { q } else { 0.0 };
                     if st.fused_qkv {
-                        bytes += self.linear_inputs(h, 1.0, self.adapted(LoraTarget::Qkv));
+                        bytes += self.linear_inputs(h, self.e, 1.0, self.adapted(LoraTarget::Qkv));
                     } else {
                         let ad = self.adapted(LoraTarget::Q)
                             + self.adapted(LoraTarget::K)
                             + self.adapted(LoraTarget::V);
-                        bytes += self.linear_inputs(h, 3.0, ad);
+                        bytes += self.linear_inputs(h, self.e, 3.0, ad);
                     }
                     // Rotated Q and K, V, the output (and an output gate's product).
                     bytes += c * (2.0 * q + kv + v + gate);
@@ -176,7 +178,7 @@ impl Saving<'_> {
                     } else {
                         bytes += 6.0 * heads * st.span.tokens(seq) as f64;
                     }
-                    bytes += self.linear_inputs(q, 1.0, self.adapted(LoraTarget::O));
+                    bytes += self.linear_inputs(q, self.c, 1.0, self.adapted(LoraTarget::O));
                 }
                 Mixer::Mla(ml) => {
                     let qk = (ml.qk_nope_head_dim + ml.qk_rope_head_dim) as f64;
@@ -188,17 +190,17 @@ impl Saving<'_> {
                     let ad_q = self.adapted(LoraTarget::Q);
                     let ad_kv = self.adapted(LoraTarget::K).max(self.adapted(LoraTarget::V));
                     // Down-projections read the hidden state; up-projections their latents.
-                    bytes += self.linear_inputs(h, 2.0, ad_q + ad_kv);
+                    bytes += self.linear_inputs(h, self.e, 2.0, ad_q + ad_kv);
                     if qa > 0.0 {
-                        bytes += self.norm(qa) + self.linear_inputs(qa, 1.0, ad_q);
+                        bytes += self.norm(qa) + self.linear_inputs(qa, self.e, 1.0, ad_q);
                     }
                     bytes += self.norm(ml.kv_lora_rank as f64)
-                        + self.linear_inputs(ml.kv_lora_rank as f64, 1.0, ad_kv);
+                        + self.linear_inputs(ml.kv_lora_rank as f64, self.e, 1.0, ad_kv);
                     bytes += c * (2.0 * q + vw + latent);
                     let attended =
                         ml.indexer.as_ref().map_or(seq as f64, |ix| (seq as f64).min(ix.topk as f64));
                     bytes += if self.flash { 4.0 * heads } else { 6.0 * heads * attended };
-                    bytes += self.linear_inputs(vw, 1.0, self.adapted(LoraTarget::O));
+                    bytes += self.linear_inputs(vw, self.c, 1.0, self.adapted(LoraTarget::O));
                 }
                 Mixer::GatedDeltaNet(d) => {
                     let kd = (d.key_heads * d.key_head_dim) as f64;
@@ -239,11 +241,11 @@ impl Saving<'_> {
     fn mlp(&self, h: f64, i: f64, gated: bool, fused: bool, times: f64) -> f64 {
         let c = self.mlp_c;
         let input = if gated && !fused {
-            self.linear_inputs(h, 2.0, self.adapted(LoraTarget::Gate) + self.adapted(LoraTarget::Up))
+            self.linear_inputs(h, self.e, 2.0, self.adapted(LoraTarget::Gate) + self.adapted(LoraTarget::Up))
         } else if gated {
-            self.linear_inputs(h, 1.0, self.adapted(LoraTarget::GateUp))
+            self.linear_inputs(h, self.e, 1.0, self.adapted(LoraTarget::GateUp))
         } else {
-            self.linear_inputs(h, 1.0, self.adapted(LoraTarget::Up))
+            self.linear_inputs(h, self.e, 1.0, self.adapted(LoraTarget::Up))
         };
         let inner = if gated { 3.0 * c * i } else { c * i };
         times * (input + inner + self.down_input(i))
@@ -252,7 +254,7 @@ impl Saving<'_> {
     /// The down projection's input, in the MLP's dtype.
     fn down_input(&self, i: f64) -> f64 {
         let s = Saving { c: self.mlp_c, ..self.clone() };
-        s.linear_inputs(i, 1.0, self.adapted(LoraTarget::Down))
+        s.linear_inputs(i, self.mlp_c, 1.0, self.adapted(LoraTarget::Down))
     }
 
     /// A recurrent mixer: its input projection (`rows` wide), the convolution's and the scan's
@@ -263,7 +265,9 @@ impl Saving<'_> {
             Some(LoraTargets::AllLinear) => 1.0,
             _ => 0.0,
         };
-        self.linear_inputs(h, 1.0, ad) + self.c * (2.0 * rows + out) + self.linear_inputs(out, 1.0, ad)
+        self.linear_inputs(h, self.e, 1.0, ad)
+            + self.c * (2.0 * rows + out)
+            + self.linear_inputs(out, self.c, 1.0, ad)
     }
 
     /// After the last layer: the final norm, the head's input (kept when the head trains or
@@ -273,7 +277,7 @@ impl Saving<'_> {
         let input = if self.full {
             if self.autocast { 2.0 * h } else { self.c * h }
         } else {
-            self.linear_inputs(h, 1.0, self.adapted(LoraTarget::Head))
+            self.linear_inputs(h, self.e, 1.0, self.adapted(LoraTarget::Head))
         };
         self.norm(h) + input
     }
