@@ -128,6 +128,7 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
             compile: b[5],
             dora: b[6],
             cp: 1,
+            device_map: false,
         })
 }
 

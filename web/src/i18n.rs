@@ -77,6 +77,7 @@ ui_text! {
     MakeItFit => "To make it fit, in the order people try (each step keeps the ones before)", "Pour que ça tienne, dans l'ordre où on essaie (chaque étape garde les précédentes)";
     ItFits => "fits", "tient";
     ContextParallel => "Context parallelism (GPUs per sequence)", "Parallélisme de contexte (GPU par séquence)";
+    DeviceMap => "Split the layers over the GPUs (device_map)", "Répartir les couches sur les GPU (device_map)";
     NoneEnough => "None of these is enough: a bigger card, or more GPUs.", "Aucune ne suffit : une carte plus grande, ou plus de GPU.";
     Zero => "ZeRO stage", "Étape ZeRO";
     Offload => "Offload to CPU", "Déchargement vers le CPU";

@@ -455,6 +455,9 @@ pub fn WorkloadInputs() -> impl IntoView {
                         value=Signal::derive(move || s.with(|s| s.gpus))
                         set=Callback::new(move |v| s.update(|s| s.gpus = v))
                         min=1 max=4096/>
+                    <Toggle id="hr-device-map" label=label_of(lang.get_untracked(), T::DeviceMap)
+                        checked=Signal::derive(move || s.with(|s| s.train.device_map))
+                        set=Callback::new(move |v| s.update(|s| s.train.device_map = v))/>
                     <CountField id="hr-cp" label=label_of(lang.get_untracked(), T::ContextParallel)
                         value=Signal::derive(move || s.with(|s| s.train.cp))
                         set=Callback::new(move |v| s.update(|s| s.train.cp = v))

@@ -289,6 +289,10 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
     pub compile: Option<String>,
 
+    /// Model parallelism (device_map="auto"): one replica, its layers split over the --gpus: on or off.
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
+    pub device_map: Option<String>,
+
     /// Context parallelism: each sequence split over N of the --gpus (ring attention) [default: 1].
     #[arg(long, value_name = "N")]
     pub cp: Option<u64>,
@@ -595,6 +599,9 @@ impl ScenarioArgs {
         }
         if let Some(v) = &self.compile {
             t.compile = switch("compile", v)?;
+        }
+        if let Some(v) = &self.device_map {
+            t.device_map = switch("device-map", v)?;
         }
         if let Some(n) = self.cp {
             t.cp = n;

@@ -130,6 +130,7 @@ struct JsonTraining {
     compile: bool,
     dora: bool,
     cp: u64,
+    device_map: bool,
 }
 
 #[derive(Serialize)]
@@ -200,6 +201,7 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             compile: scenario.train.compile,
             dora: scenario.train.dora,
             cp: scenario.train.cp,
+            device_map: scenario.train.device_map,
         }),
         breakdown: e
             .memory

@@ -509,6 +509,16 @@ fn training_advice_and_presets() {
     assert_eq!(t["training"]["adapters"], "bf16");
     let back = json(&["estimate", "--from-link", t["link"].as_str().unwrap()]);
     assert_eq!(back["memory"]["total"], t["memory"]["total"]);
+    // Model parallelism: one replica, its layers split over the GPUs (each holds its share).
+    let dp = json(&["estimate", "--model", "llama-3.1-70b", "--mode", "qlora", "--gpus", "2"]);
+    let mp =
+        json(&["estimate", "--model", "llama-3.1-70b", "--mode", "qlora", "--gpus", "2", "--device-map"]);
+    assert_eq!(
+        mp["memory"]["weights"].as_u64().unwrap(),
+        dp["memory"]["weights"].as_u64().unwrap().div_ceil(2)
+    );
+    assert!(mp["memory"]["total"].as_u64().unwrap() < dp["memory"]["total"].as_u64().unwrap());
+    assert_eq!(mp["training"]["device_map"], true);
     let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--mode", "lora", "--framework", "keras"]);
     assert_eq!(bad.status.code(), Some(2));
     let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--mode", "lora", "--lora-dropout", "maybe"]);

@@ -704,7 +704,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     if scenario.optimizer.is_paged() {
         notes.push(Msg::new(MsgId::NotePagedOutsideAllocator, vec![Arg::Size(pytorch_peak)]));
     }
-    if scenario.zero > 0 && scenario.gpus / scenario.tp.max(1) <= 1 {
+    if scenario.zero > 0 && (scenario.gpus / scenario.tp.max(1) <= 1 || scenario.train.device_map) {
         notes.push(Msg::new(MsgId::NoteZeroOneGpu, vec![Arg::Int(u64::from(scenario.zero))]));
     }
     let mut host_terms = tm.host;
@@ -725,7 +725,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         Some(a) => tensors::weight_bytes(a, base_format)?.total(),
         None => (r.params * base_format.flat_bits_per_weight()).or_overflow("weight memory")?,
     };
-    if scenario.zero == 0 && scenario.gpus / scenario.tp.max(1) > 1 {
+    if scenario.zero == 0 && scenario.gpus / scenario.tp.max(1) > 1 && !scenario.train.device_map {
         notes.push(Msg::new(MsgId::NoteDataParallelReplicates, vec![Arg::Int(scenario.gpus)]));
     }
     let download = match &r.architecture {
@@ -758,11 +758,16 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             checkpoint_with_optimizer: Bytes::new(tm.checkpoint_with_optimizer),
             base_format,
             pytorch_peak,
+            // Under device_map one GPU works at a time.
             mfu_factor: crate::training::throughput_factor(
                 scenario.mode,
                 scenario.checkpointing,
                 &scenario.train,
-            ),
+            ) / if scenario.train.device_map {
+                (scenario.gpus / scenario.tp.max(1)).max(1) as f64
+            } else {
+                1.0
+            },
         }),
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),

@@ -761,7 +761,7 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
     // The device's GPUs are the ones the steps can shard over.
     s.gpus = gpus_on(device, scenario);
     type Step = (&'static str, fn(&Scenario) -> bool, fn(&mut Scenario));
-    let steps: [Step; 11] = [
+    let steps: [Step; 12] = [
         (
             "--batch 1 --grad-accum N (same tokens per step)",
             |s| s.batch > 1,
@@ -798,9 +798,17 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
             |s| s.checkpointing = Checkpointing::Offloaded,
         ),
         (
-            "--zero 3 (shard over the GPUs; or --framework fsdp)",
+            "--device-map (model parallel: the layers split over the GPUs)",
+            |s| s.gpus / s.tp.max(1) > 1 && !s.train.device_map && s.zero < 3,
+            |s| s.train.device_map = true,
+        ),
+        (
+            "--zero 3 (shard over the GPUs instead; or --framework fsdp)",
             |s| s.gpus / s.tp.max(1) > 1 && s.zero < 3,
-            |s| s.zero = 3,
+            |s| {
+                s.zero = 3;
+                s.train.device_map = false;
+            },
         ),
         (
             "--zero 2 --offload optimizer (ZeRO-Offload)",
@@ -808,6 +816,7 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
             |s| {
                 s.zero = s.zero.max(2);
                 s.offload = Offload::Optimizer;
+                s.train.device_map = false;
             },
         ),
         (
@@ -816,6 +825,7 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
             |s| {
                 s.zero = 3;
                 s.offload = Offload::OptimizerAndParams;
+                s.train.device_map = false;
             },
         ),
     ];

@@ -271,6 +271,14 @@ fn trl(s: &Scenario, out: &mut Vec<String>) {
     } else {
         "python".into()
     };
+    if s.train.device_map {
+        // One process: transformers places the layers over the GPUs.
+        out.push(format!(
+            "python sft.py --model_name_or_path {} {c} --model_init_kwargs '{{\"device_map\": \"auto\"}}'",
+            repo(s)
+        ));
+        return;
+    }
     out.push(format!("{launcher} sft.py --model_name_or_path {} {c}", repo(s)));
     if s.zero > 0 && !fsdp {
         let offload = match s.offload {

@@ -44,6 +44,7 @@
 //! | `compile` | `torch.compile`, `1` | `0` |
 //! | `dora` | DoRA adapters, `1` | `0` |
 //! | `cp` | context-parallel degree (training) | `1` |
+//! | `dmap` | model parallelism, the layers split over the GPUs (`device_map`), `1` | `0` |
 //! | `zero` | ZeRO stage 0–3 | `0` |
 //! | `offload` | ZeRO offload (`none`, `optimizer`, `all`) | `none` |
 //! | `tp` | tensor-parallel degree (training) | `1` |
@@ -335,6 +336,7 @@ pub fn encode(s: &Scenario) -> String {
         ("aoff", t.activation_offload, dt.activation_offload),
         ("compile", t.compile, dt.compile),
         ("dora", t.dora, dt.dora),
+        ("dmap", t.device_map, dt.device_map),
     ] {
         if on != default {
             q.push(key, if on { "1" } else { "0" });
@@ -543,7 +545,7 @@ pub fn decode(query: &str) -> Decoded {
                 Ok(l) => scenario.train.loss = l,
                 Err(e) => ignore(&key, &value, format!("{e}")),
             },
-            "ldrop" | "kbit" | "oib" | "aoff" | "compile" | "dora" => match value.as_str() {
+            "ldrop" | "kbit" | "oib" | "aoff" | "compile" | "dora" | "dmap" => match value.as_str() {
                 "0" | "1" => {
                     let on = value == "1";
                     let t = &mut scenario.train;
@@ -553,6 +555,7 @@ pub fn decode(query: &str) -> Decoded {
                         "oib" => t.optimizer_in_backward = on,
                         "aoff" => t.activation_offload = on,
                         "dora" => t.dora = on,
+                        "dmap" => t.device_map = on,
                         _ => t.compile = on,
                     }
                 }

@@ -541,6 +541,10 @@ messages! {
     AssumeAutocastCopies =>
         "autocast keeps BF16 copies of the FP32 weights for the matmuls: {0}",
         "autocast garde des copies BF16 des poids FP32 pour les produits matriciels : {0}";
+    /// device_map.
+    AssumeDeviceMap =>
+        "device_map: the layers split over {0} GPUs (one at work at a time): each holds its share; the last also holds the head and the loss",
+        "device_map : les couches réparties sur {0} GPU (un seul au travail à la fois) : chacun garde sa part ; le dernier garde aussi la tête et la perte";
     /// DoRA.
     AssumeDora =>
         "DoRA: each adapted module also keeps the base's and the adapter's outputs for the magnitude's gradient, and builds one full W + BA at a time for its norm",

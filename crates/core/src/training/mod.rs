@@ -948,7 +948,9 @@ pub fn training_memory(
     // `gpus` counts every GPU; each replica spans `tp` of them, so ZeRO partitions over the
     // data-parallel degree `gpus / tp`.
     let t = s.tp.max(1) as f64;
-    let n = (s.gpus / s.tp.max(1)).max(1) as f64;
+    // device_map (model parallelism): one replica whose layers are split over the GPUs.
+    let pp = if o.device_map { (s.gpus / s.tp.max(1)).max(1) as f64 } else { 1.0 };
+    let n = if o.device_map { 1.0 } else { (s.gpus / s.tp.max(1)).max(1) as f64 };
     let tensors = inventory(a)?;
     let arch_total: u64 = tensors.iter().map(Tensor::elements).fold(0, u64::saturating_add);
     let p_total: u64 = s.params_override.unwrap_or(arch_total);
@@ -1233,6 +1235,19 @@ pub fn training_memory(
         }
     }
 
+    if pp > 1.0 {
+        // Each GPU holds its share of the layers' states; the busiest (the last, with the head
+        // and the loss) is shown.
+        for x in &mut gpu {
+            x.bytes = x.bytes.scale(1.0 / pp);
+            x.low = x.low.scale(1.0 / pp);
+            x.high = x.high.scale(1.0 / pp);
+            x.assumptions.push(Msg::new(MsgId::AssumeDeviceMap, vec![Arg::Int(pp as u64)]));
+        }
+        copies = (copies.0 / pp, copies.1 / pp);
+    }
+    let grads_bytes = grads_bytes / pp;
+
     // Activations: what autograd keeps, at the step's peak.
     let lora = if s.mode == Mode::Full {
         None
@@ -1296,6 +1311,8 @@ pub fn training_memory(
         act_assume.push(Msg::new(MsgId::AssumeDora, vec![]));
     }
     let mut host_activations = 0.0;
+    // Under device_map each GPU keeps its own layers' activations.
+    let kept = kept / pp;
     let kept = if o.activation_offload {
         // Every saved tensor but the running layer's (and the one being fetched back) lives in
         // CPU memory.

@@ -160,6 +160,9 @@ pub struct TrainOptions {
     pub compile: bool,
     /// DoRA (peft's `use_dora`): a trained magnitude per output row of each adapted matrix.
     pub dora: bool,
+    /// Model parallelism (`device_map="auto"`): one process, the layers split over the GPUs,
+    /// one of them at work at a time; no data parallelism.
+    pub device_map: bool,
     /// Context parallelism: each sequence split over this many GPUs of a replica (ring
     /// attention, torchtune's and accelerate's `cp`); activations and the loss divide by it.
     pub cp: u64,
@@ -179,6 +182,7 @@ impl Default for TrainOptions {
             compile: false,
             dora: false,
             cp: 1,
+            device_map: false,
         }
     }
 }
