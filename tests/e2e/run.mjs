@@ -126,6 +126,7 @@ test('a framework preset sets the knobs as the CLI does; a run that does not fit
   await page.locator('#hr-remedies').waitFor({ timeout: 10000 });
   assertEq(await page.locator('#hr-remedies li').count(), want.training.advice.remedies.length, 'the same ladder as the CLI');
   assert((await page.locator('#hr-remedies li.hr-fits').count()) === 1, 'the last step fits');
+  assert(!(await page.locator('#hr-remedies').textContent()).includes('--'), 'the page speaks in words, not CLI flags');
   await shot('training-remedies');
   await page.selectOption('#hr-framework', 'unsloth');
   const u = cli([...args, '--framework', 'unsloth']);

@@ -291,10 +291,10 @@ pub fn remedies(r: &[headroom_core::fit::Remedy], l: Lang) -> String {
     for x in r {
         let _ = write!(
             s,
-            "<li{}><a href=\"{}\"><code>{}</code></a> → {}{}</li>",
+            "<li{}><a href=\"{}\">{}</a> → {}{}</li>",
             if x.fits { " class=\"hr-fits\"" } else { "" },
             esc(&headroom_core::share::encode(&x.scenario)),
-            esc(&x.step),
+            esc(&x.label.render(l)),
             format_size(x.need, l),
             if x.fits { format!(" — {}", tr(l, T::ItFits)) } else { String::new() }
         );

@@ -69,6 +69,7 @@ struct JsonCompute {
 #[derive(Serialize)]
 struct JsonRemedy {
     step: String,
+    label: String,
     need: u64,
     fits: bool,
     link: String,
@@ -94,6 +95,7 @@ fn training_advice(scenario: &Scenario) -> Option<JsonAdvice> {
         remedies: remedies
             .into_iter()
             .map(|r| JsonRemedy {
+                label: en(&r.label),
                 step: r.step,
                 need: r.need.get(),
                 fits: r.fits,

@@ -729,6 +729,8 @@ mod cpu_moe_fit_tests {
 pub struct Remedy {
     /// What the step does, in the CLI's words (`--checkpointing full`…).
     pub step: String,
+    /// What the step does, in words (the page's).
+    pub label: Msg,
     /// The scenario with this step and the ones before it applied.
     pub scenario: Scenario,
     /// Memory per device it needs.
@@ -830,7 +832,21 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
         ),
     ];
     let mut need = fit_resolved(&s, &r, device)?.need;
-    for (step, applies, apply) in steps {
+    const LABELS: [MsgId; 12] = [
+        MsgId::RemedyBatch,
+        MsgId::RemedyCheckpointing,
+        MsgId::RemedyFusedLoss,
+        MsgId::Remedy8bit,
+        MsgId::RemedyLora,
+        MsgId::RemedyQlora,
+        MsgId::RemedyKbitOff,
+        MsgId::RemedyOffloadedCheckpoints,
+        MsgId::RemedyDeviceMap,
+        MsgId::RemedyZero3,
+        MsgId::RemedyOffloadOptimizer,
+        MsgId::RemedyOffloadAll,
+    ];
+    for ((step, applies, apply), label) in steps.into_iter().zip(LABELS) {
         if !applies(&s) {
             continue;
         }
@@ -846,7 +862,8 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
         let fits = f.verdict == Verdict::Fits;
         let step = step
             .replace("N (same tokens per step)", &format!("{} (same tokens per step)", s.train.grad_accum));
-        out.push(Remedy { step, scenario: s.clone(), need: f.need, fits });
+        let args = if label == MsgId::RemedyBatch { vec![Arg::Int(s.train.grad_accum)] } else { vec![] };
+        out.push(Remedy { step, label: Msg::new(label, args), scenario: s.clone(), need: f.need, fits });
         if fits {
             break;
         }

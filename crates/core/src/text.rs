@@ -611,8 +611,8 @@ messages! {
         "l'entraînement complet garde les formats de sa recette de précision ; le format de poids donné n'est pas utilisé";
     /// Plain data parallel replicates.
     NoteDataParallelReplicates =>
-        "plain data parallelism (ZeRO 0) keeps a whole copy of the model and every state on each of the {0} GPUs (the figures are per GPU): ZeRO-1 to 3 or FSDP split them (--zero, --framework fsdp)",
-        "le parallélisme de données simple (ZeRO 0) garde une copie entière du modèle et de chaque état sur chacun des {0} GPU (les chiffres sont par GPU) : ZeRO-1 à 3 ou FSDP les répartissent (--zero, --framework fsdp)";
+        "plain data parallelism (ZeRO 0) keeps a whole copy of the model and every state on each of the {0} GPUs (the figures are per GPU): ZeRO-1 to 3 or FSDP shard them, or device_map splits the layers",
+        "le parallélisme de données simple (ZeRO 0) garde une copie entière du modèle et de chaque état sur chacun des {0} GPU (les chiffres sont par GPU) : ZeRO-1 à 3 ou FSDP les répartissent, ou device_map répartit les couches";
     /// Runtime cannot run on the device.
     AdviceRuntimeNotHere =>
         "{0} does not run on {1}: pick another runtime (MLX or llama.cpp on a Mac; llama.cpp or the CPU runtime on a CPU)",
@@ -621,6 +621,54 @@ messages! {
     AdviceTrainingTooBig =>
         "every memory-saving setting is already on: this needs more GPUs, or a bigger card",
         "tous les réglages qui économisent la mémoire sont déjà actifs : il faut plus de GPU, ou une carte plus grande";
+    /// Remedy: micro-batch 1.
+    RemedyBatch =>
+        "micro-batch 1 with {0} steps of gradient accumulation (the same tokens per step)",
+        "micro-batch de 1 avec {0} pas d'accumulation de gradients (les mêmes tokens par pas)";
+    /// Remedy: checkpointing.
+    RemedyCheckpointing =>
+        "gradient checkpointing",
+        "gradient checkpointing";
+    /// Remedy: fused loss.
+    RemedyFusedLoss =>
+        "a fused cross-entropy (Liger, Unsloth, Cut Cross-Entropy)",
+        "une entropie croisée fusionnée (Liger, Unsloth, Cut Cross-Entropy)";
+    /// Remedy: 8-bit optimizer.
+    Remedy8bit =>
+        "an 8-bit AdamW (bitsandbytes)",
+        "un AdamW 8 bits (bitsandbytes)";
+    /// Remedy: LoRA.
+    RemedyLora =>
+        "LoRA instead of full fine-tuning",
+        "LoRA au lieu de l'entraînement complet";
+    /// Remedy: QLoRA.
+    RemedyQlora =>
+        "QLoRA: the frozen base in 4 bits",
+        "QLoRA : la base gelée en 4 bits";
+    /// Remedy: no k-bit upcast.
+    RemedyKbitOff =>
+        "unquantized parameters kept in BF16 (as Unsloth and LLaMA-Factory keep them)",
+        "paramètres non quantifiés gardés en BF16 (comme Unsloth et LLaMA-Factory)";
+    /// Remedy: offloaded checkpoints.
+    RemedyOffloadedCheckpoints =>
+        "checkpoints offloaded to CPU memory (Unsloth)",
+        "points de contrôle déchargés en mémoire CPU (Unsloth)";
+    /// Remedy: device_map.
+    RemedyDeviceMap =>
+        "the layers split over the GPUs (device_map)",
+        "les couches réparties sur les GPU (device_map)";
+    /// Remedy: ZeRO-3.
+    RemedyZero3 =>
+        "ZeRO-3 or FSDP: the model and its states sharded over the GPUs",
+        "ZeRO-3 ou FSDP : le modèle et ses états répartis sur les GPU";
+    /// Remedy: offload optimizer.
+    RemedyOffloadOptimizer =>
+        "the optimizer's states in CPU memory (ZeRO-Offload)",
+        "les états de l'optimiseur en mémoire CPU (ZeRO-Offload)";
+    /// Remedy: offload all.
+    RemedyOffloadAll =>
+        "the parameters in CPU memory too (ZeRO-Infinity, FSDP's CPU offload)",
+        "les paramètres en mémoire CPU aussi (ZeRO-Infinity, déchargement CPU de FSDP)";
     /// Smaller micro-batch.
     AdviceTrainSmallerBatch =>
         "a micro-batch of 1 with gradient accumulation keeps the tokens per step",
