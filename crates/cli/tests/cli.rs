@@ -519,6 +519,24 @@ fn training_advice_and_presets() {
     );
     assert!(mp["memory"]["total"].as_u64().unwrap() < dp["memory"]["total"].as_u64().unwrap());
     assert_eq!(mp["training"]["device_map"], true);
+    // Contradictions are applied as asked, with a note saying what was applied.
+    let notes = |args: &[&str]| -> String {
+        let out = headroom(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(
+        notes(&["estimate", "--model", "llama-3.1-8b", "--mode", "qlora", "--weights", "fp32"])
+            .contains("NF4")
+    );
+    assert!(
+        notes(&["estimate", "--model", "llama-3.1-8b", "--mode", "full", "--zero", "3"])
+            .contains("partitions nothing")
+    );
+    assert!(
+        notes(&["estimate", "--model", "llama-3.1-8b", "--mode", "full", "--offload", "optimizer"])
+            .contains("not applied at stage 0")
+    );
     let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--mode", "lora", "--framework", "keras"]);
     assert_eq!(bad.status.code(), Some(2));
     let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--mode", "lora", "--lora-dropout", "maybe"]);

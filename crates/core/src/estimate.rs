@@ -704,6 +704,9 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     if scenario.optimizer.is_paged() {
         notes.push(Msg::new(MsgId::NotePagedOutsideAllocator, vec![Arg::Size(pytorch_peak)]));
     }
+    if scenario.offload != crate::training::Offload::None && scenario.zero == 0 {
+        notes.push(Msg::new(MsgId::NoteOffloadNeedsZero, vec![]));
+    }
     if scenario.zero > 0 && (scenario.gpus / scenario.tp.max(1) <= 1 || scenario.train.device_map) {
         notes.push(Msg::new(MsgId::NoteZeroOneGpu, vec![Arg::Int(u64::from(scenario.zero))]));
     }

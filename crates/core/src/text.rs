@@ -597,6 +597,10 @@ messages! {
     NotePagedOutsideAllocator =>
         "paged optimizer states live in CUDA unified memory, outside PyTorch's allocator: torch.cuda.max_memory_allocated would report about {0}, nvidia-smi the total",
         "les états de l'optimiseur paginé vivent en mémoire unifiée CUDA, hors de l'allocateur de PyTorch : torch.cuda.max_memory_allocated indiquerait environ {0}, nvidia-smi le total";
+    /// Offload at ZeRO-0.
+    NoteOffloadNeedsZero =>
+        "offload to CPU memory needs ZeRO stage 1 or more (DeepSpeed offloads what ZeRO partitions): not applied at stage 0",
+        "le déchargement en mémoire CPU demande ZeRO étape 1 ou plus (DeepSpeed décharge ce que ZeRO partitionne) : non appliqué à l'étape 0";
     /// ZeRO on one GPU.
     NoteZeroOneGpu =>
         "ZeRO stage {0} on a single data-parallel GPU partitions nothing: applied as asked (its buffers kept, nothing shared)",
