@@ -84,6 +84,10 @@ CASES = [
     dict(model="smollm2-360m", mode="lora", base="bf16", rank=16, targets="q,v,embed", dropout=0.0, seq=512, batch=2, ckpt=True),
     dict(model="pythia-160m", mode="lora", base="bf16", rank=16, targets="qkv,lm_head", dropout=0.05, seq=512, batch=2, ckpt=False,
          peft=["query_key_value", "lm_head"]),
+    # Fused projections (Phi-3's qkv_proj and gate_up_proj); sliding windows, q/k norms and a
+    # 262k vocabulary (Gemma 3).
+    dict(model="phi-3-mini-4k", layers=2, mode="lora", base="bf16", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=2, ckpt=False),
+    dict(model="gemma-3-1b", layers=4, mode="lora", base="bf16", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=1, ckpt=False),
 ]
 
 PEFT_TARGETS = {
