@@ -32,6 +32,7 @@ use crate::model::attention::QkNorm;
 use crate::model::{Architecture, Ffn, LayerGroup, Mixer};
 
 use super::{LoraTarget, LoraTargets};
+use crate::tensor::Role;
 
 /// How the step keeps its tensors.
 #[derive(Clone, Debug)]
@@ -76,7 +77,7 @@ impl Saving<'_> {
     fn linear_inputs(&self, w: f64, in_b: f64, members: f64, adapted: f64) -> f64 {
         let mut bytes = 0.0;
         if self.full {
-            bytes += if self.autocast { 2.0 * w * members } else { self.c * w };
+            bytes += if self.autocast { 2.0 * w * members } else { in_b * w };
         }
         if let Some(l) = &self.lora
             && adapted > 0.0
@@ -105,41 +106,29 @@ impl Saving<'_> {
         bytes
     }
 
-    fn adapted(&self, t: LoraTarget) -> f64 {
+    /// Whether `role`'s modules carry adapters: [`LoraTargets`]' own rule (1 or 0).
+    fn adapted_role(&self, role: Role) -> f64 {
         match &self.lora {
-            Some(l) => match l.targets {
-                // peft's all-linear leaves the head and the embeddings out.
-                LoraTargets::AllLinear => {
-                    if matches!(t, LoraTarget::Head | LoraTarget::Embed) {
-                        0.0
-                    } else {
-                        1.0
-                    }
-                }
-                LoraTargets::Some(list) => {
-                    let covers = |x: LoraTarget| list.contains(&x);
-                    let hit = match t {
-                        LoraTarget::Q => covers(LoraTarget::Q) || covers(LoraTarget::Qkv),
-                        LoraTarget::K => covers(LoraTarget::K) || covers(LoraTarget::Qkv),
-                        LoraTarget::V => covers(LoraTarget::V) || covers(LoraTarget::Qkv),
-                        LoraTarget::Qkv => {
-                            covers(LoraTarget::Qkv)
-                                || covers(LoraTarget::Q)
-                                || covers(LoraTarget::K)
-                                || covers(LoraTarget::V)
-                        }
-                        LoraTarget::Gate => covers(LoraTarget::Gate) || covers(LoraTarget::GateUp),
-                        LoraTarget::Up => covers(LoraTarget::Up) || covers(LoraTarget::GateUp),
-                        LoraTarget::GateUp => {
-                            covers(LoraTarget::GateUp) || covers(LoraTarget::Gate) || covers(LoraTarget::Up)
-                        }
-                        other => covers(other),
-                    };
-                    if hit { 1.0 } else { 0.0 }
-                }
-            },
-            None => 0.0,
+            Some(l) if l.targets.covers(role) => 1.0,
+            _ => 0.0,
         }
+    }
+
+    /// [`Saving::adapted_role`] for a module kind.
+    fn adapted(&self, t: LoraTarget) -> f64 {
+        self.adapted_role(match t {
+            LoraTarget::Q => Role::AttnQ,
+            LoraTarget::K => Role::AttnK,
+            LoraTarget::V => Role::AttnV,
+            LoraTarget::Qkv => Role::AttnQkv,
+            LoraTarget::O => Role::AttnOut,
+            LoraTarget::Gate => Role::FfnGate,
+            LoraTarget::Up => Role::FfnUp,
+            LoraTarget::GateUp => Role::FfnGateUp,
+            LoraTarget::Down => Role::FfnDown,
+            LoraTarget::Head => Role::Output,
+            LoraTarget::Embed => Role::TokenEmbd,
+        })
     }
 
     /// A norm over width `w`: the FP32 input, and the normalised value when its weight trains.
@@ -253,18 +242,13 @@ impl Saving<'_> {
 
     /// The down projection's input, in the MLP's dtype.
     fn down_input(&self, i: f64) -> f64 {
-        let s = Saving { c: self.mlp_c, ..self.clone() };
-        s.linear_inputs(i, self.mlp_c, 1.0, self.adapted(LoraTarget::Down))
+        self.linear_inputs(i, self.mlp_c, 1.0, self.adapted(LoraTarget::Down))
     }
 
     /// A recurrent mixer: its input projection (`rows` wide), the convolution's and the scan's
     /// outputs, the gated output `out` wide, and the output projection's input.
     fn recurrent(&self, h: f64, rows: f64, out: f64) -> f64 {
-        // peft's all-linear adapts their projections; named targets never do.
-        let ad = match self.lora.as_ref().map(|l| l.targets) {
-            Some(LoraTargets::AllLinear) => 1.0,
-            _ => 0.0,
-        };
+        let ad = self.adapted_role(Role::MixIn);
         self.linear_inputs(h, self.e, 1.0, ad)
             + self.c * (2.0 * rows + out)
             + self.linear_inputs(out, self.c, 1.0, ad)
