@@ -76,6 +76,7 @@ ui_text! {
     Dora => "DoRA (weight-decomposed adapters)", "DoRA (adaptateurs à poids décomposés)";
     MakeItFit => "To make it fit, in the order people try (each step keeps the ones before)", "Pour que ça tienne, dans l'ordre où on essaie (chaque étape garde les précédentes)";
     ItFits => "fits", "tient";
+    FitsUpTo => "Fits as set up with up to {0} tokens per sequence, or up to {1} sequences per micro-batch.", "Tient tel quel jusqu'à {0} tokens par séquence, ou jusqu'à {1} séquences par micro-batch.";
     ContextParallel => "Context parallelism (GPUs per sequence)", "Parallélisme de contexte (GPU par séquence)";
     DeviceMap => "Split the layers over the GPUs (device_map)", "Répartir les couches sur les GPU (device_map)";
     NoneEnough => "None of these is enough: a bigger card, or more GPUs.", "Aucune ne suffit : une carte plus grande, ou plus de GPU.";

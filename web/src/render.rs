@@ -281,10 +281,18 @@ pub fn verdict(f: &Fit, l: Lang) -> String {
     s
 }
 
-/// What would make a training run fit, step by step, each a link to the scenario it leads to.
-pub fn remedies(r: &[headroom_core::fit::Remedy], l: Lang) -> String {
+/// A training run on its device: what would make it fit, step by step, each a link to the
+/// scenario it leads to; or, when it fits, the longest sequence and largest micro-batch that do.
+pub fn training_advice(a: &headroom_core::fit::TrainingAdvice, l: Lang) -> String {
+    let r = &a.remedies;
     if r.is_empty() {
-        return String::new();
+        return match (a.max_context, a.max_micro_batch) {
+            (Some(c), Some(b)) => format!(
+                "<div class=\"hr-card hr-remedies\" id=\"hr-training-limits\"><p>{}</p></div>",
+                esc(&tr(l, T::FitsUpTo).replace("{0}", &format_int(c, l)).replace("{1}", &format_int(b, l)))
+            ),
+            _ => String::new(),
+        };
     }
     let mut s =
         format!("<div class=\"hr-card hr-remedies\" id=\"hr-remedies\"><h2>{}</h2><ol>", tr(l, T::MakeItFit));

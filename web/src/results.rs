@@ -112,14 +112,8 @@ pub fn Results() -> impl IntoView {
                 h.push_str(&render::warnings(e, l));
                 if let Some(f) = f {
                     h.push_str(&render::verdict(f, l));
-                    if s.mode.is_training()
-                        && let Some(r) = s
-                            .device
-                            .as_ref()
-                            .and_then(|d| fit::device_of(d).ok())
-                            .and_then(|d| fit::training_remedies(s, &d).ok())
-                    {
-                        h.push_str(&render::remedies(&r, l));
+                    if let Ok(Some(a)) = fit::training_advice(s) {
+                        h.push_str(&render::training_advice(&a, l));
                     }
                 }
                 h.push_str(&render::breakdown(e, &c));

@@ -85,14 +85,10 @@ struct JsonAdvice {
 /// For a training scenario on a device: what would make it fit, and the longest sequence and
 /// the largest micro-batch that fit as it is.
 fn training_advice(scenario: &Scenario) -> Option<JsonAdvice> {
-    let choice = scenario.device.as_ref()?;
-    if !scenario.mode.is_training() {
-        return None;
-    }
-    let device = headroom_core::fit::device_of(choice).ok()?;
-    let remedies = headroom_core::fit::training_remedies(scenario, &device).ok()?;
+    let a = headroom_core::fit::training_advice(scenario).ok()??;
     Some(JsonAdvice {
-        remedies: remedies
+        remedies: a
+            .remedies
             .into_iter()
             .map(|r| JsonRemedy {
                 label: en(&r.label),
@@ -102,8 +98,8 @@ fn training_advice(scenario: &Scenario) -> Option<JsonAdvice> {
                 link: share::encode(&r.scenario),
             })
             .collect(),
-        max_context: headroom_core::fit::max_context(scenario, &device).ok().flatten(),
-        max_micro_batch: headroom_core::fit::max_micro_batch(scenario, &device).ok().flatten(),
+        max_context: a.max_context,
+        max_micro_batch: a.max_micro_batch,
     })
 }
 

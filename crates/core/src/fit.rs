@@ -487,14 +487,19 @@ pub fn max_context(scenario: &Scenario, device: &Device) -> Result<Option<u64>> 
         .architecture
         .as_ref()
         .map_or(MAX_CONTEXT, |a| if a.max_context > 0 { a.max_context } else { MAX_CONTEXT });
-    let ok = |c: u64| -> Result<bool> {
+    largest_fitting(limit, |c| {
         let s = Scenario { context: c, ..scenario.clone() };
         Ok(fit_resolved(&s, &r, device)?.verdict == Verdict::Fits)
-    };
+    })
+}
+
+/// The largest `n` in `1..=limit` for which `ok(n)` holds, by bisection (`ok` must hold for
+/// every value below one that holds); `None` when `ok(1)` does not.
+fn largest_fitting(limit: u64, ok: impl Fn(u64) -> Result<bool>) -> Result<Option<u64>> {
     if !ok(1)? {
         return Ok(None);
     }
-    let (mut lo, mut hi) = (1u64, limit);
+    let (mut lo, mut hi) = (1u64, limit.max(1));
     if ok(hi)? {
         return Ok(Some(hi));
     }
@@ -878,20 +883,37 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
 /// What the estimate reports.
 pub fn max_micro_batch(scenario: &Scenario, device: &Device) -> Result<Option<u64>> {
     let r = resolve(&scenario.model)?;
-    let ok = |b: u64| -> Result<bool> {
+    largest_fitting(4096, |b| {
         let s = Scenario { batch: b, ..scenario.clone() };
         Ok(fit_resolved(&s, &r, device)?.verdict == Verdict::Fits)
-    };
-    if !ok(1)? {
+    })
+}
+
+/// What a training scenario on its device comes to beyond the verdict: what would make it fit,
+/// and the longest sequence and largest micro-batch that fit as set up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingAdvice {
+    /// [`training_remedies`].
+    pub remedies: Vec<Remedy>,
+    /// [`max_context`].
+    pub max_context: Option<u64>,
+    /// [`max_micro_batch`].
+    pub max_micro_batch: Option<u64>,
+}
+
+/// [`TrainingAdvice`] for a training scenario with a device (`None` otherwise).
+///
+/// # Errors
+/// What the estimate reports.
+pub fn training_advice(scenario: &Scenario) -> Result<Option<TrainingAdvice>> {
+    let Some(choice) = scenario.device.as_ref() else { return Ok(None) };
+    if !scenario.mode.is_training() {
         return Ok(None);
     }
-    let (mut lo, mut hi) = (1u64, 4096u64);
-    if ok(hi)? {
-        return Ok(Some(hi));
-    }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if ok(mid)? { lo = mid } else { hi = mid }
-    }
-    Ok(Some(lo))
+    let device = device_of(choice)?;
+    Ok(Some(TrainingAdvice {
+        remedies: training_remedies(scenario, &device)?,
+        max_context: max_context(scenario, &device)?,
+        max_micro_batch: max_micro_batch(scenario, &device)?,
+    }))
 }
