@@ -139,6 +139,14 @@ test('a framework preset sets the knobs as the CLI does; a run that does not fit
   await waitBytes(page, '#hr-total-bytes', d.memory.total);
   assert(d.memory.total > u.memory.total, 'DoRA costs more');
   assert((await page.locator('#hr-commands').textContent()).includes('FastLanguageModel'), 'the command is Unsloth\'s');
+  // A run that fits says how far it stretches, as the CLI does.
+  const fits = cli(['estimate', '--model', 'llama-3.2-1b', '--mode', 'lora', '--device', 'rtx-4090']);
+  await page.goto(`${base}${fits.link}`);
+  await ready(page);
+  const limits = await page.locator('#hr-training-limits').textContent({ timeout: 10000 });
+  const fmt = (n) => n.toLocaleString('en-US');
+  assert(limits.includes(fmt(fits.training.advice.max_context)) && limits.includes(fmt(fits.training.advice.max_micro_batch)), limits);
+  await shot('training-limits');
 });
 
 test('every golden link opens to the same scenario and the CLI numbers', async ({ page, base }) => {
