@@ -240,6 +240,42 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub draft_max: u64,
 
+    /// vLLM: the release whose rules and defaults apply (0.8 or later) [default: 0.30].
+    #[arg(long, value_name = "VERSION")]
+    pub vllm_version: Option<String>,
+
+    /// vLLM: share of the GPU it claims, above 0 and at most 1 [default: 0.92 from v0.21, 0.9 before].
+    #[arg(long, value_name = "SHARE")]
+    pub gpu_memory_utilization: Option<f64>,
+
+    /// vLLM: the most requests scheduled at once [default: 1024 on 70 GiB cards other than A100s, else 256].
+    #[arg(long, value_name = "N")]
+    pub max_num_seqs: Option<u64>,
+
+    /// vLLM: the most tokens per scheduler step [default: 8192 on 70 GiB cards other than A100s, else 2048].
+    #[arg(long, value_name = "N")]
+    pub max_num_batched_tokens: Option<u64>,
+
+    /// vLLM: tokens per KV block [default: 16].
+    #[arg(long, value_name = "N")]
+    pub block_size: Option<u64>,
+
+    /// vLLM: the KV cache's size, without profiling (bytes, or with GiB/GB).
+    #[arg(long, value_name = "BYTES")]
+    pub kv_cache_memory: Option<String>,
+
+    /// vLLM: no CUDA graphs (--enforce-eager).
+    #[arg(long)]
+    pub enforce_eager: bool,
+
+    /// vLLM: reserve its CUDA-graph estimate before sizing the cache (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS): on or off [default: on from v0.21].
+    #[arg(long, value_name = "ON|OFF")]
+    pub cudagraph_estimate: Option<String>,
+
+    /// vLLM: GiB of each GPU's weights kept in CPU memory (--cpu-offload-gb).
+    #[arg(long, value_name = "GIB")]
+    pub cpu_offload_gb: Option<f64>,
+
     /// What to estimate: inference, full (fine-tuning), lora, qlora.
     #[arg(long, value_name = "MODE", default_value = "inference")]
     pub mode: String,
@@ -530,16 +566,49 @@ impl ScenarioArgs {
         };
         let mut scenario = scenario;
         self.training_knobs(&mut scenario)?;
+        self.vllm_knobs(&mut scenario)?;
         if let Some(c) = &command {
             // The command's own file is read with its own format: no format guessed from its name.
             let read_file = matches!(scenario.model, ModelSource::Custom(_));
-            c.apply(&mut scenario);
+            if let Some(n) = c.apply_with_model(&mut scenario) {
+                eprintln!(
+                    "note: the command sets no --max-model-len: vLLM serves the model's longest context, {n} tokens"
+                );
+            }
             if read_file && self.weights.is_none() {
                 scenario.weights = None;
             }
         }
         scenario.validate().map_err(|e| e.to_string())?;
         Ok(scenario)
+    }
+
+    /// vLLM's serving flags.
+    fn vllm_knobs(&self, scenario: &mut Scenario) -> Result<(), String> {
+        let v = &mut scenario.vllm;
+        if let Some(t) = &self.vllm_version {
+            v.version = headroom_core::vllm::VllmVersion::parse(t).map_err(|e| e.to_string())?;
+        }
+        if let Some(u) = self.gpu_memory_utilization {
+            v.utilization = Some(utilization(u)?);
+        }
+        v.max_num_seqs = self.max_num_seqs.or(v.max_num_seqs);
+        v.max_num_batched_tokens = self.max_num_batched_tokens.or(v.max_num_batched_tokens);
+        v.block_size = self.block_size.or(v.block_size);
+        if let Some(m) = &self.kv_cache_memory {
+            v.kv_cache_memory = Some(byte_size(m)?);
+        }
+        v.enforce_eager |= self.enforce_eager;
+        if let Some(g) = &self.cudagraph_estimate {
+            v.graph_estimate = Some(switch("cudagraph-estimate", g)?);
+        }
+        if let Some(g) = self.cpu_offload_gb {
+            if !(g.is_finite() && (0.0..=65536.0).contains(&g)) {
+                return Err(format!("invalid cpu-offload-gb: {g} is out of range; use 0 to 65536 GiB"));
+            }
+            v.cpu_offload = (g * (1u64 << 30) as f64) as u64;
+        }
+        Ok(())
     }
 
     /// The framework's defaults, then every training flag given explicitly over them.
@@ -620,6 +689,44 @@ fn switch(flag: &str, v: &str) -> Result<bool, String> {
         "off" | "false" | "no" | "0" => Ok(false),
         other => Err(format!("invalid {flag}: `{other}` is not a switch; accepted: on off")),
     }
+}
+
+/// `--gpu-memory-utilization` as ten-thousandths.
+fn utilization(u: f64) -> Result<u32, String> {
+    headroom_core::vllm::utilization_of(u).ok_or_else(|| {
+        format!(
+            "invalid gpu-memory-utilization: {u} is out of range; vLLM accepts a share above 0 and at most 1"
+        )
+    })
+}
+
+/// A size in bytes: a plain integer (as vLLM takes it) or a number with GiB, GB, MiB or MB.
+fn byte_size(t: &str) -> Result<u64, String> {
+    let s = t.trim();
+    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "gib" | "g" => (1u64 << 30) as f64,
+        "gb" => 1e9,
+        "mib" | "m" => (1u64 << 20) as f64,
+        "mb" => 1e6,
+        _ => {
+            return Err(format!(
+                "invalid kv-cache-memory: `{t}` is not a size; write bytes, or a number with GiB, GB, MiB or MB"
+            ));
+        }
+    };
+    let n: f64 = num.parse().map_err(|_| {
+        format!(
+            "invalid kv-cache-memory: `{t}` is not a size; write bytes, or a number with GiB, GB, MiB or MB"
+        )
+    })?;
+    let bytes = n * scale;
+    if !(bytes.is_finite() && (1.0..1e15).contains(&bytes)) {
+        return Err(format!("invalid kv-cache-memory: `{t}` is out of range"));
+    }
+    Ok(bytes as u64)
 }
 
 /// The model a pasted command names: its GGUF file when it is here, else the catalog model its

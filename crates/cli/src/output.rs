@@ -38,6 +38,72 @@ struct Json<'a> {
     state_bytes_per_sequence: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     llama_cpp: Option<headroom_core::estimate::LlamaCppBuffers>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vllm: Option<JsonVllm>,
+}
+
+#[derive(Serialize)]
+struct JsonBudgetRow {
+    context: u64,
+    requests: u64,
+}
+
+/// vLLM's startup budget, as its log states it (sizes in bytes).
+#[derive(Serialize)]
+struct JsonVllm {
+    version: String,
+    total_gpu_memory: u64,
+    gpu_memory_utilization: f64,
+    requested_memory: u64,
+    model_weights: u64,
+    peak_activation: u64,
+    non_torch_memory: u64,
+    cuda_graph_memory: u64,
+    available_kv_cache_memory: i64,
+    available_kv_cache_low: i64,
+    available_kv_cache_high: i64,
+    max_num_batched_tokens: u64,
+    max_num_seqs: u64,
+    block_size: u64,
+    block_bytes: u64,
+    num_gpu_blocks: u64,
+    kv_cache_tokens: u64,
+    max_model_len: u64,
+    max_concurrency: f64,
+    request_fits: bool,
+    longest_request: u64,
+    layout_exact: bool,
+    budget: Vec<JsonBudgetRow>,
+    log: Vec<String>,
+}
+
+fn json_vllm(b: &headroom_core::vllm::VllmBudget) -> JsonVllm {
+    JsonVllm {
+        version: b.version.clone(),
+        total_gpu_memory: b.total.get(),
+        gpu_memory_utilization: b.utilization,
+        requested_memory: b.requested.get(),
+        model_weights: b.weights.get(),
+        peak_activation: b.activation_peak.get(),
+        non_torch_memory: b.non_torch.get(),
+        cuda_graph_memory: b.cuda_graphs.get(),
+        available_kv_cache_memory: b.available_kv,
+        available_kv_cache_low: b.available_kv_band.0,
+        available_kv_cache_high: b.available_kv_band.1,
+        max_num_batched_tokens: b.max_num_batched_tokens,
+        max_num_seqs: b.max_num_seqs,
+        block_size: b.block_size,
+        block_bytes: b.block_bytes,
+        num_gpu_blocks: b.num_blocks,
+        kv_cache_tokens: b.kv_tokens,
+        max_model_len: b.max_model_len,
+        max_concurrency: headroom_core::ops::round(b.max_concurrency * 100.0) / 100.0,
+        request_fits: b.request_fits,
+        longest_request: b.longest_request,
+        layout_exact: b.layout_exact,
+        budget: b.table.iter().map(|&(context, requests)| JsonBudgetRow { context, requests }).collect(),
+        log: b.log_lines(),
+    }
 }
 
 #[derive(Serialize)]
@@ -219,6 +285,7 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         warnings: e.warnings.iter().map(en).collect(),
         state_bytes_per_sequence: e.state_per_sequence.get(),
         llama_cpp: e.llama_cpp,
+        vllm: e.vllm.as_ref().map(json_vllm),
     };
     // Serializing plain structs of integers and strings cannot fail.
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();

@@ -61,6 +61,14 @@ pub struct Command {
     pub draft: Option<String>,
     /// `--draft-max`.
     pub draft_max: Option<u64>,
+    /// vLLM's serving flags (`vllm serve`); other runtimes leave the defaults.
+    pub vllm: crate::vllm::VllmOptions,
+    /// vLLM: `--tensor-parallel-size`.
+    pub tensor_parallel: Option<u64>,
+    /// vLLM: the weight format `--dtype` or `--quantization` names.
+    pub weights: Option<WeightFormat>,
+    /// vLLM: the command sets no `--max-model-len`, so vLLM serves the model's longest context.
+    pub model_len_default: bool,
     /// What was not applied.
     pub ignored: Vec<Ignored>,
 }
@@ -258,7 +266,7 @@ pub fn parse(text: &str) -> Result<Command> {
     let Some(prog) = all.get(i) else {
         return Err(Error::invalid(
             "command",
-            "no program: paste a llama-server, llama-cli or ollama command",
+            "no program: paste a llama-server, llama-cli, ollama or vllm serve command",
         ));
     };
     let mut c = Command {
@@ -278,11 +286,44 @@ pub fn parse(text: &str) -> Result<Command> {
         cpu_moe: None,
         draft: None,
         draft_max: None,
+        vllm: crate::vllm::VllmOptions::default(),
+        tensor_parallel: None,
+        weights: None,
+        model_len_default: false,
         ignored: Vec::new(),
     };
     let args = &all[i + 1..];
     match program(prog) {
         "llama-server" | "llama-cli" | "llama-run" | "server" | "main" => llama(args, &mut c, &mut ignored),
+        "vllm" => {
+            c.runtime = Runtime::Vllm;
+            match args.first().map(String::as_str) {
+                Some("serve") => vllm(&args[1..], true, &mut c, &mut ignored),
+                _ => {
+                    return Err(Error::invalid(
+                        "command",
+                        "only `vllm serve …` starts a server Headroom models",
+                    ));
+                }
+            }
+        }
+        "python" | "python3" if args.first().map(String::as_str) == Some("-m") => {
+            match args.get(1).map(String::as_str) {
+                Some("vllm.entrypoints.openai.api_server" | "vllm.entrypoints.api_server") => {
+                    c.runtime = Runtime::Vllm;
+                    vllm(&args[2..], false, &mut c, &mut ignored);
+                }
+                other => {
+                    return Err(Error::invalid(
+                        "command",
+                        format!(
+                            "`python -m {}` is not a server Headroom reads; accepted: vllm.entrypoints.openai.api_server",
+                            other.unwrap_or("")
+                        ),
+                    ));
+                }
+            }
+        }
         "ollama" => {
             c.runtime = Runtime::Ollama;
             match args.first().map(String::as_str) {
@@ -316,7 +357,7 @@ pub fn parse(text: &str) -> Result<Command> {
             return Err(Error::invalid(
                 "command",
                 format!(
-                    "`{other}` is not a program Headroom reads; accepted: llama-server, llama-cli, ollama"
+                    "`{other}` is not a program Headroom reads; accepted: llama-server, llama-cli, ollama, vllm serve, python -m vllm.entrypoints.openai.api_server"
                 ),
             ));
         }
@@ -340,6 +381,7 @@ pub fn parse(text: &str) -> Result<Command> {
                 c.v_type = Some(t);
             }),
             "LLAMA_ARG_N_GPU_LAYERS" => v.trim().parse::<u64>().ok().map(|n| c.gpu_layers = Some(n)),
+            "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS" => flag(&v).map(|f| c.vllm.graph_estimate = Some(f)),
             _ => {
                 ignored.push(Ignored {
                     piece: format!("{k}={v}"),
@@ -361,6 +403,228 @@ pub fn parse(text: &str) -> Result<Command> {
     }
     c.ignored = ignored;
     Ok(c)
+}
+
+/// A token count as vLLM reads it: `32768`, `32k` (×1000), `32K` (×1024), `1m`, `1M`.
+fn vllm_tokens(v: &str) -> Option<u64> {
+    let t = v.trim();
+    let (num, mul) = match t.chars().last()? {
+        'k' => (&t[..t.len() - 1], 1000),
+        'K' => (&t[..t.len() - 1], 1024),
+        'm' => (&t[..t.len() - 1], 1_000_000),
+        'M' => (&t[..t.len() - 1], 1 << 20),
+        _ => (t, 1),
+    };
+    num.parse::<u64>().ok().and_then(|n| n.checked_mul(mul)).filter(|n| *n > 0)
+}
+
+/// `vllm serve` flags (`positional`: the model may come first, as `vllm serve MODEL`).
+fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ignored>) {
+    let mut i = 0;
+    let mut len_set = false;
+    let set_model = |c: &mut Command, v: &str| {
+        c.model = Some(v.into());
+        let name = v.trim_end_matches('/');
+        c.catalog = crate::catalog::model(name)
+            .ok()
+            .or_else(|| crate::catalog::model(name.rsplit('/').next().unwrap_or(name)).ok())
+            .map(|m| (m.id.to_string(), None));
+    };
+    while i < args.len() {
+        let raw = args[i].as_str();
+        let (flag, inline) = match raw.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
+            _ => (raw, None),
+        };
+        let value = |i: &mut usize| -> Option<String> {
+            if let Some(v) = &inline {
+                return Some(v.clone());
+            }
+            let v = args.get(*i + 1).cloned();
+            if v.is_some() {
+                *i += 1;
+            }
+            v
+        };
+        let mut bad = |piece: String, why: &str| ignored.push(Ignored { piece, reason: why.into() });
+        // vLLM accepts `--max_model_len` as well as `--max-model-len`.
+        let norm = flag.replace('_', "-");
+        match norm.as_str() {
+            "--model" => match value(&mut i) {
+                Some(v) => set_model(c, &v),
+                None => bad(flag.into(), "no value"),
+            },
+            "--max-model-len" => match value(&mut i) {
+                Some(v) => match vllm_tokens(&v) {
+                    Some(n) if n <= crate::scenario::MAX_CONTEXT => {
+                        c.context = Some(n);
+                        len_set = true;
+                    }
+                    _ => bad(format!("{flag} {v}"), "not a context length (like 32768, 32k or 32K)"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--tensor-parallel-size" | "-tp" => match value(&mut i) {
+                Some(v) => match count(&v, crate::scenario::MAX_GPUS) {
+                    Some(n) => c.tensor_parallel = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a GPU count"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--gpu-memory-utilization" => match value(&mut i) {
+                Some(v) => match v.trim().parse::<f64>().ok().and_then(crate::vllm::utilization_of) {
+                    Some(u) => c.vllm.utilization = Some(u),
+                    None => bad(format!("{flag} {v}"), "not a share above 0 and at most 1"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--max-num-seqs" | "--max-num-batched-tokens" => match value(&mut i) {
+                Some(v) => match vllm_tokens(&v).filter(|n| *n <= crate::vllm::MAX_VLLM_TOKENS) {
+                    Some(n) if norm == "--max-num-seqs" => c.vllm.max_num_seqs = Some(n),
+                    Some(n) => c.vllm.max_num_batched_tokens = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a count"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--block-size" => match value(&mut i) {
+                Some(v) => match v.trim().parse::<u64>() {
+                    Ok(n)
+                        if crate::vllm::VllmOptions { block_size: Some(n), ..Default::default() }
+                            .validate()
+                            .is_ok() =>
+                    {
+                        c.vllm.block_size = Some(n)
+                    }
+                    _ => bad(format!("{flag} {v}"), "not a block size (16, 32, 64 … 2048)"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--kv-cache-memory" | "--kv-cache-memory-bytes" => match value(&mut i) {
+                Some(v) => match vllm_tokens(&v) {
+                    Some(n) => c.vllm.kv_cache_memory = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a size in bytes"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--enforce-eager" => c.vllm.enforce_eager = true,
+            "--cpu-offload-gb" => match value(&mut i) {
+                Some(v) => match v.trim().parse::<f64>() {
+                    Ok(g) if (0.0..=65536.0).contains(&g) => {
+                        c.vllm.cpu_offload = (g * (1u64 << 30) as f64) as u64
+                    }
+                    _ => bad(format!("{flag} {v}"), "not a size in GiB"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--kv-cache-dtype" => match value(&mut i) {
+                Some(v) => match v.trim() {
+                    "auto" => {}
+                    "fp8" | "fp8_e4m3" | "fp8_e5m2" | "fp8_inc" => {
+                        c.k_type = Some(KvDtype::Fp8);
+                        c.v_type = Some(KvDtype::Fp8);
+                    }
+                    "bfloat16" | "float16" | "half" => {}
+                    _ => bad(format!("{flag} {v}"), "a cache dtype Headroom does not model (auto, fp8)"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--dtype" => match value(&mut i) {
+                Some(v) => match v.trim() {
+                    "auto" => {}
+                    "bfloat16" => c.weights = c.weights.or(Some(WeightFormat::Bf16)),
+                    "float16" | "half" => c.weights = c.weights.or(Some(WeightFormat::F16)),
+                    "float32" | "float" => c.weights = c.weights.or(Some(WeightFormat::F32)),
+                    _ => bad(format!("{flag} {v}"), "not a dtype vLLM takes (auto bfloat16 float16 float32)"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--quantization" | "-q" => match value(&mut i) {
+                Some(v) => {
+                    let f = match v.trim() {
+                        "fp8" | "ptpc_fp8" | "fbgemm_fp8" => WeightFormat::parse("fp8").ok(),
+                        "awq" | "awq_marlin" => WeightFormat::parse("awq-4bit").ok(),
+                        "gptq" | "gptq_marlin" => WeightFormat::parse("gptq-4bit").ok(),
+                        "bitsandbytes" => WeightFormat::parse("nf4").ok(),
+                        "mxfp4" => WeightFormat::parse("mxfp4").ok(),
+                        "modelopt_fp4" | "nvfp4" => WeightFormat::parse("nvfp4").ok(),
+                        // The checkpoint's own quantization, read from its config.
+                        "compressed-tensors" | "modelopt" => None,
+                        _ => {
+                            bad(
+                                format!("{flag} {v}"),
+                                "a quantization Headroom does not model; the checkpoint's format is kept",
+                            );
+                            None
+                        }
+                    };
+                    if f.is_some() {
+                        c.weights = f;
+                    }
+                }
+                None => bad(flag.into(), "no value"),
+            },
+            "--host"
+            | "--port"
+            | "--served-model-name"
+            | "--api-key"
+            | "--uvicorn-log-level"
+            | "--tokenizer"
+            | "--revision"
+            | "--download-dir"
+            | "--seed"
+            | "--chat-template"
+            | "--tool-call-parser"
+            | "--reasoning-parser"
+            | "--generation-config"
+            | "--max-log-len" => match value(&mut i) {
+                Some(v) => bad(format!("{flag} {v}"), "does not change vLLM's memory"),
+                None => bad(flag.into(), "no value"),
+            },
+            "--trust-remote-code"
+            | "--enable-prefix-caching"
+            | "--no-enable-prefix-caching"
+            | "--enable-chunked-prefill"
+            | "--disable-log-requests"
+            | "--disable-log-stats"
+            | "--enable-auto-tool-choice"
+            | "--enable-log-requests" => bad(flag.into(), "does not change vLLM's memory"),
+            "--pipeline-parallel-size"
+            | "-pp"
+            | "--data-parallel-size"
+            | "-dp"
+            | "--enable-expert-parallel"
+            | "--speculative-config"
+            | "--swap-space"
+            | "--cpu-offload-params"
+            | "--limit-mm-per-prompt" => {
+                let piece = if norm.starts_with("--enable") {
+                    flag.to_string()
+                } else {
+                    match value(&mut i) {
+                        Some(v) => format!("{flag} {v}"),
+                        None => flag.to_string(),
+                    }
+                };
+                bad(piece, "not modelled yet: Headroom budgets one tensor-parallel group without it")
+            }
+            other if !other.starts_with('-') && positional && c.model.is_none() => set_model(c, other),
+            other if other.starts_with('-') => {
+                // An unknown flag: its value, when the next word is not a flag, goes with it.
+                let piece = match (&inline, args.get(i + 1)) {
+                    (Some(v), _) => format!("{flag}={v}"),
+                    (None, Some(n)) if !n.starts_with('-') => {
+                        i += 1;
+                        format!("{flag} {n}")
+                    }
+                    _ => flag.to_string(),
+                };
+                bad(piece, "a vLLM flag Headroom does not model")
+            }
+            other => bad(other.into(), "a word Headroom does not place"),
+        }
+        i += 1;
+    }
+    c.model_len_default = !len_set;
 }
 
 fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
@@ -521,10 +785,35 @@ fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
 }
 
 impl Command {
+    /// [`Command::apply`], then, for a vLLM command without `--max-model-len`, the model's own
+    /// longest context (what vLLM serves by default); returns that length when it was used.
+    pub fn apply_with_model(&self, s: &mut Scenario) -> Option<u64> {
+        self.apply(s);
+        if self.runtime != Runtime::Vllm || !self.model_len_default {
+            return None;
+        }
+        let r = crate::estimate::resolve(&s.model).ok()?;
+        let n = r.architecture.as_deref().map(|a| a.max_context).filter(|n| *n > 0)?;
+        s.context = n.min(crate::scenario::MAX_CONTEXT);
+        Some(s.context)
+    }
+
     /// Applies what the command says onto `s` (the runtime, context, sequences, layers, flash
     /// attention, cache types and llama.cpp's batch settings); the model is the caller's.
     pub fn apply(&self, s: &mut Scenario) {
         s.runtime = Some(self.runtime);
+        if self.runtime == Runtime::Vllm {
+            if let Some(n) = self.context {
+                s.context = n;
+            }
+            s.kv = self.k_type.unwrap_or(KvDtype::F16);
+            s.gpus = self.tensor_parallel.unwrap_or(1);
+            s.vllm = self.vllm.clone();
+            if let Some(f) = self.weights {
+                s.weights = Some(f);
+            }
+            return;
+        }
         if let Some(n) = self.context {
             s.context = n;
         }
@@ -643,6 +932,87 @@ mod tests {
             }
         }
         assert_eq!(checked, 96);
+    }
+
+    #[test]
+    fn a_vllm_serve_command_with_everything_people_write() {
+        let c = parse(
+            "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 vllm serve meta-llama/Llama-3.1-8B-Instruct \\\n  --max-model-len 32k --tensor-parallel-size=2 --gpu-memory-utilization 0.85 --max_num_seqs 64 \\\n  --kv-cache-dtype fp8 --enforce-eager --port 8000 --enable-prefix-caching --speculative-config '{\"method\": \"eagle\"}' --weird-flag 3",
+        )
+        .unwrap();
+        assert_eq!(c.runtime, Runtime::Vllm);
+        assert_eq!(c.catalog.as_ref().map(|c| c.0.as_str()), Some("llama-3.1-8b"));
+        assert_eq!((c.context, c.tensor_parallel, c.model_len_default), (Some(32000), Some(2), false));
+        assert_eq!(
+            (c.vllm.utilization, c.vllm.max_num_seqs, c.vllm.enforce_eager),
+            (Some(8500), Some(64), true)
+        );
+        assert_eq!((c.k_type, c.vllm.graph_estimate), (Some(KvDtype::Fp8), Some(false)));
+        let pieces: Vec<&str> = c.ignored.iter().map(|i| i.piece.as_str()).collect();
+        assert_eq!(
+            pieces,
+            [
+                "--port 8000",
+                "--enable-prefix-caching",
+                "--speculative-config {\"method\": \"eagle\"}",
+                "--weird-flag 3"
+            ]
+        );
+        let c = parse("python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B").unwrap();
+        assert_eq!((c.runtime, c.model_len_default), (Runtime::Vllm, true));
+        assert_eq!(c.catalog.as_ref().map(|c| c.0.as_str()), Some("qwen3-8b"));
+        let mut s = Scenario::catalog("qwen3-8b");
+        assert_eq!(c.apply_with_model(&mut s), Some(40960));
+        assert!(parse("vllm bench latency").is_err());
+        assert!(parse("python -m http.server").is_err());
+        let c =
+            parse("vllm serve x --max-model-len lots --gpu-memory-utilization 2 --block-size 24").unwrap();
+        assert_eq!(c.ignored.len(), 3);
+    }
+
+    /// Every vLLM command Headroom writes reads back into the scenario it came from.
+    #[test]
+    fn generated_vllm_commands_read_back_to_their_scenario() {
+        use crate::vllm::VllmOptions;
+        let mut checked = 0;
+        for id in ["llama-3.1-8b", "qwen3-8b", "gemma-3-12b", "qwen3-30b-a3b"] {
+            for (kv, gpus) in [(KvDtype::F16, 1), (KvDtype::Fp8, 2)] {
+                for vllm in [
+                    VllmOptions::default(),
+                    VllmOptions {
+                        utilization: Some(8500),
+                        max_num_seqs: Some(64),
+                        max_num_batched_tokens: Some(4096),
+                        block_size: Some(32),
+                        kv_cache_memory: Some(10 << 30),
+                        enforce_eager: true,
+                        graph_estimate: Some(false),
+                        cpu_offload: 3 << 29,
+                        ..VllmOptions::default()
+                    },
+                ] {
+                    let s = Scenario {
+                        kv,
+                        gpus,
+                        context: 8192,
+                        runtime: Some(Runtime::Vllm),
+                        weights: Some(WeightFormat::Bf16),
+                        vllm,
+                        ..Scenario::catalog(id)
+                    };
+                    let e = crate::estimate(&s).unwrap();
+                    let cmd = &crate::flags::commands(&s, &e, None)[0];
+                    let c = parse(cmd).unwrap();
+                    assert!(c.ignored.is_empty(), "{cmd}: {:?}", c.ignored);
+                    let (model, _) = c.catalog.clone().unwrap();
+                    let mut back = Scenario::catalog(&model);
+                    c.apply(&mut back);
+                    assert_eq!(back, s, "{cmd}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 16);
     }
 
     #[test]

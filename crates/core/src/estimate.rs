@@ -8,6 +8,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::catalog;
+use crate::catalog::device::{Device, DeviceKind};
 use crate::error::{Error, OrOverflow, Result};
 use crate::inference::{
     self, InferenceSetup, Runtime, activation_term, activation_term_flat, kv_cache_bytes, kv_share,
@@ -114,6 +115,8 @@ pub struct Estimate {
     pub state_per_sequence: Bytes,
     /// llama.cpp's own buffers (llama.cpp, Ollama and CPU runtimes with a known shape).
     pub llama_cpp: Option<LlamaCppBuffers>,
+    /// vLLM's startup budget on the scenario's GPU (vLLM with a known shape and a GPU device).
+    pub vllm: Option<crate::vllm::VllmBudget>,
 }
 
 /// What a training run involves beyond memory.
@@ -337,6 +340,16 @@ pub fn sweep_context(scenario: &Scenario, contexts: &[u64]) -> Result<Vec<SweepP
 /// # Errors
 /// As [`estimate`].
 pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
+    let device = scenario.device.as_ref().and_then(|d| crate::fit::device_of(d).ok());
+    estimate_on(scenario, r, device.as_ref())
+}
+
+/// [`estimate_resolved`] on `device` (which decides vLLM's defaults and budget) rather than the
+/// scenario's own.
+///
+/// # Errors
+/// As [`estimate`].
+pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -> Result<Estimate> {
     if scenario.mode.is_training() {
         return estimate_training(scenario, r);
     }
@@ -354,10 +367,21 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     if runtime == Runtime::Cpu && scenario.gpus > 1 {
         notes.push(Msg::new(MsgId::NoteCpuIgnoresGpus, vec![]));
     }
+    // vLLM: the card decides the profile step's defaults; the cache holds whole blocks.
+    let vllm_card = device.filter(|d| !matches!(d.kind, DeviceKind::Apple | DeviceKind::Cpu));
+    let (vllm_tokens, vllm_seqs) =
+        scenario.vllm.batch(vllm_card.map(crate::vllm::cuda_total), vllm_card.map_or("", |d| d.name));
+    let context = if runtime == Runtime::Vllm {
+        scenario.context.div_ceil(scenario.vllm.block_size()).saturating_mul(scenario.vllm.block_size())
+    } else {
+        scenario.context
+    };
     let setup = InferenceSetup {
         runtime,
         kv: scenario.kv,
-        context: scenario.context,
+        context,
+        vllm_tokens,
+        vllm_seqs,
         batch: scenario.batch,
         gpus,
         flash_attention: scenario.flash_attention,
@@ -400,8 +424,15 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         cpu_moe: scenario.llama.cpu_moe.filter(|_| runtime.is_llama_cpp()).unwrap_or(0),
         ..place
     };
-    let (weights_device, weights_host, experts_host) =
+    let (mut weights_device, mut weights_host, experts_host) =
         split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_deref(), place);
+    if runtime == Runtime::Vllm && scenario.vllm.cpu_offload > 0 {
+        // `--cpu-offload-gb`: that much of each GPU's weights stays in CPU memory.
+        let moved = weights_device.min(Bytes::new(scenario.vllm.cpu_offload));
+        weights_device = weights_device.saturating_sub(moved);
+        weights_host = weights_host.saturating_add(Bytes::new(moved.get().saturating_mul(gpus)));
+        notes.push(Msg::new(MsgId::NoteVllmCpuOffload, vec![Arg::Size(moved)]));
+    }
     let weights_term = weights_term(
         r,
         format,
@@ -417,7 +448,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
             if runtime.is_llama_cpp() || runtime == Runtime::Cpu {
                 inference::kv_cache_bytes_llama_cpp(a, &setup.llama)?
             } else {
-                kv_cache_bytes(a, scenario.kv, scenario.context, scenario.batch)?
+                kv_cache_bytes(a, scenario.kv, context, scenario.batch)?
             },
             Bytes::new(inference::kv_bytes_per_token(a, scenario.kv)),
         ),
@@ -448,9 +479,27 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
         terms.push(draft_term(id, shape, format, &setup.llama, scenario.llama.draft_max, &mut notes)?);
     }
     let variable = terms.iter().skip(1).fold(Bytes::ZERO, |acc, t| acc.saturating_add(t.bytes));
-    terms.push(overhead_term(runtime, gpus, variable));
+    terms.push(match (runtime, shape) {
+        (Runtime::Vllm, Some(a)) => inference::vllm_overhead_term(a, &scenario.vllm, vllm_seqs, gpus),
+        _ => overhead_term(runtime, gpus, variable),
+    });
     widen_for_confidence(&mut terms, r.confidence);
     let memory = Memory::from_terms(terms)?;
+    let vllm = match (runtime, shape, vllm_card) {
+        (Runtime::Vllm, Some(a), Some(d)) => Some(crate::vllm::budget(
+            &scenario.vllm,
+            &crate::vllm::BudgetInput {
+                arch: a,
+                kv: scenario.kv,
+                max_model_len: scenario.context,
+                tp: gpus,
+                weights: weights_device,
+                total: crate::vllm::cuda_total(d),
+                device_name: d.name,
+            },
+        )),
+        _ => None,
+    };
 
     // System RAM beside the accelerators.
     let cpu_layers = place.first_gpu_layer > 0;
@@ -510,6 +559,7 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
                 graph_exact: cb.exact,
             }
         }),
+        vllm,
         notes,
     })
 }
@@ -775,6 +825,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),
         llama_cpp: None,
+        vllm: None,
         notes,
     })
 }

@@ -92,6 +92,8 @@ pub struct Fit {
     pub cost: Cost,
     /// Guidance for this scenario on this device (the seed's CPU-versus-GPU advice made explicit).
     pub advice: Vec<Msg>,
+    /// vLLM's startup budget on this device (vLLM on a GPU, with a known shape).
+    pub vllm: Option<crate::vllm::VllmBudget>,
 }
 
 /// How the scenario chooses its device count on a machine: the machine's accelerators, unless
@@ -147,9 +149,25 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     s.runtime = Some(runtime);
     s.gpus = gpus;
     let mut advice = Vec::new();
-    let cap = Capability::of(device, runtime, scenario.mac_gpu_fraction);
+    let mut cap = Capability::of(device, runtime, scenario.mac_gpu_fraction);
+    if runtime == Runtime::Vllm && cap.class == Class::Gpu {
+        // vLLM's share of what CUDA reports; with `--kv-cache-memory`, all of it but the context.
+        let total = crate::vllm::cuda_total(device);
+        cap.usable = if scenario.vllm.kv_cache_memory.is_some() {
+            total.saturating_sub(crate::vllm::CUDA_CONTEXT)
+        } else {
+            total.scale(scenario.vllm.utilization())
+        };
+    }
     let arch = r.architecture.as_deref().or(r.stand_in.as_ref().map(|(_, a)| a));
-    let base = estimate_resolved(&s, r)?;
+    let base = crate::estimate::estimate_on(&s, r, Some(device))?;
+    // vLLM starts when its cache holds one request of the context, and serves the batch at once
+    // when it holds `batch` of them (whole blocks).
+    let vllm_ok = base.vllm.as_ref().is_none_or(|b| {
+        b.request_fits
+            && b.context_outside_fits
+            && b.num_blocks >= b.blocks_per_request.saturating_mul(scenario.batch.max(1))
+    });
 
     if !runtime_runs_on(runtime, device) {
         advice.push(Msg::new(
@@ -173,7 +191,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         if cap.host_ram.is_some_and(|ram| base.memory.total <= ram) {
             chosen = Some((Verdict::Cpu, base.clone(), None));
         }
-    } else if base.memory.total <= cap.usable && host_ok(&base) {
+    } else if base.memory.total <= cap.usable && host_ok(&base) && vllm_ok {
         chosen = Some((Verdict::Fits, base.clone(), None));
     } else if !training
         && runtime.is_llama_cpp()
@@ -246,6 +264,9 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
             if advice.is_empty() {
                 advice.push(Msg::new(MsgId::AdviceTrainingTooBig, vec![]));
             }
+        }
+        if let Some(b) = &base.vllm {
+            advice.extend(vllm_refusals(b, scenario.batch));
         }
         return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
     };
@@ -326,7 +347,33 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         speed: Some(speed),
         cost,
         advice,
+        vllm: e.vllm.clone(),
     })
+}
+
+/// Why vLLM would not start or not serve the batch at once, as its log says it.
+pub fn vllm_refusals(b: &crate::vllm::VllmBudget, batch: u64) -> Vec<Msg> {
+    let mut out = Vec::new();
+    if !b.context_outside_fits {
+        out.push(Msg::new(MsgId::AdviceVllmNoRoomOutside, vec![Arg::Num(b.utilization, 2)]));
+    }
+    if b.available_kv <= 0 {
+        out.push(Msg::new(
+            MsgId::AdviceVllmNoCacheMemory,
+            vec![Arg::Size(Bytes::new(b.available_kv.unsigned_abs()))],
+        ));
+    } else if !b.request_fits {
+        out.push(Msg::new(
+            MsgId::AdviceVllmTooLong,
+            vec![Arg::Int(b.max_model_len), Arg::Int(b.kv_tokens), Arg::Int(b.longest_request)],
+        ));
+    } else if b.num_blocks < b.blocks_per_request.saturating_mul(batch.max(1)) {
+        out.push(Msg::new(
+            MsgId::AdviceVllmQueue,
+            vec![Arg::Num(b.max_concurrency, 2), Arg::Int(b.max_model_len), Arg::Int(batch)],
+        ));
+    }
+    out
 }
 
 fn verdict_no(
@@ -358,6 +405,7 @@ fn verdict_no(
         speed: None,
         cost: cost::cost(device, gpus, e, &Speed::none(), costs),
         advice,
+        vllm: e.vllm.clone(),
     }
 }
 
@@ -435,7 +483,13 @@ fn advise(
             advice.push(Msg::new(MsgId::AdviceSmallModelCpuOk, vec![]));
         }
         if e.runtime == Runtime::Vllm {
-            advice.push(Msg::new(MsgId::AdviceVllmPreallocates, vec![Arg::Size(cap.usable)]));
+            advice.push(Msg::new(
+                MsgId::AdviceVllmPreallocates,
+                vec![
+                    Arg::Size(cap.usable),
+                    Arg::Num(e.vllm.as_ref().map_or(90.0, |b| b.utilization * 100.0), 0),
+                ],
+            ));
         }
     }
 }

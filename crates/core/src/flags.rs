@@ -54,11 +54,40 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
     let gpus = e.devices.max(1);
     match e.runtime {
         Runtime::Vllm => {
-            let mut c = format!("vllm serve {} --max-model-len {ctx} --max-num-seqs {}", repo(s), s.batch);
+            let v = &s.vllm;
+            // The longest request the cache holds when the asked one does not fit.
+            let budget = fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref());
+            let len = match budget {
+                Some(b) if !b.request_fits && b.longest_request > 0 => b.longest_request,
+                _ => ctx,
+            };
+            let mut c = String::new();
+            if let Some(g) = v.graph_estimate {
+                c.push_str(&format!("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS={} ", u8::from(g)));
+            }
+            c.push_str(&format!("vllm serve {} --max-model-len {len}", repo(s)));
             if gpus > 1 {
                 c.push_str(&format!(" --tensor-parallel-size {gpus}"));
             }
-            c.push_str(" --gpu-memory-utilization 0.9");
+            if let Some(u) = v.utilization {
+                c.push_str(&format!(" --gpu-memory-utilization {}", f64::from(u) / 10_000.0));
+            }
+            for (flag, value) in [
+                ("--max-num-seqs", v.max_num_seqs),
+                ("--max-num-batched-tokens", v.max_num_batched_tokens),
+                ("--block-size", v.block_size),
+                ("--kv-cache-memory", v.kv_cache_memory),
+            ] {
+                if let Some(n) = value {
+                    c.push_str(&format!(" {flag} {n}"));
+                }
+            }
+            if v.enforce_eager {
+                c.push_str(" --enforce-eager");
+            }
+            if v.cpu_offload > 0 {
+                c.push_str(&format!(" --cpu-offload-gb {}", v.cpu_offload as f64 / (1u64 << 30) as f64));
+            }
             match s.kv {
                 KvDtype::Fp8 => c.push_str(" --kv-cache-dtype fp8"),
                 KvDtype::F32 => c.push_str(" --kv-cache-dtype float32"),
@@ -493,7 +522,7 @@ mod tests {
         let c = commands(&s, &e, None);
         assert_eq!(
             c[0],
-            "vllm serve meta-llama/Llama-3.1-8B --max-model-len 8192 --max-num-seqs 16 --tensor-parallel-size 2 --gpu-memory-utilization 0.9 --dtype bfloat16"
+            "vllm serve meta-llama/Llama-3.1-8B --max-model-len 8192 --tensor-parallel-size 2 --dtype bfloat16"
         );
         let s = Scenario {
             weights: WeightFormat::parse("q4_k_m").ok(),

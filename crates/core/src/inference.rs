@@ -139,8 +139,12 @@ pub struct InferenceSetup {
     pub runtime: Runtime,
     /// KV cache format.
     pub kv: KvDtype,
-    /// Tokens per sequence.
+    /// Tokens per sequence (vLLM: rounded up to whole blocks).
     pub context: u64,
+    /// vLLM's profile step: `max_num_batched_tokens` in effect.
+    pub vllm_tokens: u64,
+    /// vLLM's profile step: requests sampled (`min(max_num_seqs, tokens)`).
+    pub vllm_seqs: u64,
     /// Sequences at once.
     pub batch: u64,
     /// Devices the model is split across (1 = one GPU).
@@ -438,17 +442,13 @@ pub fn activation_term(
             )
         }
         Runtime::Vllm => {
-            let tokens = VLLM_MAX_BATCHED_TOKENS;
-            let per_token = 2u64.saturating_mul(h).saturating_add(3u64.saturating_mul(ffn)).saturating_mul(2);
-            let seqs = VLLM_MAX_NUM_SEQS;
-            let sampler = seqs.saturating_mul(a.vocab_size).saturating_mul(8);
-            let tp = s.gpus.max(1);
-            let bytes = tokens.saturating_mul(per_token) / tp + sampler;
+            let (tokens, seqs) = (s.vllm_tokens, s.vllm_seqs);
+            let bytes = crate::vllm::profile_peak(a, tokens, seqs, s.gpus).get();
             (
                 bytes,
                 Msg::new(MsgId::ActVllm, vec![Arg::Int(tokens), Arg::Int(seqs), Arg::Int(a.vocab_size)]),
-                vec![Msg::new(MsgId::AssumeVllmProfile, vec![])],
-                (0.5, 1.5),
+                vec![Msg::new(MsgId::AssumeVllmProfile, vec![Arg::Int(tokens), Arg::Int(seqs)])],
+                (0.9, 1.15),
             )
         }
         Runtime::Mlx => {
@@ -510,7 +510,33 @@ pub fn overhead_term(runtime: Runtime, gpus: u64, variable: Bytes) -> Term {
         bytes,
         low: low.saturating_add(nccl),
         high: high.saturating_add(variable.scale(0.10)).saturating_add(nccl),
-        formula: Msg::new(msg, vec![Arg::Size(base), Arg::Size(slack)]),
+        formula: Msg::new(msg, vec![Arg::Size(base), Arg::Size(slack), Arg::Size(Bytes::ZERO)]),
+        assumptions,
+    }
+}
+
+/// vLLM's memory beside the weights, KV cache and profile peak, inside its budget: non-torch
+/// memory, the CUDA graphs' reserve (v0.21 and later, without `--enforce-eager`) and the rotary
+/// cache it loads with the weights. The CUDA context lives outside `gpu_memory_utilization`'s
+/// share and is checked against what that share leaves.
+pub fn vllm_overhead_term(a: &Architecture, o: &crate::vllm::VllmOptions, seqs: u64, gpus: u64) -> Term {
+    let (nt, nt_lo, nt_hi) = crate::vllm::non_torch(gpus);
+    let (g, g_lo, g_hi) = if o.reserves_graphs() {
+        crate::vllm::graph_estimate(seqs)
+    } else {
+        (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO)
+    };
+    let rope = crate::vllm::rotary_cache(a);
+    let mut assumptions = Vec::new();
+    if gpus > 1 {
+        assumptions.push(Msg::new(MsgId::AssumeNccl, vec![]));
+    }
+    Term {
+        kind: TermKind::Overhead,
+        bytes: nt.saturating_add(g).saturating_add(rope),
+        low: nt_lo.saturating_add(g_lo).saturating_add(rope),
+        high: nt_hi.saturating_add(g_hi).saturating_add(rope),
+        formula: Msg::new(MsgId::OverheadVllm, vec![Arg::Size(nt), Arg::Size(g), Arg::Size(rope)]),
         assumptions,
     }
 }

@@ -41,6 +41,7 @@ pub mod tensors;
 pub mod text;
 pub mod training;
 pub mod units;
+pub mod vllm;
 
 pub use error::{Error, Result};
 pub use estimate::{Estimate, estimate};

@@ -108,6 +108,10 @@ pub struct Scenario {
     /// `--swa-full`, `--kv-unified`); other runtimes ignore them.
     #[cfg_attr(feature = "serde", serde(default))]
     pub llama: LlamaOptions,
+    /// vLLM's serving parameters (`--gpu-memory-utilization`, `--max-num-seqs`, …); other
+    /// runtimes ignore them.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub vllm: crate::vllm::VllmOptions,
     /// Inference or a kind of training.
     pub mode: Mode,
     /// The optimizer (training).
@@ -157,6 +161,7 @@ impl Default for Scenario {
             flash_attention: true,
             gpu_layers: None,
             llama: LlamaOptions::default(),
+            vllm: crate::vllm::VllmOptions::default(),
             mode: Mode::Inference,
             optimizer: Optimizer::AdamW,
             precision: TrainPrecision::Mixed,
@@ -322,6 +327,7 @@ impl Scenario {
                 format!("{} is out of range; use 1 to 1048576 micro-batches per step", self.train.grad_accum),
             ));
         }
+        self.vllm.validate()?;
         if let Some(d) = &self.llama.draft {
             crate::catalog::model(d).map_err(|e| Error::invalid("draft", format!("{e}")))?;
         }

@@ -24,6 +24,13 @@
 //! | `kvv` | llama.cpp V-cache type when it differs from `kv` (`-ctv`) | `kv` |
 //! | `swafull` | llama.cpp full-size sliding-window caches, `1` (`--swa-full`) | `0` |
 //! | `kvu` | llama.cpp unified KV cache, `1` (`--kv-unified`) | `0` |
+//! | `vver` | vLLM release whose defaults apply (`0.21`) | `0.30` |
+//! | `gmu` | vLLM `--gpu-memory-utilization` | by release |
+//! | `mns`, `mnbt` | vLLM `--max-num-seqs`, `--max-num-batched-tokens` | by card |
+//! | `bs` | vLLM `--block-size` | `16` |
+//! | `kvmem` | vLLM `--kv-cache-memory`, bytes | profiled |
+//! | `eager`, `cge` | vLLM `--enforce-eager`, CUDA-graph estimate (`1`/`0`) | off, by release |
+//! | `cpuoff` | vLLM `--cpu-offload-gb`, in bytes | `0` |
 //! | `draft` | llama.cpp draft model for speculative decoding, a catalog id (`-md`) | none |
 //! | `draftmax` | its most tokens drafted per step (`--draft-max`) | `16` |
 //! | `cpumoe` | llama.cpp MoE experts in RAM: of the first N layers, or `all` (`--n-cpu-moe`, `--cpu-moe`) | none |
@@ -304,6 +311,32 @@ pub fn encode(s: &Scenario) -> String {
     if s.llama.draft_max != d.llama.draft_max {
         q.push("draftmax", &format!("{}", s.llama.draft_max));
     }
+    let v = &s.vllm;
+    if v.version != d.vllm.version {
+        q.push("vver", &v.version.id());
+    }
+    if let Some(u) = v.utilization {
+        q.push("gmu", &format!("{}", f64::from(u) / 10_000.0));
+    }
+    for (key, n) in [
+        ("mns", v.max_num_seqs),
+        ("mnbt", v.max_num_batched_tokens),
+        ("bs", v.block_size),
+        ("kvmem", v.kv_cache_memory),
+    ] {
+        if let Some(n) = n {
+            q.push(key, &format!("{n}"));
+        }
+    }
+    if v.enforce_eager {
+        q.push("eager", "1");
+    }
+    if let Some(g) = v.graph_estimate {
+        q.push("cge", if g { "1" } else { "0" });
+    }
+    if v.cpu_offload > 0 {
+        q.push("cpuoff", &format!("{}", v.cpu_offload));
+    }
     if s.mode != d.mode {
         q.push("mode", s.mode.id());
     }
@@ -502,6 +535,50 @@ pub fn decode(query: &str) -> Decoded {
                 "0" | "1" => {
                     let on = value == "1";
                     if key == "swafull" { scenario.llama.swa_full = on } else { scenario.llama.unified = on }
+                }
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "vver" => match crate::vllm::VllmVersion::parse(&value) {
+                Ok(v) => scenario.vllm.version = v,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "gmu" => match value.trim().parse::<f64>().ok().and_then(crate::vllm::utilization_of) {
+                Some(u) => scenario.vllm.utilization = Some(u),
+                None => ignore(&key, &value, "a share above 0 and at most 1".into()),
+            },
+            "mns" | "mnbt" => match parse_count(&value, crate::vllm::MAX_VLLM_TOKENS) {
+                Some(n) if key == "mns" => scenario.vllm.max_num_seqs = Some(n),
+                Some(n) => scenario.vllm.max_num_batched_tokens = Some(n),
+                None => ignore(&key, &value, format!("a count (1 to {})", crate::vllm::MAX_VLLM_TOKENS)),
+            },
+            "bs" => match value.trim().parse::<u64>() {
+                Ok(n)
+                    if (crate::vllm::VllmOptions { block_size: Some(n), ..Default::default() })
+                        .validate()
+                        .is_ok() =>
+                {
+                    scenario.vllm.block_size = Some(n);
+                }
+                _ => ignore(&key, &value, "a block size (16, 32 … 2048)".into()),
+            },
+            "kvmem" | "cpuoff" => match value.trim().parse::<u64>() {
+                Ok(n) if n > 0 && n < 1 << 50 => {
+                    if key == "kvmem" {
+                        scenario.vllm.kv_cache_memory = Some(n)
+                    } else {
+                        scenario.vllm.cpu_offload = n
+                    }
+                }
+                _ => ignore(&key, &value, "a size in bytes".into()),
+            },
+            "eager" | "cge" => match value.as_str() {
+                "0" | "1" => {
+                    let on = value == "1";
+                    if key == "eager" {
+                        scenario.vllm.enforce_eager = on
+                    } else {
+                        scenario.vllm.graph_estimate = Some(on)
+                    }
                 }
                 _ => ignore(&key, &value, "use 0 or 1".into()),
             },
@@ -807,6 +884,37 @@ mod tests {
             "?v=1&model=qwen3-8b&weights=q4_k_m&kv=q8_0&ctx=32768&batch=4&runtime=llama.cpp&gpus=2&fa=0&ngl=20"
         );
         assert_eq!(decode(&q).scenario, s);
+    }
+
+    #[test]
+    fn vllm_settings_round_trip_and_bad_ones_are_ignored() {
+        let s = Scenario {
+            runtime: Some(Runtime::Vllm),
+            vllm: crate::vllm::VllmOptions {
+                version: crate::vllm::VllmVersion::parse("0.11").unwrap(),
+                utilization: Some(8500),
+                max_num_seqs: Some(64),
+                max_num_batched_tokens: Some(4096),
+                block_size: Some(32),
+                kv_cache_memory: Some(20 << 30),
+                enforce_eager: true,
+                graph_estimate: Some(false),
+                cpu_offload: 4 << 30,
+            },
+            ..Scenario::default()
+        };
+        let q = encode(&s);
+        assert_eq!(
+            q,
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296"
+        );
+        assert_eq!(decode(&q).scenario, s);
+        let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");
+        assert_eq!(d.scenario.vllm, crate::vllm::VllmOptions::default());
+        assert_eq!(
+            d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(),
+            ["gmu", "mns", "bs", "vver", "eager", "kvmem"]
+        );
     }
 
     #[test]

@@ -351,12 +351,12 @@ messages! {
         "sans flash attention les scores batch × têtes × contexte² sont stockés en 16 et 32 bits";
     /// vLLM profile run.
     ActVllm =>
-        "vLLM's profile run: {0} batched tokens through one layer's working set, plus the sampler's logits for {1} sequences × {2} vocabulary in FP32",
-        "passe de profilage de vLLM : {0} tokens groupés dans l'espace de travail d'une couche, plus les logits de l'échantillonneur pour {1} séquences × {2} mots du vocabulaire en FP32";
+        "vLLM's profile step, PyTorch's peak: {0} batched tokens through one layer, or the sampler's {1} requests × {2} logits (FP32 copies, top-k/top-p sort, probabilities: about 38 bytes each), whichever is larger",
+        "passe de profilage de vLLM, pic de PyTorch : {0} tokens groupés dans une couche, ou les {1} requêtes × {2} logits de l'échantillonneur (copies FP32, tri top-k/top-p, probabilités : environ 38 octets chacun), le plus grand des deux";
     /// vLLM profile assumption.
     AssumeVllmProfile =>
-        "defaults --max-num-batched-tokens 8192 and --max-num-seqs 256; vLLM gives whatever is left of 90% of the GPU to the KV cache",
-        "valeurs par défaut --max-num-batched-tokens 8192 et --max-num-seqs 256 ; vLLM donne au cache KV tout ce qui reste de 90 % du GPU";
+        "--max-num-batched-tokens {0} and --max-num-seqs {1} (vllm serve's defaults: 8192 and 1024 on cards of 70 GiB or more other than A100s, else 2048 and 256); vLLM gives the KV cache what is left of its share of the GPU",
+        "--max-num-batched-tokens {0} et --max-num-seqs {1} (valeurs par défaut de vllm serve : 8192 et 1024 sur les cartes de 70 Gio ou plus hors A100, sinon 2048 et 256) ; vLLM donne au cache KV ce qui reste de sa part du GPU";
     /// MLX prefill.
     ActMlx =>
         "mlx-lm prefill step of {0} tokens in 16-bit: hidden states (2 × {1}) and the MLP (3 × {2}) per token",
@@ -375,8 +375,8 @@ messages! {
         "contexte CUDA et espaces de travail cuBLAS, {0}, plus fragmentation de l'allocateur PyTorch, {1} (5 % du cache et des activations)";
     /// vLLM overhead.
     OverheadVllm =>
-        "CUDA context, CUDA graphs and non-torch memory: {0}",
-        "contexte CUDA, graphes CUDA et mémoire hors PyTorch : {0}";
+        "non-torch memory {0}, CUDA graphs' reserve {1} and rotary cache {2} inside vLLM's share (the CUDA context lives outside it)",
+        "mémoire hors PyTorch {0}, réserve des graphes CUDA {1} et cache rotatif {2} dans la part de vLLM (le contexte CUDA vit en dehors)";
     /// llama.cpp overhead.
     OverheadLlamaCpp =>
         "CUDA context and cuBLAS: {0}",
@@ -730,10 +730,26 @@ messages! {
     AdviceSmallModelCpuOk =>
         "a model this small also runs acceptably on a CPU for one user; the GPU pays off with long prompts or many requests",
         "un modèle aussi petit tourne aussi correctement sur CPU pour un utilisateur ; le GPU devient rentable avec de longs prompts ou beaucoup de requêtes";
+    /// vLLM: no room left outside its share.
+    AdviceVllmNoRoomOutside =>
+        "--gpu-memory-utilization {0} leaves too little of the card for the CUDA context: vLLM stops at start (\"Free memory on device … is less than desired GPU memory utilization\")",
+        "--gpu-memory-utilization {0} laisse trop peu de la carte au contexte CUDA : vLLM s'arrête au démarrage (« Free memory on device … is less than desired GPU memory utilization »)";
+    /// vLLM: nothing left for the cache.
+    AdviceVllmNoCacheMemory =>
+        "vLLM stops at start, \"No available memory for the cache blocks\": its share is {0} short; raise --gpu-memory-utilization, lower --max-num-seqs (a smaller sampler peak), quantize the weights or add GPUs (--tensor-parallel-size)",
+        "vLLM s'arrête au démarrage, « No available memory for the cache blocks » : il manque {0} à sa part ; augmentez --gpu-memory-utilization, baissez --max-num-seqs (un pic d'échantillonnage plus petit), quantifiez les poids ou ajoutez des GPU (--tensor-parallel-size)";
+    /// vLLM: max_model_len too long.
+    AdviceVllmTooLong =>
+        "vLLM refuses --max-model-len {0}: its KV cache holds {1} tokens, and the longest request it can serve is {2} tokens",
+        "vLLM refuse --max-model-len {0} : son cache KV contient {1} tokens et la plus longue requête qu'il puisse servir fait {2} tokens";
+    /// vLLM: fewer requests at once than asked.
+    AdviceVllmQueue =>
+        "vLLM starts, but its cache holds {0} requests of {1} tokens at once, not {2}: the others wait in the queue",
+        "vLLM démarre, mais son cache contient {0} requêtes de {1} tokens à la fois, pas {2} : les autres attendent";
     /// vLLM preallocates.
     AdviceVllmPreallocates =>
-        "vLLM reserves {0} (90% of the GPU) at start and gives the rest of it to the KV cache",
-        "vLLM réserve {0} (90 % du GPU) au démarrage et donne le reste au cache KV";
+        "vLLM claims {0} ({1}% of the GPU) at start and gives what the weights and its profile step leave to the KV cache",
+        "vLLM réserve {0} ({1} % du GPU) au démarrage et donne au cache KV ce que les poids et sa passe de profilage laissent";
     /// An inferred family widens the band.
     WarnInferredBand =>
         "the shape was inferred from the config's keys, not read by a family reader: weights are shown −15 % … +25 %, KV cache and state ×0.5 … ×2; give the safetensors headers or a GGUF for exact weights",
@@ -762,7 +778,11 @@ messages! {
     NoticeUnknownQuant =>
         "quantization_config `{0}` is not understood; sizes use torch_dtype instead",
         "quantization_config `{0}` n'est pas compris ; les tailles utilisent torch_dtype à la place";
-    /// CPU ignores GPUs.
+    /// vLLM's CPU offload.
+    NoteVllmCpuOffload =>
+        "--cpu-offload-gb keeps {0} of each GPU's weights in CPU memory, streamed in at every step (slower)",
+        "--cpu-offload-gb garde {0} des poids de chaque GPU en mémoire CPU, rapatriés à chaque pas (plus lent)";
+    /// CPU runtime ignores GPUs.
     NoteCpuIgnoresGpus =>
         "the CPU runtime uses no GPU: the GPU count is ignored",
         "le runtime CPU n'utilise pas de GPU : le nombre de GPU est ignoré";

@@ -1,0 +1,661 @@
+//! vLLM's memory budget at startup, as its GPU worker computes it and its log states it.
+//!
+//! vLLM claims `gpu_memory_utilization` of the memory CUDA reports for the card (0.92 since
+//! v0.21, 0.9 before), loads the weights, runs one profile step of `max_num_batched_tokens`
+//! tokens spread over `min(max_num_seqs, tokens)` requests and samples one token for each, and
+//! takes PyTorch's peak over that step; memory allocated outside PyTorch (NCCL, cuBLAS) is added
+//! and, since v0.21, an estimate of the CUDA graphs it will capture. What is left is the KV cache:
+//! whole blocks of `block_size` tokens, `available // (page × layers per tensor)` of them.
+//!
+//! The weights (and the rotary cache vLLM keeps beside them) and the KV cache's layout are exact;
+//! the profile peak is a fitted rule (the sampler's working set dominates it, see
+//! `docs/FORMULAS.md`), non-torch memory and the CUDA-graph estimate are measured quantities vLLM
+//! reports and Headroom can only approximate, each with its band.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, Result};
+use crate::model::{Architecture, LayerCache, Mixer, Span};
+use crate::precision::KvDtype;
+use crate::units::{Bytes, GIB, MIB};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// A vLLM release, `major.minor`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct VllmVersion {
+    /// Major version (0 so far).
+    pub major: u16,
+    /// Minor version.
+    pub minor: u16,
+}
+
+impl VllmVersion {
+    /// The release Headroom follows by default (2026-12).
+    pub const CURRENT: VllmVersion = VllmVersion { major: 0, minor: 30 };
+    /// The release that reserves an estimate of the CUDA graphs before sizing the KV cache
+    /// (`VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1` by default) and claims 0.92 of the card.
+    pub const GRAPH_RESERVE: VllmVersion = VllmVersion { major: 0, minor: 21 };
+    /// The oldest release modelled: the V1 engine's worker.
+    pub const OLDEST: VllmVersion = VllmVersion { major: 0, minor: 8 };
+
+    /// Parses `0.21`, `0.21.1`, `v0.30.0`.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `vllm_version` for text that is no version, or one older than the
+    /// V1 engine (0.8).
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        let bad = || {
+            Error::invalid(
+                "vllm_version",
+                format!("`{t}` is not a vLLM version; write it as 0.21 or 0.30.1 (0.8 or later)"),
+            )
+        };
+        let body = t.strip_prefix(['v', 'V']).unwrap_or(t);
+        let mut parts = body.split('.');
+        let major = parts.next().and_then(|p| p.parse::<u16>().ok()).ok_or_else(bad)?;
+        let minor = parts.next().and_then(|p| p.parse::<u16>().ok()).ok_or_else(bad)?;
+        if parts.next().is_some_and(|p| p.parse::<u16>().is_err()) || parts.next().is_some() {
+            return Err(bad());
+        }
+        let v = VllmVersion { major, minor };
+        if v < Self::OLDEST {
+            return Err(Error::invalid(
+                "vllm_version",
+                format!("{t} predates vLLM's V1 engine; Headroom models 0.8 and later"),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// `0.30`.
+    pub fn id(self) -> String {
+        format!("{}.{}", self.major, self.minor)
+    }
+
+    /// `gpu_memory_utilization`'s default, in ten-thousandths.
+    pub fn default_utilization(self) -> u32 {
+        if self >= Self::GRAPH_RESERVE { 9200 } else { 9000 }
+    }
+
+    /// Whether the CUDA-graph estimate is reserved by default.
+    pub fn reserves_graphs(self) -> bool {
+        self >= Self::GRAPH_RESERVE
+    }
+}
+
+/// `--gpu-memory-utilization` as ten-thousandths; `None` outside (0, 1].
+pub fn utilization_of(share: f64) -> Option<u32> {
+    (share.is_finite() && share > 0.0 && share <= 1.0)
+        .then(|| (crate::ops::round(share * 10_000.0) as u32).max(1))
+}
+
+impl Default for VllmVersion {
+    fn default() -> Self {
+        Self::CURRENT
+    }
+}
+
+/// vLLM's serving parameters that decide its budget (`vllm serve` flags).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct VllmOptions {
+    /// The release, whose defaults apply.
+    pub version: VllmVersion,
+    /// `--gpu-memory-utilization` in ten-thousandths (9200 = 0.92); `None`: the release's default.
+    pub utilization: Option<u32>,
+    /// `--max-num-seqs`; `None`: by the card (1024 on 70 GiB cards other than A100s, else 256).
+    pub max_num_seqs: Option<u64>,
+    /// `--max-num-batched-tokens`; `None`: by the card (8192 on 70 GiB cards other than A100s,
+    /// else 2048).
+    pub max_num_batched_tokens: Option<u64>,
+    /// `--block-size`; `None`: 16.
+    pub block_size: Option<u64>,
+    /// `--kv-cache-memory` in bytes: the KV cache's size, without profiling.
+    pub kv_cache_memory: Option<u64>,
+    /// `--enforce-eager`: no CUDA graphs.
+    pub enforce_eager: bool,
+    /// `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` when set; `None`: the release's default.
+    pub graph_estimate: Option<bool>,
+    /// `--cpu-offload-gb`, in bytes (vLLM counts GiB): weights kept in CPU memory.
+    pub cpu_offload: u64,
+}
+
+/// The largest `--max-num-seqs` and `--max-num-batched-tokens` accepted.
+pub const MAX_VLLM_TOKENS: u64 = 1 << 24;
+/// The default `--block-size`.
+pub const DEFAULT_BLOCK_SIZE: u64 = 16;
+
+impl VllmOptions {
+    /// Checks the values a user typed.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the setting: a utilisation outside (0, 1], counts of 0 or above
+    /// 2^24, a block size that is not a multiple of 16 up to 2048 (1 to 2048 for the classic
+    /// sizes 1 and 8 as well).
+    pub fn validate(&self) -> Result<()> {
+        if let Some(u) = self.utilization
+            && (u == 0 || u > 10_000)
+        {
+            return Err(Error::invalid(
+                "gpu_memory_utilization",
+                format!(
+                    "{} is out of range; vLLM accepts a share above 0 and at most 1",
+                    u as f64 / 10_000.0
+                ),
+            ));
+        }
+        for (name, v) in
+            [("max_num_seqs", self.max_num_seqs), ("max_num_batched_tokens", self.max_num_batched_tokens)]
+        {
+            if let Some(n) = v
+                && (n == 0 || n > MAX_VLLM_TOKENS)
+            {
+                return Err(Error::invalid(name, format!("{n} is out of range; use 1 to {MAX_VLLM_TOKENS}")));
+            }
+        }
+        if let Some(b) = self.block_size
+            && !(matches!(b, 1 | 8) || (b % 16 == 0 && (16..=2048).contains(&b)))
+        {
+            return Err(Error::invalid(
+                "block_size",
+                format!(
+                    "{b} is not a block size vLLM's attention backends take; use 16, 32, 64 … 2048 (or 1, 8)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The utilisation in effect, as a share.
+    pub fn utilization(&self) -> f64 {
+        f64::from(self.utilization.unwrap_or_else(|| self.version.default_utilization())) / 10_000.0
+    }
+
+    /// The block size in effect.
+    pub fn block_size(&self) -> u64 {
+        self.block_size.unwrap_or(DEFAULT_BLOCK_SIZE).max(1)
+    }
+
+    /// Whether CUDA graphs are reserved before the KV cache is sized.
+    pub fn reserves_graphs(&self) -> bool {
+        !self.enforce_eager && self.graph_estimate.unwrap_or_else(|| self.version.reserves_graphs())
+    }
+
+    /// `(max_num_batched_tokens, max_num_seqs)` in effect on a card of `memory` named `name`
+    /// (`vllm serve`'s defaults: 8192 and 1024 on cards of 70 GiB or more that are not A100s,
+    /// 2048 and 256 otherwise, `EngineArgs.get_batch_defaults`); the sequences never exceed the
+    /// tokens.
+    pub fn batch(&self, memory: Option<Bytes>, name: &str) -> (u64, u64) {
+        let big = memory.is_some_and(|m| m.get() >= 70 * GIB) && !name.to_ascii_lowercase().contains("a100");
+        let tokens = self.max_num_batched_tokens.unwrap_or(if big { 8192 } else { 2048 });
+        let seqs = self.max_num_seqs.unwrap_or(if big { 1024 } else { 256 }).min(tokens);
+        (tokens, seqs)
+    }
+}
+
+/// Bytes the sampler's profile step keeps per logit (requests × vocabulary): the logits in the
+/// model's dtype and in FP32, the sorted values and their int64 indices for top-k/top-p, the sort's
+/// workspace, the probabilities and masks. Fitted on published startup logs (H100, five models,
+/// vocabularies 128k–201k): within 0.01 GiB of each, see `docs/FORMULAS.md`.
+pub const SAMPLER_BYTES_PER_LOGIT_X4: u64 = 153;
+/// Bytes per token × hidden width alive beside the sampler (the last hidden states and their
+/// norm, 16-bit), ×2.
+pub const HIDDEN_BYTES_X2: u64 = 5;
+
+/// PyTorch's peak during vLLM's profile step on one GPU: the larger of the forward pass's working
+/// set for `tokens` tokens (hidden states, attention projections, the MLP's gate, up and product
+/// in 16-bit, split over `tp`) and the sampler's for `seqs` requests over the whole vocabulary
+/// (the logits are gathered on every rank).
+pub fn profile_peak(a: &Architecture, tokens: u64, seqs: u64, tp: u64) -> Bytes {
+    let tp = tp.max(1);
+    let h = a.hidden_size;
+    let ffn = a.groups.iter().map(|g| g.ffn.active_width()).max().unwrap_or(0);
+    let qkv = a.mixers().map(|(_, m)| m.score_width().saturating_mul(3)).max().unwrap_or(0);
+    let layer = 3u64.saturating_mul(ffn).max(qkv) / tp;
+    let forward = tokens.saturating_mul(2).saturating_mul(2u64.saturating_mul(h).saturating_add(layer));
+    let sampler = seqs.saturating_mul(a.vocab_size).saturating_mul(SAMPLER_BYTES_PER_LOGIT_X4) / 4
+        + tokens.saturating_mul(h).saturating_mul(HIDDEN_BYTES_X2) / 2;
+    Bytes::new(forward.max(sampler))
+}
+
+/// Memory allocated outside PyTorch during the profile step: about 0.13 GiB on one GPU (cuBLAS
+/// and kernels' workspaces), about 0.55 GiB with tensor parallelism (NCCL and the custom
+/// all-reduce buffers), as startup logs report it; with its band.
+pub fn non_torch(tp: u64) -> (Bytes, Bytes, Bytes) {
+    if tp <= 1 {
+        (Bytes::new(133 * MIB), Bytes::new(20 * MIB), Bytes::new(360 * MIB))
+    } else {
+        (Bytes::new(563 * MIB), Bytes::new(300 * MIB), Bytes::new(1536 * MIB))
+    }
+}
+
+/// vLLM's default CUDA-graph capture sizes for `max_num_seqs`: `(piecewise, full)` counts. The
+/// largest piecewise size is `min(2 × max_num_seqs, 512)`; sizes are 1, 2, 4, then every 8 up to
+/// 248, then every 16 from 256; full (decode) graphs go up to `max_num_seqs`.
+pub fn graph_counts(max_num_seqs: u64) -> (u64, u64) {
+    fn sizes_up_to(m: u64) -> u64 {
+        let small = [1u64, 2, 4].iter().filter(|s| **s <= m).count() as u64;
+        let eights = if m >= 8 { m.min(255) / 8 } else { 0 };
+        let sixteens = if m >= 256 { (m - 256) / 16 + 1 } else { 0 };
+        small + eights + sixteens
+    }
+    let largest = max_num_seqs.saturating_mul(2).min(512);
+    (sizes_up_to(largest), sizes_up_to(max_num_seqs.min(largest)))
+}
+
+/// The CUDA-graph memory vLLM estimates and reserves (since v0.21): a shared pool plus a share per
+/// captured graph, about 0.25 GiB + 3 MiB per graph (published logs: 0.2–0.8 GiB for one GPU);
+/// with its band.
+pub fn graph_estimate(max_num_seqs: u64) -> (Bytes, Bytes, Bytes) {
+    let (p, f) = graph_counts(max_num_seqs);
+    let central = Bytes::new(256 * MIB + (p + f) * 3 * MIB);
+    (central, central.scale(0.4), central.scale(3.0))
+}
+
+/// Memory CUDA reports for one of the device's cards (`torch.cuda.mem_get_info`'s total), from
+/// the memory the catalog states: data-centre cards of 32 GiB and more lose about 1% to the
+/// driver and ECC metadata (H100 80 GB: 79.2 GiB; logs show 79.11–79.19), smaller cards about
+/// 0.4 GiB (RTX 4090: 23.6 GiB; logs show 23.55–23.64).
+pub fn cuda_total(d: &crate::catalog::device::Device) -> Bytes {
+    let m = Bytes::new(d.memory_mib.saturating_mul(MIB));
+    if m.get() >= 32 * GIB {
+        m.scale(0.99)
+    } else {
+        m.saturating_sub(Bytes::new(410 * MIB)).max(m.scale(0.9))
+    }
+}
+
+/// The CUDA context and the process before vLLM claims its share (outside the budget): about
+/// 0.6 GiB.
+pub const CUDA_CONTEXT: Bytes = Bytes::new(600 * MIB);
+
+/// The rotary embedding's cos/sin cache vLLM keeps beside the weights (one per model):
+/// `max_position × rotary width` in the model's 16-bit dtype; 0 for learned positions.
+pub fn rotary_cache(a: &Architecture) -> Bytes {
+    if a.learned_positions > 0 {
+        return Bytes::ZERO;
+    }
+    let width = a
+        .mixers()
+        .map(|(_, m)| match m {
+            Mixer::Attention(at) => at.head_dim,
+            Mixer::Mla(ml) => ml.qk_rope_head_dim,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    Bytes::new(a.max_context.saturating_mul(width).saturating_mul(2))
+}
+
+/// A kind of KV layer as vLLM's KV-cache specs group them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SpecKind {
+    Full,
+    Window(u64),
+    Chunk(u64),
+}
+
+/// The KV cache's layout on one GPU: kinds of layers, each with its count and bytes per token.
+fn layout(a: &Architecture, kv: KvDtype, tp: u64) -> (Vec<(SpecKind, u64, u64)>, bool) {
+    let mut kinds: Vec<(SpecKind, u64, u64)> = Vec::new();
+    let mut recurrent = false;
+    for (n, m) in a.mixers() {
+        let cache = m.cache(a.hidden_size);
+        let (kind, bytes) = match (m, cache) {
+            (Mixer::Attention(at), LayerCache::Kv { span, .. }) => {
+                let heads = at.num_kv_heads.max(1);
+                let per_rank = heads.div_ceil(tp.max(1)).max(1);
+                let bytes =
+                    crate::inference::layer_kv_bytes_per_token(cache, kv).saturating_mul(per_rank) / heads;
+                let kind = match span {
+                    Span::Full => SpecKind::Full,
+                    Span::Sliding { window } => SpecKind::Window(window),
+                    Span::Chunked { chunk } => SpecKind::Chunk(chunk),
+                };
+                (kind, bytes)
+            }
+            (_, LayerCache::Latent { .. }) => {
+                (SpecKind::Full, crate::inference::layer_kv_bytes_per_token(cache, kv))
+            }
+            (_, LayerCache::State { .. }) => {
+                recurrent = true;
+                continue;
+            }
+            _ => continue,
+        };
+        match kinds.iter_mut().find(|k| k.0 == kind && k.2 == bytes) {
+            Some(k) => k.1 += n,
+            None => kinds.push((kind, n, bytes)),
+        }
+    }
+    (kinds, recurrent)
+}
+
+/// vLLM's budget on one GPU, as its startup log states it.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct VllmBudget {
+    /// The release whose rules apply.
+    pub version: String,
+    /// Memory CUDA reports for the card (`total_gpu_memory`).
+    pub total: Bytes,
+    /// `gpu_memory_utilization` in effect.
+    pub utilization: f64,
+    /// `total × utilization`: what vLLM may use.
+    pub requested: Bytes,
+    /// "Model loading took": the weights on this GPU and the rotary cache.
+    pub weights: Bytes,
+    /// PyTorch's peak during the profile step ("peak activation").
+    pub activation_peak: Bytes,
+    /// Non-torch memory.
+    pub non_torch: Bytes,
+    /// The CUDA graphs' reserve (0 before v0.21, with `--enforce-eager`, or when disabled).
+    pub cuda_graphs: Bytes,
+    /// "Available KV cache memory", in bytes; negative when nothing is left ("No available memory
+    /// for the cache blocks").
+    pub available_kv: i64,
+    /// The same at the bands' ends: (least, most).
+    pub available_kv_band: (i64, i64),
+    /// `--max-num-batched-tokens` in effect.
+    pub max_num_batched_tokens: u64,
+    /// `--max-num-seqs` in effect.
+    pub max_num_seqs: u64,
+    /// `--block-size` in effect.
+    pub block_size: u64,
+    /// Bytes of one block over the layers that share a block table (all layers, or one group's).
+    pub block_bytes: u64,
+    /// Blocks of the KV cache.
+    pub num_blocks: u64,
+    /// "GPU KV cache size: N tokens".
+    pub kv_tokens: u64,
+    /// `--max-model-len`: tokens per request.
+    pub max_model_len: u64,
+    /// Blocks one request of `max_model_len` tokens takes.
+    pub blocks_per_request: u64,
+    /// "Maximum concurrency for N tokens per request: X".
+    pub max_concurrency: f64,
+    /// Whether one request of `max_model_len` tokens fits; when not, vLLM refuses to start and
+    /// names the longest it could serve ([`VllmBudget::longest_request`]).
+    pub request_fits: bool,
+    /// The longest request the cache holds, in tokens.
+    pub longest_request: u64,
+    /// Whether the CUDA context fits in what `utilization` leaves of the card.
+    pub context_outside_fits: bool,
+    /// Requests of each context the cache holds at once: `(tokens per request, requests)`.
+    pub table: Vec<(u64, u64)>,
+    /// Whether the layout follows vLLM's rules exactly (full attention, MLA, and sliding windows
+    /// of one page size); recurrent layers' state and mixed page sizes are approximated.
+    pub layout_exact: bool,
+}
+
+/// What the budget is computed from.
+#[derive(Clone, Copy, Debug)]
+pub struct BudgetInput<'a> {
+    /// The model.
+    pub arch: &'a Architecture,
+    /// KV-cache format (`--kv-cache-dtype`).
+    pub kv: KvDtype,
+    /// Tokens per request (`--max-model-len`).
+    pub max_model_len: u64,
+    /// Tensor-parallel GPUs.
+    pub tp: u64,
+    /// Weight bytes on this GPU (after `--cpu-offload-gb`).
+    pub weights: Bytes,
+    /// Memory CUDA reports for the card.
+    pub total: Bytes,
+    /// The card's name (A100s keep the small defaults).
+    pub device_name: &'a str,
+}
+
+/// The budget.
+pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
+    let a = i.arch;
+    let tp = i.tp.max(1);
+    let (tokens, seqs) = o.batch(Some(i.total), i.device_name);
+    let util = o.utilization();
+    let requested = i.total.scale(util);
+    let weights = i.weights.saturating_add(rotary_cache(a));
+    let peak = profile_peak(a, tokens, seqs, tp);
+    let (nt, nt_lo, nt_hi) = non_torch(tp);
+    let (graphs, g_lo, g_hi) =
+        if o.reserves_graphs() { graph_estimate(seqs) } else { (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO) };
+    let signed = |b: Bytes| i64::try_from(b.get()).unwrap_or(i64::MAX);
+    let rest = |p: Bytes, n: Bytes, g: Bytes| {
+        signed(requested)
+            .saturating_sub(signed(weights))
+            .saturating_sub(signed(p))
+            .saturating_sub(signed(n))
+            .saturating_sub(signed(g))
+    };
+    let (available, band) = match o.kv_cache_memory {
+        Some(m) => (signed(Bytes::new(m)), (signed(Bytes::new(m)), signed(Bytes::new(m)))),
+        None => (
+            rest(peak, nt, graphs),
+            (rest(peak.scale(1.15), nt_hi, g_hi), rest(peak.scale(0.9), nt_lo, g_lo)),
+        ),
+    };
+    let block = o.block_size();
+    let (kinds, recurrent) = layout(a, i.kv, tp);
+    let len = i.max_model_len.max(1);
+    let pos = u64::try_from(available.max(0)).unwrap_or(0);
+    let mut exact = !recurrent;
+    let (block_bytes, num_blocks, kv_tokens, blocks_per_request) = if kinds.is_empty() {
+        (0, 0, 0, 0)
+    } else if kinds.len() == 1 {
+        // One kind of layer: every layer its own tensor of `num_blocks` pages.
+        let (kind, n, bytes) = kinds[0];
+        let page = bytes.saturating_mul(block).saturating_mul(n).max(1);
+        let blocks = pos / page;
+        let _ = kind;
+        (page, blocks, blocks.saturating_mul(block), blocks_for(&kinds, len, tokens, block))
+    } else {
+        // Several kinds of one page size: layers grouped `group_size` at a time, each tensor
+        // shared by one layer of every group (vLLM's uniform-page hybrid layout).
+        let bytes = kinds[0].2;
+        if kinds.iter().any(|k| k.2 != bytes) {
+            exact = false;
+        }
+        let group_size = group_size(&kinds);
+        let num_groups: u64 = kinds.iter().map(|k| k.1.div_ceil(group_size)).sum();
+        let page = kinds.iter().map(|k| k.2).max().unwrap_or(0).saturating_mul(block);
+        let tensor = page.saturating_mul(group_size).max(1);
+        let blocks = pos / tensor;
+        (
+            tensor,
+            blocks,
+            (blocks / num_groups.max(1)).saturating_mul(block),
+            blocks_for(&kinds, len, tokens, block),
+        )
+    };
+    let max_concurrency =
+        if blocks_per_request == 0 { 0.0 } else { num_blocks as f64 / blocks_per_request as f64 };
+    let request_fits = available > 0 && num_blocks >= blocks_per_request && blocks_per_request > 0;
+    let longest_request = longest(&kinds, num_blocks, tokens, block, len);
+    // Requests at once per context: powers of two from 1,024 to the model's longest, and the
+    // asked length.
+    let mut contexts: Vec<u64> = Vec::new();
+    let top = a.max_context.max(len);
+    let mut c = 1024u64;
+    while c <= top {
+        contexts.push(c);
+        c = c.saturating_mul(2);
+    }
+    contexts.push(len);
+    contexts.sort_unstable();
+    contexts.dedup();
+    let table = contexts
+        .into_iter()
+        .map(|c| {
+            let need = blocks_for(&kinds, c, tokens, block);
+            (c, if need == 0 || available <= 0 { 0 } else { num_blocks / need })
+        })
+        .collect();
+    VllmBudget {
+        version: o.version.id(),
+        total: i.total,
+        utilization: util,
+        requested,
+        weights,
+        activation_peak: peak,
+        non_torch: nt,
+        cuda_graphs: graphs,
+        available_kv: available,
+        available_kv_band: band,
+        max_num_batched_tokens: tokens,
+        max_num_seqs: seqs,
+        block_size: block,
+        block_bytes,
+        num_blocks,
+        kv_tokens,
+        max_model_len: len,
+        blocks_per_request,
+        max_concurrency,
+        request_fits,
+        longest_request,
+        context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
+            || o.kv_cache_memory.is_some(),
+        layout_exact: exact,
+        table,
+    }
+}
+
+impl VllmBudget {
+    /// The lines of vLLM's startup log these numbers stand for, as vLLM words them.
+    pub fn log_lines(&self) -> Vec<String> {
+        let gib = |b: u64| b as f64 / GIB as f64;
+        let mut out = Vec::new();
+        out.push(format!("Model loading took {:.2} GiB memory", gib(self.weights.get())));
+        if self.cuda_graphs.get() > 0 {
+            out.push(format!("Estimated CUDA graph memory: {:.2} GiB total", gib(self.cuda_graphs.get())));
+        }
+        out.push(format!("Available KV cache memory: {:.2} GiB", self.available_kv as f64 / GIB as f64));
+        if self.available_kv <= 0 {
+            out.push(String::from(
+                "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.",
+            ));
+            return out;
+        }
+        out.push(format!("GPU KV cache size: {} tokens", group_thousands(self.kv_tokens)));
+        out.push(format!(
+            "Maximum concurrency for {} tokens per request: {:.2}x",
+            group_thousands(self.max_model_len),
+            self.max_concurrency
+        ));
+        if !self.request_fits {
+            out.push(format!(
+                "ValueError: To serve at least one request with the models's max seq len ({}), more KV cache is needed than the available KV cache memory ({:.2} GiB). Based on the available memory, the estimated maximum model length is {}.",
+                self.max_model_len,
+                self.available_kv as f64 / GIB as f64,
+                self.longest_request
+            ));
+        }
+        out
+    }
+}
+
+fn group_thousands(n: u64) -> String {
+    let digits = format!("{n}");
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Layers per KV tensor in vLLM's hybrid layout: the fewest layers of any kind, or the most when
+/// the kinds are within 25% of each other (less padding).
+fn group_size(kinds: &[(SpecKind, u64, u64)]) -> u64 {
+    let min = kinds.iter().map(|k| k.1).min().unwrap_or(1).max(1);
+    let max = kinds.iter().map(|k| k.1).max().unwrap_or(1);
+    if max.saturating_mul(4) < min.saturating_mul(5) { max } else { min }
+}
+
+/// Blocks one request of `len` tokens takes over every group of layers.
+fn blocks_for(kinds: &[(SpecKind, u64, u64)], len: u64, step: u64, block: u64) -> u64 {
+    let g = group_size(kinds);
+    kinds.iter().map(|k| request_blocks(k.0, len, step, block).saturating_mul(k.1.div_ceil(g))).sum()
+}
+
+/// Blocks one request of `len` tokens takes in a layer of `kind` (vLLM's
+/// `max_memory_usage_bytes`): full attention every token; a sliding window the window less one
+/// plus a scheduler step, and one block more; a chunk its chunk plus a step.
+fn request_blocks(kind: SpecKind, len: u64, step: u64, block: u64) -> u64 {
+    match kind {
+        SpecKind::Full => len.div_ceil(block),
+        SpecKind::Window(w) => (w.saturating_sub(1).saturating_add(step)).min(len).div_ceil(block) + 1,
+        SpecKind::Chunk(c) => (c.saturating_add(step)).min(len).div_ceil(block),
+    }
+}
+
+/// The longest request the cache holds (vLLM's estimate when it refuses a `--max-model-len`).
+fn longest(kinds: &[(SpecKind, u64, u64)], num_blocks: u64, step: u64, block: u64, len: u64) -> u64 {
+    if kinds.is_empty() {
+        return 0;
+    }
+    let need = |l: u64| blocks_for(kinds, l, step, block);
+    // The longest length whose blocks fit, by bisection up to 64 × the asked length.
+    let (mut lo, mut hi) = (0u64, len.saturating_mul(64).max(1));
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if need(mid) <= num_blocks { lo = mid } else { hi = mid - 1 }
+    }
+    lo
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_and_pick_their_defaults() {
+        assert_eq!(VllmVersion::parse("0.21").unwrap(), VllmVersion::GRAPH_RESERVE);
+        assert_eq!(VllmVersion::parse("v0.30.1").unwrap(), VllmVersion { major: 0, minor: 30 });
+        assert!(VllmVersion::parse("0.6").is_err());
+        assert!(VllmVersion::parse("latest").is_err());
+        assert!(VllmVersion::parse("0.21.x").is_err());
+        assert_eq!(VllmVersion::parse("0.11").unwrap().default_utilization(), 9000);
+        assert_eq!(VllmVersion::CURRENT.default_utilization(), 9200);
+    }
+
+    /// The capture sizes of published logs: `PIECEWISE=51 (largest=512), FULL=35 (largest=256)`
+    /// at 256 sequences, `PIECEWISE=35 (largest=256), FULL=19 (largest=128)` at 128.
+    #[test]
+    fn graph_counts_match_vllm_logs() {
+        assert_eq!(graph_counts(256), (51, 35));
+        assert_eq!(graph_counts(128), (35, 19));
+        assert_eq!(graph_counts(1024), (51, 51));
+    }
+
+    #[test]
+    fn batch_defaults_follow_the_card() {
+        let o = VllmOptions::default();
+        assert_eq!(o.batch(Some(Bytes::new(79 * GIB)), "NVIDIA H100 SXM5 80GB"), (8192, 1024));
+        assert_eq!(o.batch(Some(Bytes::new(79 * GIB)), "NVIDIA A100 SXM4 80GB"), (2048, 256));
+        assert_eq!(o.batch(Some(Bytes::new(23 * GIB)), "RTX 4090"), (2048, 256));
+        let o = VllmOptions { max_num_batched_tokens: Some(128), ..VllmOptions::default() };
+        assert_eq!(o.batch(None, ""), (128, 128));
+    }
+
+    #[test]
+    fn bad_settings_are_refused_by_name() {
+        for (o, name) in [
+            (VllmOptions { utilization: Some(0), ..Default::default() }, "gpu_memory_utilization"),
+            (VllmOptions { utilization: Some(10_001), ..Default::default() }, "gpu_memory_utilization"),
+            (VllmOptions { max_num_seqs: Some(0), ..Default::default() }, "max_num_seqs"),
+            (VllmOptions { block_size: Some(24), ..Default::default() }, "block_size"),
+        ] {
+            let e = o.validate().unwrap_err();
+            assert!(format!("{e}").contains(name), "{e}");
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! vLLM's startup budget against published startup logs, and its monotonic properties.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
+
+use headroom_core::estimate::estimate;
+use headroom_core::fit::fit;
+use headroom_core::hardware::DeviceChoice;
+use headroom_core::inference::Runtime;
+use headroom_core::precision::WeightFormat;
+use headroom_core::scenario::Scenario;
+use headroom_core::units::GIB;
+use headroom_core::vllm::{BudgetInput, VllmOptions, VllmVersion, budget};
+use headroom_tests::read_fixture;
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn gib(b: f64) -> f64 {
+    b / GIB as f64
+}
+
+fn scenario(run: &Value, version: VllmVersion) -> Scenario {
+    Scenario {
+        weights: Some(WeightFormat::parse(run["weights"].as_str().unwrap()).unwrap()),
+        context: run["max_model_len"].as_u64().unwrap(),
+        runtime: Some(Runtime::Vllm),
+        gpus: run["tp"].as_u64().unwrap(),
+        vllm: VllmOptions { version, utilization: Some(9000), ..VllmOptions::default() },
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        ..Scenario::catalog(run["model"].as_str().unwrap())
+    }
+}
+
+/// Each logged term and the KV cache it leaves, from the catalog's H100: the weights within 1%
+/// (MXFP4 within 5%: vLLM pads the experts), the profile peak within 0.05 GiB, the KV cache within
+/// 2% (0.1 GiB when it is nearly nothing).
+#[test]
+fn startup_budgets_match_published_logs() {
+    let doc: Value = serde_json::from_str(&read_fixture("vllm/startup-logs.json")).unwrap();
+    let version = VllmVersion::parse(doc["version"].as_str().unwrap()).unwrap();
+    let mut checked = 0;
+    for run in doc["runs"].as_array().unwrap() {
+        let s = scenario(run, version);
+        let e = estimate(&s).unwrap();
+        let b = e.vllm.as_ref().expect("a budget on a GPU");
+        let name = format!("{} tp{} {}", run["model"], run["tp"], run["max_model_len"]);
+        let w = run["weights_gib"].as_f64().unwrap();
+        let tol = if run["weights"] == "mxfp4" { 0.05 } else { 0.01 };
+        assert!(
+            (gib(b.weights.get() as f64) - w).abs() <= w * tol,
+            "{name}: weights {}",
+            gib(b.weights.get() as f64)
+        );
+        let p = run["peak_gib"].as_f64().unwrap();
+        assert!(
+            (gib(b.activation_peak.get() as f64) - p).abs() <= 0.05,
+            "{name}: peak {}",
+            gib(b.activation_peak.get() as f64)
+        );
+        let kv = run["kv_gib"].as_f64().unwrap();
+        let ours = gib(b.available_kv as f64);
+        assert!((ours - kv).abs() <= (kv.abs() * 0.02).max(0.1), "{name}: KV {ours:.2} GiB, logged {kv}");
+        // The log's identity holds in ours exactly.
+        let sum = b.weights.get() + b.activation_peak.get() + b.non_torch.get() + b.cuda_graphs.get();
+        assert_eq!(b.available_kv, b.requested.get() as i64 - sum as i64, "{name}");
+        // Nothing left: vLLM's own refusal, and no fit.
+        if kv < 0.0 {
+            assert!(b.log_lines().iter().any(|l| l.contains("No available memory for the cache blocks")));
+            let f = fit(&s, headroom_core::catalog::device("h100-sxm").unwrap()).unwrap();
+            assert_eq!(f.verdict, headroom_core::fit::Verdict::No, "{name}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+}
+
+/// The block arithmetic of vLLM's KV-cache config: whole blocks over all layers, the tokens they
+/// hold, and the concurrency line (`num_blocks / cdiv(max_model_len, block_size)`).
+#[test]
+fn blocks_tokens_and_concurrency_follow_vllm() {
+    let s = Scenario {
+        context: 16000,
+        runtime: Some(Runtime::Vllm),
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        vllm: VllmOptions { kv_cache_memory: Some(50 * GIB), ..VllmOptions::default() },
+        ..Scenario::catalog("llama-3.1-8b")
+    };
+    let b = estimate(&s).unwrap().vllm.unwrap();
+    // Llama-3.1-8B: 32 layers × 2 × 8 heads × 128 × 2 bytes = 128 KiB per token; 16 tokens a block.
+    assert_eq!(b.block_bytes, 16 * 128 * 1024);
+    assert_eq!(b.num_blocks, 50 * GIB / (16 * 128 * 1024));
+    assert_eq!(b.kv_tokens, b.num_blocks * 16);
+    assert_eq!(b.blocks_per_request, 1000);
+    assert!((b.max_concurrency - b.num_blocks as f64 / 1000.0).abs() < 1e-9);
+    assert!(b.log_lines().iter().any(|l| l == "GPU KV cache size: 409,600 tokens"), "{:?}", b.log_lines());
+    // Requests at once per context, from the same blocks.
+    for &(c, n) in &b.table {
+        assert_eq!(n, b.num_blocks / c.div_ceil(16), "{c}");
+    }
+    // A request longer than the cache: refused, and the longest that fits named.
+    let long = Scenario { context: 500_000, ..s.clone() };
+    let b = estimate(&long).unwrap().vllm.unwrap();
+    assert!(!b.request_fits);
+    assert_eq!(b.longest_request, 409_600);
+}
+
+#[test]
+fn a_mixed_sliding_window_model_uses_the_hybrid_layout() {
+    let s = Scenario {
+        context: 32768,
+        runtime: Some(Runtime::Vllm),
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        ..Scenario::catalog("gpt-oss-20b")
+    };
+    let b = estimate(&s).unwrap().vllm.unwrap();
+    assert!(b.layout_exact);
+    // 12 full and 12 sliding layers: one tensor of 12 layers' pages, two groups per block.
+    assert_eq!(b.kv_tokens, b.num_blocks / 2 * 16);
+    // A full layer's request needs every token; a sliding one its window and a step.
+    assert_eq!(b.blocks_per_request, 32768 / 16 + (127 + 8192u64).div_ceil(16) + 1);
+}
+
+fn budget_of(util: u32, offload: u64, seqs: Option<u64>) -> i64 {
+    let a = headroom_core::catalog::model("qwen3-8b").unwrap().architecture().unwrap();
+    let o = VllmOptions { utilization: Some(util), max_num_seqs: seqs, ..VllmOptions::default() };
+    budget(
+        &o,
+        &BudgetInput {
+            arch: &a,
+            kv: headroom_core::precision::KvDtype::F16,
+            max_model_len: 8192,
+            tp: 1,
+            weights: headroom_core::units::Bytes::new((16 * GIB).saturating_sub(offload)),
+            total: headroom_core::units::Bytes::new(79 * GIB),
+            device_name: "NVIDIA H100",
+        },
+    )
+    .available_kv
+}
+
+proptest! {
+    /// A larger utilisation never leaves fewer KV bytes or blocks; weights kept on the CPU never
+    /// fewer; fewer scheduled sequences (a smaller sampler) never fewer.
+    #[test]
+    fn more_room_never_means_less_cache(u in 1u32..10_000, du in 0u32..1000, off in 0u64..(8 * GIB), seqs in 1u64..2048) {
+        let u2 = (u + du).min(10_000);
+        prop_assert!(budget_of(u2, 0, None) >= budget_of(u, 0, None));
+        prop_assert!(budget_of(u, off, None) >= budget_of(u, 0, None));
+        prop_assert!(budget_of(u, 0, Some(seqs)) >= budget_of(u, 0, Some(seqs + 1)));
+    }
+
+    /// More concurrent requests never fit where fewer do not.
+    #[test]
+    fn a_larger_batch_never_fits_where_a_smaller_one_does_not(batch in 1u64..400, ctx in 1024u64..65536) {
+        let device = headroom_core::catalog::device("rtx-4090").unwrap();
+        let s = Scenario { context: ctx, batch, runtime: Some(Runtime::Vllm), ..Scenario::catalog("qwen3-8b") };
+        let small = fit(&Scenario { batch: batch.div_ceil(2), ..s.clone() }, device).unwrap();
+        let big = fit(&s, device).unwrap();
+        prop_assert!(big.verdict >= small.verdict);
+    }
+}
