@@ -293,6 +293,10 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
     s
 }
 
+fn signed_gib(b: i64) -> String {
+    format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
+}
+
 fn term_name(k: TermKind) -> String {
     Msg::new(k.name(), Vec::new()).render(Lang::En)
 }
@@ -493,6 +497,34 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         for a in &f.advice {
             let _ = writeln!(s, "Advice   {}", en(a));
         }
+    }
+    if let Some(b) = fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "vLLM {} at start: {} × {:.2} = {} for it; the KV cache gets {} ({} – {}){}",
+            b.version,
+            format_size(b.total, Lang::En),
+            b.utilization,
+            format_size(b.requested, Lang::En),
+            signed_gib(b.available_kv),
+            signed_gib(b.available_kv_band.0),
+            signed_gib(b.available_kv_band.1),
+            if b.layout_exact {
+                ""
+            } else {
+                "; the layout of recurrent or mixed-size layers is approximated"
+            },
+        );
+        for line in b.log_lines() {
+            let _ = writeln!(s, "  log  {line}");
+        }
+        let rows: Vec<String> = b
+            .table
+            .iter()
+            .map(|(c, n)| format!("{} tokens: {}", format_int(*c, Lang::En), format_int(*n, Lang::En)))
+            .collect();
+        let _ = writeln!(s, "  requests at once  {}", rows.join(" · "));
     }
     let cmds = headroom_core::flags::commands(scenario, e, fit);
     if !cmds.is_empty() {

@@ -542,3 +542,71 @@ fn training_advice_and_presets() {
     let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--mode", "lora", "--lora-dropout", "maybe"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// A pasted `vllm serve` command gives vLLM's budget as its log states it; the flags say the same.
+#[test]
+fn a_vllm_command_gives_its_startup_budget() {
+    let cmd = "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 16000 --gpu-memory-utilization 0.9 --port 8000";
+    let from_command = json(&["estimate", "--command", cmd, "--device", "h100-sxm", "--vllm-version", "0.11"]);
+    let from_flags = json(&[
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--runtime",
+        "vllm",
+        "--context",
+        "16000",
+        "--gpu-memory-utilization",
+        "0.9",
+        "--device",
+        "h100-sxm",
+        "--vllm-version",
+        "0.11",
+    ]);
+    let v = &from_command["vllm"];
+    assert_eq!(v, &from_flags["vllm"]);
+    for key in [
+        "total_gpu_memory",
+        "model_weights",
+        "peak_activation",
+        "non_torch_memory",
+        "cuda_graph_memory",
+        "available_kv_cache_memory",
+        "num_gpu_blocks",
+        "kv_cache_tokens",
+        "max_concurrency",
+        "budget",
+        "log",
+    ] {
+        assert!(!v[key].is_null(), "{key}");
+    }
+    // Published log (H100, 0.9): 51.38 GiB for the KV cache.
+    let kv = v["available_kv_cache_memory"].as_f64().unwrap() / (1u64 << 30) as f64;
+    assert!((kv - 51.38).abs() < 51.38 * 0.02, "{kv}");
+    assert_eq!(v["kv_cache_tokens"].as_u64().unwrap(), v["num_gpu_blocks"].as_u64().unwrap() * 16);
+    assert_eq!(from_command["fit"]["verdict"], "fits");
+    // The ignored pieces are listed on stderr.
+    let out = headroom(&["estimate", "--command", cmd, "--device", "h100-sxm"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--port 8000"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Available KV cache memory"));
+}
+
+#[test]
+fn bad_vllm_settings_are_one_line_and_status_2() {
+    for args in [
+        ["--gpu-memory-utilization", "1.5"],
+        ["--gpu-memory-utilization", "0"],
+        ["--max-num-seqs", "0"],
+        ["--block-size", "24"],
+        ["--vllm-version", "latest"],
+        ["--kv-cache-memory", "lots"],
+        ["--cpu-offload-gb", "-1"],
+    ] {
+        let mut all = vec!["estimate", "--model", "llama-3.1-8b", "--runtime", "vllm"];
+        all.extend(args);
+        let out = headroom(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}

@@ -808,7 +808,18 @@ impl Command {
             }
             s.kv = self.k_type.unwrap_or(KvDtype::F16);
             s.gpus = self.tensor_parallel.unwrap_or(1);
-            s.vllm = self.vllm.clone();
+            // What the command sets, over the scenario's (its release, flags given beside it).
+            let (v, o) = (&mut s.vllm, &self.vllm);
+            v.utilization = o.utilization.or(v.utilization);
+            v.max_num_seqs = o.max_num_seqs.or(v.max_num_seqs);
+            v.max_num_batched_tokens = o.max_num_batched_tokens.or(v.max_num_batched_tokens);
+            v.block_size = o.block_size.or(v.block_size);
+            v.kv_cache_memory = o.kv_cache_memory.or(v.kv_cache_memory);
+            v.enforce_eager |= o.enforce_eager;
+            v.graph_estimate = o.graph_estimate.or(v.graph_estimate);
+            if o.cpu_offload > 0 {
+                v.cpu_offload = o.cpu_offload;
+            }
             if let Some(f) = self.weights {
                 s.weights = Some(f);
             }
