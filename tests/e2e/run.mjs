@@ -299,6 +299,30 @@ test('a pasted llama-server command sets the model and settings as the CLI reads
   await shot('desktop-pasted-command');
 });
 
+test('a pasted vllm serve command shows the budget vLLM will log, as the CLI computes it', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&device=h100-sxm`);
+  await ready(page);
+  await page.click('#hr-llama summary');
+  const cmd = 'vllm serve Qwen/Qwen3-8B --max-model-len 16000 --gpu-memory-utilization 0.9 --port 8000';
+  await page.fill('#hr-command', cmd);
+  await page.click('#hr-command-read');
+  const want = cli(['estimate', '--command', cmd, '--device', 'h100-sxm']);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  const card = page.locator('#hr-vllm-budget');
+  await card.waitFor({ timeout: 10000 });
+  const text = await card.textContent();
+  for (const line of want.vllm.log) assert(text.includes(line), `the card shows "${line}": ${text}`);
+  assert((await page.locator('#hr-command-notes').textContent()).includes('--port 8000'), 'the ignored flag is listed');
+  await shot('desktop-vllm-budget');
+  // A lower utilisation leaves less cache, as the CLI says.
+  await page.click('#hr-vllm summary');
+  await page.fill('#hr-gmu', '80');
+  const lower = cli(['estimate', '--model', 'qwen3-8b', '--runtime', 'vllm', '--context', '16000', '--gpu-memory-utilization', '0.8', '--device', 'h100-sxm']);
+  await page.waitForFunction((l) => document.querySelector('#hr-vllm-budget')?.textContent.includes(l), lower.vllm.log[2], { timeout: 10000 });
+  assert(lower.vllm.available_kv_cache_memory < want.vllm.available_kv_cache_memory, 'less cache at 0.8');
+});
+
 test('a hybrid model shows its recurrent state apart from the KV cache, and its layers', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&model=qwen3-next-80b-a3b&ctx=32768`);
   await ready(page);

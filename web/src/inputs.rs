@@ -398,6 +398,7 @@ pub fn WorkloadInputs() -> impl IntoView {
                 checked=Signal::derive(move || s.with(|s| s.flash_attention))
                 set=Callback::new(move |v| s.update(|s| s.flash_attention = v))/>
             {move || (!training()).then(|| view! { <LlamaCppInputs/> })}
+            {move || (!training()).then(|| view! { <VllmInputs/> })}
             {move || training().then(|| view! {
                 <div class="hr-training">
                     <Choice id="hr-framework" label=label_of(lang.get_untracked(), T::Framework) options=frameworks
@@ -520,12 +521,18 @@ fn LlamaCppInputs() -> impl IntoView {
             }
             command_notes.set(notes);
             ui.hf.set(ui.hf.get_untracked().filter(|_| c.catalog.is_none()));
+            let mut longest = None;
             s.update(|s| {
                 if let Some((id, _)) = &c.catalog {
                     s.model = ModelSource::Catalog(id.clone());
                 }
-                c.apply(s);
+                longest = c.apply_with_model(s);
             });
+            if let Some(n) = longest {
+                command_notes.update(|v| {
+                    v.push(tr(l, T::VllmModelLen).replace("{0}", &headroom_core::text::format_int(n, l)))
+                });
+            }
         }
     };
     view! {
@@ -577,6 +584,42 @@ fn LlamaCppInputs() -> impl IntoView {
                 }))
                 set=Callback::new(move |v| s.update(|s| s.llama.cpu_moe = (v > 0).then_some(v)))
                 min=0 max=headroom_core::model::MAX_LAYERS/>
+        </details>
+    }
+}
+
+/// vLLM's serving flags that change its budget, folded away: the defaults are the release's and
+/// the card's. A count of 0 means the default.
+#[component]
+fn VllmInputs() -> impl IntoView {
+    use headroom_core::vllm::VllmVersion;
+    let ui = ui();
+    let lang = ui.lang;
+    let s = ui.scenario;
+    let versions = Signal::derive(move || {
+        ["0.30", "0.21", "0.11"].iter().map(|v| (v.to_string(), format!("vLLM {v}"))).collect::<Vec<_>>()
+    });
+    view! {
+        <details class="hr-vllm" id="hr-vllm">
+            <summary>{move || tr(lang.get(), T::VllmOptions)}</summary>
+            <Choice id="hr-vllm-version" label=label_of(lang.get_untracked(), T::VllmVersion) options=versions
+                selected=Signal::derive(move || s.with(|s| s.vllm.version.id()))
+                set=Callback::new(move |v: String| if let Ok(v) = VllmVersion::parse(&v) { s.update(|s| s.vllm.version = v) })/>
+            <CountField id="hr-gmu" label=label_of(lang.get_untracked(), T::VllmUtilization)
+                value=Signal::derive(move || s.with(|s| u64::from(s.vllm.utilization.unwrap_or(0)) / 100))
+                set=Callback::new(move |v: u64| s.update(|s| s.vllm.utilization = (v > 0).then_some((v.min(100) * 100) as u32)))
+                min=0 max=100/>
+            <CountField id="hr-max-num-seqs" label=label_of(lang.get_untracked(), T::VllmMaxNumSeqs)
+                value=Signal::derive(move || s.with(|s| s.vllm.max_num_seqs.unwrap_or(0)))
+                set=Callback::new(move |v: u64| s.update(|s| s.vllm.max_num_seqs = (v > 0).then_some(v)))
+                min=0 max=headroom_core::vllm::MAX_VLLM_TOKENS/>
+            <CountField id="hr-max-batched" label=label_of(lang.get_untracked(), T::VllmMaxBatched)
+                value=Signal::derive(move || s.with(|s| s.vllm.max_num_batched_tokens.unwrap_or(0)))
+                set=Callback::new(move |v: u64| s.update(|s| s.vllm.max_num_batched_tokens = (v > 0).then_some(v)))
+                min=0 max=headroom_core::vllm::MAX_VLLM_TOKENS/>
+            <Toggle id="hr-eager" label=label_of(lang.get_untracked(), T::VllmEager)
+                checked=Signal::derive(move || s.with(|s| s.vllm.enforce_eager))
+                set=Callback::new(move |v| s.update(|s| s.vllm.enforce_eager = v))/>
         </details>
     }
 }

@@ -315,6 +315,57 @@ pub fn training_advice(a: &headroom_core::fit::TrainingAdvice, l: Lang) -> Strin
     s
 }
 
+/// vLLM's startup budget: its share of the card, each term, the KV cache left, the log lines it
+/// stands for and the requests the cache holds at once per context.
+pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
+    let gib = |x: i64| format_size(Bytes::new(x.unsigned_abs()), l);
+    let sign = |x: i64| if x < 0 { "−" } else { "" };
+    let mut s = format!(
+        "<div class=\"hr-card hr-vllm-budget\" id=\"hr-vllm-budget\"><h2>{} {}</h2><p>{} × {:.2} = <strong>{}</strong> ({}) − {} − {} − {} − {} = {}: <strong>{}{}</strong> ({}{} … {}{})</p>",
+        tr(l, T::VllmAtStart),
+        esc(&b.version),
+        format_size(b.total, l),
+        b.utilization,
+        format_size(b.requested, l),
+        tr(l, T::VllmShare),
+        format_size(b.weights, l),
+        format_size(b.activation_peak, l),
+        format_size(b.non_torch, l),
+        format_size(b.cuda_graphs, l),
+        tr(l, T::VllmKvCache),
+        sign(b.available_kv),
+        gib(b.available_kv),
+        sign(b.available_kv_band.0),
+        gib(b.available_kv_band.0),
+        sign(b.available_kv_band.1),
+        gib(b.available_kv_band.1),
+    );
+    if !b.layout_exact {
+        let _ = write!(s, "<p class=\"hr-warning\">{}</p>", tr(l, T::VllmApprox));
+    }
+    let _ = write!(s, "<h3>{}</h3><pre class=\"hr-log\">", tr(l, T::VllmLog));
+    for line in b.log_lines() {
+        let _ = writeln!(s, "{}", esc(&line));
+    }
+    s.push_str("</pre>");
+    if b.available_kv > 0 {
+        let _ = write!(
+            s,
+            "<h3>{}</h3><table class=\"hr-table\"><thead><tr><th>{}</th><th>{}</th></tr></thead><tbody>",
+            tr(l, T::VllmRequests),
+            tr(l, T::VllmTokensPerRequest),
+            tr(l, T::VllmRequests)
+        );
+        for &(c, n) in &b.table {
+            let mark = if c == b.max_model_len { " class=\"hr-current\"" } else { "" };
+            let _ = write!(s, "<tr{mark}><td>{}</td><td>{}</td></tr>", format_int(c, l), format_int(n, l));
+        }
+        s.push_str("</tbody></table>");
+    }
+    s.push_str("</div>");
+    s
+}
+
 /// A stacked bar of the terms.
 pub fn bar(m: &Memory, l: Lang) -> String {
     let total = m.total.get().max(1) as f64;

@@ -547,7 +547,8 @@ fn training_advice_and_presets() {
 #[test]
 fn a_vllm_command_gives_its_startup_budget() {
     let cmd = "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 16000 --gpu-memory-utilization 0.9 --port 8000";
-    let from_command = json(&["estimate", "--command", cmd, "--device", "h100-sxm", "--vllm-version", "0.11"]);
+    let from_command =
+        json(&["estimate", "--command", cmd, "--device", "h100-sxm", "--vllm-version", "0.11"]);
     let from_flags = json(&[
         "estimate",
         "--model",
