@@ -62,6 +62,7 @@ ui_text! {
     VllmKvCache => "KV cache", "cache KV";
     VllmLog => "What its log will say", "Ce que dira son journal";
     VllmRequests => "Requests the cache holds at once", "Requêtes que le cache tient à la fois";
+    VllmRequestsCol => "requests at once", "requêtes à la fois";
     VllmTokensPerRequest => "tokens per request", "tokens par requête";
     VllmApprox => "recurrent or mixed-size layers: the layout is approximated", "couches récurrentes ou de tailles mêlées : l'agencement est approché";
     ReadCommand => "Read command", "Lire la commande";

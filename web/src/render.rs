@@ -354,7 +354,7 @@ pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
             "<h3>{}</h3><table class=\"hr-table\"><thead><tr><th>{}</th><th>{}</th></tr></thead><tbody>",
             tr(l, T::VllmRequests),
             tr(l, T::VllmTokensPerRequest),
-            tr(l, T::VllmRequests)
+            tr(l, T::VllmRequestsCol)
         );
         for &(c, n) in &b.table {
             let mark = if c == b.max_model_len { " class=\"hr-current\"" } else { "" };
