@@ -759,6 +759,7 @@ struct JsonDevice<'a> {
     device: &'a Device,
     kind_id: &'static str,
     memory_bytes: u64,
+    formats: Vec<&'static str>,
 }
 
 fn filtered(kind: Option<DeviceKind>) -> impl Iterator<Item = &'static Device> {
@@ -768,7 +769,12 @@ fn filtered(kind: Option<DeviceKind>) -> impl Iterator<Item = &'static Device> {
 /// `headroom devices --json`.
 pub fn devices_json(kind: Option<DeviceKind>) -> String {
     let list: Vec<JsonDevice<'_>> = filtered(kind)
-        .map(|d| JsonDevice { device: d, kind_id: d.kind.id(), memory_bytes: d.memory_mib * (1 << 20) })
+        .map(|d| JsonDevice {
+            device: d,
+            kind_id: d.kind.id(),
+            memory_bytes: d.memory_mib * (1 << 20),
+            formats: headroom_core::hardware::formats(d),
+        })
         .collect();
     let mut s = serde_json::to_string_pretty(&list).unwrap_or_default();
     s.push('\n');

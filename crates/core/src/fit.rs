@@ -176,6 +176,33 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         ));
         return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
     }
+    // Formats, precisions and libraries the hardware cannot run, with the nearest that can.
+    {
+        use crate::training::{Mode, TrainPrecision};
+        let bf16 = if scenario.mode.is_training() {
+            scenario.precision == TrainPrecision::PureBf16
+        } else {
+            // (PyTorch itself runs BF16 slowly on older cards; vLLM refuses it.)
+            base.format == WeightFormat::Bf16 && runtime == Runtime::Vllm
+        };
+        let bnb = scenario.mode == Mode::Qlora || matches!(base.format, WeightFormat::Nf4 { .. });
+        if let Some(m) = crate::hardware::cannot_run(device, runtime, base.format, bf16, bnb) {
+            advice.push(m);
+            return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
+        }
+        let sup = crate::hardware::support(device);
+        let low = match base.format {
+            WeightFormat::Fp8 if !sup.fp8 => Some("FP8"),
+            WeightFormat::Mxfp4 | WeightFormat::Nvfp4 if !sup.fp4 => Some("FP4"),
+            _ => None,
+        };
+        if let (Some(w), true) = (low, runtime == Runtime::Vllm && sup.cuda) {
+            advice.push(Msg::new(
+                MsgId::NoteWeightOnlyLowBit,
+                vec![Arg::Text(device.name.into()), Arg::Text(w.into())],
+            ));
+        }
+    }
 
     let training = scenario.mode.is_training();
     let host_ok = |e: &Estimate| cap.host_ram.is_none_or(|ram| e.host.total <= ram);

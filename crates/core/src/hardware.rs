@@ -8,11 +8,14 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
 use crate::catalog::device::{Device, DeviceKind};
 use crate::error::{Error, Result};
 use crate::inference::Runtime;
 use crate::precision::WeightFormat;
+use crate::text::{Arg, Msg, MsgId};
 use crate::units::{Bytes, BytesPerSec, FlopsPerSec, MIB};
 
 #[cfg(feature = "serde")]
@@ -112,6 +115,7 @@ impl MyMachine {
             vendor: "",
             count: 1,
             memory_mib: crate::ops::round_u64(mem_gib * 1024.0).unwrap_or(0),
+            compute_capability: 0,
             bandwidth_gbs: bw,
             fp16_tflops: tflops,
             fp8_tflops: 0.0,
@@ -264,6 +268,99 @@ pub fn runtime_runs_on(runtime: Runtime, device: &Device) -> bool {
         (Runtime::Vllm, DeviceKind::Apple | DeviceKind::Cpu) => false,
         _ => true,
     }
+}
+
+/// What a device's hardware and software stack run (`support`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Support {
+    /// An NVIDIA GPU with CUDA.
+    pub cuda: bool,
+    /// An AMD GPU with ROCm.
+    pub rocm: bool,
+    /// Apple Silicon (Metal, MLX).
+    pub metal: bool,
+    /// BF16 arithmetic (NVIDIA: compute capability 8.0, Ampere, and later).
+    pub bf16: bool,
+    /// FP8 tensor cores (NVIDIA 8.9, Ada, and later; AMD MI300 and later).
+    pub fp8: bool,
+    /// FP8 and FP4 checkpoints run at all, if only weight-only (vLLM's Marlin kernels: NVIDIA 8.0
+    /// and later); FP8 natively with [`Support::fp8`].
+    pub low_bit_weights: bool,
+    /// FP4 tensor cores (NVIDIA Blackwell, 10.0 and later).
+    pub fp4: bool,
+}
+
+/// What `d` runs. An NVIDIA GPU whose compute capability is not stated (your own machine) is
+/// taken as a current one.
+pub fn support(d: &Device) -> Support {
+    let gpu_kind = matches!(d.kind, DeviceKind::Gpu | DeviceKind::Cloud | DeviceKind::Laptop);
+    let cuda = gpu_kind && d.vendor == "NVIDIA";
+    let rocm = gpu_kind && d.vendor == "AMD";
+    let cc = d.compute_capability;
+    let known = cc > 0;
+    let amd_fp8 = rocm && (d.name.contains("MI3") || d.name.contains("MI4"));
+    Support {
+        cuda,
+        rocm,
+        metal: d.kind == DeviceKind::Apple,
+        bf16: !cuda || !known || cc >= 80,
+        fp8: if cuda { !known || cc >= 89 } else { amd_fp8 },
+        low_bit_weights: if cuda { !known || cc >= 80 } else { rocm },
+        fp4: cuda && (!known || cc >= 100),
+    }
+}
+
+/// The weight formats a device runs, by name (`headroom devices --json`'s `formats`).
+pub fn formats(d: &Device) -> Vec<&'static str> {
+    let s = support(d);
+    let mut out = vec!["fp32", "fp16"];
+    if s.bf16 {
+        out.push("bf16");
+    }
+    if s.cuda || s.rocm {
+        if s.low_bit_weights {
+            out.extend(["fp8", "mxfp4", "nvfp4"]);
+        }
+        out.extend(["int8", "gptq", "awq", "nf4"]);
+    }
+    if s.metal {
+        out.push("mlx");
+    }
+    out.push("gguf");
+    out
+}
+
+/// Why a format, precision or library cannot run on `d`, as a message naming what would; `None`
+/// when it can. `bf16` is the 16-bit type the run computes in; `bnb` whether it needs
+/// bitsandbytes (QLoRA, NF4 weights) under a PyTorch runtime.
+pub fn cannot_run(d: &Device, runtime: Runtime, format: WeightFormat, bf16: bool, bnb: bool) -> Option<Msg> {
+    let s = support(d);
+    let cc = Arg::Num(f64::from(d.compute_capability) / 10.0, 1);
+    let pytorch = matches!(runtime, Runtime::Vllm | Runtime::Transformers);
+    if bnb && pytorch && !(s.cuda || s.rocm) {
+        return Some(Msg::new(
+            if s.metal { MsgId::AdviceBnbNoMetal } else { MsgId::AdviceBnbNeedsGpu },
+            vec![Arg::Text(d.name.into())],
+        ));
+    }
+    if pytorch && s.cuda && !s.low_bit_weights {
+        let what = match format {
+            WeightFormat::Fp8 => Some("FP8"),
+            WeightFormat::Mxfp4 => Some("MXFP4"),
+            WeightFormat::Nvfp4 => Some("NVFP4"),
+            _ => None,
+        };
+        if let Some(w) = what {
+            return Some(Msg::new(
+                MsgId::AdviceNoLowBitKernels,
+                vec![Arg::Text(d.name.into()), cc, Arg::Text(w.into())],
+            ));
+        }
+    }
+    if pytorch && bf16 && !s.bf16 {
+        return Some(Msg::new(MsgId::AdviceNoBf16, vec![Arg::Text(d.name.into()), cc]));
+    }
+    None
 }
 
 #[cfg(test)]

@@ -730,6 +730,26 @@ messages! {
     AdviceSmallModelCpuOk =>
         "a model this small also runs acceptably on a CPU for one user; the GPU pays off with long prompts or many requests",
         "un modèle aussi petit tourne aussi correctement sur CPU pour un utilisateur ; le GPU devient rentable avec de longs prompts ou beaucoup de requêtes";
+    /// bitsandbytes on a Mac.
+    AdviceBnbNoMetal =>
+        "bitsandbytes (QLoRA, NF4) needs an NVIDIA or AMD GPU, not {0}'s Metal: on a Mac the nearest is LoRA on an MLX 4-bit model (mlx_lm.lora), or a GGUF with llama.cpp for inference",
+        "bitsandbytes (QLoRA, NF4) demande un GPU NVIDIA ou AMD, pas le Metal de {0} : sur un Mac, le plus proche est LoRA sur un modèle MLX 4 bits (mlx_lm.lora), ou un GGUF avec llama.cpp pour l'inférence";
+    /// bitsandbytes without a GPU.
+    AdviceBnbNeedsGpu =>
+        "bitsandbytes' QLoRA kernels need an NVIDIA or AMD GPU, which {0} does not have",
+        "les noyaux QLoRA de bitsandbytes demandent un GPU NVIDIA ou AMD, que {0} n'a pas";
+    /// No BF16.
+    AdviceNoBf16 =>
+        "{0} has no BF16 (compute capability {1}; BF16 needs 8.0, Ampere, or later): vLLM refuses it and the Trainer's bf16 fails; run in FP16 (--weights fp16, vLLM --dtype half; training fp16 mixed precision)",
+        "{0} n'a pas de BF16 (capacité de calcul {1} ; le BF16 demande 8.0, Ampere, ou plus) : vLLM le refuse et le bf16 du Trainer échoue ; passez en FP16 (--weights fp16, vLLM --dtype half ; entraînement en précision mixte fp16)";
+    /// No FP8/FP4 kernels.
+    AdviceNoLowBitKernels =>
+        "{0} (compute capability {1}) has no kernels for {2} weights (vLLM's need 8.0, Ampere, or later): use a GPTQ/AWQ or BF16/FP16 checkpoint, or a GGUF with llama.cpp",
+        "{0} (capacité de calcul {1}) n'a pas de noyaux pour des poids {2} (ceux de vLLM demandent 8.0, Ampere, ou plus) : prenez un checkpoint GPTQ/AWQ ou BF16/FP16, ou un GGUF avec llama.cpp";
+    /// Weight-only FP8/FP4.
+    NoteWeightOnlyLowBit =>
+        "{0} has no {1} tensor cores: vLLM runs these weights weight-only (Marlin), dequantized to 16-bit in each matrix product; memory as shown, compute at the 16-bit rate",
+        "{0} n'a pas de cœurs tensoriels {1} : vLLM exécute ces poids en poids seuls (Marlin), déquantifiés en 16 bits à chaque produit ; mémoire comme indiqué, calcul au débit 16 bits";
     /// vLLM: no room left outside its share.
     AdviceVllmNoRoomOutside =>
         "--gpu-memory-utilization {0} leaves too little of the card for the CUDA context: vLLM stops at start (\"Free memory on device … is less than desired GPU memory utilization\")",

@@ -53,6 +53,10 @@ pub struct Device {
     /// Memory per accelerator in MiB, as the system reports it: a card sold as "24 GB" holds
     /// 24 GiB = 24,576 MiB; a Mac's unified memory; a CPU machine's RAM.
     pub memory_mib: u64,
+    /// NVIDIA's CUDA compute capability × 10 (75 = Turing 7.5, 80 = Ampere A100, 89 = Ada, 90 =
+    /// Hopper, 100 and 120 = Blackwell), from NVIDIA's table (developer.nvidia.com/cuda-gpus);
+    /// 0 for other vendors, or a GPU whose generation is not stated.
+    pub compute_capability: u16,
     /// Memory bandwidth per accelerator in GB/s (10^9 bytes per second), theoretical peak.
     pub bandwidth_gbs: f64,
     /// Dense FP16/BF16 matrix throughput per accelerator in TFLOP/s (with FP32 accumulation where

@@ -1,0 +1,88 @@
+//! What runs where: each device's formats, and the scenarios its hardware refuses, each with the
+//! nearest thing that runs.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use headroom_core::catalog;
+use headroom_core::fit::{Verdict, fit};
+use headroom_core::hardware::{formats, support};
+use headroom_core::inference::Runtime;
+use headroom_core::precision::WeightFormat;
+use headroom_core::scenario::Scenario;
+use headroom_core::text::{Lang, MsgId};
+use headroom_core::training::{Mode, TrainPrecision};
+
+/// Every catalog device states the formats it runs; every NVIDIA GPU its compute capability.
+#[test]
+fn every_device_states_what_it_runs() {
+    for d in catalog::devices() {
+        let f = formats(d);
+        assert!(f.contains(&"fp16") && f.contains(&"gguf"), "{}", d.id);
+        if d.vendor == "NVIDIA" && d.kind != catalog::device::DeviceKind::Cpu {
+            assert!(d.compute_capability >= 70, "{} states no compute capability", d.id);
+        } else {
+            assert_eq!(d.compute_capability, 0, "{}", d.id);
+        }
+        let s = support(d);
+        assert!(!s.fp8 || s.low_bit_weights, "{}: FP8 tensor cores run FP8 weights", d.id);
+    }
+    let t4 = catalog::device("t4").unwrap();
+    assert!(!formats(t4).contains(&"bf16") && !formats(t4).contains(&"fp8"));
+    let h100 = catalog::device("h100-sxm").unwrap();
+    assert!(support(h100).fp8 && !support(h100).fp4);
+    assert!(support(catalog::device("b200").unwrap()).fp4);
+    assert!(formats(catalog::device("m3-max-128gb").unwrap()).contains(&"mlx"));
+}
+
+fn advice_ids(s: &Scenario, device: &str) -> (Verdict, Vec<MsgId>, String) {
+    let f = fit(s, catalog::device(device).unwrap()).unwrap();
+    let text = f.advice.iter().map(|m| m.render(Lang::En)).collect::<Vec<_>>().join(" | ");
+    (f.verdict, f.advice.iter().map(|m| m.id).collect(), text)
+}
+
+#[test]
+fn bf16_on_a_t4_is_refused_for_vllm_with_fp16_named() {
+    let s = Scenario { runtime: Some(Runtime::Vllm), context: 4096, ..Scenario::catalog("qwen2.5-3b") };
+    let (v, ids, text) = advice_ids(&s, "t4");
+    assert_eq!(v, Verdict::No);
+    assert!(ids.contains(&MsgId::AdviceNoBf16), "{text}");
+    assert!(text.contains("--weights fp16"), "{text}");
+    let fp16 = Scenario { weights: Some(WeightFormat::F16), ..s.clone() };
+    assert_eq!(advice_ids(&fp16, "t4").0, Verdict::Fits);
+    // Ampere has BF16.
+    assert_eq!(advice_ids(&s, "a10g").0, Verdict::Fits);
+    // Pure BF16 training on a V100: refused too.
+    let train = Scenario {
+        mode: Mode::Full,
+        precision: TrainPrecision::PureBf16,
+        ..Scenario::catalog("smollm2-135m")
+    };
+    assert!(advice_ids(&train, "v100-sxm2-16gb").1.contains(&MsgId::AdviceNoBf16));
+}
+
+#[test]
+fn qlora_on_a_mac_is_refused_with_mlx_named() {
+    let s = Scenario { mode: Mode::Qlora, ..Scenario::catalog("llama-3.2-1b") };
+    let (v, ids, text) = advice_ids(&s, "m3-max-128gb");
+    assert_eq!(v, Verdict::No);
+    assert!(ids.contains(&MsgId::AdviceBnbNoMetal) && text.contains("mlx_lm.lora"), "{text}");
+    // The same run fits an NVIDIA card.
+    assert_eq!(advice_ids(&s, "rtx-4090").0, Verdict::Fits);
+}
+
+#[test]
+fn fp8_needs_ampere_and_runs_weight_only_before_ada() {
+    let s = Scenario {
+        weights: Some(WeightFormat::Fp8),
+        runtime: Some(Runtime::Vllm),
+        ..Scenario::catalog("qwen3-8b")
+    };
+    let (v, ids, _) = advice_ids(&s, "v100-sxm-32gb");
+    assert_eq!(v, Verdict::No);
+    assert!(ids.contains(&MsgId::AdviceNoLowBitKernels));
+    let (v, ids, _) = advice_ids(&s, "a100-sxm-80gb");
+    assert_eq!(v, Verdict::Fits);
+    assert!(ids.contains(&MsgId::NoteWeightOnlyLowBit));
+    let (v, ids, _) = advice_ids(&s, "h100-sxm");
+    assert_eq!(v, Verdict::Fits);
+    assert!(!ids.contains(&MsgId::NoteWeightOnlyLowBit));
+}
