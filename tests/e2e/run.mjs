@@ -321,6 +321,15 @@ test('a pasted vllm serve command shows the budget vLLM will log, as the CLI com
   const lower = cli(['estimate', '--model', 'qwen3-8b', '--runtime', 'vllm', '--context', '16000', '--gpu-memory-utilization', '0.8', '--device', 'h100-sxm']);
   await page.waitForFunction((l) => document.querySelector('#hr-vllm-budget')?.textContent.includes(l), lower.vllm.log[2], { timeout: 10000 });
   assert(lower.vllm.available_kv_cache_memory < want.vllm.available_kv_cache_memory, 'less cache at 0.8');
+  // SGLang's pool, from its own command.
+  const sg = 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 16000 --mem-fraction-static 0.85';
+  await page.fill('#hr-command', sg);
+  await page.click('#hr-command-read');
+  const sgWant = cli(['estimate', '--command', sg, '--device', 'h100-sxm']);
+  await waitBytes(page, '#hr-total-bytes', sgWant.memory.total);
+  const sgText = await page.locator('#hr-sglang-budget').textContent();
+  assert(sgText.includes(sgWant.sglang.log[0]), `the SGLang card shows "${sgWant.sglang.log[0]}": ${sgText}`);
+  assertEq(new URL(page.url()).search, sgWant.link, 'the page link is the CLI link (SGLang)');
 });
 
 test('a hybrid model shows its recurrent state apart from the KV cache, and its layers', async ({ page, base, shot }) => {

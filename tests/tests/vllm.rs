@@ -157,3 +157,60 @@ proptest! {
         prop_assert!(big.verdict >= small.verdict);
     }
 }
+
+/// SGLang's documented arithmetic (`_handle_gpu_memory_settings`, `profile_max_num_token`): the
+/// fraction from the card's reserve, the pool from what is free after the weights, whole pages.
+#[test]
+fn sglang_budget_follows_its_server_arguments() {
+    let s = Scenario {
+        context: 16000,
+        runtime: Some(Runtime::Sglang),
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        ..Scenario::catalog("llama-3.1-8b")
+    };
+    let e = estimate(&s).unwrap();
+    let b = e.sglang.as_ref().unwrap();
+    // 80 GiB card: 512 + 8192 × 1.5 + 256 × 2 + 1/8 × 1024 = 13,440 MiB reserved.
+    assert_eq!(b.heuristic_reserve.get(), 13_440 << 20);
+    assert_eq!((b.chunked_prefill_size, b.cuda_graph_max_bs), (8192, 256));
+    assert!((b.mem_fraction_static - 0.836).abs() < 1e-9, "{}", b.mem_fraction_static);
+    // The pool: free × fraction − weights, in tokens of 128 KiB.
+    assert_eq!(b.cell_size, 32 * 2 * 8 * 128 * 2);
+    assert_eq!(b.pool, b.free_at_start.get() as i64 - b.weights.get() as i64 - b.dynamic.get() as i64);
+    assert_eq!(b.max_total_num_tokens, b.pool as u64 / b.cell_size);
+    assert!(
+        b.log_lines()[0].starts_with(&format!("KV Cache is allocated. #tokens: {}", b.max_total_num_tokens))
+    );
+    // The estimate's total is the weights, the cache and SGLang's dynamic share: it fits what is free.
+    let f = fit(&s, headroom_core::catalog::device("h100-sxm").unwrap()).unwrap();
+    assert_eq!(f.verdict, headroom_core::fit::Verdict::Fits);
+    assert_eq!(f.capacity, b.free_at_start);
+    // Pages: a page size rounds the pool down to whole pages.
+    let paged = Scenario {
+        sglang: headroom_core::sglang::SglangOptions { page_size: Some(64), ..Default::default() },
+        ..s
+    };
+    let p = estimate(&paged).unwrap().sglang.unwrap();
+    assert_eq!(p.max_total_num_tokens % 64, 0);
+    assert!(
+        p.max_total_num_tokens <= b.max_total_num_tokens
+            && p.max_total_num_tokens + 64 > b.max_total_num_tokens
+    );
+}
+
+proptest! {
+    /// A larger static fraction never leaves SGLang a smaller pool.
+    #[test]
+    fn a_larger_fraction_never_shrinks_the_sglang_pool(f in 1u32..10_000, df in 0u32..2000) {
+        let pool = |f: u32| {
+            let s = Scenario {
+                runtime: Some(Runtime::Sglang),
+                device: Some(DeviceChoice::Catalog("rtx-4090".into())),
+                sglang: headroom_core::sglang::SglangOptions { mem_fraction_static: Some(f), ..Default::default() },
+                ..Scenario::catalog("qwen3-8b")
+            };
+            estimate(&s).unwrap().sglang.unwrap().max_total_num_tokens
+        };
+        prop_assert!(pool((f + df).min(10_000)) >= pool(f));
+    }
+}

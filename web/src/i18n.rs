@@ -49,7 +49,7 @@ ui_text! {
     CpuMoeLayers => "MoE experts of the first N layers in RAM (--n-cpu-moe)", "Experts MoE des N premières couches en RAM (--n-cpu-moe)";
     DraftModel => "Draft model for speculative decoding (-md)", "Modèle brouillon pour le décodage spéculatif (-md)";
     NoDraft => "— none —", "— aucun —";
-    PasteCommand => "Paste a llama-server, ollama or vllm serve command", "Collez une commande llama-server, ollama ou vllm serve";
+    PasteCommand => "Paste a llama-server, ollama, vllm serve or sglang.launch_server command", "Collez une commande llama-server, ollama, vllm serve ou sglang.launch_server";
     VllmModelLen => "no --max-model-len: vLLM serves the model's longest context, {0} tokens", "pas de --max-model-len : vLLM sert le contexte le plus long du modèle, {0} tokens";
     VllmOptions => "vLLM settings", "Réglages vLLM";
     VllmVersion => "vLLM release", "Version de vLLM";
@@ -57,6 +57,8 @@ ui_text! {
     VllmMaxNumSeqs => "--max-num-seqs (0: the card's default)", "--max-num-seqs (0 : la valeur de la carte)";
     VllmMaxBatched => "--max-num-batched-tokens (0: the card's default)", "--max-num-batched-tokens (0 : la valeur de la carte)";
     VllmEager => "--enforce-eager (no CUDA graphs)", "--enforce-eager (sans graphes CUDA)";
+    SglangAtStart => "SGLang at start: free memory × mem_fraction_static − weights = KV pool", "SGLang au démarrage : mémoire libre × mem_fraction_static − poids = pool KV";
+    SglangPoolTokens => "tokens in the pool", "tokens dans le pool";
     VllmAtStart => "vLLM at start", "vLLM au démarrage";
     VllmShare => "its share", "sa part";
     VllmKvCache => "KV cache", "cache KV";

@@ -366,6 +366,28 @@ pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
     s
 }
 
+/// SGLang's startup budget: the static share of the free memory, the weights, the KV pool and
+/// the log lines it stands for.
+pub fn sglang_budget(b: &headroom_core::sglang::SglangBudget, l: Lang) -> String {
+    let mut s = format!(
+        "<div class=\"hr-card hr-vllm-budget\" id=\"hr-sglang-budget\"><h2>{}</h2><p>{} × {:.3} − {} = <strong>{}{}</strong>: {} {}</p><h3>{}</h3><pre class=\"hr-log\">",
+        tr(l, T::SglangAtStart),
+        format_size(b.free_at_start, l),
+        b.mem_fraction_static,
+        format_size(b.weights, l),
+        if b.pool < 0 { "−" } else { "" },
+        format_size(Bytes::new(b.pool.unsigned_abs()), l),
+        format_int(b.max_total_num_tokens, l),
+        tr(l, T::SglangPoolTokens),
+        tr(l, T::VllmLog),
+    );
+    for line in b.log_lines() {
+        let _ = writeln!(s, "{}", esc(&line));
+    }
+    s.push_str("</pre></div>");
+    s
+}
+
 /// A stacked bar of the terms.
 pub fn bar(m: &Memory, l: Lang) -> String {
     let total = m.total.get().max(1) as f64;

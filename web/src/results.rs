@@ -119,6 +119,9 @@ pub fn Results() -> impl IntoView {
                 if let Some(b) = f.as_ref().and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
                     h.push_str(&render::vllm_budget(b, l));
                 }
+                if let Some(b) = f.as_ref().and_then(|f| f.sglang.as_ref()).or(e.sglang.as_ref()) {
+                    h.push_str(&render::sglang_budget(b, l));
+                }
                 h.push_str(&render::breakdown(e, &c));
                 if let Some(f) = f {
                     h.push_str(&render::speed(e, f, l));

@@ -276,6 +276,26 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "GIB")]
     pub cpu_offload_gb: Option<f64>,
 
+    /// SGLang: share of the memory free at start for weights and KV pool [default: SGLang's heuristic for the card].
+    #[arg(long, value_name = "SHARE")]
+    pub mem_fraction_static: Option<f64>,
+
+    /// SGLang: tokens per prefill chunk [default: by the card].
+    #[arg(long, value_name = "N")]
+    pub chunked_prefill_size: Option<u64>,
+
+    /// SGLang: the largest CUDA-graph batch [default: by the card].
+    #[arg(long, value_name = "N")]
+    pub cuda_graph_max_bs: Option<u64>,
+
+    /// SGLang: tokens per KV page [default: 1].
+    #[arg(long, value_name = "N")]
+    pub page_size: Option<u64>,
+
+    /// SGLang: no CUDA graphs.
+    #[arg(long)]
+    pub disable_cuda_graph: bool,
+
     /// What to estimate: inference, full (fine-tuning), lora, qlora.
     #[arg(long, value_name = "MODE", default_value = "inference")]
     pub mode: String,
@@ -602,6 +622,17 @@ impl ScenarioArgs {
         if let Some(g) = &self.cudagraph_estimate {
             v.graph_estimate = Some(switch("cudagraph-estimate", g)?);
         }
+        let g = &mut scenario.sglang;
+        if let Some(f) = self.mem_fraction_static {
+            g.mem_fraction_static = Some(headroom_core::vllm::utilization_of(f).ok_or_else(|| {
+                format!("invalid mem-fraction-static: {f} is out of range; SGLang takes a share above 0 and at most 1")
+            })?);
+        }
+        g.chunked_prefill_size = self.chunked_prefill_size.or(g.chunked_prefill_size);
+        g.cuda_graph_max_bs = self.cuda_graph_max_bs.or(g.cuda_graph_max_bs);
+        g.page_size = self.page_size.or(g.page_size);
+        g.disable_cuda_graph |= self.disable_cuda_graph;
+        let v = &mut scenario.vllm;
         if let Some(g) = self.cpu_offload_gb {
             if !(g.is_finite() && (0.0..=65536.0).contains(&g)) {
                 return Err(format!("invalid cpu-offload-gb: {g} is out of range; use 0 to 65536 GiB"));

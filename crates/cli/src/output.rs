@@ -40,6 +40,46 @@ struct Json<'a> {
     llama_cpp: Option<headroom_core::estimate::LlamaCppBuffers>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vllm: Option<JsonVllm>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sglang: Option<JsonSglang>,
+}
+
+/// SGLang's startup budget, as its log states it (sizes in bytes).
+#[derive(Serialize)]
+struct JsonSglang {
+    free_at_start: u64,
+    mem_fraction_static: f64,
+    heuristic_reserve: u64,
+    chunked_prefill_size: u64,
+    cuda_graph_max_bs: u64,
+    model_weights: u64,
+    dynamic_memory: u64,
+    kv_pool: i64,
+    cell_size: u64,
+    max_total_num_tokens: u64,
+    context_len: u64,
+    max_running_requests: u64,
+    requests_at_context: u64,
+    log: Vec<String>,
+}
+
+fn json_sglang(b: &headroom_core::sglang::SglangBudget) -> JsonSglang {
+    JsonSglang {
+        free_at_start: b.free_at_start.get(),
+        mem_fraction_static: b.mem_fraction_static,
+        heuristic_reserve: b.heuristic_reserve.get(),
+        chunked_prefill_size: b.chunked_prefill_size,
+        cuda_graph_max_bs: b.cuda_graph_max_bs,
+        model_weights: b.weights.get(),
+        dynamic_memory: b.dynamic.get(),
+        kv_pool: b.pool,
+        cell_size: b.cell_size,
+        max_total_num_tokens: b.max_total_num_tokens,
+        context_len: b.context_len,
+        max_running_requests: b.max_running_requests,
+        requests_at_context: b.requests_at_context,
+        log: b.log_lines(),
+    }
 }
 
 #[derive(Serialize)]
@@ -286,6 +326,7 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         state_bytes_per_sequence: e.state_per_sequence.get(),
         llama_cpp: e.llama_cpp,
         vllm: e.vllm.as_ref().map(json_vllm),
+        sglang: e.sglang.as_ref().map(json_sglang),
     };
     // Serializing plain structs of integers and strings cannot fail.
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
@@ -525,6 +566,22 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             .map(|(c, n)| format!("{} tokens: {}", format_int(*c, Lang::En), format_int(*n, Lang::En)))
             .collect();
         let _ = writeln!(s, "  requests at once  {}", rows.join(" · "));
+    }
+    if let Some(b) = fit.and_then(|f| f.sglang.as_ref()).or(e.sglang.as_ref()) {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "SGLang at start: {} free × mem_fraction_static {:.3} − weights {} = KV pool {} ({} tokens of {} bytes)",
+            format_size(b.free_at_start, Lang::En),
+            b.mem_fraction_static,
+            format_size(b.weights, Lang::En),
+            signed_gib(b.pool),
+            format_int(b.max_total_num_tokens, Lang::En),
+            b.cell_size,
+        );
+        for line in b.log_lines() {
+            let _ = writeln!(s, "  log  {line}");
+        }
     }
     let cmds = headroom_core::flags::commands(scenario, e, fit);
     if !cmds.is_empty() {

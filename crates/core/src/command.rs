@@ -63,6 +63,8 @@ pub struct Command {
     pub draft_max: Option<u64>,
     /// vLLM's serving flags (`vllm serve`); other runtimes leave the defaults.
     pub vllm: crate::vllm::VllmOptions,
+    /// SGLang's serving flags (`sglang.launch_server`).
+    pub sglang: crate::sglang::SglangOptions,
     /// vLLM: `--tensor-parallel-size`.
     pub tensor_parallel: Option<u64>,
     /// vLLM: the weight format `--dtype` or `--quantization` names.
@@ -287,6 +289,7 @@ pub fn parse(text: &str) -> Result<Command> {
         draft: None,
         draft_max: None,
         vllm: crate::vllm::VllmOptions::default(),
+        sglang: crate::sglang::SglangOptions::default(),
         tensor_parallel: None,
         weights: None,
         model_len_default: false,
@@ -307,8 +310,16 @@ pub fn parse(text: &str) -> Result<Command> {
                 }
             }
         }
+        "sglang" if args.first().map(String::as_str) == Some("serve") => {
+            c.runtime = Runtime::Sglang;
+            sglang(&args[1..], &mut c, &mut ignored);
+        }
         "python" | "python3" if args.first().map(String::as_str) == Some("-m") => {
             match args.get(1).map(String::as_str) {
+                Some("sglang.launch_server") => {
+                    c.runtime = Runtime::Sglang;
+                    sglang(&args[2..], &mut c, &mut ignored);
+                }
                 Some("vllm.entrypoints.openai.api_server" | "vllm.entrypoints.api_server") => {
                     c.runtime = Runtime::Vllm;
                     vllm(&args[2..], false, &mut c, &mut ignored);
@@ -317,7 +328,7 @@ pub fn parse(text: &str) -> Result<Command> {
                     return Err(Error::invalid(
                         "command",
                         format!(
-                            "`python -m {}` is not a server Headroom reads; accepted: vllm.entrypoints.openai.api_server",
+                            "`python -m {}` is not a server Headroom reads; accepted: vllm.entrypoints.openai.api_server, sglang.launch_server",
                             other.unwrap_or("")
                         ),
                     ));
@@ -357,7 +368,7 @@ pub fn parse(text: &str) -> Result<Command> {
             return Err(Error::invalid(
                 "command",
                 format!(
-                    "`{other}` is not a program Headroom reads; accepted: llama-server, llama-cli, ollama, vllm serve, python -m vllm.entrypoints.openai.api_server"
+                    "`{other}` is not a program Headroom reads; accepted: llama-server, llama-cli, ollama, vllm serve, python -m vllm.entrypoints.openai.api_server, python -m sglang.launch_server"
                 ),
             ));
         }
@@ -416,6 +427,138 @@ fn vllm_tokens(v: &str) -> Option<u64> {
         _ => (t, 1),
     };
     num.parse::<u64>().ok().and_then(|n| n.checked_mul(mul)).filter(|n| *n > 0)
+}
+
+/// `sglang.launch_server` flags.
+fn sglang(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
+    let mut i = 0;
+    let mut len_set = false;
+    while i < args.len() {
+        let raw = args[i].as_str();
+        let (flag, inline) = match raw.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
+            _ => (raw, None),
+        };
+        let value = |i: &mut usize| -> Option<String> {
+            if let Some(v) = &inline {
+                return Some(v.clone());
+            }
+            let v = args.get(*i + 1).cloned();
+            if v.is_some() {
+                *i += 1;
+            }
+            v
+        };
+        let mut bad = |piece: String, why: &str| ignored.push(Ignored { piece, reason: why.into() });
+        let norm = flag.replace('_', "-");
+        let count_of =
+            |v: &str| v.trim().parse::<u64>().ok().filter(|n| (1..=crate::sglang::MAX_SGLANG).contains(n));
+        match norm.as_str() {
+            "--model-path" | "--model" => match value(&mut i) {
+                Some(v) => {
+                    let name = v.trim_end_matches('/');
+                    c.catalog = crate::catalog::model(name)
+                        .ok()
+                        .or_else(|| crate::catalog::model(name.rsplit('/').next().unwrap_or(name)).ok())
+                        .map(|m| (m.id.to_string(), None));
+                    c.model = Some(v);
+                }
+                None => bad(flag.into(), "no value"),
+            },
+            "--context-length" => match value(&mut i) {
+                Some(v) => match vllm_tokens(&v) {
+                    Some(n) if n <= crate::scenario::MAX_CONTEXT => {
+                        c.context = Some(n);
+                        len_set = true;
+                    }
+                    _ => bad(format!("{flag} {v}"), "not a context length"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--tp" | "--tp-size" | "--tensor-parallel-size" => match value(&mut i) {
+                Some(v) => match count(&v, crate::scenario::MAX_GPUS) {
+                    Some(n) => c.tensor_parallel = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a GPU count"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--mem-fraction-static" => match value(&mut i) {
+                Some(v) => match v.trim().parse::<f64>().ok().and_then(crate::vllm::utilization_of) {
+                    Some(f) => c.sglang.mem_fraction_static = Some(f),
+                    None => bad(format!("{flag} {v}"), "not a share above 0 and at most 1"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--chunked-prefill-size" | "--cuda-graph-max-bs" | "--page-size" => match value(&mut i) {
+                Some(v) => match count_of(&v) {
+                    Some(n) if norm == "--chunked-prefill-size" => c.sglang.chunked_prefill_size = Some(n),
+                    Some(n) if norm == "--cuda-graph-max-bs" => c.sglang.cuda_graph_max_bs = Some(n),
+                    Some(n) => c.sglang.page_size = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a count (1 to 1048576; -1 is not modelled)"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--disable-cuda-graph" => c.sglang.disable_cuda_graph = true,
+            "--kv-cache-dtype" => match value(&mut i) {
+                Some(v) => match v.trim() {
+                    "auto" => {}
+                    "fp8_e4m3" | "fp8_e5m2" | "fp8" => {
+                        c.k_type = Some(KvDtype::Fp8);
+                        c.v_type = Some(KvDtype::Fp8);
+                    }
+                    "bf16" | "bfloat16" => {
+                        c.k_type = Some(KvDtype::Bf16);
+                        c.v_type = Some(KvDtype::Bf16);
+                    }
+                    _ => bad(
+                        format!("{flag} {v}"),
+                        "a cache dtype Headroom does not model (auto, fp8_e4m3, fp8_e5m2, bf16)",
+                    ),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--dtype" => match value(&mut i) {
+                Some(v) => match v.trim() {
+                    "auto" => {}
+                    "bfloat16" => c.weights = c.weights.or(Some(WeightFormat::Bf16)),
+                    "float16" | "half" => c.weights = c.weights.or(Some(WeightFormat::F16)),
+                    "float32" | "float" => c.weights = c.weights.or(Some(WeightFormat::F32)),
+                    _ => bad(format!("{flag} {v}"), "not a dtype (auto bfloat16 float16 float32)"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--quantization" => match value(&mut i) {
+                Some(v) => match v.trim() {
+                    "fp8" => c.weights = WeightFormat::parse("fp8").ok(),
+                    "awq" | "awq_marlin" => c.weights = WeightFormat::parse("awq-4bit").ok(),
+                    "gptq" | "gptq_marlin" => c.weights = WeightFormat::parse("gptq-4bit").ok(),
+                    "bitsandbytes" => c.weights = WeightFormat::parse("nf4").ok(),
+                    "mxfp4" => c.weights = WeightFormat::parse("mxfp4").ok(),
+                    "modelopt_fp4" => c.weights = WeightFormat::parse("nvfp4").ok(),
+                    "compressed-tensors" | "modelopt" => {}
+                    _ => bad(
+                        format!("{flag} {v}"),
+                        "a quantization Headroom does not model; the checkpoint's format is kept",
+                    ),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            other if other.starts_with('-') => {
+                let piece = match (&inline, args.get(i + 1)) {
+                    (Some(v), _) => format!("{flag}={v}"),
+                    (None, Some(n)) if !n.starts_with('-') => {
+                        i += 1;
+                        format!("{flag} {n}")
+                    }
+                    _ => flag.to_string(),
+                };
+                bad(piece, "an SGLang flag Headroom does not model")
+            }
+            other => bad(other.into(), "a word Headroom does not place"),
+        }
+        i += 1;
+    }
+    c.model_len_default = !len_set;
 }
 
 /// `vllm serve` flags (`positional`: the model may come first, as `vllm serve MODEL`).
@@ -789,7 +932,7 @@ impl Command {
     /// longest context (what vLLM serves by default); returns that length when it was used.
     pub fn apply_with_model(&self, s: &mut Scenario) -> Option<u64> {
         self.apply(s);
-        if self.runtime != Runtime::Vllm || !self.model_len_default {
+        if !self.runtime.tensor_parallel() || !self.model_len_default {
             return None;
         }
         let r = crate::estimate::resolve(&s.model).ok()?;
@@ -802,6 +945,23 @@ impl Command {
     /// attention, cache types and llama.cpp's batch settings); the model is the caller's.
     pub fn apply(&self, s: &mut Scenario) {
         s.runtime = Some(self.runtime);
+        if self.runtime == Runtime::Sglang {
+            if let Some(n) = self.context {
+                s.context = n;
+            }
+            s.kv = self.k_type.unwrap_or(KvDtype::F16);
+            s.gpus = self.tensor_parallel.unwrap_or(1);
+            let (g, o) = (&mut s.sglang, &self.sglang);
+            g.mem_fraction_static = o.mem_fraction_static.or(g.mem_fraction_static);
+            g.chunked_prefill_size = o.chunked_prefill_size.or(g.chunked_prefill_size);
+            g.cuda_graph_max_bs = o.cuda_graph_max_bs.or(g.cuda_graph_max_bs);
+            g.page_size = o.page_size.or(g.page_size);
+            g.disable_cuda_graph |= o.disable_cuda_graph;
+            if let Some(f) = self.weights {
+                s.weights = Some(f);
+            }
+            return;
+        }
         if self.runtime == Runtime::Vllm {
             if let Some(n) = self.context {
                 s.context = n;
@@ -979,6 +1139,50 @@ mod tests {
         let c =
             parse("vllm serve x --max-model-len lots --gpu-memory-utilization 2 --block-size 24").unwrap();
         assert_eq!(c.ignored.len(), 3);
+    }
+
+    #[test]
+    fn an_sglang_command_reads_and_round_trips() {
+        let c = parse(
+            "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2 --mem-fraction-static 0.8 --context-length 32768 --chunked-prefill-size 4096 --kv-cache-dtype fp8_e5m2 --port 30000 --disable-radix-cache",
+        )
+        .unwrap();
+        assert_eq!(c.runtime, Runtime::Sglang);
+        assert_eq!(c.catalog.as_ref().map(|c| c.0.as_str()), Some("qwen3-8b"));
+        assert_eq!((c.context, c.tensor_parallel, c.k_type), (Some(32768), Some(2), Some(KvDtype::Fp8)));
+        assert_eq!((c.sglang.mem_fraction_static, c.sglang.chunked_prefill_size), (Some(8000), Some(4096)));
+        let pieces: Vec<&str> = c.ignored.iter().map(|i| i.piece.as_str()).collect();
+        assert_eq!(pieces, ["--port 30000", "--disable-radix-cache"]);
+        let c = parse("sglang serve --model-path Qwen/Qwen3-8B").unwrap();
+        assert!(c.model_len_default);
+        // What Headroom writes reads back.
+        for sg in [
+            crate::sglang::SglangOptions::default(),
+            crate::sglang::SglangOptions {
+                mem_fraction_static: Some(8500),
+                chunked_prefill_size: Some(2048),
+                cuda_graph_max_bs: Some(16),
+                page_size: Some(64),
+                disable_cuda_graph: true,
+            },
+        ] {
+            let s = Scenario {
+                gpus: 2,
+                kv: KvDtype::Fp8,
+                context: 8192,
+                runtime: Some(Runtime::Sglang),
+                weights: Some(WeightFormat::Bf16),
+                sglang: sg,
+                ..Scenario::catalog("qwen3-8b")
+            };
+            let e = crate::estimate(&s).unwrap();
+            let cmd = &crate::flags::commands(&s, &e, None)[0];
+            let c = parse(cmd).unwrap();
+            assert!(c.ignored.is_empty(), "{cmd}: {:?}", c.ignored);
+            let mut back = Scenario::catalog("qwen3-8b");
+            c.apply(&mut back);
+            assert_eq!(back, s, "{cmd}");
+        }
     }
 
     /// Every vLLM command Headroom writes reads back into the scenario it came from.

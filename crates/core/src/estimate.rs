@@ -117,6 +117,8 @@ pub struct Estimate {
     pub llama_cpp: Option<LlamaCppBuffers>,
     /// vLLM's startup budget on the scenario's GPU (vLLM with a known shape and a GPU device).
     pub vllm: Option<crate::vllm::VllmBudget>,
+    /// SGLang's startup budget on the scenario's GPU (SGLang with a known shape and a GPU).
+    pub sglang: Option<crate::sglang::SglangBudget>,
 }
 
 /// What a training run involves beyond memory.
@@ -369,13 +371,18 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     }
     // vLLM: the card decides the profile step's defaults; the cache holds whole blocks.
     let vllm_card = device.filter(|d| !matches!(d.kind, DeviceKind::Apple | DeviceKind::Cpu));
-    let (vllm_tokens, vllm_seqs) =
-        scenario.vllm.batch(vllm_card.map(crate::vllm::cuda_total), vllm_card.map_or("", |d| d.name));
-    let context = if runtime == Runtime::Vllm {
-        scenario.context.div_ceil(scenario.vllm.block_size()).saturating_mul(scenario.vllm.block_size())
+    let (vllm_tokens, vllm_seqs) = if runtime == Runtime::Sglang {
+        // SGLang: one chunk of its chunked prefill; no sampler profile.
+        (scenario.sglang.sizes(vllm_card.map(|d| d.memory_mib), gpus).0, 0)
     } else {
-        scenario.context
+        scenario.vllm.batch(vllm_card.map(crate::vllm::cuda_total), vllm_card.map_or("", |d| d.name))
     };
+    let page = match runtime {
+        Runtime::Vllm => scenario.vllm.block_size(),
+        Runtime::Sglang => scenario.sglang.page_size(),
+        _ => 1,
+    };
+    let context = scenario.context.div_ceil(page).saturating_mul(page);
     let setup = InferenceSetup {
         runtime,
         kv: scenario.kv,
@@ -479,8 +486,42 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         terms.push(draft_term(id, shape, format, &setup.llama, scenario.llama.draft_max, &mut notes)?);
     }
     let variable = terms.iter().skip(1).fold(Bytes::ZERO, |acc, t| acc.saturating_add(t.bytes));
-    terms.push(match (runtime, shape) {
-        (Runtime::Vllm, Some(a)) => inference::vllm_overhead_term(a, &scenario.vllm, vllm_seqs, gpus),
+    let sglang = match (runtime, shape, vllm_card) {
+        (Runtime::Sglang, Some(a), Some(d)) => Some(crate::sglang::budget(
+            &scenario.sglang,
+            &crate::sglang::SglangInput {
+                arch: a,
+                kv: scenario.kv,
+                context_len: scenario.context,
+                tp: gpus,
+                weights: weights_device,
+                total: crate::vllm::cuda_total(d),
+                gpu_mem_mib: d.memory_mib,
+            },
+        )),
+        _ => None,
+    };
+    terms.push(match (runtime, shape, &sglang) {
+        (Runtime::Vllm, Some(a), _) => inference::vllm_overhead_term(a, &scenario.vllm, vllm_seqs, gpus),
+        (Runtime::Sglang, Some(_), Some(b)) => {
+            // What SGLang keeps free beside the activations: the rest of its dynamic share.
+            let act = terms.iter().find(|t| t.kind == TermKind::Activations).map_or(Bytes::ZERO, |t| t.bytes);
+            let rest = b.dynamic.saturating_sub(act);
+            if act > b.dynamic {
+                notes.push(Msg::new(
+                    MsgId::NoteSglangDynamicShort,
+                    vec![Arg::Size(act), Arg::Size(b.dynamic)],
+                ));
+            }
+            Term {
+                kind: TermKind::Overhead,
+                bytes: rest,
+                low: rest,
+                high: rest,
+                formula: Msg::new(MsgId::OverheadSglang, vec![Arg::Size(rest)]),
+                assumptions: Vec::new(),
+            }
+        }
         _ => overhead_term(runtime, gpus, variable),
     });
     widen_for_confidence(&mut terms, r.confidence);
@@ -560,6 +601,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
             }
         }),
         vllm,
+        sglang,
         notes,
     })
 }
@@ -826,6 +868,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),
         llama_cpp: None,
         vllm: None,
+        sglang: None,
         notes,
     })
 }
@@ -844,7 +887,7 @@ fn kv_term(
     let (mut num, mut den) = kv_share(a, s.runtime, s.gpus);
     let n_layers = a.num_layers();
     let mut kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
-    if s.runtime == Runtime::Vllm && s.gpus > 1 {
+    if s.runtime.tensor_parallel() && s.gpus > 1 {
         // Each layer's own heads decide its share (MLA latents stay whole on every GPU).
         kv_device = inference::kv_device_bytes_tp(a, s.kv, s.context, s.batch, s.gpus)?;
     }
@@ -990,7 +1033,7 @@ fn state_term(a: &Architecture, s: &InferenceSetup, place: Placement, host: &mut
     let device = if place.first_gpu_layer > 0 {
         *host = host.saturating_add(Bytes::new(share(place.first_gpu_layer, layers)));
         share((layers - place.first_gpu_layer).div_ceil(s.gpus.max(1)), layers)
-    } else if s.gpus > 1 && s.runtime == Runtime::Vllm {
+    } else if s.gpus > 1 && s.runtime.tensor_parallel() {
         total.div_ceil(s.gpus)
     } else if s.gpus > 1 {
         share(layers.div_ceil(s.gpus), layers)
@@ -1142,7 +1185,7 @@ fn split_weights(
     };
     let input = |t: &tensors::Tensor| matches!(t.role, Role::TokenEmbd | Role::PosEmbd);
     let head = |t: &tensors::Tensor| t.layer.is_none() && !input(t);
-    if runtime == Runtime::Vllm && gpus > 1 {
+    if runtime.tensor_parallel() && gpus > 1 {
         return (Bytes::new(tensor_parallel_bytes(p, a, gpus)), Bytes::ZERO, Bytes::ZERO);
     }
     let mut sums = p.layer_sums(a.num_layers());

@@ -94,6 +94,8 @@ pub struct Fit {
     pub advice: Vec<Msg>,
     /// vLLM's startup budget on this device (vLLM on a GPU, with a known shape).
     pub vllm: Option<crate::vllm::VllmBudget>,
+    /// SGLang's startup budget on this device (SGLang on a GPU, with a known shape).
+    pub sglang: Option<crate::sglang::SglangBudget>,
 }
 
 /// How the scenario chooses its device count on a machine: the machine's accelerators, unless
@@ -159,6 +161,12 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
             total.scale(scenario.vllm.utilization())
         };
     }
+    if runtime == Runtime::Sglang && cap.class == Class::Gpu {
+        // SGLang's share is of the memory free at start: all of it but the CUDA context.
+        let nccl = if gpus > 1 { crate::vllm::non_torch(gpus).0 } else { Bytes::ZERO };
+        cap.usable =
+            crate::vllm::cuda_total(device).saturating_sub(crate::vllm::CUDA_CONTEXT).saturating_sub(nccl);
+    }
     let arch = r.architecture.as_deref().or(r.stand_in.as_ref().map(|(_, a)| a));
     let base = crate::estimate::estimate_on(&s, r, Some(device))?;
     // vLLM starts when its cache holds one request of the context, and serves the batch at once
@@ -167,6 +175,14 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         b.request_fits
             && b.context_outside_fits
             && b.num_blocks >= b.blocks_per_request.saturating_mul(scenario.batch.max(1))
+    }) && base.sglang.as_ref().is_none_or(|b| {
+        b.pool > 0
+            && b.max_total_num_tokens
+                >= scenario
+                    .context
+                    .div_ceil(scenario.sglang.page_size())
+                    .saturating_mul(scenario.sglang.page_size())
+                    .saturating_mul(scenario.batch.max(1))
     });
 
     if !runtime_runs_on(runtime, device) {
@@ -295,6 +311,20 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         if let Some(b) = &base.vllm {
             advice.extend(vllm_refusals(b, scenario.batch));
         }
+        if let Some(b) = &base.sglang {
+            advice.push(if b.pool <= 0 {
+                Msg::new(MsgId::AdviceSglangNoPool, vec![Arg::Size(Bytes::new(b.pool.unsigned_abs()))])
+            } else {
+                Msg::new(
+                    MsgId::AdviceSglangPool,
+                    vec![
+                        Arg::Int(b.max_total_num_tokens),
+                        Arg::Int(b.requests_at_context),
+                        Arg::Int(b.context_len),
+                    ],
+                )
+            });
+        }
         return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
     };
 
@@ -375,6 +405,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         cost,
         advice,
         vllm: e.vllm.clone(),
+        sglang: e.sglang.clone(),
     })
 }
 
@@ -433,6 +464,7 @@ fn verdict_no(
         cost: cost::cost(device, gpus, e, &Speed::none(), costs),
         advice,
         vllm: e.vllm.clone(),
+        sglang: e.sglang.clone(),
     }
 }
 

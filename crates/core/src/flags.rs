@@ -169,6 +169,44 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 u8::from(s.flash_attention || quantized)
             ));
         }
+        Runtime::Sglang => {
+            let o = &s.sglang;
+            let mut c =
+                format!("python -m sglang.launch_server --model-path {} --context-length {ctx}", repo(s));
+            if gpus > 1 {
+                c.push_str(&format!(" --tp {gpus}"));
+            }
+            if let Some(f) = o.mem_fraction_static {
+                c.push_str(&format!(" --mem-fraction-static {}", f64::from(f) / 10_000.0));
+            }
+            for (flag, value) in [
+                ("--chunked-prefill-size", o.chunked_prefill_size),
+                ("--cuda-graph-max-bs", o.cuda_graph_max_bs),
+                ("--page-size", o.page_size),
+            ] {
+                if let Some(n) = value {
+                    c.push_str(&format!(" {flag} {n}"));
+                }
+            }
+            if o.disable_cuda_graph {
+                c.push_str(" --disable-cuda-graph");
+            }
+            match s.kv {
+                KvDtype::Fp8 => c.push_str(" --kv-cache-dtype fp8_e4m3"),
+                KvDtype::Bf16 => c.push_str(" --kv-cache-dtype bf16"),
+                _ => {}
+            }
+            match e.format {
+                WeightFormat::Fp8 => c.push_str(" --quantization fp8"),
+                WeightFormat::Awq { .. } => c.push_str(" --quantization awq"),
+                WeightFormat::Gptq { .. } => c.push_str(" --quantization gptq"),
+                WeightFormat::Nf4 { .. } => c.push_str(" --quantization bitsandbytes"),
+                WeightFormat::F16 => c.push_str(" --dtype float16"),
+                WeightFormat::Bf16 => c.push_str(" --dtype bfloat16"),
+                _ => {}
+            }
+            out.push(c);
+        }
         Runtime::Mlx => {
             out.push(format!("mlx_lm.server --model {} --max-kv-size {ctx}", repo(s)));
         }

@@ -265,7 +265,7 @@ pub fn runtime_runs_on(runtime: Runtime, device: &Device) -> bool {
     match (runtime, device.kind) {
         (Runtime::Mlx, DeviceKind::Apple) => true,
         (Runtime::Mlx, _) => false,
-        (Runtime::Vllm, DeviceKind::Apple | DeviceKind::Cpu) => false,
+        (Runtime::Vllm | Runtime::Sglang, DeviceKind::Apple | DeviceKind::Cpu) => false,
         _ => true,
     }
 }
@@ -336,7 +336,7 @@ pub fn formats(d: &Device) -> Vec<&'static str> {
 pub fn cannot_run(d: &Device, runtime: Runtime, format: WeightFormat, bf16: bool, bnb: bool) -> Option<Msg> {
     let s = support(d);
     let cc = Arg::Num(f64::from(d.compute_capability) / 10.0, 1);
-    let pytorch = matches!(runtime, Runtime::Vllm | Runtime::Transformers);
+    let pytorch = matches!(runtime, Runtime::Vllm | Runtime::Sglang | Runtime::Transformers);
     if bnb && pytorch && !(s.cuda || s.rocm) {
         return Some(Msg::new(
             if s.metal { MsgId::AdviceBnbNoMetal } else { MsgId::AdviceBnbNeedsGpu },

@@ -29,6 +29,8 @@ pub enum Runtime {
     Transformers,
     /// vLLM: preallocates `gpu_memory_utilization` of the GPU, CUDA graphs, paged KV.
     Vllm,
+    /// SGLang: keeps `mem_fraction_static` of the free memory for weights and its KV pool.
+    Sglang,
     /// llama.cpp (`llama-server`, `llama-cli`).
     LlamaCpp,
     /// Ollama: llama.cpp underneath, with its own defaults.
@@ -41,9 +43,10 @@ pub enum Runtime {
 
 impl Runtime {
     /// Every runtime.
-    pub const ALL: [Runtime; 6] = [
+    pub const ALL: [Runtime; 7] = [
         Runtime::Transformers,
         Runtime::Vllm,
+        Runtime::Sglang,
         Runtime::LlamaCpp,
         Runtime::Ollama,
         Runtime::Mlx,
@@ -55,6 +58,7 @@ impl Runtime {
         match self {
             Runtime::Transformers => "transformers",
             Runtime::Vllm => "vllm",
+            Runtime::Sglang => "sglang",
             Runtime::LlamaCpp => "llama.cpp",
             Runtime::Ollama => "ollama",
             Runtime::Mlx => "mlx",
@@ -67,6 +71,7 @@ impl Runtime {
         match self {
             Runtime::Transformers => "Transformers",
             Runtime::Vllm => "vLLM",
+            Runtime::Sglang => "SGLang",
             Runtime::LlamaCpp => "llama.cpp",
             Runtime::Ollama => "Ollama",
             Runtime::Mlx => "MLX",
@@ -83,6 +88,7 @@ impl Runtime {
         Ok(match t.to_ascii_lowercase().as_str() {
             "transformers" | "hf" | "pytorch" | "torch" => Runtime::Transformers,
             "vllm" => Runtime::Vllm,
+            "sglang" | "sgl" => Runtime::Sglang,
             "llama.cpp" | "llamacpp" | "llama-cpp" | "llama_cpp" | "gguf" => Runtime::LlamaCpp,
             "ollama" => Runtime::Ollama,
             "mlx" | "mlx-lm" | "mlx_lm" => Runtime::Mlx,
@@ -91,7 +97,7 @@ impl Runtime {
                 return Err(Error::invalid(
                     "runtime",
                     format!(
-                        "`{t}` is not a known runtime; accepted: transformers vllm llama.cpp ollama mlx cpu"
+                        "`{t}` is not a known runtime; accepted: transformers vllm sglang llama.cpp ollama mlx cpu"
                     ),
                 ));
             }
@@ -110,6 +116,11 @@ impl Runtime {
             | WeightFormat::Nvfp4 => Runtime::Vllm,
             _ => Runtime::Transformers,
         }
+    }
+
+    /// Whether the runtime splits every layer's tensors over its GPUs (vLLM, SGLang).
+    pub const fn tensor_parallel(self) -> bool {
+        matches!(self, Runtime::Vllm | Runtime::Sglang)
     }
 
     /// Whether the runtime is llama.cpp underneath.
@@ -315,12 +326,12 @@ pub fn kv_share(a: &Architecture, runtime: Runtime, gpus: u64) -> (u64, u64) {
     }
     let layers = a.num_layers();
     match (runtime, a.first_attention()) {
-        (Runtime::Vllm, Some(Mixer::Attention(s))) => {
+        (r, Some(Mixer::Attention(s))) if r.tensor_parallel() => {
             let kv = s.num_kv_heads.max(1);
             if kv >= gpus { (1, gpus) } else { (1, kv) }
         }
-        (Runtime::Vllm, Some(Mixer::Mla(_))) => (1, 1),
-        (Runtime::Vllm, None) => (1, gpus),
+        (r, Some(Mixer::Mla(_))) if r.tensor_parallel() => (1, 1),
+        (r, None) if r.tensor_parallel() => (1, gpus),
         _ => (layers.div_ceil(gpus), layers),
     }
 }
@@ -451,6 +462,18 @@ pub fn activation_term(
                 (0.9, 1.15),
             )
         }
+        Runtime::Sglang => {
+            // One chunk of `chunked_prefill_size` tokens through a layer, split over the GPUs.
+            let tokens = s.vllm_tokens;
+            let per_token = 2u64.saturating_mul(h).saturating_add(3u64.saturating_mul(ffn) / s.gpus.max(1));
+            let bytes = tokens.saturating_mul(per_token).saturating_mul(2);
+            (
+                bytes,
+                Msg::new(MsgId::ActSglang, vec![Arg::Int(tokens), Arg::Int(h), Arg::Int(ffn)]),
+                vec![],
+                (0.6, 1.6),
+            )
+        }
         Runtime::Mlx => {
             let tokens = MLX_PREFILL_STEP.min(ctx_total.max(1));
             let per_token = 2u64.saturating_mul(h).saturating_add(3u64.saturating_mul(ffn)).saturating_mul(2);
@@ -494,6 +517,7 @@ pub fn overhead_term(runtime: Runtime, gpus: u64, variable: Bytes) -> Term {
     let (base, low, high, msg) = match runtime {
         Runtime::Transformers => (mib(500), mib(300), mib(1400), MsgId::OverheadTransformers),
         Runtime::Vllm => (mib(1700), mib(1000), mib(3000), MsgId::OverheadVllm),
+        Runtime::Sglang => (mib(832), mib(500), mib(3000), MsgId::OverheadSglang),
         Runtime::LlamaCpp | Runtime::Ollama => (mib(300), mib(150), mib(600), MsgId::OverheadLlamaCpp),
         Runtime::Mlx => (mib(300), mib(150), mib(800), MsgId::OverheadMlx),
         Runtime::Cpu => (mib(200), mib(100), mib(500), MsgId::OverheadCpu),

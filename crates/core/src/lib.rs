@@ -34,6 +34,7 @@ pub mod number;
 pub mod ops;
 pub mod precision;
 pub mod scenario;
+pub mod sglang;
 pub mod share;
 pub mod speed;
 pub mod tensor;

@@ -112,6 +112,9 @@ pub struct Scenario {
     /// runtimes ignore them.
     #[cfg_attr(feature = "serde", serde(default))]
     pub vllm: crate::vllm::VllmOptions,
+    /// SGLang's serving parameters (`--mem-fraction-static`, `--chunked-prefill-size`, …).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub sglang: crate::sglang::SglangOptions,
     /// Inference or a kind of training.
     pub mode: Mode,
     /// The optimizer (training).
@@ -162,6 +165,7 @@ impl Default for Scenario {
             gpu_layers: None,
             llama: LlamaOptions::default(),
             vllm: crate::vllm::VllmOptions::default(),
+            sglang: crate::sglang::SglangOptions::default(),
             mode: Mode::Inference,
             optimizer: Optimizer::AdamW,
             precision: TrainPrecision::Mixed,
@@ -328,6 +332,7 @@ impl Scenario {
             ));
         }
         self.vllm.validate()?;
+        self.sglang.validate()?;
         if let Some(d) = &self.llama.draft {
             crate::catalog::model(d).map_err(|e| Error::invalid("draft", format!("{e}")))?;
         }

@@ -31,6 +31,9 @@
 //! | `kvmem` | vLLM `--kv-cache-memory`, bytes | profiled |
 //! | `eager`, `cge` | vLLM `--enforce-eager`, CUDA-graph estimate (`1`/`0`) | off, by release |
 //! | `cpuoff` | vLLM `--cpu-offload-gb`, in bytes | `0` |
+//! | `mfs` | SGLang `--mem-fraction-static` | by card |
+//! | `cps`, `cgbs`, `page` | SGLang `--chunked-prefill-size`, `--cuda-graph-max-bs`, `--page-size` | by card, `1` |
+//! | `nocg` | SGLang `--disable-cuda-graph`, `1` | `0` |
 //! | `draft` | llama.cpp draft model for speculative decoding, a catalog id (`-md`) | none |
 //! | `draftmax` | its most tokens drafted per step (`--draft-max`) | `16` |
 //! | `cpumoe` | llama.cpp MoE experts in RAM: of the first N layers, or `all` (`--n-cpu-moe`, `--cpu-moe`) | none |
@@ -337,6 +340,18 @@ pub fn encode(s: &Scenario) -> String {
     if v.cpu_offload > 0 {
         q.push("cpuoff", &format!("{}", v.cpu_offload));
     }
+    let g = &s.sglang;
+    if let Some(f) = g.mem_fraction_static {
+        q.push("mfs", &format!("{}", f64::from(f) / 10_000.0));
+    }
+    for (key, n) in [("cps", g.chunked_prefill_size), ("cgbs", g.cuda_graph_max_bs), ("page", g.page_size)] {
+        if let Some(n) = n {
+            q.push(key, &format!("{n}"));
+        }
+    }
+    if g.disable_cuda_graph {
+        q.push("nocg", "1");
+    }
     if s.mode != d.mode {
         q.push("mode", s.mode.id());
     }
@@ -536,6 +551,20 @@ pub fn decode(query: &str) -> Decoded {
                     let on = value == "1";
                     if key == "swafull" { scenario.llama.swa_full = on } else { scenario.llama.unified = on }
                 }
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "mfs" => match value.trim().parse::<f64>().ok().and_then(crate::vllm::utilization_of) {
+                Some(f) => scenario.sglang.mem_fraction_static = Some(f),
+                None => ignore(&key, &value, "a share above 0 and at most 1".into()),
+            },
+            "cps" | "cgbs" | "page" => match parse_count(&value, crate::sglang::MAX_SGLANG) {
+                Some(n) if key == "cps" => scenario.sglang.chunked_prefill_size = Some(n),
+                Some(n) if key == "cgbs" => scenario.sglang.cuda_graph_max_bs = Some(n),
+                Some(n) => scenario.sglang.page_size = Some(n),
+                None => ignore(&key, &value, format!("a count (1 to {})", crate::sglang::MAX_SGLANG)),
+            },
+            "nocg" => match value.as_str() {
+                "0" | "1" => scenario.sglang.disable_cuda_graph = value == "1",
                 _ => ignore(&key, &value, "use 0 or 1".into()),
             },
             "vver" => match crate::vllm::VllmVersion::parse(&value) {
@@ -915,6 +944,26 @@ mod tests {
             d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(),
             ["gmu", "mns", "bs", "vver", "eager", "kvmem"]
         );
+    }
+
+    #[test]
+    fn sglang_settings_round_trip() {
+        let s = Scenario {
+            runtime: Some(Runtime::Sglang),
+            sglang: crate::sglang::SglangOptions {
+                mem_fraction_static: Some(8800),
+                chunked_prefill_size: Some(4096),
+                cuda_graph_max_bs: Some(32),
+                page_size: Some(16),
+                disable_cuda_graph: true,
+            },
+            ..Scenario::default()
+        };
+        let q = encode(&s);
+        assert_eq!(q, "?v=1&runtime=sglang&mfs=0.88&cps=4096&cgbs=32&page=16&nocg=1");
+        assert_eq!(decode(&q).scenario, s);
+        let d = decode("?v=1&runtime=sglang&mfs=0&cps=-1&nocg=2");
+        assert_eq!(d.ignored.len(), 3);
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub fn decode_efficiency(runtime: Runtime, class: Class) -> (f64, f64) {
         // CPUs reach 0.65-0.85 of theoretical bandwidth (notes.md §3).
         (Class::Cpu, _) | (_, Runtime::Cpu) => (0.7, 0.05e-3),
         (Class::Gpu, Runtime::LlamaCpp | Runtime::Ollama) => (0.85, 0.07e-3),
-        (Class::Gpu, Runtime::Vllm) => (0.85, 0.03e-3),
+        (Class::Gpu, Runtime::Vllm | Runtime::Sglang) => (0.85, 0.03e-3),
         // Eager PyTorch: Python and kernel-launch overhead per layer.
         (Class::Gpu, Runtime::Transformers) => (0.7, 0.3e-3),
         (Class::Gpu, Runtime::Mlx) => (0.7, 0.1e-3),
@@ -136,7 +136,7 @@ pub fn inference_speed(
     let (eff, layer_latency) = decode_efficiency(e.runtime, class);
     let layers = arch.map_or(32, |a| a.num_layers()) as f64;
     let n = gpus.max(1) as f64;
-    let tp = e.runtime == Runtime::Vllm && gpus > 1;
+    let tp = e.runtime.tensor_parallel() && gpus > 1;
     // Bandwidth of the memory holding the device part: the accelerators (several in parallel
     // only under tensor parallelism), or system RAM for the CPU runtime.
     let device_bw = if class == Class::Cpu {

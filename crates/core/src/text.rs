@@ -357,6 +357,10 @@ messages! {
     AssumeVllmProfile =>
         "--max-num-batched-tokens {0} and --max-num-seqs {1} (vllm serve's defaults: 8192 and 1024 on cards of 70 GiB or more other than A100s, else 2048 and 256); vLLM gives the KV cache what is left of its share of the GPU",
         "--max-num-batched-tokens {0} et --max-num-seqs {1} (valeurs par défaut de vllm serve : 8192 et 1024 sur les cartes de 70 Gio ou plus hors A100, sinon 2048 et 256) ; vLLM donne au cache KV ce qui reste de sa part du GPU";
+    /// SGLang chunked prefill.
+    ActSglang =>
+        "SGLang's chunked prefill: {0} tokens through one layer in 16-bit, hidden states (2 × {1}) and the MLP (3 × {2}) per token",
+        "préremplissage par morceaux de SGLang : {0} tokens dans une couche en 16 bits, états cachés (2 × {1}) et MLP (3 × {2}) par token";
     /// MLX prefill.
     ActMlx =>
         "mlx-lm prefill step of {0} tokens in 16-bit: hidden states (2 × {1}) and the MLP (3 × {2}) per token",
@@ -377,6 +381,10 @@ messages! {
     OverheadVllm =>
         "non-torch memory {0}, CUDA graphs' reserve {1} and rotary cache {2} inside vLLM's share (the CUDA context lives outside it)",
         "mémoire hors PyTorch {0}, réserve des graphes CUDA {1} et cache rotatif {2} dans la part de vLLM (le contexte CUDA vit en dehors)";
+    /// SGLang overhead.
+    OverheadSglang =>
+        "what SGLang keeps free beside the activations: {0} of (1 − mem_fraction_static) of the memory free at start, for CUDA graphs and the allocator",
+        "ce que SGLang garde libre en plus des activations : {0} de (1 − mem_fraction_static) de la mémoire libre au démarrage, pour les graphes CUDA et l'allocateur";
     /// llama.cpp overhead.
     OverheadLlamaCpp =>
         "CUDA context and cuBLAS: {0}",
@@ -766,6 +774,14 @@ messages! {
     AdviceVllmQueue =>
         "vLLM starts, but its cache holds {0} requests of {1} tokens at once, not {2}: the others wait in the queue",
         "vLLM démarre, mais son cache contient {0} requêtes de {1} tokens à la fois, pas {2} : les autres attendent";
+    /// SGLang: nothing left for the pool.
+    AdviceSglangNoPool =>
+        "SGLang stops at start, \"Not enough memory. Please try to increase --mem-fraction-static\": its pool is {0} short; raise --mem-fraction-static, quantize the weights or add GPUs (--tp)",
+        "SGLang s'arrête au démarrage, « Not enough memory. Please try to increase --mem-fraction-static » : il manque {0} à son pool ; augmentez --mem-fraction-static, quantifiez les poids ou ajoutez des GPU (--tp)";
+    /// SGLang: the pool is too small for the batch.
+    AdviceSglangPool =>
+        "SGLang's KV pool holds {0} tokens: {1} requests of {2} tokens at once, fewer than asked; the others wait",
+        "le pool KV de SGLang contient {0} tokens : {1} requêtes de {2} tokens à la fois, moins que demandé ; les autres attendent";
     /// vLLM preallocates.
     AdviceVllmPreallocates =>
         "vLLM claims {0} ({1}% of the GPU) at start and gives what the weights and its profile step leave to the KV cache",
@@ -798,6 +814,10 @@ messages! {
     NoticeUnknownQuant =>
         "quantization_config `{0}` is not understood; sizes use torch_dtype instead",
         "quantization_config `{0}` n'est pas compris ; les tailles utilisent torch_dtype à la place";
+    /// SGLang's dynamic share too small.
+    NoteSglangDynamicShort =>
+        "a chunk of prefill needs about {0}, more than the {1} SGLang leaves beside its pool: lower --mem-fraction-static or --chunked-prefill-size, or it may run out of memory on long prompts",
+        "un morceau de préremplissage demande environ {0}, plus que les {1} que SGLang laisse à côté de son pool : baissez --mem-fraction-static ou --chunked-prefill-size, sinon il risque de manquer de mémoire sur les longs prompts";
     /// vLLM's CPU offload.
     NoteVllmCpuOffload =>
         "--cpu-offload-gb keeps {0} of each GPU's weights in CPU memory, streamed in at every step (slower)",
