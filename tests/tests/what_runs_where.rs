@@ -86,3 +86,21 @@ fn fp8_needs_ampere_and_runs_weight_only_before_ada() {
     assert_eq!(v, Verdict::Fits);
     assert!(!ids.contains(&MsgId::NoteWeightOnlyLowBit));
 }
+
+/// Your own GPU, of no stated vendor or generation, is taken as a current NVIDIA one.
+#[test]
+fn my_own_gpu_runs_everything_a_current_card_runs() {
+    use headroom_core::hardware::{DeviceChoice, MyMachine};
+    let d = headroom_core::fit::device_of(&DeviceChoice::Mine(MyMachine {
+        vram_gib: 24.0,
+        ram_gib: 64.0,
+        unified: false,
+        bandwidth_gbs: 0.0,
+        tflops: 0.0,
+    }))
+    .unwrap();
+    let s = support(&d);
+    assert!(s.cuda && s.bf16 && s.low_bit_weights);
+    let q = Scenario { mode: Mode::Qlora, ..Scenario::catalog("llama-3.2-1b") };
+    assert_eq!(fit(&q, &d).unwrap().verdict, Verdict::Fits);
+}

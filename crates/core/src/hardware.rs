@@ -294,7 +294,8 @@ pub struct Support {
 /// taken as a current one.
 pub fn support(d: &Device) -> Support {
     let gpu_kind = matches!(d.kind, DeviceKind::Gpu | DeviceKind::Cloud | DeviceKind::Laptop);
-    let cuda = gpu_kind && d.vendor == "NVIDIA";
+    // A GPU of no stated vendor (your own machine) is taken as an NVIDIA one.
+    let cuda = gpu_kind && matches!(d.vendor, "NVIDIA" | "");
     let rocm = gpu_kind && d.vendor == "AMD";
     let cc = d.compute_capability;
     let known = cc > 0;
