@@ -526,6 +526,10 @@ fn LlamaCppInputs() -> impl IntoView {
                 if let Some((id, _)) = &c.catalog {
                     s.model = ModelSource::Catalog(id.clone());
                 }
+                // A pasted command is the whole serving setup: the serving options it does not
+                // set go back to their defaults (the vLLM release chosen stays).
+                s.vllm = headroom_core::vllm::VllmOptions { version: s.vllm.version, ..Default::default() };
+                s.sglang = Default::default();
                 longest = c.apply_with_model(s);
             });
             if let Some(n) = longest {
