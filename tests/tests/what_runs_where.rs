@@ -104,3 +104,43 @@ fn my_own_gpu_runs_everything_a_current_card_runs() {
     let q = Scenario { mode: Mode::Qlora, ..Scenario::catalog("llama-3.2-1b") };
     assert_eq!(fit(&q, &d).unwrap().verdict, Verdict::Fits);
 }
+
+/// Free rather than total: a reserve lowers what the device gives, by its default or by hand; one
+/// larger than the card is refused with a message naming the setting.
+#[test]
+fn a_reserve_lowers_the_capacity_and_an_impossible_one_is_refused() {
+    use headroom_core::hardware::{Reserve, default_reserve};
+    let d = catalog::device("rtx-4090").unwrap();
+    let s = Scenario { weights: WeightFormat::parse("q4_k_m").ok(), ..Scenario::catalog("llama-3.1-8b") };
+    let none = fit(&s, d).unwrap();
+    let auto = fit(&Scenario { reserve: Reserve::Auto, ..s.clone() }, d).unwrap();
+    assert_eq!(none.capacity.get() - auto.capacity.get(), default_reserve(d).get());
+    assert_eq!(default_reserve(d).get(), 512 << 20);
+    assert_eq!(default_reserve(catalog::device("h100-sxm").unwrap()).get(), 0);
+    assert_eq!(default_reserve(catalog::device("m3-max-128gb").unwrap()).get(), 4 << 30);
+    assert!(auto.advice.iter().any(|m| m.id == MsgId::NoteReserve));
+    let huge = Scenario {
+        reserve: Reserve::Mib(30 * 1024),
+        device: Some(headroom_core::hardware::DeviceChoice::Catalog("rtx-4090".into())),
+        ..s.clone()
+    };
+    let err = headroom_core::fit::estimate_with_device(&huge).unwrap_err();
+    assert!(format!("{err}").contains("reserve"), "{err}");
+    assert_eq!(fit(&huge, d).unwrap().verdict, Verdict::No);
+    assert!(Reserve::parse("lots").is_err() && Reserve::parse("-1").is_err());
+    assert_eq!(Reserve::parse("1.5").unwrap(), Reserve::Mib(1536));
+}
+
+proptest::proptest! {
+    /// A reserve never gives a device more room.
+    #[test]
+    fn a_reserve_never_increases_capacity(mib in 0u64..(64 * 1024), i in 0usize..200) {
+        let devices = catalog::devices();
+        let d = &devices[i % devices.len()];
+        let s = Scenario { weights: WeightFormat::parse("q4_k_m").ok(), ..Scenario::catalog("qwen3-8b") };
+        let a = fit(&s, d).unwrap();
+        let b = fit(&Scenario { reserve: headroom_core::hardware::Reserve::Mib(mib.max(1)), ..s }, d).unwrap();
+        proptest::prop_assert!(b.capacity <= a.capacity);
+        proptest::prop_assert!(b.verdict >= a.verdict);
+    }
+}

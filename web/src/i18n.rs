@@ -57,6 +57,9 @@ ui_text! {
     VllmMaxNumSeqs => "--max-num-seqs (0: the card's default)", "--max-num-seqs (0 : la valeur de la carte)";
     VllmMaxBatched => "--max-num-batched-tokens (0: the card's default)", "--max-num-batched-tokens (0 : la valeur de la carte)";
     VllmEager => "--enforce-eager (no CUDA graphs)", "--enforce-eager (sans graphes CUDA)";
+    Reserve => "Kept free for other programs", "Gardé libre pour les autres programmes";
+    ReserveNone => "nothing (the whole memory)", "rien (toute la mémoire)";
+    ReserveAuto => "the device's usual (display GPU 0.5 GiB, Mac 4 GiB, CPU 2 GiB)", "l'habituel de l'appareil (GPU d'affichage 0,5 Gio, Mac 4 Gio, CPU 2 Gio)";
     SglangAtStart => "SGLang at start: free memory × mem_fraction_static − weights = KV pool", "SGLang au démarrage : mémoire libre × mem_fraction_static − poids = pool KV";
     SglangPoolTokens => "tokens in the pool", "tokens dans le pool";
     VllmAtStart => "vLLM at start", "vLLM au démarrage";

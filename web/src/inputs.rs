@@ -743,6 +743,25 @@ pub fn HardwareInputs() -> impl IntoView {
             }
         })
     };
+    let reserve_options = Signal::derive(move || {
+        let l = lang.get();
+        let mut v = vec![
+            ("none".to_string(), tr(l, T::ReserveNone).to_string()),
+            ("auto".to_string(), tr(l, T::ReserveAuto).to_string()),
+        ];
+        let mut sizes = vec![512u64, 1024, 2048, 4096, 8192];
+        // A size from a link or the CLI shows as itself.
+        if let headroom_core::hardware::Reserve::Mib(m) = s.with(|s| s.reserve)
+            && !sizes.contains(&m)
+        {
+            sizes.push(m);
+            sizes.sort_unstable();
+        }
+        for mib in sizes {
+            v.push((mib.to_string(), format!("{} GiB", mib as f64 / 1024.0)));
+        }
+        v
+    });
     view! {
         <fieldset class="hr-card">
             <legend>{move || tr(lang.get(), T::Hardware)}</legend>
@@ -782,6 +801,16 @@ pub fn HardwareInputs() -> impl IntoView {
                     set=Callback::new(move |v| s.update(|s| s.gpus = v))
                     min=1 max=4096/>
             })}
+            <Choice id="hr-reserve" label=label_of(lang.get_untracked(), T::Reserve) options=reserve_options
+                selected=Signal::derive(move || s.with(|s| s.reserve.id()))
+                set=Callback::new(move |v: String| {
+                    let r = match v.as_str() {
+                        "auto" => headroom_core::hardware::Reserve::Auto,
+                        "none" => headroom_core::hardware::Reserve::None,
+                        m => m.parse::<u64>().map_or(headroom_core::hardware::Reserve::None, headroom_core::hardware::Reserve::Mib),
+                    };
+                    s.update(|s| s.reserve = r);
+                })/>
         </fieldset>
     }
 }

@@ -422,6 +422,11 @@ pub struct ScenarioArgs {
     #[arg(long, requires = "my_ram")]
     pub my_mac: bool,
 
+    /// Memory kept free for the desktop, the OS and other programs: none, auto (by device:
+    /// 512 MiB of a display GPU, 4 GiB of a Mac, 2 GiB of a CPU machine), or GiB.
+    #[arg(long, value_name = "GIB|auto")]
+    pub reserve: Option<String>,
+
     /// Share of a Mac's memory its GPU may use (macOS default: about 0.67 up to 16 GB, 0.75 above).
     #[arg(long, value_name = "SHARE")]
     pub mac_gpu_limit: Option<f64>,
@@ -576,6 +581,13 @@ impl ScenarioArgs {
                 (None, None) => None,
             },
             mac_gpu_fraction: self.mac_gpu_limit,
+            reserve: self
+                .reserve
+                .as_deref()
+                .map(headroom_core::hardware::Reserve::parse)
+                .transpose()
+                .map_err(|e| e.to_string())?
+                .unwrap_or_default(),
             costs: CostSettings {
                 usd_per_kwh: self.kwh_price,
                 hours_per_day: self.hours_per_day,

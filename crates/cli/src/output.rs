@@ -817,6 +817,7 @@ struct JsonDevice<'a> {
     kind_id: &'static str,
     memory_bytes: u64,
     formats: Vec<&'static str>,
+    default_reserve_bytes: u64,
 }
 
 fn filtered(kind: Option<DeviceKind>) -> impl Iterator<Item = &'static Device> {
@@ -831,6 +832,7 @@ pub fn devices_json(kind: Option<DeviceKind>) -> String {
             kind_id: d.kind.id(),
             memory_bytes: d.memory_mib * (1 << 20),
             formats: headroom_core::hardware::formats(d),
+            default_reserve_bytes: headroom_core::hardware::default_reserve(d).get(),
         })
         .collect();
     let mut s = serde_json::to_string_pretty(&list).unwrap_or_default();

@@ -167,8 +167,21 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         cap.usable =
             crate::vllm::cuda_total(device).saturating_sub(crate::vllm::CUDA_CONTEXT).saturating_sub(nccl);
     }
+    // Free rather than total: what the desktop, the OS and other programs keep.
+    let reserve = scenario.reserve.bytes_on(device);
+    if reserve > Bytes::ZERO {
+        let free = cap.memory.saturating_sub(reserve);
+        cap.usable = cap.usable.min(free);
+        if matches!(cap.class, Class::Apple | Class::Cpu) {
+            cap.host_ram = cap.host_ram.map(|r| r.min(free));
+        }
+    }
     let arch = r.architecture.as_deref().or(r.stand_in.as_ref().map(|(_, a)| a));
     let base = crate::estimate::estimate_on(&s, r, Some(device))?;
+    if reserve >= cap.memory {
+        advice.push(Msg::new(MsgId::AdviceReserveTooLarge, vec![Arg::Size(reserve), Arg::Size(cap.memory)]));
+        return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
+    }
     // vLLM starts when its cache holds one request of the context, and serves the batch at once
     // when it holds `batch` of them (whole blocks).
     let vllm_ok = base.vllm.as_ref().is_none_or(|b| {
@@ -191,6 +204,9 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
             vec![Arg::Text(runtime.label().into()), Arg::Text(device.name.into())],
         ));
         return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
+    }
+    if reserve > Bytes::ZERO {
+        advice.push(Msg::new(MsgId::NoteReserve, vec![Arg::Size(reserve)]));
     }
     // Formats, precisions and libraries the hardware cannot run, with the nearest that can.
     {
@@ -764,6 +780,19 @@ pub fn estimate_with_device(scenario: &Scenario) -> Result<(Estimate, Option<Fit
         return Ok((crate::estimate::estimate(scenario)?, None));
     };
     let device = device_of(choice)?;
+    let reserve = scenario.reserve.bytes_on(&device);
+    let memory = Bytes::new(device.memory_mib.saturating_mul(crate::units::MIB));
+    if reserve >= memory {
+        return Err(crate::Error::invalid(
+            "reserve",
+            alloc::format!(
+                "{} is not less than {}'s {}: keep less free for other programs",
+                crate::text::format_size(reserve, crate::text::Lang::En),
+                device.name,
+                crate::text::format_size(memory, crate::text::Lang::En)
+            ),
+        ));
+    }
     let r = resolve(&scenario.model)?;
     let f = fit_with_break_even_resolved(scenario, &r, &device)?;
     let used = Scenario {

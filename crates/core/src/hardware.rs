@@ -270,6 +270,81 @@ pub fn runtime_runs_on(runtime: Runtime, device: &Device) -> bool {
     }
 }
 
+/// Memory kept free for the desktop, the OS and other programs ("free rather than total").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Reserve {
+    /// None: the whole memory (as a data-centre card or a headless machine gives it).
+    #[default]
+    None,
+    /// The device's default ([`default_reserve`]).
+    Auto,
+    /// This many MiB.
+    Mib(u64),
+}
+
+/// The largest reserve accepted: 1 TiB.
+pub const MAX_RESERVE_MIB: u64 = 1 << 20;
+
+impl Reserve {
+    /// Parses `none`, `auto`, or GiB (`1.5`).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `reserve` for anything else, or a size that is negative or over
+    /// 1 TiB.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        match t.to_ascii_lowercase().as_str() {
+            "" | "none" | "off" | "0" => Ok(Reserve::None),
+            "auto" | "default" => Ok(Reserve::Auto),
+            v => match v.trim_end_matches("gib").trim_end_matches("gb").trim().parse::<f64>() {
+                Ok(g) if g.is_finite() && g >= 0.0 && g * 1024.0 <= MAX_RESERVE_MIB as f64 => {
+                    let mib = crate::ops::round_u64(g * 1024.0).unwrap_or(0);
+                    Ok(if mib == 0 { Reserve::None } else { Reserve::Mib(mib) })
+                }
+                _ => Err(Error::invalid(
+                    "reserve",
+                    format!("`{t}` is not a reserve; write none, auto, or GiB such as 1.5 (at most 1024)"),
+                )),
+            },
+        }
+    }
+
+    /// `auto`, or MiB, for links; `none` for none.
+    pub fn id(self) -> String {
+        match self {
+            Reserve::None => "none".into(),
+            Reserve::Auto => "auto".into(),
+            Reserve::Mib(m) => format!("{m}"),
+        }
+    }
+
+    /// Bytes kept free on `d`.
+    pub fn bytes_on(self, d: &Device) -> Bytes {
+        match self {
+            Reserve::None => Bytes::ZERO,
+            Reserve::Auto => default_reserve(d),
+            Reserve::Mib(m) => Bytes::new(m.saturating_mul(MIB)),
+        }
+    }
+}
+
+/// What a device's desktop, OS and other programs usually hold: 512 MiB of a card that drives a
+/// display (GeForce, RTX workstation, Radeon, Arc, a laptop's GPU: the compositor and browser), 4 GiB
+/// of a Mac's unified memory (macOS and apps), 2 GiB of a CPU machine's RAM; nothing on
+/// data-centre cards and cloud instances.
+pub fn default_reserve(d: &Device) -> Bytes {
+    let display = ["GeForce", "RTX", "Radeon", "Arc"].iter().any(|w| d.name.contains(w));
+    match d.kind {
+        DeviceKind::Cloud => Bytes::ZERO,
+        DeviceKind::Apple => Bytes::new(4096 * MIB),
+        DeviceKind::Cpu => Bytes::new(2048 * MIB),
+        DeviceKind::Laptop => Bytes::new(512 * MIB),
+        DeviceKind::Gpu if display => Bytes::new(512 * MIB),
+        DeviceKind::Gpu => Bytes::ZERO,
+    }
+}
+
 /// What a device's hardware and software stack run (`support`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Support {

@@ -147,6 +147,9 @@ pub struct Scenario {
     pub device: Option<DeviceChoice>,
     /// Share of a Mac's unified memory its GPU may use (`None`: macOS's default, 67–75%).
     pub mac_gpu_fraction: Option<f64>,
+    /// Memory kept free for the desktop, the OS and other programs.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub reserve: crate::hardware::Reserve,
     /// Cost assumptions.
     pub costs: CostSettings,
 }
@@ -181,6 +184,7 @@ impl Default for Scenario {
             gpus_per_node: DEFAULT_GPUS_PER_NODE,
             device: None,
             mac_gpu_fraction: None,
+            reserve: crate::hardware::Reserve::None,
             costs: CostSettings::default(),
         }
     }

@@ -31,6 +31,7 @@
 //! | `kvmem` | vLLM `--kv-cache-memory`, bytes | profiled |
 //! | `eager`, `cge` | vLLM `--enforce-eager`, CUDA-graph estimate (`1`/`0`) | off, by release |
 //! | `cpuoff` | vLLM `--cpu-offload-gb`, in bytes | `0` |
+//! | `reserve` | memory kept free for other programs: `auto` (by device) or MiB | none |
 //! | `mfs` | SGLang `--mem-fraction-static` | by card |
 //! | `cps`, `cgbs`, `page` | SGLang `--chunked-prefill-size`, `--cuda-graph-max-bs`, `--page-size` | by card, `1` |
 //! | `nocg` | SGLang `--disable-cuda-graph`, `1` | `0` |
@@ -435,6 +436,9 @@ pub fn encode(s: &Scenario) -> String {
             }
         }
     }
+    if s.reserve != d.reserve {
+        q.push("reserve", &s.reserve.id());
+    }
     if let Some(f) = s.mac_gpu_fraction {
         q.push("macgpu", &num(f));
     }
@@ -552,6 +556,16 @@ pub fn decode(query: &str) -> Decoded {
                     if key == "swafull" { scenario.llama.swa_full = on } else { scenario.llama.unified = on }
                 }
                 _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "reserve" => match value.trim() {
+                "auto" => scenario.reserve = crate::hardware::Reserve::Auto,
+                "none" => scenario.reserve = crate::hardware::Reserve::None,
+                v => match v.parse::<u64>() {
+                    Ok(n) if n > 0 && n <= crate::hardware::MAX_RESERVE_MIB => {
+                        scenario.reserve = crate::hardware::Reserve::Mib(n);
+                    }
+                    _ => ignore(&key, &value, "none, auto, or MiB (1 to 1048576)".into()),
+                },
             },
             "mfs" => match value.trim().parse::<f64>().ok().and_then(crate::vllm::utilization_of) {
                 Some(f) => scenario.sglang.mem_fraction_static = Some(f),
@@ -944,6 +958,15 @@ mod tests {
             d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(),
             ["gmu", "mns", "bs", "vver", "eager", "kvmem"]
         );
+    }
+
+    #[test]
+    fn a_reserve_round_trips() {
+        for r in [crate::hardware::Reserve::Auto, crate::hardware::Reserve::Mib(1536)] {
+            let s = Scenario { reserve: r, ..Scenario::default() };
+            assert_eq!(decode(&encode(&s)).scenario, s);
+        }
+        assert_eq!(decode("?v=1&reserve=lots").ignored.len(), 1);
     }
 
     #[test]

@@ -738,6 +738,14 @@ messages! {
     AdviceSmallModelCpuOk =>
         "a model this small also runs acceptably on a CPU for one user; the GPU pays off with long prompts or many requests",
         "un modèle aussi petit tourne aussi correctement sur CPU pour un utilisateur ; le GPU devient rentable avec de longs prompts ou beaucoup de requêtes";
+    /// Reserve larger than the device.
+    AdviceReserveTooLarge =>
+        "the reserve for other programs, {0}, is not less than the device's {1}",
+        "la réserve pour les autres programmes, {0}, n'est pas inférieure aux {1} de l'appareil";
+    /// Reserve in effect.
+    NoteReserve =>
+        "{0} kept free for the desktop, the OS and other programs",
+        "{0} gardés libres pour le bureau, le système et les autres programmes";
     /// bitsandbytes on a Mac.
     AdviceBnbNoMetal =>
         "bitsandbytes (QLoRA, NF4) needs an NVIDIA or AMD GPU, not {0}'s Metal: on a Mac the nearest is LoRA on an MLX 4-bit model (mlx_lm.lora), or a GGUF with llama.cpp for inference",
