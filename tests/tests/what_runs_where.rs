@@ -132,7 +132,7 @@ fn a_reserve_lowers_the_capacity_and_an_impossible_one_is_refused() {
 }
 
 proptest::proptest! {
-    /// A reserve never gives a device more room.
+    /// A reserve never gives a device more room, nor a better verdict.
     #[test]
     fn a_reserve_never_increases_capacity(mib in 0u64..(64 * 1024), i in 0usize..200) {
         let devices = catalog::devices();
@@ -140,7 +140,10 @@ proptest::proptest! {
         let s = Scenario { weights: WeightFormat::parse("q4_k_m").ok(), ..Scenario::catalog("qwen3-8b") };
         let a = fit(&s, d).unwrap();
         let b = fit(&Scenario { reserve: headroom_core::hardware::Reserve::Mib(mib.max(1)), ..s }, d).unwrap();
-        proptest::prop_assert!(b.capacity <= a.capacity);
         proptest::prop_assert!(b.verdict >= a.verdict);
+        // (A worse verdict may count another memory: system RAM for the CPU.)
+        if a.verdict == b.verdict {
+            proptest::prop_assert!(b.capacity <= a.capacity);
+        }
     }
 }

@@ -427,7 +427,7 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "GIB|auto")]
     pub reserve: Option<String>,
 
-    /// Share of a Mac's memory its GPU may use (macOS default: about 0.67 up to 16 GB, 0.75 above).
+    /// Share of a Mac's memory its GPU may use (macOS default: 2/3 below 36 GiB of RAM, 0.75 from 36 GiB).
     #[arg(long, value_name = "SHARE")]
     pub mac_gpu_limit: Option<f64>,
 

@@ -130,11 +130,12 @@ impl MyMachine {
     }
 }
 
-/// The default share of a Mac's unified memory its GPU may wire: about 67% up to 16 GiB of RAM,
-/// 75% above (macOS `recommendedMaxWorkingSetSize`, measured: 10,922.67 MB on a 16 GB M1;
-/// 49,152 MiB on a 64 GB M1 Max).
+/// The default share of a Mac's unified memory its GPU may wire: 2/3 below 36 GiB of RAM, 75%
+/// from 36 GiB (macOS `recommendedMaxWorkingSetSize` as llama.cpp logs it: 10,922.67 MiB on
+/// 16 GB, 17,179.89 MB on 24 GB, 22,906.50 MB on 32 GB — all 2/3 —, 28,991.03 MB on 36 GB and
+/// 51,539.61 MB on 64 GB — 75%).
 pub fn default_mac_gpu_fraction(ram: Bytes) -> f64 {
-    if ram.get() <= 16 * crate::units::GIB { 2.0 / 3.0 } else { 0.75 }
+    if ram.get() < 36 * crate::units::GIB { 2.0 / 3.0 } else { 0.75 }
 }
 
 /// Broad classes of device that share efficiencies.
@@ -447,6 +448,12 @@ mod tests {
     fn mac_gpu_limit() {
         assert!((default_mac_gpu_fraction(Bytes::from_gib(16)) - 0.6667).abs() < 0.001);
         assert_eq!(default_mac_gpu_fraction(Bytes::from_gib(64)), 0.75);
+        // The logged working sets, in MB (10^6 bytes).
+        for (gib, mb) in [(24, 17_179.89), (32, 22_906.50), (36, 28_991.03), (64, 51_539.61)] {
+            let got =
+                default_mac_gpu_fraction(Bytes::from_gib(gib)) * (gib as f64) * (1u64 << 30) as f64 / 1e6;
+            assert!((got - mb).abs() < 0.05, "{gib} GiB: {got}");
+        }
     }
 
     #[test]
