@@ -131,6 +131,7 @@ fn budget_of(util: u32, offload: u64, seqs: Option<u64>) -> i64 {
             weights: headroom_core::units::Bytes::new((16 * GIB).saturating_sub(offload)),
             total: headroom_core::units::Bytes::new(79 * GIB),
             device_name: "NVIDIA H100",
+            drafter: None,
         },
     )
     .available_kv
@@ -213,4 +214,47 @@ proptest! {
         };
         prop_assert!(pool((f + df).min(10_000)) >= pool(f));
     }
+}
+
+/// A speculative drafter's weights load beside the model and its layers join the KV cache: a
+/// draft model of the same page size shares the target's blocks exactly.
+#[test]
+fn a_drafter_takes_weights_and_cache_layers() {
+    use headroom_core::vllm::{SpecMethod, Speculative};
+    let base = Scenario {
+        context: 8192,
+        runtime: Some(Runtime::Vllm),
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        ..Scenario::catalog("qwen3-8b")
+    };
+    let plain = estimate(&base).unwrap().vllm.unwrap();
+    let spec = Speculative::parse(r#"{"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}"#).unwrap();
+    assert_eq!(spec, Speculative { method: SpecMethod::Draft("qwen3-0.6b".into()), tokens: 4 });
+    let s =
+        Scenario { vllm: VllmOptions { speculative: Some(spec), ..VllmOptions::default() }, ..base.clone() };
+    let e = estimate(&s).unwrap();
+    let b = e.vllm.as_ref().unwrap();
+    let draft_w = headroom_core::tensors::weight_bytes(
+        &headroom_core::catalog::model("qwen3-0.6b").unwrap().architecture().unwrap(),
+        WeightFormat::Bf16,
+    )
+    .unwrap()
+    .total();
+    assert_eq!(b.weights.get(), plain.weights.get() + draft_w.get());
+    // 36 + 28 layers of 4 KiB per token each, in 16-token blocks.
+    assert_eq!(b.block_bytes, 16 * 4096 * (36 + 28));
+    assert!(b.layout_exact);
+    assert!(e.memory.terms.iter().any(|t| t.kind == headroom_core::estimate::TermKind::Draft));
+    // MTP on a model without modules is refused by name; bad configs too.
+    let mtp = Scenario {
+        vllm: VllmOptions {
+            speculative: Some(Speculative::parse("mtp:1").unwrap()),
+            ..VllmOptions::default()
+        },
+        ..base
+    };
+    assert!(format!("{}", estimate(&mtp).unwrap_err()).contains("speculative_config"));
+    assert!(Speculative::parse(r#"{"method": "medusa"}"#).is_err());
+    assert!(Speculative::parse("draft:no-such-model:2").is_err());
+    assert!(Speculative::parse("eagle:0").is_err());
 }

@@ -272,6 +272,11 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "ON|OFF")]
     pub cudagraph_estimate: Option<String>,
 
+    /// vLLM: a speculative drafter, as vLLM's JSON ({"method": "mtp", "num_speculative_tokens": 1},
+    /// {"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}) or mtp:N, eagle:N, draft:MODEL:N.
+    #[arg(long, value_name = "CONFIG")]
+    pub speculative_config: Option<String>,
+
     /// vLLM: GiB of each GPU's weights kept in CPU memory (--cpu-offload-gb).
     #[arg(long, value_name = "GIB")]
     pub cpu_offload_gb: Option<f64>,
@@ -645,6 +650,9 @@ impl ScenarioArgs {
         g.page_size = self.page_size.or(g.page_size);
         g.disable_cuda_graph |= self.disable_cuda_graph;
         let v = &mut scenario.vllm;
+        if let Some(c) = &self.speculative_config {
+            v.speculative = Some(headroom_core::vllm::Speculative::parse(c).map_err(|e| e.to_string())?);
+        }
         if let Some(g) = self.cpu_offload_gb {
             if !(g.is_finite() && (0.0..=65536.0).contains(&g)) {
                 return Err(format!("invalid cpu-offload-gb: {g} is out of range; use 0 to 65536 GiB"));

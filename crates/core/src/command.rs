@@ -731,12 +731,18 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
             | "--disable-log-stats"
             | "--enable-auto-tool-choice"
             | "--enable-log-requests" => bad(flag.into(), "does not change vLLM's memory"),
+            "--speculative-config" => match value(&mut i) {
+                Some(v) => match crate::vllm::Speculative::parse(&v) {
+                    Ok(sp) => c.vllm.speculative = Some(sp),
+                    Err(e) => bad(format!("{flag} {v}"), &format!("{e}")),
+                },
+                None => bad(flag.into(), "no value"),
+            },
             "--pipeline-parallel-size"
             | "-pp"
             | "--data-parallel-size"
             | "-dp"
             | "--enable-expert-parallel"
-            | "--speculative-config"
             | "--swap-space"
             | "--cpu-offload-params"
             | "--limit-mm-per-prompt" => {
@@ -980,6 +986,9 @@ impl Command {
             if o.cpu_offload > 0 {
                 v.cpu_offload = o.cpu_offload;
             }
+            if o.speculative.is_some() {
+                v.speculative = o.speculative.clone();
+            }
             if let Some(f) = self.weights {
                 s.weights = Some(f);
             }
@@ -1119,16 +1128,9 @@ mod tests {
             (Some(8500), Some(64), true)
         );
         assert_eq!((c.k_type, c.vllm.graph_estimate), (Some(KvDtype::Fp8), Some(false)));
+        assert_eq!(c.vllm.speculative.as_ref().map(crate::vllm::Speculative::id).as_deref(), Some("eagle:1"));
         let pieces: Vec<&str> = c.ignored.iter().map(|i| i.piece.as_str()).collect();
-        assert_eq!(
-            pieces,
-            [
-                "--port 8000",
-                "--enable-prefix-caching",
-                "--speculative-config {\"method\": \"eagle\"}",
-                "--weird-flag 3"
-            ]
-        );
+        assert_eq!(pieces, ["--port 8000", "--enable-prefix-caching", "--weird-flag 3"]);
         let c = parse("python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B").unwrap();
         assert_eq!((c.runtime, c.model_len_default), (Runtime::Vllm, true));
         assert_eq!(c.catalog.as_ref().map(|c| c.0.as_str()), Some("qwen3-8b"));
@@ -1203,6 +1205,10 @@ mod tests {
                         enforce_eager: true,
                         graph_estimate: Some(false),
                         cpu_offload: 3 << 29,
+                        speculative: Some(crate::vllm::Speculative {
+                            method: crate::vllm::SpecMethod::Eagle,
+                            tokens: 3,
+                        }),
                         ..VllmOptions::default()
                     },
                 ] {

@@ -480,6 +480,26 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     } else {
         terms.push(activation_term_flat(weights_device));
     }
+    // vLLM's speculative drafter: its weights and the KV its layers add for the requests.
+    let drafter = match (runtime, shape, &scenario.vllm.speculative) {
+        (Runtime::Vllm, Some(a), Some(sp)) => Some(crate::vllm::drafter(a, sp, format, scenario.kv, gpus)?),
+        _ => None,
+    };
+    if let (Some(d), Some(sp)) = (drafter, &scenario.vllm.speculative) {
+        let kv =
+            d.layer_bytes.saturating_mul(d.layers).saturating_mul(context).saturating_mul(scenario.batch);
+        let bytes = d.weights.saturating_add(Bytes::new(kv));
+        terms.push(inference::banded(
+            TermKind::Draft,
+            bytes,
+            if d.exact { (0.98, 1.05) } else { (0.6, 1.6) },
+            Msg::new(
+                MsgId::DraftVllm,
+                vec![Arg::Text(sp.id()), Arg::Size(d.weights), Arg::Int(d.layers), Arg::Size(Bytes::new(kv))],
+            ),
+            vec![],
+        ));
+    }
     if runtime.is_llama_cpp()
         && let Some(id) = &scenario.llama.draft
     {
@@ -537,6 +557,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 weights: weights_device,
                 total: crate::vllm::cuda_total(d),
                 device_name: d.name,
+                drafter,
             },
         )),
         _ => None,

@@ -88,6 +88,9 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if v.cpu_offload > 0 {
                 c.push_str(&format!(" --cpu-offload-gb {}", v.cpu_offload as f64 / (1u64 << 30) as f64));
             }
+            if let Some(sp) = &v.speculative {
+                c.push_str(&format!(" --speculative-config '{}'", sp.json()));
+            }
             match s.kv {
                 KvDtype::Fp8 => c.push_str(" --kv-cache-dtype fp8"),
                 KvDtype::F32 => c.push_str(" --kv-cache-dtype float32"),

@@ -30,6 +30,7 @@
 //! | `bs` | vLLM `--block-size` | `16` |
 //! | `kvmem` | vLLM `--kv-cache-memory`, bytes | profiled |
 //! | `eager`, `cge` | vLLM `--enforce-eager`, CUDA-graph estimate (`1`/`0`) | off, by release |
+//! | `spec` | vLLM speculative drafter: `mtp:N`, `eagle:N`, `draft:MODEL:N` | none |
 //! | `cpuoff` | vLLM `--cpu-offload-gb`, in bytes | `0` |
 //! | `reserve` | memory kept free for other programs: `auto` (by device) or MiB | none |
 //! | `mfs` | SGLang `--mem-fraction-static` | by card |
@@ -341,6 +342,9 @@ pub fn encode(s: &Scenario) -> String {
     if v.cpu_offload > 0 {
         q.push("cpuoff", &format!("{}", v.cpu_offload));
     }
+    if let Some(sp) = &v.speculative {
+        q.push("spec", &sp.id());
+    }
     let g = &s.sglang;
     if let Some(f) = g.mem_fraction_static {
         q.push("mfs", &format!("{}", f64::from(f) / 10_000.0));
@@ -580,6 +584,10 @@ pub fn decode(query: &str) -> Decoded {
             "nocg" => match value.as_str() {
                 "0" | "1" => scenario.sglang.disable_cuda_graph = value == "1",
                 _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "spec" => match crate::vllm::Speculative::parse(&value) {
+                Ok(sp) => scenario.vllm.speculative = Some(sp),
+                Err(e) => ignore(&key, &value, format!("{e}")),
             },
             "vver" => match crate::vllm::VllmVersion::parse(&value) {
                 Ok(v) => scenario.vllm.version = v,
@@ -943,13 +951,14 @@ mod tests {
                 enforce_eager: true,
                 graph_estimate: Some(false),
                 cpu_offload: 4 << 30,
+                speculative: Some(crate::vllm::Speculative::parse("draft:qwen3-0.6b:4").unwrap()),
             },
             ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296"
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4"
         );
         assert_eq!(decode(&q).scenario, s);
         let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");

@@ -826,6 +826,10 @@ messages! {
     NoteSglangDynamicShort =>
         "a chunk of prefill needs about {0}, more than the {1} SGLang leaves beside its pool: lower --mem-fraction-static or --chunked-prefill-size, or it may run out of memory on long prompts",
         "un morceau de préremplissage demande environ {0}, plus que les {1} que SGLang laisse à côté de son pool : baissez --mem-fraction-static ou --chunked-prefill-size, sinon il risque de manquer de mémoire sur les longs prompts";
+    /// vLLM's speculative drafter.
+    DraftVllm =>
+        "speculative drafter {0}: weights {1} and {2} KV layers in vLLM's cache, {3} for the requests",
+        "brouillon spéculatif {0} : poids {1} et {2} couches KV dans le cache de vLLM, {3} pour les requêtes";
     /// vLLM's CPU offload.
     NoteVllmCpuOffload =>
         "--cpu-offload-gb keeps {0} of each GPU's weights in CPU memory, streamed in at every step (slower)",

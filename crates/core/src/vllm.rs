@@ -125,6 +125,114 @@ pub struct VllmOptions {
     pub graph_estimate: Option<bool>,
     /// `--cpu-offload-gb`, in bytes (vLLM counts GiB): weights kept in CPU memory.
     pub cpu_offload: u64,
+    /// `--speculative-config`: the drafter loaded beside the model.
+    pub speculative: Option<Speculative>,
+}
+
+/// A speculative-decoding drafter (`--speculative-config`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Speculative {
+    /// What drafts.
+    pub method: SpecMethod,
+    /// `num_speculative_tokens`.
+    pub tokens: u64,
+}
+
+/// The drafter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum SpecMethod {
+    /// The checkpoint's own multi-token-prediction modules (DeepSeek V3, Qwen3-Next, GLM).
+    Mtp,
+    /// An EAGLE / EAGLE-3 head: one decoder layer at the target's width and its input projection.
+    Eagle,
+    /// A smaller model of the same family, from the catalog (`"model": …`).
+    Draft(String),
+}
+
+impl Speculative {
+    /// Parses vLLM's JSON (`{"method": "mtp", "num_speculative_tokens": 1}`, `{"model":
+    /// "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}`, `{"method": "eagle3", "model": …}`)
+    /// or Headroom's short form (`mtp:1`, `eagle:3`, `draft:qwen3-0.6b:4`).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `speculative_config` for a method Headroom does not model, a draft
+    /// model not in the catalog, or a token count outside 1–64.
+    pub fn parse(text: &str) -> Result<Self> {
+        let t = text.trim();
+        let bad = |why: String| Error::invalid("speculative_config", why);
+        let (method, model, tokens): (String, Option<String>, Option<u64>) = if t.starts_with('{') {
+            let v = crate::json::parse(t.as_bytes(), "speculative config")?;
+            (
+                v.get("method").and_then(|m| m.as_str()).unwrap_or("").to_ascii_lowercase(),
+                v.get("model").and_then(|m| m.as_str()).map(String::from),
+                v.get("num_speculative_tokens").and_then(|n| n.as_u64()),
+            )
+        } else {
+            let mut parts = t.split(':');
+            let m = parts.next().unwrap_or("").to_ascii_lowercase();
+            let rest: Vec<&str> = parts.collect();
+            let (model, n) = match (m.as_str(), rest.as_slice()) {
+                ("draft", [model, n]) => (Some(String::from(*model)), n.parse().ok()),
+                ("draft", [model]) => (Some(String::from(*model)), None),
+                (_, [n]) => (None, n.parse().ok()),
+                _ => (None, None),
+            };
+            (m, model, n)
+        };
+        let tokens = tokens.unwrap_or(1);
+        if !(1..=64).contains(&tokens) {
+            return Err(bad(format!("{tokens} speculative tokens is out of range; use 1 to 64")));
+        }
+        let method = match method.as_str() {
+            "mtp" | "deepseek_mtp" | "qwen3_next_mtp" | "glm4_moe_mtp" => SpecMethod::Mtp,
+            "eagle" | "eagle3" => SpecMethod::Eagle,
+            "" | "draft" | "draft_model" => {
+                let m = model.ok_or_else(|| bad("a draft model needs \"model\"".into()))?;
+                let name = m.trim_end_matches('/');
+                let entry = crate::catalog::model(name)
+                    .or_else(|_| crate::catalog::model(name.rsplit('/').next().unwrap_or(name)))
+                    .map_err(|_| {
+                        bad(format!(
+                            "the draft model `{m}` is not in the catalog (`headroom models` lists them)"
+                        ))
+                    })?;
+                SpecMethod::Draft(entry.id.into())
+            }
+            other => {
+                return Err(bad(format!(
+                    "`{other}` is not a method Headroom models; accepted: mtp, eagle, eagle3, a draft model"
+                )));
+            }
+        };
+        Ok(Speculative { method, tokens })
+    }
+
+    /// Headroom's short form, for links: `mtp:1`, `eagle:3`, `draft:qwen3-0.6b:4`.
+    pub fn id(&self) -> String {
+        match &self.method {
+            SpecMethod::Mtp => format!("mtp:{}", self.tokens),
+            SpecMethod::Eagle => format!("eagle:{}", self.tokens),
+            SpecMethod::Draft(m) => format!("draft:{m}:{}", self.tokens),
+        }
+    }
+
+    /// vLLM's JSON for the command line.
+    pub fn json(&self) -> String {
+        match &self.method {
+            SpecMethod::Mtp => {
+                format!("{{\"method\": \"mtp\", \"num_speculative_tokens\": {}}}", self.tokens)
+            }
+            SpecMethod::Eagle => {
+                format!("{{\"method\": \"eagle3\", \"num_speculative_tokens\": {}}}", self.tokens)
+            }
+            SpecMethod::Draft(m) => {
+                let repo = crate::catalog::model(m).map_or(m.as_str(), |e| e.hf_repo);
+                format!("{{\"model\": \"{repo}\", \"num_speculative_tokens\": {}}}", self.tokens)
+            }
+        }
+    }
 }
 
 /// The largest `--max-num-seqs` and `--max-num-batched-tokens` accepted.
@@ -338,6 +446,82 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64) -> (Vec<(SpecKind, u64, u64)>,
     (kinds, recurrent)
 }
 
+/// A drafter's memory on one GPU: its weights, and its KV layers (count and bytes per token of
+/// each), whether that is exact (a draft model or MTP modules as stored) or approximated (an EAGLE
+/// head sized from the target's layer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Drafter {
+    /// Weight bytes on this GPU.
+    pub weights: Bytes,
+    /// KV layers.
+    pub layers: u64,
+    /// KV bytes per token of one layer on this GPU.
+    pub layer_bytes: u64,
+    /// Sized from what the checkpoint or catalog states.
+    pub exact: bool,
+}
+
+/// The drafter `spec` loads beside `a` in `format`, on one of `tp` GPUs.
+///
+/// # Errors
+/// [`Error::Invalid`] on `speculative_config` for MTP on a model without MTP modules; what
+/// pricing the tensors reports.
+pub fn drafter(
+    a: &Architecture,
+    spec: &Speculative,
+    format: crate::precision::WeightFormat,
+    kv: KvDtype,
+    tp: u64,
+) -> Result<Drafter> {
+    let tp = tp.max(1);
+    // One attention layer's KV on this GPU, as the target keeps it.
+    let target_layer = layout(a, kv, tp).0.iter().find(|k| k.0 == SpecKind::Full).map_or(0, |k| k.2);
+    Ok(match &spec.method {
+        SpecMethod::Mtp => {
+            let m = a.mtp.as_ref().ok_or_else(|| {
+                Error::invalid(
+                    "speculative_config",
+                    "this model stores no multi-token-prediction modules; use a draft model or EAGLE",
+                )
+            })?;
+            let w = crate::tensors::mtp_bytes(a, format)?;
+            Drafter {
+                weights: Bytes::new(w.get().div_ceil(tp)),
+                layers: m.modules,
+                layer_bytes: target_layer,
+                exact: true,
+            }
+        }
+        SpecMethod::Eagle => {
+            // One decoder layer at the target's shape in 16-bit, and the 3h → h input projection.
+            let p = crate::tensors::weight_bytes(a, crate::precision::WeightFormat::Bf16)?;
+            let layer = p.sum_where(|t| t.layer.is_some()) / a.num_layers().max(1);
+            let fc = 3u64.saturating_mul(a.hidden_size).saturating_mul(a.hidden_size).saturating_mul(2);
+            Drafter {
+                weights: Bytes::new(layer.saturating_add(fc).div_ceil(tp)),
+                layers: 1,
+                layer_bytes: target_layer,
+                exact: false,
+            }
+        }
+        SpecMethod::Draft(id) => {
+            let d = crate::catalog::model(id)
+                .map_err(|e| Error::invalid("speculative_config", format!("{e}")))?
+                .architecture()?;
+            let w = crate::tensors::weight_bytes(&d, format)?.total();
+            let (kinds, _) = layout(&d, kv, tp);
+            let layers: u64 = kinds.iter().map(|k| k.1).sum();
+            let per = kinds.first().map_or(0, |k| k.2);
+            Drafter {
+                weights: Bytes::new(w.get().div_ceil(tp)),
+                layers,
+                layer_bytes: per,
+                exact: kinds.len() == 1,
+            }
+        }
+    })
+}
+
 /// vLLM's budget on one GPU, as its startup log states it.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
@@ -412,6 +596,8 @@ pub struct BudgetInput<'a> {
     pub total: Bytes,
     /// The card's name (A100s keep the small defaults).
     pub device_name: &'a str,
+    /// The speculative drafter, when one is loaded.
+    pub drafter: Option<Drafter>,
 }
 
 /// The budget.
@@ -421,7 +607,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let (tokens, seqs) = o.batch(Some(i.total), i.device_name);
     let util = o.utilization();
     let requested = i.total.scale(util);
-    let weights = i.weights.saturating_add(rotary_cache(a));
+    let weights = i
+        .weights
+        .saturating_add(rotary_cache(a))
+        .saturating_add(i.drafter.map_or(Bytes::ZERO, |d| d.weights));
     let peak = profile_peak(a, tokens, seqs, tp);
     let (nt, nt_lo, nt_hi) = non_torch(tp);
     let (graphs, g_lo, g_hi) =
@@ -442,10 +631,19 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         ),
     };
     let block = o.block_size();
-    let (kinds, recurrent) = layout(a, i.kv, tp);
+    let (mut kinds, recurrent) = layout(a, i.kv, tp);
+    let mut drafter_exact = true;
+    if let Some(d) = i.drafter.filter(|d| d.layers > 0 && d.layer_bytes > 0) {
+        // The drafter's layers join the cache: in the target's group when their pages match.
+        drafter_exact = d.exact;
+        match kinds.iter_mut().find(|k| k.0 == SpecKind::Full && k.2 == d.layer_bytes) {
+            Some(k) => k.1 += d.layers,
+            None => kinds.push((SpecKind::Full, d.layers, d.layer_bytes)),
+        }
+    }
     let len = i.max_model_len.max(1);
     let pos = u64::try_from(available.max(0)).unwrap_or(0);
-    let mut exact = !recurrent;
+    let mut exact = !recurrent && drafter_exact;
     let (block_bytes, num_blocks, kv_tokens, blocks_per_request) = if kinds.is_empty() {
         (0, 0, 0, 0)
     } else if kinds.len() == 1 {
