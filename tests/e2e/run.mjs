@@ -321,6 +321,11 @@ test('a pasted vllm serve command shows the budget vLLM will log, as the CLI com
   const lower = cli(['estimate', '--model', 'qwen3-8b', '--runtime', 'vllm', '--context', '16000', '--gpu-memory-utilization', '0.8', '--device', 'h100-sxm']);
   await page.waitForFunction((l) => document.querySelector('#hr-vllm-budget')?.textContent.includes(l), lower.vllm.log[2], { timeout: 10000 });
   assert(lower.vllm.available_kv_cache_memory < want.vllm.available_kv_cache_memory, 'less cache at 0.8');
+  // An EAGLE-3 drafter: its weights and cache layers, as the CLI says.
+  await page.selectOption('#hr-spec', 'eagle:3');
+  const spec = cli(['estimate', '--model', 'qwen3-8b', '--runtime', 'vllm', '--context', '16000', '--gpu-memory-utilization', '0.8', '--device', 'h100-sxm', '--speculative-config', 'eagle:3']);
+  await waitBytes(page, '#hr-total-bytes', spec.memory.total);
+  assertEq(new URL(page.url()).search, spec.link, 'the page link is the CLI link (drafter)');
   // SGLang's pool, from its own command.
   const sg = 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 16000 --mem-fraction-static 0.85';
   await page.fill('#hr-command', sg);

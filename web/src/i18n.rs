@@ -60,6 +60,12 @@ ui_text! {
     Reserve => "Kept free for other programs", "Gardé libre pour les autres programmes";
     ReserveNone => "nothing (the whole memory)", "rien (toute la mémoire)";
     ReserveAuto => "the device's usual (display GPU 0.5 GiB, Mac 4 GiB, CPU 2 GiB)", "l'habituel de l'appareil (GPU d'affichage 0,5 Gio, Mac 4 Gio, CPU 2 Gio)";
+    VllmSpec => "Speculative decoding (--speculative-config)", "Décodage spéculatif (--speculative-config)";
+    SglangOptions => "SGLang settings", "Réglages SGLang";
+    SglangFraction => "--mem-fraction-static, % (0: SGLang's heuristic)", "--mem-fraction-static, % (0 : l'heuristique de SGLang)";
+    SglangChunk => "--chunked-prefill-size (0: the card's default)", "--chunked-prefill-size (0 : la valeur de la carte)";
+    SglangPage => "--page-size (0: 1)", "--page-size (0 : 1)";
+    SglangNoGraph => "--disable-cuda-graph", "--disable-cuda-graph";
     SglangAtStart => "SGLang at start: free memory × mem_fraction_static − weights = KV pool", "SGLang au démarrage : mémoire libre × mem_fraction_static − poids = pool KV";
     SglangPoolTokens => "tokens in the pool", "tokens dans le pool";
     VllmAtStart => "vLLM at start", "vLLM au démarrage";

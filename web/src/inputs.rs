@@ -603,6 +603,21 @@ fn VllmInputs() -> impl IntoView {
     let versions = Signal::derive(move || {
         ["0.30", "0.21", "0.11"].iter().map(|v| (v.to_string(), format!("vLLM {v}"))).collect::<Vec<_>>()
     });
+    let spec_options = Signal::derive(move || {
+        let l = lang.get();
+        let mut v = vec![
+            (String::new(), tr(l, T::NoDraft).to_string()),
+            ("mtp:1".to_string(), "MTP, 1 token".to_string()),
+            ("eagle:3".to_string(), "EAGLE-3, 3 tokens".to_string()),
+        ];
+        // A drafter from a link or a command shows as itself.
+        if let Some(x) = s.with(|s| s.vllm.speculative.as_ref().map(|x| x.id()))
+            && !v.iter().any(|(id, _)| *id == x)
+        {
+            v.push((x.clone(), x));
+        }
+        v
+    });
     view! {
         <details class="hr-vllm" id="hr-vllm">
             <summary>{move || tr(lang.get(), T::VllmOptions)}</summary>
@@ -624,6 +639,27 @@ fn VllmInputs() -> impl IntoView {
             <Toggle id="hr-eager" label=label_of(lang.get_untracked(), T::VllmEager)
                 checked=Signal::derive(move || s.with(|s| s.vllm.enforce_eager))
                 set=Callback::new(move |v| s.update(|s| s.vllm.enforce_eager = v))/>
+            <Choice id="hr-spec" label=label_of(lang.get_untracked(), T::VllmSpec) options=spec_options
+                selected=Signal::derive(move || s.with(|s| s.vllm.speculative.as_ref().map(|x| x.id()).unwrap_or_default()))
+                set=Callback::new(move |v: String| s.update(|s| s.vllm.speculative = headroom_core::vllm::Speculative::parse(&v).ok()))/>
+        </details>
+        <details class="hr-vllm" id="hr-sglang">
+            <summary>{move || tr(lang.get(), T::SglangOptions)}</summary>
+            <CountField id="hr-mfs" label=label_of(lang.get_untracked(), T::SglangFraction)
+                value=Signal::derive(move || s.with(|s| u64::from(s.sglang.mem_fraction_static.unwrap_or(0)) / 100))
+                set=Callback::new(move |v: u64| s.update(|s| s.sglang.mem_fraction_static = (v > 0).then_some((v.min(100) * 100) as u32)))
+                min=0 max=100/>
+            <CountField id="hr-chunk" label=label_of(lang.get_untracked(), T::SglangChunk)
+                value=Signal::derive(move || s.with(|s| s.sglang.chunked_prefill_size.unwrap_or(0)))
+                set=Callback::new(move |v: u64| s.update(|s| s.sglang.chunked_prefill_size = (v > 0).then_some(v)))
+                min=0 max=headroom_core::sglang::MAX_SGLANG/>
+            <CountField id="hr-page" label=label_of(lang.get_untracked(), T::SglangPage)
+                value=Signal::derive(move || s.with(|s| s.sglang.page_size.unwrap_or(0)))
+                set=Callback::new(move |v: u64| s.update(|s| s.sglang.page_size = (v > 0).then_some(v)))
+                min=0 max=headroom_core::sglang::MAX_SGLANG/>
+            <Toggle id="hr-nocg" label=label_of(lang.get_untracked(), T::SglangNoGraph)
+                checked=Signal::derive(move || s.with(|s| s.sglang.disable_cuda_graph))
+                set=Callback::new(move |v| s.update(|s| s.sglang.disable_cuda_graph = v))/>
         </details>
     }
 }
