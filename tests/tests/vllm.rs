@@ -258,3 +258,33 @@ fn a_drafter_takes_weights_and_cache_layers() {
     assert!(Speculative::parse("draft:no-such-model:2").is_err());
     assert!(Speculative::parse("eagle:0").is_err());
 }
+
+/// Data and expert parallelism: with `-dp 8 --enable-expert-parallel` each GPU keeps the whole
+/// attention and dense weights and an eighth of the routed experts; under TP 8 everything is
+/// split, and expert parallelism within the group changes no byte count.
+#[test]
+fn expert_parallelism_spreads_the_experts_over_every_gpu() {
+    let s = |gpus: u64, dp: Option<u64>, ep: bool| Scenario {
+        weights: Some(WeightFormat::Fp8),
+        context: 8192,
+        runtime: Some(Runtime::Vllm),
+        gpus,
+        vllm: VllmOptions { data_parallel: dp, expert_parallel: ep, ..VllmOptions::default() },
+        ..Scenario::catalog("deepseek-v3")
+    };
+    let w = |s: &Scenario| estimate(s).unwrap().memory.get(headroom_core::estimate::TermKind::Weights).get();
+    let one = estimate(&s(1, None, false)).unwrap();
+    let experts = one.expert_bytes.get();
+    let rest = one.weights_total.get() - experts;
+    let dp_ep = w(&s(1, Some(8), true));
+    assert!(dp_ep.abs_diff(rest + experts / 8) <= 8 * 4096, "{dp_ep} vs {}", rest + experts / 8);
+    assert_eq!(w(&s(8, None, true)), w(&s(8, None, false)));
+    assert!(w(&s(8, None, false)) < dp_ep);
+    // The link and a pasted command carry both.
+    let c =
+        headroom_core::command::parse("vllm serve deepseek-ai/DeepSeek-V3 -dp 8 --enable-expert-parallel")
+            .unwrap();
+    assert_eq!((c.vllm.data_parallel, c.vllm.expert_parallel), (Some(8), true));
+    let linked = headroom_core::share::decode(&headroom_core::share::encode(&s(1, Some(8), true))).scenario;
+    assert_eq!(linked, s(1, Some(8), true));
+}

@@ -277,6 +277,14 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "CONFIG")]
     pub speculative_config: Option<String>,
 
+    /// vLLM: replicas of the tensor-parallel group (--data-parallel-size); --gpus is each one's size.
+    #[arg(long, value_name = "N")]
+    pub data_parallel_size: Option<u64>,
+
+    /// vLLM: routed experts spread whole over every GPU of every replica (--enable-expert-parallel).
+    #[arg(long)]
+    pub enable_expert_parallel: bool,
+
     /// vLLM: GiB of each GPU's weights kept in CPU memory (--cpu-offload-gb).
     #[arg(long, value_name = "GIB")]
     pub cpu_offload_gb: Option<f64>,
@@ -650,6 +658,8 @@ impl ScenarioArgs {
         g.page_size = self.page_size.or(g.page_size);
         g.disable_cuda_graph |= self.disable_cuda_graph;
         let v = &mut scenario.vllm;
+        v.data_parallel = self.data_parallel_size.or(v.data_parallel);
+        v.expert_parallel |= self.enable_expert_parallel;
         if let Some(c) = &self.speculative_config {
             v.speculative = Some(headroom_core::vllm::Speculative::parse(c).map_err(|e| e.to_string())?);
         }

@@ -738,11 +738,16 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 },
                 None => bad(flag.into(), "no value"),
             },
+            "--data-parallel-size" | "-dp" => match value(&mut i) {
+                Some(v) => match count(&v, crate::scenario::MAX_GPUS) {
+                    Some(n) => c.vllm.data_parallel = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a replica count"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--enable-expert-parallel" | "-ep" => c.vllm.expert_parallel = true,
             "--pipeline-parallel-size"
             | "-pp"
-            | "--data-parallel-size"
-            | "-dp"
-            | "--enable-expert-parallel"
             | "--swap-space"
             | "--cpu-offload-params"
             | "--limit-mm-per-prompt" => {
@@ -989,6 +994,8 @@ impl Command {
             if o.speculative.is_some() {
                 v.speculative = o.speculative.clone();
             }
+            v.data_parallel = o.data_parallel.or(v.data_parallel);
+            v.expert_parallel |= o.expert_parallel;
             if let Some(f) = self.weights {
                 s.weights = Some(f);
             }
@@ -1209,6 +1216,8 @@ mod tests {
                             method: crate::vllm::SpecMethod::Eagle,
                             tokens: 3,
                         }),
+                        data_parallel: Some(2),
+                        expert_parallel: true,
                         ..VllmOptions::default()
                     },
                 ] {

@@ -432,7 +432,15 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         ..place
     };
     let (mut weights_device, mut weights_host, experts_host) =
-        split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_deref(), place);
+        split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_deref(), place, {
+            // vLLM's expert parallelism: routed experts over every GPU of every replica.
+            let v = &scenario.vllm;
+            if runtime == Runtime::Vllm && v.expert_parallel {
+                gpus.saturating_mul(v.data_parallel())
+            } else {
+                gpus
+            }
+        });
     if runtime == Runtime::Vllm && scenario.vllm.cpu_offload > 0 {
         // `--cpu-offload-gb`: that much of each GPU's weights stays in CPU memory.
         let moved = weights_device.min(Bytes::new(scenario.vllm.cpu_offload));
@@ -1196,6 +1204,7 @@ fn split_weights(
     gpus: u64,
     arch: Option<&Architecture>,
     place: Placement,
+    expert_gpus: u64,
 ) -> (Bytes, Bytes, Bytes) {
     match runtime {
         Runtime::Cpu | Runtime::Mlx => return (total, Bytes::ZERO, Bytes::ZERO),
@@ -1206,8 +1215,8 @@ fn split_weights(
     };
     let input = |t: &tensors::Tensor| matches!(t.role, Role::TokenEmbd | Role::PosEmbd);
     let head = |t: &tensors::Tensor| t.layer.is_none() && !input(t);
-    if runtime.tensor_parallel() && gpus > 1 {
-        return (Bytes::new(tensor_parallel_bytes(p, a, gpus)), Bytes::ZERO, Bytes::ZERO);
+    if runtime.tensor_parallel() && (gpus > 1 || expert_gpus > 1) {
+        return (Bytes::new(tensor_parallel_bytes(p, a, gpus, expert_gpus)), Bytes::ZERO, Bytes::ZERO);
     }
     let mut sums = p.layer_sums(a.num_layers());
     // `--n-cpu-moe`: the routed experts of the first layers on the GPU's share go to RAM.
@@ -1269,7 +1278,7 @@ fn split_weights(
 /// replicated: norms, routers and the shared experts' gate (`ReplicatedLinear`), MLA's down
 /// projections `q_a` and `kv_a`, the DSA indexer; key and value projections of a layer with fewer
 /// KV heads than GPUs keep one head per rank (`max(1, kv/gpus)` of `kv`).
-fn tensor_parallel_bytes(p: &Priced, a: &Architecture, gpus: u64) -> u64 {
+fn tensor_parallel_bytes(p: &Priced, a: &Architecture, gpus: u64, expert_gpus: u64) -> u64 {
     // Each layer's KV heads (0 for layers without attention).
     let kv_heads: Vec<u64> = a
         .layers()
@@ -1294,6 +1303,8 @@ fn tensor_parallel_bytes(p: &Priced, a: &Architecture, gpus: u64) -> u64 {
                 let g = gpus as u128;
                 if kv > 0 && kv < g { b.div_ceil(kv) } else { b.div_ceil(g) }
             }
+            // Routed experts: split over the group, or whole experts over every GPU (EP).
+            _ if t.role.is_expert() => b.div_ceil(expert_gpus.max(gpus) as u128),
             _ => b.div_ceil(gpus as u128),
         };
     }

@@ -101,7 +101,9 @@ pub struct Fit {
 /// How the scenario chooses its device count on a machine: the machine's accelerators, unless
 /// the scenario asks for more of a single card.
 fn gpus_on(device: &Device, scenario: &Scenario) -> u64 {
-    if scenario.gpus > 1 { scenario.gpus } else { u64::from(device.count.max(1)) }
+    // vLLM's data parallelism: the scenario's tensor-parallel size is each replica's.
+    let replicas = if scenario.runtime == Some(Runtime::Vllm) { scenario.vllm.data_parallel() } else { 1 };
+    if scenario.gpus > 1 || replicas > 1 { scenario.gpus } else { u64::from(device.count.max(1)) }
 }
 
 /// The device of a choice.

@@ -91,6 +91,12 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if let Some(sp) = &v.speculative {
                 c.push_str(&format!(" --speculative-config '{}'", sp.json()));
             }
+            if let Some(d) = v.data_parallel {
+                c.push_str(&format!(" --data-parallel-size {d}"));
+            }
+            if v.expert_parallel {
+                c.push_str(" --enable-expert-parallel");
+            }
             match s.kv {
                 KvDtype::Fp8 => c.push_str(" --kv-cache-dtype fp8"),
                 KvDtype::F32 => c.push_str(" --kv-cache-dtype float32"),

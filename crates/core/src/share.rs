@@ -30,6 +30,7 @@
 //! | `bs` | vLLM `--block-size` | `16` |
 //! | `kvmem` | vLLM `--kv-cache-memory`, bytes | profiled |
 //! | `eager`, `cge` | vLLM `--enforce-eager`, CUDA-graph estimate (`1`/`0`) | off, by release |
+//! | `dp`, `ep` | vLLM `--data-parallel-size`, `--enable-expert-parallel` (`1`) | `1`, off |
 //! | `spec` | vLLM speculative drafter: `mtp:N`, `eagle:N`, `draft:MODEL:N` | none |
 //! | `cpuoff` | vLLM `--cpu-offload-gb`, in bytes | `0` |
 //! | `reserve` | memory kept free for other programs: `auto` (by device) or MiB | none |
@@ -345,6 +346,12 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(sp) = &v.speculative {
         q.push("spec", &sp.id());
     }
+    if let Some(d) = v.data_parallel {
+        q.push("dp", &format!("{d}"));
+    }
+    if v.expert_parallel {
+        q.push("ep", "1");
+    }
     let g = &s.sglang;
     if let Some(f) = g.mem_fraction_static {
         q.push("mfs", &format!("{}", f64::from(f) / 10_000.0));
@@ -583,6 +590,14 @@ pub fn decode(query: &str) -> Decoded {
             },
             "nocg" => match value.as_str() {
                 "0" | "1" => scenario.sglang.disable_cuda_graph = value == "1",
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "dp" => match parse_count(&value, MAX_GPUS) {
+                Some(n) => scenario.vllm.data_parallel = Some(n),
+                None => ignore(&key, &value, format!("a replica count (1 to {MAX_GPUS})")),
+            },
+            "ep" => match value.as_str() {
+                "0" | "1" => scenario.vllm.expert_parallel = value == "1",
                 _ => ignore(&key, &value, "use 0 or 1".into()),
             },
             "spec" => match crate::vllm::Speculative::parse(&value) {
@@ -952,13 +967,15 @@ mod tests {
                 graph_estimate: Some(false),
                 cpu_offload: 4 << 30,
                 speculative: Some(crate::vllm::Speculative::parse("draft:qwen3-0.6b:4").unwrap()),
+                data_parallel: Some(2),
+                expert_parallel: true,
             },
             ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4"
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1"
         );
         assert_eq!(decode(&q).scenario, s);
         let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");

@@ -127,6 +127,11 @@ pub struct VllmOptions {
     pub cpu_offload: u64,
     /// `--speculative-config`: the drafter loaded beside the model.
     pub speculative: Option<Speculative>,
+    /// `--data-parallel-size`: replicas of the tensor-parallel group (`None`: 1).
+    pub data_parallel: Option<u64>,
+    /// `--enable-expert-parallel`: routed experts spread whole over every GPU (tensor × data
+    /// parallel) instead of each split over the tensor-parallel group.
+    pub expert_parallel: bool,
 }
 
 /// A speculative-decoding drafter (`--speculative-config`).
@@ -268,6 +273,14 @@ impl VllmOptions {
                 return Err(Error::invalid(name, format!("{n} is out of range; use 1 to {MAX_VLLM_TOKENS}")));
             }
         }
+        if let Some(d) = self.data_parallel
+            && (d == 0 || d > crate::scenario::MAX_GPUS)
+        {
+            return Err(Error::invalid(
+                "data_parallel_size",
+                format!("{d} is out of range; use 1 to {}", crate::scenario::MAX_GPUS),
+            ));
+        }
         if let Some(b) = self.block_size
             && !(matches!(b, 1 | 8) || (b % 16 == 0 && (16..=2048).contains(&b)))
         {
@@ -279,6 +292,11 @@ impl VllmOptions {
             ));
         }
         Ok(())
+    }
+
+    /// Data-parallel replicas in effect.
+    pub fn data_parallel(&self) -> u64 {
+        self.data_parallel.unwrap_or(1).max(1)
     }
 
     /// The utilisation in effect, as a share.
