@@ -429,26 +429,83 @@ fn vllm_tokens(v: &str) -> Option<u64> {
     num.parse::<u64>().ok().and_then(|n| n.checked_mul(mul)).filter(|n| *n > 0)
 }
 
+/// A word as a flag and its inline value (`--flag=value`); a word that is no flag is itself.
+fn split_flag(raw: &str) -> (&str, Option<String>) {
+    match raw.split_once('=') {
+        Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
+        _ => (raw, None),
+    }
+}
+
+/// A flag's value: the inline one, or the next word (then consumed).
+fn take_value(args: &[String], i: &mut usize, inline: &Option<String>) -> Option<String> {
+    if let Some(v) = inline {
+        return Some(v.clone());
+    }
+    let v = args.get(*i + 1).cloned();
+    if v.is_some() {
+        *i += 1;
+    }
+    v
+}
+
+/// An unknown flag as written, with its value when one follows (the next word, when it is no
+/// flag, is taken with it).
+fn unknown_piece(flag: &str, inline: &Option<String>, args: &[String], i: &mut usize) -> String {
+    match (inline, args.get(*i + 1)) {
+        (Some(v), _) => format!("{flag}={v}"),
+        (None, Some(n)) if !n.starts_with('-') => {
+            *i += 1;
+            format!("{flag} {n}")
+        }
+        _ => flag.to_string(),
+    }
+}
+
+/// The catalog model a Hugging Face repository names (`Qwen/Qwen3-8B`), or its last piece.
+fn hub_catalog(name: &str) -> Option<(String, Option<WeightFormat>)> {
+    let name = name.trim_end_matches('/');
+    crate::catalog::model(name)
+        .ok()
+        .or_else(|| crate::catalog::model(name.rsplit('/').next().unwrap_or(name)).ok())
+        .map(|m| (m.id.to_string(), None))
+}
+
+/// PyTorch servers' `--dtype`: the weight format, `None` for `auto`.
+fn torch_dtype(v: &str) -> core::result::Result<Option<WeightFormat>, ()> {
+    match v.trim() {
+        "auto" => Ok(None),
+        "bfloat16" => Ok(Some(WeightFormat::Bf16)),
+        "float16" | "half" => Ok(Some(WeightFormat::F16)),
+        "float32" | "float" => Ok(Some(WeightFormat::F32)),
+        _ => Err(()),
+    }
+}
+
+/// vLLM's and SGLang's `--quantization`: the weight format, `None` for the checkpoint's own
+/// (compressed-tensors, ModelOpt: read from its config).
+fn torch_quantization(v: &str) -> core::result::Result<Option<WeightFormat>, ()> {
+    let id = match v.trim() {
+        "fp8" | "ptpc_fp8" | "fbgemm_fp8" => "fp8",
+        "awq" | "awq_marlin" => "awq-4bit",
+        "gptq" | "gptq_marlin" => "gptq-4bit",
+        "bitsandbytes" => "nf4",
+        "mxfp4" => "mxfp4",
+        "modelopt_fp4" | "nvfp4" => "nvfp4",
+        "compressed-tensors" | "modelopt" => return Ok(None),
+        _ => return Err(()),
+    };
+    Ok(WeightFormat::parse(id).ok())
+}
+
 /// `sglang.launch_server` flags.
 fn sglang(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
     let mut i = 0;
     let mut len_set = false;
     while i < args.len() {
         let raw = args[i].as_str();
-        let (flag, inline) = match raw.split_once('=') {
-            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
-            _ => (raw, None),
-        };
-        let value = |i: &mut usize| -> Option<String> {
-            if let Some(v) = &inline {
-                return Some(v.clone());
-            }
-            let v = args.get(*i + 1).cloned();
-            if v.is_some() {
-                *i += 1;
-            }
-            v
-        };
+        let (flag, inline) = split_flag(raw);
+        let value = |i: &mut usize| take_value(args, i, &inline);
         let mut bad = |piece: String, why: &str| ignored.push(Ignored { piece, reason: why.into() });
         let norm = flag.replace('_', "-");
         let count_of =
@@ -456,11 +513,7 @@ fn sglang(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
         match norm.as_str() {
             "--model-path" | "--model" => match value(&mut i) {
                 Some(v) => {
-                    let name = v.trim_end_matches('/');
-                    c.catalog = crate::catalog::model(name)
-                        .ok()
-                        .or_else(|| crate::catalog::model(name.rsplit('/').next().unwrap_or(name)).ok())
-                        .map(|m| (m.id.to_string(), None));
+                    c.catalog = hub_catalog(&v);
                     c.model = Some(v);
                 }
                 None => bad(flag.into(), "no value"),
@@ -518,25 +571,17 @@ fn sglang(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
                 None => bad(flag.into(), "no value"),
             },
             "--dtype" => match value(&mut i) {
-                Some(v) => match v.trim() {
-                    "auto" => {}
-                    "bfloat16" => c.weights = c.weights.or(Some(WeightFormat::Bf16)),
-                    "float16" | "half" => c.weights = c.weights.or(Some(WeightFormat::F16)),
-                    "float32" | "float" => c.weights = c.weights.or(Some(WeightFormat::F32)),
-                    _ => bad(format!("{flag} {v}"), "not a dtype (auto bfloat16 float16 float32)"),
+                Some(v) => match torch_dtype(&v) {
+                    Ok(f) => c.weights = c.weights.or(f),
+                    Err(()) => bad(format!("{flag} {v}"), "not a dtype (auto bfloat16 float16 float32)"),
                 },
                 None => bad(flag.into(), "no value"),
             },
             "--quantization" => match value(&mut i) {
-                Some(v) => match v.trim() {
-                    "fp8" => c.weights = WeightFormat::parse("fp8").ok(),
-                    "awq" | "awq_marlin" => c.weights = WeightFormat::parse("awq-4bit").ok(),
-                    "gptq" | "gptq_marlin" => c.weights = WeightFormat::parse("gptq-4bit").ok(),
-                    "bitsandbytes" => c.weights = WeightFormat::parse("nf4").ok(),
-                    "mxfp4" => c.weights = WeightFormat::parse("mxfp4").ok(),
-                    "modelopt_fp4" => c.weights = WeightFormat::parse("nvfp4").ok(),
-                    "compressed-tensors" | "modelopt" => {}
-                    _ => bad(
+                Some(v) => match torch_quantization(&v) {
+                    Ok(Some(f)) => c.weights = Some(f),
+                    Ok(None) => {}
+                    Err(()) => bad(
                         format!("{flag} {v}"),
                         "a quantization Headroom does not model; the checkpoint's format is kept",
                     ),
@@ -544,14 +589,7 @@ fn sglang(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
                 None => bad(flag.into(), "no value"),
             },
             other if other.starts_with('-') => {
-                let piece = match (&inline, args.get(i + 1)) {
-                    (Some(v), _) => format!("{flag}={v}"),
-                    (None, Some(n)) if !n.starts_with('-') => {
-                        i += 1;
-                        format!("{flag} {n}")
-                    }
-                    _ => flag.to_string(),
-                };
+                let piece = unknown_piece(flag, &inline, args, &mut i);
                 bad(piece, "an SGLang flag Headroom does not model")
             }
             other => bad(other.into(), "a word Headroom does not place"),
@@ -567,28 +605,12 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
     let mut len_set = false;
     let set_model = |c: &mut Command, v: &str| {
         c.model = Some(v.into());
-        let name = v.trim_end_matches('/');
-        c.catalog = crate::catalog::model(name)
-            .ok()
-            .or_else(|| crate::catalog::model(name.rsplit('/').next().unwrap_or(name)).ok())
-            .map(|m| (m.id.to_string(), None));
+        c.catalog = hub_catalog(v);
     };
     while i < args.len() {
         let raw = args[i].as_str();
-        let (flag, inline) = match raw.split_once('=') {
-            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
-            _ => (raw, None),
-        };
-        let value = |i: &mut usize| -> Option<String> {
-            if let Some(v) = &inline {
-                return Some(v.clone());
-            }
-            let v = args.get(*i + 1).cloned();
-            if v.is_some() {
-                *i += 1;
-            }
-            v
-        };
+        let (flag, inline) = split_flag(raw);
+        let value = |i: &mut usize| take_value(args, i, &inline);
         let mut bad = |piece: String, why: &str| ignored.push(Ignored { piece, reason: why.into() });
         // vLLM accepts `--max_model_len` as well as `--max-model-len`.
         let norm = flag.replace('_', "-");
@@ -672,38 +694,23 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 None => bad(flag.into(), "no value"),
             },
             "--dtype" => match value(&mut i) {
-                Some(v) => match v.trim() {
-                    "auto" => {}
-                    "bfloat16" => c.weights = c.weights.or(Some(WeightFormat::Bf16)),
-                    "float16" | "half" => c.weights = c.weights.or(Some(WeightFormat::F16)),
-                    "float32" | "float" => c.weights = c.weights.or(Some(WeightFormat::F32)),
-                    _ => bad(format!("{flag} {v}"), "not a dtype vLLM takes (auto bfloat16 float16 float32)"),
+                Some(v) => match torch_dtype(&v) {
+                    Ok(f) => c.weights = c.weights.or(f),
+                    Err(()) => {
+                        bad(format!("{flag} {v}"), "not a dtype vLLM takes (auto bfloat16 float16 float32)")
+                    }
                 },
                 None => bad(flag.into(), "no value"),
             },
             "--quantization" | "-q" => match value(&mut i) {
-                Some(v) => {
-                    let f = match v.trim() {
-                        "fp8" | "ptpc_fp8" | "fbgemm_fp8" => WeightFormat::parse("fp8").ok(),
-                        "awq" | "awq_marlin" => WeightFormat::parse("awq-4bit").ok(),
-                        "gptq" | "gptq_marlin" => WeightFormat::parse("gptq-4bit").ok(),
-                        "bitsandbytes" => WeightFormat::parse("nf4").ok(),
-                        "mxfp4" => WeightFormat::parse("mxfp4").ok(),
-                        "modelopt_fp4" | "nvfp4" => WeightFormat::parse("nvfp4").ok(),
-                        // The checkpoint's own quantization, read from its config.
-                        "compressed-tensors" | "modelopt" => None,
-                        _ => {
-                            bad(
-                                format!("{flag} {v}"),
-                                "a quantization Headroom does not model; the checkpoint's format is kept",
-                            );
-                            None
-                        }
-                    };
-                    if f.is_some() {
-                        c.weights = f;
-                    }
-                }
+                Some(v) => match torch_quantization(&v) {
+                    Ok(Some(f)) => c.weights = Some(f),
+                    Ok(None) => {}
+                    Err(()) => bad(
+                        format!("{flag} {v}"),
+                        "a quantization Headroom does not model; the checkpoint's format is kept",
+                    ),
+                },
                 None => bad(flag.into(), "no value"),
             },
             "--host"
@@ -751,27 +758,15 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
             | "--swap-space"
             | "--cpu-offload-params"
             | "--limit-mm-per-prompt" => {
-                let piece = if norm.starts_with("--enable") {
-                    flag.to_string()
-                } else {
-                    match value(&mut i) {
-                        Some(v) => format!("{flag} {v}"),
-                        None => flag.to_string(),
-                    }
+                let piece = match value(&mut i) {
+                    Some(v) => format!("{flag} {v}"),
+                    None => flag.to_string(),
                 };
                 bad(piece, "not modelled yet: Headroom budgets one tensor-parallel group without it")
             }
             other if !other.starts_with('-') && positional && c.model.is_none() => set_model(c, other),
             other if other.starts_with('-') => {
-                // An unknown flag: its value, when the next word is not a flag, goes with it.
-                let piece = match (&inline, args.get(i + 1)) {
-                    (Some(v), _) => format!("{flag}={v}"),
-                    (None, Some(n)) if !n.starts_with('-') => {
-                        i += 1;
-                        format!("{flag} {n}")
-                    }
-                    _ => flag.to_string(),
-                };
+                let piece = unknown_piece(flag, &inline, args, &mut i);
                 bad(piece, "a vLLM flag Headroom does not model")
             }
             other => bad(other.into(), "a word Headroom does not place"),
@@ -786,20 +781,8 @@ fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
     while i < args.len() {
         let raw = args[i].as_str();
         // `--flag=value` as well as `--flag value`.
-        let (flag, inline) = match raw.split_once('=') {
-            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
-            _ => (raw, None),
-        };
-        let value = |i: &mut usize| -> Option<String> {
-            if let Some(v) = &inline {
-                return Some(v.clone());
-            }
-            let v = args.get(*i + 1).cloned();
-            if v.is_some() {
-                *i += 1;
-            }
-            v
-        };
+        let (flag, inline) = split_flag(raw);
+        let value = |i: &mut usize| take_value(args, i, &inline);
         let mut bad = |piece: String, why: &str| ignored.push(Ignored { piece, reason: why.into() });
         match flag {
             "-m" | "--model" => {

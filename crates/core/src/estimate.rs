@@ -532,23 +532,8 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     terms.push(match (runtime, shape, &sglang) {
         (Runtime::Vllm, Some(a), _) => inference::vllm_overhead_term(a, &scenario.vllm, vllm_seqs, gpus),
         (Runtime::Sglang, Some(_), Some(b)) => {
-            // What SGLang keeps free beside the activations: the rest of its dynamic share.
             let act = terms.iter().find(|t| t.kind == TermKind::Activations).map_or(Bytes::ZERO, |t| t.bytes);
-            let rest = b.dynamic.saturating_sub(act);
-            if act > b.dynamic {
-                notes.push(Msg::new(
-                    MsgId::NoteSglangDynamicShort,
-                    vec![Arg::Size(act), Arg::Size(b.dynamic)],
-                ));
-            }
-            Term {
-                kind: TermKind::Overhead,
-                bytes: rest,
-                low: rest,
-                high: rest,
-                formula: Msg::new(MsgId::OverheadSglang, vec![Arg::Size(rest)]),
-                assumptions: Vec::new(),
-            }
+            inference::sglang_overhead_term(b, act, &mut notes)
         }
         _ => overhead_term(runtime, gpus, variable),
     });

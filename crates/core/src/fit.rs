@@ -165,9 +165,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     }
     if runtime == Runtime::Sglang && cap.class == Class::Gpu {
         // SGLang's share is of the memory free at start: all of it but the CUDA context.
-        let nccl = if gpus > 1 { crate::vllm::non_torch(gpus).0 } else { Bytes::ZERO };
-        cap.usable =
-            crate::vllm::cuda_total(device).saturating_sub(crate::vllm::CUDA_CONTEXT).saturating_sub(nccl);
+        cap.usable = crate::sglang::free_at_start(crate::vllm::cuda_total(device), gpus);
     }
     // Free rather than total: what the desktop, the OS and other programs keep.
     let reserve = scenario.reserve.bytes_on(device);

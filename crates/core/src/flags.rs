@@ -102,15 +102,7 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 KvDtype::F32 => c.push_str(" --kv-cache-dtype float32"),
                 _ => {}
             }
-            match e.format {
-                WeightFormat::Fp8 => c.push_str(" --quantization fp8"),
-                WeightFormat::Awq { .. } => c.push_str(" --quantization awq"),
-                WeightFormat::Gptq { .. } => c.push_str(" --quantization gptq"),
-                WeightFormat::Nf4 { .. } => c.push_str(" --quantization bitsandbytes"),
-                WeightFormat::F16 => c.push_str(" --dtype float16"),
-                WeightFormat::Bf16 => c.push_str(" --dtype bfloat16"),
-                _ => {}
-            }
+            c.push_str(torch_format_flag(e.format));
             out.push(c);
         }
         Runtime::LlamaCpp | Runtime::Cpu => {
@@ -205,15 +197,7 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 KvDtype::Bf16 => c.push_str(" --kv-cache-dtype bf16"),
                 _ => {}
             }
-            match e.format {
-                WeightFormat::Fp8 => c.push_str(" --quantization fp8"),
-                WeightFormat::Awq { .. } => c.push_str(" --quantization awq"),
-                WeightFormat::Gptq { .. } => c.push_str(" --quantization gptq"),
-                WeightFormat::Nf4 { .. } => c.push_str(" --quantization bitsandbytes"),
-                WeightFormat::F16 => c.push_str(" --dtype float16"),
-                WeightFormat::Bf16 => c.push_str(" --dtype bfloat16"),
-                _ => {}
-            }
+            c.push_str(torch_format_flag(e.format));
             out.push(c);
         }
         Runtime::Mlx => {
@@ -232,6 +216,20 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
         out.push(format!("sudo sysctl iogpu.wired_limit_mb={mib}  # if macOS refuses the memory"));
     }
     out
+}
+
+/// vLLM's and SGLang's flag for a weight format (`--quantization …`, `--dtype …`); empty for a
+/// format the checkpoint's config states itself.
+fn torch_format_flag(f: WeightFormat) -> &'static str {
+    match f {
+        WeightFormat::Fp8 => " --quantization fp8",
+        WeightFormat::Awq { .. } => " --quantization awq",
+        WeightFormat::Gptq { .. } => " --quantization gptq",
+        WeightFormat::Nf4 { .. } => " --quantization bitsandbytes",
+        WeightFormat::F16 => " --dtype float16",
+        WeightFormat::Bf16 => " --dtype bfloat16",
+        _ => "",
+    }
 }
 
 /// llama.cpp's name for a cache type (`-ctk`/`-ctv`); FP8 has none there.

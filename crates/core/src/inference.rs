@@ -565,6 +565,23 @@ pub fn vllm_overhead_term(a: &Architecture, o: &crate::vllm::VllmOptions, seqs: 
     }
 }
 
+/// What SGLang keeps free beside the activations `act`: the rest of its dynamic share
+/// `free × (1 − mem_fraction_static)`; a note when a prefill chunk needs more than that share.
+pub fn sglang_overhead_term(b: &crate::sglang::SglangBudget, act: Bytes, notes: &mut Vec<Msg>) -> Term {
+    let rest = b.dynamic.saturating_sub(act);
+    if act > b.dynamic {
+        notes.push(Msg::new(MsgId::NoteSglangDynamicShort, vec![Arg::Size(act), Arg::Size(b.dynamic)]));
+    }
+    Term {
+        kind: TermKind::Overhead,
+        bytes: rest,
+        low: rest,
+        high: rest,
+        formula: Msg::new(MsgId::OverheadSglang, vec![Arg::Size(rest)]),
+        assumptions: Vec::new(),
+    }
+}
+
 /// A term whose band is `bytes × (low, high)`.
 pub fn banded(kind: TermKind, bytes: Bytes, band: (f64, f64), formula: Msg, assumptions: Vec<Msg>) -> Term {
     Term { kind, bytes, low: bytes.scale(band.0), high: bytes.scale(band.1), formula, assumptions }

@@ -223,15 +223,19 @@ pub struct SglangInput<'a> {
     pub gpu_mem_mib: u64,
 }
 
+/// Memory free when SGLang starts on a card CUDA reports `total` for: less the CUDA context and,
+/// under tensor parallelism, NCCL's buffers (SGLang measures it after `init_torch_distributed`).
+pub fn free_at_start(total: Bytes, tp: u64) -> Bytes {
+    let nccl = if tp > 1 { crate::vllm::non_torch(tp).0 } else { Bytes::ZERO };
+    total.saturating_sub(crate::vllm::CUDA_CONTEXT).saturating_sub(nccl)
+}
+
 /// The budget.
 pub fn budget(o: &SglangOptions, i: &SglangInput) -> SglangBudget {
     let tp = i.tp.max(1);
     let (chunk, bs) = o.sizes(Some(i.gpu_mem_mib), tp);
     let (frac, reserve_mib) = o.fraction(Some(i.gpu_mem_mib), tp);
-    // Free at start: CUDA's total less the context, and NCCL's buffers under tensor parallelism
-    // (SGLang measures it after `init_torch_distributed`).
-    let nccl = if tp > 1 { crate::vllm::non_torch(tp).0 } else { Bytes::ZERO };
-    let free = i.total.saturating_sub(crate::vllm::CUDA_CONTEXT).saturating_sub(nccl);
+    let free = free_at_start(i.total, tp);
     let dynamic = free.scale((1.0 - frac).max(0.0));
     let signed = |b: Bytes| i64::try_from(b.get()).unwrap_or(i64::MAX);
     let pool = signed(free).saturating_sub(signed(i.weights)).saturating_sub(signed(dynamic));
