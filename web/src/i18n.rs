@@ -51,6 +51,7 @@ ui_text! {
     NoDraft => "— none —", "— aucun —";
     PasteCommand => "Paste a llama-server, ollama, vllm serve or sglang.launch_server command", "Collez une commande llama-server, ollama, vllm serve ou sglang.launch_server";
     VllmModelLen => "no --max-model-len: vLLM serves the model's longest context, {0} tokens", "pas de --max-model-len : vLLM sert le contexte le plus long du modèle, {0} tokens";
+    OllamaDefaultContext => "no OLLAMA_CONTEXT_LENGTH: Ollama's default for this device's VRAM, {0} tokens (4k under 23 GiB, 32k under 47 GiB, 256k beyond, at most the model's)", "pas d'OLLAMA_CONTEXT_LENGTH : le défaut d'Ollama pour la VRAM de cet appareil, {0} tokens (4k sous 23 Gio, 32k sous 47 Gio, 256k au-delà, au plus celui du modèle)";
     VllmOptions => "vLLM settings", "Réglages vLLM";
     VllmVersion => "vLLM release", "Version de vLLM";
     VllmUtilization => "GPU memory utilization, % (0: the release's default)", "Utilisation de la mémoire GPU, % (0 : la valeur de la version)";

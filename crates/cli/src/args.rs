@@ -240,6 +240,16 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub draft_max: u64,
 
+    /// Ollama: its num_batch (PARAMETER num_batch), llama-server's -b and -ub alike [default:
+    /// Ollama's own choice, 512 to 2048 by context and memory].
+    #[arg(long, value_name = "N")]
+    pub num_batch: Option<u64>,
+
+    /// llama.cpp over several GPUs: each GPU's share of the layers (-ts 3,1) [default: by free
+    /// memory, equal for equal cards].
+    #[arg(long, value_name = "SHARES")]
+    pub tensor_split: Option<String>,
+
     /// vLLM: the release whose rules and defaults apply (0.8 or later) [default: 0.30].
     #[arg(long, value_name = "VERSION")]
     pub vllm_version: Option<String>,
@@ -564,6 +574,14 @@ impl ScenarioArgs {
                     .transpose()
                     .map_err(|e| e.to_string())?,
                 draft_max: self.draft_max,
+                tensor_split: self
+                    .tensor_split
+                    .as_deref()
+                    .map(headroom_core::scenario::parse_tensor_split)
+                    .transpose()
+                    .map_err(|e| e.to_string())?
+                    .unwrap_or_default(),
+                num_batch: self.num_batch,
             },
             mode: Mode::parse(&self.mode).map_err(|e| e.to_string())?,
             lora_rank: self.lora_rank,
@@ -616,9 +634,15 @@ impl ScenarioArgs {
             // The command's own file is read with its own format: no format guessed from its name.
             let read_file = matches!(scenario.model, ModelSource::Custom(_));
             if let Some(n) = c.apply_with_model(&mut scenario) {
-                eprintln!(
-                    "note: the command sets no --max-model-len: vLLM serves the model's longest context, {n} tokens"
-                );
+                if c.runtime == Runtime::Ollama {
+                    eprintln!(
+                        "note: the command sets no OLLAMA_CONTEXT_LENGTH: Ollama's default for this device's VRAM is {n} tokens (4k under 23 GiB, 32k under 47 GiB, 256k beyond, at most the model's)"
+                    );
+                } else {
+                    eprintln!(
+                        "note: the command sets no --max-model-len: vLLM serves the model's longest context, {n} tokens"
+                    );
+                }
             }
             if read_file && self.weights.is_none() {
                 scenario.weights = None;

@@ -38,10 +38,25 @@ struct Json<'a> {
     state_bytes_per_sequence: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     llama_cpp: Option<headroom_core::estimate::LlamaCppBuffers>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    llama_gpus: Vec<JsonGpuShare>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vllm: Option<JsonVllm>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sglang: Option<JsonSglang>,
+}
+
+/// One GPU under llama.cpp's layer split (sizes in bytes).
+#[derive(Serialize)]
+struct JsonGpuShare {
+    gpu: usize,
+    first_layer: u64,
+    end_layer: u64,
+    output_layer: bool,
+    weights: u64,
+    cache: u64,
+    compute: u64,
+    total: u64,
 }
 
 /// SGLang's startup budget, as its log states it (sizes in bytes).
@@ -325,6 +340,21 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         warnings: e.warnings.iter().map(en).collect(),
         state_bytes_per_sequence: e.state_per_sequence.get(),
         llama_cpp: e.llama_cpp,
+        llama_gpus: e
+            .llama_gpus
+            .iter()
+            .enumerate()
+            .map(|(gpu, g)| JsonGpuShare {
+                gpu,
+                first_layer: g.first,
+                end_layer: g.end,
+                output_layer: g.head,
+                weights: g.weights.get(),
+                cache: g.cache.get(),
+                compute: g.compute.get(),
+                total: g.total.get(),
+            })
+            .collect(),
         vllm: e.vllm.as_ref().map(json_vllm),
         sglang: e.sglang.as_ref().map(json_sglang),
     };
@@ -406,6 +436,26 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         format_size(e.memory.total, lang),
         band(e.memory.total_low, e.memory.total_high)
     );
+    if !e.llama_gpus.is_empty() {
+        let _ = writeln!(s);
+        let _ = writeln!(s, "llama.cpp layer split (--split-mode layer), GPU by GPU");
+        for (i, g) in e.llama_gpus.iter().enumerate() {
+            let layers = if g.end > g.first {
+                format!("layers {}–{}", g.first, g.end - 1)
+            } else {
+                "no layers".to_string()
+            };
+            let _ = writeln!(
+                s,
+                "  GPU {i}  {layers}{}: weights {}, KV and state {}, compute {}, total {}",
+                if g.head { " and the output layer" } else { "" },
+                format_size(g.weights, lang),
+                format_size(g.cache, lang),
+                format_size(g.compute, lang),
+                format_size(g.total, lang),
+            );
+        }
+    }
     let _ = writeln!(s);
     let per_node = if e.training.is_some() { " (per node)" } else { "" };
     let _ = writeln!(s, "System RAM beside it{per_node}   {}", format_size(e.host.total, lang));

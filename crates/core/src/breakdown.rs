@@ -105,6 +105,23 @@ pub struct Term {
 }
 
 impl Term {
+    /// The same term at `bytes`, its band kept in proportion (one GPU's share of it).
+    pub fn rescale(&mut self, bytes: Bytes) {
+        let old = self.bytes.get();
+        let scale = |x: Bytes| {
+            if old == 0 {
+                bytes
+            } else {
+                Bytes::new(
+                    ((x.get() as u128 * bytes.get() as u128) / old as u128).min(u64::MAX as u128) as u64
+                )
+            }
+        };
+        self.low = scale(self.low);
+        self.high = scale(self.high);
+        self.bytes = bytes;
+    }
+
     /// An exact term (no band).
     pub fn exact(kind: TermKind, bytes: Bytes, formula: Msg, assumptions: Vec<Msg>) -> Self {
         Term { kind, bytes, low: bytes, high: bytes, formula, assumptions }

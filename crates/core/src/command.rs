@@ -61,6 +61,10 @@ pub struct Command {
     pub draft: Option<String>,
     /// `--draft-max`.
     pub draft_max: Option<u64>,
+    /// llama.cpp's `--tensor-split`, in thousandths.
+    pub tensor_split: Option<Vec<u32>>,
+    /// llama.cpp's `--split-mode none`: one GPU only.
+    pub single_gpu: bool,
     /// vLLM's serving flags (`vllm serve`); other runtimes leave the defaults.
     pub vllm: crate::vllm::VllmOptions,
     /// SGLang's serving flags (`sglang.launch_server`).
@@ -229,7 +233,12 @@ fn ollama_catalog(tag: &str) -> Option<(String, Option<WeightFormat>)> {
     [format!("{name}-{size}"), format!("{hyphenated}-{size}"), name.clone(), hyphenated]
         .iter()
         .find_map(|id| crate::catalog::models().iter().find(|m| m.id == id.as_str()))
-        .map(|m| (m.id.to_string(), format))
+        .map(|m| {
+            // A tag without a quantization is the library's default file: Q4_K_M, except for
+            // checkpoints published in MXFP4 (gpt-oss), which Ollama ships as they are.
+            let default = (!m.config.contains("mxfp4")).then(|| WeightFormat::parse("q4_k_m").ok()).flatten();
+            (m.id.to_string(), format.or(default))
+        })
 }
 
 /// Reads a pasted command.
@@ -288,6 +297,8 @@ pub fn parse(text: &str) -> Result<Command> {
         cpu_moe: None,
         draft: None,
         draft_max: None,
+        tensor_split: None,
+        single_gpu: false,
         vllm: crate::vllm::VllmOptions::default(),
         sglang: crate::sglang::SglangOptions::default(),
         tensor_parallel: None,
@@ -876,6 +887,24 @@ fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
             "-ngld" | "--gpu-layers-draft" | "--n-gpu-layers-draft" => {
                 let _ = value(&mut i);
             }
+            "-ts" | "--tensor-split" => match value(&mut i) {
+                Some(v) => match crate::scenario::parse_tensor_split(&v) {
+                    Ok(t) => c.tensor_split = Some(t),
+                    Err(e) => bad(format!("{flag} {v}"), &format!("{e}")),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "-sm" | "--split-mode" => match value(&mut i) {
+                Some(v) => match v.trim() {
+                    "layer" => {}
+                    "none" => c.single_gpu = true,
+                    _ => bad(
+                        format!("{flag} {v}"),
+                        "only the layer split (llama.cpp's default) is modelled; estimated as -sm layer",
+                    ),
+                },
+                None => bad(flag.into(), "no value"),
+            },
             "-cmoe" | "--cpu-moe" => c.cpu_moe = Some(crate::scenario::ALL_LAYERS),
             "-ncmoe" | "--n-cpu-moe" => match value(&mut i) {
                 Some(v) => match v.trim().parse::<u64>() {
@@ -923,9 +952,30 @@ fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
 
 impl Command {
     /// [`Command::apply`], then, for a vLLM command without `--max-model-len`, the model's own
-    /// longest context (what vLLM serves by default); returns that length when it was used.
+    /// longest context (what vLLM serves by default), and for an Ollama command without
+    /// `OLLAMA_CONTEXT_LENGTH`, Ollama's default for the scenario's device
+    /// ([`crate::ollama::default_context`]); returns that length when it was used.
     pub fn apply_with_model(&self, s: &mut Scenario) -> Option<u64> {
         self.apply(s);
+        if self.runtime == Runtime::Ollama && self.context.is_none() {
+            // Ollama's own default by the VRAM it sees (no device: under 23 GiB, 4,096).
+            let trained = crate::estimate::resolve(&s.model)
+                .ok()
+                .and_then(|r| r.architecture.as_deref().map(|a| a.max_context))
+                .unwrap_or(0);
+            let vram = s
+                .device
+                .as_ref()
+                .and_then(|d| crate::fit::device_of(d).ok())
+                .filter(|d| !matches!(d.kind, crate::catalog::device::DeviceKind::Cpu))
+                .map_or(crate::units::Bytes::ZERO, |d| {
+                    crate::units::Bytes::new(
+                        d.memory_mib.saturating_mul(crate::units::MIB).saturating_mul(s.gpus.max(1)),
+                    )
+                });
+            s.context = crate::ollama::default_context(vram, trained).min(crate::scenario::MAX_CONTEXT);
+            return Some(s.context);
+        }
         if !self.runtime.tensor_parallel() || !self.model_len_default {
             return None;
         }
@@ -1013,6 +1063,15 @@ impl Command {
         s.llama.cpu_moe = self.cpu_moe;
         s.llama.draft = self.draft.clone();
         s.llama.draft_max = self.draft_max.unwrap_or(16);
+        // A split over N GPUs names N shares; `-sm none` runs on one.
+        if let Some(t) = &self.tensor_split {
+            s.llama.tensor_split = t.clone();
+            s.gpus = s.gpus.max(t.len() as u64);
+        }
+        if self.single_gpu {
+            s.gpus = 1;
+            s.llama.tensor_split.clear();
+        }
         if let Some((_, Some(f))) = &self.catalog {
             s.weights = Some(*f);
         }
@@ -1076,6 +1135,8 @@ mod tests {
                                 }),
                                 draft: (id == "qwen3-8b").then(|| "qwen3-0.6b".to_string()),
                                 draft_max: if id == "qwen3-8b" { 8 } else { 16 },
+                                tensor_split: Vec::new(),
+                                num_batch: None,
                             },
                         ] {
                             let s = Scenario {
@@ -1230,7 +1291,8 @@ mod tests {
 
     #[test]
     fn ollama_tags_find_their_catalog_model() {
-        assert_eq!(ollama_catalog("qwen3:8b").map(|c| c.0).as_deref(), Some("qwen3-8b"));
+        assert_eq!(ollama_catalog("qwen3:8b"), Some(("qwen3-8b".into(), WeightFormat::parse("q4_k_m").ok())));
+        assert_eq!(ollama_catalog("gpt-oss:20b").and_then(|c| c.1), None);
         assert_eq!(ollama_catalog("llama3.1:8b").map(|c| c.0).as_deref(), Some("llama-3.1-8b"));
         let (id, f) = ollama_catalog("llama3.1:8b-instruct-q4_K_M").unwrap();
         assert_eq!((id.as_str(), f), ("llama-3.1-8b", WeightFormat::parse("q4_k_m").ok()));

@@ -115,6 +115,9 @@ pub struct Estimate {
     pub state_per_sequence: Bytes,
     /// llama.cpp's own buffers (llama.cpp, Ollama and CPU runtimes with a known shape).
     pub llama_cpp: Option<LlamaCppBuffers>,
+    /// llama.cpp over several GPUs: each GPU's layers and memory under its layer split (empty on
+    /// one GPU and for other runtimes).
+    pub llama_gpus: Vec<crate::llama_cpp::GpuShare>,
     /// vLLM's startup budget on the scenario's GPU (vLLM with a known shape and a GPU device).
     pub vllm: Option<crate::vllm::VllmBudget>,
     /// SGLang's startup budget on the scenario's GPU (SGLang with a known shape and a GPU).
@@ -383,7 +386,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         _ => 1,
     };
     let context = scenario.context.div_ceil(page).saturating_mul(page);
-    let setup = InferenceSetup {
+    let mut setup = InferenceSetup {
         runtime,
         kv: scenario.kv,
         context,
@@ -416,11 +419,13 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         Some(p) => (p.total(), true),
         None => ((r.params * format.flat_bits_per_weight()).or_overflow("weight memory")?, format.is_seed()),
     };
-    // llama.cpp's -ngl: the last `gpu_layers` layers on the GPU, the head too when all are.
+    // llama.cpp's -ngl counts the output layer as one more layer and offloads it first
+    // (llama.cpp PR #18148, December 2025): `-ngl k` puts the head and the last `k − 1` layers
+    // on the GPU; `k > layers` is everything.
     let layers = shape.map_or(0, |a| a.num_layers());
     let place = match (scenario.gpu_layers, runtime.is_llama_cpp(), &r.architecture) {
         (Some(k), true, Some(_)) if k <= layers => {
-            Placement { first_gpu_layer: layers - k, head_on_gpu: false, cpu_moe: 0 }
+            Placement { first_gpu_layer: (layers + 1 - k).min(layers), head_on_gpu: k > 0, cpu_moe: 0 }
         }
         _ => Placement { first_gpu_layer: 0, head_on_gpu: true, cpu_moe: 0 },
     };
@@ -431,8 +436,20 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         cpu_moe: scenario.llama.cpu_moe.filter(|_| runtime.is_llama_cpp()).unwrap_or(0),
         ..place
     };
-    let (mut weights_device, mut weights_host, experts_host) =
-        split_weights(&priced, weights_total, runtime, gpus, r.architecture.as_deref(), place, {
+    // llama.cpp over several GPUs: its layer split, GPU by GPU.
+    let shares = (runtime.is_llama_cpp() && gpus > 1 && r.architecture.is_some()).then(|| {
+        let offloaded = (layers - place.first_gpu_layer) + u64::from(place.head_on_gpu);
+        crate::llama_cpp::layer_split(layers, offloaded, gpus, &scenario.llama.tensor_split)
+    });
+    let (mut weights_device, mut weights_host, experts_host, weights_per_gpu) = split_weights(
+        &priced,
+        weights_total,
+        runtime,
+        gpus,
+        r.architecture.as_deref(),
+        place,
+        shares.as_deref(),
+        {
             // vLLM's expert parallelism: routed experts over every GPU of every replica.
             let v = &scenario.vllm;
             if runtime == Runtime::Vllm && v.expert_parallel {
@@ -440,7 +457,8 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
             } else {
                 gpus
             }
-        });
+        },
+    );
     if runtime == Runtime::Vllm && scenario.vllm.cpu_offload > 0 {
         // `--cpu-offload-gb`: that much of each GPU's weights stays in CPU memory.
         let moved = weights_device.min(Bytes::new(scenario.vllm.cpu_offload));
@@ -456,6 +474,54 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         gpus,
         runtime,
     );
+
+    // Ollama passes one `num_batch` as llama-server's `-b` and `-ub`; unset, it picks it by the
+    // context and the memory it predicts for the weights and the cache on the GPUs.
+    if runtime == Runtime::Ollama {
+        let gpu = device.filter(|d| !matches!(d.kind, DeviceKind::Cpu));
+        let n = match scenario.llama.num_batch {
+            Some(n) => n,
+            None => {
+                let mut input = crate::ollama::BatchInput {
+                    context: setup.llama.context.saturating_mul(setup.llama.sequences.max(1)),
+                    flash_attention_off: !scenario.flash_attention,
+                    cuda_memory: gpu
+                        .filter(|d| crate::hardware::support(d).cuda)
+                        .map(|d| Bytes::new(d.memory_mib.saturating_mul(crate::units::MIB))),
+                    predicted: None,
+                };
+                let first = crate::ollama::auto_batch(&input);
+                match (gpu, shape) {
+                    (Some(d), Some(a)) if first > 512 => {
+                        let trial = crate::llama_cpp::Setup { batch: first, ubatch: first, ..setup.llama };
+                        let kv = inference::kv_cache_bytes_llama_cpp(a, &trial)?;
+                        let gpus_memory = Bytes::new(
+                            d.memory_mib.saturating_mul(crate::units::MIB).saturating_mul(gpus.max(1)),
+                        );
+                        input.predicted = Some((weights_total.saturating_add(kv), gpus_memory));
+                        crate::ollama::auto_batch(&input)
+                    }
+                    _ => first,
+                }
+            }
+        };
+        setup.llama.batch = n;
+        setup.llama.ubatch = n;
+        if let Some(d) = gpu {
+            let vram = Bytes::new(d.memory_mib.saturating_mul(crate::units::MIB).saturating_mul(gpus.max(1)));
+            let trained = shape.map_or(0, |a| a.max_context);
+            let own = crate::ollama::default_context(vram, trained);
+            if own != scenario.context {
+                notes.push(Msg::new(
+                    MsgId::NoteOllamaContext,
+                    vec![Arg::Int(own), Arg::Int(trained), Arg::Int(scenario.context)],
+                ));
+            }
+        }
+        if scenario.llama.num_batch.is_none() {
+            notes.push(Msg::new(MsgId::NoteOllamaBatch, vec![Arg::Int(n)]));
+        }
+    }
 
     // KV cache.
     let (kv_total, kv_per_token) = match shape {
@@ -537,6 +603,73 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         }
         _ => overhead_term(runtime, gpus, variable),
     });
+    // llama.cpp over several GPUs: each GPU's weights, caches and compute buffer (only the one
+    // with the output layer computes the logits); the busiest GPU is the estimate's device.
+    let mut llama_gpus = Vec::new();
+    if let (Some(sh), Some(a), Some(cb)) = (&shares, shape, llama_compute) {
+        let kv_layers = inference::kv_bytes_per_layer_llama_cpp(a, &setup.llama);
+        let state_layers = inference::state_bytes_per_layer(a, 4, setup.llama.sequences.max(1));
+        let layers_only = Bytes::new(crate::llama_cpp::compute_buffer_layers(a, &setup.llama));
+        let sum = |v: &[u64], from: u64, to: u64| {
+            Bytes::new(
+                v.iter()
+                    .skip(from as usize)
+                    .take(to.saturating_sub(from) as usize)
+                    .fold(0u64, |x, y| x.saturating_add(*y)),
+            )
+        };
+        let others = terms
+            .iter()
+            .filter(|t| {
+                !matches!(
+                    t.kind,
+                    TermKind::Weights | TermKind::KvCache | TermKind::State | TermKind::Activations
+                )
+            })
+            .fold(Bytes::ZERO, |x, t| x.saturating_add(t.bytes));
+        let mut parts = Vec::with_capacity(sh.len());
+        for (g, &(first, end, head)) in sh.iter().enumerate() {
+            let weights = Bytes::new(weights_per_gpu.get(g).copied().unwrap_or(0));
+            let (kv, state) = (sum(&kv_layers, first, end), sum(&state_layers, first, end));
+            let compute = if head {
+                Bytes::new(cb.bytes)
+            } else if end > first {
+                layers_only
+            } else {
+                Bytes::ZERO
+            };
+            let total = weights
+                .saturating_add(kv)
+                .saturating_add(state)
+                .saturating_add(compute)
+                .saturating_add(others);
+            parts.push((kv, state));
+            llama_gpus.push(crate::llama_cpp::GpuShare {
+                first,
+                end,
+                head,
+                weights,
+                cache: kv.saturating_add(state),
+                compute,
+                total,
+            });
+        }
+        if let Some((i, busiest)) =
+            llama_gpus.iter().enumerate().max_by_key(|(i, g)| (g.total, core::cmp::Reverse(*i)))
+        {
+            let (kv, state) = parts[i];
+            for t in &mut terms {
+                match t.kind {
+                    TermKind::Weights => t.rescale(busiest.weights),
+                    TermKind::KvCache => t.rescale(kv),
+                    TermKind::State => t.rescale(state),
+                    TermKind::Activations => t.rescale(busiest.compute),
+                    _ => {}
+                }
+            }
+            weights_device = busiest.weights;
+        }
+    }
     widen_for_confidence(&mut terms, r.confidence);
     let memory = Memory::from_terms(terms)?;
     let vllm = match (runtime, shape, vllm_card) {
@@ -598,6 +731,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         training: None,
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, runtime),
+        llama_gpus,
         llama_cpp: llama_compute.map(|cb| {
             let state = state_per_sequence(r, runtime).get().saturating_mul(setup.llama.sequences);
             LlamaCppBuffers {
@@ -881,6 +1015,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),
         llama_cpp: None,
+        llama_gpus: Vec::new(),
         vllm: None,
         sglang: None,
         notes,
@@ -1182,6 +1317,7 @@ struct Placement {
 }
 
 /// Weight bytes on the busiest accelerator, on the host, and of the routed experts on the host.
+#[allow(clippy::too_many_arguments)]
 fn split_weights(
     priced: &Option<Priced>,
     total: Bytes,
@@ -1189,19 +1325,25 @@ fn split_weights(
     gpus: u64,
     arch: Option<&Architecture>,
     place: Placement,
+    shares: Option<&[(u64, u64, bool)]>,
     expert_gpus: u64,
-) -> (Bytes, Bytes, Bytes) {
+) -> (Bytes, Bytes, Bytes, Vec<u64>) {
     match runtime {
-        Runtime::Cpu | Runtime::Mlx => return (total, Bytes::ZERO, Bytes::ZERO),
+        Runtime::Cpu | Runtime::Mlx => return (total, Bytes::ZERO, Bytes::ZERO, Vec::new()),
         _ => {}
     }
     let (Some(p), Some(a)) = (priced, arch) else {
-        return (Bytes::new(total.get().div_ceil(gpus.max(1))), Bytes::ZERO, Bytes::ZERO);
+        return (Bytes::new(total.get().div_ceil(gpus.max(1))), Bytes::ZERO, Bytes::ZERO, Vec::new());
     };
     let input = |t: &tensors::Tensor| matches!(t.role, Role::TokenEmbd | Role::PosEmbd);
     let head = |t: &tensors::Tensor| t.layer.is_none() && !input(t);
     if runtime.tensor_parallel() && (gpus > 1 || expert_gpus > 1) {
-        return (Bytes::new(tensor_parallel_bytes(p, a, gpus, expert_gpus)), Bytes::ZERO, Bytes::ZERO);
+        return (
+            Bytes::new(tensor_parallel_bytes(p, a, gpus, expert_gpus)),
+            Bytes::ZERO,
+            Bytes::ZERO,
+            Vec::new(),
+        );
     }
     let mut sums = p.layer_sums(a.num_layers());
     // `--n-cpu-moe`: the routed experts of the first layers on the GPU's share go to RAM.
@@ -1230,32 +1372,44 @@ fn split_weights(
             host = host.saturating_add(p.sum_where(head));
         }
     }
-    // Layer split over the GPUs: contiguous chunks; embeddings with the first, head with the last.
+    // Layer split over the GPUs: llama.cpp's own (`shares`), else contiguous chunks; embeddings
+    // with the first, head with the last.
     let n_layers = a.num_layers();
     let on_gpu = n_layers - place.first_gpu_layer;
     let per = on_gpu.div_ceil(gpus.max(1)).max(1);
-    let mut busiest = 0u64;
-    for g in 0..gpus.max(1) {
-        let start = place.first_gpu_layer + g * per;
-        let end = (start + per).min(n_layers);
-        let mut b: u64 = sums
-            .iter()
-            .skip(start as usize)
-            .take(end.saturating_sub(start) as usize)
-            .fold(0u64, |a, b| a.saturating_add(*b));
-        if g == 0 && !llama {
-            b = b.saturating_add(p.sum_where(input));
-        }
-        if g + 1 == gpus.max(1) && place.head_on_gpu {
-            b = b.saturating_add(p.sum_where(head));
-            // With tied embeddings llama.cpp loads token_embd a second time as the output head.
-            if llama && a.tie_word_embeddings {
-                b = b.saturating_add(p.sum_where(|t| t.role == Role::TokenEmbd));
+    let chunks: Vec<(u64, u64, bool)> = match shares {
+        Some(sh) => sh.to_vec(),
+        None => (0..gpus.max(1))
+            .map(|g| {
+                let start = place.first_gpu_layer + g * per;
+                (start, (start + per).min(n_layers), g + 1 == gpus.max(1) && place.head_on_gpu)
+            })
+            .collect(),
+    };
+    let per_gpu: Vec<u64> = chunks
+        .iter()
+        .enumerate()
+        .map(|(g, &(start, end, has_head))| {
+            let mut b: u64 = sums
+                .iter()
+                .skip(start as usize)
+                .take(end.saturating_sub(start) as usize)
+                .fold(0u64, |a, b| a.saturating_add(*b));
+            if g == 0 && !llama {
+                b = b.saturating_add(p.sum_where(input));
             }
-        }
-        busiest = busiest.max(b);
-    }
-    (Bytes::new(busiest), Bytes::new(host.saturating_add(experts_host)), Bytes::new(experts_host))
+            if has_head {
+                b = b.saturating_add(p.sum_where(head));
+                // With tied embeddings llama.cpp loads token_embd a second time as the output head.
+                if llama && a.tie_word_embeddings {
+                    b = b.saturating_add(p.sum_where(|t| t.role == Role::TokenEmbd));
+                }
+            }
+            b
+        })
+        .collect();
+    let busiest = per_gpu.iter().copied().max().unwrap_or(0);
+    (Bytes::new(busiest), Bytes::new(host.saturating_add(experts_host)), Bytes::new(experts_host), per_gpu)
 }
 
 /// Weight bytes on one GPU under vLLM's tensor parallelism: column- and row-parallel matrices,

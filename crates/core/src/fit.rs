@@ -208,6 +208,14 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     if reserve > Bytes::ZERO {
         advice.push(Msg::new(MsgId::NoteReserve, vec![Arg::Size(reserve)]));
     }
+    // Ollama lets llama-server's `--fit` place the layers: it keeps 1 GiB free on every GPU.
+    if runtime == Runtime::Ollama
+        && matches!(cap.class, Class::Gpu | Class::Apple)
+        && scenario.gpu_layers.is_none()
+    {
+        cap.usable = cap.usable.saturating_sub(crate::ollama::FIT_MARGIN);
+        advice.push(Msg::new(MsgId::NoteOllamaFitMargin, vec![Arg::Size(crate::ollama::FIT_MARGIN)]));
+    }
     // Formats, precisions and libraries the hardware cannot run, with the nearest that can.
     {
         use crate::training::{Mode, TrainPrecision};
@@ -541,7 +549,12 @@ fn advise(
         }
         Verdict::Offload => advice.push(Msg::new(
             MsgId::AdviceOffload,
-            vec![Arg::Int(gpu_layers.unwrap_or(0)), Arg::Int(layers), Arg::Num(speed.decode_tokens_per_s, 1)],
+            // llama.cpp counts the output layer among the layers (`offloaded k/(n+1) layers`).
+            vec![
+                Arg::Int(gpu_layers.unwrap_or(0)),
+                Arg::Int(layers + 1),
+                Arg::Num(speed.decode_tokens_per_s, 1),
+            ],
         )),
         Verdict::Cpu => {
             if cap.class == Class::Cpu {

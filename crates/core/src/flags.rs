@@ -156,6 +156,11 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             }
             if gpus > 1 && e.runtime != Runtime::Cpu {
                 c.push_str(" --split-mode layer");
+                if !s.llama.tensor_split.is_empty() {
+                    let shares: Vec<String> =
+                        s.llama.tensor_split.iter().map(|w| crate::number::thousandths(*w)).collect();
+                    c.push_str(&format!(" --tensor-split {}", shares.join(",")));
+                }
             }
             out.push(c);
         }
@@ -600,6 +605,8 @@ mod tests {
                 cpu_moe: None,
                 draft: Some("llama-3.2-1b".into()),
                 draft_max: 8,
+                tensor_split: Vec::new(),
+                num_batch: None,
             },
             ..Scenario::catalog("llama-3.1-8b")
         };

@@ -257,6 +257,7 @@ fn kv_bytes_by_cells(
 /// Families whose sliding-window layers llama.cpp gives a sliding cache (`hparams.swa_type` set
 /// by its model loader); every other family's layers get the full cache there, whatever the
 /// Hugging Face config says (Mistral v0.1's `sliding_window`, Qwen's `use_sliding_window`).
+/// (Hugging Face names; a GGUF's architecture name is looked up in [`crate::llama_cpp::swa_rule`].)
 pub const LLAMA_CPP_SWA_FAMILIES: &[&str] = &[
     "gemma2",
     "gemma3_text",
@@ -272,6 +273,7 @@ pub const LLAMA_CPP_SWA_FAMILIES: &[&str] = &[
 /// Whether llama.cpp gives this family's sliding-window layers their own, smaller cache.
 pub fn llama_cpp_slides(a: &Architecture) -> bool {
     LLAMA_CPP_SWA_FAMILIES.contains(&a.family.as_str())
+        || crate::llama_cpp::swa_rule(&a.family, a.num_layers()).is_some()
 }
 
 /// The KV cache as llama.cpp allocates it for `batch` sequences of `context` tokens, one stream
@@ -311,6 +313,55 @@ pub fn kv_cache_bytes_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setup) -
         total = total.checked_add(bytes).or_overflow("KV cache")?;
     }
     Ok(Bytes::new(total))
+}
+
+/// llama.cpp's KV cache of each layer, bottom to top (the terms of
+/// [`kv_cache_bytes_llama_cpp`], layer by layer).
+pub fn kv_bytes_per_layer_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setup) -> Vec<u64> {
+    let swa = llama_cpp_slides(a);
+    let mut out = Vec::new();
+    for g in &a.groups {
+        let layer = g.mixers.iter().fold(0u64, |acc, m| {
+            let (cells, row) = match m.cache(a.hidden_size) {
+                LayerCache::None | LayerCache::State { .. } => return acc,
+                LayerCache::Kv { k, v, span } => (
+                    s.cells(span, swa),
+                    s.k_type.row_bytes(k).saturating_add(if v == 0 { 0 } else { s.v_type.row_bytes(v) }),
+                ),
+                LayerCache::Latent { width, indexer } => (
+                    s.cells(Span::Full, swa),
+                    s.k_type.row_bytes(width).saturating_add(if indexer == 0 {
+                        0
+                    } else {
+                        indexer_key_bytes(indexer)
+                    }),
+                ),
+            };
+            acc.saturating_add(row.saturating_mul(cells).saturating_mul(s.streams()))
+        });
+        out.extend(core::iter::repeat_n(layer, g.count.min(crate::model::MAX_LAYERS) as usize));
+    }
+    out
+}
+
+/// Recurrent state of each layer for `sequences` sequences, bottom to top (the terms of
+/// [`state_bytes_per_sequence`], layer by layer).
+pub fn state_bytes_per_layer(a: &Architecture, elem: u64, sequences: u64) -> Vec<u64> {
+    let recurrent_elem = if elem >= 4 { elem } else { a.ssm_state_bytes.unwrap_or(elem) };
+    let mut out = Vec::new();
+    for g in &a.groups {
+        let layer = g.mixers.iter().fold(0u64, |acc, m| match m.cache(a.hidden_size) {
+            LayerCache::State { conv, recurrent } => acc.saturating_add(
+                conv.saturating_mul(elem).saturating_add(recurrent.saturating_mul(recurrent_elem)),
+            ),
+            _ => acc,
+        });
+        out.extend(core::iter::repeat_n(
+            layer.saturating_mul(sequences),
+            g.count.min(crate::model::MAX_LAYERS) as usize,
+        ));
+    }
+    out
 }
 
 /// Share of the KV cache one GPU holds when the model is split across `gpus` by the runtime, as

@@ -31,6 +31,7 @@ pub mod json;
 pub mod llama_cpp;
 pub mod model;
 pub mod number;
+pub mod ollama;
 pub mod ops;
 pub mod precision;
 pub mod scenario;

@@ -54,6 +54,80 @@ pub const LATE_OUTPUT_FAMILIES: &[&str] = &[
     "cohere2_moe",
 ];
 
+/// How llama.cpp's model loader marks a family's sliding-window layers (`load_arch_hparams` of
+/// each `models/*.cpp`, `load_swa_pattern`, `llama_hparams::set_swa_pattern`), by GGUF
+/// architecture name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwaRule {
+    /// The period of the default pattern (`0`: every layer slides).
+    pub period: u64,
+    /// Dense first: layer `i` slides unless `i % period == 0`; otherwise it slides when
+    /// `i % period < period − 1` (the last of each period is full).
+    pub dense_first: bool,
+    /// The window when the header sets none (`None`: no sliding without the key; a family
+    /// that always slides has a default).
+    pub default_window: Option<u64>,
+    /// The window llama.cpp forces whatever the header says (Llama 4's chunks of 8,192,
+    /// SmallThinker's 4,096).
+    pub forced_window: Option<u64>,
+    /// Chunked attention (Llama 4) rather than a sliding window.
+    pub chunked: bool,
+}
+
+impl SwaRule {
+    /// The window of the family's sliding layers given the header's `attention.sliding_window`
+    /// (`None`: llama.cpp gives the family no sliding cache).
+    pub fn window(&self, key: Option<u64>) -> Option<u64> {
+        match (self.forced_window, key) {
+            // Llama 4 and SmallThinker slide unless the key is there and says 0 (SmallThinker:
+            // only when it is there).
+            (Some(_), Some(0)) => None,
+            (Some(w), Some(_)) => Some(w),
+            (Some(w), None) if self.chunked => Some(w),
+            (Some(_), None) => None,
+            (None, Some(w)) if w > 0 => Some(w),
+            (None, _) => self.default_window,
+        }
+    }
+
+    /// Whether layer `i` slides under the default pattern of `period` (the header's when it
+    /// sets one).
+    pub fn slides(&self, i: u64, period: u64) -> bool {
+        period == 0 || if self.dense_first { !i.is_multiple_of(period) } else { i % period < period - 1 }
+    }
+}
+
+/// llama.cpp's sliding-window rule for a GGUF architecture (`None`: llama.cpp gives every layer
+/// of that family the full cache, whatever its `sliding_window` says — Mistral v0.1, Qwen2,
+/// Phi-3, StarCoder2). Families that read a per-layer pattern from the header (Gemma 4, MiMo-V2,
+/// Step-3.5, Granite-SWA, …) have period 0 here: the header's pattern decides. EXAONE 4 slides
+/// only in its 64-layer (32B) model.
+pub fn swa_rule(arch: &str, layers: u64) -> Option<SwaRule> {
+    let r = |period, dense_first, default_window| SwaRule {
+        period,
+        dense_first,
+        default_window,
+        forced_window: None,
+        chunked: false,
+    };
+    Some(match arch {
+        "gemma2" => r(2, false, Some(4096)),
+        "gpt-oss" | "gpt_oss" => r(2, false, None),
+        "gemma3" | "gemma3_text" | "gemma-embedding" => r(6, false, None),
+        "gemma3n" => r(5, false, None),
+        "cohere2" | "exaone-moe" | "afmoe" | "mellum" | "muse-glimmer" | "olmo2" => r(4, false, None),
+        "exaone4" if layers == 64 => r(4, false, Some(4096)),
+        "cohere2moe" | "laguna" => r(4, true, None),
+        "plamo3" => r(8, false, None),
+        "modern-bert" => r(3, true, None),
+        "smallthinker" => SwaRule { forced_window: Some(4096), ..r(4, true, None) },
+        "llama4" => SwaRule { forced_window: Some(8192), chunked: true, ..r(4, false, None) },
+        "deepseek4" | "dflash" | "lfm2" | "gemma4" | "gemma4-assistant" | "mimo2" | "step35" | "maple"
+        | "spark2-5" | "granite-swa" | "dots3note" => r(0, false, None),
+        _ => return None,
+    })
+}
+
 /// What llama.cpp is asked to do: its context parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -726,6 +800,97 @@ fn dense(g: &mut Graph, x: usize, m: &crate::model::Mlp, h: u64, t: u64) -> usiz
         g.f32([f, t, 1], &[up], true)
     };
     lin(g, act, h)
+}
+
+/// Which GPU each layer goes to under llama.cpp's layer split (`--split-mode layer`, its
+/// default), as `llama_model::load_tensors` assigns them: the split points are the cumulative
+/// shares of `split` (`--tensor-split`; empty or all zero: each GPU's free memory, equal for equal
+/// cards), normalised to 1, in `float`; of the `gpu_layers` layers offloaded (`-ngl`, the output
+/// layer counted as layer `layers` and offloaded first; `layers + 1` or more: all), layer `il`
+/// goes to the first GPU whose split point exceeds `(il − first)/offloaded`, `first` being
+/// `layers + 1 − gpu_layers`. Returns, per GPU, its layers `[first, end)` and whether it holds
+/// the output layer.
+///
+/// # Example
+/// ```
+/// // Two equal cards, 32 layers and the head: 17 layers on the first, 15 and the head on the second.
+/// assert_eq!(headroom_core::llama_cpp::layer_split(32, 33, 2, &[]), vec![(0, 17, false), (17, 32, true)]);
+/// ```
+pub fn layer_split(layers: u64, gpu_layers: u64, gpus: u64, split: &[u32]) -> Vec<(u64, u64, bool)> {
+    let n = gpus.clamp(1, 1 << 10) as usize;
+    let weights: Vec<f32> = if split.iter().all(|w| *w == 0) {
+        alloc::vec![1.0; n]
+    } else {
+        (0..n).map(|i| split.get(i).copied().unwrap_or(0) as f32).collect()
+    };
+    let mut points = Vec::with_capacity(n);
+    let mut sum = 0.0f32;
+    for w in &weights {
+        sum += *w;
+        points.push(sum);
+    }
+    for p in &mut points {
+        *p /= sum;
+    }
+    let offloaded = gpu_layers.min(layers + 1);
+    let first = (layers + 1).saturating_sub(gpu_layers);
+    let mut out: Vec<(u64, u64, bool)> = alloc::vec![(0, 0, false); n];
+    let mut seen = alloc::vec![false; n];
+    for il in first..=layers {
+        if il - first >= offloaded {
+            break;
+        }
+        let x = (il - first) as f32 / offloaded as f32;
+        let gpu = points.iter().position(|p| *p > x).unwrap_or(n - 1);
+        let e = &mut out[gpu];
+        if il == layers {
+            e.2 = true;
+        } else {
+            if !seen[gpu] {
+                seen[gpu] = true;
+                e.0 = il;
+            }
+            e.1 = il + 1;
+        }
+    }
+    for (e, seen) in out.iter_mut().zip(&seen) {
+        if !seen {
+            // No layers: an empty range where the GPU sits (after the ones before it).
+            e.0 = first.min(layers);
+            e.1 = e.0;
+        }
+    }
+    out
+}
+
+/// One GPU's part of a model under llama.cpp's layer split.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GpuShare {
+    /// The first of its layers.
+    pub first: u64,
+    /// One past its last layer (`first == end`: no layers).
+    pub end: u64,
+    /// It holds the output layer (final norm and head) and computes the logits.
+    pub head: bool,
+    /// Its weights.
+    pub weights: crate::units::Bytes,
+    /// The KV cache and recurrent state of its layers.
+    pub cache: crate::units::Bytes,
+    /// Its compute buffer.
+    pub compute: crate::units::Bytes,
+    /// All of it, with the runtime's overhead.
+    pub total: crate::units::Bytes,
+}
+
+/// The compute buffer of a GPU that holds layers but not the output layer: the graph without
+/// the head's logits (a stand-in: the layers' own nodes on that device are replayed with the
+/// others', which llama.cpp's scheduler splits apart).
+pub fn compute_buffer_layers(a: &Architecture, s: &Setup) -> u64 {
+    let (mut g, _, _) = build(a, s);
+    g.nodes.pop();
+    let h = a.hidden_size.max(1);
+    replay(&g).saturating_add(h.saturating_mul(s.tokens()).saturating_mul(4))
 }
 
 /// llama.cpp's compute buffer for `a` under `s`, and its host output buffer.

@@ -203,6 +203,20 @@ pub fn format_params_in(p: crate::units::Params, lang: Lang) -> String {
     }
 }
 
+/// A count of thousandths written as the shortest decimal (`3000` → `3`, `600` → `0.6`,
+/// `1250` → `1.25`), as command lines take it.
+pub fn thousandths(w: u32) -> String {
+    let (int, frac) = (w / 1000, w % 1000);
+    if frac == 0 {
+        return alloc::format!("{int}");
+    }
+    let mut f = alloc::format!("{frac:03}");
+    while f.ends_with('0') {
+        f.pop();
+    }
+    alloc::format!("{int}.{f}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

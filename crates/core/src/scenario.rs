@@ -215,6 +215,12 @@ pub struct LlamaOptions {
     pub draft: Option<String>,
     /// The most tokens drafted per step (`--draft-max`, llama.cpp's default 16).
     pub draft_max: u64,
+    /// Each GPU's share of the layers (`--tensor-split 3,1`), in thousandths of the values
+    /// given; empty: by each GPU's free memory (equal for equal cards).
+    pub tensor_split: Vec<u32>,
+    /// Ollama's `num_batch` (`PARAMETER num_batch`), its `-b` and `-ub` alike; `None`: Ollama's
+    /// own choice by context and memory ([`crate::ollama::auto_batch`]).
+    pub num_batch: Option<u64>,
 }
 
 /// Every layer (`--cpu-moe`).
@@ -231,6 +237,8 @@ impl Default for LlamaOptions {
             cpu_moe: None,
             draft: None,
             draft_max: 16,
+            tensor_split: Vec::new(),
+            num_batch: None,
         }
     }
 }
@@ -340,6 +348,32 @@ impl Scenario {
         if let Some(d) = &self.llama.draft {
             crate::catalog::model(d).map_err(|e| Error::invalid("draft", format!("{e}")))?;
         }
+        if let Some(n) = self.llama.num_batch
+            && (n == 0 || n > MAX_LLAMA_BATCH)
+        {
+            return Err(Error::invalid(
+                "num-batch",
+                format!("{n} is out of range; use 1 to {MAX_LLAMA_BATCH}"),
+            ));
+        }
+        if !self.llama.tensor_split.is_empty() {
+            if self.llama.tensor_split.len() as u64 > self.gpus.max(1) {
+                return Err(Error::invalid(
+                    "tensor-split",
+                    format!(
+                        "{} shares for {} GPU(s): give one per GPU (--gpus)",
+                        self.llama.tensor_split.len(),
+                        self.gpus.max(1)
+                    ),
+                ));
+            }
+            if self.llama.tensor_split.iter().all(|w| *w == 0) {
+                return Err(Error::invalid(
+                    "tensor-split",
+                    "every share is 0: at least one GPU must hold layers",
+                ));
+            }
+        }
         if self.llama.draft_max == 0 || self.llama.draft_max > 1024 {
             return Err(Error::invalid(
                 "draft-max",
@@ -412,6 +446,36 @@ impl Scenario {
         }
         Ok(())
     }
+}
+
+/// Reads llama.cpp's `--tensor-split` (`3,1`, `0.6,0.4`, `24/24/12`): one non-negative share
+/// per GPU, kept in thousandths (llama.cpp only uses their proportions).
+///
+/// # Errors
+/// [`Error::Invalid`] for an empty list, a value that is not a number, a negative or huge one,
+/// more than 1,024 values, or all zero.
+pub fn parse_tensor_split(s: &str) -> Result<Vec<u32>> {
+    let bad = |why: String| Error::invalid("tensor-split", why);
+    let parts: Vec<&str> = s.split([',', '/']).map(str::trim).collect();
+    if parts.iter().all(|p| p.is_empty()) {
+        return Err(bad("empty: give one share per GPU, e.g. 3,1".into()));
+    }
+    if parts.len() > 1024 {
+        return Err(bad(format!("{} shares: at most 1,024", parts.len())));
+    }
+    let mut out = Vec::with_capacity(parts.len());
+    for p in parts {
+        let v: f64 =
+            p.parse().map_err(|_| bad(format!("`{p}` is not a number (shares look like 3,1 or 0.6,0.4)")))?;
+        if !v.is_finite() || !(0.0..=1_000_000.0).contains(&v) {
+            return Err(bad(format!("`{p}` is out of range; shares are 0 to 1,000,000")));
+        }
+        out.push(crate::ops::round(v * 1000.0) as u32);
+    }
+    if out.iter().all(|w| *w == 0) {
+        return Err(bad("every share is 0: at least one GPU must hold layers".into()));
+    }
+    Ok(out)
 }
 
 /// Parses a parameter count as people write it: `7B`, `7e9`, `500M`, `1.5b`, `124_439_808`,

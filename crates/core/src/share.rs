@@ -317,6 +317,14 @@ pub fn encode(s: &Scenario) -> String {
     if s.llama.draft_max != d.llama.draft_max {
         q.push("draftmax", &format!("{}", s.llama.draft_max));
     }
+    if let Some(n) = s.llama.num_batch {
+        q.push("numbatch", &format!("{n}"));
+    }
+    if !s.llama.tensor_split.is_empty() {
+        let shares: Vec<String> =
+            s.llama.tensor_split.iter().map(|w| crate::number::thousandths(*w)).collect();
+        q.push("ts", &shares.join(","));
+    }
     let v = &s.vllm;
     if v.version != d.vllm.version {
         q.push("vver", &v.version.id());
@@ -544,6 +552,18 @@ pub fn decode(query: &str) -> Decoded {
             },
             "draft" => match crate::catalog::model(&value) {
                 Ok(m) => scenario.llama.draft = Some(m.id.into()),
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "numbatch" => match parse_count(&value, crate::scenario::MAX_LLAMA_BATCH) {
+                Some(n) => scenario.llama.num_batch = Some(n),
+                None => ignore(
+                    &key,
+                    &value,
+                    format!("not a token count (1 to {})", crate::scenario::MAX_LLAMA_BATCH),
+                ),
+            },
+            "ts" => match crate::scenario::parse_tensor_split(&value) {
+                Ok(t) => scenario.llama.tensor_split = t,
                 Err(e) => ignore(&key, &value, format!("{e}")),
             },
             "draftmax" => match parse_count(&value, 1024) {
@@ -919,15 +939,24 @@ mod tests {
                 cpu_moe: Some(12),
                 draft: Some("qwen3-0.6b".into()),
                 draft_max: 8,
+                tensor_split: alloc::vec![3000, 1000],
+                num_batch: None,
             },
+            gpus: 2,
             ..Scenario::default()
         };
         let q = encode(&s);
-        assert_eq!(q, "?v=1&ub=256&nb=1024&kvv=q8_0&swafull=1&kvu=1&cpumoe=12&draft=qwen3-0.6b&draftmax=8");
+        assert_eq!(
+            q,
+            "?v=1&gpus=2&ub=256&nb=1024&kvv=q8_0&swafull=1&kvu=1&cpumoe=12&draft=qwen3-0.6b&draftmax=8&ts=3,1"
+        );
         assert_eq!(decode(&q), Decoded { scenario: s, ignored: Vec::new() });
-        let d = decode("?v=1&ub=0&nb=lots&kvv=q3&kvu=yes");
+        let d = decode("?v=1&ub=0&nb=lots&kvv=q3&kvu=yes&ts=0,0");
         assert_eq!(d.scenario, Scenario::default());
-        assert_eq!(d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(), ["ub", "nb", "kvv", "kvu"]);
+        assert_eq!(
+            d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(),
+            ["ub", "nb", "kvv", "kvu", "ts"]
+        );
     }
 
     #[test]

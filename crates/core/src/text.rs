@@ -425,6 +425,14 @@ messages! {
     NoteOffloaded =>
         "{0} of {1} layers run on the CPU from system RAM (llama.cpp -ngl); every token waits for them",
         "{0} couches sur {1} tournent sur le CPU depuis la RAM système (llama.cpp -ngl) ; chaque token les attend";
+    /// Ollama's num_batch.
+    NoteOllamaBatch =>
+        "Ollama sets llama-server's -b and -ub to one num_batch; unset, it picks {0} for this context and memory (PARAMETER num_batch sets it)",
+        "Ollama donne à -b et -ub de llama-server un seul num_batch ; non fixé, il choisit {0} pour ce contexte et cette mémoire (PARAMETER num_batch le fixe)";
+    /// Ollama's context default.
+    NoteOllamaContext =>
+        "Ollama's own default context here is {0} tokens (OLLAMA_CONTEXT_LENGTH unset: 4k under 23 GiB of VRAM, 32k under 47 GiB, 256k beyond, at most the model's {1}); the estimate uses {2}",
+        "le contexte par défaut d'Ollama ici est de {0} tokens (sans OLLAMA_CONTEXT_LENGTH : 4k sous 23 Gio de VRAM, 32k sous 47 Gio, 256k au-delà, au plus les {1} du modèle) ; l'estimation prend {2}";
     /// gpu_layers only for llama.cpp.
     NoteGpuLayersLlamaCpp =>
         "GPU layers (-ngl) apply to llama.cpp and Ollama only; ignored for this runtime",
@@ -724,8 +732,8 @@ messages! {
         "tourne avec les experts MoE des {0} premières couches sur {1} en RAM système (llama.cpp --n-cpu-moe {0}) ; l'attention et le cache KV restent sur le GPU, environ {2} tokens/s";
     /// Layers in RAM.
     AdviceOffload =>
-        "runs with {0} of {1} layers on the GPU (llama.cpp -ngl {0}); the rest come from system RAM at about {2} tokens/s",
-        "tourne avec {0} couches sur {1} sur le GPU (llama.cpp -ngl {0}) ; le reste vient de la RAM système, environ {2} tokens/s";
+        "runs with {0} of {1} layers on the GPU, the output layer first as llama.cpp counts them (-ngl {0}); the rest come from system RAM at about {2} tokens/s",
+        "tourne avec {0} couches sur {1} sur le GPU, la couche de sortie d'abord comme llama.cpp les compte (-ngl {0}) ; le reste vient de la RAM système, environ {2} tokens/s";
     /// CPU machine.
     AdviceCpuMachine =>
         "CPU inference from RAM: about {0} tokens/s, limited by memory bandwidth; fine for a small model or light use, not for many users",
@@ -742,6 +750,10 @@ messages! {
     AdviceReserveTooLarge =>
         "the reserve for other programs, {0}, is not less than the device's {1}",
         "la réserve pour les autres programmes, {0}, n'est pas inférieure aux {1} de l'appareil";
+    /// Ollama's fit margin.
+    NoteOllamaFitMargin =>
+        "Ollama lets llama-server place the layers (--fit): it keeps {0} free on every GPU, so a model that fits with less spare moves layers to the CPU",
+        "Ollama laisse llama-server placer les couches (--fit) : il garde {0} libres sur chaque GPU, donc un modèle qui tient avec moins de marge déplace des couches vers le CPU";
     /// Reserve in effect.
     NoteReserve =>
         "{0} kept free for the desktop, the OS and other programs",

@@ -45,8 +45,11 @@ pub fn next_read(have: u64, needed: u64) -> u64 {
     needed.max(have.saturating_mul(2)).min(MAX_HEADER)
 }
 
-/// Arrays longer than this are counted, not stored.
+/// Arrays of strings longer than this are counted, not stored.
 const KEEP_ARRAY: u64 = 64;
+/// Arrays of numbers or flags longer than this (a vocabulary's scores) are counted, not stored;
+/// per-layer arrays are kept up to [`crate::model::MAX_LAYERS`].
+const KEEP_NUMBERS: u64 = crate::model::MAX_LAYERS;
 
 /// Why a header could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,8 +258,11 @@ fn read_value(c: &mut Cursor<'_>, t: u32, depth: u32) -> Result<MetaValue, GgufE
                 c.need(len.saturating_mul(size))?;
             }
             let mut values = Vec::new();
+            // Per-layer numbers and flags are kept for the deepest stacks; strings (the
+            // vocabulary) only when few.
+            let keep = if scalar_size(elem).is_some() { KEEP_NUMBERS } else { KEEP_ARRAY };
             for k in 0..len {
-                if k < KEEP_ARRAY {
+                if k < keep {
                     values.push(read_value(c, elem, depth + 1)?);
                 } else if let Some(size) = scalar_size(elem) {
                     // The rest of a numeric array at once (its bytes were checked above).
@@ -270,7 +276,7 @@ fn read_value(c: &mut Cursor<'_>, t: u32, depth: u32) -> Result<MetaValue, GgufE
                     read_value(c, elem, depth + 1)?;
                 }
             }
-            if len > KEEP_ARRAY {
+            if len > keep {
                 values.clear();
             }
             Ok(MetaValue::Array { elem, len, values })
@@ -493,15 +499,33 @@ impl Gguf {
             "gemma2" | "gemma3_text" => 4,
             _ => 2,
         };
-        let window = self.u(&k("attention.sliding_window")).filter(|w| *w > 0);
-        // llama.cpp's own sliding-window layer rules (`hparams.set_swa_pattern`).
-        let swa = |i: u64| match (window, family) {
-            (None, _) => false,
-            (Some(_), "gemma2" | "gpt_oss") => i.is_multiple_of(2),
-            (Some(_), "gemma3_text") => !(i + 1).is_multiple_of(6),
-            (Some(_), "qwen2" | "qwen3" | "llama") => false,
-            (Some(_), _) => true,
+        // llama.cpp's own sliding-window layers (`load_swa_pattern`): the header's
+        // `attention.sliding_window_pattern` (a flag per layer, or a period), else the family's
+        // period; a family llama.cpp does not slide keeps the full cache in every layer.
+        let rule = crate::llama_cpp::swa_rule(arch, layers);
+        let window = rule.and_then(|r| r.window(self.u(&k("attention.sliding_window"))));
+        let pattern_key = k("attention.sliding_window_pattern");
+        let flags: Option<Vec<bool>> = match self.get(&pattern_key) {
+            Some(MetaValue::Array { values, .. }) if !values.is_empty() => Some(
+                values
+                    .iter()
+                    .map(|v| matches!(v, MetaValue::Bool(true)) || v.as_u64().is_some_and(|x| x > 0))
+                    .collect(),
+            ),
+            _ => None,
         };
+        let period = match self.get(&pattern_key) {
+            Some(v @ (MetaValue::U(_) | MetaValue::I(_))) => v.as_u64(),
+            _ => None,
+        };
+        let swa = |i: u64| match (window, rule) {
+            (Some(_), Some(r)) => match &flags {
+                Some(f) => f.get(i as usize).copied().unwrap_or(false),
+                None => r.slides(i, period.unwrap_or(r.period)),
+            },
+            _ => false,
+        };
+        let chunked = rule.is_some_and(|r| r.chunked);
         let mut all_sliding = true;
         let mut stack = Stack::default();
         for i in 0..layers.min(crate::model::MAX_LAYERS) {
@@ -583,6 +607,7 @@ impl Gguf {
                     k_eq_v: false,
                     shares_kv: false,
                     span: match (sliding, window) {
+                        (true, Some(w)) if chunked => Span::Chunked { chunk: w },
                         (true, Some(w)) => Span::Sliding { window: w },
                         _ => Span::Full,
                     },
