@@ -522,6 +522,65 @@ def starcoder2(name, source, *, vocab, hidden, layers, heads, kv_heads, ffn, typ
     return s
 
 
+def olmo2(name, source, *, vocab, hidden, layers, heads, kv_heads, ffn, window=None, typ=Q8_0):
+    """OLMo 2 / Olmo 3 (llama.cpp's `olmo2`): Q/K norms over the whole projection, norms after
+    attention and the feed-forward; Olmo 3 slides 3 layers of 4 (llama.cpp's default period)."""
+    hd = hidden // heads
+    meta = {
+        "context_length": 65536,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.layer_norm_rms_epsilon": 1e-6,
+        "rope.freq_base": 500000.0,
+    }
+    if window:
+        meta["attention.sliding_window"] = window
+    s = Spec(name, "olmo2", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.attention(p, hidden, q=heads * hd, kv=kv_heads * hd, out=heads * hd, typ=typ)
+        s.t(p + "attn_q_norm.weight", [heads * hd])
+        s.t(p + "attn_k_norm.weight", [kv_heads * hd])
+        s.t(p + "post_attention_norm.weight", [hidden])
+        s.gated_ffn(p, hidden, ffn, typ)
+        s.t(p + "post_ffw_norm.weight", [hidden])
+    s.t("output_norm.weight", [hidden])
+    s.t("output.weight", [hidden, vocab], typ)
+    return s
+
+
+def cohere2(name, source, *, vocab, hidden, layers, heads, kv_heads, ffn, window, typ=Q8_0):
+    """Command R7B (llama.cpp's `cohere2`): one norm feeding attention and the feed-forward in
+    parallel, tied embeddings, 3 sliding layers of 4."""
+    hd = hidden // heads
+    meta = {
+        "context_length": 8192,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.layer_norm_epsilon": 1e-5,
+        "attention.sliding_window": window,
+        "logit_scale": 0.25,
+        "rope.freq_base": 50000.0,
+        "rope.dimension_count": hd,
+    }
+    s = Spec(name, "cohere2", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.attention(p, hidden, q=heads * hd, kv=kv_heads * hd, out=heads * hd, typ=typ)
+        s.gated_ffn(p, hidden, ffn, typ)
+    s.t("output_norm.weight", [hidden])
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -566,6 +625,14 @@ def specs() -> list[Spec]:
              hidden=3072, layers=4, heads=32, kv_heads=32, ffn=8192),
         starcoder2("starcoder2-3b-4l", "bigcode/starcoder2-3b config.json (4 of 30 layers)", vocab=49152,
                    hidden=3072, layers=4, heads=24, kv_heads=2, ffn=12288),
+        olmo2("olmo-3-7b-8l", "allenai/Olmo-3-1025-7B config.json (8 of 32 layers)", vocab=100278,
+              hidden=4096, layers=8, heads=32, kv_heads=32, ffn=11008, window=4096),
+        cohere2("command-r7b-8l", "CohereLabs/c4ai-command-r7b-12-2024 config.json (8 of 32 layers)",
+                vocab=256000, hidden=4096, layers=8, heads=32, kv_heads=8, ffn=14336, window=4096),
+        # Mistral 7B v0.1 slides in its config; llama.cpp's `llama` keeps a full cache anyway.
+        llama_like("mistral-7b-v0.1-4l", "llama", "mistralai/Mistral-7B-v0.1 config.json (4 of 32 layers)",
+                   vocab=32000, hidden=4096, layers=4, heads=32, kv_heads=8, ffn=14336,
+                   extra_meta={"attention.sliding_window": 4096}),
     ]
 
 def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, experts, used,

@@ -533,11 +533,8 @@ fn LlamaCppInputs() -> impl IntoView {
                 longest = c.apply_with_model(s);
             });
             if let Some(n) = longest {
-                let note = if c.runtime == Runtime::Ollama {
-                    T::OllamaDefaultContext
-                } else {
-                    T::VllmModelLen
-                };
+                let note =
+                    if c.runtime == Runtime::Ollama { T::OllamaDefaultContext } else { T::VllmModelLen };
                 command_notes
                     .update(|v| v.push(tr(l, note).replace("{0}", &headroom_core::text::format_int(n, l))));
             }

@@ -128,6 +128,35 @@ pub fn swa_rule(arch: &str, layers: u64) -> Option<SwaRule> {
     })
 }
 
+/// Families whose llama.cpp graph this replay follows, each checked against the real llama.cpp
+/// in `tests/llama-cpp` (by GGUF architecture and Hugging Face family names). Other families
+/// are replayed as the nearest of these (a llama-like layer), and the buffer is said to be a
+/// stand-in: their graphs add or reorder nodes (Cohere's parallel blocks, OLMo's post-norms,
+/// Llama 4's temperature tuning, …).
+pub const GRAPH_CHECKED_FAMILIES: &[&str] = &[
+    "llama",
+    "mistral",
+    "qwen2",
+    "qwen3",
+    "qwen3moe",
+    "qwen3_moe",
+    "gemma2",
+    "gemma3",
+    "gemma3_text",
+    "gpt_oss",
+    "gpt-oss",
+    "deepseek2",
+    "deepseek_v3",
+    "deepseek_v32",
+    "kimi_k2",
+    "nemotron_h",
+    "qwen35",
+    "qwen3_5",
+    "lfm2",
+    "phi3",
+    "starcoder2",
+];
+
 /// What llama.cpp is asked to do: its context parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -937,7 +966,7 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
     let h = a.hidden_size.max(1);
     let t = s.tokens();
     let mut g = Graph { layer_norm: !matches!(a.norm, crate::model::NormKind::Rms), ..Graph::default() };
-    let mut exact = true;
+    let mut exact = GRAPH_CHECKED_FAMILIES.contains(&a.family.as_str());
     // Inputs, in the order llama.cpp's graph first uses them.
     let tokens = g.input(t * 4);
     // Which recurrent state each sequence reads (Mamba-2 and short-conv layers), used from the
@@ -1245,6 +1274,34 @@ mod tests {
         let ctx = std::env::var("HEADROOM_CTX").ok().and_then(|c| c.parse().ok()).unwrap_or(4096);
         let swa_full = std::env::var("HEADROOM_SWA_FULL").is_ok();
         std::print!("{}", outline(&a, &Setup { swa_full, ..Setup::new(ctx, 1) }));
+    }
+
+    #[test]
+    fn sliding_layers_follow_each_familys_loader() {
+        let slides = |arch: &str, layers: u64, key: Option<u64>| -> Option<Vec<bool>> {
+            let r = swa_rule(arch, layers)?;
+            r.window(key)?;
+            Some((0..8).map(|i| r.slides(i, r.period)).collect())
+        };
+        // Gemma 3: 5 sliding, 1 full; Command R7B: 3 and 1; Cohere2 MoE and Laguna: dense first.
+        assert_eq!(slides("gemma3", 26, Some(512)).unwrap()[..6], [true, true, true, true, true, false]);
+        assert_eq!(slides("cohere2", 32, Some(4096)).unwrap()[..4], [true, true, true, false]);
+        assert_eq!(slides("cohere2moe", 32, Some(4096)).unwrap()[..4], [false, true, true, true]);
+        // Families llama.cpp does not slide keep the full cache; Gemma 3 without a window too.
+        assert_eq!(slides("llama", 32, Some(4096)), None);
+        assert_eq!(slides("qwen2", 32, Some(32768)), None);
+        assert_eq!(slides("gemma3", 26, None), None);
+        // Gemma 2 slides with its default window when the header has none.
+        assert_eq!(swa_rule("gemma2", 26).unwrap().window(None), Some(4096));
+        // Llama 4 chunks 8,192 whatever the header says, unless it says 0.
+        let l4 = swa_rule("llama4", 48).unwrap();
+        assert_eq!(
+            (l4.window(None), l4.window(Some(4096)), l4.window(Some(0))),
+            (Some(8192), Some(8192), None)
+        );
+        assert!(l4.chunked);
+        // EXAONE 4 slides only in its 64-layer model.
+        assert!(swa_rule("exaone4", 64).is_some() && swa_rule("exaone4", 30).is_none());
     }
 
     #[test]
