@@ -82,7 +82,7 @@ pub struct FitArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("question").required(true).args(["max_context", "best_quant", "cheapest", "models"])))]
+#[command(group(ArgGroup::new("question").required(true).args(["max_context", "best_quant", "cheapest", "models", "llama_fit"])))]
 pub struct RecommendArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
@@ -102,6 +102,15 @@ pub struct RecommendArgs {
     /// The catalog models that run on --device, at the best quantization that fits.
     #[arg(long)]
     pub models: bool,
+
+    /// What llama-server's --fit settles on for --device: the context (when --context is not
+    /// given), then -ngl or --n-cpu-moe, keeping --fit-target free; as a command.
+    #[arg(long)]
+    pub llama_fit: bool,
+
+    /// With --llama-fit: the MiB kept free on each GPU (llama.cpp's --fit-target).
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub fit_target: u64,
 
     /// With --cheapest: at least this many tokens per second for one sequence.
     #[arg(long, value_name = "TPS")]

@@ -947,6 +947,74 @@ pub fn recommend(a: &crate::args::RecommendArgs) -> Result<String, String> {
                 }
             }
         }
+    } else if a.llama_fit {
+        let d = device()?;
+        if a.fit_target > headroom_core::hardware::MAX_RESERVE_MIB {
+            return Err(format!(
+                "--fit-target {} is out of range; use 0 to {} MiB",
+                a.fit_target,
+                headroom_core::hardware::MAX_RESERVE_MIB
+            ));
+        }
+        // As llama.cpp: a context on the command line (or in the pasted command) is kept.
+        let given = std::env::args().any(|x| x == "--context" || x.starts_with("--context="))
+            || a.scenario
+                .command
+                .as_deref()
+                .and_then(|c| headroom_core::command::parse(c).ok())
+                .is_some_and(|c| c.context.is_some());
+        let margin = headroom_core::units::Bytes::new(a.fit_target.saturating_mul(headroom_core::units::MIB));
+        let f = fit::llama_fit(&scenario, &d, margin, given).map_err(err)?;
+        if a.json {
+            s = serde_json::to_string_pretty(&serde_json::json!({
+                "device": d.id,
+                "context": f.context,
+                "context_reduced": f.context_reduced,
+                "fit_target": f.margin.get(),
+                "verdict": f.fit.verdict.id(),
+                "gpu_layers": f.fit.gpu_layers,
+                "cpu_moe": f.fit.cpu_moe,
+                "need": f.fit.need.get(),
+                "capacity": f.fit.capacity.get(),
+                "command": f.command,
+            }))
+            .unwrap_or_default();
+            s.push('\n');
+        } else {
+            let placed = match (f.fit.verdict, f.fit.gpu_layers, f.fit.cpu_moe) {
+                (Verdict::Fits, _, _) => "every layer on the GPU".to_string(),
+                (Verdict::Offload, _, Some(n)) => {
+                    format!("the experts of the first {n} layers in system RAM (--n-cpu-moe {n})")
+                }
+                (Verdict::Offload, Some(k), _) => format!(
+                    "-ngl {k}: the output layer and {} layers on the GPU, the rest in system RAM",
+                    k.saturating_sub(1)
+                ),
+                (Verdict::Cpu, _, _) => "on the CPU from system RAM".to_string(),
+                _ => "nothing: it does not fit".to_string(),
+            };
+            let _ = writeln!(
+                s,
+                "llama-server --fit on {} ({} kept free): context {} tokens{}, {placed}",
+                d.name,
+                format_size(f.margin, Lang::En),
+                format_int(f.context, Lang::En),
+                if f.context_reduced {
+                    " (the model's longest does not fit, so --fit lowers it)"
+                } else {
+                    ""
+                },
+            );
+            let _ = writeln!(
+                s,
+                "needs {} of {} usable",
+                format_size(f.fit.need, Lang::En),
+                format_size(f.fit.capacity, Lang::En)
+            );
+            if !f.command.is_empty() && f.fit.verdict != Verdict::No {
+                let _ = writeln!(s, "Run with\n  {}", f.command);
+            }
+        }
     } else if a.best_quant {
         let d = device()?;
         let b = fit::best_quant(&scenario, &d).map_err(err)?;

@@ -611,3 +611,140 @@ fn bad_vllm_settings_are_one_line_and_status_2() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn llama_fit_lowers_the_context_before_it_moves_layers() {
+    // Llama 3.1 8B Q8_0 at its 131,072 tokens does not fit a 24 GB card with 1 GiB kept free:
+    // --fit lowers the context (a multiple of 256, at least 4,096) and keeps every layer.
+    let v = json(&[
+        "recommend",
+        "--llama-fit",
+        "--model",
+        "llama-3.1-8b",
+        "--weights",
+        "q8_0",
+        "--device",
+        "rtx-4090",
+    ]);
+    let c = v["context"].as_u64().unwrap();
+    assert!(v["context_reduced"].as_bool().unwrap());
+    assert!(c % 256 == 0 && (4096..131_072).contains(&c), "{c}");
+    assert_eq!(v["verdict"], "fits");
+    assert!(v["capacity"].as_u64().unwrap() >= v["need"].as_u64().unwrap());
+    let cmd = v["command"].as_str().unwrap();
+    assert!(cmd.contains(&format!("-c {c} ")), "{cmd}");
+    // 256 more tokens would not have fitted.
+    let more = json(&[
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--weights",
+        "q8_0",
+        "--runtime",
+        "llama.cpp",
+        "--device",
+        "rtx-4090",
+        "--reserve",
+        "1",
+        "--context",
+        &(c + 256).to_string(),
+    ]);
+    assert_ne!(more["fit"]["verdict"], "fits");
+    // A context given is kept, as llama.cpp keeps -c.
+    let kept = json(&[
+        "recommend",
+        "--llama-fit",
+        "--model",
+        "llama-3.1-8b",
+        "--weights",
+        "q8_0",
+        "--device",
+        "rtx-4090",
+        "--context",
+        "8192",
+    ]);
+    assert_eq!((kept["context"].as_u64(), kept["context_reduced"].as_bool()), (Some(8192), Some(false)));
+    // A 70B at the floor of 4,096 tokens still does not fit: layers go to system RAM.
+    let big = json(&[
+        "recommend",
+        "--llama-fit",
+        "--model",
+        "llama-3.3-70b",
+        "--weights",
+        "q4_k_m",
+        "--device",
+        "rtx-4090",
+    ]);
+    assert_eq!((big["context"].as_u64(), big["verdict"].as_str()), (Some(4096), Some("offload")));
+    let ngl = big["gpu_layers"].as_u64().unwrap();
+    assert!(big["command"].as_str().unwrap().contains(&format!("-ngl {ngl} ")));
+    // Bad margin.
+    let out = headroom(&[
+        "recommend",
+        "--llama-fit",
+        "--model",
+        "llama-3.1-8b",
+        "--device",
+        "rtx-4090",
+        "--fit-target",
+        "99999999",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn llama_cpp_over_two_cards_lists_each_card() {
+    let v = json(&[
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--weights",
+        "q4_k_m",
+        "--runtime",
+        "llama.cpp",
+        "--gpus",
+        "2",
+        "--tensor-split",
+        "3,1",
+    ]);
+    let gpus = v["llama_gpus"].as_array().unwrap();
+    assert_eq!(gpus.len(), 2);
+    assert_eq!((gpus[0]["first_layer"].as_u64(), gpus[0]["end_layer"].as_u64()), (Some(0), Some(25)));
+    assert_eq!(gpus[1]["output_layer"], true);
+    let busiest = gpus.iter().map(|g| g["total"].as_u64().unwrap()).max().unwrap();
+    assert_eq!(v["memory"]["total"].as_u64(), Some(busiest));
+    let human = String::from_utf8(
+        headroom(&["estimate", "--model", "llama-3.1-8b", "--runtime", "llama.cpp", "--gpus", "2"]).stdout,
+    )
+    .unwrap();
+    assert!(human.contains("GPU 1  layers 17–31 and the output layer"), "{human}");
+    let out = headroom(&["estimate", "--model", "llama-3.1-8b", "--gpus", "2", "--tensor-split", "1,1,1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tensor-split"));
+}
+
+#[test]
+fn ollama_batch_and_context_defaults() {
+    let v = json(&[
+        "estimate",
+        "--model",
+        "qwen3-8b",
+        "--weights",
+        "q4_k_m",
+        "--runtime",
+        "ollama",
+        "--context",
+        "16384",
+    ]);
+    assert_eq!(
+        (v["llama_cpp"]["n_batch"].as_u64(), v["llama_cpp"]["n_ubatch"].as_u64()),
+        (Some(1024), Some(1024))
+    );
+    let v = json(&["estimate", "--model", "qwen3-8b", "--runtime", "ollama", "--num-batch", "256"]);
+    assert_eq!(v["llama_cpp"]["n_ubatch"].as_u64(), Some(256));
+    let out = headroom(&["estimate", "--command", "ollama run qwen3:8b", "--device", "rtx-4090", "--json"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("32768"));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "q4_k_m");
+}

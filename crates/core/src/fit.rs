@@ -635,6 +635,87 @@ pub fn max_context(scenario: &Scenario, device: &Device) -> Result<Option<u64>> 
     })
 }
 
+/// What llama-server's `--fit` (on by default) settles on for a device: the context when `-c`
+/// is not given, then the layers (`-ngl`) or a mixture of experts' experts in RAM
+/// (`--n-cpu-moe`), keeping a margin free on every GPU.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LlamaFit {
+    /// Tokens per sequence.
+    pub context: u64,
+    /// The context was brought down from the model's own (llama.cpp lowers it toward
+    /// `--fit-ctx`, 4,096, before it moves any layer).
+    pub context_reduced: bool,
+    /// The margin kept free on each GPU (`--fit-target`).
+    pub margin: Bytes,
+    /// The fit at that context, with its layers and experts.
+    pub fit: Fit,
+    /// The command with what `--fit` chose written out (`-c`, `-ngl`, `--n-cpu-moe`).
+    pub command: String,
+}
+
+/// The smallest context llama.cpp's `--fit` lowers an unset context to (`--fit-ctx`).
+pub const FIT_MIN_CONTEXT: u64 = 4096;
+
+/// llama.cpp's `--fit` on `device` (`common/fit.cpp`): with no `-c` (`context_given` false) the
+/// context starts at the model's longest and, when the model and its cache leave less than
+/// `margin` free, comes down (whole multiples of 256) toward [`FIT_MIN_CONTEXT`] — the longest
+/// that fits with every layer on the GPU; only then are layers (or, for a mixture of experts,
+/// the experts of the first layers) moved to system RAM. Headroom finds the context by
+/// bisection where llama.cpp interpolates linearly, and places layers with its own fit.
+///
+/// # Errors
+/// What the estimate reports.
+pub fn llama_fit(
+    scenario: &Scenario,
+    device: &Device,
+    margin: Bytes,
+    context_given: bool,
+) -> Result<LlamaFit> {
+    let r = resolve(&scenario.model)?;
+    let extra = scenario.reserve.bytes_on(device);
+    let base = Scenario {
+        runtime: Some(if scenario.runtime == Some(Runtime::Ollama) {
+            Runtime::Ollama
+        } else {
+            Runtime::LlamaCpp
+        }),
+        gpu_layers: None,
+        reserve: crate::hardware::Reserve::Mib(
+            extra.saturating_add(margin).get().div_ceil(crate::units::MIB),
+        ),
+        ..scenario.clone()
+    };
+    let longest = r.architecture.as_ref().map_or(0, |a| a.max_context).min(MAX_CONTEXT);
+    let at = |c: u64| -> Result<Fit> { fit_resolved(&Scenario { context: c, ..base.clone() }, &r, device) };
+    let (context, reduced) = if context_given || longest == 0 {
+        (scenario.context, false)
+    } else if at(longest)?.verdict == Verdict::Fits {
+        (longest, false)
+    } else {
+        // The longest multiple of 256 (per stream) from the floor up that fits with every layer
+        // on the GPU, by bisection; none: the floor, and layers move.
+        let floor = FIT_MIN_CONTEXT.min(longest);
+        let step = 256;
+        let (mut lo, mut hi) = (floor.div_ceil(step).max(1), longest / step);
+        let mut found = None;
+        while lo <= hi {
+            let mid = lo + (hi - lo) / 2;
+            if at(mid * step)?.verdict == Verdict::Fits {
+                found = Some(mid * step);
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        (found.unwrap_or(floor), true)
+    };
+    let s = Scenario { context, ..base };
+    let fit = fit_resolved(&s, &r, device)?;
+    let e = crate::estimate::estimate_on(&s, &r, Some(device))?;
+    let command = crate::flags::commands(&s, &e, Some(&fit)).into_iter().next().unwrap_or_default();
+    Ok(LlamaFit { context, context_reduced: reduced, margin, fit, command })
+}
+
 /// The largest `n` in `1..=limit` for which `ok(n)` holds, by bisection (`ok` must hold for
 /// every value below one that holds); `None` when `ok(1)` does not.
 fn largest_fitting(limit: u64, ok: impl Fn(u64) -> Result<bool>) -> Result<Option<u64>> {
