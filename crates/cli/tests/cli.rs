@@ -628,7 +628,7 @@ fn llama_fit_lowers_the_context_before_it_moves_layers() {
     ]);
     let c = v["context"].as_u64().unwrap();
     assert!(v["context_reduced"].as_bool().unwrap());
-    assert!(c % 256 == 0 && (4096..131_072).contains(&c), "{c}");
+    assert!(c.is_multiple_of(256) && (4096..131_072).contains(&c), "{c}");
     assert_eq!(v["verdict"], "fits");
     assert!(v["capacity"].as_u64().unwrap() >= v["need"].as_u64().unwrap());
     let cmd = v["command"].as_str().unwrap();
