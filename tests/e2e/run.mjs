@@ -337,6 +337,29 @@ test('a pasted vllm serve command shows the budget vLLM will log, as the CLI com
   assertEq(new URL(page.url()).search, sgWant.link, 'the page link is the CLI link (SGLang)');
 });
 
+test('llama.cpp over two cards shows each card, and a tensor split moves layers as the CLI does', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&weights=q4_k_m&runtime=llama.cpp&gpus=2`);
+  await ready(page);
+  const even = cli(['estimate', '--model', 'llama-3.1-8b', '--weights', 'q4_k_m', '--runtime', 'llama.cpp', '--gpus', '2']);
+  await waitBytes(page, '#hr-total-bytes', even.memory.total);
+  const card = page.locator('#hr-llama-gpus');
+  await card.waitFor({ timeout: 10000 });
+  assertEq(await page.locator('#hr-llama-gpus tbody tr').count(), 2, 'one row per card');
+  assert((await card.textContent()).includes(`${even.llama_gpus[1].first_layer}–${even.llama_gpus[1].end_layer - 1}`), 'the second card\'s layers as the CLI');
+  await page.click('#hr-llama summary');
+  await page.fill('#hr-tensor-split', '3,1');
+  const split = cli(['estimate', '--model', 'llama-3.1-8b', '--weights', 'q4_k_m', '--runtime', 'llama.cpp', '--gpus', '2', '--tensor-split', '3,1']);
+  await waitBytes(page, '#hr-total-bytes', split.memory.total);
+  assertEq(new URL(page.url()).search, split.link, 'the page link is the CLI link (tensor split)');
+  await shot('desktop-llama-gpus');
+  // More shares than cards: a message beside the field, the result marked stale.
+  await page.fill('#hr-tensor-split', '1,1,1');
+  await page.waitForFunction(() => document.querySelector('#hr-tensor-split-error')?.textContent.trim().length > 0, null, { timeout: 5000 });
+  assertEq(await page.locator('#hr-tensor-split').getAttribute('aria-invalid'), 'true', 'the field says it is invalid');
+  await page.fill('#hr-tensor-split', '');
+  await waitBytes(page, '#hr-total-bytes', even.memory.total);
+});
+
 test('a hybrid model shows its recurrent state apart from the KV cache, and its layers', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&model=qwen3-next-80b-a3b&ctx=32768`);
   await ready(page);

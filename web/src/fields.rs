@@ -160,3 +160,52 @@ pub fn Toggle(
         </div>
     }
 }
+
+/// A free-text field read by `apply`, which takes the text (empty: back to the default) and
+/// returns what is wrong with it, shown beside the field; the result is marked stale meanwhile.
+#[component]
+pub fn TextField(
+    /// The input's id.
+    id: &'static str,
+    /// The label text.
+    #[prop(into)]
+    label: Signal<&'static str>,
+    /// The current value, as text.
+    #[prop(into)]
+    value: Signal<String>,
+    /// Reads and applies the text; `Some(message)` when it cannot.
+    apply: Callback<String, Option<String>>,
+    /// Shown while empty.
+    placeholder: &'static str,
+) -> impl IntoView {
+    let ui = crate::state::ui();
+    let text = RwSignal::new(value.get_untracked());
+    let error = RwSignal::new(None::<String>);
+    // Follow outside changes (a link, a pasted command) unless an error is being shown.
+    Effect::new(move |_| {
+        let v = value.get();
+        if error.get_untracked().is_none() {
+            text.set(v);
+        }
+    });
+    let on_input = move |ev| {
+        let t = event_target_value(&ev);
+        text.set(t.clone());
+        let e = apply.run(t);
+        ui.set_pending(id, e.is_some());
+        error.set(e);
+    };
+    let error_id = format!("{id}-error");
+    let error_id2 = error_id.clone();
+    view! {
+        <div class="hr-field">
+            <label for=id>{move || label.get()}</label>
+            <input type="text" id=id class="hr-text" placeholder=placeholder spellcheck="false"
+                prop:value=move || text.get()
+                aria-invalid=move || error.get().is_some().to_string()
+                aria-describedby=error_id
+                on:input=on_input/>
+            <small id=error_id2 class="hr-error">{move || error.get()}</small>
+        </div>
+    }
+}

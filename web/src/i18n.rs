@@ -51,6 +51,15 @@ ui_text! {
     NoDraft => "— none —", "— aucun —";
     PasteCommand => "Paste a llama-server, ollama, vllm serve or sglang.launch_server command", "Collez une commande llama-server, ollama, vllm serve ou sglang.launch_server";
     VllmModelLen => "no --max-model-len: vLLM serves the model's longest context, {0} tokens", "pas de --max-model-len : vLLM sert le contexte le plus long du modèle, {0} tokens";
+    LlamaSplitTitle => "llama.cpp's layer split, GPU by GPU", "La répartition des couches de llama.cpp, GPU par GPU";
+    LlamaSplitLayers => "layers", "couches";
+    LlamaSplitHead => "output", "sortie";
+    LlamaSplitWeights => "weights", "poids";
+    LlamaSplitCache => "KV and state", "KV et état";
+    LlamaSplitCompute => "compute", "calcul";
+    LlamaSplitTotal => "total", "total";
+    TensorSplit => "Tensor split (-ts, one share per GPU)", "Répartition (-ts, une part par GPU)";
+    NumBatch => "Ollama num_batch (empty: Ollama's choice)", "num_batch d'Ollama (vide : son choix)";
     OllamaDefaultContext => "no OLLAMA_CONTEXT_LENGTH: Ollama's default for this device's VRAM, {0} tokens (4k under 23 GiB, 32k under 47 GiB, 256k beyond, at most the model's)", "pas d'OLLAMA_CONTEXT_LENGTH : le défaut d'Ollama pour la VRAM de cet appareil, {0} tokens (4k sous 23 Gio, 32k sous 47 Gio, 256k au-delà, au plus celui du modèle)";
     VllmOptions => "vLLM settings", "Réglages vLLM";
     VllmVersion => "vLLM release", "Version de vLLM";

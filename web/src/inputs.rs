@@ -14,7 +14,7 @@ use headroom_core::training::{
 use leptos::prelude::*;
 
 use crate::byom::{FilePanel, HubPanel, Reader, read_hub};
-use crate::fields::{Choice, CountField, Toggle};
+use crate::fields::{Choice, CountField, TextField, Toggle};
 use crate::i18n::{T, tr};
 use crate::state::ui;
 
@@ -589,6 +589,45 @@ fn LlamaCppInputs() -> impl IntoView {
                 }))
                 set=Callback::new(move |v| s.update(|s| s.llama.cpu_moe = (v > 0).then_some(v)))
                 min=0 max=headroom_core::model::MAX_LAYERS/>
+            <TextField id="hr-tensor-split" label=label_of(lang.get_untracked(), T::TensorSplit) placeholder="3,1"
+                value=Signal::derive(move || s.with(|s| {
+                    s.llama.tensor_split.iter().map(|w| headroom_core::number::thousandths(*w)).collect::<Vec<_>>().join(",")
+                }))
+                apply=Callback::new(move |t: String| {
+                    if t.trim().is_empty() {
+                        s.update(|s| s.llama.tensor_split.clear());
+                        return None;
+                    }
+                    match headroom_core::scenario::parse_tensor_split(&t) {
+                        Err(e) => Some(e.to_string()),
+                        Ok(v) => {
+                            let gpus = s.with_untracked(|s| s.gpus.max(1));
+                            if v.len() as u64 > gpus {
+                                Some(format!("{} > {gpus} GPU", v.len()))
+                            } else {
+                                s.update(|s| s.llama.tensor_split = v);
+                                None
+                            }
+                        }
+                    }
+                })/>
+            <TextField id="hr-num-batch" label=label_of(lang.get_untracked(), T::NumBatch) placeholder="512"
+                value=Signal::derive(move || s.with(|s| s.llama.num_batch.map(|n| n.to_string()).unwrap_or_default()))
+                apply=Callback::new(move |t: String| {
+                    if t.trim().is_empty() {
+                        s.update(|s| s.llama.num_batch = None);
+                        return None;
+                    }
+                    let l = lang.get_untracked();
+                    match headroom_core::number::parse_number(&t, l, headroom_core::number::Quantity::Tokens) {
+                        Ok(n) if (1..=headroom_core::scenario::MAX_LLAMA_BATCH).contains(&n) => {
+                            s.update(|s| s.llama.num_batch = Some(n));
+                            None
+                        }
+                        Ok(_) => Some(format!("1 – {}", headroom_core::text::format_int(headroom_core::scenario::MAX_LLAMA_BATCH, l))),
+                        Err(e) => Some(e.message(l)),
+                    }
+                })/>
         </details>
     }
 }

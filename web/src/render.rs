@@ -315,6 +315,39 @@ pub fn training_advice(a: &headroom_core::fit::TrainingAdvice, l: Lang) -> Strin
     s
 }
 
+/// llama.cpp over several GPUs: each card's layers and memory under its layer split.
+pub fn llama_gpus(gpus: &[headroom_core::llama_cpp::GpuShare], l: Lang) -> String {
+    if gpus.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "<div class=\"hr-card hr-llama-gpus\" id=\"hr-llama-gpus\"><h2>{}</h2><table><thead><tr><th>GPU</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
+        tr(l, T::LlamaSplitTitle),
+        tr(l, T::LlamaSplitLayers),
+        tr(l, T::LlamaSplitWeights),
+        tr(l, T::LlamaSplitCache),
+        tr(l, T::LlamaSplitCompute),
+        tr(l, T::LlamaSplitTotal),
+    );
+    let busiest = gpus.iter().map(|g| g.total).max().unwrap_or_default();
+    for (i, g) in gpus.iter().enumerate() {
+        let layers = if g.end > g.first { format!("{}–{}", g.first, g.end - 1) } else { "—".to_string() };
+        let _ = write!(
+            s,
+            "<tr{}><td>{i}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            if g.total == busiest { " class=\"hr-busiest\"" } else { "" },
+            layers,
+            if g.head { format!(" + {}", tr(l, T::LlamaSplitHead)) } else { String::new() },
+            format_size(g.weights, l),
+            format_size(g.cache, l),
+            format_size(g.compute, l),
+            format_size(g.total, l),
+        );
+    }
+    s.push_str("</tbody></table></div>");
+    s
+}
+
 /// vLLM's startup budget: its share of the card, each term, the KV cache left, the log lines it
 /// stands for and the requests the cache holds at once per context.
 pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {

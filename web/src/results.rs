@@ -116,6 +116,7 @@ pub fn Results() -> impl IntoView {
                         h.push_str(&render::training_advice(&a, l));
                     }
                 }
+                h.push_str(&render::llama_gpus(&e.llama_gpus, l));
                 if let Some(b) = f.as_ref().and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
                     h.push_str(&render::vllm_budget(b, l));
                 }
