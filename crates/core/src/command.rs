@@ -63,6 +63,8 @@ pub struct Command {
     pub draft_max: Option<u64>,
     /// llama.cpp's `--tensor-split`, in thousandths.
     pub tensor_split: Option<Vec<u32>>,
+    /// Ollama's `num_batch` (`PARAMETER num_batch`, `/set parameter num_batch`).
+    pub num_batch: Option<u64>,
     /// llama.cpp's `--split-mode none`: one GPU only.
     pub single_gpu: bool,
     /// vLLM's serving flags (`vllm serve`); other runtimes leave the defaults.
@@ -241,6 +243,81 @@ fn ollama_catalog(tag: &str) -> Option<(String, Option<WeightFormat>)> {
         })
 }
 
+/// One Ollama model parameter (a Modelfile's `PARAMETER`, a session's `/set parameter`):
+/// `num_ctx`, `num_batch` and `num_gpu` change memory; the sampling ones do not.
+fn ollama_parameter(key: &str, value: &str, c: &mut Command, ignored: &mut Vec<Ignored>) {
+    let piece = || format!("{key} {value}");
+    let mut bad = |reason: &str| ignored.push(Ignored { piece: piece(), reason: reason.into() });
+    match key {
+        "num_ctx" => match count(value, crate::scenario::MAX_CONTEXT) {
+            Some(n) => c.context = Some(n),
+            None => bad("not a context size"),
+        },
+        "num_batch" => match count(value, MAX_LLAMA_BATCH) {
+            Some(n) => c.num_batch = Some(n),
+            None => bad("not a batch size"),
+        },
+        "num_gpu" => match value.trim().parse::<u64>() {
+            Ok(n) => c.gpu_layers = Some(n),
+            Err(_) => bad("not a layer count"),
+        },
+        "num_thread" | "num_predict" | "num_keep" | "temperature" | "top_k" | "top_p" | "min_p"
+        | "typical_p" | "repeat_penalty" | "repeat_last_n" | "presence_penalty" | "frequency_penalty"
+        | "seed" | "stop" | "mirostat" | "mirostat_eta" | "mirostat_tau" | "tfs_z" | "use_mmap"
+        | "use_mlock" => bad("does not change memory"),
+        _ => bad("not an Ollama parameter Headroom models"),
+    }
+}
+
+/// A pasted Modelfile (`FROM qwen3:8b`, `PARAMETER num_ctx 16384`, …): `None` when the text is
+/// not one (its first instruction is not `FROM`).
+fn modelfile(text: &str) -> Option<Result<Command>> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let first = lines.next()?;
+    let (kw, from) = first.split_once(char::is_whitespace)?;
+    if !kw.eq_ignore_ascii_case("FROM") {
+        return None;
+    }
+    let mut c = match parse("ollama run x") {
+        Ok(c) => c,
+        Err(e) => return Some(Err(e)),
+    };
+    let from = from.trim().trim_matches('"');
+    c.model = Some(from.to_string());
+    c.catalog = ollama_catalog(from).or_else(|| catalog_of(from));
+    let mut ignored = Vec::new();
+    let mut in_quotes = false;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).skip(1) {
+        // Multi-line `"""…"""` values (TEMPLATE, SYSTEM) are skipped whole.
+        let quotes = line.matches("\"\"\"").count();
+        if in_quotes {
+            in_quotes = quotes % 2 == 0;
+            continue;
+        }
+        if quotes % 2 == 1 {
+            in_quotes = true;
+        }
+        let (kw, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        match kw.to_ascii_uppercase().as_str() {
+            "PARAMETER" => {
+                let (key, value) = rest.trim().split_once(char::is_whitespace).unwrap_or((rest.trim(), ""));
+                ollama_parameter(key, value.trim(), &mut c, &mut ignored);
+            }
+            "TEMPLATE" | "SYSTEM" | "MESSAGE" | "LICENSE" | "REQUIRES" => {}
+            "ADAPTER" => ignored.push(Ignored {
+                piece: line.to_string(),
+                reason: "a LoRA adapter's few MiB are not counted".into(),
+            }),
+            _ => ignored.push(Ignored {
+                piece: line.to_string(),
+                reason: "not a Modelfile instruction Headroom reads".into(),
+            }),
+        }
+    }
+    c.ignored = ignored;
+    Some(Ok(c))
+}
+
 /// Reads a pasted command.
 ///
 /// # Errors
@@ -280,8 +357,12 @@ pub fn parse(text: &str) -> Result<Command> {
             "no program: paste a llama-server, llama-cli, ollama or vllm serve command",
         ));
     };
+    if let Some(m) = modelfile(text) {
+        return m;
+    }
     let mut c = Command {
         runtime: Runtime::LlamaCpp,
+        num_batch: None,
         model: None,
         catalog: None,
         context: None,
@@ -354,11 +435,27 @@ pub fn parse(text: &str) -> Result<Command> {
                         c.model = Some(m.clone());
                         c.catalog = ollama_catalog(m);
                     }
-                    for w in args.iter().skip(2) {
+                    // `/set parameter KEY VALUE` typed in the session after it.
+                    let mut k = 2;
+                    while k < args.len() {
+                        if args[k] == "/set" && args.get(k + 1).map(String::as_str) == Some("parameter") {
+                            match (args.get(k + 2), args.get(k + 3)) {
+                                (Some(key), Some(value)) => {
+                                    ollama_parameter(key, value, &mut c, &mut ignored)
+                                }
+                                _ => ignored.push(Ignored {
+                                    piece: args[k..].join(" "),
+                                    reason: "`/set parameter` needs a name and a value".into(),
+                                }),
+                            }
+                            k += 4;
+                            continue;
+                        }
                         ignored.push(Ignored {
-                            piece: w.clone(),
+                            piece: args[k].clone(),
                             reason: "not an Ollama setting Headroom models".into(),
                         });
+                        k += 1;
                     }
                 }
                 Some("serve") | None => {
@@ -1063,6 +1160,9 @@ impl Command {
         s.llama.cpu_moe = self.cpu_moe;
         s.llama.draft = self.draft.clone();
         s.llama.draft_max = self.draft_max.unwrap_or(16);
+        if self.runtime == Runtime::Ollama {
+            s.llama.num_batch = self.num_batch;
+        }
         // A split over N GPUs names N shares; `-sm none` runs on one.
         if let Some(t) = &self.tensor_split {
             s.llama.tensor_split = t.clone();
@@ -1287,6 +1387,29 @@ mod tests {
             }
         }
         assert_eq!(checked, 16);
+    }
+
+    #[test]
+    fn a_modelfile_and_session_parameters_are_read() {
+        let c = parse(
+            "FROM qwen3:8b\n# notes\nPARAMETER num_ctx 16384\nPARAMETER num_batch 256\nPARAMETER num_gpu 20\nPARAMETER temperature 0.7\nTEMPLATE \"\"\"{{ .System }}\nPARAMETER num_ctx 1\n\"\"\"\nADAPTER ./lora.gguf\nBOGUS x",
+        )
+        .unwrap();
+        assert_eq!(c.runtime, Runtime::Ollama);
+        assert_eq!(c.catalog.as_ref().map(|x| x.0.as_str()), Some("qwen3-8b"));
+        // The PARAMETER inside the template is text, not an instruction.
+        assert_eq!((c.context, c.num_batch, c.gpu_layers), (Some(16384), Some(256), Some(20)));
+        let pieces: Vec<&str> = c.ignored.iter().map(|i| i.piece.as_str()).collect();
+        assert_eq!(pieces, ["temperature 0.7", "ADAPTER ./lora.gguf", "BOGUS x"]);
+        let mut s = Scenario::default();
+        c.apply(&mut s);
+        assert_eq!((s.context, s.llama.num_batch, s.gpu_layers), (16384, Some(256), Some(20)));
+        // In a session: `/set parameter`.
+        let c = parse("ollama run qwen3:8b /set parameter num_ctx 8192 /set parameter").unwrap();
+        assert_eq!(c.context, Some(8192));
+        assert_eq!(c.ignored.len(), 1);
+        // Not a Modelfile: a command whose first word is not FROM.
+        assert!(parse("FROMAGE qwen3:8b").is_err());
     }
 
     #[test]
