@@ -297,6 +297,17 @@ test('a pasted llama-server command sets the model and settings as the CLI reads
   assert((await page.locator('#hr-command-error').textContent()).includes('not a program'), 'a non-command is refused');
   await waitBytes(page, '#hr-total-bytes', want.memory.total);
   await shot('desktop-pasted-command');
+  // In French, the reasons and the refusal read in French.
+  await page.goto(`${base}?v=1&lang=fr`);
+  await ready(page);
+  await page.click('#hr-llama summary');
+  await page.fill('#hr-command', 'llama-server -m qwen3-8b.Q4_K_M.gguf --port 8080');
+  await page.click('#hr-command-read');
+  await page.locator('#hr-command-notes').filter({ hasText: 'ne change pas la mémoire' }).waitFor({ timeout: 5000 });
+  await page.fill('#hr-command', 'python serve.py');
+  await page.click('#hr-command-read');
+  await page.locator('#hr-command-error').filter({ hasText: "n'est pas un programme" }).waitFor({ timeout: 5000 });
+  await shot('desktop-pasted-command-fr');
 });
 
 test('a pasted vllm serve command shows the budget vLLM will log, as the CLI computes it', async ({ page, base, shot }) => {

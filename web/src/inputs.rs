@@ -505,7 +505,7 @@ fn LlamaCppInputs() -> impl IntoView {
     let command_notes = RwSignal::new(Vec::<String>::new());
     let read_command = move |text: String| match headroom_core::command::parse(&text) {
         Err(e) => {
-            command_error.set(Some(e.to_string()));
+            command_error.set(Some(headroom_core::command::localized(&e.to_string(), lang.get_untracked())));
             command_notes.set(Vec::new());
         }
         Ok(c) => {
@@ -514,7 +514,15 @@ fn LlamaCppInputs() -> impl IntoView {
             let mut notes: Vec<String> = c
                 .ignored
                 .iter()
-                .map(|i| format!("{} `{}`: {}", tr(l, T::NotApplied), i.piece, i.reason))
+                .map(|i| {
+                    let colon = if l == Lang::Fr { " :" } else { ":" };
+                    format!(
+                        "{} `{}`{colon} {}",
+                        tr(l, T::NotApplied),
+                        i.piece,
+                        headroom_core::command::localized(&i.reason, l)
+                    )
+                })
                 .collect();
             if let (None, Some(m)) = (&c.catalog, &c.model) {
                 notes.push(format!("{} `{m}`", tr(l, T::CommandModelKept)));

@@ -243,6 +243,134 @@ fn ollama_catalog(tag: &str) -> Option<(String, Option<WeightFormat>)> {
         })
 }
 
+/// What a command's messages say in French: each reason and error of this module, by its English
+/// text (the way a message catalog is keyed), the variable parts (a program's name, a size) kept.
+const FRENCH: &[(&str, &str)] = &[
+    ("no value", "sans valeur"),
+    ("does not change memory", "ne change pas la mémoire"),
+    ("does not change vLLM's memory", "ne change pas la mémoire de vLLM"),
+    ("`/set parameter` needs a name and a value", "`/set parameter` attend un nom et une valeur"),
+    ("a LoRA adapter's few MiB are not counted", "les quelques Mio d'un adaptateur LoRA ne sont pas comptés"),
+    (
+        "a cache dtype Headroom does not model (auto, fp8)",
+        "un type de cache que Headroom ne modélise pas (auto, fp8)",
+    ),
+    (
+        "a cache dtype Headroom does not model (auto, fp8_e4m3, fp8_e5m2, bf16)",
+        "un type de cache que Headroom ne modélise pas (auto, fp8_e4m3, fp8_e5m2, bf16)",
+    ),
+    (
+        "a cache type Headroom does not model (f16 f32 bf16 q8_0 q4_0)",
+        "un type de cache que Headroom ne modélise pas (f16 f32 bf16 q8_0 q4_0)",
+    ),
+    ("a draft model that is not in the catalog", "un modèle brouillon absent du catalogue"),
+    (
+        "a llama.cpp option that does not change the memory Headroom models",
+        "une option de llama.cpp qui ne change pas la mémoire que Headroom modélise",
+    ),
+    (
+        "a quantization Headroom does not model; the checkpoint's format is kept",
+        "une quantification que Headroom ne modélise pas ; le format du checkpoint est gardé",
+    ),
+    ("a single quote is not closed", "une apostrophe n'est pas fermée"),
+    ("a double quote is not closed", "un guillemet n'est pas fermé"),
+    (
+        "a tensor override Headroom does not model (it models `exps=CPU`)",
+        "une affectation de tenseurs que Headroom ne modélise pas (il modélise `exps=CPU`)",
+    ),
+    ("a vLLM flag Headroom does not model", "une option de vLLM que Headroom ne modélise pas"),
+    ("a value Headroom cannot read", "une valeur que Headroom ne sait pas lire"),
+    ("a word Headroom does not place", "un mot que Headroom ne sait pas placer"),
+    ("a word that is not an option", "un mot qui n'est pas une option"),
+    ("an SGLang flag Headroom does not model", "une option de SGLang que Headroom ne modélise pas"),
+    (
+        "an environment variable Headroom does not model",
+        "une variable d'environnement que Headroom ne modélise pas",
+    ),
+    (
+        "it contains control characters; paste the command as text",
+        "elle contient des caractères de contrôle ; collez la commande comme du texte",
+    ),
+    (
+        "no program: paste a llama-server, llama-cli, ollama or vllm serve command",
+        "pas de programme : collez une commande llama-server, llama-cli, ollama ou vllm serve",
+    ),
+    ("not a GPU count", "pas un nombre de GPU"),
+    ("not a Modelfile instruction Headroom reads", "pas une instruction de Modelfile que Headroom lit"),
+    ("not a batch size", "pas une taille de lot"),
+    ("not a block size (16, 32, 64 … 2048)", "pas une taille de bloc (16, 32, 64 … 2048)"),
+    ("not a context length", "pas une longueur de contexte"),
+    (
+        "not a context length (like 32768, 32k or 32K)",
+        "pas une longueur de contexte (comme 32768, 32k ou 32K)",
+    ),
+    ("not a context size", "pas une taille de contexte"),
+    (
+        "not a context size (0, the model's own, is not modelled)",
+        "pas une taille de contexte (0, celle du modèle, n'est pas modélisé)",
+    ),
+    ("not a count", "pas un nombre"),
+    ("not a count (1 to 1048576; -1 is not modelled)", "pas un nombre (1 à 1048576 ; -1 n'est pas modélisé)"),
+    ("not a dtype (auto bfloat16 float16 float32)", "pas un dtype (auto bfloat16 float16 float32)"),
+    (
+        "not a dtype vLLM takes (auto bfloat16 float16 float32)",
+        "pas un dtype que vLLM accepte (auto bfloat16 float16 float32)",
+    ),
+    ("not a layer count", "pas un nombre de couches"),
+    ("not a number of sequences (1 to 4096)", "pas un nombre de séquences (1 à 4096)"),
+    ("not a number of tokens (1 to 1024)", "pas un nombre de tokens (1 à 1024)"),
+    ("not a replica count", "pas un nombre de répliques"),
+    ("not a share above 0 and at most 1", "pas une part au-dessus de 0 et au plus 1"),
+    ("not a size in GiB", "pas une taille en Gio"),
+    ("not a size in bytes", "pas une taille en octets"),
+    ("not a token count", "pas un nombre de tokens"),
+    ("not an Ollama command that runs a model", "pas une commande Ollama qui lance un modèle"),
+    ("not an Ollama parameter Headroom models", "pas un paramètre d'Ollama que Headroom modélise"),
+    ("not an Ollama setting Headroom models", "pas un réglage d'Ollama que Headroom modélise"),
+    (
+        "not modelled yet: Headroom budgets one tensor-parallel group without it",
+        "pas encore modélisé : Headroom compte un groupe de parallélisme tensoriel sans lui",
+    ),
+    (
+        "only `vllm serve …` starts a server Headroom models",
+        "seul `vllm serve …` lance un serveur que Headroom modélise",
+    ),
+    (
+        "only the layer split (llama.cpp's default) is modelled; estimated as -sm layer",
+        "seule la répartition par couches (le défaut de llama.cpp) est modélisée ; estimé comme -sm layer",
+    ),
+];
+
+/// A message of this module (an ignored piece's reason, or a command's error as
+/// [`Error`]'s text) in `lang`: French by [`FRENCH`], with the variable parts kept; English, and
+/// any text it does not know, as it is.
+pub fn localized(text: &str, lang: crate::text::Lang) -> String {
+    use crate::text::Lang;
+    if lang != Lang::Fr {
+        return text.to_string();
+    }
+    let (prefix, body) = match text.strip_prefix("invalid command: ") {
+        Some(b) => ("commande invalide : ", b),
+        None => ("", text),
+    };
+    if let Some((_, fr)) = FRENCH.iter().find(|(en, _)| *en == body) {
+        return format!("{prefix}{fr}");
+    }
+    // The messages that carry a name or a number.
+    if let Some((what, accepted)) = body.split_once(" is not a program Headroom reads; accepted: ") {
+        return format!("{prefix}{what} n'est pas un programme que Headroom lit ; acceptés : {accepted}");
+    }
+    if let Some((what, accepted)) = body.split_once(" is not a server Headroom reads; accepted: ") {
+        return format!("{prefix}{what} n'est pas un serveur que Headroom lit ; acceptés : {accepted}");
+    }
+    if let Some((n, rest)) = body.split_once(" bytes is longer than a command (")
+        && let Some(max) = rest.strip_suffix(" at most)")
+    {
+        return format!("{prefix}{n} octets, c'est plus long qu'une commande ({max} au plus)");
+    }
+    text.to_string()
+}
+
 /// One Ollama model parameter (a Modelfile's `PARAMETER`, a session's `/set parameter`):
 /// `num_ctx`, `num_batch` and `num_gpu` change memory; the sampling ones do not.
 fn ollama_parameter(key: &str, value: &str, c: &mut Command, ignored: &mut Vec<Ignored>) {
@@ -1387,6 +1515,45 @@ mod tests {
             }
         }
         assert_eq!(checked, 16);
+    }
+
+    #[test]
+    fn every_reason_and_error_reads_in_french() {
+        use crate::text::Lang;
+        // Every reason a test command produces has its French.
+        let cases = [
+            "llama-server -m x.gguf --bogus -c zz -ngl x -ctk q3 -ot foo=CPU -md nope.gguf -sm row stray",
+            "vllm serve Qwen/Qwen3-8B --max-model-len lots --dtype int3 --kv-cache-dtype fp6 --block-size 7 --port 8000 --bogus -pp 2",
+            "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --mem-fraction-static 2 --bogus",
+            "FOO=1 OLLAMA_NUM_PARALLEL=x ollama run qwen3:8b extra /set parameter",
+            "FROM qwen3:8b\nPARAMETER temperature 1\nPARAMETER weird 2\nADAPTER a\nBOGUS",
+        ];
+        for text in cases {
+            for i in parse(text).unwrap().ignored {
+                let fr = localized(&i.reason, Lang::Fr);
+                assert!(
+                    fr != i.reason || i.reason.starts_with("invalid "),
+                    "no French for `{}` (from {text})",
+                    i.reason
+                );
+                assert_eq!(localized(&i.reason, Lang::En), i.reason);
+            }
+        }
+        for bad in [
+            "",
+            "'unclosed",
+            "\"unclosed",
+            "rm -rf /",
+            "python -m http.server",
+            "vllm bench",
+            "llama-server \u{7}",
+        ] {
+            let e = parse(bad).unwrap_err().to_string();
+            let fr = localized(&e, Lang::Fr);
+            assert!(fr.starts_with("commande invalide : ") && fr != e, "{e} → {fr}");
+        }
+        let long = "x".repeat(MAX_COMMAND + 1);
+        assert!(localized(&parse(&long).unwrap_err().to_string(), Lang::Fr).contains("octets"));
     }
 
     #[test]
