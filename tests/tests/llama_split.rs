@@ -257,3 +257,66 @@ fn ollama_keeps_a_gigabyte_free_where_llama_cpp_fills_the_card() {
     }
     assert!(found, "no context leaves under 1 GiB free");
 }
+
+/// Catalog models of every kind llama.cpp runs: dense, sliding, MoE, MLA, hybrid.
+const MODELS: &[&str] = &[
+    "llama-3.1-8b",
+    "qwen3-8b",
+    "gemma-3-12b",
+    "qwen3-30b-a3b",
+    "gpt-oss-20b",
+    "qwen3-next-80b-a3b",
+    "deepseek-v3",
+];
+
+fn llama(id: &str, f: impl FnOnce(&mut Scenario)) -> headroom_core::estimate::Estimate {
+    let mut s = Scenario {
+        weights: WeightFormat::parse("q4_k_m").ok(),
+        runtime: Some(Runtime::LlamaCpp),
+        context: 8192,
+        ..Scenario::catalog(id)
+    };
+    f(&mut s);
+    estimate(&s).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn more_gpu_layers_never_less_vram(m in 0usize..MODELS.len(), a in 0u64..100, b in 0u64..100) {
+        let (lo, hi) = (a.min(b), a.max(b));
+        let x = llama(MODELS[m], |s| s.gpu_layers = Some(lo));
+        let y = llama(MODELS[m], |s| s.gpu_layers = Some(hi));
+        prop_assert!(x.memory.total <= y.memory.total, "{} -ngl {lo} vs {hi}", MODELS[m]);
+        prop_assert!(x.host.total >= y.host.total, "{} host -ngl {lo} vs {hi}", MODELS[m]);
+    }
+
+    #[test]
+    fn a_larger_micro_batch_never_a_smaller_compute_buffer(m in 0usize..MODELS.len(), a in 1u64..2048, b in 1u64..2048, fa in any::<bool>()) {
+        let (lo, hi) = (a.min(b), a.max(b));
+        let at = |ub| llama(MODELS[m], |s| {
+            s.llama.ubatch = ub;
+            s.flash_attention = fa;
+        }).llama_cpp.unwrap().compute_bytes;
+        prop_assert!(at(lo) <= at(hi), "{} -ub {lo} vs {hi}", MODELS[m]);
+    }
+
+    #[test]
+    fn more_experts_in_ram_never_more_vram(m in 3usize..MODELS.len(), a in 0u64..64, b in 0u64..64) {
+        let (lo, hi) = (a.min(b), a.max(b));
+        let x = llama(MODELS[m], |s| s.llama.cpu_moe = Some(lo));
+        let y = llama(MODELS[m], |s| s.llama.cpu_moe = Some(hi));
+        prop_assert!(y.memory.total <= x.memory.total, "{} --n-cpu-moe {lo} vs {hi}", MODELS[m]);
+    }
+
+    #[test]
+    fn a_larger_share_never_fewer_layers(layers in 1u64..128, gpus in 2u64..6, w in proptest::collection::vec(1u32..4000, 6), extra in 1u32..4000, which in 0usize..6) {
+        let w: Vec<u32> = w.into_iter().take(gpus as usize).collect();
+        let g = which % w.len();
+        let mut more = w.clone();
+        more[g] += extra;
+        let count = |sh: &[(u64, u64, bool)]| sh[g].1 - sh[g].0 + u64::from(sh[g].2);
+        prop_assert!(count(&layer_split(layers, 999, gpus, &more)) >= count(&layer_split(layers, 999, gpus, &w)));
+    }
+}

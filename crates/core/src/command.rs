@@ -342,7 +342,7 @@ const FRENCH: &[(&str, &str)] = &[
 ];
 
 /// A message of this module (an ignored piece's reason, or a command's error as
-/// [`Error`]'s text) in `lang`: French by [`FRENCH`], with the variable parts kept; English, and
+/// [`Error`]'s text) in `lang`: French by the module's catalog, with the variable parts kept; English, and
 /// any text it does not know, as it is.
 pub fn localized(text: &str, lang: crate::text::Lang) -> String {
     use crate::text::Lang;
