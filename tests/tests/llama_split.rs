@@ -320,3 +320,70 @@ proptest! {
         prop_assert!(count(&layer_split(layers, 999, gpus, &more)) >= count(&layer_split(layers, 999, gpus, &w)));
     }
 }
+
+#[test]
+fn different_cards_share_the_layers_by_their_memory_and_each_is_checked_against_itself() {
+    let s = Scenario {
+        weights: WeightFormat::parse("q4_k_m").ok(),
+        runtime: Some(Runtime::LlamaCpp),
+        context: 32768,
+        gpus: 3,
+        device: Some(DeviceChoice::Catalog("rtx-4090".into())),
+        llama: headroom_core::scenario::LlamaOptions {
+            with_gpus: vec!["rtx-3090".into(), "rtx-3060-12gb".into()],
+            ..Default::default()
+        },
+        ..Scenario::catalog("qwen3-32b")
+    };
+    s.validate().unwrap();
+    let e = estimate(&s).unwrap();
+    // 24 + 24 + 12 GiB: 65 layer slots split 2 : 2 : 1, as llama.cpp splits by free memory.
+    let mib: Vec<u32> = ["rtx-4090", "rtx-3090", "rtx-3060-12gb"]
+        .iter()
+        .map(|id| catalog::device(id).unwrap().memory_mib as u32)
+        .collect();
+    let want = layer_split(64, 65, 3, &mib);
+    let got: Vec<(u64, u64, bool)> = e.llama_gpus.iter().map(|g| (g.first, g.end, g.head)).collect();
+    assert_eq!(got, want);
+    let rtx4090 = catalog::device("rtx-4090").unwrap();
+    let f = fit(&s, rtx4090).unwrap();
+    assert_eq!(f.verdict, Verdict::Fits);
+    // The card with the least room speaks for the set: here the 12 GB one.
+    assert!(f.capacity.get() < 13 << 30, "{:?}", f.capacity);
+    assert!(f.advice.iter().any(|m| m.id == headroom_core::text::MsgId::NoteTightestCard));
+    // Cost: the three cards' own prices.
+    let price: f64 = ["rtx-4090", "rtx-3090", "rtx-3060-12gb"]
+        .iter()
+        .map(|id| catalog::device(id).unwrap().price_usd)
+        .sum();
+    assert!((f.cost.purchase_usd.unwrap() - price).abs() < 0.01);
+    // Too much on the small card: it is named, and fewer layers on the GPUs make it fit.
+    let heavy = Scenario {
+        llama: headroom_core::scenario::LlamaOptions {
+            tensor_split: vec![1000, 1000, 3000],
+            ..s.llama.clone()
+        },
+        ..s.clone()
+    };
+    let f = fit(&heavy, rtx4090).unwrap();
+    assert!(f.advice.iter().any(|m| m.id == headroom_core::text::MsgId::AdviceCardRunsOut));
+    assert_ne!(f.verdict, Verdict::Fits);
+    // The link keeps the cards.
+    let d = headroom_core::share::decode(&headroom_core::share::encode(&s));
+    assert!(d.ignored.is_empty(), "{:?}", d.ignored);
+    assert_eq!(d.scenario.llama.with_gpus, s.llama.with_gpus);
+    // A Mac or an unknown id is not a card to add: refused.
+    for bad in ["m3-max-128gb", "no-such-gpu"] {
+        let b = Scenario {
+            llama: headroom_core::scenario::LlamaOptions {
+                with_gpus: vec![bad.into()],
+                ..Default::default()
+            },
+            gpus: 2,
+            ..s.clone()
+        };
+        assert!(b.validate().is_err(), "{bad}");
+    }
+    let wrong = Scenario { gpus: 2, ..s.clone() };
+    assert!(wrong.validate().unwrap_err().to_string().contains("with-gpus"));
+}

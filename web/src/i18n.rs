@@ -58,6 +58,9 @@ ui_text! {
     LlamaSplitCache => "KV and state", "KV et état";
     LlamaSplitCompute => "compute", "calcul";
     LlamaSplitTotal => "total", "total";
+    WithGpus => "More GPUs beside this one (llama.cpp: catalog ids, in order)", "D'autres GPU à côté de celui-ci (llama.cpp : ids du catalogue, dans l'ordre)";
+    NotOneCard => "not a single GPU card", "pas une carte GPU seule";
+    WithGpusNeedsDevice => "choose the first card as the device first", "choisissez d'abord la première carte comme appareil";
     TensorSplit => "Tensor split (-ts, one share per GPU)", "Répartition (-ts, une part par GPU)";
     NumBatch => "Ollama num_batch (empty: Ollama's choice)", "num_batch d'Ollama (vide : son choix)";
     OllamaDefaultContext => "no OLLAMA_CONTEXT_LENGTH: Ollama's default for this device's VRAM, {0} tokens (4k under 23 GiB, 32k under 47 GiB, 256k beyond, at most the model's)", "pas d'OLLAMA_CONTEXT_LENGTH : le défaut d'Ollama pour la VRAM de cet appareil, {0} tokens (4k sous 23 Gio, 32k sous 47 Gio, 256k au-delà, au plus celui du modèle)";

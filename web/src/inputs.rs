@@ -619,6 +619,29 @@ fn LlamaCppInputs() -> impl IntoView {
                         }
                     }
                 })/>
+            <TextField id="hr-with-gpus" label=label_of(lang.get_untracked(), T::WithGpus) placeholder="rtx-3090, rtx-3060-12gb"
+                value=Signal::derive(move || s.with(|s| s.llama.with_gpus.join(", ")))
+                apply=Callback::new(move |t: String| {
+                    let ids: Vec<&str> = t.split(',').map(str::trim).filter(|x| !x.is_empty()).collect();
+                    let mut cards = Vec::new();
+                    for id in ids {
+                        match catalog::device(id) {
+                            Ok(d) if matches!(d.kind, DeviceKind::Gpu | DeviceKind::Laptop) && d.count <= 1 => {
+                                cards.push(d.id.to_string());
+                            }
+                            Ok(d) => return Some(format!("{}: {}", d.id, tr(lang.get_untracked(), T::NotOneCard))),
+                            Err(e) => return Some(e.to_string()),
+                        }
+                    }
+                    if !cards.is_empty() && !matches!(s.with_untracked(|s| s.device.clone()), Some(DeviceChoice::Catalog(_))) {
+                        return Some(tr(lang.get_untracked(), T::WithGpusNeedsDevice).to_string());
+                    }
+                    s.update(|s| {
+                        s.gpus = 1 + cards.len() as u64;
+                        s.llama.with_gpus = cards;
+                    });
+                    None
+                })/>
             <TextField id="hr-num-batch" label=label_of(lang.get_untracked(), T::NumBatch) placeholder="512"
                 value=Signal::derive(move || s.with(|s| s.llama.num_batch.map(|n| n.to_string()).unwrap_or_default()))
                 apply=Callback::new(move |t: String| {

@@ -254,6 +254,12 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub num_batch: Option<u64>,
 
+    /// llama.cpp: more GPUs beside --device, in order (--device rtx-4090 --with-gpus
+    /// rtx-3090,rtx-3060-12gb); each card holds layers by its memory unless --tensor-split says
+    /// otherwise. --gpus becomes the number of cards.
+    #[arg(long, value_name = "IDS")]
+    pub with_gpus: Option<String>,
+
     /// llama.cpp over several GPUs: each GPU's share of the layers (-ts 3,1) [default: by free
     /// memory, equal for equal cards].
     #[arg(long, value_name = "SHARES")]
@@ -591,6 +597,16 @@ impl ScenarioArgs {
                     .map_err(|e| e.to_string())?
                     .unwrap_or_default(),
                 num_batch: self.num_batch,
+                with_gpus: match &self.with_gpus {
+                    Some(list) => list
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|x| !x.is_empty())
+                        .map(|id| headroom_core::catalog::device(id).map(|d| d.id.to_string()))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|e| e.to_string())?,
+                    None => Vec::new(),
+                },
             },
             mode: Mode::parse(&self.mode).map_err(|e| e.to_string())?,
             lora_rank: self.lora_rank,
@@ -637,6 +653,9 @@ impl ScenarioArgs {
             ..Scenario::default()
         };
         let mut scenario = scenario;
+        if !scenario.llama.with_gpus.is_empty() && scenario.gpus == 1 {
+            scenario.gpus = 1 + scenario.llama.with_gpus.len() as u64;
+        }
         self.training_knobs(&mut scenario)?;
         self.vllm_knobs(&mut scenario)?;
         if let Some(c) = &command {

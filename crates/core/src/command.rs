@@ -1365,6 +1365,7 @@ mod tests {
                                 draft_max: if id == "qwen3-8b" { 8 } else { 16 },
                                 tensor_split: Vec::new(),
                                 num_batch: None,
+                                with_gpus: Vec::new(),
                             },
                         ] {
                             let s = Scenario {

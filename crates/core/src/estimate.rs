@@ -436,10 +436,16 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         cpu_moe: scenario.llama.cpu_moe.filter(|_| runtime.is_llama_cpp()).unwrap_or(0),
         ..place
     };
-    // llama.cpp over several GPUs: its layer split, GPU by GPU.
+    // llama.cpp over several GPUs: its layer split, GPU by GPU; different cards share the layers
+    // by their memory unless `--tensor-split` says otherwise.
+    let cards = mixed_cards(scenario);
     let shares = (runtime.is_llama_cpp() && gpus > 1 && r.architecture.is_some()).then(|| {
         let offloaded = (layers - place.first_gpu_layer) + u64::from(place.head_on_gpu);
-        crate::llama_cpp::layer_split(layers, offloaded, gpus, &scenario.llama.tensor_split)
+        let by_memory: Vec<u32> =
+            cards.iter().map(|d| u32::try_from(d.memory_mib).unwrap_or(u32::MAX)).collect();
+        let split =
+            if scenario.llama.tensor_split.is_empty() { &by_memory } else { &scenario.llama.tensor_split };
+        crate::llama_cpp::layer_split(layers, offloaded, gpus, split)
     });
     let (mut weights_device, mut weights_host, experts_host, weights_per_gpu) = split_weights(
         &priced,
@@ -1304,6 +1310,20 @@ fn flops_per_token(active: Params, shape: Option<&Architecture>, context: u64) -
             .sum::<f64>()
     });
     dense + attn
+}
+
+/// The cards of a llama.cpp scenario over different GPUs: its device, then `--with-gpus`, in
+/// llama.cpp's device order (empty when the GPUs are all the same card).
+pub fn mixed_cards(s: &Scenario) -> Vec<Device> {
+    if s.llama.with_gpus.is_empty() {
+        return Vec::new();
+    }
+    let Some(first) = s.device.as_ref().and_then(|d| crate::fit::device_of(d).ok()) else {
+        return Vec::new();
+    };
+    let mut out = alloc::vec![first];
+    out.extend(s.llama.with_gpus.iter().filter_map(|id| catalog::device(id).ok().copied()));
+    out
 }
 
 /// Which layers live on the accelerators: `[first_gpu_layer, layers)`, and whether the output

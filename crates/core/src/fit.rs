@@ -246,6 +246,35 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
 
     let training = scenario.mode.is_training();
     let host_ok = |e: &Estimate| cap.host_ram.is_none_or(|ram| e.host.total <= ram);
+    // Different cards under llama.cpp: each GPU's part against its own card.
+    let cards = if runtime.is_llama_cpp() { crate::estimate::mixed_cards(&s) } else { Vec::new() };
+    let card_caps: Vec<Bytes> = cards
+        .iter()
+        .map(|d| {
+            let c = Capability::of(d, runtime, scenario.mac_gpu_fraction);
+            let mut usable = c.usable.min(c.memory.saturating_sub(scenario.reserve.bytes_on(d)));
+            if runtime == Runtime::Ollama && scenario.gpu_layers.is_none() {
+                usable = usable.saturating_sub(crate::ollama::FIT_MARGIN);
+            }
+            usable
+        })
+        .collect();
+    let on_cards = |e: &Estimate| -> bool {
+        if cards.is_empty() {
+            e.memory.total <= cap.usable
+        } else {
+            e.llama_gpus.len() == card_caps.len()
+                && e.llama_gpus.iter().zip(&card_caps).all(|(g, c)| g.total <= *c)
+        }
+    };
+    for (i, ((g, c), d)) in base.llama_gpus.iter().zip(&card_caps).zip(&cards).enumerate() {
+        if g.total > *c {
+            advice.push(Msg::new(
+                MsgId::AdviceCardRunsOut,
+                vec![Arg::Int(i as u64), Arg::Text(d.name.into()), Arg::Size(g.total), Arg::Size(*c)],
+            ));
+        }
+    }
     let mut chosen: Option<(Verdict, Estimate, Option<u64>)> = None;
     let mut cpu_moe: Option<u64> = None;
 
@@ -258,11 +287,12 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         if cap.host_ram.is_some_and(|ram| base.memory.total <= ram) {
             chosen = Some((Verdict::Cpu, base.clone(), None));
         }
-    } else if base.memory.total <= cap.usable && host_ok(&base) && vllm_ok {
+    } else if on_cards(&base) && host_ok(&base) && vllm_ok {
         chosen = Some((Verdict::Fits, base.clone(), None));
     } else if !training
         && runtime.is_llama_cpp()
         && !cap.unified
+        && cards.is_empty()
         && scenario.llama.cpu_moe.is_none()
         && let Some(a) = arch.filter(|a| a.moe().is_some())
         && let Some((n, e)) = fewest_cpu_moe_layers(&s, r, a.num_layers(), cap.usable)?
@@ -281,7 +311,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
             while lo <= hi {
                 let k = (lo + hi) / 2;
                 let e = estimate_resolved(&Scenario { gpu_layers: Some(k), ..s.clone() }, r)?;
-                if e.memory.total <= cap.usable {
+                if on_cards(&e) {
                     best = Some((k, e));
                     lo = k + 1;
                 } else if k == 0 {
@@ -360,7 +390,36 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         }),
         _ => cap.usable,
     };
-    let need = e.memory.total;
+    let mut need = e.memory.total;
+    let mut capacity = capacity;
+    if !cards.is_empty() && verdict != Verdict::Cpu {
+        // The card with the least room left speaks for the set.
+        if let Some((i, (g, c))) = e.llama_gpus.iter().zip(&card_caps).enumerate().max_by(|(_, a), (_, b)| {
+            let ratio =
+                |(g, c): &(&crate::llama_cpp::GpuShare, &Bytes)| g.total.get() as f64 / c.get().max(1) as f64;
+            ratio(a).total_cmp(&ratio(b))
+        }) {
+            need = g.total;
+            capacity = *c;
+            if let Some(d) = cards.get(i) {
+                advice.push(Msg::new(
+                    MsgId::NoteTightestCard,
+                    vec![Arg::Int(i as u64), Arg::Text(d.name.into())],
+                ));
+            }
+        }
+        // Layers run one card after the other: a token reads each card's part at its bandwidth.
+        let time: f64 = e
+            .llama_gpus
+            .iter()
+            .zip(&cards)
+            .map(|(g, d)| g.weights.get() as f64 / (d.bandwidth_gbs.max(1.0) * 1e9))
+            .sum();
+        let bytes: f64 = e.llama_gpus.iter().map(|g| g.weights.get() as f64).sum();
+        if time > 0.0 {
+            cap.bandwidth = crate::units::BytesPerSec::from_gb_per_s(bytes / time / 1e9);
+        }
+    }
     let headroom = if capacity.get() > 0 { 1.0 - need.get() as f64 / capacity.get() as f64 } else { -1.0 };
     let cpu_cap = cap.host_cpu(device.kind == DeviceKind::Cloud);
     let speed_cap = if verdict == Verdict::Cpu { &cpu_cap } else { &cap };
@@ -387,7 +446,18 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         speed.decode_tokens_per_s = 0.0;
         speed.aggregate_tokens_per_s = 0.0;
     }
-    let cost = cost::cost(device, devices, &e, &speed, costs);
+    // Different cards: what they cost and draw together (each card's own price and power).
+    let mixed_device = (!cards.is_empty()).then(|| {
+        let n = cards.len() as f64;
+        let priced = cards.iter().all(|d| d.price_usd > 0.0);
+        let powered = cards.iter().all(|d| d.tdp_w > 0.0);
+        Device {
+            price_usd: if priced { cards.iter().map(|d| d.price_usd).sum::<f64>() / n } else { 0.0 },
+            tdp_w: if powered { cards.iter().map(|d| d.tdp_w).sum::<f64>() / n } else { 0.0 },
+            ..*device
+        }
+    });
+    let cost = cost::cost(mixed_device.as_ref().unwrap_or(device), devices, &e, &speed, costs);
     advise(
         &mut advice,
         verdict,

@@ -607,6 +607,7 @@ mod tests {
                 draft_max: 8,
                 tensor_split: Vec::new(),
                 num_batch: None,
+                with_gpus: Vec::new(),
             },
             ..Scenario::catalog("llama-3.1-8b")
         };

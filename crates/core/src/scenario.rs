@@ -221,6 +221,10 @@ pub struct LlamaOptions {
     /// Ollama's `num_batch` (`PARAMETER num_batch`), its `-b` and `-ub` alike; `None`: Ollama's
     /// own choice by context and memory ([`crate::ollama::auto_batch`]).
     pub num_batch: Option<u64>,
+    /// More GPUs beside the scenario's device, by catalog id, in llama.cpp's device order after
+    /// it (a 4090 with a 3090 and a 3060): each holds its share of the layers; by default the
+    /// shares follow each card's memory, as llama.cpp splits by free memory.
+    pub with_gpus: Vec<String>,
 }
 
 /// Every layer (`--cpu-moe`).
@@ -239,6 +243,7 @@ impl Default for LlamaOptions {
             draft_max: 16,
             tensor_split: Vec::new(),
             num_batch: None,
+            with_gpus: Vec::new(),
         }
     }
 }
@@ -347,6 +352,43 @@ impl Scenario {
         self.sglang.validate()?;
         if let Some(d) = &self.llama.draft {
             crate::catalog::model(d).map_err(|e| Error::invalid("draft", format!("{e}")))?;
+        }
+        if !self.llama.with_gpus.is_empty() {
+            if self.llama.with_gpus.len() > 63 {
+                return Err(Error::invalid("with-gpus", "at most 63 more GPUs (llama.cpp's 64 devices)"));
+            }
+            for id in &self.llama.with_gpus {
+                let d = crate::catalog::device(id)?;
+                if !matches!(
+                    d.kind,
+                    crate::catalog::device::DeviceKind::Gpu | crate::catalog::device::DeviceKind::Laptop
+                ) || d.count > 1
+                {
+                    return Err(Error::invalid(
+                        "with-gpus",
+                        format!(
+                            "`{id}` is not a single GPU card; list cards such as rtx-3090, rtx-3060-12gb"
+                        ),
+                    ));
+                }
+            }
+            if self.gpus != 1 + self.llama.with_gpus.len() as u64 {
+                return Err(Error::invalid(
+                    "with-gpus",
+                    format!(
+                        "{} more GPU(s) beside the device make {} cards, but --gpus is {}",
+                        self.llama.with_gpus.len(),
+                        1 + self.llama.with_gpus.len(),
+                        self.gpus
+                    ),
+                ));
+            }
+            if !matches!(self.device, Some(DeviceChoice::Catalog(_))) {
+                return Err(Error::invalid(
+                    "with-gpus",
+                    "more GPUs go beside a catalog device: give --device too",
+                ));
+            }
         }
         if let Some(n) = self.llama.num_batch
             && (n == 0 || n > MAX_LLAMA_BATCH)

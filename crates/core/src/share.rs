@@ -317,6 +317,9 @@ pub fn encode(s: &Scenario) -> String {
     if s.llama.draft_max != d.llama.draft_max {
         q.push("draftmax", &format!("{}", s.llama.draft_max));
     }
+    if !s.llama.with_gpus.is_empty() {
+        q.push("with", &s.llama.with_gpus.join(","));
+    }
     if let Some(n) = s.llama.num_batch {
         q.push("numbatch", &format!("{n}"));
     }
@@ -552,6 +555,15 @@ pub fn decode(query: &str) -> Decoded {
             },
             "draft" => match crate::catalog::model(&value) {
                 Ok(m) => scenario.llama.draft = Some(m.id.into()),
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "with" => match value
+                .split(',')
+                .map(|id| crate::catalog::device(id.trim()).map(|d| d.id.to_string()))
+                .collect::<crate::error::Result<Vec<_>>>()
+            {
+                Ok(v) if !v.is_empty() && v.len() < 64 => scenario.llama.with_gpus = v,
+                Ok(_) => ignore(&key, &value, "one to 63 catalog GPU ids".into()),
                 Err(e) => ignore(&key, &value, format!("{e}")),
             },
             "numbatch" => match parse_count(&value, crate::scenario::MAX_LLAMA_BATCH) {
@@ -941,6 +953,7 @@ mod tests {
                 draft_max: 8,
                 tensor_split: alloc::vec![3000, 1000],
                 num_batch: None,
+                with_gpus: Vec::new(),
             },
             gpus: 2,
             ..Scenario::default()

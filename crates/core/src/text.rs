@@ -750,6 +750,14 @@ messages! {
     AdviceReserveTooLarge =>
         "the reserve for other programs, {0}, is not less than the device's {1}",
         "la réserve pour les autres programmes, {0}, n'est pas inférieure aux {1} de l'appareil";
+    /// One of several different cards runs out.
+    AdviceCardRunsOut =>
+        "GPU {0} ({1}) would hold {2} of its {3}: give it a smaller share (--tensor-split) or move layers to the CPU (-ngl)",
+        "le GPU {0} ({1}) porterait {2} de ses {3} : donnez-lui une plus petite part (--tensor-split) ou passez des couches au CPU (-ngl)";
+    /// The card with the least room among different ones.
+    NoteTightestCard =>
+        "of the cards, GPU {0} ({1}) has the least room left: the need and capacity shown are its own",
+        "parmi les cartes, le GPU {0} ({1}) a le moins de marge : le besoin et la capacité affichés sont les siens";
     /// Ollama's fit margin.
     NoteOllamaFitMargin =>
         "Ollama lets llama-server place the layers (--fit): it keeps {0} free on every GPU, so a model that fits with less spare moves layers to the CPU",
