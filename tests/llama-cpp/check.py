@@ -90,6 +90,17 @@ def main() -> int:
             print(f"{spec.name}: llama.cpp failed: {run.stderr[-2000:]}", file=sys.stderr)
             return 1
         answers = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
+        # CPU repacking: what llama.cpp puts in CPU_REPACK (the first context's buffers) against
+        # Headroom's repack of a run with every layer on the CPU (-ngl 0).
+        first = next((a for a in answers if "buffers" in a), None)
+        if first is not None:
+            real_repack = first["buffers"].get("CPU_REPACK", {}).get("model", 0)
+            est = subprocess.run([args.headroom] + headroom_flags(path, grid[0]) + ["--gpu-layers", "0"],
+                                 capture_output=True, text=True)
+            ours_repack = (json.loads(est.stdout).get("llama_cpp") or {}).get("repacked_bytes", -1) if est.returncode == 0 else -1
+            ok = ours_repack == real_repack
+            failures += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {spec.name:20s} CPU repack {real_repack:>12} {'=' if ok else '≠ ' + str(ours_repack)}")
         for s, real in zip(grid, answers):
             if "error" in real:
                 # llama.cpp refuses this context: Headroom must refuse it too, with a message.

@@ -18,10 +18,11 @@ from pathlib import Path
 import gguf  # the gguf-py of the llama.cpp release under test (on PYTHONPATH)
 import numpy as np
 
-F32, F16, Q8_0, Q4_K, Q6_K, MXFP4 = (
+F32, F16, Q8_0, Q4_0, Q4_K, Q6_K, MXFP4 = (
     gguf.GGMLQuantizationType.F32,
     gguf.GGMLQuantizationType.F16,
     gguf.GGMLQuantizationType.Q8_0,
+    gguf.GGMLQuantizationType.Q4_0,
     gguf.GGMLQuantizationType.Q4_K,
     gguf.GGMLQuantizationType.Q6_K,
     gguf.GGMLQuantizationType.MXFP4,
@@ -629,6 +630,11 @@ def specs() -> list[Spec]:
               hidden=4096, layers=8, heads=32, kv_heads=32, ffn=11008, window=4096),
         cohere2("command-r7b-8l", "CohereLabs/c4ai-command-r7b-12-2024 config.json (8 of 32 layers)",
                 vocab=256000, hidden=4096, layers=8, heads=32, kv_heads=8, ffn=14336, window=4096),
+        # Q4_K and Q4_0 weights: repacked by the CPU backend (x86, AVX2), the tied head twice.
+        llama_like("llama-3.2-1b-q4k-4l", "llama", "meta-llama/Llama-3.2-1B config.json (4 of 16 layers), Q4_K",
+                   vocab=128256, hidden=2048, layers=4, heads=32, kv_heads=8, ffn=8192, tied=True, typ=Q4_K),
+        qwen2("qwen2.5-0.5b-q4_0", "Qwen/Qwen2.5-0.5B config.json, Q4_0 where rows allow", vocab=151936,
+              hidden=896, layers=24, heads=14, kv_heads=2, ffn=4864, tied=True, typ=Q4_0),
         # Mistral 7B v0.1 slides in its config; llama.cpp's `llama` keeps a full cache anyway.
         llama_like("mistral-7b-v0.1-4l", "llama", "mistralai/Mistral-7B-v0.1 config.json (4 of 32 layers)",
                    vocab=32000, hidden=4096, layers=4, heads=32, kv_heads=8, ffn=14336,

@@ -387,3 +387,68 @@ fn different_cards_share_the_layers_by_their_memory_and_each_is_checked_against_
     let wrong = Scenario { gpus: 2, ..s.clone() };
     assert!(wrong.validate().unwrap_err().to_string().contains("with-gpus"));
 }
+
+#[test]
+fn cpu_repacking_is_counted_in_system_ram_with_every_byte_accounted() {
+    use headroom_core::breakdown::TermKind as K;
+    use headroom_core::llama_cpp::{CpuIsa, repacks};
+    // Qwen2.5-0.5B (tied embeddings) in Q4_0: llama.cpp's x86 CPU backend repacks the Q4_0
+    // matrices the CPU runs; a tied head whose type repacks becomes a repacked second copy
+    // (both checked against the real llama.cpp in tests/llama-cpp).
+    let at = |ngl: Option<u64>, runtime| {
+        estimate(&Scenario {
+            weights: WeightFormat::parse("q4_0").ok(),
+            runtime: Some(runtime),
+            gpu_layers: ngl,
+            ..Scenario::catalog("qwen2.5-0.5b")
+        })
+        .unwrap()
+    };
+    let a = catalog::model("qwen2.5-0.5b").unwrap().architecture().unwrap();
+    assert!(a.tie_word_embeddings);
+    let p = headroom_core::tensors::weight_bytes(&a, WeightFormat::parse("q4_0").unwrap()).unwrap();
+    let is_embd = |t: &headroom_core::tensors::Tensor| t.role == headroom_core::tensors::Role::TokenEmbd;
+    let embd = p.sum_where(is_embd);
+    let (embd_type, embd_rows) =
+        p.tensors.iter().zip(&p.gguf_types).find(|(t, _)| is_embd(t)).map(|(t, ty)| (*ty, t.rows)).unwrap();
+    let dup = if repacks(embd_type, embd_rows, CpuIsa::X86Avx2) { embd } else { 0 };
+    let expected_repack: u64 = p
+        .tensors
+        .iter()
+        .zip(&p.bytes)
+        .zip(&p.gguf_types)
+        .filter(|((t, _), ty)| !is_embd(t) && repacks(**ty, t.rows, CpuIsa::X86Avx2))
+        .map(|((_, b), _)| *b)
+        .sum::<u64>()
+        + dup;
+    let cpu = at(Some(0), Runtime::LlamaCpp);
+    assert_eq!(
+        cpu.weights_total.get(),
+        p.total().get() + dup,
+        "the file, and the head's copy when it repacks"
+    );
+    assert_eq!(cpu.host.get(K::Weights).get() + cpu.host.get(K::Repacked).get(), cpu.weights_total.get());
+    let l = cpu.llama_cpp.unwrap();
+    assert_eq!(l.repacked_bytes, expected_repack);
+    assert!(l.repacked_bytes > 0, "Q4_0 layers repack");
+    // On the GPU nothing of the layers is repacked.
+    let gpu = at(None, Runtime::LlamaCpp);
+    assert_eq!(gpu.llama_cpp.unwrap().repacked_bytes, 0);
+    assert_eq!(gpu.host.get(K::Repacked).get(), 0);
+    // The CPU runtime: the repack is the machine's own memory, at the top of the band.
+    let c = at(None, Runtime::Cpu);
+    let t = c.memory.terms.iter().find(|t| t.kind == K::Repacked).unwrap();
+    assert_eq!((t.bytes.get(), t.high.get()), (dup, expected_repack));
+    // Q8_0 does not repack on x86: nothing.
+    let q8 = estimate(&Scenario {
+        weights: WeightFormat::parse("q8_0").ok(),
+        runtime: Some(Runtime::LlamaCpp),
+        gpu_layers: Some(0),
+        ..Scenario::catalog("qwen2.5-0.5b")
+    })
+    .unwrap();
+    assert_eq!(q8.llama_cpp.unwrap().repacked_bytes, 0);
+    // On a Mac's CPU (ARM) Q8_0 repacks.
+    assert!(repacks(headroom_core::precision::GgmlType::Q8_0, 896, CpuIsa::ArmNeon));
+    assert!(!repacks(headroom_core::precision::GgmlType::Q8_0, 896, CpuIsa::X86Avx2));
+}

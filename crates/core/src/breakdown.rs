@@ -34,13 +34,16 @@ pub enum TermKind {
     /// A draft model for speculative decoding (llama.cpp `-md`): its weights, KV cache and
     /// compute buffer.
     Draft,
+    /// Weights llama.cpp repacks into its own CPU buffer (`CPU_REPACK`): anonymous memory beside
+    /// the model file's mapped pages (system RAM only).
+    Repacked,
     /// Runtime overhead: CUDA context, allocator slack, runtime buffers.
     Overhead,
 }
 
 impl TermKind {
     /// Every kind, in the order the breakdown lists them.
-    pub const ALL: [TermKind; 10] = [
+    pub const ALL: [TermKind; 11] = [
         TermKind::Weights,
         TermKind::KvCache,
         TermKind::State,
@@ -50,6 +53,7 @@ impl TermKind {
         TermKind::MasterWeights,
         TermKind::Adapters,
         TermKind::Draft,
+        TermKind::Repacked,
         TermKind::Overhead,
     ];
 
@@ -65,6 +69,7 @@ impl TermKind {
             TermKind::MasterWeights => "master_weights",
             TermKind::Adapters => "adapters",
             TermKind::Draft => "draft",
+            TermKind::Repacked => "repacked",
             TermKind::Overhead => "overhead",
         }
     }
@@ -81,6 +86,7 @@ impl TermKind {
             TermKind::MasterWeights => MsgId::TermMasterWeights,
             TermKind::Adapters => MsgId::TermAdapters,
             TermKind::Draft => MsgId::TermDraft,
+            TermKind::Repacked => MsgId::TermRepacked,
             TermKind::Overhead => MsgId::TermOverhead,
         }
     }
@@ -149,6 +155,7 @@ pub struct MemoryKeys {
     pub master_weights: u64,
     pub adapters: u64,
     pub draft: u64,
+    pub repacked: u64,
     pub overhead: u64,
     pub total: u64,
     pub total_low: u64,
@@ -169,6 +176,7 @@ impl MemoryKeys {
             master_weights: g(TermKind::MasterWeights),
             adapters: g(TermKind::Adapters),
             draft: g(TermKind::Draft),
+            repacked: g(TermKind::Repacked),
             overhead: g(TermKind::Overhead),
             total: m.total.get(),
             total_low: m.total_low.get(),

@@ -472,6 +472,24 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         weights_host = weights_host.saturating_add(Bytes::new(moved.get().saturating_mul(gpus)));
         notes.push(Msg::new(MsgId::NoteVllmCpuOffload, vec![Arg::Size(moved)]));
     }
+    // llama.cpp's CPU repacking: the weights its CPU runs in a repackable type go to its own
+    // buffer; tied embeddings whose type repacks get a second, repacked copy as the head (as they
+    // get one on a GPU).
+    let llama_family = runtime.is_llama_cpp() || runtime == Runtime::Cpu;
+    let (repacked, repack_dup, head_on_cpu) = match (&priced, r.architecture.as_deref(), llama_family) {
+        (Some(p), Some(a), true) if !p.gguf_types.is_empty() => {
+            let isa = if device.is_some_and(|d| d.kind == DeviceKind::Apple) {
+                crate::llama_cpp::CpuIsa::ArmNeon
+            } else {
+                crate::llama_cpp::CpuIsa::X86Avx2
+            };
+            cpu_repack(p, a, runtime, place, isa)
+        }
+        _ => (Bytes::ZERO, Bytes::ZERO, false),
+    };
+    // (The tied head's copy on a GPU is in the GPU's weights; on the CPU, in the repack buffer.)
+    let weights_total = weights_total.saturating_add(repack_dup);
+    let repack_dup_cpu = if head_on_cpu { repack_dup } else { Bytes::ZERO };
     let weights_term = weights_term(
         r,
         format,
@@ -676,6 +694,32 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
             weights_device = busiest.weights;
         }
     }
+    // The repack buffer: its tied-head copy is more memory; the rest doubles file pages the system
+    // may drop, so it is the top of the band. On the CPU runtime it is the device's own memory.
+    let repack_term = (repacked > Bytes::ZERO).then(|| Term {
+        kind: TermKind::Repacked,
+        bytes: repack_dup_cpu,
+        low: repack_dup_cpu,
+        high: repacked,
+        formula: Msg::new(
+            MsgId::HostRepacked,
+            vec![
+                Arg::Text(if device.is_some_and(|d| d.kind == DeviceKind::Apple) {
+                    "Q4_0, Q4_K, Q5_K, Q6_K, Q8_0, IQ4_NL, MXFP4".into()
+                } else {
+                    "Q4_0, Q4_K, IQ4_NL, MXFP4".into()
+                }),
+                Arg::Size(repacked),
+            ],
+        ),
+        assumptions: vec![],
+    });
+    if runtime == Runtime::Cpu
+        && let Some(t) = repack_term.clone()
+    {
+        terms.push(t);
+        terms.sort_by_key(|t| TermKind::ALL.iter().position(|k| *k == t.kind));
+    }
     widen_for_confidence(&mut terms, r.confidence);
     let memory = Memory::from_terms(terms)?;
     let vllm = match (runtime, shape, vllm_card) {
@@ -698,7 +742,13 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     // System RAM beside the accelerators.
     let cpu_layers = place.first_gpu_layer > 0;
     let cpu_compute = if cpu_layers { memory.get(TermKind::Activations) } else { Bytes::ZERO };
-    let host = host_memory(runtime, weights_host, (kv_host, state_host), cpu_compute, &memory)?;
+    let mut host = host_memory(runtime, weights_host, (kv_host, state_host), cpu_compute, &memory)?;
+    if let Some(term) = repack_term.filter(|_| runtime != Runtime::Cpu) {
+        let mut terms = host.terms.clone();
+        terms.push(term);
+        terms.sort_by_key(|t| TermKind::ALL.iter().position(|k| *k == t.kind));
+        host = Memory::from_terms(terms)?;
+    }
     if cpu_layers {
         notes.push(Msg::new(MsgId::NoteOffloaded, vec![Arg::Int(place.first_gpu_layer), Arg::Int(layers)]));
     }
@@ -752,6 +802,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 compute_bytes: cb.bytes,
                 output_bytes: cb.output,
                 graph_exact: cb.exact,
+                repacked_bytes: repacked.get(),
             }
         }),
         vllm,
@@ -863,6 +914,8 @@ pub struct LlamaCppBuffers {
     pub output_bytes: u64,
     /// The compute graph was rebuilt node for node (false: some layers stood in for).
     pub graph_exact: bool,
+    /// What its CPU backend repacks into `CPU_REPACK` of the weights the CPU runs.
+    pub repacked_bytes: u64,
 }
 
 /// The training branch of [`estimate`]: [`crate::training::training_memory`] per GPU, CPU memory
@@ -1310,6 +1363,51 @@ fn flops_per_token(active: Params, shape: Option<&Architecture>, context: u64) -
             .sum::<f64>()
     });
     dense + attn
+}
+
+/// llama.cpp's CPU repacking: the bytes of the weights its CPU runs that it repacks
+/// ([`crate::llama_cpp::repacks`]) — every matrix under the CPU runtime, else the layers left in
+/// system RAM (`-ngl`) and the head when it stays there — and of the tied head's repacked copy.
+/// Input embeddings are looked up, not multiplied: never repacked. (Experts placed in RAM by a
+/// tensor override, `--n-cpu-moe`, use the plain CPU buffer.)
+fn cpu_repack(
+    p: &Priced,
+    a: &Architecture,
+    runtime: Runtime,
+    place: Placement,
+    isa: crate::llama_cpp::CpuIsa,
+) -> (Bytes, Bytes, bool) {
+    let all_cpu = runtime == Runtime::Cpu;
+    let mut repacked = 0u64;
+    let mut embd: Option<(u64, crate::precision::GgmlType, u64)> = None;
+    for ((t, b), ty) in p.tensors.iter().zip(&p.bytes).zip(&p.gguf_types) {
+        if matches!(t.role, Role::TokenEmbd) {
+            embd = Some((*b, *ty, t.rows));
+            continue;
+        }
+        if matches!(t.role, Role::PosEmbd) {
+            continue;
+        }
+        let on_cpu = all_cpu
+            || match t.layer {
+                Some(l) => u64::from(l) < place.first_gpu_layer,
+                None => !place.head_on_gpu,
+            };
+        if on_cpu && crate::llama_cpp::repacks(*ty, t.rows, isa) {
+            repacked = repacked.saturating_add(*b);
+        }
+    }
+    // The tied head: a second copy wherever the head runs (a GPU's buffer, or the CPU's repack
+    // buffer when its type repacks); counted here only when it repacks, as on a CPU run.
+    let dup = match embd {
+        Some((b, ty, rows)) if a.tie_word_embeddings && crate::llama_cpp::repacks(ty, rows, isa) => b,
+        _ => 0,
+    };
+    let head_on_cpu = all_cpu || !place.head_on_gpu;
+    if head_on_cpu {
+        repacked = repacked.saturating_add(dup);
+    }
+    (Bytes::new(repacked), Bytes::new(dup), head_on_cpu)
 }
 
 /// The cards of a llama.cpp scenario over different GPUs: its device, then `--with-gpus`, in

@@ -128,6 +128,32 @@ pub fn swa_rule(arch: &str, layers: u64) -> Option<SwaRule> {
     })
 }
 
+/// The instruction set of the CPU that runs llama.cpp's CPU layers, for its weight repacking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuIsa {
+    /// x86-64 with AVX2 (every desktop, laptop and server x86 CPU of the last decade).
+    X86Avx2,
+    /// ARM with NEON dot products and int8 matrix multiplies (Apple M-series, Graviton 3+).
+    ArmNeon,
+}
+
+/// Whether llama.cpp's CPU backend repacks a matrix-multiplied weight of `ty` with `rows` rows
+/// (ggml's `ne[1]`) into its `CPU_REPACK` buffer (`ggml-cpu/repack.cpp`,
+/// `ggml_repack_get_optimal_repack_type`): on x86 with AVX2, Q4_0, Q4_K, IQ4_NL and MXFP4 in
+/// blocks of 8 rows; on ARM, Q4_0, Q8_0, IQ4_NL and MXFP4 in blocks of 4 rows and Q4_K, Q5_K,
+/// Q6_K in blocks of 8. Checked on x86 against the real llama.cpp (`tests/llama-cpp`).
+pub fn repacks(ty: crate::precision::GgmlType, rows: u64, isa: CpuIsa) -> bool {
+    use crate::precision::GgmlType as G;
+    match isa {
+        CpuIsa::X86Avx2 => matches!(ty, G::Q4_0 | G::Q4_K | G::IQ4_NL | G::MXFP4) && rows.is_multiple_of(8),
+        CpuIsa::ArmNeon => match ty {
+            G::Q4_0 | G::Q8_0 | G::IQ4_NL | G::MXFP4 => rows.is_multiple_of(4),
+            G::Q4_K | G::Q5_K | G::Q6_K => rows.is_multiple_of(8),
+            _ => false,
+        },
+    }
+}
+
 /// Families whose llama.cpp graph this replay follows, each checked against the real llama.cpp
 /// in `tests/llama-cpp` (by GGUF architecture and Hugging Face family names). Other families
 /// are replayed as the nearest of these (a llama-like layer), and the buffer is said to be a

@@ -212,6 +212,12 @@ messages! {
     TermState => "Recurrent state", "État récurrent";
     /// The draft model's term.
     TermDraft => "Draft model", "Modèle brouillon";
+    /// Repacked weights.
+    TermRepacked => "Repacked weights", "Poids réarrangés";
+    /// The repacked weights' formula.
+    HostRepacked =>
+        "llama.cpp repacks the {0} weights it runs on this CPU ({1}) into its own buffer, anonymous memory: with the model file mapped, the file's pages of those tensors stay cached beside it until the system needs them (--no-mmap: one copy)",
+        "llama.cpp réarrange les poids {0} qu'il exécute sur ce CPU ({1}) dans son propre tampon, en mémoire anonyme : avec le fichier du modèle mappé, les pages du fichier de ces tenseurs restent en cache à côté jusqu'à ce que le système en ait besoin (--no-mmap : une seule copie)";
     /// The draft model's formula.
     DraftTerm =>
         "draft model {0} for speculative decoding (-md, up to {1} tokens drafted): its weights {2}, KV cache {3} and compute buffer {4}, on the GPU",
