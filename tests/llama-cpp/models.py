@@ -582,6 +582,41 @@ def cohere2(name, source, *, vocab, hidden, layers, heads, kv_heads, ffn, window
     return s
 
 
+def mamba(name, source, *, vocab, hidden, layers, inner, state, dt_rank, conv=4, typ=Q8_0, dt_b_c_rms=False):
+    """Mamba-1 (llama.cpp's `mamba`: Mamba, Falcon Mamba): a selective scan per layer, no attention."""
+    meta = {
+        "context_length": 1048576,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": 0,
+        "attention.head_count": 0,
+        "attention.layer_norm_rms_epsilon": 1e-5,
+        "ssm.conv_kernel": conv,
+        "ssm.inner_size": inner,
+        "ssm.state_size": state,
+        "ssm.time_step_rank": dt_rank,
+    }
+    if dt_b_c_rms:
+        meta["ssm.dt_b_c_rms"] = True
+    s = Spec(name, "mamba", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(layers):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.t(p + "ssm_in.weight", [hidden, 2 * inner], typ)
+        s.t(p + "ssm_conv1d.weight", [conv, inner], F32)
+        s.t(p + "ssm_conv1d.bias", [inner])
+        s.t(p + "ssm_x.weight", [inner, dt_rank + 2 * state], typ)
+        s.t(p + "ssm_dt.weight", [dt_rank, inner], typ)
+        s.t(p + "ssm_dt.bias", [inner])
+        s.t(p + "ssm_a", [state, inner], F32)
+        s.t(p + "ssm_d", [inner])
+        s.t(p + "ssm_out.weight", [inner, hidden], typ)
+    s.t("output_norm.weight", [hidden])
+    s.t("output.weight", [hidden, vocab], typ)
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -635,6 +670,8 @@ def specs() -> list[Spec]:
                    vocab=128256, hidden=2048, layers=4, heads=32, kv_heads=8, ffn=8192, tied=True, typ=Q4_K),
         qwen2("qwen2.5-0.5b-q4_0", "Qwen/Qwen2.5-0.5B config.json, Q4_0 where rows allow", vocab=151936,
               hidden=896, layers=24, heads=14, kv_heads=2, ffn=4864, tied=True, typ=Q4_0),
+        mamba("falcon-mamba-7b-4l", "tiiuae/falcon-mamba-7b config.json (4 of 64 layers)", vocab=65024,
+              hidden=4096, layers=4, inner=8192, state=16, dt_rank=256, dt_b_c_rms=True),
         # Mistral 7B v0.1 slides in its config; llama.cpp's `llama` keeps a full cache anyway.
         llama_like("mistral-7b-v0.1-4l", "llama", "mistralai/Mistral-7B-v0.1 config.json (4 of 32 layers)",
                    vocab=32000, hidden=4096, layers=4, heads=32, kv_heads=8, ffn=14336,

@@ -15,8 +15,8 @@
 //!
 //! Layers whose graph is rebuilt node for node: attention (full, sliding, chunked; GQA/MQA; fused
 //! or not; Q/K norms; biases; the rotations of quantized caches) with and without flash attention,
-//! MLA, Mamba-2, LFM2's short convolution, dense and MoE feed-forwards. Gated DeltaNet, Kimi Delta
-//! Attention and Mamba-1 layers are stood in for by their projections, DeepSeek V3.2's indexer
+//! MLA, Mamba-1 and Mamba-2, LFM2's short convolution, dense and MoE feed-forwards. Gated DeltaNet
+//! and Kimi Delta Attention layers are stood in for by their projections, DeepSeek V3.2's indexer
 //! layers by plain MLA, and [`ComputeBuffer::exact`] says so.
 
 use alloc::vec::Vec;
@@ -181,6 +181,8 @@ pub const GRAPH_CHECKED_FAMILIES: &[&str] = &[
     "lfm2",
     "phi3",
     "starcoder2",
+    "mamba",
+    "falcon_mamba",
 ];
 
 /// What llama.cpp is asked to do: its context parameters.
@@ -733,6 +735,59 @@ fn mamba2(
     g.f32([h, t, 1], &[out], false)
 }
 
+/// A Mamba-1 layer as llama.cpp runs it (`models/mamba-base.cpp`, `build_mamba_layer`): the
+/// in-projection into x and z, x convolved over the cached state and the micro-batch, the
+/// selective scan reading its own state (dt, B and C from one projection, RMS-normed in Falcon
+/// Mamba and Jamba), then `y + x·D` gated by z and projected out; nodes in the order ggml's graph
+/// expands them (the scan's chain when the state is written, the output after the next layer's
+/// conv state).
+#[allow(clippy::too_many_arguments)]
+fn mamba1(
+    g: &mut Graph,
+    x: usize,
+    m: &crate::model::Mamba,
+    norms: bool,
+    s: &Setup,
+    conv_state: usize,
+    h: u64,
+    next: &mut dyn FnMut(&mut Graph),
+) -> usize {
+    let (inner, state, k, r) = (m.inner, m.state, m.conv_kernel.max(1), m.dt_rank);
+    let (t, seqs) = (s.tokens(), s.sequences.max(1));
+    let xz = g.f32([2 * inner, t, 1], &[x], false);
+    let xv = g.view(xz);
+    let xt = g.view(xv);
+    let prev = g.view(conv_state);
+    let conv_in = g.f32([t + k - 1, inner, 1], &[prev, xt], false);
+    let last = g.view(conv_in);
+    g.external(&[last]);
+    let conv = g.f32([inner, t, 1], &[conv_in], false);
+    let conv = g.f32([inner, t, 1], &[conv], true);
+    let xs = g.f32([inner, t, 1], &[conv], true);
+    let xr = g.view(xs);
+    let x_db = g.f32([r + 2 * state, t, 1], &[xs], false);
+    let dtv = g.view(x_db);
+    // RMS-normed (Falcon Mamba, Jamba), or made contiguous.
+    let dtn = g.f32([r, t, 1], &[dtv], false);
+    let dt = g.f32([inner, t, 1], &[dtn], false);
+    let dt = g.f32([inner, t, 1], &[dt], true);
+    let bv = g.view(x_db);
+    let b = if norms { g.f32([state, 1, t], &[bv], false) } else { bv };
+    let cv = g.view(x_db);
+    let c = if norms { g.f32([state, 1, t], &[cv], false) } else { cv };
+    let scan = g.f32([inner * t + state * inner * seqs, 1, 1], &[xr, dt, b, c], false);
+    let new_state = g.view(scan);
+    g.external(&[new_state]);
+    next(g);
+    let zv = g.view(xz);
+    let z = g.f32([inner, t, 1], &[zv], false);
+    let y = g.view(scan);
+    let xd = g.f32([inner, t, 1], &[xs], false);
+    let y = g.f32([inner, t, 1], &[y, xd], true);
+    let gated = g.f32([inner, t, 1], &[z, y], false);
+    g.f32([h, t, 1], &[gated], false)
+}
+
 /// The conv state one sequence keeps for a recurrent layer with a convolution, in f32 values:
 /// `(taps − 1) × channels` (Mamba-2: the x, B and C channels; LFM2's short conv: the hidden size).
 fn conv_state_width(m: &Mixer, h: u64) -> Option<u64> {
@@ -740,6 +795,7 @@ fn conv_state_width(m: &Mixer, h: u64) -> Option<u64> {
         Mixer::Mamba(mb) if mb.version == MambaVersion::V2 => {
             Some((mb.conv_kernel.max(1) - 1) * (mb.inner + 2 * mb.groups.max(1) * mb.state))
         }
+        Mixer::Mamba(mb) => Some((mb.conv_kernel.max(1) - 1) * mb.inner),
         Mixer::ShortConv(sc) => Some(sc.kernel.max(1).saturating_sub(1) * h),
         _ => None,
     }
@@ -944,18 +1000,21 @@ pub struct GpuShare {
 pub fn compute_buffer_layers(a: &Architecture, s: &Setup) -> u64 {
     let (mut g, _, _) = build(a, s);
     g.nodes.pop();
-    let h = a.hidden_size.max(1);
-    replay(&g).saturating_add(h.saturating_mul(s.tokens()).saturating_mul(4))
+    replay(&g).saturating_add(first_reservation_extra(a, s))
+}
+
+/// llama.cpp's first reservation, the one whose size it keeps, holds one more hidden state of the
+/// micro-batch than the layout its later graphs reuse (measured on every architecture with
+/// attention in tests/llama-cpp; a model without attention, Falcon Mamba, does not).
+fn first_reservation_extra(a: &Architecture, s: &Setup) -> u64 {
+    let attends = a.mixers().any(|(_, m)| matches!(m, Mixer::Attention(_) | Mixer::Mla(_)));
+    if attends { a.hidden_size.max(1).saturating_mul(s.tokens()).saturating_mul(4) } else { 0 }
 }
 
 /// llama.cpp's compute buffer for `a` under `s`, and its host output buffer.
 pub fn compute_buffer(a: &Architecture, s: &Setup) -> ComputeBuffer {
     let (g, exact, logits) = build(a, s);
-    let h = a.hidden_size.max(1);
-    // llama.cpp's first reservation, the one whose size it keeps, holds one more hidden state of
-    // the micro-batch than the layout its later graphs reuse (measured on every architecture in
-    // tests/llama-cpp; the later layout is the replay above).
-    let bytes = replay(&g).saturating_add(h.saturating_mul(s.tokens()).saturating_mul(4));
+    let bytes = replay(&g).saturating_add(first_reservation_extra(a, s));
     // The output buffer starts with room for one token's logits per sequence (it grows when a
     // request asks for more).
     let output = a.vocab_size.saturating_mul(s.sequences.max(1)).saturating_mul(4);
@@ -999,7 +1058,9 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
     // first layer on.
     let recurrent = a.mixers().any(|(_, m)| conv_state_width(m, a.hidden_size).is_some());
     let s_copy = if recurrent { g.input(s.sequences.max(1) * 4) } else { NONE };
-    let pos = g.input(t * 4);
+    // A model without attention (Mamba) has no positions, cache rows or masks among its inputs.
+    let attends = a.mixers().any(|(_, m)| matches!(m, Mixer::Attention(_) | Mixer::Mla(_)));
+    let pos = if attends { g.input(t * 4) } else { NONE };
     let first_v = a
         .mixers()
         .find_map(|(_, m)| match m.cache(a.hidden_size) {
@@ -1054,6 +1115,7 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
         (io, (rot_k, rot_v))
     };
     let ((full, full_rot), (window, window_rot)) = match sliding {
+        _ if !attends => (((NONE, NONE, NONE), (None, None)), ((NONE, NONE, NONE), (None, None))),
         Some(span) if iswa && first_slides => {
             let w = inputs_for(&mut g, span);
             (inputs_for(&mut g, Span::Full), w)
@@ -1171,7 +1233,11 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
                         let o = g.view(o);
                         g.f32([h, t, 1], &[o], false)
                     }
-                    Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) => {
+                    Mixer::Mamba(mb) => {
+                        let norms = mb.inner_norms || matches!(a.family.as_str(), "falcon_mamba" | "jamba");
+                        mamba1(&mut g, xn, mb, norms, s, conv_state.unwrap_or(s_copy), h, &mut fetch_next)
+                    }
+                    Mixer::GatedDeltaNet(_) | Mixer::Kda(_) => {
                         // Stand-in for a recurrent mixer: its input projection, the recurrence's
                         // output of the same width, the output projection (no scores: it
                         // attends to a state, not to the context).
@@ -1180,7 +1246,6 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
                             Mixer::GatedDeltaNet(gd) => {
                                 2 * gd.key_heads * gd.key_head_dim + 2 * gd.value_heads * gd.value_head_dim
                             }
-                            Mixer::Mamba(mb) => 2 * mb.inner,
                             _ => 3 * h,
                         };
                         let p = g.f32([w, t, 1], &[xn], false);

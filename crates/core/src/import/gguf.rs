@@ -491,6 +491,10 @@ impl Gguf {
             "gpt-oss" => "gpt_oss",
             "gptneox" => "gpt_neox",
             "gemma3" => "gemma3_text",
+            // Falcon Mamba is llama.cpp's `mamba` with RMS norms on dt, B and C.
+            "mamba" if matches!(self.get(&k("ssm.dt_b_c_rms")), Some(MetaValue::Bool(true))) => {
+                "falcon_mamba"
+            }
             other => other,
         };
         let has = |name: String| self.tensor(&name).is_some();
