@@ -330,6 +330,82 @@ def deepseek2(name, source, *, vocab, hidden, layers, heads, q_lora, kv_lora, ro
     return s
 
 
+def kimi_linear(name, source, *, pattern, vocab, hidden, heads, kda_dim, kv_lora, rope, nope, v_hd,
+                dense_ffn, experts, used, shared, eff, dense_first, conv=4, typ=Q8_0):
+    """Kimi Linear (llama.cpp's `kimi-linear`): Kimi Delta Attention layers (`K`, a KV head count
+    of 0) between MLA layers (`M`), a dense first layer then MoE with a shared expert."""
+    layers = len(pattern)
+    meta = {
+        "context_length": 1048576,
+        "embedding_length": hidden,
+        "block_count": layers,
+        "feed_forward_length": dense_ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": [0 if c == "K" else 1 for c in pattern],
+        "rope.freq_base": 10000.0,
+        "attention.layer_norm_rms_epsilon": 1e-5,
+        "attention.key_length": kv_lora + rope,
+        "attention.value_length": kv_lora,
+        "attention.key_length_mla": nope + rope,
+        "attention.value_length_mla": v_hd,
+        "attention.kv_lora_rank": kv_lora,
+        "rope.dimension_count": rope,
+        "ssm.conv_kernel": conv,
+        "kda.head_dim": kda_dim,
+        "leading_dense_block_count": dense_first,
+        "expert_used_count": used,
+        "expert_feed_forward_length": eff,
+        "expert_count": experts,
+        "expert_shared_count": shared,
+        "expert_weights_scale": 2.446,
+        "expert_weights_norm": True,
+        "expert_gating_func": 2,
+    }
+    s = Spec(name, "kimi-linear", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    w = heads * kda_dim
+    for i, c in enumerate(pattern):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        if c == "K":
+            for x in "qkv":
+                s.t(p + f"ssm_conv1d_{x}.weight", [conv, 1, w], F32)
+            s.t(p + "attn_q.weight", [hidden, w], typ)
+            s.t(p + "attn_k.weight", [hidden, w], typ)
+            s.t(p + "attn_v.weight", [hidden, w], typ)
+            s.t(p + "ssm_f_a.weight", [hidden, kda_dim], typ)
+            s.t(p + "ssm_f_b.weight", [kda_dim, w], typ)
+            s.t(p + "ssm_beta.weight", [hidden, heads], F32)
+            s.t(p + "ssm_a", [1, heads], F32)
+            s.t(p + "ssm_dt.bias", [w])
+            s.t(p + "ssm_g_a.weight", [hidden, kda_dim], typ)
+            s.t(p + "ssm_g_b.weight", [kda_dim, w], typ)
+            s.t(p + "ssm_norm.weight", [kda_dim])
+            s.t(p + "attn_output.weight", [w, hidden], typ)
+        else:
+            s.t(p + "attn_q.weight", [hidden, heads * (nope + rope)], typ)
+            s.t(p + "attn_kv_a_mqa.weight", [hidden, kv_lora + rope], typ)
+            s.t(p + "attn_kv_a_norm.weight", [kv_lora])
+            s.t(p + "attn_k_b.weight", [nope, kv_lora, heads], typ)
+            s.t(p + "attn_v_b.weight", [kv_lora, v_hd, heads], typ)
+            s.t(p + "attn_output.weight", [heads * v_hd, hidden], typ)
+        s.t(p + "ffn_norm.weight", [hidden])
+        if i < dense_first:
+            s.gated_ffn(p, hidden, dense_ffn, typ)
+        else:
+            s.t(p + "ffn_gate_inp.weight", [hidden, experts], F32)
+            s.t(p + "exp_probs_b.bias", [experts])
+            s.t(p + "ffn_gate_exps.weight", [hidden, eff, experts], typ)
+            s.t(p + "ffn_up_exps.weight", [hidden, eff, experts], typ)
+            s.t(p + "ffn_down_exps.weight", [eff, hidden, experts], typ)
+            s.t(p + "ffn_gate_shexp.weight", [hidden, shared * eff], typ)
+            s.t(p + "ffn_up_shexp.weight", [hidden, shared * eff], typ)
+            s.t(p + "ffn_down_shexp.weight", [shared * eff, hidden], typ)
+    s.t("output_norm.weight", [hidden])
+    s.t("output.weight", [hidden, vocab], typ)
+    return s
+
+
 def nemotron_h(name, source, *, pattern, vocab, hidden, heads, kv_heads, head_dim, ffn, ssm_heads,
                ssm_head_dim, state, groups, conv=4, typ=Q8_0):
     """NVIDIA Nemotron-H (Mamba-2, attention and MLP layers, one kind per layer: `M`, `*`, `-` as in
@@ -670,6 +746,9 @@ def specs() -> list[Spec]:
                    vocab=128256, hidden=2048, layers=4, heads=32, kv_heads=8, ffn=8192, tied=True, typ=Q4_K),
         qwen2("qwen2.5-0.5b-q4_0", "Qwen/Qwen2.5-0.5B config.json, Q4_0 where rows allow", vocab=151936,
               hidden=896, layers=24, heads=14, kv_heads=2, ffn=4864, tied=True, typ=Q4_0),
+        kimi_linear("kimi-linear-48b-a3b-4l", "moonshotai/Kimi-Linear-48B-A3B-Instruct config.json (4 of 27 layers: 3 KDA, 1 MLA)",
+                    pattern="KKKM", vocab=163840, hidden=2304, heads=32, kda_dim=128, kv_lora=512, rope=64,
+                    nope=128, v_hd=128, dense_ffn=9216, experts=256, used=8, shared=1, eff=1024, dense_first=1),
         mamba("falcon-mamba-7b-4l", "tiiuae/falcon-mamba-7b config.json (4 of 64 layers)", vocab=65024,
               hidden=4096, layers=4, inner=8192, state=16, dt_rank=256, dt_b_c_rms=True),
         # Mistral 7B v0.1 slides in its config; llama.cpp's `llama` keeps a full cache anyway.

@@ -564,6 +564,14 @@ impl Gguf {
                     kernel: self.u(&k("shortconv.l_cache")).unwrap_or(3),
                     bias: has(blk("shortconv.conv.bias")),
                 }));
+            } else if has(blk("ssm_f_a.weight")) || has(blk("ssm_conv1d_q.weight")) {
+                // Kimi Delta Attention (Kimi Linear): llama.cpp's `kda.head_dim` wide heads, as many
+                // as the layer's query heads (its KV head count is 0).
+                mixers.push(Mixer::Kda(crate::model::KimiDeltaAttention {
+                    heads: self.u_at(&k("attention.head_count"), i).unwrap_or(heads).max(1),
+                    head_dim: self.u(&k("kda.head_dim")).unwrap_or(128).max(1),
+                    conv_kernel: self.u(&k("ssm.conv_kernel")).unwrap_or(4),
+                }));
             } else if gated_delta {
                 let value_heads = self.u(&k("ssm.time_step_rank")).unwrap_or(32).max(1);
                 mixers.push(Mixer::GatedDeltaNet(GatedDeltaNet {
