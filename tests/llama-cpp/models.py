@@ -268,7 +268,7 @@ def qwen2(name, source, *, vocab, hidden, layers, heads, kv_heads, ffn, tied, ty
 
 
 def deepseek2(name, source, *, vocab, hidden, layers, heads, q_lora, kv_lora, rope, nope, v_hd,
-              dense_ffn, experts, used, shared, eff, dense_first, typ=Q8_0):
+              dense_ffn, experts, used, shared, eff, dense_first, typ=Q8_0, indexer=None):
     """DeepSeek V2/V3 (and Kimi K2) as convert_hf_to_gguf.py writes them today: MLA with the
     key/value up-projection split into `attn_k_b` and `attn_v_b` (the latent cached once)."""
     meta = {
@@ -297,7 +297,12 @@ def deepseek2(name, source, *, vocab, hidden, layers, heads, q_lora, kv_lora, ro
     }
     if q_lora:
         meta["attention.q_lora_rank"] = q_lora
-    s = Spec(name, "deepseek2", source, meta, vocab)
+    if indexer:
+        # DeepSeek V3.2 (llama.cpp's `deepseek32`): the lightning indexer's heads and width.
+        ix_heads, ix_dim = indexer
+        meta.update({"attention.indexer.head_count": ix_heads, "attention.indexer.key_length": ix_dim,
+                     "attention.indexer.top_k": 2048})
+    s = Spec(name, "deepseek32" if indexer else "deepseek2", source, meta, vocab)
     s.t("token_embd.weight", [hidden, vocab], typ)
     for i in range(layers):
         p = f"blk.{i}."
@@ -314,6 +319,13 @@ def deepseek2(name, source, *, vocab, hidden, layers, heads, q_lora, kv_lora, ro
         s.t(p + "attn_v_b.weight", [kv_lora, v_hd, heads], typ)
         s.t(p + "attn_output.weight", [heads * v_hd, hidden], typ)
         s.t(p + "ffn_norm.weight", [hidden])
+        if indexer:
+            ix_heads, ix_dim = indexer
+            s.t(p + "indexer.k_norm.weight", [ix_dim])
+            s.t(p + "indexer.k_norm.bias", [ix_dim])
+            s.t(p + "indexer.proj.weight", [hidden, ix_heads], F16)
+            s.t(p + "indexer.attn_k.weight", [hidden, ix_dim], typ)
+            s.t(p + "indexer.attn_q_b.weight", [q_lora, ix_heads * ix_dim], typ)
         if i < dense_first:
             s.gated_ffn(p, hidden, dense_ffn, typ)
         else:
@@ -746,6 +758,10 @@ def specs() -> list[Spec]:
                    vocab=128256, hidden=2048, layers=4, heads=32, kv_heads=8, ffn=8192, tied=True, typ=Q4_K),
         qwen2("qwen2.5-0.5b-q4_0", "Qwen/Qwen2.5-0.5B config.json, Q4_0 where rows allow", vocab=151936,
               hidden=896, layers=24, heads=14, kv_heads=2, ffn=4864, tied=True, typ=Q4_0),
+        deepseek2("deepseek-v3.2-4l", "deepseek-ai/DeepSeek-V3.2 config.json (4 of 61 layers: 3 dense, 1 MoE)",
+                  vocab=129280, hidden=7168, layers=4, heads=128, q_lora=1536, kv_lora=512, rope=64, nope=128,
+                  v_hd=128, dense_ffn=18432, experts=256, used=8, shared=1, eff=2048, dense_first=3,
+                  indexer=(64, 128)),
         kimi_linear("kimi-linear-48b-a3b-4l", "moonshotai/Kimi-Linear-48B-A3B-Instruct config.json (4 of 27 layers: 3 KDA, 1 MLA)",
                     pattern="KKKM", vocab=163840, hidden=2304, heads=32, kda_dim=128, kv_lora=512, rope=64,
                     nope=128, v_hd=128, dense_ffn=9216, experts=256, used=8, shared=1, eff=1024, dense_first=1),

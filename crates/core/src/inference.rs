@@ -301,7 +301,7 @@ pub fn kv_cache_bytes_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setup) -
                 s.k_type.row_bytes(width).saturating_add(if indexer == 0 {
                     0
                 } else {
-                    indexer_key_bytes(indexer)
+                    s.k_type.row_bytes(indexer)
                 }),
             ),
         };
@@ -333,7 +333,7 @@ pub fn kv_bytes_per_layer_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setu
                     s.k_type.row_bytes(width).saturating_add(if indexer == 0 {
                         0
                     } else {
-                        indexer_key_bytes(indexer)
+                        s.k_type.row_bytes(indexer)
                     }),
                 ),
             };

@@ -598,7 +598,12 @@ impl Gguf {
                     qk_nope_head_dim: key_mla.saturating_sub(rope),
                     qk_rope_head_dim: rope,
                     v_head_dim: v_mla,
-                    indexer: None,
+                    // DeepSeek V3.2's lightning indexer (llama.cpp's `deepseek32`, GLM's DSA).
+                    indexer: has(blk("indexer.attn_k.weight")).then(|| crate::model::Indexer {
+                        heads: self.u(&k("attention.indexer.head_count")).unwrap_or(64),
+                        head_dim: self.u(&k("attention.indexer.key_length")).unwrap_or(128),
+                        topk: self.u(&k("attention.indexer.top_k")).unwrap_or(2048),
+                    }),
                 }));
             } else if has(blk("attn_q.weight")) || has(blk("attn_qkv.weight")) {
                 let kv = self.u_at(&k("attention.head_count_kv"), i).unwrap_or(kv_heads).max(1);
