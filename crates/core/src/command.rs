@@ -1367,12 +1367,15 @@ mod tests {
                                 num_batch: None,
                                 with_gpus: Vec::new(),
                             },
+                            // Two GPUs with a tensor split.
+                            LlamaOptions { tensor_split: alloc::vec![3000, 1250], ..LlamaOptions::default() },
                         ] {
                             let s = Scenario {
                                 weights: WeightFormat::parse(weights).ok(),
                                 kv,
                                 context,
                                 batch,
+                                gpus: if llama.tensor_split.is_empty() { 1 } else { 2 },
                                 runtime: Some(Runtime::LlamaCpp),
                                 llama: LlamaOptions { v_type, ..llama.clone() },
                                 ..Scenario::catalog(id)
@@ -1391,7 +1394,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 96);
+        assert_eq!(checked, 144);
     }
 
     #[test]
