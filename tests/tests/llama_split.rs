@@ -150,7 +150,9 @@ fn tensor_split_reads_as_llama_cpp_takes_it() {
     assert_eq!(parse_tensor_split("3,1").unwrap(), vec![3000, 1000]);
     assert_eq!(parse_tensor_split("0.6, 0.4").unwrap(), vec![600, 400]);
     assert_eq!(parse_tensor_split("24/24/12").unwrap(), vec![24000, 24000, 12000]);
-    for bad in ["", "3,x", "-1,2", "0,0", "nan,1"] {
+    // All zero is llama.cpp's default split.
+    assert_eq!(parse_tensor_split("0,0").unwrap(), Vec::<u32>::new());
+    for bad in ["", "3,x", "-1,2", "nan,1"] {
         let e = parse_tensor_split(bad).unwrap_err().to_string();
         assert!(e.contains("tensor-split"), "{bad}: {e}");
     }

@@ -609,13 +609,8 @@ fn LlamaCppInputs() -> impl IntoView {
                     match headroom_core::scenario::parse_tensor_split(&t) {
                         Err(e) => Some(e.to_string()),
                         Ok(v) => {
-                            let gpus = s.with_untracked(|s| s.gpus.max(1));
-                            if v.len() as u64 > gpus {
-                                Some(format!("{} > {gpus} GPU", v.len()))
-                            } else {
-                                s.update(|s| s.llama.tensor_split = v);
-                                None
-                            }
+                            s.update(|s| s.llama.tensor_split = v);
+                            None
                         }
                     }
                 })/>

@@ -718,7 +718,20 @@ fn llama_cpp_over_two_cards_lists_each_card() {
     )
     .unwrap();
     assert!(human.contains("GPU 1  layers 17–31 and the output layer"), "{human}");
-    let out = headroom(&["estimate", "--model", "llama-3.1-8b", "--gpus", "2", "--tensor-split", "1,1,1"]);
+    // More shares than GPUs: llama.cpp uses the first ones, and says nothing; Headroom notes it.
+    let v = json(&[
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--runtime",
+        "llama.cpp",
+        "--gpus",
+        "2",
+        "--tensor-split",
+        "1,1,1",
+    ]);
+    assert!(v["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("uses the first 2")));
+    let out = headroom(&["estimate", "--model", "llama-3.1-8b", "--gpus", "2", "--tensor-split", "1,x"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("tensor-split"));
 }

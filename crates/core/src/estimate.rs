@@ -439,6 +439,13 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     // llama.cpp over several GPUs: its layer split, GPU by GPU; different cards share the layers
     // by their memory unless `--tensor-split` says otherwise.
     let cards = mixed_cards(scenario);
+    if runtime.is_llama_cpp() && scenario.llama.tensor_split.len() as u64 > gpus {
+        // As llama.cpp: the shares past the last GPU are not used.
+        notes.push(Msg::new(
+            MsgId::NoteTensorSplitExtra,
+            vec![Arg::Int(scenario.llama.tensor_split.len() as u64), Arg::Int(gpus)],
+        ));
+    }
     let shares = (runtime.is_llama_cpp() && gpus > 1 && r.architecture.is_some()).then(|| {
         let offloaded = (layers - place.first_gpu_layer) + u64::from(place.head_on_gpu);
         let by_memory: Vec<u32> =

@@ -398,24 +398,6 @@ impl Scenario {
                 format!("{n} is out of range; use 1 to {MAX_LLAMA_BATCH}"),
             ));
         }
-        if !self.llama.tensor_split.is_empty() {
-            if self.llama.tensor_split.len() as u64 > self.gpus.max(1) {
-                return Err(Error::invalid(
-                    "tensor-split",
-                    format!(
-                        "{} shares for {} GPU(s): give one per GPU (--gpus)",
-                        self.llama.tensor_split.len(),
-                        self.gpus.max(1)
-                    ),
-                ));
-            }
-            if self.llama.tensor_split.iter().all(|w| *w == 0) {
-                return Err(Error::invalid(
-                    "tensor-split",
-                    "every share is 0: at least one GPU must hold layers",
-                ));
-            }
-        }
         if self.llama.draft_max == 0 || self.llama.draft_max > 1024 {
             return Err(Error::invalid(
                 "draft-max",
@@ -495,7 +477,7 @@ impl Scenario {
 ///
 /// # Errors
 /// [`Error::Invalid`] for an empty list, a value that is not a number, a negative or huge one,
-/// more than 1,024 values, or all zero.
+/// or more than 1,024 values. All zero is llama.cpp's default split: an empty list.
 pub fn parse_tensor_split(s: &str) -> Result<Vec<u32>> {
     let bad = |why: String| Error::invalid("tensor-split", why);
     let parts: Vec<&str> = s.split([',', '/']).map(str::trim).collect();
@@ -514,8 +496,9 @@ pub fn parse_tensor_split(s: &str) -> Result<Vec<u32>> {
         }
         out.push(crate::ops::round(v * 1000.0) as u32);
     }
+    // All zero is llama.cpp's default split (by free memory).
     if out.iter().all(|w| *w == 0) {
-        return Err(bad("every share is 0: at least one GPU must hold layers".into()));
+        out.clear();
     }
     Ok(out)
 }

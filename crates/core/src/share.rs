@@ -964,7 +964,7 @@ mod tests {
             "?v=1&gpus=2&ub=256&nb=1024&kvv=q8_0&swafull=1&kvu=1&cpumoe=12&draft=qwen3-0.6b&draftmax=8&ts=3,1"
         );
         assert_eq!(decode(&q), Decoded { scenario: s, ignored: Vec::new() });
-        let d = decode("?v=1&ub=0&nb=lots&kvv=q3&kvu=yes&ts=0,0");
+        let d = decode("?v=1&ub=0&nb=lots&kvv=q3&kvu=yes&ts=x");
         assert_eq!(d.scenario, Scenario::default());
         assert_eq!(
             d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(),

@@ -756,6 +756,10 @@ messages! {
     AdviceReserveTooLarge =>
         "the reserve for other programs, {0}, is not less than the device's {1}",
         "la réserve pour les autres programmes, {0}, n'est pas inférieure aux {1} de l'appareil";
+    /// More tensor-split shares than GPUs.
+    NoteTensorSplitExtra =>
+        "--tensor-split lists {0} shares for {1} GPU(s): llama.cpp uses the first {1}, one per GPU",
+        "--tensor-split donne {0} parts pour {1} GPU : llama.cpp utilise les {1} premières, une par GPU";
     /// One of several different cards runs out.
     AdviceCardRunsOut =>
         "GPU {0} ({1}) would hold {2} of its {3}: give it a smaller share (--tensor-split) or move layers to the CPU (-ngl)",
