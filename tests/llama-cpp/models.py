@@ -56,6 +56,33 @@ class Spec:
             self.t(p + "attn_q_norm.weight", [qk_norm])
             self.t(p + "attn_k_norm.weight", [qk_norm])
 
+    def mla(self, p, hidden, *, heads, q_lora, kv_lora, rope, nope, v_hd, typ):
+        """Layer `p`'s multi-head latent attention as convert_hf_to_gguf.py writes it: the
+        query (through its low-rank `q_a`/`q_b` when `q_lora`), the latent and its norm, the
+        key/value up-projection split into `attn_k_b` and `attn_v_b`, the output."""
+        if q_lora:
+            self.t(p + "attn_q_a.weight", [hidden, q_lora], typ)
+            self.t(p + "attn_q_a_norm.weight", [q_lora])
+            self.t(p + "attn_q_b.weight", [q_lora, heads * (nope + rope)], typ)
+        else:
+            self.t(p + "attn_q.weight", [hidden, heads * (nope + rope)], typ)
+        self.t(p + "attn_kv_a_mqa.weight", [hidden, kv_lora + rope], typ)
+        self.t(p + "attn_kv_a_norm.weight", [kv_lora])
+        self.t(p + "attn_k_b.weight", [nope, kv_lora, heads], typ)
+        self.t(p + "attn_v_b.weight", [kv_lora, v_hd, heads], typ)
+        self.t(p + "attn_output.weight", [heads * v_hd, hidden], typ)
+
+    def moe_ffn(self, p, hidden, *, experts, eff, shared, typ):
+        """Layer `p`'s routed experts (sigmoid router with its score bias) and shared experts."""
+        self.t(p + "ffn_gate_inp.weight", [hidden, experts], F32)
+        self.t(p + "exp_probs_b.bias", [experts])
+        self.t(p + "ffn_gate_exps.weight", [hidden, eff, experts], typ)
+        self.t(p + "ffn_up_exps.weight", [hidden, eff, experts], typ)
+        self.t(p + "ffn_down_exps.weight", [eff, hidden, experts], typ)
+        self.t(p + "ffn_gate_shexp.weight", [hidden, shared * eff], typ)
+        self.t(p + "ffn_up_shexp.weight", [hidden, shared * eff], typ)
+        self.t(p + "ffn_down_shexp.weight", [shared * eff, hidden], typ)
+
     def gated_ffn(self, p, hidden, ffn, typ):
         """Layer `p`'s gate, up and down projections."""
         self.t(p + "ffn_gate.weight", [hidden, ffn], typ)
@@ -307,17 +334,7 @@ def deepseek2(name, source, *, vocab, hidden, layers, heads, q_lora, kv_lora, ro
     for i in range(layers):
         p = f"blk.{i}."
         s.t(p + "attn_norm.weight", [hidden])
-        if q_lora:
-            s.t(p + "attn_q_a.weight", [hidden, q_lora], typ)
-            s.t(p + "attn_q_a_norm.weight", [q_lora])
-            s.t(p + "attn_q_b.weight", [q_lora, heads * (nope + rope)], typ)
-        else:
-            s.t(p + "attn_q.weight", [hidden, heads * (nope + rope)], typ)
-        s.t(p + "attn_kv_a_mqa.weight", [hidden, kv_lora + rope], typ)
-        s.t(p + "attn_kv_a_norm.weight", [kv_lora])
-        s.t(p + "attn_k_b.weight", [nope, kv_lora, heads], typ)
-        s.t(p + "attn_v_b.weight", [kv_lora, v_hd, heads], typ)
-        s.t(p + "attn_output.weight", [heads * v_hd, hidden], typ)
+        s.mla(p, hidden, heads=heads, q_lora=q_lora, kv_lora=kv_lora, rope=rope, nope=nope, v_hd=v_hd, typ=typ)
         s.t(p + "ffn_norm.weight", [hidden])
         if indexer:
             ix_heads, ix_dim = indexer
@@ -329,14 +346,7 @@ def deepseek2(name, source, *, vocab, hidden, layers, heads, q_lora, kv_lora, ro
         if i < dense_first:
             s.gated_ffn(p, hidden, dense_ffn, typ)
         else:
-            s.t(p + "ffn_gate_inp.weight", [hidden, experts], F32)
-            s.t(p + "exp_probs_b.bias", [experts])
-            s.t(p + "ffn_gate_exps.weight", [hidden, eff, experts], typ)
-            s.t(p + "ffn_up_exps.weight", [hidden, eff, experts], typ)
-            s.t(p + "ffn_down_exps.weight", [eff, hidden, experts], typ)
-            s.t(p + "ffn_gate_shexp.weight", [hidden, shared * eff], typ)
-            s.t(p + "ffn_up_shexp.weight", [hidden, shared * eff], typ)
-            s.t(p + "ffn_down_shexp.weight", [shared * eff, hidden], typ)
+            s.moe_ffn(p, hidden, experts=experts, eff=eff, shared=shared, typ=typ)
     s.t("output_norm.weight", [hidden])
     s.t("output.weight", [hidden, vocab], typ)
     return s
@@ -395,24 +405,12 @@ def kimi_linear(name, source, *, pattern, vocab, hidden, heads, kda_dim, kv_lora
             s.t(p + "ssm_norm.weight", [kda_dim])
             s.t(p + "attn_output.weight", [w, hidden], typ)
         else:
-            s.t(p + "attn_q.weight", [hidden, heads * (nope + rope)], typ)
-            s.t(p + "attn_kv_a_mqa.weight", [hidden, kv_lora + rope], typ)
-            s.t(p + "attn_kv_a_norm.weight", [kv_lora])
-            s.t(p + "attn_k_b.weight", [nope, kv_lora, heads], typ)
-            s.t(p + "attn_v_b.weight", [kv_lora, v_hd, heads], typ)
-            s.t(p + "attn_output.weight", [heads * v_hd, hidden], typ)
+            s.mla(p, hidden, heads=heads, q_lora=0, kv_lora=kv_lora, rope=rope, nope=nope, v_hd=v_hd, typ=typ)
         s.t(p + "ffn_norm.weight", [hidden])
         if i < dense_first:
             s.gated_ffn(p, hidden, dense_ffn, typ)
         else:
-            s.t(p + "ffn_gate_inp.weight", [hidden, experts], F32)
-            s.t(p + "exp_probs_b.bias", [experts])
-            s.t(p + "ffn_gate_exps.weight", [hidden, eff, experts], typ)
-            s.t(p + "ffn_up_exps.weight", [hidden, eff, experts], typ)
-            s.t(p + "ffn_down_exps.weight", [eff, hidden, experts], typ)
-            s.t(p + "ffn_gate_shexp.weight", [hidden, shared * eff], typ)
-            s.t(p + "ffn_up_shexp.weight", [hidden, shared * eff], typ)
-            s.t(p + "ffn_down_shexp.weight", [shared * eff, hidden], typ)
+            s.moe_ffn(p, hidden, experts=experts, eff=eff, shared=shared, typ=typ)
     s.t("output_norm.weight", [hidden])
     s.t("output.weight", [hidden, vocab], typ)
     return s

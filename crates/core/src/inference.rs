@@ -288,23 +288,7 @@ pub fn kv_cache_bytes_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setup) -
     let swa = llama_cpp_slides(a);
     let mut total: u64 = 0;
     for (n, m) in a.mixers() {
-        let (cells, row) = match m.cache(a.hidden_size) {
-            LayerCache::None | LayerCache::State { .. } => continue,
-            // K and V rows in their own types (V absent when values are the keys).
-            LayerCache::Kv { k, v, span } => (
-                s.cells(span, swa),
-                s.k_type.row_bytes(k).saturating_add(if v == 0 { 0 } else { s.v_type.row_bytes(v) }),
-            ),
-            // MLA: the latent in the K cache's type, one type for K and V.
-            LayerCache::Latent { width, indexer } => (
-                s.cells(Span::Full, swa),
-                s.k_type.row_bytes(width).saturating_add(if indexer == 0 {
-                    0
-                } else {
-                    s.k_type.row_bytes(indexer)
-                }),
-            ),
-        };
+        let Some((cells, row)) = llama_cpp_cache_row(m, a.hidden_size, s, swa) else { continue };
         let bytes = row
             .checked_mul(cells)
             .and_then(|x| x.checked_mul(n))
@@ -315,30 +299,40 @@ pub fn kv_cache_bytes_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setup) -
     Ok(Bytes::new(total))
 }
 
+/// One mixer's llama.cpp cache, as (cells per stream, bytes per cell): K and V rows in their own
+/// types (V absent when values are the keys); an MLA latent and its indexer key in the K type, one
+/// type for K and V. `None` for mixers with no KV cache (recurrent state is apart).
+fn llama_cpp_cache_row(m: &Mixer, hidden: u64, s: &crate::llama_cpp::Setup, swa: bool) -> Option<(u64, u64)> {
+    match m.cache(hidden) {
+        LayerCache::None | LayerCache::State { .. } => None,
+        LayerCache::Kv { k, v, span } => Some((
+            s.cells(span, swa),
+            s.k_type.row_bytes(k).saturating_add(if v == 0 { 0 } else { s.v_type.row_bytes(v) }),
+        )),
+        LayerCache::Latent { width, indexer } => Some((
+            s.cells(Span::Full, swa),
+            s.k_type.row_bytes(width).saturating_add(if indexer == 0 {
+                0
+            } else {
+                s.k_type.row_bytes(indexer)
+            }),
+        )),
+    }
+}
+
 /// llama.cpp's KV cache of each layer, bottom to top (the terms of
 /// [`kv_cache_bytes_llama_cpp`], layer by layer).
 pub fn kv_bytes_per_layer_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setup) -> Vec<u64> {
     let swa = llama_cpp_slides(a);
     let mut out = Vec::new();
     for g in &a.groups {
-        let layer = g.mixers.iter().fold(0u64, |acc, m| {
-            let (cells, row) = match m.cache(a.hidden_size) {
-                LayerCache::None | LayerCache::State { .. } => return acc,
-                LayerCache::Kv { k, v, span } => (
-                    s.cells(span, swa),
-                    s.k_type.row_bytes(k).saturating_add(if v == 0 { 0 } else { s.v_type.row_bytes(v) }),
-                ),
-                LayerCache::Latent { width, indexer } => (
-                    s.cells(Span::Full, swa),
-                    s.k_type.row_bytes(width).saturating_add(if indexer == 0 {
-                        0
-                    } else {
-                        s.k_type.row_bytes(indexer)
-                    }),
-                ),
-            };
-            acc.saturating_add(row.saturating_mul(cells).saturating_mul(s.streams()))
-        });
+        let layer =
+            g.mixers.iter().fold(0u64, |acc, m| match llama_cpp_cache_row(m, a.hidden_size, s, swa) {
+                Some((cells, row)) => {
+                    acc.saturating_add(row.saturating_mul(cells).saturating_mul(s.streams()))
+                }
+                None => acc,
+            });
         out.extend(core::iter::repeat_n(layer, g.count.min(crate::model::MAX_LAYERS) as usize));
     }
     out
