@@ -828,6 +828,28 @@ pub fn decode(query: &str) -> Decoded {
             }
         }
     }
+    // More cards go beside a catalog device, and count among the GPUs.
+    if !scenario.llama.with_gpus.is_empty() {
+        if !matches!(scenario.device, Some(DeviceChoice::Catalog(_))) {
+            ignored.push(Ignored {
+                key: "with".into(),
+                value: scenario.llama.with_gpus.join(","),
+                reason: "more GPUs go beside a catalog device, and the link names none".into(),
+            });
+            scenario.llama.with_gpus.clear();
+        } else if scenario.gpus != 1 + scenario.llama.with_gpus.len() as u64 {
+            ignored.push(Ignored {
+                key: "gpus".into(),
+                value: scenario.gpus.to_string(),
+                reason: format!(
+                    "the device and the {} more card(s) make {} GPUs",
+                    scenario.llama.with_gpus.len(),
+                    1 + scenario.llama.with_gpus.len()
+                ),
+            });
+            scenario.gpus = 1 + scenario.llama.with_gpus.len() as u64;
+        }
+    }
     Decoded { scenario, ignored }
 }
 
@@ -970,6 +992,17 @@ mod tests {
             d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(),
             ["ub", "nb", "kvv", "kvu", "ts"]
         );
+    }
+
+    #[test]
+    fn more_cards_need_a_device_and_count_among_the_gpus() {
+        let d = decode("?v=1&with=rtx-3090&gpus=2");
+        assert!(d.scenario.llama.with_gpus.is_empty());
+        assert_eq!(d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(), ["with"]);
+        let d = decode("?v=1&with=rtx-3090,rtx-3060-12gb&gpus=7&device=rtx-4090");
+        assert_eq!((d.scenario.gpus, d.scenario.llama.with_gpus.len()), (3, 2));
+        assert_eq!(d.ignored.iter().map(|i| i.key.as_str()).collect::<Vec<_>>(), ["gpus"]);
+        assert!(d.scenario.validate().is_ok());
     }
 
     #[test]
