@@ -829,6 +829,11 @@ pub fn HardwareInputs() -> impl IntoView {
                     tflops: 0.0,
                 })),
                 id => catalog::device(id).ok().map(|d| DeviceChoice::Catalog(d.id.into())),
+            };
+            // More cards go beside a catalog card only.
+            if !matches!(s.device, Some(DeviceChoice::Catalog(_))) && !s.llama.with_gpus.is_empty() {
+                s.llama.with_gpus.clear();
+                s.gpus = 1;
             }
         })
     };
