@@ -147,3 +147,29 @@ proptest::proptest! {
         }
     }
 }
+
+/// A Mac fit that leaves macOS less than its working reserve is a warning, not a plain yes.
+#[test]
+fn a_mac_fit_that_starves_macos_says_so() {
+    let mac = catalog::device("m3-max-64gb").unwrap();
+    let at = |limit: Option<f64>| {
+        fit(
+            &Scenario {
+                weights: WeightFormat::parse("q6_k").ok(),
+                runtime: Some(Runtime::LlamaCpp),
+                context: 24_576,
+                mac_gpu_fraction: limit,
+                ..Scenario::catalog("llama-3.3-70b")
+            },
+            mac,
+        )
+        .unwrap()
+    };
+    // The whole memory for the GPU: it fits, leaving macOS under its 4 GiB.
+    let raised = at(Some(1.0));
+    assert_eq!(raised.verdict, Verdict::Fits);
+    assert!(raised.advice.iter().any(|m| m.id == MsgId::AdviceMacReserve), "{:?}", raised.advice);
+    // macOS's own limit (0.75 of 64 GB) keeps its share: this model does not fit there at all.
+    let default = at(None);
+    assert!(!default.advice.iter().any(|m| m.id == MsgId::AdviceMacReserve));
+}

@@ -15,7 +15,7 @@ use headroom_core::inference::Runtime;
 use headroom_core::model::Confidence;
 use headroom_core::precision::SEED_TABLE;
 use headroom_core::scenario::Scenario;
-use headroom_core::text::{Lang, Msg, format_int, format_num, format_size};
+use headroom_core::text::{Lang, Msg, MsgId, format_int, format_num, format_size};
 use headroom_core::units::Bytes;
 
 use crate::i18n::{T, tr};
@@ -257,7 +257,7 @@ pub fn verdict(f: &Fit, l: Lang) -> String {
         100.0
     };
     let mut s = format!(
-        "<div class=\"hr-card hr-verdict hr-verdict-{v}\" id=\"hr-verdict\" data-verdict=\"{v}\"><h2>{}: {}</h2>\
+        "<div class=\"hr-card hr-verdict hr-verdict-{v}{warn}\" id=\"hr-verdict\" data-verdict=\"{v}\"><h2>{}: {}</h2>\
          <p class=\"hr-verdict-line\"><strong>{}</strong> — {} / {} · {} {}%</p>\
          <div class=\"hr-gauge\" role=\"img\" aria-label=\"{pct:.0}%\"><div class=\"hr-gauge-fill{}\" style=\"width:{pct:.1}%\"></div></div>",
         tr(l, T::Verdict),
@@ -269,6 +269,12 @@ pub fn verdict(f: &Fit, l: Lang) -> String {
         format_num(f.headroom * 100.0, 0, l),
         if f.need > f.capacity { " hr-over" } else { "" },
         v = f.verdict.id(),
+        // A fit that leaves the system too little is a warning, not a plain yes.
+        warn = if f.advice.iter().any(|m| matches!(m.id, MsgId::AdviceMacReserve | MsgId::AdviceTight)) {
+            " hr-verdict-tight"
+        } else {
+            ""
+        },
     );
     if !f.advice.is_empty() {
         s.push_str("<ul class=\"hr-advice\">");

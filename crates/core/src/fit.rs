@@ -616,6 +616,13 @@ fn advise(
             if headroom < 0.1 {
                 advice.push(Msg::new(MsgId::AdviceTight, vec![Arg::Num(headroom * 100.0, 0)]));
             }
+            // A Mac shares its memory with macOS: a model that leaves it less than its working
+            // reserve (a raised GPU limit, `iogpu.wired_limit_mb`) makes the system page.
+            let reserve = crate::hardware::default_reserve(device);
+            let left = cap.memory.saturating_sub(e.memory.total);
+            if cap.class == Class::Apple && left < reserve {
+                advice.push(Msg::new(MsgId::AdviceMacReserve, vec![Arg::Size(left), Arg::Size(reserve)]));
+            }
         }
         Verdict::Offload => advice.push(Msg::new(
             MsgId::AdviceOffload,

@@ -727,6 +727,10 @@ messages! {
     AdviceDoesNotFit =>
         "needs {0} per device but only {1} is usable",
         "demande {0} par appareil mais seulement {1} est utilisable";
+    /// Too little left for macOS.
+    AdviceMacReserve =>
+        "leaves macOS only {0} of the Mac's memory, less than the {1} it needs to work: expect swapping and a stalled system; lower the GPU limit or choose a smaller format",
+        "ne laisse à macOS que {0} de la mémoire du Mac, moins que les {1} qu'il lui faut : attendez-vous à du swap et à un système figé ; baissez la limite GPU ou choisissez un format plus petit";
     /// Tight fit.
     AdviceTight =>
         "fits with only {0}% to spare: a longer context, more concurrent requests or another process will not fit",
