@@ -295,7 +295,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         && cards.is_empty()
         && scenario.llama.cpu_moe.is_none()
         && let Some(a) = arch.filter(|a| a.moe().is_some())
-        && let Some((n, e)) = fewest_cpu_moe_layers(&s, r, a.num_layers(), cap.usable)?
+        && let Some((n, e)) = fewest_cpu_moe_layers(&s, r, a.num_layers(), cap.usable, device)?
         && host_ok(&e)
     {
         // A mixture of experts keeps attention and its KV cache on the GPU and the experts of
@@ -310,7 +310,11 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
             let mut best: Option<(u64, Estimate)> = None;
             while lo <= hi {
                 let k = (lo + hi) / 2;
-                let e = estimate_resolved(&Scenario { gpu_layers: Some(k), ..s.clone() }, r)?;
+                let e = crate::estimate::estimate_on(
+                    &Scenario { gpu_layers: Some(k), ..s.clone() },
+                    r,
+                    Some(device),
+                )?;
                 if on_cards(&e) {
                     best = Some((k, e));
                     lo = k + 1;
@@ -570,14 +574,17 @@ fn fewest_cpu_moe_layers(
     r: &Resolved,
     layers: u64,
     usable: Bytes,
+    device: &Device,
 ) -> Result<Option<(u64, Estimate)>> {
+    // (On the device: its defaults, Ollama's batch among them, are the base estimate's.)
     let with = |n: u64| {
-        estimate_resolved(
+        crate::estimate::estimate_on(
             &Scenario {
                 llama: crate::scenario::LlamaOptions { cpu_moe: Some(n), ..s.llama.clone() },
                 ..s.clone()
             },
             r,
+            Some(device),
         )
     };
     let all = with(layers)?;
