@@ -247,6 +247,10 @@ fn ollama_catalog(tag: &str) -> Option<(String, Option<WeightFormat>)> {
 /// text (the way a message catalog is keyed), the variable parts (a program's name, a size) kept.
 const FRENCH: &[(&str, &str)] = &[
     ("no value", "sans valeur"),
+    (
+        "a Modelfile's FROM names a model, like FROM qwen3:8b",
+        "le FROM d'un Modelfile nomme un modèle, comme FROM qwen3:8b",
+    ),
     ("does not change memory", "ne change pas la mémoire"),
     ("does not change vLLM's memory", "ne change pas la mémoire de vLLM"),
     ("`/set parameter` needs a name and a value", "`/set parameter` attend un nom et une valeur"),
@@ -402,6 +406,9 @@ fn ollama_parameter(key: &str, value: &str, c: &mut Command, ignored: &mut Vec<I
 fn modelfile(text: &str) -> Option<Result<Command>> {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
     let first = lines.next()?;
+    if first.eq_ignore_ascii_case("FROM") {
+        return Some(Err(Error::invalid("command", "a Modelfile's FROM names a model, like FROM qwen3:8b")));
+    }
     let (kw, from) = first.split_once(char::is_whitespace)?;
     if !kw.eq_ignore_ascii_case("FROM") {
         return None;
@@ -1551,6 +1558,7 @@ mod tests {
             "python -m http.server",
             "vllm bench",
             "llama-server \u{7}",
+            "FROM\nPARAMETER num_ctx 1",
         ] {
             let e = parse(bad).unwrap_err().to_string();
             let fr = localized(&e, Lang::Fr);
