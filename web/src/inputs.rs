@@ -599,7 +599,7 @@ fn LlamaCppInputs() -> impl IntoView {
                 min=0 max=headroom_core::model::MAX_LAYERS/>
             <TextField id="hr-tensor-split" label=label_of(lang.get_untracked(), T::TensorSplit) placeholder="3,1"
                 value=Signal::derive(move || s.with(|s| {
-                    s.llama.tensor_split.iter().map(|w| headroom_core::number::thousandths(*w)).collect::<Vec<_>>().join(",")
+                    headroom_core::scenario::format_tensor_split(&s.llama.tensor_split)
                 }))
                 apply=Callback::new(move |t: String| {
                     if t.trim().is_empty() {

@@ -1200,11 +1200,7 @@ impl Command {
                 .as_ref()
                 .and_then(|d| crate::fit::device_of(d).ok())
                 .filter(|d| !matches!(d.kind, crate::catalog::device::DeviceKind::Cpu))
-                .map_or(crate::units::Bytes::ZERO, |d| {
-                    crate::units::Bytes::new(
-                        d.memory_mib.saturating_mul(crate::units::MIB).saturating_mul(s.gpus.max(1)),
-                    )
-                });
+                .map_or(crate::units::Bytes::ZERO, |d| crate::ollama::total_vram(&d, s.gpus));
             s.context = crate::ollama::default_context(vram, trained).min(crate::scenario::MAX_CONTEXT);
             return Some(s.context);
         }

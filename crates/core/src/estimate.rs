@@ -526,9 +526,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                     (Some(d), Some(a)) if first > 512 => {
                         let trial = crate::llama_cpp::Setup { batch: first, ubatch: first, ..setup.llama };
                         let kv = inference::kv_cache_bytes_llama_cpp(a, &trial)?;
-                        let gpus_memory = Bytes::new(
-                            d.memory_mib.saturating_mul(crate::units::MIB).saturating_mul(gpus.max(1)),
-                        );
+                        let gpus_memory = crate::ollama::total_vram(d, gpus);
                         input.predicted = Some((weights_total.saturating_add(kv), gpus_memory));
                         crate::ollama::auto_batch(&input)
                     }
@@ -539,7 +537,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         setup.llama.batch = n;
         setup.llama.ubatch = n;
         if let Some(d) = gpu {
-            let vram = Bytes::new(d.memory_mib.saturating_mul(crate::units::MIB).saturating_mul(gpus.max(1)));
+            let vram = crate::ollama::total_vram(d, gpus);
             let trained = shape.map_or(0, |a| a.max_context);
             let own = crate::ollama::default_context(vram, trained);
             if own != scenario.context {

@@ -209,11 +209,13 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         advice.push(Msg::new(MsgId::NoteReserve, vec![Arg::Size(reserve)]));
     }
     // Ollama lets llama-server's `--fit` place the layers: it keeps 1 GiB free on every GPU.
-    if runtime == Runtime::Ollama
-        && matches!(cap.class, Class::Gpu | Class::Apple)
-        && scenario.gpu_layers.is_none()
-    {
-        cap.usable = cap.usable.saturating_sub(crate::ollama::FIT_MARGIN);
+    let ollama_margin = if runtime == Runtime::Ollama && scenario.gpu_layers.is_none() {
+        crate::ollama::FIT_MARGIN
+    } else {
+        Bytes::ZERO
+    };
+    if ollama_margin > Bytes::ZERO && matches!(cap.class, Class::Gpu | Class::Apple) {
+        cap.usable = cap.usable.saturating_sub(ollama_margin);
         advice.push(Msg::new(MsgId::NoteOllamaFitMargin, vec![Arg::Size(crate::ollama::FIT_MARGIN)]));
     }
     // Formats, precisions and libraries the hardware cannot run, with the nearest that can.
@@ -252,11 +254,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         .iter()
         .map(|d| {
             let c = Capability::of(d, runtime, scenario.mac_gpu_fraction);
-            let mut usable = c.usable.min(c.memory.saturating_sub(scenario.reserve.bytes_on(d)));
-            if runtime == Runtime::Ollama && scenario.gpu_layers.is_none() {
-                usable = usable.saturating_sub(crate::ollama::FIT_MARGIN);
-            }
-            usable
+            c.usable.min(c.memory.saturating_sub(scenario.reserve.bytes_on(d))).saturating_sub(ollama_margin)
         })
         .collect();
     let on_cards = |e: &Estimate| -> bool {

@@ -157,9 +157,8 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if gpus > 1 && e.runtime != Runtime::Cpu {
                 c.push_str(" --split-mode layer");
                 if !s.llama.tensor_split.is_empty() {
-                    let shares: Vec<String> =
-                        s.llama.tensor_split.iter().map(|w| crate::number::thousandths(*w)).collect();
-                    c.push_str(&format!(" --tensor-split {}", shares.join(",")));
+                    let shares = crate::scenario::format_tensor_split(&s.llama.tensor_split);
+                    c.push_str(&format!(" --tensor-split {shares}"));
                 }
             }
             out.push(c);

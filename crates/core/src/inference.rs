@@ -200,16 +200,19 @@ pub fn kv_bytes_per_token(a: &Architecture, kv: KvDtype) -> u64 {
 /// F32), the recurrent state at the checkpoint's `mamba_ssm_cache_dtype` when it names one
 /// (vLLM follows it), else also `elem`; an `elem` of 4 (llama.cpp) keeps both in F32.
 pub fn state_bytes_per_sequence(a: &Architecture, elem: u64) -> u64 {
+    a.mixers().fold(0u64, |acc, (n, m)| acc.saturating_add(mixer_state_bytes(a, m, elem).saturating_mul(n)))
+}
+
+/// One mixer's recurrent state for one sequence: the convolution's values in `elem` bytes, the
+/// recurrent part in the checkpoint's state dtype (or `elem` when that is 4: llama.cpp's F32).
+fn mixer_state_bytes(a: &Architecture, m: &Mixer, elem: u64) -> u64 {
     let recurrent_elem = if elem >= 4 { elem } else { a.ssm_state_bytes.unwrap_or(elem) };
-    a.mixers().fold(0u64, |acc, (n, m)| {
-        let bytes = match m.cache(a.hidden_size) {
-            LayerCache::State { conv, recurrent } => {
-                conv.saturating_mul(elem).saturating_add(recurrent.saturating_mul(recurrent_elem))
-            }
-            _ => 0,
-        };
-        acc.saturating_add(bytes.saturating_mul(n))
-    })
+    match m.cache(a.hidden_size) {
+        LayerCache::State { conv, recurrent } => {
+            conv.saturating_mul(elem).saturating_add(recurrent.saturating_mul(recurrent_elem))
+        }
+        _ => 0,
+    }
 }
 
 /// The KV cache of `batch` sequences of `context` tokens, exact.
@@ -341,15 +344,9 @@ pub fn kv_bytes_per_layer_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setu
 /// Recurrent state of each layer for `sequences` sequences, bottom to top (the terms of
 /// [`state_bytes_per_sequence`], layer by layer).
 pub fn state_bytes_per_layer(a: &Architecture, elem: u64, sequences: u64) -> Vec<u64> {
-    let recurrent_elem = if elem >= 4 { elem } else { a.ssm_state_bytes.unwrap_or(elem) };
     let mut out = Vec::new();
     for g in &a.groups {
-        let layer = g.mixers.iter().fold(0u64, |acc, m| match m.cache(a.hidden_size) {
-            LayerCache::State { conv, recurrent } => acc.saturating_add(
-                conv.saturating_mul(elem).saturating_add(recurrent.saturating_mul(recurrent_elem)),
-            ),
-            _ => acc,
-        });
+        let layer = g.mixers.iter().fold(0u64, |acc, m| acc.saturating_add(mixer_state_bytes(a, m, elem)));
         out.extend(core::iter::repeat_n(
             layer.saturating_mul(sequences),
             g.count.min(crate::model::MAX_LAYERS) as usize,

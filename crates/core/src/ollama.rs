@@ -23,6 +23,11 @@ use crate::units::{Bytes, GIB, MIB};
 /// which places Ollama's layers when `num_gpu` is not set.
 pub const FIT_MARGIN: Bytes = Bytes::new(1024 * MIB);
 
+/// The VRAM Ollama counts for its defaults: every GPU's memory together (`gpus` cards of `d`).
+pub fn total_vram(d: &crate::catalog::device::Device, gpus: u64) -> Bytes {
+    Bytes::new(d.memory_mib.saturating_mul(MIB).saturating_mul(gpus.max(1)))
+}
+
 /// Ollama's default `num_ctx` when neither the request, the Modelfile nor
 /// `OLLAMA_CONTEXT_LENGTH` sets one: 262,144 tokens when the GPUs' total VRAM (less
 /// `OLLAMA_GPU_OVERHEAD` each) is at least 47 GiB, 32,768 from 23 GiB, else 4,096 (Ollama's

@@ -472,6 +472,13 @@ impl Scenario {
     }
 }
 
+/// `--tensor-split` as llama.cpp takes it (`3,1`, `0.6,0.4`): the shares kept in thousandths,
+/// written back the way [`parse_tensor_split`] reads them.
+pub fn format_tensor_split(shares: &[u32]) -> String {
+    let parts: Vec<String> = shares.iter().map(|w| crate::number::thousandths(*w)).collect();
+    parts.join(",")
+}
+
 /// Reads llama.cpp's `--tensor-split` (`3,1`, `0.6,0.4`, `24/24/12`): one non-negative share
 /// per GPU, kept in thousandths (llama.cpp only uses their proportions).
 ///

@@ -324,9 +324,7 @@ pub fn encode(s: &Scenario) -> String {
         q.push("numbatch", &format!("{n}"));
     }
     if !s.llama.tensor_split.is_empty() {
-        let shares: Vec<String> =
-            s.llama.tensor_split.iter().map(|w| crate::number::thousandths(*w)).collect();
-        q.push("ts", &shares.join(","));
+        q.push("ts", &crate::scenario::format_tensor_split(&s.llama.tensor_split));
     }
     let v = &s.vllm;
     if v.version != d.vllm.version {
