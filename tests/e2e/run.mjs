@@ -371,6 +371,18 @@ test('llama.cpp over two cards shows each card, and a tensor split moves layers 
   await waitBytes(page, '#hr-total-bytes', even.memory.total);
 });
 
+test('a Mac fit that leaves macOS less than its working reserve is a warning, not green', async ({ page, base, shot }) => {
+  const link = '?v=1&model=llama-3.3-70b&weights=q6_k&ctx=24576&runtime=llama.cpp&device=m3-max-64gb&macgpu=1';
+  await page.goto(`${base}${link}`);
+  await ready(page);
+  const verdict = page.locator('#hr-verdict');
+  await verdict.waitFor({ timeout: 10000 });
+  assertEq(await verdict.getAttribute('data-verdict'), 'fits', 'it fits');
+  assert((await verdict.getAttribute('class')).includes('hr-verdict-tight'), 'shown as a warning');
+  assert((await verdict.textContent()).includes('macOS'), 'the advice names macOS');
+  await shot('desktop-mac-reserve-warning');
+});
+
 test('a hybrid model shows its recurrent state apart from the KV cache, and its layers', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&model=qwen3-next-80b-a3b&ctx=32768`);
   await ready(page);
