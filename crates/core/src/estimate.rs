@@ -497,7 +497,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     // (The tied head's copy on a GPU is in the GPU's weights; on the CPU, in the repack buffer.)
     let weights_total = weights_total.saturating_add(repack_dup);
     let repack_dup_cpu = if head_on_cpu { repack_dup } else { Bytes::ZERO };
-    let weights_term = weights_term(
+    let mut weights_term = weights_term(
         r,
         format,
         (weights_device, weights_total, weights_exact),
@@ -505,6 +505,9 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         gpus,
         runtime,
     );
+    if let (Some(p), None) = (&priced, from_file) {
+        plan_assumptions(&mut weights_term, p, r.architecture.as_deref());
+    }
 
     // Ollama passes one `num_batch` as llama-server's `-b` and `-ub`; unset, it picks it by the
     // context and the memory it predicts for the weights and the cache on the GPUs.
@@ -726,6 +729,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         terms.sort_by_key(|t| TermKind::ALL.iter().position(|k| *k == t.kind));
     }
     widen_for_confidence(&mut terms, r.confidence);
+    widen_for_quant(&mut terms, &r.notices);
     let memory = Memory::from_terms(terms)?;
     let vllm = match (runtime, shape, vllm_card) {
         (Runtime::Vllm, Some(a), Some(d)) => Some(crate::vllm::budget(
@@ -945,7 +949,12 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             // A LoRA base is trained through 16-bit matmuls: formats without a training path
             // (FP8, FP4, GGUF) are loaded dequantized to BF16, and said so. An FP32 base stays
             // FP32, under autocast.
-            f @ (WeightFormat::Fp8 | WeightFormat::Mxfp4 | WeightFormat::Nvfp4 | WeightFormat::Gguf(_)) => {
+            f @ (WeightFormat::Fp8
+            | WeightFormat::Fp8Scaled { .. }
+            | WeightFormat::IntScaled { .. }
+            | WeightFormat::Mxfp4
+            | WeightFormat::Nvfp4
+            | WeightFormat::Gguf(_)) => {
                 notes.push(Msg::new(MsgId::NoteLoraBaseDequantized, vec![Arg::Text(f.label())]));
                 WeightFormat::Bf16
             }
@@ -995,6 +1004,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         }
     }
     widen_for_confidence(&mut gpu_terms, r.confidence);
+    widen_for_quant(&mut gpu_terms, &r.notices);
     let memory = Memory::from_terms(gpu_terms)?;
     let outside: u64 = memory
         .terms
@@ -1286,6 +1296,25 @@ fn widen_for_confidence(terms: &mut [Term], confidence: Confidence) {
     }
 }
 
+/// Widens the weights when the checkpoint's quantization was not fully read: a config Headroom
+/// could not read prices everything in one guessed format (the truth may be anywhere from 4-bit
+/// to 16-bit: ×0.3 … ×1.15); an approximated layout (HQQ, Quark) ±6 %.
+fn widen_for_quant(terms: &mut [Term], notices: &[Msg]) {
+    let (lo, hi) =
+        if notices.iter().any(|n| matches!(n.id, MsgId::NoticeQuantInvalid | MsgId::NoticeUnknownQuant)) {
+            (0.3, 1.15)
+        } else if notices.iter().any(|n| n.id == MsgId::NoticeQuantApprox) {
+            (0.94, 1.06)
+        } else {
+            return;
+        };
+    for t in terms.iter_mut().filter(|t| t.kind == TermKind::Weights) {
+        t.low = t.low.min(t.bytes.scale(lo));
+        t.high = t.high.max(t.bytes.scale(hi));
+        t.assumptions.push(Msg::new(MsgId::AssumeQuantUnread, vec![]));
+    }
+}
+
 /// The warnings of an estimate: the notices that put the shape or the format on trust, and the
 /// confidence itself when it is below a known family's.
 fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
@@ -1297,6 +1326,8 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                 MsgId::NoticeUnknownFamily
                     | MsgId::NoticeEncoderNotCounted
                     | MsgId::NoticeUnknownQuant
+                    | MsgId::NoticeQuantInvalid
+                    | MsgId::NoticeQuantApprox
                     | MsgId::NoticeSlidingAllLayers
             )
         })
@@ -1640,6 +1671,41 @@ fn weights_term(
     }
 }
 
+/// The weights of a checkpoint priced by its quantization plan, format by format, in place of the
+/// single format's assumption.
+fn plan_assumptions(term: &mut Term, p: &Priced, a: Option<&Architecture>) {
+    let (Some(a), false) = (a, p.formats.is_empty()) else { return };
+    let method = a.quant.as_ref().map_or("", |q| q.method.as_str());
+    term.assumptions.retain(|m| !is_format_assumption(m.id));
+    term.assumptions.insert(0, Msg::new(MsgId::AssumeQuantPlan, vec![Arg::Text(method.into())]));
+    for (i, (f, bytes)) in crate::quant::bytes_by_format(p, WeightFormat::Bf16).into_iter().enumerate() {
+        let count = p.formats.iter().filter(|g| **g == f).count() as u64;
+        term.assumptions.insert(
+            1 + i,
+            Msg::new(
+                MsgId::AssumePlanFormat,
+                vec![Arg::Text(f.label()), Arg::Size(Bytes::new(bytes)), Arg::Int(count)],
+            ),
+        );
+    }
+}
+
+fn is_format_assumption(id: MsgId) -> bool {
+    matches!(
+        id,
+        MsgId::AssumeFloatAll
+            | MsgId::AssumeGgufRules
+            | MsgId::AssumeMxfp4Experts
+            | MsgId::AssumeNvfp4
+            | MsgId::AssumeFp8Blocks
+            | MsgId::AssumeFp8Scaled
+            | MsgId::AssumeIntScaled
+            | MsgId::AssumeNf4
+            | MsgId::AssumeGroupQuant
+            | MsgId::AssumeIntLinear
+    )
+}
+
 fn format_assumption(format: WeightFormat) -> MsgId {
     match format {
         WeightFormat::F32 | WeightFormat::F16 | WeightFormat::Bf16 => MsgId::AssumeFloatAll,
@@ -1647,6 +1713,8 @@ fn format_assumption(format: WeightFormat) -> MsgId {
         WeightFormat::Mxfp4 => MsgId::AssumeMxfp4Experts,
         WeightFormat::Nvfp4 => MsgId::AssumeNvfp4,
         WeightFormat::Fp8 => MsgId::AssumeFp8Blocks,
+        WeightFormat::Fp8Scaled { .. } => MsgId::AssumeFp8Scaled,
+        WeightFormat::IntScaled { .. } => MsgId::AssumeIntScaled,
         WeightFormat::Nf4 { .. } => MsgId::AssumeNf4,
         WeightFormat::Gptq { .. } | WeightFormat::Awq { .. } => MsgId::AssumeGroupQuant,
         WeightFormat::Int8 | WeightFormat::Int4 => MsgId::AssumeIntLinear,

@@ -243,7 +243,7 @@ impl Capability {
     /// Peak dense throughput for a weight format: FP8 checkpoints use the FP8 units where the
     /// device has them; everything else (quantized formats dequantize) the FP16 ones.
     pub fn peak(&self, format: WeightFormat) -> FlopsPerSec {
-        if format == WeightFormat::Fp8 && self.fp8.get() > 0.0 { self.fp8 } else { self.fp16 }
+        if format.is_fp8() && self.fp8.get() > 0.0 { self.fp8 } else { self.fp16 }
     }
 }
 
@@ -422,7 +422,7 @@ pub fn cannot_run(d: &Device, runtime: Runtime, format: WeightFormat, bf16: bool
     }
     if pytorch && s.cuda && !s.low_bit_weights {
         let what = match format {
-            WeightFormat::Fp8 => Some("FP8"),
+            WeightFormat::Fp8 | WeightFormat::Fp8Scaled { .. } => Some("FP8"),
             WeightFormat::Mxfp4 => Some("MXFP4"),
             WeightFormat::Nvfp4 => Some("NVFP4"),
             _ => None,

@@ -110,6 +110,8 @@ impl Runtime {
         match format {
             WeightFormat::Gguf(_) => Runtime::LlamaCpp,
             WeightFormat::Fp8
+            | WeightFormat::Fp8Scaled { .. }
+            | WeightFormat::IntScaled { .. }
             | WeightFormat::Awq { .. }
             | WeightFormat::Gptq { .. }
             | WeightFormat::Mxfp4

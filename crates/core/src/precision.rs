@@ -8,6 +8,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::units::BitsPerWeight;
@@ -490,8 +491,111 @@ pub enum WeightFormat {
         /// Input rows per group.
         group: u32,
     },
+    /// FP8 (E4M3) linear layers with their scales laid out as the producing tool writes them:
+    /// compressed-tensors `float-quantized` (per channel or tensor, scales in the model's dtype),
+    /// ModelOpt FP8 (an FP32 weight scale and input scale per matrix), `fp8` checkpoints with
+    /// other blocks than 128 × 128.
+    Fp8Scaled {
+        /// What one scale covers.
+        grain: Grain,
+        /// Bytes of one scale (2: BF16/FP16, 4: FP32).
+        scale_bytes: u8,
+        /// Bytes of the static input (activation) scales stored per matrix (0 when dynamic).
+        input_bytes: u8,
+    },
+    /// Integer codes with a 16-bit scale per `grain` and optional zero points (compressed-tensors
+    /// `pack-quantized` W4A16/W8A16 as in Kimi K2 Thinking, `int-quantized` W8A8).
+    IntScaled {
+        /// Bits per weight (2, 4 or 8).
+        bits: u8,
+        /// What one scale covers.
+        grain: Grain,
+        /// Asymmetric: zero points stored beside the scales (packed like the codes).
+        zero_point: bool,
+        /// Codes packed into int32 words with the original shape stored (`pack-quantized`);
+        /// else one int8 per weight (`int-quantized`).
+        packed: bool,
+    },
     /// A GGUF file type (llama.cpp, Ollama).
     Gguf(GgufMix),
+}
+
+/// What one quantization scale covers in a weight matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Grain {
+    /// One scale for the whole matrix (per expert for stacked experts).
+    Tensor,
+    /// One scale per output row.
+    Channel,
+    /// One scale per `n` consecutive inputs of a row.
+    Group(u32),
+    /// One scale per `rows × cols` block.
+    Block(u32, u32),
+}
+
+impl Grain {
+    /// Scales of a `rows × cols` matrix.
+    pub fn scales(self, rows: u64, cols: u64) -> Option<u64> {
+        match self {
+            Grain::Tensor => Some(1),
+            Grain::Channel => Some(rows),
+            Grain::Group(g) => rows.checked_mul(cols.div_ceil(u64::from(g.max(1)))),
+            Grain::Block(r, c) => {
+                rows.div_ceil(u64::from(r.max(1))).checked_mul(cols.div_ceil(u64::from(c.max(1))))
+            }
+        }
+    }
+
+    fn id(self) -> String {
+        match self {
+            Grain::Tensor => "tensor".into(),
+            Grain::Channel => "channel".into(),
+            Grain::Group(g) => format!("g{g}"),
+            Grain::Block(r, c) if r == c => format!("b{r}"),
+            Grain::Block(r, c) => format!("b{r}x{c}"),
+        }
+    }
+
+    fn label(self) -> String {
+        match self {
+            Grain::Tensor => "per-tensor".into(),
+            Grain::Channel => "per-channel".into(),
+            Grain::Group(g) => format!("g{g}"),
+            Grain::Block(r, c) => format!("{r}×{c} blocks"),
+        }
+    }
+
+    fn parse(s: &str) -> Option<Grain> {
+        let ok = |n: u32| (1..=65_536).contains(&n);
+        Some(match s {
+            "tensor" => Grain::Tensor,
+            "channel" => Grain::Channel,
+            _ => {
+                if let Some(g) = s.strip_prefix('g') {
+                    let g: u32 = g.parse().ok()?;
+                    if !ok(g) {
+                        return None;
+                    }
+                    Grain::Group(g)
+                } else if let Some(b) = s.strip_prefix('b') {
+                    let (r, c) = match b.split_once('x') {
+                        Some((r, c)) => (r.parse().ok()?, c.parse().ok()?),
+                        None => {
+                            let n: u32 = b.parse().ok()?;
+                            (n, n)
+                        }
+                    };
+                    if !ok(r) || !ok(c) {
+                        return None;
+                    }
+                    Grain::Block(r, c)
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
 }
 
 /// The formats menus offer, from the largest to the smallest.
@@ -500,6 +604,9 @@ pub const ALL_FORMATS: &[WeightFormat] = &[
     WeightFormat::F16,
     WeightFormat::Bf16,
     WeightFormat::Fp8,
+    WeightFormat::Fp8Scaled { grain: Grain::Channel, scale_bytes: 2, input_bytes: 0 },
+    WeightFormat::Fp8Scaled { grain: Grain::Tensor, scale_bytes: 4, input_bytes: 4 },
+    WeightFormat::IntScaled { bits: 8, grain: Grain::Channel, zero_point: false, packed: false },
     WeightFormat::Int8,
     WeightFormat::Gguf(GgufMix::Q8_0),
     WeightFormat::Gguf(GgufMix::Q6_K),
@@ -516,6 +623,8 @@ pub const ALL_FORMATS: &[WeightFormat] = &[
     WeightFormat::Nf4 { double_quant: false },
     WeightFormat::Nvfp4,
     WeightFormat::Mxfp4,
+    WeightFormat::IntScaled { bits: 4, grain: Grain::Group(128), zero_point: false, packed: true },
+    WeightFormat::IntScaled { bits: 4, grain: Grain::Group(32), zero_point: false, packed: true },
     WeightFormat::Int4,
     WeightFormat::Gguf(GgufMix::Q3_K_L),
     WeightFormat::Gguf(GgufMix::Q3_K_M),
@@ -550,6 +659,25 @@ impl WeightFormat {
             WeightFormat::Nvfp4 => "nvfp4".into(),
             WeightFormat::Gptq { bits, group } => group_id("gptq", bits, group),
             WeightFormat::Awq { bits, group } => group_id("awq", bits, group),
+            WeightFormat::Fp8Scaled { grain, scale_bytes, input_bytes } => {
+                let mut id = format!("fp8-{}", grain.id());
+                // The defaults: compressed-tensors' BF16 scales, ModelOpt's FP32 pair per tensor.
+                let (s, i) = if grain == Grain::Tensor { (4, 4) } else { (2, 0) };
+                if (scale_bytes, input_bytes) != (s, i) {
+                    id.push_str(&format!("-s{scale_bytes}-i{input_bytes}"));
+                }
+                id
+            }
+            WeightFormat::IntScaled { bits, grain, zero_point, packed } => {
+                let mut id = format!("int{bits}-{}", grain.id());
+                if zero_point {
+                    id.push_str("-asym");
+                }
+                if !packed {
+                    id.push_str("-unpacked");
+                }
+                id
+            }
             WeightFormat::Gguf(m) if !m.default_type().is_quantized() => {
                 format!("gguf-{}", m.name().to_ascii_lowercase())
             }
@@ -572,6 +700,10 @@ impl WeightFormat {
             WeightFormat::Nvfp4 => "NVFP4".into(),
             WeightFormat::Gptq { bits, group } => group_label("GPTQ", bits, group),
             WeightFormat::Awq { bits, group } => group_label("AWQ", bits, group),
+            WeightFormat::Fp8Scaled { grain, .. } => format!("FP8 {}", grain.label()),
+            WeightFormat::IntScaled { bits, grain, zero_point, .. } => {
+                format!("INT{bits} {}{}", grain.label(), if zero_point { " asym" } else { "" })
+            }
             WeightFormat::Gguf(m) if !m.default_type().is_quantized() => format!("GGUF {}", m.name()),
             WeightFormat::Gguf(m) => m.name().into(),
         }
@@ -594,8 +726,21 @@ impl WeightFormat {
                 let g = if group == 0 { 4096.0 } else { group as f64 };
                 bits as f64 + (16.0 + bits as f64) / g
             }
+            // A 4096-wide row stands for the per-channel and per-tensor scales.
+            WeightFormat::Fp8Scaled { grain, scale_bytes, .. } => {
+                8.0 + 8.0 * scale_bytes as f64 / grain_weights(grain)
+            }
+            WeightFormat::IntScaled { bits, grain, zero_point, .. } => {
+                let zp = if zero_point { bits as f64 } else { 0.0 };
+                bits as f64 + (16.0 + zp) / grain_weights(grain)
+            }
             WeightFormat::Gguf(m) => m.default_type().bits_per_weight().get(),
         })
+    }
+
+    /// An FP8 format (any scale layout).
+    pub fn is_fp8(self) -> bool {
+        matches!(self, WeightFormat::Fp8 | WeightFormat::Fp8Scaled { .. })
     }
 
     /// Whether this is one of the seed's five rows.
@@ -645,13 +790,16 @@ impl WeightFormat {
                     WeightFormat::Gguf(m)
                 } else if let Some(f) = parse_grouped(&lower) {
                     f
+                } else if let Some(f) = parse_scaled(&lower) {
+                    f
                 } else {
                     return Err(Error::invalid(
                         "weights",
                         format!(
                             "`{t}` is not a known format; accepted: fp32 fp16 bf16 fp8 int8 int4 nf4 mxfp4 nvfp4, \
-                             gptq-4bit awq-4bit (with -g32/-g64/-g128), GGUF types such as q8_0 q6_k q5_k_m \
-                             q4_k_m q4_0 iq4_xs q3_k_m q2_k iq2_xxs"
+                             gptq-4bit awq-4bit (with -g32/-g64/-g128), fp8-channel fp8-tensor fp8-b128, \
+                             int4-g128 int4-g32 int4-g128-asym int8-channel, GGUF types such as q8_0 q6_k \
+                             q5_k_m q4_k_m q4_0 iq4_xs q3_k_m q2_k iq2_xxs"
                         ),
                     ));
                 }
@@ -673,6 +821,56 @@ fn group_id(kind: &str, bits: u8, group: u32) -> String {
 
 fn group_label(kind: &str, bits: u8, group: u32) -> String {
     if group == 0 { format!("{kind} {bits}-bit per-channel") } else { format!("{kind} {bits}-bit g{group}") }
+}
+
+/// Weights one scale covers, for the flat bits of a bare parameter count.
+fn grain_weights(g: Grain) -> f64 {
+    match g {
+        Grain::Tensor => 4096.0 * 4096.0,
+        Grain::Channel => 4096.0,
+        Grain::Group(n) => n.max(1) as f64,
+        Grain::Block(r, c) => r.max(1) as f64 * c.max(1) as f64,
+    }
+}
+
+/// `fp8-channel`, `fp8-tensor`, `fp8-b128-s2-i0`, `int4-g32`, `int4-g128-asym`,
+/// `int8-channel-unpacked`.
+fn parse_scaled(s: &str) -> Option<WeightFormat> {
+    let mut parts = s.split('-');
+    let head = parts.next()?;
+    let grain = Grain::parse(parts.next()?)?;
+    let rest: Vec<&str> = parts.collect();
+    if head == "fp8" {
+        let (mut sb, mut ib) = if grain == Grain::Tensor { (4u8, 4u8) } else { (2, 0) };
+        match rest.as_slice() {
+            [] => {}
+            [a, b] => {
+                sb = a.strip_prefix('s')?.parse().ok()?;
+                ib = b.strip_prefix('i')?.parse().ok()?;
+                if !matches!(sb, 1 | 2 | 4) || !matches!(ib, 0 | 1 | 2 | 4 | 8) {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        return Some(WeightFormat::Fp8Scaled { grain, scale_bytes: sb, input_bytes: ib });
+    }
+    let bits: u8 = head.strip_prefix("int")?.parse().ok()?;
+    if !matches!(bits, 2 | 4 | 8) {
+        return None;
+    }
+    let (mut zero_point, mut packed) = (false, true);
+    for r in rest {
+        match r {
+            "asym" if !zero_point => zero_point = true,
+            "unpacked" if packed => packed = false,
+            _ => return None,
+        }
+    }
+    if !packed && bits != 8 {
+        return None;
+    }
+    Some(WeightFormat::IntScaled { bits, grain, zero_point, packed })
 }
 
 /// `gptq-4bit`, `gptq-4bit-g32`, `awq-4bit-g64`, `gptq-8bit-g0` (per-channel).
@@ -860,6 +1058,26 @@ mod tests {
         }
         for f in [WeightFormat::Gptq { bits: 4, group: 32 }, WeightFormat::Gptq { bits: 8, group: 0 }] {
             assert_eq!(WeightFormat::parse(&f.id()), Ok(f));
+        }
+        for f in [
+            WeightFormat::Fp8Scaled { grain: Grain::Block(128, 128), scale_bytes: 2, input_bytes: 0 },
+            WeightFormat::Fp8Scaled { grain: Grain::Tensor, scale_bytes: 2, input_bytes: 2 },
+            WeightFormat::Fp8Scaled { grain: Grain::Block(64, 128), scale_bytes: 4, input_bytes: 0 },
+            WeightFormat::IntScaled { bits: 4, grain: Grain::Group(128), zero_point: true, packed: true },
+            WeightFormat::IntScaled { bits: 8, grain: Grain::Tensor, zero_point: false, packed: true },
+        ] {
+            assert_eq!(WeightFormat::parse(&f.id()), Ok(f), "{}", f.id());
+        }
+        for bad in [
+            "int3-g128",
+            "int4-g0",
+            "int4-g128-unpacked",
+            "fp8-g",
+            "fp8-b0",
+            "fp8-channel-s3-i0",
+            "int4-g32-asym-asym",
+        ] {
+            assert!(WeightFormat::parse(bad).is_err(), "{bad}");
         }
         assert!(WeightFormat::parse("gptq-5bit").is_err());
         assert!(WeightFormat::parse("awq-4bit-g7").is_err());

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use crate::error::{OrOverflow, Result};
 use crate::model::{Architecture, Mixer};
-use crate::precision::{GgmlType, GgufMix, WeightFormat};
+use crate::precision::{GgmlType, GgufMix, Grain, WeightFormat};
 use crate::units::Bytes;
 
 #[cfg(feature = "serde")]
@@ -28,7 +28,7 @@ pub fn inventory(a: &Architecture) -> Result<Vec<Tensor>> {
 }
 
 /// Bytes of every tensor in a format, in inventory order.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Priced {
     /// The tensors.
@@ -37,6 +37,10 @@ pub struct Priced {
     pub bytes: Vec<u64>,
     /// The GGUF type chosen for each tensor (empty for other formats).
     pub gguf_types: Vec<GgmlType>,
+    /// The format of each tensor when a checkpoint's quantization plan decided them (empty when
+    /// one format priced them all).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub formats: Vec<WeightFormat>,
 }
 
 impl Priced {
@@ -75,7 +79,8 @@ impl Priced {
     }
 }
 
-/// Every tensor priced in `format`.
+/// Every tensor priced in `format`: by the checkpoint's own quantization plan
+/// ([`crate::quant`]) when `format` is its format, else each tensor by the format's rule.
 ///
 /// # Errors
 /// [`crate::Error::Invalid`] for a shape that does not validate, [`crate::Error::Overflow`] for absurd sizes.
@@ -88,6 +93,9 @@ impl Priced {
 /// assert_eq!(fp16.get(), 6_738_415_616 * 2);
 /// ```
 pub fn weight_bytes(a: &Architecture, format: WeightFormat) -> Result<Priced> {
+    if let Some(plan) = a.quant.as_ref().filter(|p| p.headline == format && !format.is_gguf()) {
+        return crate::quant::price(a, plan);
+    }
     let tensors = inventory(a)?;
     let mut bytes = Vec::with_capacity(tensors.len());
     let mut gguf_types = Vec::new();
@@ -107,7 +115,7 @@ pub fn weight_bytes(a: &Architecture, format: WeightFormat) -> Result<Priced> {
             }
         }
     }
-    Ok(Priced { tensors, bytes, gguf_types })
+    Ok(Priced { tensors, bytes, gguf_types, formats: Vec::new() })
 }
 
 /// Bytes of the multi-token-prediction modules in a checkpoint format (not GGUF: llama.cpp's
@@ -120,9 +128,13 @@ pub fn mtp_bytes(a: &Architecture, format: WeightFormat) -> Result<Bytes> {
     if format.is_gguf() || a.mtp.is_none() {
         return Ok(Bytes::ZERO);
     }
+    let plan = a.quant.as_ref().filter(|p| p.headline == format);
     let mut total: u64 = 0;
     for t in a.mtp_inventory()? {
-        let b = tensor_bytes(a, &t, format).or_overflow("weight memory")?;
+        let b = match plan {
+            Some(p) => crate::quant::price_one(a, &t, p)?,
+            None => tensor_bytes(a, &t, format).or_overflow("weight memory")?,
+        };
         total = total.checked_add(b).or_overflow("weight memory")?;
     }
     Ok(Bytes::new(total))
@@ -132,25 +144,74 @@ fn mul(v: &[u64]) -> Option<u64> {
     v.iter().try_fold(1u64, |a, b| a.checked_mul(*b))
 }
 
-/// Bytes of a tensor in a non-GGUF format.
+/// Bytes of a tensor in a non-GGUF format, on the tensors the format's tools quantize by default
+/// (linear layers of the blocks; experts only for MXFP4 in a mixture of experts; routers too for
+/// bitsandbytes); everything else (embeddings, head, norms, routers) stays 16-bit.
 fn tensor_bytes(a: &Architecture, t: &Tensor, format: WeightFormat) -> Option<u64> {
+    let linear = t.role.is_block_linear();
+    let quantized = match format {
+        WeightFormat::F32 | WeightFormat::F16 | WeightFormat::Bf16 => true,
+        WeightFormat::Nf4 { .. } => linear || t.role == Role::Router,
+        WeightFormat::Mxfp4 => t.role.is_expert() || (a.moe().is_none() && linear),
+        _ => linear,
+    };
+    if quantized { quantized_bytes(t, format) } else { t.elements().checked_mul(2) }
+}
+
+/// Bytes of a matrix stored in a quantized `format`, whatever its role: the codes with every
+/// scale, zero point and shape tensor its tool writes (a float format is its plain width).
+pub(crate) fn quantized_bytes(t: &Tensor, format: WeightFormat) -> Option<u64> {
     let n = t.elements();
     let rows = mul(&[t.rows, t.experts])?;
     let half = n.checked_mul(2);
-    let linear = t.role.is_block_linear();
     match format {
         WeightFormat::F32 => n.checked_mul(4),
         WeightFormat::F16 | WeightFormat::Bf16 => half,
-        WeightFormat::Fp8 if linear => {
+        WeightFormat::Fp8 => {
             let blocks = mul(&[t.rows.div_ceil(128), t.cols.div_ceil(128), t.experts, 4])?;
             n.checked_add(blocks)
         }
-        WeightFormat::Int8 if linear => n.checked_add(rows.checked_mul(4)?),
-        WeightFormat::Int4 if linear => {
+        WeightFormat::Fp8Scaled { grain, scale_bytes, input_bytes } => {
+            // `weight` in FP8, `weight_scale` of the grain's shape, `input_scale` when static.
+            let scales = mul(&[grain.scales(t.rows, t.cols)?, t.experts, u64::from(scale_bytes)])?;
+            n.checked_add(scales)?.checked_add(mul(&[t.experts, u64::from(input_bytes)])?)
+        }
+        WeightFormat::IntScaled { bits, grain, zero_point, packed } => {
+            let b = u64::from(bits);
+            let groups = grain.scales(1, t.cols)?;
+            let per_row = match grain {
+                Grain::Tensor => 0,
+                _ => groups,
+            };
+            let scale_count = match grain {
+                Grain::Tensor => 1,
+                Grain::Block(..) => grain.scales(t.rows, t.cols)?,
+                _ => mul(&[t.rows, per_row])?,
+            };
+            let scales = mul(&[scale_count, 2, t.experts])?;
+            if packed {
+                // compressed-tensors `pack-quantized`: `weight_packed` int32 [out, ⌈in·b/32⌉],
+                // `weight_scale` 16-bit, `weight_shape` int64 [2], and for asymmetric group or
+                // channel schemes `weight_zero_point` int32 [⌈out·b/32⌉, groups].
+                let codes = mul(&[t.rows, mul(&[t.cols, b])?.div_ceil(32), 4, t.experts])?;
+                let zp = if zero_point && matches!(grain, Grain::Group(_) | Grain::Channel) {
+                    mul(&[mul(&[t.rows, b])?.div_ceil(32), groups, 4, t.experts])?
+                } else {
+                    0
+                };
+                codes.checked_add(scales)?.checked_add(zp)?.checked_add(mul(&[t.experts, 16])?)
+            } else {
+                // `int-quantized`: one int8 per weight, int8 zero points beside the scales.
+                let zp = if zero_point { mul(&[scale_count, t.experts])? } else { 0 };
+                n.checked_add(scales)?.checked_add(zp)
+            }
+        }
+        WeightFormat::Int8 => n.checked_add(rows.checked_mul(4)?),
+        WeightFormat::Int4 => {
             let scales = mul(&[t.cols.div_ceil(128), rows, 2])?;
             n.div_ceil(2).checked_add(scales)
         }
-        WeightFormat::Nf4 { double_quant } if linear || t.role == Role::Router => {
+        WeightFormat::Nf4 { double_quant } => {
             let codes = n.div_ceil(2);
             let blocks = n.div_ceil(64);
             // 16 fp32 code values (the NF4 table) are stored with each tensor's quant state.
@@ -164,17 +225,17 @@ fn tensor_bytes(a: &Architecture, t: &Tensor, format: WeightFormat) -> Option<u6
                 codes.checked_add(blocks.checked_mul(4)?)?.checked_add(state)
             }
         }
-        WeightFormat::Nvfp4 if linear => {
+        WeightFormat::Nvfp4 => {
             // Two codes per byte, one E4M3 scale per 16 values of a row, and per matrix (per
             // expert) an FP32 weight scale and an FP32 input scale.
             let scales = mul(&[t.cols.div_ceil(16), rows])?;
             n.div_ceil(2).checked_add(scales)?.checked_add(mul(&[t.experts, 8])?)
         }
-        WeightFormat::Mxfp4 if t.role.is_expert() || (a.moe().is_none() && linear) => {
+        WeightFormat::Mxfp4 => {
             // 16 bytes of 4-bit codes and one E8M0 exponent byte per 32 values.
             mul(&[n.div_ceil(32), 17])
         }
-        WeightFormat::Gptq { bits, group } | WeightFormat::Awq { bits, group } if linear => {
+        WeightFormat::Gptq { bits, group } | WeightFormat::Awq { bits, group } => {
             let b = bits as u64;
             let g = if group == 0 { t.cols } else { group as u64 };
             let groups = t.cols.div_ceil(g);
@@ -193,8 +254,8 @@ fn tensor_bytes(a: &Architecture, t: &Tensor, format: WeightFormat) -> Option<u6
                 if matches!(format, WeightFormat::Gptq { .. }) { mul(&[t.cols, 4, t.experts])? } else { 0 };
             qweight.checked_add(qzeros)?.checked_add(scales)?.checked_add(g_idx)
         }
-        // Everything a quantizer leaves alone (embeddings, head, norms, routers) stays 16-bit.
-        _ => half,
+        // GGUF types are priced by their own rules (`gguf_tensor_bytes`).
+        WeightFormat::Gguf(_) => half,
     }
 }
 
@@ -712,7 +773,7 @@ impl Priced {
     /// The tensors of a file, priced by their own bytes (exact), with roles and layers from their
     /// names so placement (llama.cpp's `-ngl`, layer splits) uses the real sizes.
     pub fn from_stored<'a>(stored: impl IntoIterator<Item = StoredTensor<'a>>) -> Priced {
-        let mut p = Priced { tensors: Vec::new(), bytes: Vec::new(), gguf_types: Vec::new() };
+        let mut p = Priced::default();
         let mut all_gguf = true;
         for s in stored {
             let (layer, role) = role_of_name(s.name);

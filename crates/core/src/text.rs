@@ -283,6 +283,26 @@ messages! {
     AssumeFp8Blocks =>
         "{0} (E4M3) linear layers with one FP32 scale per 128×128 block; embeddings, output and norms in BF16",
         "{0} (E4M3) pour les couches linéaires avec une échelle FP32 par bloc 128×128 ; embeddings, sortie et normes en BF16";
+    /// The weights band widened for an unread quantization.
+    AssumeQuantUnread =>
+        "the checkpoint's quantization was not fully read: the band covers what it may store",
+        "la quantification du point de contrôle n'a pas été entièrement lue : la marge couvre ce qu'il peut stocker";
+    /// Weights priced tensor by tensor from the checkpoint's quantization_config.
+    AssumeQuantPlan =>
+        "each tensor in the format the checkpoint's quantization_config ({0}) gives it, with the scales, zero points and shapes its tool stores:",
+        "chaque tenseur dans le format que la quantization_config du point de contrôle ({0}) lui donne, avec les échelles, zéros et formes que son outil stocke :";
+    /// One format's share of the weights.
+    AssumePlanFormat =>
+        "{0}: {1} in {2} tensors",
+        "{0} : {1} dans {2} tenseurs";
+    /// FP8 with explicit scales.
+    AssumeFp8Scaled =>
+        "{0} (E4M3) linear layers with their scales as the checkpoint's tool stores them; embeddings, output and norms in BF16",
+        "{0} (E4M3) pour les couches linéaires avec leurs échelles telles que l'outil du point de contrôle les stocke ; embeddings, sortie et normes en BF16";
+    /// Integer codes with 16-bit scales.
+    AssumeIntScaled =>
+        "{0} on the linear layers: codes packed in int32 words, a 16-bit scale per group (zero points when asymmetric) and each matrix's shape, as compressed-tensors writes them; embeddings, head and norms in BF16",
+        "{0} sur les couches linéaires : codes compactés en mots int32, une échelle 16 bits par groupe (zéros si asymétrique) et la forme de chaque matrice, comme compressed-tensors les écrit ; embeddings, tête et normes en BF16";
     /// NF4.
     AssumeNf4 =>
         "{0} (bitsandbytes) on the linear layers: 4-bit codes and one absmax per 64 weights; embeddings and output head in 16-bit",
@@ -856,6 +876,18 @@ messages! {
     NoticeUnknownQuant =>
         "quantization_config `{0}` is not understood; sizes use torch_dtype instead",
         "quantization_config `{0}` n'est pas compris ; les tailles utilisent torch_dtype à la place";
+    /// A quantization_config that could not be read.
+    NoticeQuantInvalid =>
+        "quantization_config ({0}): {1}; the weights are priced as {2} everywhere, with a wider band",
+        "quantization_config ({0}) : {1} ; les poids sont comptés en {2} partout, avec une marge plus large";
+    /// A quantization method whose stored layout is approximated.
+    NoticeQuantApprox =>
+        "the {0} checkpoint's stored scales and zero points are approximated (a few percent): give its safetensors headers for the exact bytes",
+        "les échelles et zéros stockés du point de contrôle {0} sont approchés (quelques pour cent) : donnez ses en-têtes safetensors pour les octets exacts";
+    /// KV-cache scales in the checkpoint.
+    NoticeKvScales =>
+        "the checkpoint carries FP8 KV-cache scales: vLLM uses them with --kv-cache-dtype fp8 (the cache stays at the model's dtype otherwise)",
+        "le point de contrôle contient des échelles de cache KV en FP8 : vLLM les utilise avec --kv-cache-dtype fp8 (sinon le cache reste au type du modèle)";
     /// SGLang's dynamic share too small.
     NoteSglangDynamicShort =>
         "a chunk of prefill needs about {0}, more than the {1} SGLang leaves beside its pool: lower --mem-fraction-static or --chunked-prefill-size, or it may run out of memory on long prompts",

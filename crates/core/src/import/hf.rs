@@ -129,7 +129,8 @@ pub fn parse_config(bytes: &[u8]) -> Result<HfModel> {
     if root.get("vision_config").is_some() || root.get("audio_config").is_some() {
         notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, Vec::new()));
     }
-    let format = read_format(&root, &cfg, &mut notices);
+    let mut architecture = architecture;
+    let format = read_format(&root, &cfg, &mut architecture, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);
     Ok(HfModel { architecture, format, notices, name, confidence })
 }
@@ -1753,63 +1754,36 @@ fn read_starcoder2(cfg: &Cfg<'_>) -> Result<Architecture> {
 }
 
 /// The checkpoint's own format: `quantization_config` first, else `torch_dtype` (or `dtype`).
-fn read_format(root: &Value, cfg: &Cfg<'_>, notices: &mut Vec<Msg>) -> Option<WeightFormat> {
-    if let Some(q) = root.get("quantization_config").or_else(|| cfg.main.get("quantization_config")) {
-        let method = q.get("quant_method").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
-        let bits = q.get("bits").and_then(Value::as_u64).unwrap_or(4);
-        let group = match q.get("group_size").and_then(Value::as_f64) {
-            Some(g) if g < 0.0 => 0,
-            Some(g) => g as u32,
-            None => 128,
-        };
-        let f = match method.as_str() {
-            "fp8" | "fbgemm_fp8" => Some(WeightFormat::Fp8),
-            "mxfp4" => Some(WeightFormat::Mxfp4),
-            // NVIDIA ModelOpt: `quant_algo` names the weights' format.
-            "modelopt" => {
-                match q.get("quant_algo").and_then(Value::as_str).map(str::to_ascii_uppercase).as_deref() {
-                    Some("NVFP4") => Some(WeightFormat::Nvfp4),
-                    Some("FP8") => Some(WeightFormat::Fp8),
-                    _ => None,
-                }
-            }
-            // compressed-tensors: the packing format of its weights.
-            "compressed-tensors" => match q.get("format").and_then(Value::as_str) {
-                Some("nvfp4-pack-quantized") => Some(WeightFormat::Nvfp4),
-                Some("float-quantized") => Some(WeightFormat::Fp8),
-                _ => None,
-            },
-            "gptq" if matches!(bits, 2 | 3 | 4 | 8) => Some(WeightFormat::Gptq { bits: bits as u8, group }),
-            "awq" if bits == 4 => {
-                Some(WeightFormat::Awq { bits: 4, group: if group == 0 { 128 } else { group } })
-            }
-            "bitsandbytes" => {
-                if q.get("load_in_4bit").and_then(Value::as_bool) == Some(true) {
-                    let dq = q.get("bnb_4bit_use_double_quant").and_then(Value::as_bool).unwrap_or(false);
-                    Some(WeightFormat::Nf4 { double_quant: dq })
-                } else if q.get("load_in_8bit").and_then(Value::as_bool) == Some(true) {
-                    Some(WeightFormat::Int8)
-                } else {
-                    None
-                }
-            }
+/// The checkpoint's format: its `quantization_config` read tensor by tensor (the plan goes on the
+/// architecture), else its `torch_dtype`.
+fn read_format(
+    root: &Value,
+    cfg: &Cfg<'_>,
+    architecture: &mut Architecture,
+    notices: &mut Vec<Msg>,
+) -> Option<WeightFormat> {
+    let dtype =
+        cfg.raw("torch_dtype").or_else(|| cfg.raw("dtype")).and_then(Value::as_str).and_then(|d| match d {
+            "bfloat16" => Some(WeightFormat::Bf16),
+            "float16" | "half" => Some(WeightFormat::F16),
+            "float32" | "float" => Some(WeightFormat::F32),
             _ => None,
-        };
-        match f {
-            Some(f) => return Some(f),
-            None => notices.push(Msg::new(
-                MsgId::NoticeUnknownQuant,
-                vec![Arg::Text(if method.is_empty() { "(unnamed)".into() } else { method })],
-            )),
+        });
+    if let Some(q) = root.get("quantization_config").or_else(|| cfg.main.get("quantization_config")) {
+        let base = dtype.unwrap_or(WeightFormat::Bf16);
+        let read = super::quant_config::read(q, base);
+        notices.extend(read.notices);
+        if let Some(mut plan) = read.plan {
+            super::quant_config::settle(&mut plan, architecture);
+            let headline = plan.headline;
+            architecture.quant = Some(plan);
+            return Some(headline);
+        }
+        if read.fallback.is_some() {
+            return read.fallback;
         }
     }
-    let dtype = cfg.raw("torch_dtype").or_else(|| cfg.raw("dtype")).and_then(Value::as_str)?;
-    match dtype {
-        "bfloat16" => Some(WeightFormat::Bf16),
-        "float16" | "half" => Some(WeightFormat::F16),
-        "float32" | "float" => Some(WeightFormat::F32),
-        _ => None,
-    }
+    dtype
 }
 
 #[cfg(test)]
@@ -1907,26 +1881,32 @@ mod tests {
             read(&format!(r#"{{"model_type": "llama", {LLAMA}, "quantization_config": {q}}}"#)).unwrap()
         };
         assert_eq!(
-            with(r#"{"quant_method": "modelopt", "quant_algo": "NVFP4"}"#).format,
+            with(r#"{"quant_method": "modelopt", "quant_algo": "NVFP4", "exclude_modules": ["lm_head"]}"#)
+                .format,
             Some(WeightFormat::Nvfp4)
         );
-        assert_eq!(
-            with(r#"{"quant_method": "modelopt", "quant_algo": "FP8"}"#).format,
-            Some(WeightFormat::Fp8)
+        let fp8 = with(r#"{"quant_method": "modelopt", "quant_algo": "FP8"}"#);
+        assert_eq!(fp8.format, Some(WeightFormat::parse("fp8-tensor").unwrap()));
+        assert!(fp8.architecture.quant.is_some(), "the plan rides on the architecture");
+        let nv = with(
+            r#"{"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized", "config_groups": {"group_0":
+            {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "float", "strategy": "tensor_group", "group_size": 16}}},
+            "ignore": ["lm_head"]}"#,
         );
-        assert_eq!(
-            with(r#"{"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized"}"#).format,
-            Some(WeightFormat::Nvfp4)
-        );
-        assert_eq!(
-            with(r#"{"quant_method": "compressed-tensors", "format": "float-quantized"}"#).format,
-            Some(WeightFormat::Fp8)
-        );
+        assert_eq!(nv.format, Some(WeightFormat::Nvfp4));
+        // A compressed-tensors config without its groups: a clear notice naming the field, a
+        // fallback format, never silence.
+        let broken = with(r#"{"quant_method": "compressed-tensors", "format": "float-quantized"}"#);
+        assert_eq!(broken.format, Some(WeightFormat::parse("fp8-channel").unwrap()));
+        let n = broken.notices.iter().find(|n| n.id == MsgId::NoticeQuantInvalid).expect("a notice");
+        assert!(format!("{:?}", n.args).contains("config_groups"), "{:?}", n.args);
         let odd = with(r#"{"quant_method": "modelopt", "quant_algo": "W4A8_AWQ"}"#);
         assert!(
-            odd.notices.iter().any(|n| n.id == MsgId::NoticeUnknownQuant),
+            odd.notices.iter().any(|n| n.id == MsgId::NoticeQuantInvalid),
             "an unknown algorithm says so"
         );
+        let unknown = with(r#"{"quant_method": "brand-new-quant"}"#);
+        assert!(unknown.notices.iter().any(|n| n.id == MsgId::NoticeUnknownQuant));
     }
 
     #[test]

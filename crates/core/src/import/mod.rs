@@ -5,6 +5,7 @@
 pub mod gguf;
 pub mod hf;
 pub mod hub;
+pub(crate) mod quant_config;
 pub mod safetensors;
 
 use alloc::vec::Vec;

@@ -106,6 +106,9 @@ pub struct Architecture {
     /// Bytes per value of the recurrent (SSM / delta-rule) state the checkpoint asks runtimes
     /// to keep (`mamba_ssm_cache_dtype: float32` → 4); `None`: the model's dtype.
     pub ssm_state_bytes: Option<u64>,
+    /// The checkpoint's quantization tensor by tensor, when its config states one.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub quant: Option<crate::quant::QuantPlan>,
 }
 
 /// `count` consecutive layers of the same kind.
@@ -653,6 +656,7 @@ impl Architecture {
             mtp: None,
             max_context: 4096,
             ssm_state_bytes: None,
+            quant: None,
         }
     }
 

@@ -1,0 +1,406 @@
+//! Per-tensor quantization plans: which format each tensor of a checkpoint is stored in.
+//!
+//! Real checkpoints are rarely one format. A `quantization_config` names targets and exclusions
+//! (compressed-tensors' `config_groups` and `ignore`, ModelOpt's `exclude_modules`, the
+//! `modules_to_not_convert` of `fp8`, `mxfp4`, GPTQ and AWQ, bitsandbytes'
+//! `llm_int8_skip_modules`), by module name, class or pattern. A [`QuantPlan`] holds those rules
+//! as read; [`price`] gives every tensor of the architecture the Hugging Face module name it has
+//! in the checkpoint, decides its format by the rules, and prices it with the bytes of the scales,
+//! zero points and shape tensors that format writes.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::error::{Error, OrOverflow, Result};
+use crate::model::{Architecture, Mixer};
+use crate::pattern::{Regex, glob_matches};
+use crate::precision::WeightFormat;
+use crate::tensor::{Role, Tensor};
+use crate::tensors::{Priced, quantized_bytes};
+
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
+/// How a rule's entry is compared with a module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum MatchKind {
+    /// compressed-tensors: the module's full name or its class name (`Linear`), exactly.
+    Exact,
+    /// A Python regular expression matched at the start of the name (`re:` entries).
+    Regex,
+    /// A module path, or a shell wildcard, matching the module or any module above it
+    /// (`modules_to_not_convert`, `exclude_modules`); a plain entry also matches as a part of the
+    /// path (`lm_head`, `self_attn`), as `transformers` compares them.
+    Module,
+    /// What the format's tools quantize by default (the linear layers of the blocks; experts only
+    /// for MXFP4 in a mixture of experts).
+    Default,
+}
+
+/// One entry of a target or exclusion list.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Matcher {
+    /// How it compares.
+    pub kind: MatchKind,
+    /// The entry as written (without a `re:` prefix).
+    pub text: String,
+    /// Where it was read (`quantization_config.ignore[2]`), for messages.
+    pub field: String,
+}
+
+impl Matcher {
+    /// An entry, checked: a regex must compile.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the field and the fault.
+    pub fn new(kind: MatchKind, text: &str, field: &str) -> Result<Matcher> {
+        if kind == MatchKind::Regex {
+            Regex::new(text).map_err(|why| {
+                Error::invalid(
+                    "quantization_config",
+                    format!("{field} `re:{text}` is not a valid pattern: {why}"),
+                )
+            })?;
+        }
+        Ok(Matcher { kind, text: text.into(), field: field.into() })
+    }
+}
+
+/// A group of modules stored in one format.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct QuantRule {
+    /// The modules it covers (any entry).
+    pub targets: Vec<Matcher>,
+    /// Their format.
+    pub format: WeightFormat,
+}
+
+/// A checkpoint's quantization, tensor by tensor.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct QuantPlan {
+    /// The `quant_method` it was read from.
+    pub method: String,
+    /// The format that holds the most weights: the checkpoint's format in menus and links.
+    pub headline: WeightFormat,
+    /// The groups, first match wins.
+    pub rules: Vec<QuantRule>,
+    /// Modules kept unquantized whatever the rules say.
+    pub ignore: Vec<Matcher>,
+    /// The format of what no rule quantizes (the checkpoint's `torch_dtype`).
+    pub base: WeightFormat,
+}
+
+/// A tensor's module in the checkpoint: its names (the text model's usual prefixes) and class.
+struct Module {
+    names: Vec<String>,
+    class: &'static str,
+}
+
+struct Compiled<'a> {
+    m: &'a Matcher,
+    regex: Option<Regex>,
+}
+
+impl Compiled<'_> {
+    fn hits(&self, a: &Architecture, t: &Tensor, module: &Module, format: WeightFormat) -> Result<bool> {
+        match self.m.kind {
+            MatchKind::Default => Ok(default_target(a, t, format)),
+            MatchKind::Exact => {
+                Ok(module.class == self.m.text || module.names.contains(&self.m.text))
+            }
+            MatchKind::Module => Ok(module.names.iter().any(|n| module_hits(&self.m.text, n))),
+            MatchKind::Regex => {
+                let Some(r) = &self.regex else { return Ok(false) };
+                for n in &module.names {
+                    match r.matches_start(n) {
+                        Ok(true) => return Ok(true),
+                        Ok(false) => {}
+                        Err(_) => {
+                            return Err(Error::invalid(
+                                "quantization_config",
+                                format!(
+                                    "{} `re:{}` takes too long to match `{n}`: simplify the pattern",
+                                    self.m.field, self.m.text
+                                ),
+                            ));
+                        }
+                    }
+                }
+                Ok(false)
+            }
+        }
+    }
+}
+
+/// `transformers`' and ModelOpt's comparison of an exclusion with a module path: a wildcard
+/// matching the path or a module above it, else the entry as a run of whole path components.
+fn module_hits(entry: &str, name: &str) -> bool {
+    if entry.contains(['*', '?', '[']) {
+        let mut prefix = name;
+        loop {
+            if glob_matches(entry, prefix) {
+                return true;
+            }
+            match prefix.rfind('.') {
+                Some(i) => prefix = &prefix[..i],
+                None => return false,
+            }
+        }
+    }
+    let e = entry.trim_matches('.');
+    if e.is_empty() {
+        return false;
+    }
+    name == e
+        || name.starts_with(&format!("{e}."))
+        || name.ends_with(&format!(".{e}"))
+        || name.contains(&format!(".{e}."))
+}
+
+/// Whether the format's tools quantize this tensor when nothing else is said.
+fn default_target(a: &Architecture, t: &Tensor, format: WeightFormat) -> bool {
+    match format {
+        WeightFormat::Mxfp4 => t.role.is_expert() || (a.moe().is_none() && t.role.is_block_linear()),
+        WeightFormat::Nf4 { .. } => t.role.is_block_linear() || t.role == Role::Router,
+        _ => t.role.is_block_linear(),
+    }
+}
+
+fn compile(ms: &[Matcher]) -> Vec<Compiled<'_>> {
+    ms.iter()
+        .map(|m| Compiled {
+            m,
+            regex: (m.kind == MatchKind::Regex).then(|| Regex::new(&m.text).ok()).flatten(),
+        })
+        .collect()
+}
+
+/// Every tensor of `a` priced by the plan, with each tensor's format.
+///
+/// # Errors
+/// [`Error::Invalid`] for a shape that does not validate or a pattern too costly to match,
+/// [`Error::Overflow`] for absurd sizes.
+pub fn price(a: &Architecture, plan: &QuantPlan) -> Result<Priced> {
+    let tensors = a.inventory()?;
+    let mut priced =
+        Priced { tensors: Vec::new(), bytes: Vec::with_capacity(tensors.len()), ..Priced::default() };
+    let rules: Vec<(Vec<Compiled<'_>>, WeightFormat)> =
+        plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect();
+    let ignore = compile(&plan.ignore);
+    // Tensors of one role in one layer, numbered (Qwen3-Next's two input projections).
+    let mut seen: Vec<Role> = Vec::new();
+    let mut current: Option<Option<u32>> = None;
+    for t in &tensors {
+        if current != Some(t.layer) {
+            seen.clear();
+            current = Some(t.layer);
+        }
+        let nth = seen.iter().filter(|r| **r == t.role).count();
+        seen.push(t.role);
+        let (bytes, format) = price_tensor(a, t, nth, plan, &rules, &ignore)?;
+        priced.bytes.push(bytes);
+        priced.formats.push(format);
+    }
+    priced.tensors = tensors;
+    Ok(priced)
+}
+
+/// One tensor priced by the plan (the multi-token-prediction modules).
+///
+/// # Errors
+/// As [`price`].
+pub fn price_one(a: &Architecture, t: &Tensor, plan: &QuantPlan) -> Result<u64> {
+    let rules: Vec<(Vec<Compiled<'_>>, WeightFormat)> =
+        plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect();
+    Ok(price_tensor(a, t, 0, plan, &rules, &compile(&plan.ignore))?.0)
+}
+
+/// The format the plan gives one module.
+fn decide(
+    a: &Architecture,
+    t: &Tensor,
+    module: &Module,
+    plan: &QuantPlan,
+    rules: &[(Vec<Compiled<'_>>, WeightFormat)],
+    ignore: &[Compiled<'_>],
+) -> Result<WeightFormat> {
+    // Vectors (norms, biases, convolution taps) are never quantized.
+    if t.role.is_vector() {
+        return Ok(plan.base);
+    }
+    for c in ignore {
+        if c.hits(a, t, module, plan.base)? {
+            return Ok(plan.base);
+        }
+    }
+    for (targets, format) in rules {
+        for c in targets {
+            if c.hits(a, t, module, *format)? {
+                return Ok(*format);
+            }
+        }
+    }
+    Ok(plan.base)
+}
+
+fn price_tensor(
+    a: &Architecture,
+    t: &Tensor,
+    nth: usize,
+    plan: &QuantPlan,
+    rules: &[(Vec<Compiled<'_>>, WeightFormat)],
+    ignore: &[Compiled<'_>],
+) -> Result<(u64, WeightFormat)> {
+    let one = |format: WeightFormat, tensor: &Tensor| -> Result<u64> {
+        quantized_bytes(tensor, format).or_overflow("weight memory")
+    };
+    if t.experts <= 1 || !t.role.is_expert() {
+        let f = decide(a, t, &module_of(a, t, nth, None), plan, rules, ignore)?;
+        return Ok((one(f, t)?, f));
+    }
+    // Stacked experts: the first and last decide for all when they agree (patterns rarely name
+    // one expert); else each expert on its own.
+    let first = decide(a, t, &module_of(a, t, nth, Some(0)), plan, rules, ignore)?;
+    let last = decide(a, t, &module_of(a, t, nth, Some(t.experts - 1)), plan, rules, ignore)?;
+    if first == last {
+        return Ok((one(first, t)?, first));
+    }
+    let single = Tensor { experts: 1, ..*t };
+    let (mut total, mut count_first) = (0u64, 0u64);
+    for e in 0..t.experts {
+        let f = decide(a, t, &module_of(a, t, nth, Some(e)), plan, rules, ignore)?;
+        count_first += u64::from(f == first);
+        total = total.checked_add(one(f, &single)?).or_overflow("weight memory")?;
+    }
+    Ok((total, if count_first * 2 >= t.experts { first } else { last }))
+}
+
+/// The first token mixer of layer `l`.
+fn mixer_at(a: &Architecture, l: u64) -> Option<&Mixer> {
+    let mut start = 0u64;
+    for g in &a.groups {
+        if l < start.saturating_add(g.count) {
+            return g.mixers.first();
+        }
+        start = start.saturating_add(g.count);
+    }
+    None
+}
+
+/// The name and class a tensor's module has in a Hugging Face checkpoint of this family.
+fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>) -> Module {
+    let family = a.family.as_str();
+    let mamba_style = matches!(family, "nemotron_h" | "mamba" | "mamba2" | "falcon_mamba");
+    let mixtral = matches!(family, "mixtral" | "minimax" | "phimoe");
+    let e = expert.map_or_else(|| "0".to_string(), |e| e.to_string());
+    let mixer_of_layer = t.layer.and_then(|l| mixer_at(a, u64::from(l)));
+    let mixer = match mixer_of_layer {
+        Some(Mixer::GatedDeltaNet(_)) => "linear_attn",
+        Some(Mixer::Mamba(_)) if !mamba_style => "mamba",
+        Some(Mixer::ShortConv(_)) => "conv",
+        _ if mamba_style => "mixer",
+        _ => "self_attn",
+    };
+    let moe = if mixtral { "block_sparse_moe" } else { "mlp" };
+    let shared = if matches!(family, "qwen2_moe" | "qwen3_next" | "qwen3_5_moe") {
+        "shared_expert"
+    } else {
+        "shared_experts"
+    };
+    let (local, class): (String, &'static str) = match t.role {
+        Role::TokenEmbd => ("embed_tokens".into(), "Embedding"),
+        Role::PosEmbd => ("embed_positions".into(), "Embedding"),
+        Role::ExtraEmbd => ("embed_tokens_per_layer".into(), "Embedding"),
+        Role::Output => ("lm_head".into(), "Linear"),
+        Role::AttnQ => (format!("{mixer}.q_proj"), "Linear"),
+        Role::AttnK => (format!("{mixer}.k_proj"), "Linear"),
+        Role::AttnV => (format!("{mixer}.v_proj"), "Linear"),
+        Role::AttnQkv => (format!("{mixer}.qkv_proj"), "Linear"),
+        Role::AttnOut => (format!("{mixer}.o_proj"), "Linear"),
+        Role::AttnQA => (format!("{mixer}.q_a_proj"), "Linear"),
+        Role::AttnQB => (format!("{mixer}.q_b_proj"), "Linear"),
+        Role::AttnKvA => (format!("{mixer}.kv_a_proj_with_mqa"), "Linear"),
+        Role::AttnKvB => (format!("{mixer}.kv_b_proj"), "Linear"),
+        Role::IdxQ => (format!("{mixer}.indexer.wq_b"), "Linear"),
+        Role::IdxK => (format!("{mixer}.indexer.wk"), "Linear"),
+        Role::IdxWeights => (format!("{mixer}.indexer.weights_proj"), "Linear"),
+        Role::FfnGate => (format!("{}.gate_proj", if mamba_style { "mixer" } else { "mlp" }), "Linear"),
+        Role::FfnUp => (format!("{}.up_proj", if mamba_style { "mixer" } else { "mlp" }), "Linear"),
+        Role::FfnGateUp => ("mlp.gate_up_proj".into(), "Linear"),
+        Role::FfnDown => (format!("{}.down_proj", if mamba_style { "mixer" } else { "mlp" }), "Linear"),
+        Role::ExpGate | Role::ExpUp | Role::ExpDown if family == "gpt_oss" => {
+            let w = if t.role == Role::ExpDown { "down_proj" } else { "gate_up_proj" };
+            (format!("mlp.experts.{w}"), "Experts")
+        }
+        Role::ExpGate => {
+            (format!("{moe}.experts.{e}.{}", if mixtral { "w1" } else { "gate_proj" }), "Linear")
+        }
+        Role::ExpUp => (format!("{moe}.experts.{e}.{}", if mixtral { "w3" } else { "up_proj" }), "Linear"),
+        Role::ExpDown => {
+            (format!("{moe}.experts.{e}.{}", if mixtral { "w2" } else { "down_proj" }), "Linear")
+        }
+        Role::ShGate => (format!("mlp.{shared}.gate_proj"), "Linear"),
+        Role::ShUp => (format!("mlp.{shared}.up_proj"), "Linear"),
+        Role::ShDown => (format!("mlp.{shared}.down_proj"), "Linear"),
+        Role::ShExpGate => ("mlp.shared_expert_gate".into(), "Linear"),
+        // Routers are custom modules in most families (DeepSeek's MoEGate, gpt-oss's router):
+        // quantized only when a rule names them.
+        Role::Router if family == "gpt_oss" => ("mlp.router".into(), "Router"),
+        Role::Router => (format!("{moe}.gate"), "Router"),
+        Role::MixIn => (
+            format!(
+                "{mixer}.{}",
+                if mixer == "linear_attn" && nth == 1 {
+                    "in_proj_ba"
+                } else if mixer == "linear_attn" {
+                    "in_proj_qkvz"
+                } else {
+                    "in_proj"
+                }
+            ),
+            "Linear",
+        ),
+        Role::MixOut => (format!("{mixer}.out_proj"), "Linear"),
+        Role::MixProj => (format!("{mixer}.x_proj"), "Linear"),
+        Role::MtpProj => ("eh_proj".into(), "Linear"),
+        Role::Extra => (format!("extra.{nth}"), "Linear"),
+        Role::MixConv => (format!("{mixer}.conv1d"), "Conv1d"),
+        Role::MixState | Role::AttnNorm | Role::Norm | Role::Bias | Role::Sinks => ("norm".into(), "Norm"),
+    };
+    let root = if mamba_style { "backbone" } else { "model" };
+    let names = match (t.layer, t.role) {
+        (_, Role::Output) => alloc::vec!["lm_head".into(), "language_model.lm_head".into()],
+        (Some(l), _) => alloc::vec![
+            format!("{root}.layers.{l}.{local}"),
+            format!("model.language_model.layers.{l}.{local}"),
+            format!("language_model.model.layers.{l}.{local}"),
+        ],
+        (None, _) => alloc::vec![
+            format!("{root}.{local}"),
+            format!("model.language_model.{local}"),
+            format!("language_model.model.{local}"),
+        ],
+    };
+    Module { names, class }
+}
+
+/// Bytes per format of a priced model, largest first (one entry for a single-format pricing).
+pub fn bytes_by_format(p: &Priced, uniform: WeightFormat) -> Vec<(WeightFormat, u64)> {
+    if p.formats.len() != p.bytes.len() {
+        return alloc::vec![(uniform, p.total().get())];
+    }
+    let mut out: Vec<(WeightFormat, u64)> = Vec::new();
+    for (f, b) in p.formats.iter().zip(&p.bytes) {
+        match out.iter_mut().find(|(g, _)| g == f) {
+            Some((_, s)) => *s = s.saturating_add(*b),
+            None => out.push((*f, *b)),
+        }
+    }
+    out.sort_by_key(|x| core::cmp::Reverse(x.1));
+    out
+}

@@ -1,0 +1,208 @@
+//! Quantized checkpoints, config against headers: for every quantization library's layout
+//! (`scripts/make-quant-fixtures.py`, `fixtures/quant`), the config-only estimate prices each
+//! tensor as the library stores it, so its bytes equal the header's, layer by layer.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
+
+use headroom_core::estimate::{TermKind, estimate};
+use headroom_core::import::{hf, safetensors};
+use headroom_core::precision::WeightFormat;
+use headroom_core::quant;
+use headroom_core::scenario::{CustomModel, ModelSource, Scenario};
+use headroom_core::tensors;
+use headroom_core::text::MsgId;
+use headroom_tests::read_fixture;
+use proptest::prelude::*;
+
+const CASES: [&str; 12] = [
+    "ct-fp8-dynamic",
+    "ct-fp8-static",
+    "ct-w4a16",
+    "ct-w4a16-asym-g32-skip-layer0",
+    "ct-w8a8-int",
+    "ct-nvfp4",
+    "ct-mixed-int4-mlp-fp8-attn",
+    "modelopt-fp8",
+    "modelopt-nvfp4",
+    "fp8-block128",
+    "gptq-4bit-g128",
+    "awq-4bit-g128",
+];
+
+fn config(case: &str) -> String {
+    read_fixture(&format!("quant/{case}/config.json"))
+}
+
+/// The fixture's tensor listing as the safetensors header it stands for, parsed by our reader.
+fn header(case: &str) -> safetensors::Header {
+    let tsv = read_fixture(&format!("quant/{case}/header.tsv"));
+    let mut json = String::from("{");
+    let mut offset = 0u64;
+    for (i, line) in tsv.lines().filter(|l| !l.is_empty()).enumerate() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (name, dtype) = (f[0], f[1]);
+        let shape: Vec<u64> = f
+            .get(2)
+            .filter(|s| !s.is_empty())
+            .map_or(vec![], |s| s.split(',').map(|d| d.parse().unwrap()).collect());
+        let bits = safetensors::Dtype::parse(dtype).unwrap().bits();
+        let bytes = (shape.iter().product::<u64>() * bits).div_ceil(8);
+        if i > 0 {
+            json.push(',');
+        }
+        json.push_str(&format!(
+            r#""{name}": {{"dtype": "{dtype}", "shape": {shape:?}, "data_offsets": [{offset}, {}]}}"#,
+            offset + bytes
+        ));
+        offset += bytes;
+    }
+    json.push('}');
+    safetensors::parse_json(json.as_bytes()).unwrap()
+}
+
+fn model(case: &str) -> hf::HfModel {
+    hf::parse_config(config(case).as_bytes()).unwrap_or_else(|e| panic!("{case}: {e}"))
+}
+
+#[test]
+fn the_config_alone_gives_every_librarys_stored_bytes_layer_by_layer() {
+    for case in CASES {
+        let m = model(case);
+        let format = m.format.unwrap_or_else(|| panic!("{case}: no format"));
+        assert!(m.architecture.quant.is_some(), "{case}: no per-tensor plan");
+        assert!(
+            !m.notices.iter().any(|n| matches!(n.id, MsgId::NoticeQuantInvalid | MsgId::NoticeUnknownQuant)),
+            "{case}: {:?}",
+            m.notices
+        );
+        let priced = tensors::weight_bytes(&m.architecture, format).unwrap();
+        let h = header(case);
+        let facts = safetensors::file_facts(&[(h.clone(), 0)]);
+        assert_eq!(priced.total().get(), h.total_bytes(), "{case}: total");
+        let layers = m.architecture.num_layers();
+        assert_eq!(priced.layer_sums(layers), facts.tensors.layer_sums(layers), "{case}: per layer");
+    }
+}
+
+#[test]
+fn the_estimate_from_the_config_equals_the_one_from_the_headers() {
+    for case in ["ct-w4a16", "ct-mixed-int4-mlp-fp8-attn", "modelopt-nvfp4", "gptq-4bit-g128"] {
+        let m = model(case);
+        let h = header(case);
+        let with_files = safetensors::custom_model(case.into(), m.clone(), &[(h, 0)]);
+        let config_only: CustomModel = m.into_custom(case.into());
+        let weights = |c: CustomModel| {
+            let s = Scenario { model: ModelSource::Custom(Box::new(c)), ..Scenario::default() };
+            let e = estimate(&s).unwrap();
+            (e.memory.get(TermKind::Weights), e.memory.term(TermKind::Weights).unwrap().assumptions.clone())
+        };
+        let (exact, _) = weights(with_files);
+        let (estimated, assumptions) = weights(config_only);
+        assert_eq!(exact, estimated, "{case}");
+        // The term lists the bytes of each format.
+        assert!(assumptions.iter().any(|a| a.id == MsgId::AssumeQuantPlan), "{case}");
+        let formats = assumptions.iter().filter(|a| a.id == MsgId::AssumePlanFormat).count();
+        assert!(formats >= 2, "{case}: {formats} formats listed");
+    }
+}
+
+#[test]
+fn a_mixed_checkpoint_lists_each_format() {
+    let m = model("ct-mixed-int4-mlp-fp8-attn");
+    let p = tensors::weight_bytes(&m.architecture, m.format.unwrap()).unwrap();
+    let by = quant::bytes_by_format(&p, WeightFormat::Bf16);
+    let ids: Vec<String> = by.iter().map(|(f, _)| f.id()).collect();
+    assert_eq!(ids, ["bf16", "int4-g32", "fp8-channel"], "{by:?}");
+    // The headline is the quantized format holding the most bytes (the embeddings stay BF16).
+    assert_eq!(m.format.unwrap().id(), "int4-g32");
+}
+
+fn with_quant(case: &str, edit: impl Fn(&mut serde_json::Value)) -> hf::HfModel {
+    let mut v: serde_json::Value = serde_json::from_str(&config(case)).unwrap();
+    edit(&mut v["quantization_config"]);
+    hf::parse_config(v.to_string().as_bytes()).unwrap()
+}
+
+fn bytes(m: &hf::HfModel) -> u64 {
+    tensors::weight_bytes(&m.architecture, m.format.unwrap()).unwrap().total().get()
+}
+
+#[test]
+fn ignore_and_exclude_lists_move_bytes_the_expected_way() {
+    // Without the regex that keeps layer 0 in BF16, the checkpoint is smaller.
+    let kept = model("ct-w4a16-asym-g32-skip-layer0");
+    let all = with_quant("ct-w4a16-asym-g32-skip-layer0", |q| q["ignore"] = serde_json::json!(["lm_head"]));
+    assert!(bytes(&all) < bytes(&kept));
+    // Excluding more ModelOpt modules makes it larger.
+    let more = with_quant("modelopt-nvfp4", |q| {
+        q["exclude_modules"] = serde_json::json!(["lm_head", "model.layers.15.mlp*", "*self_attn*"])
+    });
+    assert!(bytes(&more) > bytes(&model("modelopt-nvfp4")));
+    // A module that does not exist changes nothing.
+    let none = with_quant("ct-w4a16", |q| {
+        q["ignore"] = serde_json::json!(["lm_head", "model.layers.99.mlp.up_proj"])
+    });
+    assert_eq!(bytes(&none), bytes(&model("ct-w4a16")));
+}
+
+/// An edit of a fixture's `quantization_config`.
+type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+
+#[test]
+fn bad_quantization_configs_name_the_field_and_widen_the_band() {
+    let cases: [(&str, Edit, &str); 6] = [
+        (
+            "ct-w4a16",
+            Box::new(|q| q["ignore"] = serde_json::json!(["lm_head", "re:model.(layers"])),
+            "ignore[1]",
+        ),
+        (
+            "ct-w4a16",
+            Box::new(|q| q["config_groups"]["group_0"]["weights"]["strategy"] = "channel".into()),
+            "group_size",
+        ),
+        (
+            "ct-w4a16",
+            Box::new(|q| q["config_groups"]["group_0"]["weights"]["group_size"] = (-7).into()),
+            "group_size",
+        ),
+        ("ct-w4a16", Box::new(|q| q["format"] = "zstd-quantized".into()), "format"),
+        ("modelopt-nvfp4", Box::new(|q| q["group_size"] = 32.into()), "group_size"),
+        ("gptq-4bit-g128", Box::new(|q| q["bits"] = 5.into()), "bits"),
+    ];
+    for (case, edit, field) in cases {
+        let m = with_quant(case, edit);
+        let n =
+            m.notices.iter().find(|n| n.id == MsgId::NoticeQuantInvalid).unwrap_or_else(|| panic!("{field}"));
+        let text = format!("{:?}", n.args);
+        assert!(text.contains(field), "{field}: {text}");
+        assert!(m.architecture.quant.is_none(), "{field}: no plan from a broken config");
+        let s = Scenario {
+            model: ModelSource::Custom(Box::new(m.into_custom(case.into()))),
+            ..Scenario::default()
+        };
+        let e = estimate(&s).unwrap();
+        let w = e.memory.term(TermKind::Weights).unwrap();
+        assert!(w.low.get() * 2 < w.bytes.get(), "{field}: the band is widened ({:?})", w);
+        assert!(e.warnings.iter().any(|m| m.id == MsgId::NoticeQuantInvalid), "{field}: a visible warning");
+    }
+    // An unknown method is said, with the same wide band.
+    let m = with_quant("ct-w4a16", |q| q["quant_method"] = "brand-new".into());
+    assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeUnknownQuant));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Quantizing more modules never increases the bytes: ignoring a superset of layers costs at
+    /// least as much.
+    #[test]
+    fn quantizing_more_never_costs_more(a in proptest::collection::btree_set(0u32..16, 0..8), b in proptest::collection::btree_set(0u32..16, 0..8)) {
+        let pattern = |s: &std::collections::BTreeSet<u32>| {
+            let alts: Vec<String> = s.iter().map(u32::to_string).collect();
+            format!(r"re:model\.layers\.({})\..*", if alts.is_empty() { "none".into() } else { alts.join("|") })
+        };
+        let union: std::collections::BTreeSet<u32> = a.union(&b).copied().collect();
+        let few = with_quant("ct-w4a16", |q| q["ignore"] = serde_json::json!(["lm_head", pattern(&a)]));
+        let many = with_quant("ct-w4a16", |q| q["ignore"] = serde_json::json!(["lm_head", pattern(&union)]));
+        prop_assert!(bytes(&few) <= bytes(&many));
+    }
+}
