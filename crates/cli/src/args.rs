@@ -168,6 +168,11 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// NVIDIA ModelOpt's hf_quant_config.json, for a checkpoint whose config.json has no
+    /// quantization_config (read by default when it sits beside the config).
+    #[arg(long, value_name = "FILE")]
+    pub quant_config: Option<PathBuf>,
+
     /// A GGUF file (any part of a split one): its header only is read, for exact bytes per tensor.
     #[arg(long, value_name = "FILE")]
     pub gguf: Option<PathBuf>,
@@ -536,15 +541,15 @@ impl ScenarioArgs {
             }
             ModelSource::Custom(Box::new(r.model))
         } else if let Some(path) = &self.safetensors {
-            let r = crate::files::read_safetensors(path, self.config.as_deref())?;
+            let r =
+                crate::files::read_safetensors(path, self.config.as_deref(), self.quant_config.as_deref())?;
             for n in &r.notices {
                 eprintln!("note: {n}");
             }
             ModelSource::Custom(Box::new(r.model))
         } else if let Some(path) = &self.config {
             let bytes = read_file(path)?;
-            let m = headroom_core::import::hf::parse_config(&bytes)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let m = crate::files::parse_config_beside(path, &bytes, self.quant_config.as_deref())?;
             let name = m.name.clone().unwrap_or_else(|| path.display().to_string());
             for n in &m.notices {
                 eprintln!("note: {}", n.render(headroom_core::text::Lang::En));

@@ -98,7 +98,11 @@ fn safetensors_header(path: &Path) -> Result<(safetensors::Header, u64), String>
 
 /// A safetensors checkpoint: one file, or an index naming its shards; the model's `config.json`
 /// from `config` or beside the file (the tensors give bytes, the config gives heads and layers).
-pub fn read_safetensors(path: &Path, config: Option<&Path>) -> Result<FromFiles, String> {
+pub fn read_safetensors(
+    path: &Path,
+    config: Option<&Path>,
+    quant_config: Option<&Path>,
+) -> Result<FromFiles, String> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let is_index = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".json"));
     let files: Vec<PathBuf> = if is_index {
@@ -119,12 +123,36 @@ pub fn read_safetensors(path: &Path, config: Option<&Path>) -> Result<FromFiles,
             path.display()
         ));
     }
-    let m = hf::parse_config(&crate::args::read_file(&config_path)?)
-        .map_err(|e| format!("{}: {e}", config_path.display()))?;
+    let m = parse_config_beside(&config_path, &crate::args::read_file(&config_path)?, quant_config)?;
     let name =
         m.name.clone().unwrap_or_else(|| dir.file_name().and_then(|n| n.to_str()).unwrap_or("model").into());
     let notices = render(&m.notices);
     Ok(FromFiles { model: safetensors::custom_model(name, m, &headers), notices })
+}
+
+/// A config.json with the quantization file `--quant-config` names, else the
+/// `hf_quant_config.json` beside it when there is one (ModelOpt checkpoints).
+pub fn parse_config_beside(
+    path: &Path,
+    bytes: &[u8],
+    quant_config: Option<&Path>,
+) -> Result<hf::HfModel, String> {
+    let beside = path.parent().unwrap_or(Path::new(".")).join("hf_quant_config.json");
+    let quant_path = match quant_config {
+        Some(q) => Some(q.to_path_buf()),
+        None => beside.is_file().then_some(beside),
+    };
+    let quant = match &quant_path {
+        Some(q) => Some(crate::args::read_file(q)?),
+        None => None,
+    };
+    hf::parse_config_with_quant(bytes, quant.as_deref()).map_err(|e| {
+        let file = match (&quant_path, e.to_string().contains("hf_quant_config")) {
+            (Some(q), true) => q.display().to_string(),
+            _ => path.display().to_string(),
+        };
+        format!("{file}: {e}")
+    })
 }
 
 fn render(notices: &[Msg]) -> Vec<String> {

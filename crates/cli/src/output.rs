@@ -428,6 +428,10 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         let range = if t.is_exact() { "exact".to_string() } else { band(t.low, t.high) };
         let _ = writeln!(s, "  {:<18} {:>24}  {}", term_name(t.kind), format_size(t.bytes, lang), range);
         let _ = writeln!(s, "  {:<18}   {}", "", en(&t.formula));
+        // A checkpoint quantized tensor by tensor: the bytes of each format.
+        for a in t.assumptions.iter().filter(|a| a.id == headroom_core::text::MsgId::AssumePlanFormat) {
+            let _ = writeln!(s, "  {:<18}     {}", "", en(a));
+        }
     }
     let _ = writeln!(
         s,

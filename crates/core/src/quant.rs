@@ -110,9 +110,7 @@ impl Compiled<'_> {
     fn hits(&self, a: &Architecture, t: &Tensor, module: &Module, format: WeightFormat) -> Result<bool> {
         match self.m.kind {
             MatchKind::Default => Ok(default_target(a, t, format)),
-            MatchKind::Exact => {
-                Ok(module.class == self.m.text || module.names.contains(&self.m.text))
-            }
+            MatchKind::Exact => Ok(module.class == self.m.text || module.names.contains(&self.m.text)),
             MatchKind::Module => Ok(module.names.iter().any(|n| module_hits(&self.m.text, n))),
             MatchKind::Regex => {
                 let Some(r) = &self.regex else { return Ok(false) };

@@ -76,9 +76,36 @@ impl HfModel {
 /// assert_eq!(m.architecture.params_total().unwrap().get(), 6_738_415_616);
 /// ```
 pub fn parse_config(bytes: &[u8]) -> Result<HfModel> {
-    let root = json::parse(bytes, FORMAT)?;
+    parse_config_with_quant(bytes, None)
+}
+
+/// Reads a `config.json` with, when given, the `hf_quant_config.json` NVIDIA ModelOpt writes beside
+/// it (its checkpoints' `config.json` often carries no `quantization_config`); a config that has
+/// its own `quantization_config` keeps it.
+///
+/// # Errors
+/// As [`parse_config`]; [`Error::Parse`] when the quantization file is not a JSON object.
+pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<HfModel> {
+    let mut root = json::parse(bytes, FORMAT)?;
     if root.as_object().is_none() {
         return Err(Error::parse(FORMAT, "the file is not a JSON object"));
+    }
+    if let Some(q) = hf_quant {
+        let q = json::parse(q, "hf_quant_config.json")?;
+        if q.as_object().is_none() {
+            return Err(Error::parse("hf_quant_config.json", "the file is not a JSON object"));
+        }
+        let has_own = root.get("quantization_config").is_some()
+            || root.get("text_config").and_then(|t| t.get("quantization_config")).is_some();
+        if let (false, Value::Object(members)) = (has_own, &mut root) {
+            let mut inner = q.get("quantization").cloned().unwrap_or(q);
+            if let Value::Object(m) = &mut inner
+                && !m.iter().any(|(k, _)| k == "quant_method")
+            {
+                m.push(("quant_method".into(), Value::String("modelopt".into())));
+            }
+            members.push(("quantization_config".into(), inner));
+        }
     }
     let mut notices = Vec::new();
     // Multimodal wrappers keep the language model in `text_config` (or `llm_config`).
