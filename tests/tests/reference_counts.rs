@@ -226,3 +226,41 @@ fn kv_and_state_equal_vllms_formulas_on_hybrid_and_latent_models() {
         assert_eq!(state_bytes_per_sequence(&a, 2), state, "{f}: state bytes per sequence");
     }
 }
+
+/// The encoders (vision towers with their projectors or mergers) of multimodal configs count
+/// what transformers builds for them: the reference's `model.visual`, `model.vision_tower` and
+/// `model.multi_modal_projector` submodules.
+#[test]
+fn encoders_count_what_transformers_builds() {
+    let refs = references();
+    let mut compared = 0;
+    let mut wrong = Vec::new();
+    for (path, entry) in refs.as_object().unwrap() {
+        let Some(sub) = entry.get("submodules").and_then(Value::as_object) else { continue };
+        let want: u64 = ["model.visual", "model.vision_tower", "model.multi_modal_projector"]
+            .iter()
+            .filter_map(|k| sub.get(*k).and_then(Value::as_u64))
+            .sum();
+        if want == 0 {
+            continue;
+        }
+        let bytes = std::fs::read(repo_root().join(path)).unwrap();
+        let Ok(m) = parse_config(&bytes) else { continue };
+        let encoders = &m.architecture.encoders;
+        if encoders.is_empty() {
+            // Not counted: the notice says so.
+            assert!(
+                m.notices.iter().any(|n| n.id == headroom_core::text::MsgId::NoticeEncoderNotCounted),
+                "{path}: an encoder neither counted nor said"
+            );
+            continue;
+        }
+        let got: u64 = encoders.iter().map(|e| e.params()).sum();
+        if got != want {
+            wrong.push(format!("{path}: ours {got}, transformers {want}"));
+        }
+        compared += 1;
+    }
+    assert!(wrong.is_empty(), "encoder counts that disagree with transformers:\n{}", wrong.join("\n"));
+    assert!(compared >= 8, "only {compared} encoders compared");
+}

@@ -44,6 +44,7 @@ ui_text! {
     Runtime => "Runtime", "Runtime";
     ByFormat => "usual for the format", "habituel pour le format";
     FlashAttention => "Flash attention", "Flash attention";
+    TextOnly => "Text only (skip the vision/audio encoder)", "Texte seulement (sans l'encodeur vision/audio)";
     LlamaOptions => "llama.cpp / Ollama settings", "Réglages llama.cpp / Ollama";
     CpuMoeAll => "All MoE experts in system RAM (--cpu-moe)", "Tous les experts MoE en RAM système (--cpu-moe)";
     CpuMoeLayers => "MoE experts of the first N layers in RAM (--n-cpu-moe)", "Experts MoE des N premières couches en RAM (--n-cpu-moe)";

@@ -227,6 +227,8 @@ pub async fn from_hub(
         Err(e) => return Err(e),
     };
     let files = hub::parse_tree(&listing).map_err(parse_err)?;
+    // ModelOpt checkpoints state their quantization in a file beside config.json.
+    let quant = files.iter().any(|f| f.path == hub::HF_QUANT_CONFIG).then_some(hub::HF_QUANT_CONFIG);
     match hub::plan(r, &files).map_err(parse_err)? {
         Plan::Gguf { parts, choices } => {
             let total = parts.len();
@@ -257,7 +259,7 @@ pub async fn from_hub(
             })
         }
         Plan::ConfigOnly { config } => {
-            let cfg = read_config(hub_ctx, r, &config).await?;
+            let cfg = read_config(hub_ctx, r, &config, quant).await?;
             let notices = render(&cfg.notices);
             let model = cfg.into_custom(r.repo.clone());
             Ok(Imported {
@@ -269,7 +271,7 @@ pub async fn from_hub(
             })
         }
         Plan::Safetensors { config, index, single, .. } => {
-            let cfg = read_config(hub_ctx, r, &config).await?;
+            let cfg = read_config(hub_ctx, r, &config, quant).await?;
             let shards: Vec<String> = match (index, single) {
                 (Some(ix), _) => {
                     progress(Progress { what: ix.clone(), files: (0, 1), bytes: 0 });
@@ -340,12 +342,21 @@ async fn shard_header(
     Ok((h, n))
 }
 
-async fn read_config(h: &Hub<'_>, r: &HubRef, path: &str) -> Result<hf::HfModel, ImportError> {
+async fn read_config(
+    h: &Hub<'_>,
+    r: &HubRef,
+    path: &str,
+    quant: Option<&str>,
+) -> Result<hf::HfModel, ImportError> {
     let bytes = h
         .get(&hub::resolve_url(h.base, r, path), path, None)
         .await?
         .ok_or_else(|| ImportError::NotFound { what: path.to_string() })?;
-    hf::parse_config(&bytes).map_err(parse_err)
+    let quant_bytes = match quant {
+        Some(q) => h.get(&hub::resolve_url(h.base, r, q), q, None).await?,
+        None => None,
+    };
+    hf::parse_config_with_quant(&bytes, quant_bytes.as_deref()).map_err(parse_err)
 }
 
 /// Reads a GGUF header through `read(from, to)`, starting with one chunk and asking for more
@@ -440,7 +451,15 @@ pub async fn from_files(files: Vec<File>, progress: impl Fn(Progress)) -> Result
         return Err(parse_err("config.json is larger than 4 MB: not a config"));
     }
     let text = read_slice(config, 0, config.size() as u64).await?.unwrap_or_default();
-    let cfg = hf::parse_config(&text).map_err(parse_err)?;
+    // ModelOpt's hf_quant_config.json, when chosen with the config.
+    let quant = match files.iter().find(|f| name_of(f) == hub::HF_QUANT_CONFIG) {
+        Some(q) if q.size() <= 4.0 * 1024.0 * 1024.0 => read_slice(q, 0, q.size() as u64).await?,
+        Some(_) => {
+            return Err(parse_err("hf_quant_config.json is larger than 4 MB: not a quantization config"));
+        }
+        None => None,
+    };
+    let cfg = hf::parse_config_with_quant(&text, quant.as_deref()).map_err(parse_err)?;
     let shards: Vec<&File> = files.iter().filter(|f| name_of(f).ends_with(".safetensors")).collect();
     let mut headers = Vec::new();
     for (k, f) in shards.iter().enumerate() {

@@ -323,6 +323,16 @@ pub fn WorkloadInputs() -> impl IntoView {
     let training = move || training.get();
     let lora = Memo::new(move |_| s.with(|s| matches!(s.mode, Mode::Lora | Mode::Qlora)));
     let lora = move || lora.get();
+    // Whether the model has an encoder to leave out (loaded, or skipped as text only).
+    let multimodal = Memo::new(move |_| {
+        ui.result.with(|r| {
+            r.as_ref().is_ok_and(|(e, _)| {
+                e.memory.term(headroom_core::estimate::TermKind::Encoders).is_some()
+                    || e.notes.iter().any(|n| n.id == headroom_core::text::MsgId::NoteTextOnly)
+            })
+        })
+    });
+    let multimodal = move || multimodal.get();
 
     let weights_options = Signal::derive(move || {
         let mut v = vec![(String::new(), tr(lang.get(), T::ModelsOwn).to_string())];
@@ -397,6 +407,12 @@ pub fn WorkloadInputs() -> impl IntoView {
             <Toggle id="hr-fa" label=label_of(lang.get_untracked(), T::FlashAttention)
                 checked=Signal::derive(move || s.with(|s| s.flash_attention))
                 set=Callback::new(move |v| s.update(|s| s.flash_attention = v))/>
+            // A multimodal model: its encoder can be left out.
+            {move || multimodal().then(|| view! {
+                <Toggle id="hr-text-only" label=label_of(lang.get_untracked(), T::TextOnly)
+                    checked=Signal::derive(move || s.with(|s| s.text_only))
+                    set=Callback::new(move |v| s.update(|s| s.text_only = v))/>
+            })}
             {move || (!training()).then(|| view! { <LlamaCppInputs/> })}
             {move || (!training()).then(|| view! { <VllmInputs/> })}
             {move || training().then(|| view! {

@@ -186,7 +186,7 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub params: Option<String>,
 
-    /// Weight format: fp32 fp16 bf16 fp8 int8 int4 nf4 mxfp4 nvfp4, GGUF types (q8_0 q4_k_m iq4_xs…), gptq-4bit awq-4bit.
+    /// Weight format: fp32 fp16 bf16 fp8 int8 int4 nf4 mxfp4 nvfp4, fp8-channel fp8-tensor, int4-g128 int4-g32 (-asym), int8-channel, GGUF types (q8_0 q4_k_m iq4_xs…), gptq-4bit awq-4bit.
     #[arg(long, value_name = "DTYPE")]
     pub weights: Option<String>,
 
@@ -213,6 +213,11 @@ pub struct ScenarioArgs {
     /// Assume attention without flash attention (materialised score matrix).
     #[arg(long)]
     pub no_flash_attention: bool,
+
+    /// A multimodal model served as text only: its vision and audio encoders are not loaded
+    /// (vLLM's --limit-mm-per-prompt at 0, llama.cpp without --mmproj).
+    #[arg(long)]
+    pub text_only: bool,
 
     /// llama.cpp/Ollama: layers on the GPU (-ngl); the others stay in system RAM. Default: all.
     #[arg(long, value_name = "N")]
@@ -575,6 +580,7 @@ impl ScenarioArgs {
             runtime: self.runtime.as_deref().map(Runtime::parse).transpose().map_err(|e| e.to_string())?,
             gpus: self.gpus,
             flash_attention: !self.no_flash_attention,
+            text_only: self.text_only,
             gpu_layers: self.gpu_layers,
             llama: headroom_core::scenario::LlamaOptions {
                 batch: self.batch_tokens,

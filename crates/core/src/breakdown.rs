@@ -31,6 +31,8 @@ pub enum TermKind {
     MasterWeights,
     /// LoRA adapter weights (their gradients and optimizer states are under those terms).
     Adapters,
+    /// Vision and audio encoders with their projectors (multimodal checkpoints).
+    Encoders,
     /// A draft model for speculative decoding (llama.cpp `-md`): its weights, KV cache and
     /// compute buffer.
     Draft,
@@ -43,8 +45,9 @@ pub enum TermKind {
 
 impl TermKind {
     /// Every kind, in the order the breakdown lists them.
-    pub const ALL: [TermKind; 11] = [
+    pub const ALL: [TermKind; 12] = [
         TermKind::Weights,
+        TermKind::Encoders,
         TermKind::KvCache,
         TermKind::State,
         TermKind::Activations,
@@ -61,6 +64,7 @@ impl TermKind {
     pub const fn key(self) -> &'static str {
         match self {
             TermKind::Weights => "weights",
+            TermKind::Encoders => "encoders",
             TermKind::KvCache => "kv_cache",
             TermKind::State => "state",
             TermKind::Activations => "activations",
@@ -78,6 +82,7 @@ impl TermKind {
     pub const fn name(self) -> MsgId {
         match self {
             TermKind::Weights => MsgId::TermWeights,
+            TermKind::Encoders => MsgId::TermEncoders,
             TermKind::KvCache => MsgId::TermKvCache,
             TermKind::State => MsgId::TermState,
             TermKind::Activations => MsgId::TermActivations,
@@ -147,6 +152,7 @@ impl Term {
 #[allow(missing_docs)]
 pub struct MemoryKeys {
     pub weights: u64,
+    pub encoders: u64,
     pub kv_cache: u64,
     pub state: u64,
     pub activations: u64,
@@ -168,6 +174,7 @@ impl MemoryKeys {
         let g = |k| m.get(k).get();
         MemoryKeys {
             weights: g(TermKind::Weights),
+            encoders: g(TermKind::Encoders),
             kv_cache: g(TermKind::KvCache),
             state: g(TermKind::State),
             activations: g(TermKind::Activations),

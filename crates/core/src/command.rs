@@ -53,6 +53,11 @@ pub struct Command {
     pub ubatch: Option<u64>,
     /// `--swa-full`.
     pub swa_full: bool,
+    /// Text only: llama.cpp's `--no-mmproj`, vLLM's `--limit-mm-per-prompt` at 0 for every
+    /// modality or `--language-model-only`.
+    pub text_only: bool,
+    /// A modality limited above 0 was seen (`--limit-mm-per-prompt.image 4`).
+    pub mm_allowed: bool,
     /// `--kv-unified` (`Some(false)` for `--no-kv-unified`).
     pub unified: Option<bool>,
     /// `--n-cpu-moe N`, `--cpu-moe`, `-ot exps=CPU`.
@@ -509,6 +514,8 @@ pub fn parse(text: &str) -> Result<Command> {
         batch: None,
         ubatch: None,
         swa_full: false,
+        text_only: false,
+        mm_allowed: false,
         unified: None,
         cpu_moe: None,
         draft: None,
@@ -915,6 +922,31 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 None => bad(flag.into(), "no value"),
             },
             "--enforce-eager" => c.vllm.enforce_eager = true,
+            "--language-model-only" => c.text_only = true,
+            f if f.starts_with("--limit-mm-per-prompt.") => match value(&mut i) {
+                // `--limit-mm-per-prompt.image 0 --limit-mm-per-prompt.video 0`: text only while
+                // every modality named is at 0.
+                Some(v) => match v.trim().parse::<u64>() {
+                    Ok(0) => c.text_only = !c.mm_allowed,
+                    Ok(_) => {
+                        c.mm_allowed = true;
+                        c.text_only = false;
+                    }
+                    Err(_) => bad(format!("{flag} {v}"), "not a count of items per prompt"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--limit-mm-per-prompt" => match value(&mut i) {
+                // `{"image": 0, "video": 0}`: every modality at 0 is vLLM's text-only mode.
+                Some(v) => match crate::json::parse(v.as_bytes(), "--limit-mm-per-prompt") {
+                    Ok(crate::json::Value::Object(m)) if !m.is_empty() => {
+                        c.mm_allowed = m.iter().any(|(_, x)| x.as_u64() != Some(0));
+                        c.text_only = !c.mm_allowed;
+                    }
+                    _ => bad(format!("{flag} {v}"), "not a JSON object of limits per modality"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
             "--cpu-offload-gb" => match value(&mut i) {
                 Some(v) => match v.trim().parse::<f64>() {
                     Ok(g) if (0.0..=65536.0).contains(&g) => {
@@ -996,11 +1028,7 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 None => bad(flag.into(), "no value"),
             },
             "--enable-expert-parallel" | "-ep" => c.vllm.expert_parallel = true,
-            "--pipeline-parallel-size"
-            | "-pp"
-            | "--swap-space"
-            | "--cpu-offload-params"
-            | "--limit-mm-per-prompt" => {
+            "--pipeline-parallel-size" | "-pp" | "--swap-space" | "--cpu-offload-params" => {
                 let piece = match value(&mut i) {
                     Some(v) => format!("{flag} {v}"),
                     None => flag.to_string(),
@@ -1101,6 +1129,14 @@ fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
                 None => bad(flag.into(), "no value"),
             },
             "--swa-full" => c.swa_full = true,
+            // The multimodal projector: loaded with `--mmproj FILE` (the default reading), skipped
+            // with `--no-mmproj`.
+            "--mmproj" | "-mm" | "--mmproj-url" | "-mmu" => {
+                if value(&mut i).is_none() {
+                    bad(flag.into(), "no value");
+                }
+            }
+            "--no-mmproj" => c.text_only = true,
             "-md" | "--model-draft" => match value(&mut i) {
                 Some(v) => match catalog_of(&v) {
                     Some((id, _)) => c.draft = Some(id),
@@ -1285,6 +1321,7 @@ impl Command {
             s.llama.ubatch = u;
         }
         s.llama.swa_full = self.swa_full;
+        s.text_only = self.text_only;
         if let Some(u) = self.unified {
             s.llama.unified = u;
         }
@@ -1312,6 +1349,28 @@ impl Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_only_is_read_from_each_runtimes_flags() {
+        let text = |cmd: &str| parse(cmd).unwrap().text_only;
+        assert!(text(
+            r#"vllm serve Qwen/Qwen3-VL-8B-Instruct --limit-mm-per-prompt '{"image": 0, "video": 0}'"#
+        ));
+        assert!(!text(
+            r#"vllm serve Qwen/Qwen3-VL-8B-Instruct --limit-mm-per-prompt '{"image": 2, "video": 0}'"#
+        ));
+        assert!(text(
+            "vllm serve Qwen/Qwen3-VL-8B-Instruct --limit-mm-per-prompt.image 0 --limit-mm-per-prompt.video 0"
+        ));
+        assert!(!text(
+            "vllm serve Qwen/Qwen3-VL-8B-Instruct --limit-mm-per-prompt.image 4 --limit-mm-per-prompt.video 0"
+        ));
+        assert!(text("vllm serve Qwen/Qwen3-VL-8B-Instruct --language-model-only"));
+        assert!(text("llama-server -m gemma-3-12b.Q4_K_M.gguf --no-mmproj"));
+        assert!(!text("llama-server -m gemma-3-12b.Q4_K_M.gguf --mmproj mmproj-F16.gguf"));
+        let bad = parse(r#"vllm serve x --limit-mm-per-prompt 'image=2'"#).unwrap();
+        assert!(bad.ignored.iter().any(|p| p.piece.contains("limit-mm")), "{:?}", bad.ignored);
+    }
 
     #[test]
     fn a_llama_server_command_with_everything_people_write() {

@@ -410,10 +410,14 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     // The file's own tensors when the scenario keeps its format; else each tensor priced by rule.
     let from_file =
         r.file.as_ref().filter(|_| scenario.weights.is_none() || scenario.weights == r.native_format);
-    let priced: Option<Priced> = match (from_file, &r.architecture) {
-        (Some(f), _) => Some(f.tensors.clone()),
-        (None, Some(a)) => Some(tensors::weight_bytes(a, format)?),
-        (None, None) => None,
+    // A multimodal checkpoint's encoder tensors go to their own term.
+    let (priced, encoder_file): (Option<Priced>, Option<u64>) = match (from_file, &r.architecture) {
+        (Some(f), _) => {
+            let (lm, enc) = f.tensors.without_encoders();
+            (Some(lm), (enc > 0).then_some(enc))
+        }
+        (None, Some(a)) => (Some(tensors::weight_bytes(a, format)?), None),
+        (None, None) => (None, None),
     };
     let (weights_total, weights_exact) = match &priced {
         Some(p) => (p.total(), true),
@@ -567,7 +571,10 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         ),
         None => (Bytes::ZERO, Bytes::ZERO),
     };
+    let encoder_term = encoders_term(r, scenario, runtime, format, gpus, encoder_file, &mut notes);
+    let encoder_device = encoder_term.as_ref().map_or(Bytes::ZERO, |t| t.bytes);
     let mut terms = vec![weights_term];
+    terms.extend(encoder_term);
     let mut llama_compute = None;
     let mut kv_host = Bytes::ZERO;
     let mut state_host = Bytes::ZERO;
@@ -620,7 +627,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 kv: scenario.kv,
                 context_len: scenario.context,
                 tp: gpus,
-                weights: weights_device,
+                weights: weights_device.saturating_add(encoder_device),
                 total: crate::vllm::cuda_total(d),
                 gpu_mem_mib: d.memory_mib,
             },
@@ -739,7 +746,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 kv: scenario.kv,
                 max_model_len: scenario.context,
                 tp: gpus,
-                weights: weights_device,
+                weights: weights_device.saturating_add(encoder_device),
                 total: crate::vllm::cuda_total(d),
                 device_name: d.name,
                 drafter,
@@ -762,7 +769,10 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         notes.push(Msg::new(MsgId::NoteOffloaded, vec![Arg::Int(place.first_gpu_layer), Arg::Int(layers)]));
     }
 
-    let disk = Disk { weights: inference_disk(r, from_file, format, weights_total, priced.as_ref())? };
+    let disk = Disk {
+        weights: inference_disk(r, from_file, format, weights_total, priced.as_ref())?
+            .saturating_add(if from_file.is_some() { Bytes::ZERO } else { encoder_download(r, format) }),
+    };
     inference_notes(r, scenario, format, runtime, &mut notes);
 
     let model = model_summary(r)?;
@@ -1003,6 +1013,20 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             t.assumptions.push(Msg::new(MsgId::AssumeStandIn, vec![Arg::Text(id.into())]));
         }
     }
+    // A multimodal model's encoders are loaded with it (frozen in a text fine-tune), on every
+    // data-parallel device.
+    let encoder_file =
+        r.file.as_ref().map(|f| f.tensors.sum_where(|t| t.role == Role::Encoder)).filter(|b| *b > 0);
+    gpu_terms.extend(encoders_term(
+        r,
+        scenario,
+        Runtime::Transformers,
+        base_format,
+        1,
+        encoder_file,
+        &mut notes,
+    ));
+    gpu_terms.sort_by_key(|t| TermKind::ALL.iter().position(|k| *k == t.kind));
     widen_for_confidence(&mut gpu_terms, r.confidence);
     widen_for_quant(&mut gpu_terms, &r.notices);
     let memory = Memory::from_terms(gpu_terms)?;
@@ -1046,7 +1070,9 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         notes.push(Msg::new(MsgId::NoteDataParallelReplicates, vec![Arg::Int(scenario.gpus)]));
     }
     let download = match &r.architecture {
-        Some(a) => tensors::weight_bytes(a, r.native_format.unwrap_or(WeightFormat::Bf16))?.total(),
+        Some(a) => tensors::weight_bytes(a, r.native_format.unwrap_or(WeightFormat::Bf16))?
+            .total()
+            .saturating_add(encoder_download(r, r.native_format.unwrap_or(WeightFormat::Bf16))),
         None => weights_total,
     };
     Ok(Estimate {
@@ -1182,6 +1208,94 @@ fn kv_term(
         inference::banded(TermKind::KvCache, kv_device, (0.25, 4.0), formula, assumptions)
     };
     Ok((term, kv_host))
+}
+
+/// The encoders of a multimodal checkpoint on the busiest device, unless served text only: the
+/// headers' own bytes when read, else the encoders counted from the config at 16 bits (32 for an
+/// FP32 checkpoint); vLLM and SGLang split the blocks' matrices over tensor parallelism.
+fn encoders_term(
+    r: &Resolved,
+    scenario: &Scenario,
+    runtime: Runtime,
+    format: WeightFormat,
+    gpus: u64,
+    from_file: Option<u64>,
+    notes: &mut Vec<Msg>,
+) -> Option<Term> {
+    let encoders: &[crate::model::Encoder] = r.architecture.as_deref().map_or(&[], |a| a.encoders.as_slice());
+    let elem: u64 = if format == WeightFormat::F32 { 4 } else { 2 };
+    let counted: u64 = encoders.iter().map(|e| e.params()).sum();
+    // A GGUF file holds no encoder: llama.cpp reads it from an mmproj file, which only a model
+    // whose config describes the encoder (a catalog model) is known to have.
+    let total = match from_file {
+        Some(b) => b,
+        None if counted > 0 => counted.saturating_mul(if runtime.is_llama_cpp() { 2 } else { elem }),
+        None => return None,
+    };
+    let kind = encoders.first().map_or_else(|| "vision".into(), |e| e.kind.clone());
+    if scenario.text_only {
+        notes.push(Msg::new(MsgId::NoteTextOnly, vec![Arg::Text(kind), Arg::Size(Bytes::new(total))]));
+        return None;
+    }
+    let mut assumptions = Vec::new();
+    let device = if runtime.tensor_parallel() && gpus > 1 {
+        assumptions
+            .push(Msg::new(MsgId::AssumeEncoderTp, vec![Arg::Text(runtime.label().into()), Arg::Int(gpus)]));
+        // vLLM's default `--mm-encoder-tp-mode weights` shards the whole encoder: its log for
+        // Qwen3-VL-235B on 8 GPUs (PR #26000) loads 0.94 GiB less than with the encoder copied
+        // on each GPU, 7/8 of the encoder's 1.07 GiB.
+        total.div_ceil(gpus)
+    } else {
+        if gpus > 1 && !runtime.is_llama_cpp() {
+            assumptions.push(Msg::new(MsgId::AssumeEncoderFirstGpu, vec![]));
+        }
+        total
+    };
+    if runtime.is_llama_cpp() {
+        assumptions.push(Msg::new(MsgId::AssumeEncoderMmproj, vec![]));
+    }
+    notes.push(Msg::new(
+        MsgId::NoteEncoderLoaded,
+        vec![Arg::Text(kind.clone()), Arg::Size(Bytes::new(device))],
+    ));
+    let formula = match (from_file, encoders.first()) {
+        (None, Some(e)) => Msg::new(
+            MsgId::EncodersTerm,
+            vec![
+                Arg::Text(kind),
+                Arg::Int(counted),
+                Arg::Int(encoders.iter().map(|e| e.layers).sum()),
+                Arg::Int(if runtime.is_llama_cpp() { 2 } else { elem }),
+                Arg::Int(e.tokens_per_image(1024)),
+            ],
+        ),
+        _ => Msg::new(MsgId::EncodersFromFile, vec![]),
+    };
+    let device = Bytes::new(device);
+    if runtime == Runtime::Vllm {
+        // The same log shows about 0.2 GiB more beside the encoder's weights in both modes
+        // (buffers of its own): the top of the band.
+        return Some(Term {
+            kind: TermKind::Encoders,
+            bytes: device,
+            low: device,
+            high: device.saturating_add(Bytes::from_mib(210)),
+            formula,
+            assumptions,
+        });
+    }
+    Some(Term::exact(TermKind::Encoders, device, formula, assumptions))
+}
+
+/// Bytes the encoders add to a download counted from the config (a GGUF download has none: its
+/// mmproj file is separate).
+fn encoder_download(r: &Resolved, format: WeightFormat) -> Bytes {
+    if format.is_gguf() {
+        return Bytes::ZERO;
+    }
+    let elem = if format == WeightFormat::F32 { 4 } else { 2 };
+    let params: u64 = r.architecture.as_deref().map_or(0, |a| a.encoders.iter().map(|e| e.params()).sum());
+    Bytes::new(params.saturating_mul(elem))
 }
 
 /// Download size: the file's own bytes when read, else the tensors in the format with their

@@ -103,6 +103,10 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 _ => {}
             }
             c.push_str(torch_format_flag(e.format));
+            if s.text_only && has_encoders(e) {
+                // vLLM's text-only mode: every modality limited to 0 skips loading the encoder.
+                c.push_str(r#" --limit-mm-per-prompt '{"image": 0, "video": 0}'"#);
+            }
             out.push(c);
         }
         Runtime::LlamaCpp | Runtime::Cpu => {
@@ -119,6 +123,11 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 ctx * s.batch,
                 s.batch
             );
+            if !s.text_only && e.memory.term(crate::estimate::TermKind::Encoders).is_some() {
+                c.push_str(" --mmproj mmproj-F16.gguf");
+            } else if s.text_only && has_encoders(e) {
+                c.push_str(" --no-mmproj");
+            }
             // llama.cpp refuses a quantized V cache without flash attention (`-fa off -ctv q8_0`
             // fails at context creation; the estimate refuses it too): a quantized V turns it on.
             let v_type = s.llama.v_type.unwrap_or(s.kv);
@@ -220,6 +229,12 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
         out.push(format!("sudo sysctl iogpu.wired_limit_mb={mib}  # if macOS refuses the memory"));
     }
     out
+}
+
+/// Whether the estimate's model carries encoders (loaded or, text only, skipped).
+fn has_encoders(e: &Estimate) -> bool {
+    e.memory.term(crate::estimate::TermKind::Encoders).is_some()
+        || e.notes.iter().any(|n| n.id == crate::text::MsgId::NoteTextOnly)
 }
 
 /// vLLM's and SGLang's flag for a weight format (`--quantization …`, `--dtype …`); empty for a

@@ -339,25 +339,28 @@ fn repeat(
     count >= min && k(i, steps)
 }
 
-/// Whether a shell wildcard (`*` any run, `?` one character, `[…]` a class, as Python's
-/// `fnmatch`) matches all of `text`.
+/// Whether a shell wildcard (`*` any run, `?` one character, `[…]` a class with `!` for
+/// negation, as Python's `fnmatch`) matches all of `text`. Byte-wise, without allocating: module
+/// names are ASCII.
 pub fn glob_matches(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
     // Iterative matching with one backtrack point for the last `*`: linear in practice.
     let (mut pi, mut ti) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
     while ti < t.len() {
-        if let Some((adv, ok)) = glob_one(&p, pi, t[ti]) {
-            if ok {
+        match glob_one(p, pi, t[ti]) {
+            Some((adv, true)) => {
                 pi += adv;
                 ti += 1;
                 continue;
             }
-        } else if p.get(pi) == Some(&'*') {
-            star = Some((pi, ti));
-            pi += 1;
-            continue;
+            Some((_, false)) => {}
+            None if p.get(pi) == Some(&b'*') => {
+                star = Some((pi, ti));
+                pi += 1;
+                continue;
+            }
+            None => {}
         }
         match star {
             Some((sp, st)) => {
@@ -368,30 +371,30 @@ pub fn glob_matches(pattern: &str, text: &str) -> bool {
             None => return false,
         }
     }
-    while p.get(pi) == Some(&'*') {
+    while p.get(pi) == Some(&b'*') {
         pi += 1;
     }
     pi == p.len()
 }
 
-/// The pattern element at `pi` against one character: `(width, matched)`, or `None` for a `*` or
-/// the pattern's end.
-fn glob_one(p: &[char], pi: usize, c: char) -> Option<(usize, bool)> {
-    match p.get(pi)? {
-        '*' => None,
-        '?' => Some((1, true)),
-        '[' => {
-            let close = p.iter().skip(pi + 2).position(|x| *x == ']').map(|q| q + pi + 2);
-            let Some(close) = close else { return Some((1, c == '[')) };
+/// The pattern element at `pi` against one byte: `(width, matched)`, or `None` for a `*` or the
+/// pattern's end.
+fn glob_one(p: &[u8], pi: usize, c: u8) -> Option<(usize, bool)> {
+    match *p.get(pi)? {
+        b'*' => None,
+        b'?' => Some((1, true)),
+        b'[' => {
+            let close = p.iter().skip(pi + 2).position(|x| *x == b']').map(|q| q + pi + 2);
+            let Some(close) = close else { return Some((1, c == b'[')) };
             let body = &p[pi + 1..close];
             let (neg, body) = match body.split_first() {
-                Some(('!', rest)) => (true, rest),
+                Some((b'!', rest)) => (true, rest),
                 _ => (false, body),
             };
             let mut hit = false;
             let mut j = 0;
             while j < body.len() {
-                if j + 2 < body.len() && body[j + 1] == '-' {
+                if j + 2 < body.len() && body[j + 1] == b'-' {
                     hit |= body[j] <= c && c <= body[j + 2];
                     j += 3;
                 } else {
@@ -401,7 +404,7 @@ fn glob_one(p: &[char], pi: usize, c: char) -> Option<(usize, bool)> {
             }
             Some((close + 1 - pi, hit != neg))
         }
-        x => Some((1, *x == c)),
+        x => Some((1, x == c)),
     }
 }
 

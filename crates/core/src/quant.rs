@@ -93,6 +93,10 @@ pub struct QuantPlan {
     pub ignore: Vec<Matcher>,
     /// The format of what no rule quantizes (the checkpoint's `torch_dtype`).
     pub base: WeightFormat,
+    /// Each tensor's format and bytes, in inventory order, once decided for the architecture the
+    /// plan was read with (patterns are matched once, not at every estimate).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub resolved: Vec<(WeightFormat, u64)>,
 }
 
 /// A tensor's module in the checkpoint: its names (the text model's usual prefixes) and class.
@@ -104,10 +108,16 @@ struct Module {
 struct Compiled<'a> {
     m: &'a Matcher,
     regex: Option<Regex>,
+    /// The layer a plain (wildcard-free) name entry names (`model.layers.12.self_attn`): it
+    /// cannot match another layer's module, which is checked first.
+    layer: Option<u32>,
 }
 
 impl Compiled<'_> {
     fn hits(&self, a: &Architecture, t: &Tensor, module: &Module, format: WeightFormat) -> Result<bool> {
+        if self.layer.is_some() && self.layer != t.layer {
+            return Ok(false);
+        }
         match self.m.kind {
             MatchKind::Default => Ok(default_target(a, t, format)),
             MatchKind::Exact => Ok(module.class == self.m.text || module.names.contains(&self.m.text)),
@@ -154,10 +164,19 @@ fn module_hits(entry: &str, name: &str) -> bool {
     if e.is_empty() {
         return false;
     }
-    name == e
-        || name.starts_with(&format!("{e}."))
-        || name.ends_with(&format!(".{e}"))
-        || name.contains(&format!(".{e}."))
+    // `e` as a run of whole components: at a start or after a dot, ending at a dot or the end.
+    let (n, eb) = (name.as_bytes(), e.as_bytes());
+    let mut from = 0;
+    while let Some(at) = name.get(from..).and_then(|rest| rest.find(e)).map(|k| k + from) {
+        let before = at == 0 || n[at - 1] == b'.';
+        let end = at + eb.len();
+        let after = end == n.len() || n[end] == b'.';
+        if before && after {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
 }
 
 /// Whether the format's tools quantize this tensor when nothing else is said.
@@ -174,8 +193,28 @@ fn compile(ms: &[Matcher]) -> Vec<Compiled<'_>> {
         .map(|m| Compiled {
             m,
             regex: (m.kind == MatchKind::Regex).then(|| Regex::new(&m.text).ok()).flatten(),
+            layer: match m.kind {
+                MatchKind::Exact | MatchKind::Module => layer_named(&m.text),
+                _ => None,
+            },
         })
         .collect()
+}
+
+/// The layer number a module path names after `layers.`, when whole and before any wildcard
+/// (`model.layers.12.self_attn*` names layer 12; `model.layers.1*` names none).
+fn layer_named(path: &str) -> Option<u32> {
+    let at = path.find("layers.")? + "layers.".len();
+    if path[..at].contains(['*', '?', '[']) {
+        return None;
+    }
+    let rest = &path[at..];
+    let end = rest.find('.').unwrap_or(rest.len());
+    let digits = &rest[..end];
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 /// Every tensor of `a` priced by the plan, with each tensor's format.
@@ -185,11 +224,20 @@ fn compile(ms: &[Matcher]) -> Vec<Compiled<'_>> {
 /// [`Error::Overflow`] for absurd sizes.
 pub fn price(a: &Architecture, plan: &QuantPlan) -> Result<Priced> {
     let tensors = a.inventory()?;
+    if plan.resolved.len() == tensors.len() {
+        return Ok(Priced {
+            bytes: plan.resolved.iter().map(|(_, b)| *b).collect(),
+            formats: plan.resolved.iter().map(|(f, _)| *f).collect(),
+            tensors,
+            gguf_types: Vec::new(),
+        });
+    }
     let mut priced =
         Priced { tensors: Vec::new(), bytes: Vec::with_capacity(tensors.len()), ..Priced::default() };
     let rules: Vec<(Vec<Compiled<'_>>, WeightFormat)> =
         plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect();
     let ignore = compile(&plan.ignore);
+    let style = prefix_of(plan);
     // Tensors of one role in one layer, numbered (Qwen3-Next's two input projections).
     let mut seen: Vec<Role> = Vec::new();
     let mut current: Option<Option<u32>> = None;
@@ -200,7 +248,7 @@ pub fn price(a: &Architecture, plan: &QuantPlan) -> Result<Priced> {
         }
         let nth = seen.iter().filter(|r| **r == t.role).count();
         seen.push(t.role);
-        let (bytes, format) = price_tensor(a, t, nth, plan, &rules, &ignore)?;
+        let (bytes, format) = price_tensor(a, t, nth, style, plan, &rules, &ignore)?;
         priced.bytes.push(bytes);
         priced.formats.push(format);
     }
@@ -215,7 +263,7 @@ pub fn price(a: &Architecture, plan: &QuantPlan) -> Result<Priced> {
 pub fn price_one(a: &Architecture, t: &Tensor, plan: &QuantPlan) -> Result<u64> {
     let rules: Vec<(Vec<Compiled<'_>>, WeightFormat)> =
         plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect();
-    Ok(price_tensor(a, t, 0, plan, &rules, &compile(&plan.ignore))?.0)
+    Ok(price_tensor(a, t, 0, prefix_of(plan), plan, &rules, &compile(&plan.ignore))?.0)
 }
 
 /// The format the plan gives one module.
@@ -250,6 +298,7 @@ fn price_tensor(
     a: &Architecture,
     t: &Tensor,
     nth: usize,
+    style: Prefix,
     plan: &QuantPlan,
     rules: &[(Vec<Compiled<'_>>, WeightFormat)],
     ignore: &[Compiled<'_>],
@@ -258,24 +307,50 @@ fn price_tensor(
         quantized_bytes(tensor, format).or_overflow("weight memory")
     };
     if t.experts <= 1 || !t.role.is_expert() {
-        let f = decide(a, t, &module_of(a, t, nth, None), plan, rules, ignore)?;
+        let f = decide(a, t, &module_of(a, t, nth, None, style), plan, rules, ignore)?;
         return Ok((one(f, t)?, f));
     }
     // Stacked experts: the first and last decide for all when they agree (patterns rarely name
     // one expert); else each expert on its own.
-    let first = decide(a, t, &module_of(a, t, nth, Some(0)), plan, rules, ignore)?;
-    let last = decide(a, t, &module_of(a, t, nth, Some(t.experts - 1)), plan, rules, ignore)?;
+    let first = decide(a, t, &module_of(a, t, nth, Some(0), style), plan, rules, ignore)?;
+    let last = decide(a, t, &module_of(a, t, nth, Some(t.experts - 1), style), plan, rules, ignore)?;
     if first == last {
         return Ok((one(first, t)?, first));
     }
     let single = Tensor { experts: 1, ..*t };
     let (mut total, mut count_first) = (0u64, 0u64);
     for e in 0..t.experts {
-        let f = decide(a, t, &module_of(a, t, nth, Some(e)), plan, rules, ignore)?;
+        let f = decide(a, t, &module_of(a, t, nth, Some(e), style), plan, rules, ignore)?;
         count_first += u64::from(f == first);
         total = total.checked_add(one(f, &single)?).or_overflow("weight memory")?;
     }
     Ok((total, if count_first * 2 >= t.experts { first } else { last }))
+}
+
+/// Where the text model's layers sit in the checkpoint's names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Prefix {
+    /// `model.layers.N` (`backbone.layers.N` for Mamba-style families).
+    Model,
+    /// `model.language_model.layers.N` (transformers 5's multimodal wrappers).
+    ModelLanguageModel,
+    /// `language_model.model.layers.N` (LLaVA-style wrappers, Kimi K2.5).
+    LanguageModel,
+}
+
+/// The naming the plan's own entries use (a regex starting `.*` fits any).
+fn prefix_of(plan: &QuantPlan) -> Prefix {
+    let entries = plan.ignore.iter().chain(plan.rules.iter().flat_map(|r| r.targets.iter()));
+    let mut style = Prefix::Model;
+    for m in entries {
+        if m.text.contains("model.language_model.") {
+            return Prefix::ModelLanguageModel;
+        }
+        if m.text.contains("language_model.model.") {
+            style = Prefix::LanguageModel;
+        }
+    }
+    style
 }
 
 /// The first token mixer of layer `l`.
@@ -291,7 +366,7 @@ fn mixer_at(a: &Architecture, l: u64) -> Option<&Mixer> {
 }
 
 /// The name and class a tensor's module has in a Hugging Face checkpoint of this family.
-fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>) -> Module {
+fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, style: Prefix) -> Module {
     let family = a.family.as_str();
     let mamba_style = matches!(family, "nemotron_h" | "mamba" | "mamba2" | "falcon_mamba");
     let mixtral = matches!(family, "mixtral" | "minimax" | "phimoe");
@@ -369,20 +444,18 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>) -> M
         Role::Extra => (format!("extra.{nth}"), "Linear"),
         Role::MixConv => (format!("{mixer}.conv1d"), "Conv1d"),
         Role::MixState | Role::AttnNorm | Role::Norm | Role::Bias | Role::Sinks => ("norm".into(), "Norm"),
+        Role::Encoder => ("visual".into(), "Encoder"),
     };
-    let root = if mamba_style { "backbone" } else { "model" };
+    let root = match style {
+        Prefix::Model if mamba_style => "backbone",
+        Prefix::Model => "model",
+        Prefix::ModelLanguageModel => "model.language_model",
+        Prefix::LanguageModel => "language_model.model",
+    };
     let names = match (t.layer, t.role) {
         (_, Role::Output) => alloc::vec!["lm_head".into(), "language_model.lm_head".into()],
-        (Some(l), _) => alloc::vec![
-            format!("{root}.layers.{l}.{local}"),
-            format!("model.language_model.layers.{l}.{local}"),
-            format!("language_model.model.layers.{l}.{local}"),
-        ],
-        (None, _) => alloc::vec![
-            format!("{root}.{local}"),
-            format!("model.language_model.{local}"),
-            format!("language_model.model.{local}"),
-        ],
+        (Some(l), _) => alloc::vec![format!("{root}.layers.{l}.{local}")],
+        (None, _) => alloc::vec![format!("{root}.{local}")],
     };
     Module { names, class }
 }
@@ -401,4 +474,32 @@ pub fn bytes_by_format(p: &Priced, uniform: WeightFormat) -> Vec<(WeightFormat, 
     }
     out.sort_by_key(|x| core::cmp::Reverse(x.1));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_layer_is_named_only_when_whole() {
+        assert_eq!(layer_named("model.layers.12.self_attn"), Some(12));
+        assert_eq!(layer_named("language_model.model.layers.0.self_attn*"), Some(0));
+        assert_eq!(layer_named("model.layers.7"), Some(7));
+        assert_eq!(layer_named("model.layers.1*"), None);
+        assert_eq!(layer_named("*.layers.1.mlp"), None);
+        assert_eq!(layer_named("lm_head"), None);
+    }
+
+    #[test]
+    fn exclusions_match_whole_path_components() {
+        assert!(module_hits("lm_head", "lm_head"));
+        assert!(module_hits("self_attn", "model.layers.3.self_attn.q_proj"));
+        assert!(!module_hits("gate", "model.layers.3.mlp.gate_proj"));
+        assert!(module_hits("gate", "model.layers.3.mlp.gate"));
+        assert!(module_hits("model.layers.3", "model.layers.3.mlp.gate"));
+        assert!(!module_hits("model.layers.3", "model.layers.31.mlp.gate"));
+        assert!(module_hits("model.layers.*.self_attn", "model.layers.31.self_attn.o_proj"));
+        assert!(module_hits("*mlp.gate", "model.layers.31.mlp.gate"));
+        assert!(!module_hits("*mlp.gate", "model.layers.31.mlp.gate_up_proj"));
+    }
 }

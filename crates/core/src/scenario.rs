@@ -101,6 +101,10 @@ pub struct Scenario {
     pub gpus: u64,
     /// Flash attention (no materialised attention scores).
     pub flash_attention: bool,
+    /// Serve a multimodal checkpoint as text only: the runtime skips its vision and audio encoders
+    /// (vLLM with every `--limit-mm-per-prompt` at 0, llama.cpp `--no-mmproj`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub text_only: bool,
     /// llama.cpp's `-ngl`: how many of the last layers run on the GPU (`None`: all, with the
     /// output head); the rest, and their KV cache, stay in system RAM.
     pub gpu_layers: Option<u64>,
@@ -165,6 +169,7 @@ impl Default for Scenario {
             runtime: None,
             gpus: 1,
             flash_attention: true,
+            text_only: false,
             gpu_layers: None,
             llama: LlamaOptions::default(),
             vllm: crate::vllm::VllmOptions::default(),

@@ -288,6 +288,9 @@ pub fn encode(s: &Scenario) -> String {
     if !s.flash_attention {
         q.push("fa", "0");
     }
+    if s.text_only {
+        q.push("text", "1");
+    }
     if let Some(n) = s.gpu_layers {
         q.push("ngl", &format!("{n}"));
     }
@@ -815,6 +818,11 @@ pub fn decode(query: &str) -> Decoded {
                 "1" | "on" | "true" => scenario.flash_attention = true,
                 _ => ignore(&key, &value, "use 0 or 1".into()),
             },
+            "text" => match value.as_str() {
+                "0" | "off" | "false" => scenario.text_only = false,
+                "1" | "on" | "true" => scenario.text_only = true,
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
             _ => ignore(&key, &value, "unknown setting".into()),
         }
     }
@@ -1014,13 +1022,14 @@ mod tests {
             runtime: Some(Runtime::LlamaCpp),
             gpus: 2,
             flash_attention: false,
+            text_only: true,
             gpu_layers: Some(20),
             ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&model=qwen3-8b&weights=q4_k_m&kv=q8_0&ctx=32768&batch=4&runtime=llama.cpp&gpus=2&fa=0&ngl=20"
+            "?v=1&model=qwen3-8b&weights=q4_k_m&kv=q8_0&ctx=32768&batch=4&runtime=llama.cpp&gpus=2&fa=0&text=1&ngl=20"
         );
         assert_eq!(decode(&q).scenario, s);
     }

@@ -59,6 +59,8 @@ pub enum Role {
     Norm,
     Bias,
     Sinks,
+    /// A tensor of a vision or audio encoder or its projector (multimodal checkpoints).
+    Encoder,
 }
 
 /// The part of the model a tensor is counted in.
@@ -77,6 +79,7 @@ pub enum Part {
     Norms,
     Output,
     Other,
+    Encoders,
 }
 
 impl Role {
@@ -145,6 +148,7 @@ impl Role {
             MixIn | MixOut | MixProj | MixConv | MixState => Part::Recurrent,
             MtpProj | Extra | ExtraEmbd => Part::Other,
             Norm | Bias => Part::Norms,
+            Encoder => Part::Encoders,
         }
     }
 }

@@ -69,6 +69,32 @@ impl Priced {
         sums
     }
 
+    /// The tensors without the encoders' (multimodal checkpoints), and the encoders' bytes.
+    pub fn without_encoders(&self) -> (Priced, u64) {
+        let keep: Vec<bool> = self.tensors.iter().map(|t| t.role != Role::Encoder).collect();
+        if keep.iter().all(|k| *k) {
+            return (self.clone(), 0);
+        }
+        let pick =
+            |v: &[u64]| v.iter().zip(&keep).filter(|(_, k)| **k).map(|(b, _)| *b).collect::<Vec<u64>>();
+        let encoder = self.sum_where(|t| t.role == Role::Encoder);
+        let p = Priced {
+            tensors: self.tensors.iter().zip(&keep).filter(|(_, k)| **k).map(|(t, _)| *t).collect(),
+            bytes: pick(&self.bytes),
+            gguf_types: if self.gguf_types.len() == keep.len() {
+                self.gguf_types.iter().zip(&keep).filter(|(_, k)| **k).map(|(g, _)| *g).collect()
+            } else {
+                Vec::new()
+            },
+            formats: if self.formats.len() == keep.len() {
+                self.formats.iter().zip(&keep).filter(|(_, k)| **k).map(|(f, _)| *f).collect()
+            } else {
+                Vec::new()
+            },
+        };
+        (p, encoder)
+    }
+
     /// Bytes of the tensors matching `pred`.
     pub fn sum_where(&self, pred: impl Fn(&Tensor) -> bool) -> u64 {
         self.tensors
@@ -608,8 +634,8 @@ impl GgufRules {
 
 /// Where a stored tensor sits and what it does, from its name in a GGUF file
 /// (`blk.3.ffn_up_exps.weight`) or a Hugging Face checkpoint (`model.layers.3.mlp.up_proj.weight`).
-/// Encoder tensors of multimodal checkpoints (vision towers, projectors) are [`Role::Norm`]
-/// outside any layer: counted in the bytes, placed with the output head (on the last device).
+/// Encoder tensors of multimodal checkpoints (vision towers, projectors) are [`Role::Encoder`]
+/// outside any layer: counted in their own term.
 /// Other unknown names are [`Role::Norm`] in the layer their name gives, if any.
 pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
     // A multimodal checkpoint's encoders have layers of their own: not the language model's.
@@ -617,7 +643,7 @@ pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
         .iter()
         .any(|k| name.contains(k))
     {
-        return (None, Role::Norm);
+        return (None, Role::Encoder);
     }
     let layer = layer_of_name(name);
     let n = name.strip_suffix(".weight").unwrap_or(name);
@@ -823,7 +849,7 @@ mod tests {
             ("model.layers.5.self_attn.q_proj.qweight", Some(5), Role::AttnQ),
             ("model.layers.5.self_attn.q_proj.bias", Some(5), Role::Bias),
             ("model.layers.0.post_attention_layernorm.weight", Some(0), Role::Norm),
-            ("vision_tower.vision_model.encoder.layers.3.self_attn.q_proj.weight", None, Role::Norm),
+            ("vision_tower.vision_model.encoder.layers.3.self_attn.q_proj.weight", None, Role::Encoder),
         ];
         for (name, layer, role) in cases {
             assert_eq!(role_of_name(name), (layer, role), "{name}");

@@ -206,6 +206,36 @@ messages! {
         "tous les poids stockés en {0} ; sans échelles de quantification (tableau du guide)";
     /// Term name: weights.
     TermWeights => "Weights", "Poids";
+    /// Term name: vision and audio encoders.
+    TermEncoders => "Encoders", "Encodeurs";
+    /// The encoders term.
+    EncodersTerm =>
+        "{0} encoder: {1} parameters in {2} blocks and its projector, {3} bytes each; a 1024×1024 image is {4} tokens of the context",
+        "encodeur {0} : {1} paramètres en {2} blocs et son projecteur, {3} octets chacun ; une image 1024×1024 fait {4} jetons du contexte";
+    /// The encoders term, read from the checkpoint's headers.
+    EncodersFromFile =>
+        "the checkpoint's vision and audio encoder tensors, as its headers store them",
+        "les tenseurs des encodeurs vision et audio du point de contrôle, tels que ses en-têtes les stockent";
+    /// vLLM's encoder under tensor parallelism.
+    AssumeEncoderTp =>
+        "{0} shards the encoder over the {1} GPUs (--mm-encoder-tp-mode data would copy all of it on each)",
+        "{0} répartit l'encodeur sur les {1} GPU (--mm-encoder-tp-mode data le copierait en entier sur chacun)";
+    /// llama.cpp's mmproj.
+    AssumeEncoderMmproj =>
+        "llama.cpp loads the encoder from the model's mmproj GGUF in F16 (--mmproj; without it, text only)",
+        "llama.cpp charge l'encodeur depuis le GGUF mmproj du modèle en F16 (--mmproj ; sans lui, texte seulement)";
+    /// The encoder on the first GPU.
+    AssumeEncoderFirstGpu =>
+        "the encoder sits whole on the first GPU",
+        "l'encodeur est entier sur le premier GPU";
+    /// Text only.
+    NoteTextOnly =>
+        "text only: the {0} encoder ({1}) is not loaded",
+        "texte seulement : l'encodeur {0} ({1}) n'est pas chargé";
+    /// Multimodal model served with its encoder.
+    NoteEncoderLoaded =>
+        "the {0} encoder takes {1} on the device: serve it text only (--text-only) if no images are sent",
+        "l'encodeur {0} prend {1} sur l'appareil : servez le modèle en texte seul (--text-only) si aucune image n'est envoyée";
     /// Term name: KV cache.
     TermKvCache => "KV cache", "Cache KV";
     /// Term name: recurrent state.

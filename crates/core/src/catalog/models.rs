@@ -1006,4 +1006,93 @@ pub static MODELS: &[ModelEntry] = &[
         ),
         config: include_str!("models/exaone-4.0-32b.json"),
     },
+    // Quantized releases people download: each reads its quantization_config tensor by tensor.
+    ModelEntry {
+        id: "kimi-k2.5",
+        aliases: &[],
+        name: "Kimi K2.5 (INT4 experts)",
+        hf_repo: "moonshotai/Kimi-K2.5",
+        released: "2026-01",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/moonshotai--Kimi-K2.5_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
+        ),
+        config: include_str!("models/kimi-k2.5.json"),
+    },
+    ModelEntry {
+        id: "kimi-k2.5-nvfp4",
+        aliases: &[],
+        name: "Kimi K2.5 NVFP4",
+        hf_repo: "nvidia/Kimi-K2.5-NVFP4",
+        released: "2026-02",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--Kimi-K2.5-NVFP4_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
+        ),
+        config: include_str!("models/kimi-k2.5-nvfp4.json"),
+    },
+    ModelEntry {
+        id: "qwen3-30b-a3b-fp8",
+        aliases: &["qwen3-30b-a3b-instruct-2507-fp8"],
+        name: "Qwen3 30B-A3B FP8",
+        hf_repo: "Qwen/Qwen3-30B-A3B-FP8",
+        released: "2025-04",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-30B-A3B-FP8_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
+        ),
+        config: include_str!("models/qwen3-30b-a3b-fp8.json"),
+    },
+    ModelEntry {
+        id: "qwen3-32b-fp8",
+        aliases: &[],
+        name: "Qwen3 32B FP8",
+        hf_repo: "Qwen/Qwen3-32B-FP8",
+        released: "2025-04",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-32B-FP8_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
+        ),
+        config: include_str!("models/qwen3-32b-fp8.json"),
+    },
+    ModelEntry {
+        id: "qwen3-235b-a22b-fp8",
+        aliases: &[],
+        name: "Qwen3 235B-A22B FP8",
+        hf_repo: "Qwen/Qwen3-235B-A22B-FP8",
+        released: "2025-04",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-235B-A22B-FP8_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
+        ),
+        config: include_str!("models/qwen3-235b-a22b-fp8.json"),
+    },
+    ModelEntry {
+        id: "qwen3-235b-a22b-nvfp4",
+        aliases: &[],
+        name: "Qwen3 235B-A22B NVFP4",
+        hf_repo: "nvidia/Qwen3-235B-A22B-NVFP4",
+        released: "2025-06",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--Qwen3-235B-A22B-NVFP4_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); its quantization_config is the `quantization` object of nvidia--Qwen3-235B-A22B-NVFP4_hf_quant_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (ModelOpt's hf_quant_config.json beside config.json), with quant_method modelopt, as Headroom reads the pair"
+        ),
+        config: include_str!("models/qwen3-235b-a22b-nvfp4.json"),
+    },
+    ModelEntry {
+        id: "llama-3.1-70b-fp8",
+        aliases: &["llama-3.1-70b-instruct-fp8"],
+        name: "Llama 3.1 70B FP8 (ModelOpt)",
+        hf_repo: "nvidia/Llama-3.1-70B-Instruct-FP8",
+        released: "2024-09",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--Llama-3.1-70B-Instruct-FP8_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); its quantization_config is the `quantization` object of nvidia--Llama-3.1-70B-Instruct-FP8_hf_quant_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (ModelOpt's hf_quant_config.json beside config.json), with quant_method modelopt, as Headroom reads the pair"
+        ),
+        config: include_str!("models/llama-3.1-70b-fp8.json"),
+    },
+    ModelEntry {
+        id: "deepseek-v3.1-nvfp4",
+        aliases: &[],
+        name: "DeepSeek-V3.1 NVFP4",
+        hf_repo: "nvidia/DeepSeek-V3.1-NVFP4",
+        released: "2025-09",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--DeepSeek-V3.1-NVFP4_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); its quantization_config is the `quantization` object of nvidia--DeepSeek-V3.1-NVFP4_hf_quant_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (ModelOpt's hf_quant_config.json beside config.json), with quant_method modelopt, as Headroom reads the pair"
+        ),
+        config: include_str!("models/deepseek-v3.1-nvfp4.json"),
+    },
 ];

@@ -153,10 +153,15 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
         other => other,
     })?;
     architecture.param_breakdown()?;
-    if root.get("vision_config").is_some() || root.get("audio_config").is_some() {
+    let mut architecture = architecture;
+    match super::encoders::vision(&root, &family) {
+        Some(Ok(e)) => architecture.encoders.push(e),
+        Some(Err(_)) => notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, Vec::new())),
+        None => {}
+    }
+    if root.get("audio_config").is_some() && !notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted) {
         notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, Vec::new()));
     }
-    let mut architecture = architecture;
     let format = read_format(&root, &cfg, &mut architecture, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);
     Ok(HfModel { architecture, format, notices, name, confidence })

@@ -292,6 +292,9 @@ pub fn parse_tree(bytes: &[u8]) -> Result<Vec<Listed>> {
     Ok(out)
 }
 
+/// The file NVIDIA ModelOpt writes beside `config.json` with the checkpoint's quantization.
+pub const HF_QUANT_CONFIG: &str = "hf_quant_config.json";
+
 /// What to read from a repository.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Plan {

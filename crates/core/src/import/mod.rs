@@ -2,6 +2,7 @@
 //! headers. Bytes in, facts out, never panicking on hostile input and never allocating by a size
 //! a file claims.
 
+pub(crate) mod encoders;
 pub mod gguf;
 pub mod hf;
 pub mod hub;

@@ -171,7 +171,7 @@ fn default_target() -> Vec<Matcher> {
 
 fn plan(method: &str, rules: Vec<QuantRule>, ignore: Vec<Matcher>, base: WeightFormat) -> QuantPlan {
     let headline = rules.first().map_or(base, |r| r.format);
-    QuantPlan { method: method.into(), headline, rules, ignore, base }
+    QuantPlan { method: method.into(), headline, rules, ignore, base, resolved: Vec::new() }
 }
 
 fn single(
@@ -628,6 +628,7 @@ fn quark(q: &Value, base: WeightFormat, notices: &mut Vec<Msg>) -> Result<QuantP
 /// Sets the plan's headline to the format that holds the most bytes of `a`.
 pub(crate) fn settle(plan: &mut QuantPlan, a: &Architecture) {
     let Ok(p) = crate::quant::price(a, plan) else { return };
+    plan.resolved = p.formats.iter().copied().zip(p.bytes.iter().copied()).collect();
     if let Some((f, _)) =
         crate::quant::bytes_by_format(&p, plan.headline).into_iter().find(|(f, _)| *f != plan.base)
     {

@@ -19,10 +19,13 @@
 //! arrays and `transformers`' `layer_types` key.
 
 pub mod attention;
+pub mod encoder;
 pub mod ffn;
 pub mod linear;
 pub mod mla;
 pub mod ssm;
+
+pub use encoder::{Encoder, Modality};
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -109,6 +112,9 @@ pub struct Architecture {
     /// The checkpoint's quantization tensor by tensor, when its config states one.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub quant: Option<crate::quant::QuantPlan>,
+    /// Vision and audio encoders with their projectors (multimodal checkpoints).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub encoders: Vec<Encoder>,
 }
 
 /// `count` consecutive layers of the same kind.
@@ -418,7 +424,8 @@ impl ParamBreakdown {
             Part::Router => &mut self.router,
             Part::Norms => &mut self.norms,
             Part::Output => &mut self.output,
-            Part::Other => &mut self.other,
+            // The language model's breakdown: encoders are counted beside it.
+            Part::Other | Part::Encoders => &mut self.other,
         };
         *slot = slot.checked_add(n).or_overflow("parameter count")?;
         Ok(())
@@ -657,6 +664,7 @@ impl Architecture {
             max_context: 4096,
             ssm_state_bytes: None,
             quant: None,
+            encoders: Vec::new(),
         }
     }
 

@@ -1,0 +1,158 @@
+//! The encoders of a multimodal `config.json`, counted as `transformers` builds them (module by
+//! module, from `models/<family>/modeling_<family>.py`), with each config class's defaults for
+//! keys the file leaves out.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+
+use crate::json::Value;
+use crate::model::{Encoder, Modality};
+
+/// A vision tower the config describes, or why it is not counted (`Err` names the kind).
+pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, String>> {
+    let v = root.get("vision_config").filter(|v| v.as_object().is_some());
+    let kind = v.and_then(|v| v.get("model_type")).and_then(Value::as_str).unwrap_or("").to_string();
+    let outer = root.get("model_type").and_then(Value::as_str).unwrap_or(family);
+    let text_hidden = root
+        .get("text_config")
+        .and_then(|t| t.get("hidden_size"))
+        .or_else(|| root.get("hidden_size"))
+        .and_then(Value::as_u64);
+    let empty = Value::Object(alloc::vec::Vec::new());
+    let vc = v.unwrap_or(&empty);
+    let n = |k: &str, d: u64| vc.get(k).and_then(Value::as_u64).unwrap_or(d);
+    let enc = match outer {
+        "qwen3_vl" | "qwen3_vl_moe" | "qwen3_5" | "qwen3_5_moe" => {
+            v?;
+            let (h, i, depth) = (n("hidden_size", 1152), n("intermediate_size", 4304), n("depth", 27));
+            let (p, t, c, m) = (
+                n("patch_size", 16),
+                n("temporal_patch_size", 2),
+                n("in_channels", 3),
+                n("spatial_merge_size", 2),
+            );
+            let out = n("out_hidden_size", 3584);
+            let pos = n("num_position_embeddings", 2304);
+            let deepstack = match vc.get("deepstack_visual_indexes").and_then(Value::as_array) {
+                Some(a) => a.len() as u64,
+                // Qwen3.5's vision has no deepstack mergers; Qwen3-VL's default lists three.
+                None if outer.starts_with("qwen3_vl") => 3,
+                None => 0,
+            };
+            let hm = h * m * m;
+            let block_mat = h * 3 * h + h * h + 2 * h * i;
+            let block_other = 4 * h + 3 * h + h + i + h;
+            let merger =
+                |post_norm: bool| (if post_norm { 2 * hm } else { 2 * h }) + hm * hm + hm + hm * out + out;
+            Encoder {
+                modality: Modality::Image,
+                kind: if kind.is_empty() { outer.into() } else { kind },
+                layers: depth,
+                hidden: h,
+                block_params: depth * block_mat,
+                other_params: c * t * p * p * h
+                    + h
+                    + pos * h
+                    + depth * block_other
+                    + merger(false)
+                    + deepstack * merger(true),
+                patch: p,
+                merge: m,
+                fixed_tokens: None,
+                fixed_patches: None,
+            }
+        }
+        "qwen2_5_vl" => {
+            v?;
+            let (h, i, depth) = (n("hidden_size", 3584), n("intermediate_size", 3420), n("depth", 32));
+            let (p, t, c, m) = (
+                n("patch_size", 14),
+                n("temporal_patch_size", 2),
+                n("in_channels", 3),
+                n("spatial_merge_size", 2),
+            );
+            let out = n("out_hidden_size", 3584);
+            let hm = h * m * m;
+            let block_mat = h * 3 * h + h * h + 3 * h * i;
+            // RMS norms (weights only), biases on qkv, proj and the three MLP matrices.
+            let block_other = 2 * h + 3 * h + h + 2 * i + h;
+            Encoder {
+                modality: Modality::Image,
+                kind: "qwen2_5_vl".into(),
+                layers: depth,
+                hidden: h,
+                block_params: depth * block_mat,
+                other_params: c * t * p * p * h + depth * block_other + h + hm * hm + hm + hm * out + out,
+                patch: p,
+                merge: m,
+                fixed_tokens: None,
+                fixed_patches: None,
+            }
+        }
+        "qwen2_vl" => {
+            v?;
+            let (e, depth) = (n("embed_dim", 1280), n("depth", 32));
+            let i = e * n("mlp_ratio", 4);
+            let out = n("hidden_size", 3584);
+            let (p, t, c, m) = (
+                n("patch_size", 14),
+                n("temporal_patch_size", 2),
+                n("in_channels", 3),
+                n("spatial_merge_size", 2),
+            );
+            let em = e * m * m;
+            let block_mat = e * 3 * e + e * e + 2 * e * i;
+            let block_other = 4 * e + 3 * e + e + i + e;
+            Encoder {
+                modality: Modality::Image,
+                kind: "qwen2_vl".into(),
+                layers: depth,
+                hidden: e,
+                block_params: depth * block_mat,
+                other_params: c * t * p * p * e + depth * block_other + 2 * e + em * em + em + em * out + out,
+                patch: p,
+                merge: m,
+                fixed_tokens: None,
+                fixed_patches: None,
+            }
+        }
+        "gemma3" => {
+            // SigLIP with Gemma 3's projector (a matrix and a norm), at SiglipVisionConfig's
+            // defaults for what the file leaves out.
+            let (h, i, layers) =
+                (n("hidden_size", 768), n("intermediate_size", 3072), n("num_hidden_layers", 12));
+            let (p, c, image) = (n("patch_size", 16), n("num_channels", 3), n("image_size", 224));
+            let head = vc.get("vision_use_head").and_then(Value::as_bool).unwrap_or(true);
+            let positions = (image / p.max(1)) * (image / p.max(1));
+            let block_mat = 4 * h * h + 2 * h * i;
+            let block_other = 4 * h + 4 * h + i + h;
+            let head_params =
+                if head { h + 3 * h * h + 3 * h + h * h + h + 2 * h + 2 * h * i + i + h } else { 0 };
+            let text = text_hidden.unwrap_or(2304);
+            let projector = h * text + h;
+            Encoder {
+                modality: Modality::Image,
+                kind: "siglip".into(),
+                layers,
+                hidden: h,
+                block_params: layers * block_mat,
+                other_params: c * p * p * h
+                    + h
+                    + positions * h
+                    + layers * block_other
+                    + 2 * h
+                    + head_params
+                    + projector,
+                patch: p,
+                merge: 1,
+                fixed_tokens: root.get("mm_tokens_per_image").and_then(Value::as_u64).or(Some(256)),
+                fixed_patches: Some(positions),
+            }
+        }
+        _ => {
+            v?;
+            return Some(Err(if kind.is_empty() { format!("{outer} vision") } else { kind }));
+        }
+    };
+    Some(Ok(enc))
+}
