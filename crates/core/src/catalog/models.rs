@@ -401,7 +401,7 @@ pub static MODELS: &[ModelEntry] = &[
         hf_repo: "google/gemma-3-4b-it",
         released: "2025-03",
         source: src!(
-            "RECONSTRUCTED, no verbatim copy found: top level as in brb-nv/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3vl.py GEMMA3_27B_MINI_CONFIG (shared by all Gemma 3 sizes); text_config key set as in the Megatron-Bridge Gemma3-VL toy config (search-index id 52114286795) with the 4B values hidden 2560 / intermediate 10240 / 34 layers (maxtext gemma3_4b_config)"
+            "RECONSTRUCTED, no verbatim copy found: top level as in brb-nv/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3vl.py GEMMA3_27B_MINI_CONFIG (shared by all Gemma 3 sizes, its vision_config included: SigLIP 1152/4304, 27 layers, 16 heads, patch 14, image 896, vision_use_head false); text_config key set as in the Megatron-Bridge Gemma3-VL toy config (search-index id 52114286795) with the 4B values hidden 2560 / intermediate 10240 / 34 layers (maxtext gemma3_4b_config)"
         ),
         config: include_str!("models/gemma-3-4b.json"),
     },
