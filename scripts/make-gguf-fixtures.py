@@ -206,6 +206,17 @@ def by_type(tensors: list) -> dict[str, int]:
 
 def expected(kv: dict, tensors: list, parts: list[dict]) -> dict:
     arch = kv["general.architecture"]
+    if arch == "clip":
+        # A projector: no language model keys, only what it stores.
+        return {
+            "architecture": arch,
+            "tensor_count": sum(p["tensor_count"] for p in parts),
+            "tensor_bytes": sum(p["tensor_bytes"] for p in parts),
+            "params": sum(p["params"] for p in parts),
+            "bytes_by_type": by_type(tensors),
+            "header_bytes": sum(p["header_bytes"] for p in parts),
+            "file_bytes": sum(p["file_bytes"] for p in parts),
+        }
     embd = next((ne for n, ne, _ in tensors if n == "token_embd.weight"), None)
     vocab = embd[1] if embd else kv["tokenizer.ggml.tokens"]["len"]
     return {
@@ -577,6 +588,47 @@ def llama_split() -> None:
         print(f"{p.name}: {f['size']} bytes, {f['tensor_count']} tensors")
 
 
+def mmproj_qwen25vl() -> None:
+    """A multimodal projector as llama.cpp's convert_hf_to_gguf.py writes it for Qwen2.5-VL-7B
+    (`--mmproj`, F16): general.architecture `clip`, the vision blocks under `v.blk.N`, the two
+    temporal halves of the patch embedding, the merger as `mm.0` / `mm.2`."""
+    depth, hidden, ffn, out, patch = 32, 1280, 3420, 3584, 14
+    merged = hidden * 4
+    m = Model("clip")
+    m.t("v.patch_embd.weight", [patch, patch, 3, hidden], T.F16)
+    m.t("v.patch_embd.weight.1", [patch, patch, 3, hidden], T.F16)
+    for i in range(depth):
+        for name in ("attn_q", "attn_k", "attn_v", "attn_out"):
+            m.t(f"v.blk.{i}.{name}.weight", [hidden, hidden], T.F16)
+            m.t(f"v.blk.{i}.{name}.bias", [hidden], T.F32)
+        m.t(f"v.blk.{i}.ln1.weight", [hidden], T.F32)
+        m.t(f"v.blk.{i}.ln2.weight", [hidden], T.F32)
+        for name, ne in (("ffn_gate", [hidden, ffn]), ("ffn_up", [hidden, ffn]), ("ffn_down", [ffn, hidden])):
+            m.t(f"v.blk.{i}.{name}.weight", ne, T.F16)
+            m.t(f"v.blk.{i}.{name}.bias", [ne[1]], T.F32)
+    m.t("v.post_ln.weight", [hidden], T.F32)
+    m.t("mm.0.weight", [merged, merged], T.F16)
+    m.t("mm.0.bias", [merged], T.F32)
+    m.t("mm.2.weight", [merged, out], T.F16)
+    m.t("mm.2.bias", [out], T.F32)
+
+    def meta(w: gguf.GGUFWriter) -> None:
+        w.add_type("mmproj")
+        w.add_name("Qwen2.5-VL 7B Instruct")
+        w.add_file_type(gguf.LlamaFileType.MOSTLY_F16)
+        w.add_bool("clip.has_vision_encoder", True)
+        w.add_string("clip.projector_type", "qwen2.5vl_merger")
+        w.add_uint32("clip.vision.block_count", depth)
+        w.add_uint32("clip.vision.embedding_length", hidden)
+        w.add_uint32("clip.vision.feed_forward_length", ffn)
+        w.add_uint32("clip.vision.head_count", 16)
+        w.add_uint32("clip.vision.patch_size", patch)
+        w.add_uint32("clip.vision.projection_dim", out)
+        w.add_uint32("clip.vision.spatial_merge_size", 2)
+
+    write(m, "mmproj-qwen2.5-vl-7b-f16", meta)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     print(f"[gguf-fixtures] gguf {_installed_version()} -> {OUT.relative_to(ROOT)}", file=sys.stderr)
@@ -587,6 +639,7 @@ def main() -> None:
     deepseek2_lite()
     gpt_oss()
     llama_split()
+    mmproj_qwen25vl()
 
 
 if __name__ == "__main__":

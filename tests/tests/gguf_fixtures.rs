@@ -319,3 +319,38 @@ fn llama_1b_q4_k_m_matches_the_rule_engine() {
     let read_priced = tensors::weight_bytes(&read, WeightFormat::parse("q4_k_m").unwrap()).unwrap();
     assert_eq!(read_priced.total().get(), g.tensor_bytes(), "rule engine on the file's architecture");
 }
+
+/// A multimodal projector beside a GGUF model (llama.cpp's `--mmproj`): its tensor bytes become
+/// the encoders term, exact; the download grows by its file; the command names it; `--text-only`
+/// leaves it out; a language model file is refused as a projector.
+#[test]
+fn an_mmproj_file_is_the_models_encoder() {
+    let mm = parse("mmproj-qwen2.5-vl-7b-f16");
+    let exp = expected("mmproj-qwen2.5-vl-7b-f16");
+    assert_eq!(mm.architecture_name(), Some("clip"));
+    assert_eq!(mm.tensor_bytes(), num(&exp, "tensor_bytes"));
+    let (mut custom, _) = parse("qwen2-0.5b-f16").to_custom("qwen2-0.5b-f16.gguf").unwrap();
+    let alone = Scenario { model: ModelSource::Custom(Box::new(custom.clone())), ..Scenario::default() };
+    let before = estimate(&alone).unwrap();
+    mm.attach_mmproj_to(&mut custom, "mmproj-qwen2.5-vl-7b-f16.gguf").unwrap();
+    let with = Scenario { model: ModelSource::Custom(Box::new(custom)), ..Scenario::default() };
+    let e = estimate(&with).unwrap();
+    assert_eq!(e.memory.get(TermKind::Encoders).get(), num(&exp, "tensor_bytes"));
+    assert_eq!(
+        e.memory.get(TermKind::Weights),
+        before.memory.get(TermKind::Weights),
+        "the model's own weights"
+    );
+    assert_eq!(e.disk.weights.get(), before.disk.weights.get() + num(&exp, "file_bytes"));
+    let cmd = headroom_core::flags::commands(&with, &e, None).join("\n");
+    assert!(cmd.contains("--mmproj mmproj-qwen2.5-vl-7b-f16.gguf"), "{cmd}");
+    let text = Scenario { text_only: true, ..with.clone() };
+    let t = estimate(&text).unwrap();
+    assert!(t.memory.term(TermKind::Encoders).is_none());
+    let cmd = headroom_core::flags::commands(&text, &t, None).join("\n");
+    assert!(cmd.contains("--no-mmproj") && !cmd.contains("--mmproj "), "{cmd}");
+    // A model file is not a projector.
+    let (mut other, _) = parse("qwen2-0.5b-f16").to_custom("x.gguf").unwrap();
+    let err = parse("llama-1b-q4_k_m").attach_mmproj_to(&mut other, "llama.gguf").unwrap_err().to_string();
+    assert!(err.contains("not a multimodal projector") && err.contains("llama"), "{err}");
+}

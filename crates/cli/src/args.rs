@@ -177,6 +177,11 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "FILE")]
     pub gguf: Option<PathBuf>,
 
+    /// With --gguf: the model's multimodal projector (llama.cpp's mmproj GGUF); its header gives
+    /// the encoder's exact bytes.
+    #[arg(long, value_name = "FILE", requires = "gguf")]
+    pub mmproj: Option<PathBuf>,
+
     /// A .safetensors file or a model.safetensors.index.json: headers only are read, for exact
     /// bytes per tensor; the config.json beside it (or --config) gives the shape.
     #[arg(long, value_name = "FILE")]
@@ -540,9 +545,12 @@ impl ScenarioArgs {
             let entry = headroom_core::catalog::model(id).map_err(|e| e.to_string())?;
             ModelSource::Catalog(entry.id.into())
         } else if let Some(path) = &self.gguf {
-            let r = crate::files::read_gguf(path)?;
+            let mut r = crate::files::read_gguf(path)?;
             for n in &r.notices {
                 eprintln!("note: {n}");
+            }
+            if let Some(mm) = &self.mmproj {
+                crate::files::attach_mmproj(&mut r.model, mm)?;
             }
             ModelSource::Custom(Box::new(r.model))
         } else if let Some(path) = &self.safetensors {

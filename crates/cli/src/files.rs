@@ -80,6 +80,13 @@ pub fn read_gguf(path: &Path) -> Result<FromFiles, String> {
     Ok(FromFiles { model, notices: render(&notices) })
 }
 
+/// Reads an mmproj GGUF's header and adds its tensors to a model read from GGUF as its encoder.
+pub fn attach_mmproj(model: &mut CustomModel, path: &Path) -> Result<(), String> {
+    let g = gguf_header(path)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("mmproj.gguf");
+    g.attach_mmproj_to(model, name).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// One safetensors file's header and its declared length.
 fn safetensors_header(path: &Path) -> Result<(safetensors::Header, u64), String> {
     let (mut f, size) = open(path)?;

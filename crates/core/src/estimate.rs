@@ -505,7 +505,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         r,
         format,
         (weights_device, weights_total, weights_exact),
-        from_file.map(|f| f.tensors.tensors.len()),
+        from_file.and(priced.as_ref()).map(|p| p.tensors.len()),
         gpus,
         runtime,
     );

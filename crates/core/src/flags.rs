@@ -124,7 +124,11 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 s.batch
             );
             if !s.text_only && e.memory.term(crate::estimate::TermKind::Encoders).is_some() {
-                c.push_str(" --mmproj mmproj-F16.gguf");
+                let name = match &s.model {
+                    ModelSource::Custom(m) => m.file.as_ref().and_then(|f| f.mmproj_name.clone()),
+                    _ => None,
+                };
+                c.push_str(&format!(" --mmproj {}", name.as_deref().unwrap_or("mmproj-F16.gguf")));
             } else if s.text_only && has_encoders(e) {
                 c.push_str(" --no-mmproj");
             }

@@ -55,6 +55,10 @@ pub struct FileFacts {
     pub disk: Bytes,
     /// The file to name in commands (`model-Q4_K_M.gguf`), when one file holds the model.
     pub file_name: Option<String>,
+    /// The multimodal projector GGUF read beside it (`mmproj-F16.gguf`), named in llama.cpp's
+    /// `--mmproj`; its tensors are in `tensors` as [`crate::tensor::Role::Encoder`].
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mmproj_name: Option<String>,
 }
 
 /// Where the model's facts come from.

@@ -423,7 +423,48 @@ impl Gguf {
             params: Some(Params::new(self.params())),
             disk: Bytes::new(self.file_bytes()),
             file_name: None,
+            mmproj_name: None,
         }
+    }
+
+    /// Adds a multimodal projector file (llama.cpp's `mmproj`, `general.architecture` `clip`) to
+    /// a model read from GGUF: its tensors become the model's encoder, exact, and its bytes join
+    /// the download.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] when this file is not a projector, or the model has no file facts.
+    pub fn attach_mmproj_to(&self, model: &mut CustomModel, file_name: &str) -> Result<(), Error> {
+        let arch = self.architecture_name().unwrap_or("(none)");
+        if arch != "clip" {
+            return Err(Error::parse(
+                FORMAT,
+                format!(
+                    "{file_name} is not a multimodal projector: its general.architecture is `{arch}`, not `clip`"
+                ),
+            ));
+        }
+        let Some(facts) = model.file.as_mut() else {
+            return Err(Error::parse(FORMAT, "an mmproj file goes with a GGUF model file"));
+        };
+        for t in &self.tensors {
+            let cols = t.dims.first().copied().unwrap_or(1);
+            let rows = t.dims.get(1).copied().unwrap_or(1);
+            let experts = t.dims.iter().skip(2).fold(1u64, |a, d| a.saturating_mul(*d));
+            facts.tensors.tensors.push(crate::tensor::Tensor {
+                role: crate::tensor::Role::Encoder,
+                layer: None,
+                rows,
+                cols,
+                experts,
+            });
+            facts.tensors.bytes.push(t.bytes);
+            if !facts.tensors.gguf_types.is_empty() {
+                facts.tensors.gguf_types.push(t.ty);
+            }
+        }
+        facts.disk = facts.disk.saturating_add(Bytes::new(self.file_bytes()));
+        facts.mmproj_name = Some(file_name.into());
+        Ok(())
     }
 
     /// A model to estimate: the architecture from the metadata, the file's format and its exact

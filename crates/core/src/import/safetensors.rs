@@ -193,7 +193,7 @@ pub fn file_facts(files: &[(Header, u64)]) -> FileFacts {
     let disk = files
         .iter()
         .fold(0u64, |a, (h, n)| a.saturating_add(8).saturating_add(*n).saturating_add(h.total_bytes()));
-    FileFacts { tensors, params, disk: Bytes::new(disk), file_name: None }
+    FileFacts { tensors, params, disk: Bytes::new(disk), file_name: None, mmproj_name: None }
 }
 
 /// The header length a file declares in its first 8 bytes: what to read next (bytes `8..8+N`).
