@@ -230,7 +230,7 @@ pub async fn from_hub(
     // ModelOpt checkpoints state their quantization in a file beside config.json.
     let quant = files.iter().any(|f| f.path == hub::HF_QUANT_CONFIG).then_some(hub::HF_QUANT_CONFIG);
     match hub::plan(r, &files).map_err(parse_err)? {
-        Plan::Gguf { parts, choices } => {
+        Plan::Gguf { parts, choices, mmproj } => {
             let total = parts.len();
             let mut headers = Vec::new();
             let mut bytes_read = 0u64;
@@ -249,10 +249,25 @@ pub async fn from_hub(
             let g = gguf::merge(headers).ok_or_else(|| parse_err("no GGUF header"))?;
             let name = parts[0].rsplit('/').next().unwrap_or(&parts[0]).to_string();
             let (mut model, notices) = g.to_custom(&name).map_err(parse_err)?;
+            // The repository's multimodal projector: the model's encoder, exact.
+            // A projector that cannot be read leaves the model as it is, and says so.
+            let mut said = render(&notices);
+            if let Some(mm) = &mmproj {
+                let url = hub::resolve_url(base, r, mm);
+                let read = gguf_by_chunks(|from, to| hub_ctx.get(&url, mm, Some((from, to))), |_| {}).await;
+                let mm_name = mm.rsplit('/').next().unwrap_or(mm);
+                let attached = match read {
+                    Ok(h) => h.attach_mmproj_to(&mut model, mm_name).map_err(|e| e.to_string()),
+                    Err(e) => Err(format!("{e:?}")),
+                };
+                if let Err(why) = attached {
+                    said.push(format!("{mm_name} (the repository's multimodal projector) could not be read ({why}): its encoder is not counted"));
+                }
+            }
             model.name = format!("{} · {}", r.repo, name);
             Ok(Imported {
                 model,
-                notices: render(&notices),
+                notices: said,
                 read: format!("{} GGUF header(s), {} tensors", parts.len(), g.tensors.len()),
                 choices,
                 file: Some(parts[0].clone()),
@@ -391,8 +406,18 @@ pub async fn from_files(files: Vec<File>, progress: impl Fn(Progress)) -> Result
         return Err(parse_err("no file"));
     }
     let name_of = |f: &File| f.name();
-    let ggufs: Vec<&File> =
-        files.iter().filter(|f| name_of(f).to_ascii_lowercase().ends_with(".gguf")).collect();
+    let is_mmproj = |f: &File| name_of(f).to_ascii_lowercase().starts_with("mmproj");
+    // A multimodal projector chosen with the model: read as its encoder.
+    let mmproj = files.iter().find(|f| is_mmproj(f) && name_of(f).to_ascii_lowercase().ends_with(".gguf"));
+    let ggufs: Vec<&File> = files
+        .iter()
+        .filter(|f| name_of(f).to_ascii_lowercase().ends_with(".gguf") && !is_mmproj(f))
+        .collect();
+    if ggufs.is_empty() && mmproj.is_some() {
+        return Err(parse_err(
+            "an mmproj file is a multimodal projector: choose it together with the model's .gguf file",
+        ));
+    }
     if !ggufs.is_empty() {
         let mut parts: Vec<(u32, &File)> = Vec::new();
         let mut split_count = None;
@@ -435,7 +460,12 @@ pub async fn from_files(files: Vec<File>, progress: impl Fn(Progress)) -> Result
         }
         let first_name = name_of(parts[0].1);
         let g = gguf::merge(headers).ok_or_else(|| parse_err("no GGUF header"))?;
-        let (model, notices) = g.to_custom(&first_name).map_err(parse_err)?;
+        let (mut model, notices) = g.to_custom(&first_name).map_err(parse_err)?;
+        if let Some(mm) = mmproj {
+            let mm_name = name_of(mm);
+            let h = gguf_by_chunks(|from, to| read_slice(mm, from, to), |_| {}).await?;
+            h.attach_mmproj_to(&mut model, &mm_name).map_err(parse_err)?;
+        }
         return Ok(Imported {
             model,
             notices: render(&notices),

@@ -316,6 +316,8 @@ pub enum Plan {
         parts: Vec<String>,
         /// Every GGUF choice in the repository (the first part of each), for a picker.
         choices: Vec<String>,
+        /// The repository's multimodal projector (`mmproj-*.gguf`, F16 preferred), when it has one.
+        mmproj: Option<String>,
     },
     /// Only a config: the estimate prices tensors by rule.
     ConfigOnly {
@@ -365,7 +367,18 @@ pub fn plan(r: &HubRef, files: &[Listed]) -> Result<Plan> {
         if let Some(m) = parts.iter().find(|p| !has(p)) {
             return Err(Error::parse("Hugging Face repository", format!("{m} is missing from {}", r.repo)));
         }
-        return Ok(Plan::Gguf { parts, choices });
+        let mut projectors: Vec<&str> = ggufs
+            .iter()
+            .map(|f| f.path.as_str())
+            .filter(|p| p.rsplit('/').next().unwrap_or("").to_ascii_lowercase().starts_with("mmproj"))
+            .collect();
+        projectors.sort_unstable();
+        let mmproj = projectors
+            .iter()
+            .find(|p| p.to_ascii_lowercase().contains("f16"))
+            .or(projectors.first())
+            .map(|p| (*p).to_string());
+        return Ok(Plan::Gguf { parts, choices, mmproj });
     }
     if r.file.is_some() || r.quant.is_some() {
         return Err(Error::parse("Hugging Face repository", format!("{} has no GGUF files", r.repo)));
@@ -508,9 +521,14 @@ mod tests {
             "mmproj-f16.gguf",
         ]);
         match plan(&r, &gg).unwrap() {
-            Plan::Gguf { parts, choices } => {
+            Plan::Gguf { parts, choices, mmproj } => {
                 assert_eq!(parts, vec!["m-Q4_K_M.gguf".to_string()]);
                 assert_eq!(choices.len(), 3);
+                assert_eq!(
+                    mmproj.as_deref(),
+                    Some("mmproj-f16.gguf"),
+                    "the projector is read with the model"
+                );
             }
             p => panic!("{p:?}"),
         }
