@@ -149,6 +149,36 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 fixed_patches: Some(positions),
             }
         }
+        "gemma4" => {
+            v?;
+            // Gemma 4's vision encoder: a linear patch embedding, a 2-D position table, RMS-normed
+            // blocks with q/k norms and a gated MLP, the soft tokens pooled; the embedder projects
+            // them into the text model (`embed_vision`, no bias).
+            let (h, i, layers) =
+                (n("hidden_size", 768), n("intermediate_size", 3072), n("num_hidden_layers", 16));
+            let heads = n("num_attention_heads", 12);
+            let kv = n("num_key_value_heads", heads);
+            let hd = n("head_dim", 64);
+            let (p, pos) = (n("patch_size", 16), n("position_embedding_size", 10 * 1024));
+            let flag = |k: &str| vc.get(k).and_then(Value::as_bool).unwrap_or(false);
+            let block_mat = 2 * h * heads * hd + 2 * h * kv * hd + 3 * h * i;
+            // Four norms, q/k norms; clipped linears keep four bounds each (7 linears a block).
+            let block_other = 4 * h + 2 * hd + if flag("use_clipped_linears") { 28 } else { 0 };
+            let text = text_hidden.unwrap_or(2304);
+            let standardize = if flag("standardize") { 2 * h } else { 0 };
+            Encoder {
+                modality: Modality::Image,
+                kind: "gemma4_vision".into(),
+                layers,
+                hidden: h,
+                block_params: layers * block_mat,
+                other_params: 3 * p * p * h + 2 * pos * h + layers * block_other + standardize + h * text,
+                patch: p,
+                merge: n("pooling_kernel_size", 3),
+                fixed_tokens: root.get("vision_soft_tokens_per_image").and_then(Value::as_u64),
+                fixed_patches: None,
+            }
+        }
         _ => {
             v?;
             return Some(Err(if kind.is_empty() { format!("{outer} vision") } else { kind }));

@@ -159,7 +159,9 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
         Some(Err(_)) => notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, Vec::new())),
         None => {}
     }
-    if root.get("audio_config").is_some() && !notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted) {
+    if root.get("audio_config").is_some_and(|a| a.as_object().is_some())
+        && !notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted)
+    {
         notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, Vec::new()));
     }
     let format = read_format(&root, &cfg, &mut architecture, &mut notices);
