@@ -60,6 +60,7 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 merge: m,
                 fixed_tokens: None,
                 fixed_patches: None,
+                tile: None,
             }
         }
         "qwen2_5_vl" => {
@@ -87,6 +88,7 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 merge: m,
                 fixed_tokens: None,
                 fixed_patches: None,
+                tile: None,
             }
         }
         "qwen2_vl" => {
@@ -114,6 +116,7 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 merge: m,
                 fixed_tokens: None,
                 fixed_patches: None,
+                tile: None,
             }
         }
         "gemma3" => {
@@ -147,6 +150,45 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 merge: 1,
                 fixed_tokens: root.get("mm_tokens_per_image").and_then(Value::as_u64).or(Some(256)),
                 fixed_patches: Some(positions),
+                tile: None,
+            }
+        }
+        "llama4" => {
+            v?;
+            // Llama 4's vision encoder: a linear patch embedding, a class token and learned
+            // positions, LayerNorm blocks with biased attention and a two-layer MLP, the
+            // pixel-shuffle adapter (`vision_adapter`, no biases), then the projector into the text
+            // model (`multi_modal_projector.linear_1`, no bias).
+            let (h, i, layers) =
+                (n("hidden_size", 768), n("intermediate_size", 5632), n("num_hidden_layers", 34));
+            let (p, image, c) = (n("patch_size", 14), n("image_size", 448), n("num_channels", 3));
+            let (pin, pout) = (n("projector_input_dim", 4096), n("projector_output_dim", 4096));
+            let out = n("vision_output_dim", 7680);
+            let ratio = vc.get("pixel_shuffle_ratio").and_then(Value::as_f64).unwrap_or(0.5);
+            let patches = (image / p.max(1)) * (image / p.max(1));
+            let block_mat = 4 * h * h + 2 * h * i;
+            let block_other = 4 * h + i + h + 4 * h;
+            let text = text_hidden.unwrap_or(5120);
+            let merge = if ratio > 0.0 { (1.0 / ratio) as u64 } else { 1 };
+            Encoder {
+                modality: Modality::Image,
+                kind: "llama4_vision".into(),
+                layers,
+                hidden: h,
+                block_params: layers * block_mat,
+                other_params: h
+                    + (patches + 1) * h
+                    + c * p * p * h
+                    + 4 * h
+                    + layers * block_other
+                    + i * pin
+                    + pin * pout
+                    + out * text,
+                patch: p,
+                merge,
+                fixed_tokens: Some(patches / (merge * merge).max(1)),
+                fixed_patches: Some(patches),
+                tile: Some(image),
             }
         }
         "gemma4" => {
@@ -177,6 +219,7 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 merge: n("pooling_kernel_size", 3),
                 fixed_tokens: root.get("vision_soft_tokens_per_image").and_then(Value::as_u64),
                 fixed_patches: None,
+                tile: None,
             }
         }
         _ => {
@@ -185,4 +228,40 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
         }
     };
     Some(Ok(enc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// transformers 5.24.0 (torch 2.15.0, meta device) builds `Llama4VisionModel` from the
+    /// default `Llama4VisionConfig` with 415,856,640 parameters and `Llama4MultiModalProjector`
+    /// for Scout's 5,120-wide text model with 39,321,600 (the values the released checkpoints'
+    /// vision configs carry: 768 wide, 34 layers, 448-pixel tiles of 14-pixel patches).
+    #[test]
+    fn llama4_vision_counts_what_transformers_builds() {
+        let root = crate::json::parse(
+            br#"{"model_type": "llama4", "vision_config": {}, "text_config": {"hidden_size": 5120}}"#,
+            "test",
+        )
+        .unwrap();
+        let e = vision(&root, "llama4_text").unwrap().unwrap();
+        assert_eq!(e.params(), 415_856_640 + 39_321_600);
+        // 1,024 patches shuffled to 256 tokens a tile; a 1024-pixel image is 3 × 3 tiles and a
+        // thumbnail.
+        assert_eq!(e.tokens_per_image(448), 256);
+        assert_eq!(e.tokens_per_image(1024), 2560);
+    }
+
+    #[test]
+    fn an_unread_vision_tower_is_named() {
+        let root = crate::json::parse(
+            br#"{"model_type": "mistral3", "vision_config": {"model_type": "pixtral"}}"#,
+            "test",
+        )
+        .unwrap();
+        assert_eq!(vision(&root, "mistral").unwrap().unwrap_err(), "pixtral");
+        let text = crate::json::parse(br#"{"model_type": "llama"}"#, "test").unwrap();
+        assert!(vision(&text, "llama").is_none());
+    }
 }

@@ -44,6 +44,10 @@ pub struct Encoder {
     pub fixed_tokens: Option<u64>,
     /// Patches per image when the encoder runs at a fixed resolution (SigLIP's `image_size`).
     pub fixed_patches: Option<u64>,
+    /// Pixels per side of one tile when the image is cut into tiles of the encoder's resolution,
+    /// each `fixed_tokens` tokens, plus a whole-image thumbnail when there are several (Llama 4).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub tile: Option<u64>,
 }
 
 impl Encoder {
@@ -55,6 +59,11 @@ impl Encoder {
     /// Language-model tokens one `side × side` image becomes: a fixed count, or the image resized
     /// to a multiple of `patch × merge` (Qwen-VL's `smart_resize`, rounding to the nearest).
     pub fn tokens_per_image(&self, side: u64) -> u64 {
+        if let (Some(t), Some(tile)) = (self.fixed_tokens, self.tile) {
+            let per_side = side.div_ceil(tile.max(1)).max(1);
+            let tiles = per_side.saturating_mul(per_side);
+            return t.saturating_mul(if tiles > 1 { tiles + 1 } else { 1 });
+        }
         if let Some(t) = self.fixed_tokens {
             return t;
         }
