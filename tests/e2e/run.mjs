@@ -383,6 +383,24 @@ test('a Mac fit that leaves macOS less than its working reserve is a warning, no
   await shot('desktop-mac-reserve-warning');
 });
 
+test('a multimodal model shows its encoder on its own line; text only leaves it out, as the CLI does', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&model=qwen3.5-27b&runtime=vllm&gpus=2`);
+  await ready(page);
+  const want = cli(['estimate', '--model', 'qwen3.5-27b', '--runtime', 'vllm', '--gpus', '2']);
+  assert(want.memory.encoders > 0, 'the CLI counts the encoder');
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(await bytesOf(page, '#hr-encoders-bytes'), want.memory.encoders, 'encoders as the CLI');
+  await shot('desktop-encoders');
+  await page.check('#hr-text-only');
+  const text = cli(['estimate', '--model', 'qwen3.5-27b', '--runtime', 'vllm', '--gpus', '2', '--text-only']);
+  await waitBytes(page, '#hr-total-bytes', text.memory.total);
+  assertEq(await page.locator('#hr-encoders-bytes').count(), 0, 'no encoder line, text only');
+  await page.waitForFunction(() => location.search.includes('text=1'), null, { timeout: 5000 });
+  const command = await page.locator('#hr-commands').textContent();
+  assert(command.includes('--limit-mm-per-prompt'), `vLLM is told to skip the encoder: ${command}`);
+  await shot('desktop-text-only');
+});
+
 test('a hybrid model shows its recurrent state apart from the KV cache, and its layers', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&model=qwen3-next-80b-a3b&ctx=32768`);
   await ready(page);

@@ -234,8 +234,8 @@ messages! {
         "texte seulement : l'encodeur {0} ({1}) n'est pas chargé";
     /// Multimodal model served with its encoder.
     NoteEncoderLoaded =>
-        "the {0} encoder takes {1} on the device: serve it text only (--text-only) if no images are sent",
-        "l'encodeur {0} prend {1} sur l'appareil : servez le modèle en texte seul (--text-only) si aucune image n'est envoyée";
+        "the {0} encoder takes {1} on the device: serving the model text only frees it when no images are sent",
+        "l'encodeur {0} prend {1} sur l'appareil : servir le modèle en texte seul le libère si aucune image n'est envoyée";
     /// Term name: KV cache.
     TermKvCache => "KV cache", "Cache KV";
     /// Term name: recurrent state.
