@@ -761,3 +761,80 @@ fn ollama_batch_and_context_defaults() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["format"], "q4_k_m");
 }
+
+/// ModelOpt checkpoints keep their quantization in `hf_quant_config.json`: read beside the
+/// config, or named by `--quant-config`, it prices the tensors as the headers store them.
+#[test]
+fn hf_quant_config_beside_the_config_is_read() {
+    let dir = std::env::temp_dir().join(format!("headroom-quant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cfg: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("quant/modelopt-nvfp4/config.json")).unwrap())
+            .unwrap();
+    let mut quant = cfg.as_object_mut().unwrap().remove("quantization_config").unwrap();
+    quant.as_object_mut().unwrap().remove("quant_method");
+    let hf_quant =
+        serde_json::json!({"producer": {"name": "modelopt", "version": "0.29.0"}, "quantization": quant});
+    std::fs::write(dir.join("config.json"), cfg.to_string()).unwrap();
+    let header_total: u64 = std::fs::read_to_string(fixture("quant/modelopt-nvfp4/header.tsv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let n: u64 =
+                f[2].split(',').filter(|d| !d.is_empty()).map(|d| d.parse::<u64>().unwrap()).product();
+            let bits = match f[1] {
+                "F32" | "I32" => 32,
+                "BF16" | "F16" => 16,
+                _ => 8,
+            };
+            n * bits / 8
+        })
+        .sum();
+    let config = dir.join("config.json");
+    let config = config.to_str().unwrap();
+    // Without the file: the BF16 model.
+    let bf16 = json(&["estimate", "--config", config]);
+    assert!(bf16["memory"]["weights"].as_u64().unwrap() > header_total);
+    // Named, and beside.
+    let named = dir.join("named.json");
+    std::fs::write(&named, hf_quant.to_string()).unwrap();
+    let v = json(&["estimate", "--config", config, "--quant-config", named.to_str().unwrap()]);
+    assert_eq!(v["memory"]["weights"].as_u64().unwrap(), header_total);
+    std::fs::write(dir.join("hf_quant_config.json"), hf_quant.to_string()).unwrap();
+    let v = json(&["estimate", "--config", config]);
+    assert_eq!(v["memory"]["weights"].as_u64().unwrap(), header_total);
+    assert_eq!(v["format"], "nvfp4");
+    // A broken one is a clear error naming the file.
+    std::fs::write(&named, "[1, 2]").unwrap();
+    let out = headroom(&["estimate", "--config", config, "--quant-config", named.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("named.json"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--mmproj` beside `--gguf`: the projector's tensors are the encoders term; without `--gguf`
+/// it is refused.
+#[test]
+fn an_mmproj_file_gives_the_encoders() {
+    let exp: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("gguf/mmproj-qwen2.5-vl-7b-f16.expected.json")).unwrap(),
+    )
+    .unwrap();
+    let model = fixture("gguf/qwen2-0.5b-f16.gguf");
+    let mm = fixture("gguf/mmproj-qwen2.5-vl-7b-f16.gguf");
+    let v = json(&["estimate", "--gguf", &model, "--mmproj", &mm]);
+    assert_eq!(v["memory"]["encoders"], exp["tensor_bytes"]);
+    let text = json(&["estimate", "--gguf", &model, "--mmproj", &mm, "--text-only"]);
+    assert_eq!(text["memory"]["encoders"], 0);
+    let out = headroom(&["estimate", "--model", "qwen3-8b", "--mmproj", &mm]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = headroom(&["estimate", "--gguf", &model, "--mmproj", &model]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a multimodal projector"));
+}
