@@ -774,7 +774,7 @@ impl WeightFormat {
             "fp32" | "f32" | "float32" | "float" => WeightFormat::F32,
             "fp16" | "f16" | "float16" | "half" => WeightFormat::F16,
             "bf16" | "bfloat16" => WeightFormat::Bf16,
-            "fp8" | "f8" | "float8" | "e4m3" | "fp8_e4m3" => WeightFormat::Fp8,
+            "fp8" | "f8" | "float8" | "e4m3" | "fp8_e4m3" | "e5m2" | "fp8_e5m2" => WeightFormat::Fp8,
             "int8" | "i8" | "8bit" | "llm.int8" => WeightFormat::Int8,
             "int4" | "i4" => WeightFormat::Int4,
             "nf4" | "nf4-dq" | "qlora" => WeightFormat::Nf4 { double_quant: true },
