@@ -191,6 +191,48 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 tile: Some(image),
             }
         }
+        "kimi_k25" => {
+            v?;
+            // Kimi K2.5's MoonViT: a Conv2d patch embedding with bias, a learned 2-D position
+            // table (its temporal table is a fixed buffer, not stored), LayerNorm blocks with a
+            // fused biased `wqkv`, `wo` and a two-layer MLP, a final LayerNorm; the patch-merger
+            // projector (LayerNorm, then (w·k²)² and w·k² → text width, with biases).
+            let (h, i, layers) =
+                (n("vt_hidden_size", 1152), n("vt_intermediate_size", 4304), n("vt_num_hidden_layers", 27));
+            let p = n("patch_size", 14);
+            let pos = n("init_pos_emb_height", 64) * n("init_pos_emb_width", 64);
+            let k: u64 = vc
+                .get("merge_kernel_size")
+                .and_then(Value::as_array)
+                .map_or(4, |a| a.iter().filter_map(Value::as_u64).product::<u64>().max(1));
+            let mm = n("mm_hidden_size", h);
+            let text = vc.get("text_hidden_size").and_then(Value::as_u64).or(text_hidden).unwrap_or(7168);
+            let merged = mm * k;
+            let block_mat = 4 * h * h + 2 * h * i;
+            let block_other = 4 * h + 3 * h + h + i + h;
+            Encoder {
+                modality: Modality::Image,
+                kind: "moonvit".into(),
+                layers,
+                hidden: h,
+                block_params: layers * block_mat,
+                other_params: 3 * p * p * h
+                    + h
+                    + pos * h
+                    + layers * block_other
+                    + 2 * h
+                    + 2 * mm
+                    + merged * merged
+                    + merged
+                    + merged * text
+                    + text,
+                patch: p,
+                merge: (k as f64).sqrt() as u64,
+                fixed_tokens: None,
+                fixed_patches: None,
+                tile: None,
+            }
+        }
         "gemma4" => {
             v?;
             // Gemma 4's vision encoder: a linear patch embedding, a 2-D position table, RMS-normed
@@ -251,6 +293,19 @@ mod tests {
         // thumbnail.
         assert_eq!(e.tokens_per_image(448), 256);
         assert_eq!(e.tokens_per_image(1024), 2560);
+    }
+
+    /// Moonshot's `modeling_kimi_k25.py` (as copied in Ascend/MindSpeed-MM
+    /// mindspeed_mm/fsdp/models/kimik2_5 @57069cd5) builds `MoonViT3dPretrainedModel` and
+    /// `PatchMergerMLP` from Kimi K2.5's published vision_config with 416,866,032 and 54,277,888
+    /// parameters (torch 2.15.0, meta device, its training-framework imports stubbed).
+    #[test]
+    fn kimi_k25_vision_counts_what_its_modeling_code_builds() {
+        let cfg = crate::catalog::model("kimi-k2.5").unwrap();
+        let root = crate::json::parse(cfg.config.as_bytes(), "test").unwrap();
+        let e = vision(&root, "deepseek_v3").unwrap().unwrap();
+        assert_eq!(e.params(), 416_866_032 + 54_277_888);
+        assert_eq!(e.tokens_per_image(1024), 37 * 37);
     }
 
     #[test]
