@@ -201,10 +201,11 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 (n("vt_hidden_size", 1152), n("vt_intermediate_size", 4304), n("vt_num_hidden_layers", 27));
             let p = n("patch_size", 14);
             let pos = n("init_pos_emb_height", 64) * n("init_pos_emb_width", 64);
-            let k: u64 = vc
+            let kernel: alloc::vec::Vec<u64> = vc
                 .get("merge_kernel_size")
                 .and_then(Value::as_array)
-                .map_or(4, |a| a.iter().filter_map(Value::as_u64).product::<u64>().max(1));
+                .map_or(alloc::vec![2, 2], |a| a.iter().filter_map(Value::as_u64).collect());
+            let k: u64 = kernel.iter().product::<u64>().max(1);
             let mm = n("mm_hidden_size", h);
             let text = vc.get("text_hidden_size").and_then(Value::as_u64).or(text_hidden).unwrap_or(7168);
             let merged = mm * k;
@@ -227,7 +228,7 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                     + merged * text
                     + text,
                 patch: p,
-                merge: (k as f64).sqrt() as u64,
+                merge: kernel.first().copied().unwrap_or(2).max(1),
                 fixed_tokens: None,
                 fixed_patches: None,
                 tile: None,
