@@ -280,6 +280,24 @@ def fixtures():
         "BF16",
         lambda m, o, i: ct_nvfp4(m, o, i),
     )
+    yield (
+        "ct-nvfp4a16",
+        {
+            "quant_method": "compressed-tensors",
+            "format": "nvfp4-pack-quantized",
+            "config_groups": {
+                "group_0": {
+                    "targets": ["Linear"],
+                    "weights": {"num_bits": 4, "type": "float", "symmetric": True, "strategy": "tensor_group",
+                                "group_size": 16, "dynamic": False},
+                    "input_activations": None,
+                }
+            },
+            "ignore": dense_ignore,
+        },
+        "BF16",
+        lambda m, o, i: ct_nvfp4(m, o, i, w4a4=False),
+    )
     # Per-module mixes (Kimi K2 Thinking's INT4 experts beside BF16 attention; FP4 experts beside
     # FP8 attention): groups targeting modules by pattern, each with its own format.
     mixed = {

@@ -13,13 +13,14 @@ use headroom_core::text::MsgId;
 use headroom_tests::read_fixture;
 use proptest::prelude::*;
 
-const CASES: [&str; 12] = [
+const CASES: [&str; 13] = [
     "ct-fp8-dynamic",
     "ct-fp8-static",
     "ct-w4a16",
     "ct-w4a16-asym-g32-skip-layer0",
     "ct-w8a8-int",
     "ct-nvfp4",
+    "ct-nvfp4a16",
     "ct-mixed-int4-mlp-fp8-attn",
     "modelopt-fp8",
     "modelopt-nvfp4",

@@ -964,6 +964,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             | WeightFormat::IntScaled { .. }
             | WeightFormat::Mxfp4
             | WeightFormat::Nvfp4
+            | WeightFormat::Nvfp4A16
             | WeightFormat::Gguf(_)) => {
                 notes.push(Msg::new(MsgId::NoteLoraBaseDequantized, vec![Arg::Text(f.label())]));
                 WeightFormat::Bf16
@@ -1811,6 +1812,7 @@ fn is_format_assumption(id: MsgId) -> bool {
             | MsgId::AssumeGgufRules
             | MsgId::AssumeMxfp4Experts
             | MsgId::AssumeNvfp4
+            | MsgId::AssumeNvfp4A16
             | MsgId::AssumeFp8Blocks
             | MsgId::AssumeFp8Scaled
             | MsgId::AssumeIntScaled
@@ -1826,6 +1828,7 @@ fn format_assumption(format: WeightFormat) -> MsgId {
         WeightFormat::Gguf(_) => MsgId::AssumeGgufRules,
         WeightFormat::Mxfp4 => MsgId::AssumeMxfp4Experts,
         WeightFormat::Nvfp4 => MsgId::AssumeNvfp4,
+        WeightFormat::Nvfp4A16 => MsgId::AssumeNvfp4A16,
         WeightFormat::Fp8 => MsgId::AssumeFp8Blocks,
         WeightFormat::Fp8Scaled { .. } => MsgId::AssumeFp8Scaled,
         WeightFormat::IntScaled { .. } => MsgId::AssumeIntScaled,

@@ -235,7 +235,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         let sup = crate::hardware::support(device);
         let low = match base.format {
             f if f.is_fp8() && !sup.fp8 => Some("FP8"),
-            WeightFormat::Mxfp4 | WeightFormat::Nvfp4 if !sup.fp4 => Some("FP4"),
+            WeightFormat::Mxfp4 | WeightFormat::Nvfp4 | WeightFormat::Nvfp4A16 if !sup.fp4 => Some("FP4"),
             _ => None,
         };
         if let (Some(w), true) = (low, runtime == Runtime::Vllm && sup.cuda) {

@@ -424,7 +424,7 @@ pub fn cannot_run(d: &Device, runtime: Runtime, format: WeightFormat, bf16: bool
         let what = match format {
             WeightFormat::Fp8 | WeightFormat::Fp8Scaled { .. } => Some("FP8"),
             WeightFormat::Mxfp4 => Some("MXFP4"),
-            WeightFormat::Nvfp4 => Some("NVFP4"),
+            WeightFormat::Nvfp4 | WeightFormat::Nvfp4A16 => Some("NVFP4"),
             _ => None,
         };
         if let Some(w) = what {

@@ -115,7 +115,8 @@ impl Runtime {
             | WeightFormat::Awq { .. }
             | WeightFormat::Gptq { .. }
             | WeightFormat::Mxfp4
-            | WeightFormat::Nvfp4 => Runtime::Vllm,
+            | WeightFormat::Nvfp4
+            | WeightFormat::Nvfp4A16 => Runtime::Vllm,
             _ => Runtime::Transformers,
         }
     }

@@ -477,6 +477,9 @@ pub enum WeightFormat {
     /// FP8 (E4M3) scale per 16 values and per-tensor FP32 scales, on every linear layer of the
     /// blocks; embeddings, head, norms and routers in BF16 (4.5 bits).
     Nvfp4,
+    /// NVFP4 for the weights only (compressed-tensors `NVFP4A16`): as [`WeightFormat::Nvfp4`]
+    /// without the per-matrix input scale.
+    Nvfp4A16,
     /// GPTQ: `bits`-bit codes, per-group fp16 scales and packed zeros, a g_idx per input row.
     Gptq {
         /// Bits per weight (2, 3, 4 or 8).
@@ -622,6 +625,7 @@ pub const ALL_FORMATS: &[WeightFormat] = &[
     WeightFormat::Nf4 { double_quant: true },
     WeightFormat::Nf4 { double_quant: false },
     WeightFormat::Nvfp4,
+    WeightFormat::Nvfp4A16,
     WeightFormat::Mxfp4,
     WeightFormat::IntScaled { bits: 4, grain: Grain::Group(128), zero_point: false, packed: true },
     WeightFormat::IntScaled { bits: 4, grain: Grain::Group(32), zero_point: false, packed: true },
@@ -657,6 +661,7 @@ impl WeightFormat {
             WeightFormat::Nf4 { double_quant: false } => "nf4-single".into(),
             WeightFormat::Mxfp4 => "mxfp4".into(),
             WeightFormat::Nvfp4 => "nvfp4".into(),
+            WeightFormat::Nvfp4A16 => "nvfp4-a16".into(),
             WeightFormat::Gptq { bits, group } => group_id("gptq", bits, group),
             WeightFormat::Awq { bits, group } => group_id("awq", bits, group),
             WeightFormat::Fp8Scaled { grain, scale_bytes, input_bytes } => {
@@ -698,6 +703,7 @@ impl WeightFormat {
             WeightFormat::Nf4 { double_quant: false } => "NF4".into(),
             WeightFormat::Mxfp4 => "MXFP4".into(),
             WeightFormat::Nvfp4 => "NVFP4".into(),
+            WeightFormat::Nvfp4A16 => "NVFP4 (weights only)".into(),
             WeightFormat::Gptq { bits, group } => group_label("GPTQ", bits, group),
             WeightFormat::Awq { bits, group } => group_label("AWQ", bits, group),
             WeightFormat::Fp8Scaled { grain, .. } => format!("FP8 {}", grain.label()),
@@ -721,7 +727,7 @@ impl WeightFormat {
             WeightFormat::Nf4 { double_quant: true } => 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0),
             WeightFormat::Nf4 { double_quant: false } => 4.0 + 32.0 / 64.0,
             WeightFormat::Mxfp4 => 4.25,
-            WeightFormat::Nvfp4 => 4.5,
+            WeightFormat::Nvfp4 | WeightFormat::Nvfp4A16 => 4.5,
             WeightFormat::Gptq { bits, group } | WeightFormat::Awq { bits, group } => {
                 let g = if group == 0 { 4096.0 } else { group as f64 };
                 bits as f64 + (16.0 + bits as f64) / g
@@ -781,6 +787,7 @@ impl WeightFormat {
             "nf4-single" | "nf4-nodq" => WeightFormat::Nf4 { double_quant: false },
             "mxfp4" => WeightFormat::Mxfp4,
             "nvfp4" | "fp4" | "nvfp4-pack-quantized" => WeightFormat::Nvfp4,
+            "nvfp4-a16" | "nvfp4a16" => WeightFormat::Nvfp4A16,
             "gptq" => WeightFormat::Gptq { bits: 4, group: 128 },
             "awq" => WeightFormat::Awq { bits: 4, group: 128 },
             _ => {

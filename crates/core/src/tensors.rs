@@ -251,11 +251,13 @@ pub(crate) fn quantized_bytes(t: &Tensor, format: WeightFormat) -> Option<u64> {
                 codes.checked_add(blocks.checked_mul(4)?)?.checked_add(state)
             }
         }
-        WeightFormat::Nvfp4 => {
+        WeightFormat::Nvfp4 | WeightFormat::Nvfp4A16 => {
             // Two codes per byte, one E4M3 scale per 16 values of a row, and per matrix (per
-            // expert) an FP32 weight scale and an FP32 input scale.
+            // expert) an FP32 weight scale and, when activations are quantized too, an FP32
+            // input scale.
             let scales = mul(&[t.cols.div_ceil(16), rows])?;
-            n.div_ceil(2).checked_add(scales)?.checked_add(mul(&[t.experts, 8])?)
+            let per_matrix = if format == WeightFormat::Nvfp4 { 8 } else { 4 };
+            n.div_ceil(2).checked_add(scales)?.checked_add(mul(&[t.experts, per_matrix])?)
         }
         WeightFormat::Mxfp4 => {
             // 16 bytes of 4-bit codes and one E8M0 exponent byte per 32 values.

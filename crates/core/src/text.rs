@@ -305,6 +305,10 @@ messages! {
     AssumeNvfp4 =>
         "{0} on every linear layer of the blocks (4.5 bits: two codes per byte, one FP8 scale per 16, two FP32 scales per matrix); embeddings, head, routers and norms in BF16",
         "{0} sur chaque couche linéaire des blocs (4,5 bits : deux codes par octet, une échelle FP8 par 16, deux échelles FP32 par matrice) ; embeddings, tête, routeurs et normes en BF16";
+    /// NVFP4 weights only.
+    AssumeNvfp4A16 =>
+        "{0} on every linear layer of the blocks (two codes per byte, one FP8 scale per 16, one FP32 scale per matrix; activations stay 16-bit); embeddings, head, routers and norms in BF16",
+        "{0} sur chaque couche linéaire des blocs (deux codes par octet, une échelle FP8 par 16, une échelle FP32 par matrice ; activations en 16 bits) ; embeddings, tête, routeurs et normes en BF16";
     /// MXFP4 on experts.
     AssumeMxfp4Experts =>
         "{0} on the expert matrices (4.25 bits: 16 bytes of codes and one exponent byte per 32); attention, router, embeddings in BF16",

@@ -1924,10 +1924,17 @@ mod tests {
         assert!(fp8.architecture.quant.is_some(), "the plan rides on the architecture");
         let nv = with(
             r#"{"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized", "config_groups": {"group_0":
-            {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "float", "strategy": "tensor_group", "group_size": 16}}},
+            {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "float", "strategy": "tensor_group", "group_size": 16},
+            "input_activations": {"num_bits": 4, "type": "float", "strategy": "tensor_group", "group_size": 16, "dynamic": "local"}}},
             "ignore": ["lm_head"]}"#,
         );
         assert_eq!(nv.format, Some(WeightFormat::Nvfp4));
+        let a16 = with(
+            r#"{"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized", "config_groups": {"group_0":
+            {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "float", "strategy": "tensor_group", "group_size": 16}}},
+            "ignore": ["lm_head"]}"#,
+        );
+        assert_eq!(a16.format, Some(WeightFormat::Nvfp4A16), "weights only: no input scale");
         // A compressed-tensors config without its groups: a clear notice naming the field, a
         // fallback format, never silence.
         let broken = with(r#"{"quant_method": "compressed-tensors", "format": "float-quantized"}"#);

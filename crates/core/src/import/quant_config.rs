@@ -289,7 +289,14 @@ fn compressed_tensors(q: &Value, base: WeightFormat, notices: &mut Vec<Msg>) -> 
                 scale_bytes: sb,
                 input_bytes: if static_input { sb } else { 0 },
             },
-            ("float", 4, "nvfp4-pack-quantized") if grain == Grain::Group(16) => WeightFormat::Nvfp4,
+            // W4A4 stores an input global scale beside the weight's; NVFP4A16 does not.
+            ("float", 4, "nvfp4-pack-quantized") if grain == Grain::Group(16) => {
+                if g.get("input_activations").is_some_and(|a| !a.is_null()) {
+                    WeightFormat::Nvfp4
+                } else {
+                    WeightFormat::Nvfp4A16
+                }
+            }
             ("float", 4, "mxfp4-pack-quantized") if grain == Grain::Group(32) => WeightFormat::Mxfp4,
             ("float", 4, _) => {
                 return Err(fault(
