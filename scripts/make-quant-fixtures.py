@@ -169,132 +169,103 @@ def ignored(module: str, ignore: list[str]) -> bool:
     return False
 
 
+_UNSET = object()
+
+
+def ct_config(fmt: str, weights: dict, inputs=_UNSET, ignore=None) -> dict:
+    """A compressed-tensors `quantization_config` with one group on every `Linear` (`inputs`:
+    its `input_activations`, written only when given, `None` included)."""
+    group = {"targets": ["Linear"], "weights": weights}
+    if inputs is not _UNSET:
+        group["input_activations"] = inputs
+    return {"quant_method": "compressed-tensors", "format": fmt, "config_groups": {"group_0": group},
+            "ignore": ignore or []}
+
+
 # Each fixture: (name, quantization_config, float dtype of the rest, per-linear writer).
 def fixtures():
     dense_ignore = ["lm_head"]
     yield (
         "ct-fp8-dynamic",
-        {
-            "quant_method": "compressed-tensors",
-            "format": "float-quantized",
-            "config_groups": {
-                "group_0": {
-                    "targets": ["Linear"],
-                    "weights": {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "channel",
-                                "group_size": None, "dynamic": False},
-                    "input_activations": {"num_bits": 8, "type": "float", "symmetric": True,
-                                          "strategy": "token", "dynamic": True},
-                }
-            },
-            "ignore": dense_ignore,
-        },
+        ct_config(
+            "float-quantized",
+            weights={"num_bits": 8, "type": "float", "symmetric": True, "strategy": "channel",
+                     "group_size": None, "dynamic": False},
+            inputs={"num_bits": 8, "type": "float", "symmetric": True,
+                     "strategy": "token", "dynamic": True},
+            ignore=dense_ignore,
+        ),
         "BF16",
         lambda m, o, i: ct_fp8(m, o, i, "channel", "BF16", False),
     )
     yield (
         "ct-fp8-static",
-        {
-            "quant_method": "compressed-tensors",
-            "format": "float-quantized",
-            "config_groups": {
-                "group_0": {
-                    "targets": ["Linear"],
-                    "weights": {"num_bits": 8, "type": "float", "strategy": "tensor", "dynamic": False},
-                    "input_activations": {"num_bits": 8, "type": "float", "strategy": "tensor",
-                                          "dynamic": False},
-                }
-            },
-            "ignore": dense_ignore,
-        },
+        ct_config(
+            "float-quantized",
+            weights={"num_bits": 8, "type": "float", "strategy": "tensor", "dynamic": False},
+            inputs={"num_bits": 8, "type": "float", "strategy": "tensor",
+                     "dynamic": False},
+            ignore=dense_ignore,
+        ),
         "BF16",
         lambda m, o, i: ct_fp8(m, o, i, "tensor", "BF16", True),
     )
     yield (
         "ct-w4a16",
-        {
-            "quant_method": "compressed-tensors",
-            "format": "pack-quantized",
-            "config_groups": {
-                "group_0": {
-                    "targets": ["Linear"],
-                    "weights": {"num_bits": 4, "type": "int", "symmetric": True, "strategy": "group",
-                                "group_size": 128},
-                }
-            },
-            "ignore": dense_ignore,
-        },
+        ct_config(
+            "pack-quantized",
+            weights={"num_bits": 4, "type": "int", "symmetric": True, "strategy": "group",
+                     "group_size": 128},
+            ignore=dense_ignore,
+        ),
         "BF16",
         lambda m, o, i: ct_pack(m, o, i, 4, 128, True, "BF16"),
     )
     yield (
         "ct-w4a16-asym-g32-skip-layer0",
-        {
-            "quant_method": "compressed-tensors",
-            "format": "pack-quantized",
-            "config_groups": {
-                "group_0": {
-                    "targets": ["Linear"],
-                    "weights": {"num_bits": 4, "type": "int", "symmetric": False, "strategy": "group",
-                                "group_size": 32},
-                }
-            },
-            "ignore": ["lm_head", r"re:model\.layers\.0\..*"],
-        },
+        ct_config(
+            "pack-quantized",
+            weights={"num_bits": 4, "type": "int", "symmetric": False, "strategy": "group",
+                     "group_size": 32},
+            ignore=["lm_head", r"re:model\.layers\.0\..*"],
+        ),
         "BF16",
         lambda m, o, i: ct_pack(m, o, i, 4, 32, False, "BF16"),
     )
     yield (
         "ct-w8a8-int",
-        {
-            "quant_method": "compressed-tensors",
-            "format": "int-quantized",
-            "config_groups": {
-                "group_0": {
-                    "targets": ["Linear"],
-                    "weights": {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "channel"},
-                    "input_activations": {"num_bits": 8, "type": "int", "symmetric": True,
-                                          "strategy": "token", "dynamic": True},
-                }
-            },
-            "ignore": dense_ignore,
-        },
+        ct_config(
+            "int-quantized",
+            weights={"num_bits": 8, "type": "int", "symmetric": True, "strategy": "channel"},
+            inputs={"num_bits": 8, "type": "int", "symmetric": True,
+                     "strategy": "token", "dynamic": True},
+            ignore=dense_ignore,
+        ),
         "BF16",
         lambda m, o, i: ct_int8(m, o, i, "BF16"),
     )
     yield (
         "ct-nvfp4",
-        {
-            "quant_method": "compressed-tensors",
-            "format": "nvfp4-pack-quantized",
-            "config_groups": {
-                "group_0": {
-                    "targets": ["Linear"],
-                    "weights": {"num_bits": 4, "type": "float", "symmetric": True, "strategy": "tensor_group",
-                                "group_size": 16, "dynamic": False},
-                    "input_activations": {"num_bits": 4, "type": "float", "symmetric": True,
-                                          "strategy": "tensor_group", "group_size": 16, "dynamic": "local"},
-                }
-            },
-            "ignore": dense_ignore,
-        },
+        ct_config(
+            "nvfp4-pack-quantized",
+            weights={"num_bits": 4, "type": "float", "symmetric": True, "strategy": "tensor_group",
+                     "group_size": 16, "dynamic": False},
+            inputs={"num_bits": 4, "type": "float", "symmetric": True,
+                     "strategy": "tensor_group", "group_size": 16, "dynamic": "local"},
+            ignore=dense_ignore,
+        ),
         "BF16",
         lambda m, o, i: ct_nvfp4(m, o, i),
     )
     yield (
         "ct-nvfp4a16",
-        {
-            "quant_method": "compressed-tensors",
-            "format": "nvfp4-pack-quantized",
-            "config_groups": {
-                "group_0": {
-                    "targets": ["Linear"],
-                    "weights": {"num_bits": 4, "type": "float", "symmetric": True, "strategy": "tensor_group",
-                                "group_size": 16, "dynamic": False},
-                    "input_activations": None,
-                }
-            },
-            "ignore": dense_ignore,
-        },
+        ct_config(
+            "nvfp4-pack-quantized",
+            weights={"num_bits": 4, "type": "float", "symmetric": True, "strategy": "tensor_group",
+                     "group_size": 16, "dynamic": False},
+            inputs=None,
+            ignore=dense_ignore,
+        ),
         "BF16",
         lambda m, o, i: ct_nvfp4(m, o, i, w4a4=False),
     )

@@ -131,25 +131,9 @@ fn strings<'a>(v: &'a Value, field: &str) -> Result<Vec<&'a str>, Fault> {
         .collect()
 }
 
-/// compressed-tensors' entries: `re:` patterns, else a full module name or a class name.
-fn ct_matchers(v: Option<&Value>, field: &str) -> Result<Vec<Matcher>, Fault> {
-    let Some(v) = v else { return Ok(Vec::new()) };
-    strings(v, field)?
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let f = format!("{field}[{i}]");
-            let m = match s.strip_prefix("re:") {
-                Some(r) => Matcher::new(MatchKind::Regex, r, &f),
-                None => Matcher::new(MatchKind::Exact, s, &f),
-            };
-            m.map_err(|e| e.to_string())
-        })
-        .collect()
-}
-
-/// `modules_to_not_convert`-style entries: module paths or wildcards.
-fn module_matchers(v: Option<&Value>, field: &str) -> Result<Vec<Matcher>, Fault> {
+/// A list of entries: `re:` patterns, else compared as `plain` says (compressed-tensors: the exact
+/// module or class name; `modules_to_not_convert` and the like: a module path or wildcard).
+fn matchers(v: Option<&Value>, field: &str, plain: MatchKind) -> Result<Vec<Matcher>, Fault> {
     let Some(v) = v else { return Ok(Vec::new()) };
     strings(v, field)?
         .iter()
@@ -158,11 +142,21 @@ fn module_matchers(v: Option<&Value>, field: &str) -> Result<Vec<Matcher>, Fault
             let f = format!("{field}[{i}]");
             match s.strip_prefix("re:") {
                 Some(r) => Matcher::new(MatchKind::Regex, r, &f),
-                None => Matcher::new(MatchKind::Module, s, &f),
+                None => Matcher::new(plain, s, &f),
             }
             .map_err(|e| e.to_string())
         })
         .collect()
+}
+
+/// compressed-tensors' entries.
+fn ct_matchers(v: Option<&Value>, field: &str) -> Result<Vec<Matcher>, Fault> {
+    matchers(v, field, MatchKind::Exact)
+}
+
+/// `modules_to_not_convert`-style entries.
+fn module_matchers(v: Option<&Value>, field: &str) -> Result<Vec<Matcher>, Fault> {
+    matchers(v, field, MatchKind::Module)
 }
 
 fn default_target() -> Vec<Matcher> {
