@@ -324,14 +324,7 @@ pub fn WorkloadInputs() -> impl IntoView {
     let lora = Memo::new(move |_| s.with(|s| matches!(s.mode, Mode::Lora | Mode::Qlora)));
     let lora = move || lora.get();
     // Whether the model has an encoder to leave out (loaded, or skipped as text only).
-    let multimodal = Memo::new(move |_| {
-        ui.result.with(|r| {
-            r.as_ref().is_ok_and(|(e, _)| {
-                e.memory.term(headroom_core::estimate::TermKind::Encoders).is_some()
-                    || e.notes.iter().any(|n| n.id == headroom_core::text::MsgId::NoteTextOnly)
-            })
-        })
-    });
+    let multimodal = Memo::new(move |_| ui.result.with(|r| r.as_ref().is_ok_and(|(e, _)| e.has_encoders())));
     let multimodal = move || multimodal.get();
 
     let weights_options = Signal::derive(move || {

@@ -124,6 +124,14 @@ pub struct Estimate {
     pub sglang: Option<crate::sglang::SglangBudget>,
 }
 
+impl Estimate {
+    /// Whether the model carries a vision or audio encoder (loaded, or skipped as text only).
+    pub fn has_encoders(&self) -> bool {
+        self.memory.term(TermKind::Encoders).is_some()
+            || self.notes.iter().any(|n| n.id == MsgId::NoteTextOnly)
+    }
+}
+
 /// What a training run involves beyond memory.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]

@@ -103,7 +103,7 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 _ => {}
             }
             c.push_str(torch_format_flag(e.format));
-            if s.text_only && has_encoders(e) {
+            if s.text_only && e.has_encoders() {
                 // vLLM's text-only mode: every modality limited to 0 skips loading the encoder.
                 c.push_str(r#" --limit-mm-per-prompt '{"image": 0, "video": 0}'"#);
             }
@@ -129,7 +129,7 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                     _ => None,
                 };
                 c.push_str(&format!(" --mmproj {}", name.as_deref().unwrap_or("mmproj-F16.gguf")));
-            } else if s.text_only && has_encoders(e) {
+            } else if s.text_only && e.has_encoders() {
                 c.push_str(" --no-mmproj");
             }
             // llama.cpp refuses a quantized V cache without flash attention (`-fa off -ctv q8_0`
@@ -233,12 +233,6 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
         out.push(format!("sudo sysctl iogpu.wired_limit_mb={mib}  # if macOS refuses the memory"));
     }
     out
-}
-
-/// Whether the estimate's model carries encoders (loaded or, text only, skipped).
-fn has_encoders(e: &Estimate) -> bool {
-    e.memory.term(crate::estimate::TermKind::Encoders).is_some()
-        || e.notes.iter().any(|n| n.id == crate::text::MsgId::NoteTextOnly)
 }
 
 /// vLLM's and SGLang's flag for a weight format (`--quantization …`, `--dtype …`); empty for a
