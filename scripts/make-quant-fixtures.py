@@ -31,16 +31,25 @@ in Headroom's code (a test then checks that Headroom's config-only estimate give
   `qzeros` int32 [groups, out*bits/32], `scales` F16 [groups, out], `g_idx` int32 [in].
 - AutoAWQ (`modules/linear/gemm.py`): `qweight` int32 [in, out/8], `qzeros` int32 [groups, out/8],
   `scales` F16 [groups, out].
+- bitsandbytes 0.50 (`functional.py` `QuantState.as_dict(packed=True)`, `utils.py`
+  `pack_dict_to_tensor`) as transformers saves a 4-bit model (unsloth/*-bnb-4bit): `weight` uint8
+  [ceil(n/2), 1], `weight.absmax` (uint8 with double quantization, else F32) [ceil(n/64)],
+  `weight.quant_map` F32 [16], with double quantization `weight.nested_absmax` F32
+  [ceil(blocks/256)] and `weight.nested_quant_map` F32 [256], and
+  `weight.quant_state.bitsandbytes__nf4` uint8 holding json.dumps of quant_type, blocksize, dtype,
+  shape (and nested_blocksize, nested_dtype, nested_offset); LLM.int8: `weight` int8, `SCB` F32
+  [out], `weight_format` uint8 scalar. The output head stays unquantized (no skip list given).
 
 Tensors a library leaves alone keep the model's dtype (BF16; F16 for the GPTQ and AWQ fixtures,
 whose tools save in FP16). Which `quantization_config` each fixture carries, and where it comes
-from, is in tests/fixtures/quant/SOURCES.tsv.
+from, is in each fixture's config.json (written by this script).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import struct
 import re
 from pathlib import Path
 
@@ -155,6 +164,47 @@ def awq(module, out, inp, group):
         (module + ".qweight", "I32", [inp, out // 8]),
         (module + ".qzeros", "I32", [groups, out // 8]),
         (module + ".scales", "F16", [groups, out]),
+    ]
+
+
+def f32(x: float) -> float:
+    """x rounded to float32, as `QuantState.offset.item()` returns it."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+# A mean absmax whose repr has the usual 20 characters (Python prints float32 means in 16-21).
+NESTED_OFFSET = f32(0.0257160179)
+assert len(repr(NESTED_OFFSET)) == 20, repr(NESTED_OFFSET)
+
+
+def bnb4(module, out, inp, double_quant):
+    """bitsandbytes 4-bit as `QuantState.as_dict(packed=True)` saves it (bitsandbytes 0.50
+    functional.py; transformers' bnb 4-bit serialization): packed codes, absmax (8-bit with
+    double quantization), the code tables, and the JSON rest as a uint8 tensor."""
+    n = out * inp
+    blocks = math.ceil(n / 64)
+    state = {"quant_type": "nf4", "blocksize": 64, "dtype": "bfloat16", "shape": [out, inp]}
+    t = [
+        (module + ".weight", "U8", [math.ceil(n / 2), 1]),
+        (module + ".weight.absmax", "U8" if double_quant else "F32", [blocks]),
+        (module + ".weight.quant_map", "F32", [16]),
+    ]
+    if double_quant:
+        t += [
+            (module + ".weight.nested_absmax", "F32", [math.ceil(blocks / 256)]),
+            (module + ".weight.nested_quant_map", "F32", [256]),
+        ]
+        state.update({"nested_blocksize": 256, "nested_dtype": "float32", "nested_offset": NESTED_OFFSET})
+    t.append((module + ".weight.quant_state.bitsandbytes__nf4", "U8", [len(json.dumps(state).encode())]))
+    return t
+
+
+def bnb8(module, out, inp):
+    """bitsandbytes LLM.int8: int8 codes, the FP32 row scales `SCB` and a `weight_format` byte."""
+    return [
+        (module + ".weight", "I8", [out, inp]),
+        (module + ".SCB", "F32", [out]),
+        (module + ".weight_format", "U8", []),
     ]
 
 
@@ -328,6 +378,18 @@ def fixtures():
         "F16",
         lambda m, o, i: None if m.endswith("self_attn.o_proj") else awq(m, o, i, 128),
     )
+
+    bnb = {"quant_method": "bitsandbytes", "_load_in_4bit": True, "_load_in_8bit": False,
+           "bnb_4bit_compute_dtype": "bfloat16", "bnb_4bit_quant_storage": "uint8",
+           "bnb_4bit_quant_type": "nf4", "bnb_4bit_use_double_quant": True,
+           "llm_int8_enable_fp32_cpu_offload": False, "llm_int8_has_fp16_weight": False,
+           "llm_int8_skip_modules": None, "llm_int8_threshold": 6.0,
+           "load_in_4bit": True, "load_in_8bit": False}
+    yield ("bnb-nf4-dq", bnb, "BF16", lambda m, o, i: bnb4(m, o, i, True))
+    yield ("bnb-nf4", dict(bnb, bnb_4bit_use_double_quant=False), "BF16",
+           lambda m, o, i: bnb4(m, o, i, False))
+    yield ("bnb-int8", dict(bnb, _load_in_4bit=False, _load_in_8bit=True, load_in_4bit=False,
+                            load_in_8bit=True), "F16", bnb8)
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ use headroom_core::text::MsgId;
 use headroom_tests::read_fixture;
 use proptest::prelude::*;
 
-const CASES: [&str; 13] = [
+const CASES: [&str; 16] = [
     "ct-fp8-dynamic",
     "ct-fp8-static",
     "ct-w4a16",
@@ -27,6 +27,9 @@ const CASES: [&str; 13] = [
     "fp8-block128",
     "gptq-4bit-g128",
     "awq-4bit-g128",
+    "bnb-nf4-dq",
+    "bnb-nf4",
+    "bnb-int8",
 ];
 
 fn config(case: &str) -> String {

@@ -232,24 +232,30 @@ pub(crate) fn quantized_bytes(t: &Tensor, format: WeightFormat) -> Option<u64> {
                 n.checked_add(scales)?.checked_add(zp)
             }
         }
-        WeightFormat::Int8 => n.checked_add(rows.checked_mul(4)?),
+        // LLM.int8 (bitsandbytes): int8 codes, an FP32 scale per output row (`SCB`) and a
+        // one-byte `weight_format` per matrix.
+        WeightFormat::Int8 => n.checked_add(rows.checked_mul(4)?)?.checked_add(t.experts),
         WeightFormat::Int4 => {
             let scales = mul(&[t.cols.div_ceil(128), rows, 2])?;
             n.div_ceil(2).checked_add(scales)
         }
         WeightFormat::Nf4 { double_quant } => {
-            let codes = n.div_ceil(2);
-            let blocks = n.div_ceil(64);
-            // 16 fp32 code values (the NF4 table) are stored with each tensor's quant state.
-            let state = 64;
-            if double_quant {
-                codes
+            // Per matrix, as bitsandbytes' `QuantState.as_dict(packed=True)` saves it: the codes
+            // two to a byte, one absmax per 64 (FP32, or 8-bit with double quantization and
+            // then one FP32 per 256 of them and the 256-entry FP32 nested code table), the
+            // 16-entry FP32 code table, and the JSON of the rest (`quant_state.bitsandbytes__nf4`).
+            let per = mul(&[t.rows, t.cols])?;
+            let blocks = per.div_ceil(64);
+            let body = if double_quant {
+                per.div_ceil(2)
                     .checked_add(blocks)?
                     .checked_add(blocks.div_ceil(256).checked_mul(4)?)?
-                    .checked_add(state)
+                    .checked_add(256 * 4)?
             } else {
-                codes.checked_add(blocks.checked_mul(4)?)?.checked_add(state)
-            }
+                per.div_ceil(2).checked_add(blocks.checked_mul(4)?)?
+            };
+            let state = 16 * 4 + bnb_state_json(t.rows, t.cols, double_quant);
+            mul(&[body.checked_add(state)?, t.experts])
         }
         WeightFormat::Nvfp4 | WeightFormat::Nvfp4A16 => {
             // Two codes per byte, one E4M3 scale per 16 values of a row, and per matrix (per
@@ -285,6 +291,16 @@ pub(crate) fn quantized_bytes(t: &Tensor, format: WeightFormat) -> Option<u64> {
         // GGUF types are priced by their own rules (`gguf_tensor_bytes`).
         WeightFormat::Gguf(_) => half,
     }
+}
+
+/// Bytes of the JSON bitsandbytes packs into `quant_state.bitsandbytes__nf4`:
+/// `{"quant_type": "nf4", "blocksize": 64, "dtype": "bfloat16", "shape": [R, C]}`, and with
+/// double quantization `"nested_blocksize": 256, "nested_dtype": "float32", "nested_offset": x`
+/// where `x`, the mean absmax as Python prints a float32, is taken at its usual 20 characters
+/// (16–21 seen; an FP16 model's `"float16"` is one byte shorter).
+fn bnb_state_json(rows: u64, cols: u64, double_quant: bool) -> u64 {
+    let digits = |v: u64| v.checked_ilog10().map_or(1, |d| u64::from(d) + 1);
+    74 + digits(rows) + digits(cols) + if double_quant { 71 + 20 } else { 0 }
 }
 
 fn gguf_tensor_bytes(t: &Tensor, ty: GgmlType) -> Option<u64> {
