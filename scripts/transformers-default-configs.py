@@ -35,6 +35,8 @@ FAMILIES = [
     "qwen3_vl_moe_text", "falcon_mamba", "olmo", "helium", "exaone", "apertus", "arcee", "bitnet",
     "aria_text", "longcat_flash", "kimi_linear", "glm4_moe_lite", "zamba2", "gemma", "llama",
     "mistral", "qwen2", "qwen3",
+    # Multimodal: their vision and audio encoders (import/encoders.rs) against transformers' build.
+    "internvl", "gemma3n", "gemma4", "phi4_multimodal", "llava", "mllama", "idefics3",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 

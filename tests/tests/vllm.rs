@@ -132,6 +132,7 @@ fn budget_of(util: u32, offload: u64, seqs: Option<u64>) -> i64 {
             total: headroom_core::units::Bytes::new(79 * GIB),
             device_name: "NVIDIA H100",
             drafter: None,
+            encoders: &[],
         },
     )
     .available_kv
@@ -287,4 +288,53 @@ fn expert_parallelism_spreads_the_experts_over_every_gpu() {
     assert_eq!((c.vllm.data_parallel, c.vllm.expert_parallel), (Some(8), true));
     let linked = headroom_core::share::decode(&headroom_core::share::encode(&s(1, Some(8), true))).scenario;
     assert_eq!(linked, s(1, Some(8), true));
+}
+
+/// A multimodal model's encoder is profiled before the language model, as vLLM's
+/// `profile_run` does: as many dummy items of the largest size as the encoder budget
+/// (`max(max_num_batched_tokens, one item)`) holds, their outputs kept through the language
+/// model's step; a text-only launch profiles none.
+#[test]
+fn the_encoder_profile_follows_vllms_budget() {
+    use headroom_core::estimate::TermKind;
+    use headroom_core::scenario::ModelSource;
+    let on = |model: ModelSource, device: &str, text_only: bool| {
+        let s = Scenario {
+            model,
+            context: 32768,
+            runtime: Some(Runtime::Vllm),
+            device: Some(DeviceChoice::Catalog(device.into())),
+            text_only,
+            ..Scenario::default()
+        };
+        estimate(&s).unwrap()
+    };
+    // Gemma 3 12B: 256 tokens an image, 2,048 batched tokens on a 24 GB card → 8 items.
+    let gemma = || ModelSource::Catalog("gemma-3-12b".into());
+    let e = on(gemma(), "rtx-4090", false);
+    let b = e.vllm.as_ref().unwrap();
+    let p = b.encoder.as_ref().unwrap();
+    assert_eq!((p.budget_tokens, p.items, p.item_tokens), (2048, 8, 256));
+    assert!(
+        b.log_lines().iter().any(|l| l.contains("budget of 2048 tokens, and profiled with 8 image items"))
+    );
+    let text = on(gemma(), "rtx-4090", true);
+    let t = text.vllm.as_ref().unwrap();
+    assert!(t.encoder.is_none());
+    assert!(t.activation_peak <= b.activation_peak);
+    assert!(text.memory.get(TermKind::Activations) <= e.memory.get(TermKind::Activations));
+    assert!(!t.log_lines().iter().any(|l| l.contains("Encoder cache")));
+    // Qwen2.5-VL: one image of 3,584² pixels is 16,384 tokens, above the batched tokens: the
+    // budget grows to it and one item is run (65,536 patches through the ViT).
+    let cfg = headroom_core::import::hf::parse_config(
+        read_fixture("configs/qwen2.5-vl-7b-instruct.json").as_bytes(),
+    )
+    .unwrap()
+    .into_custom("qwen2.5-vl".into());
+    let e = on(ModelSource::Custom(Box::new(cfg)), "rtx-4090", false);
+    let b = e.vllm.as_ref().unwrap();
+    let p = b.encoder.as_ref().unwrap();
+    assert_eq!((p.budget_tokens, p.items, p.item_tokens), (16384, 1, 16384));
+    // The activations term is the budget's peak.
+    assert_eq!(e.memory.get(TermKind::Activations), b.activation_peak);
 }

@@ -403,6 +403,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         batch: scenario.batch,
         gpus,
         flash_attention: scenario.flash_attention,
+        text_only: scenario.text_only,
         llama: scenario.llama_setup(),
     };
 
@@ -582,6 +583,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     let encoder_term = encoders_term(r, scenario, runtime, format, gpus, encoder_file, &mut notes);
     let encoder_device = encoder_term.as_ref().map_or(Bytes::ZERO, |t| t.bytes);
     let mut terms = vec![weights_term];
+    let encoders_loaded = encoder_term.is_some();
     terms.extend(encoder_term);
     let mut llama_compute = None;
     let mut kv_host = Bytes::ZERO;
@@ -758,6 +760,11 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 total: crate::vllm::cuda_total(d),
                 device_name: d.name,
                 drafter,
+                encoders: if !encoders_loaded {
+                    &[]
+                } else {
+                    r.architecture.as_deref().map_or(&[], |a| a.encoders.as_slice())
+                },
             },
         )),
         _ => None,
@@ -1267,17 +1274,29 @@ fn encoders_term(
         MsgId::NoteEncoderLoaded,
         vec![Arg::Text(kind.clone()), Arg::Size(Bytes::new(device))],
     ));
-    let formula = match (from_file, encoders.first()) {
-        (None, Some(e)) => Msg::new(
-            MsgId::EncodersTerm,
+    let bytes_each = if runtime.is_llama_cpp() { 2 } else { elem };
+    let line = |e: &crate::model::Encoder| {
+        let (id, input) = match e.modality {
+            crate::model::Modality::Image => (MsgId::EncodersTerm, 1024),
+            crate::model::Modality::Audio => (MsgId::EncodersTermAudio, 30),
+        };
+        Msg::new(
+            id,
             vec![
-                Arg::Text(kind),
-                Arg::Int(counted),
-                Arg::Int(encoders.iter().map(|e| e.layers).sum()),
-                Arg::Int(if runtime.is_llama_cpp() { 2 } else { elem }),
-                Arg::Int(e.tokens_per_image(1024)),
+                Arg::Text(e.kind.clone()),
+                Arg::Int(e.params()),
+                Arg::Int(e.layers),
+                Arg::Int(bytes_each),
+                Arg::Int(e.tokens_per_image(input)),
             ],
-        ),
+        )
+    };
+    let formula = match (from_file, encoders.first()) {
+        (None, Some(e)) => {
+            // A model with several encoders (vision and audio): the others' lines beside it.
+            assumptions.extend(encoders.iter().skip(1).map(line));
+            line(e)
+        }
         _ => Msg::new(MsgId::EncodersFromFile, vec![]),
     };
     let device = Bytes::new(device);

@@ -165,6 +165,8 @@ pub struct InferenceSetup {
     pub gpus: u64,
     /// Flash attention (no materialised score matrix).
     pub flash_attention: bool,
+    /// Served text only: the encoders are neither loaded nor profiled.
+    pub text_only: bool,
     /// llama.cpp's context parameters (llama.cpp, Ollama and CPU runtimes).
     pub llama: crate::llama_cpp::Setup,
 }
@@ -499,12 +501,28 @@ pub fn activation_term(
         }
         Runtime::Vllm => {
             let (tokens, seqs) = (s.vllm_tokens, s.vllm_seqs);
-            let bytes = crate::vllm::profile_peak(a, tokens, seqs, s.gpus).get();
+            let encoders = if s.text_only { &[][..] } else { a.encoders.as_slice() };
+            let (bytes, encoder, band) =
+                crate::vllm::profile_with_encoders(a, encoders, tokens, seqs, s.context, s.gpus);
+            let mut assumptions =
+                vec![Msg::new(MsgId::AssumeVllmProfile, vec![Arg::Int(tokens), Arg::Int(seqs)])];
+            if let Some(e) = encoder {
+                assumptions.push(Msg::new(
+                    MsgId::AssumeVllmEncoderProfile,
+                    vec![
+                        Arg::Int(e.items),
+                        Arg::Int(e.item_tokens),
+                        Arg::Int(e.budget_tokens),
+                        Arg::Size(e.peak),
+                        Arg::Size(e.outputs),
+                    ],
+                ));
+            }
             (
-                bytes,
+                bytes.get(),
                 Msg::new(MsgId::ActVllm, vec![Arg::Int(tokens), Arg::Int(seqs), Arg::Int(a.vocab_size)]),
-                vec![Msg::new(MsgId::AssumeVllmProfile, vec![Arg::Int(tokens), Arg::Int(seqs)])],
-                (0.9, 1.15),
+                assumptions,
+                band,
             )
         }
         Runtime::Sglang => {

@@ -212,6 +212,10 @@ messages! {
     EncodersTerm =>
         "{0} encoder: {1} parameters in {2} blocks and its projector, {3} bytes each; a 1024×1024 image is {4} tokens of the context",
         "encodeur {0} : {1} paramètres en {2} blocs et son projecteur, {3} octets chacun ; une image 1024×1024 fait {4} jetons du contexte";
+    /// An audio encoder's part of the encoders term.
+    EncodersTermAudio =>
+        "{0} audio encoder: {1} parameters in {2} blocks and its projector, {3} bytes each; 30 s of audio is {4} tokens of the context",
+        "encodeur audio {0} : {1} paramètres en {2} blocs et son projecteur, {3} octets chacun ; 30 s d'audio font {4} jetons du contexte";
     /// The encoders term, read from the checkpoint's headers.
     EncodersFromFile =>
         "the checkpoint's vision and audio encoder tensors, as its headers store them",
@@ -417,6 +421,10 @@ messages! {
     AssumeVllmProfile =>
         "--max-num-batched-tokens {0} and --max-num-seqs {1} (vllm serve's defaults: 8192 and 1024 on cards of 70 GiB or more other than A100s, else 2048 and 256); vLLM gives the KV cache what is left of its share of the GPU",
         "--max-num-batched-tokens {0} et --max-num-seqs {1} (valeurs par défaut de vllm serve : 8192 et 1024 sur les cartes de 70 Gio ou plus hors A100, sinon 2048 et 256) ; vLLM donne au cache KV ce qui reste de sa part du GPU";
+    /// vLLM's multimodal profile.
+    AssumeVllmEncoderProfile =>
+        "before it, the encoder runs {0} dummy items of the largest size ({1} tokens each; encoder cache budget {2} tokens): {3} of working set, and their outputs ({4}) stay through the language model's step; with a text-only launch neither happens",
+        "avant cela, l'encodeur traite {0} éléments factices de la plus grande taille ({1} jetons chacun ; budget du cache de l'encodeur {2} jetons) : {3} de mémoire de travail, et leurs sorties ({4}) restent pendant l'étape du modèle de langue ; lancé en texte seul, rien de cela n'a lieu";
     /// SGLang chunked prefill.
     ActSglang =>
         "SGLang's chunked prefill: {0} tokens through one layer in 16-bit, hidden states (2 × {1}) and the MLP (3 × {2}) per token",
@@ -900,8 +908,8 @@ messages! {
         "model_type `{0}` n'est pas connu de Headroom : lu comme un décodeur de type Llama (MLP à porte, RMSNorm, biais seulement si la config le dit) ; vérifiez le nombre de paramètres sur la fiche du modèle";
     /// Multimodal checkpoint: only the language model is counted.
     NoticeEncoderNotCounted =>
-        "this checkpoint also holds a vision or audio encoder: Headroom counts the language model only (the encoder usually adds 0.1–1 B parameters and little KV)",
-        "ce point de contrôle contient aussi un encodeur vision ou audio : Headroom ne compte que le modèle de langue (l'encodeur ajoute en général 0,1 à 1 Md de paramètres et peu de KV)";
+        "this checkpoint also holds a {0} encoder that Headroom does not count: the weights are the language model's (and any other encoder's) only; such an encoder usually adds 0.1–1 B parameters and little KV",
+        "ce point de contrôle contient aussi un encodeur {0} que Headroom ne compte pas : les poids sont ceux du modèle de langue (et des autres encodeurs) seulement ; un tel encodeur ajoute en général 0,1 à 1 Md de paramètres et peu de KV";
     /// Unknown family with a sliding window.
     NoticeSlidingAllLayers =>
         "sliding_window is set: all {0} layers are taken to attend within the window",

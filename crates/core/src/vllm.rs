@@ -351,6 +351,28 @@ pub fn profile_peak(a: &Architecture, tokens: u64, seqs: u64, tp: u64) -> Bytes 
     Bytes::new(forward.max(sampler))
 }
 
+/// The profile step's peak with a multimodal model's encoders: their outputs stay alive through
+/// the language model's step, so the peak is the larger of the encoders' run and the language
+/// model's with them. Returns the band's factors too: an encoder that sets the peak is measured
+/// less well (×0.7–1.4 rather than ×0.9–1.15).
+pub fn profile_with_encoders(
+    a: &Architecture,
+    encoders: &[crate::model::Encoder],
+    tokens: u64,
+    seqs: u64,
+    max_model_len: u64,
+    tp: u64,
+) -> (Bytes, Option<EncoderProfile>, (f64, f64)) {
+    let text = profile_peak(a, tokens, seqs, tp);
+    let encoder = encoder_profile(encoders, tokens, seqs, max_model_len, tp, a.hidden_size);
+    let (peak, band) = match &encoder {
+        Some(p) if p.peak > text.saturating_add(p.outputs) => (p.peak, (0.7, 1.4)),
+        Some(p) => (text.saturating_add(p.outputs), (0.9, 1.15)),
+        None => (text, (0.9, 1.15)),
+    };
+    (peak, encoder, band)
+}
+
 /// Memory allocated outside PyTorch during the profile step: about 0.13 GiB on one GPU (cuBLAS
 /// and kernels' workspaces), about 0.55 GiB with tensor parallelism (NCCL and the custom
 /// all-reduce buffers), as startup logs report it; with its band.
@@ -556,6 +578,9 @@ pub struct VllmBudget {
     pub weights: Bytes,
     /// PyTorch's peak during the profile step ("peak activation").
     pub activation_peak: Bytes,
+    /// The encoder's part of the profile, for a multimodal model served with its encoders.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub encoder: Option<EncoderProfile>,
     /// Non-torch memory.
     pub non_torch: Bytes,
     /// The CUDA graphs' reserve (0 before v0.21, with `--enforce-eager`, or when disabled).
@@ -616,6 +641,53 @@ pub struct BudgetInput<'a> {
     pub device_name: &'a str,
     /// The speculative drafter, when one is loaded.
     pub drafter: Option<Drafter>,
+    /// The vision and audio encoders vLLM profiles (none when served text only).
+    pub encoders: &'a [crate::model::Encoder],
+}
+
+/// vLLM's multimodal profile: the encoder run over dummy items of the largest size before the
+/// language model's profile step (`gpu_model_runner.profile_run`, `compute_mm_encoder_budget`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct EncoderProfile {
+    /// What the profiled items are (the modality with the most tokens per item).
+    pub modality: crate::model::Modality,
+    /// The encoder cache budget in tokens: `max(max_num_batched_tokens, largest item)`.
+    pub budget_tokens: u64,
+    /// Dummy items run: `max(1, min(budget / item, max_num_seqs × items per prompt))`.
+    pub items: u64,
+    /// Tokens of one item.
+    pub item_tokens: u64,
+    /// PyTorch's working set while the encoder runs them.
+    pub peak: Bytes,
+    /// Their outputs, kept through the language model's profile step.
+    pub outputs: Bytes,
+}
+
+/// The encoder profile for `encoders`: the modality whose largest item makes the most tokens,
+/// as many items as the budget holds and the scheduler could batch (`max_num_seqs` requests of
+/// as many items as `max_model_len` holds), their positions through the encoder at once.
+pub fn encoder_profile(
+    encoders: &[crate::model::Encoder],
+    max_num_batched_tokens: u64,
+    max_num_seqs: u64,
+    max_model_len: u64,
+    tp: u64,
+    text_hidden: u64,
+) -> Option<EncoderProfile> {
+    let e = encoders.iter().filter(|e| e.max_tokens() > 0).max_by_key(|e| e.max_tokens())?;
+    let item = e.max_tokens();
+    let budget = max_num_batched_tokens.max(item);
+    let per_prompt = (max_model_len / item).max(1);
+    let items = (budget / item).min(max_num_seqs.saturating_mul(per_prompt)).max(1);
+    Some(EncoderProfile {
+        modality: e.modality,
+        budget_tokens: budget,
+        items,
+        item_tokens: item,
+        peak: Bytes::new(e.activation(items.saturating_mul(e.max_positions()), tp)),
+        outputs: Bytes::new(items.saturating_mul(item).saturating_mul(text_hidden).saturating_mul(2)),
+    })
 }
 
 /// The budget.
@@ -629,7 +701,8 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         .weights
         .saturating_add(rotary_cache(a))
         .saturating_add(i.drafter.map_or(Bytes::ZERO, |d| d.weights));
-    let peak = profile_peak(a, tokens, seqs, tp);
+    let (peak, encoder, (lo_f, hi_f)) =
+        profile_with_encoders(a, i.encoders, tokens, seqs, i.max_model_len, tp);
     let (nt, nt_lo, nt_hi) = non_torch(tp);
     let (graphs, g_lo, g_hi) =
         if o.reserves_graphs() { graph_estimate(seqs) } else { (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO) };
@@ -645,7 +718,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         Some(m) => (signed(Bytes::new(m)), (signed(Bytes::new(m)), signed(Bytes::new(m)))),
         None => (
             rest(peak, nt, graphs),
-            (rest(peak.scale(1.15), nt_hi, g_hi), rest(peak.scale(0.9), nt_lo, g_lo)),
+            (rest(peak.scale(hi_f), nt_hi, g_hi), rest(peak.scale(lo_f), nt_lo, g_lo)),
         ),
     };
     let block = o.block_size();
@@ -720,6 +793,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         requested,
         weights,
         activation_peak: peak,
+        encoder,
         non_torch: nt,
         cuda_graphs: graphs,
         available_kv: available,
@@ -748,6 +822,17 @@ impl VllmBudget {
         let gib = |b: u64| b as f64 / GIB as f64;
         let mut out = Vec::new();
         out.push(format!("Model loading took {:.2} GiB memory", gib(self.weights.get())));
+        if let Some(e) = &self.encoder {
+            out.push(format!(
+                "Encoder cache will be initialized with a budget of {} tokens, and profiled with {} {} items of the maximum feature size.",
+                e.budget_tokens,
+                e.items,
+                match e.modality {
+                    crate::model::Modality::Image => "image",
+                    crate::model::Modality::Audio => "audio",
+                }
+            ));
+        }
         if self.cuda_graphs.get() > 0 {
             out.push(format!("Estimated CUDA graph memory: {:.2} GiB total", gib(self.cuda_graphs.get())));
         }

@@ -6,18 +6,14 @@ use alloc::format;
 use alloc::string::{String, ToString};
 
 use crate::json::Value;
-use crate::model::{Encoder, Modality};
+use crate::model::{Encoder, Modality, TokenRule};
 
 /// A vision tower the config describes, or why it is not counted (`Err` names the kind).
-pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, String>> {
+/// `text_hidden` is the language model's width, which the projectors map into.
+pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Result<Encoder, String>> {
     let v = root.get("vision_config").filter(|v| v.as_object().is_some());
     let kind = v.and_then(|v| v.get("model_type")).and_then(Value::as_str).unwrap_or("").to_string();
     let outer = root.get("model_type").and_then(Value::as_str).unwrap_or(family);
-    let text_hidden = root
-        .get("text_config")
-        .and_then(|t| t.get("hidden_size"))
-        .or_else(|| root.get("hidden_size"))
-        .and_then(Value::as_u64);
     let empty = Value::Object(alloc::vec::Vec::new());
     let vc = v.unwrap_or(&empty);
     let n = |k: &str, d: u64| vc.get(k).and_then(Value::as_u64).unwrap_or(d);
@@ -49,6 +45,7 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 kind: if kind.is_empty() { outer.into() } else { kind },
                 layers: depth,
                 hidden: h,
+                intermediate: i,
                 block_params: depth * block_mat,
                 other_params: c * t * p * p * h
                     + h
@@ -58,9 +55,10 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                     + deepstack * merger(true),
                 patch: p,
                 merge: m,
-                fixed_tokens: None,
+                tokens: TokenRule::NearestGrid,
+                // The processor's `size.longest_edge` (max pixels): 16,777,216 = 4,096².
+                largest: 4096,
                 fixed_patches: None,
-                tile: None,
             }
         }
         "qwen2_5_vl" => {
@@ -82,13 +80,15 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 kind: "qwen2_5_vl".into(),
                 layers: depth,
                 hidden: h,
+                intermediate: i,
                 block_params: depth * block_mat,
                 other_params: c * t * p * p * h + depth * block_other + h + hm * hm + hm + hm * out + out,
                 patch: p,
                 merge: m,
-                fixed_tokens: None,
+                tokens: TokenRule::NearestGrid,
+                // The processor's `max_pixels`: 12,845,056 = 3,584².
+                largest: 3584,
                 fixed_patches: None,
-                tile: None,
             }
         }
         "qwen2_vl" => {
@@ -110,13 +110,15 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 kind: "qwen2_vl".into(),
                 layers: depth,
                 hidden: e,
+                intermediate: i,
                 block_params: depth * block_mat,
                 other_params: c * t * p * p * e + depth * block_other + 2 * e + em * em + em + em * out + out,
                 patch: p,
                 merge: m,
-                fixed_tokens: None,
+                tokens: TokenRule::NearestGrid,
+                // The processor's `max_pixels`: 12,845,056 = 3,584².
+                largest: 3584,
                 fixed_patches: None,
-                tile: None,
             }
         }
         "gemma3" => {
@@ -131,13 +133,14 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
             let block_other = 4 * h + 4 * h + i + h;
             let head_params =
                 if head { h + 3 * h * h + 3 * h + h * h + h + 2 * h + 2 * h * i + i + h } else { 0 };
-            let text = text_hidden.unwrap_or(2304);
+            let text = text_hidden;
             let projector = h * text + h;
             Encoder {
                 modality: Modality::Image,
                 kind: "siglip".into(),
                 layers,
                 hidden: h,
+                intermediate: i,
                 block_params: layers * block_mat,
                 other_params: c * p * p * h
                     + h
@@ -148,9 +151,11 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                     + projector,
                 patch: p,
                 merge: 1,
-                fixed_tokens: root.get("mm_tokens_per_image").and_then(Value::as_u64).or(Some(256)),
+                tokens: TokenRule::Fixed {
+                    tokens: root.get("mm_tokens_per_image").and_then(Value::as_u64).unwrap_or(256),
+                },
+                largest: image,
                 fixed_patches: Some(positions),
-                tile: None,
             }
         }
         "llama4" => {
@@ -168,13 +173,14 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
             let patches = (image / p.max(1)) * (image / p.max(1));
             let block_mat = 4 * h * h + 2 * h * i;
             let block_other = 4 * h + i + h + 4 * h;
-            let text = text_hidden.unwrap_or(5120);
+            let text = text_hidden;
             let merge = if ratio > 0.0 { (1.0 / ratio) as u64 } else { 1 };
             Encoder {
                 modality: Modality::Image,
                 kind: "llama4_vision".into(),
                 layers,
                 hidden: h,
+                intermediate: i,
                 block_params: layers * block_mat,
                 other_params: h
                     + (patches + 1) * h
@@ -186,9 +192,10 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                     + out * text,
                 patch: p,
                 merge,
-                fixed_tokens: Some(patches / (merge * merge).max(1)),
+                tokens: TokenRule::Tiles { tile: image, per_tile: patches / (merge * merge).max(1) },
+                // The processor's `max_patches`: 16 tiles, 4 × 4.
+                largest: 4 * image,
                 fixed_patches: Some(patches),
-                tile: Some(image),
             }
         }
         "kimi_k25" => {
@@ -207,7 +214,7 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 .map_or(alloc::vec![2, 2], |a| a.iter().filter_map(Value::as_u64).collect());
             let k: u64 = kernel.iter().product::<u64>().max(1);
             let mm = n("mm_hidden_size", h);
-            let text = vc.get("text_hidden_size").and_then(Value::as_u64).or(text_hidden).unwrap_or(7168);
+            let text = vc.get("text_hidden_size").and_then(Value::as_u64).unwrap_or(text_hidden);
             let merged = mm * k;
             let block_mat = 4 * h * h + 2 * h * i;
             let block_other = 4 * h + 3 * h + h + i + h;
@@ -216,6 +223,7 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                 kind: "moonvit".into(),
                 layers,
                 hidden: h,
+                intermediate: i,
                 block_params: layers * block_mat,
                 other_params: 3 * p * p * h
                     + h
@@ -229,9 +237,11 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
                     + text,
                 patch: p,
                 merge: kernel.first().copied().unwrap_or(2).max(1),
-                fixed_tokens: None,
+                tokens: TokenRule::NearestGrid,
+                // Kimi-VL's processor limits an image to 16,384 patches (`in_patch_limit`):
+                // 128 × 128 patches.
+                largest: 128 * p,
                 fixed_patches: None,
-                tile: None,
             }
         }
         "gemma4" => {
@@ -249,20 +259,130 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
             let block_mat = 2 * h * heads * hd + 2 * h * kv * hd + 3 * h * i;
             // Four norms, q/k norms; clipped linears keep four bounds each (7 linears a block).
             let block_other = 4 * h + 2 * hd + if flag("use_clipped_linears") { 28 } else { 0 };
-            let text = text_hidden.unwrap_or(2304);
+            let text = text_hidden;
             let standardize = if flag("standardize") { 2 * h } else { 0 };
             Encoder {
                 modality: Modality::Image,
                 kind: "gemma4_vision".into(),
                 layers,
                 hidden: h,
+                intermediate: i,
                 block_params: layers * block_mat,
                 other_params: 3 * p * p * h + 2 * pos * h + layers * block_other + standardize + h * text,
                 patch: p,
                 merge: n("pooling_kernel_size", 3),
-                fixed_tokens: root.get("vision_soft_tokens_per_image").and_then(Value::as_u64),
+                tokens: match root.get("vision_soft_tokens_per_image").and_then(Value::as_u64) {
+                    Some(tokens) => TokenRule::Fixed { tokens },
+                    None => TokenRule::NearestGrid,
+                },
+                largest: pos_side(pos) * p,
                 fixed_patches: None,
-                tile: None,
+            }
+        }
+        "mistral3" | "llava" if kind == "pixtral" => {
+            // Pixtral's tower (`PixtralVisionModel`: a bias-free patch convolution, RMS norms, a
+            // gated MLP, no final norm, rotary positions that are not stored) at
+            // PixtralVisionConfig's defaults. Mistral 3's projector: an RMS norm, the bias-free
+            // patch merger (m² · w → w), then two linears; LLaVA's: the two linears, with
+            // biases by default.
+            v?;
+            let t = Tower::pixtral(vc);
+            let text = text_hidden;
+            let f = feature_layers(root);
+            let (merge, projector) = if outer == "mistral3" {
+                let m = root.get("spatial_merge_size").and_then(Value::as_u64).unwrap_or(2);
+                let b = flag(root, "multimodal_projector_bias", false);
+                (m, t.h + m * m * t.h * t.h + t.h * f * text + text * text + 2 * b * text)
+            } else {
+                (1, llava_projector(root, t.h * f, text))
+            };
+            t.encoder(
+                "pixtral",
+                projector,
+                merge,
+                // The processor scales an image down to `size.longest_edge`, which the published
+                // checkpoints set to the tower's `image_size`.
+                TokenRule::RowBreaks { longest_edge: n("image_size", 1024) },
+                None,
+            )
+        }
+        "llava" if matches!(kind.as_str(), "clip_vision_model" | "") => {
+            // CLIP's tower, built whole whatever `vision_feature_layer` picks, and LLaVA's
+            // projector; the "default" feature strategy drops the class token.
+            v?;
+            let t = Tower::clip(vc);
+            let text = text_hidden;
+            let projector = llava_projector(root, t.h * feature_layers(root), text);
+            let grid = t.grid();
+            let full = root.get("vision_feature_select_strategy").and_then(Value::as_str) == Some("full");
+            let tokens = if full { grid + 1 } else { grid };
+            t.encoder("clip", projector, 1, TokenRule::Fixed { tokens }, Some(grid + 1))
+        }
+        "internvl" => {
+            v?;
+            // InternViT (`InternVLVisionModel`: a biased patch convolution, a class token and
+            // learned positions, layer-scale factors in every block) and InternVL's projector
+            // (pixel shuffle by 1/downsample_ratio, a LayerNorm and two biased linears).
+            let t = Tower::internvit(vc);
+            let text = text_hidden;
+            let ratio = root.get("downsample_ratio").and_then(Value::as_f64).unwrap_or(0.5);
+            let r = if ratio > 0.0 { libm::round(1.0 / ratio) as u64 } else { 1 };
+            let d = t.h * r * r;
+            let projector = 2 * d + d * text + text + text * text + text;
+            let per_tile =
+                root.get("image_seq_length").and_then(Value::as_u64).unwrap_or(t.grid() / (r * r).max(1));
+            // The converted checkpoints' processors tile at the tower's resolution, at most 12
+            // tiles (GotOcr2ImageProcessor's `max_patches`).
+            t.encoder(
+                "internvit",
+                projector,
+                r,
+                TokenRule::GridTiles { tile: t.image, per_tile, max_tiles: 12 },
+                Some(t.grid() + 1),
+            )
+        }
+        "idefics3" | "smolvlm" => {
+            v?;
+            // Idefics3's SigLIP-style tower (biased patch convolution, learned positions, no
+            // class token) and its connector: a pixel shuffle by `scale_factor` into one
+            // bias-free linear.
+            let t = Tower::siglip(vc);
+            let text = text_hidden;
+            let sf = root.get("scale_factor").and_then(Value::as_u64).unwrap_or(2).max(1);
+            let per_tile = t.grid() / (sf * sf);
+            // Every image is resized to the processor's longest edge (4 × the tower's
+            // resolution by default) and cut into crops of the tower's size, plus a global one.
+            let tokens = TokenRule::ResizedTiles { longest_edge: 4 * t.image, tile: t.image, per_tile };
+            t.encoder(outer, t.h * sf * sf * text, sf, tokens, Some(t.grid()))
+        }
+        "gemma3n" => {
+            v?;
+            // Gemma 3n's vision tower is a timm network named by `vision_config.architecture`;
+            // its size is that network's, not the config's. The embedder (`embed_vision`): a
+            // table of hard vision tokens, two RMS norms and a bias-free projection.
+            let arch = vc.get("architecture").and_then(Value::as_str).unwrap_or("");
+            let tower = timm_tower(arch).ok_or_else(|| format!("timm {arch}"));
+            let tower = match tower {
+                Ok(t) => t,
+                Err(e) => return Some(Err(e)),
+            };
+            let (h, vocab) = (n("hidden_size", 2048), n("vocab_size", 128));
+            let text = text_hidden;
+            Encoder {
+                modality: Modality::Image,
+                kind: arch.into(),
+                layers: 0,
+                hidden: h,
+                intermediate: 0,
+                block_params: 0,
+                other_params: tower + vocab * h + 2 * h + h * text,
+                patch: 0,
+                merge: 1,
+                tokens: TokenRule::Fixed {
+                    tokens: root.get("vision_soft_tokens_per_image").and_then(Value::as_u64).unwrap_or(256),
+                },
+                largest: 768,
+                fixed_patches: None,
             }
         }
         _ => {
@@ -271,6 +391,294 @@ pub(crate) fn vision(root: &Value, family: &str) -> Option<Result<Encoder, Strin
         }
     };
     Some(Ok(enc))
+}
+
+/// `true`/`false` config flags with their default.
+fn flag(v: &Value, key: &str, default: bool) -> u64 {
+    u64::from(v.get(key).and_then(Value::as_bool).unwrap_or(default))
+}
+
+/// Hidden states fed to the projector: one layer, or a list of them concatenated.
+fn feature_layers(root: &Value) -> u64 {
+    match root.get("vision_feature_layer").and_then(Value::as_array) {
+        Some(a) if !a.is_empty() => a.len() as u64,
+        _ => 1,
+    }
+}
+
+/// LLaVA's projector: `w → text → text`, biased unless `multimodal_projector_bias` is false.
+fn llava_projector(root: &Value, w: u64, text: u64) -> u64 {
+    w * text + text * text + 2 * flag(root, "multimodal_projector_bias", true) * text
+}
+
+/// A ViT-style vision tower read from its config with its class's defaults.
+struct Tower {
+    layers: u64,
+    h: u64,
+    i: u64,
+    patch: u64,
+    image: u64,
+    block: u64,
+    other: u64,
+}
+
+impl Tower {
+    fn keys(vc: &Value, defaults: (u64, u64, u64, u64, u64)) -> (u64, u64, u64, u64, u64, u64) {
+        let n = |k: &str, d: u64| vc.get(k).and_then(|v| v.as_u64().or_else(|| first(v))).unwrap_or(d);
+        let (h, i, l, p, s) = defaults;
+        (
+            n("hidden_size", h),
+            n("intermediate_size", i),
+            n("num_hidden_layers", l),
+            n("patch_size", p),
+            n("image_size", s),
+            n("num_channels", 3),
+        )
+    }
+
+    /// Pixtral: bias-free convolution, RMS norms (`ln_pre` and two a block), a gated MLP.
+    fn pixtral(vc: &Value) -> Tower {
+        let (h, i, layers, p, image, c) = Tower::keys(vc, (1024, 4096, 24, 16, 1024));
+        Tower {
+            layers,
+            h,
+            i,
+            patch: p,
+            image,
+            block: layers * (4 * h * h + 3 * h * i),
+            other: c * p * p * h + h + 2 * h * layers,
+        }
+    }
+
+    /// CLIP: class token, bias-free convolution, positions for every patch and the class
+    /// token, pre and post LayerNorms, biased attention and a two-layer MLP.
+    fn clip(vc: &Value) -> Tower {
+        let (h, i, layers, p, image, c) = Tower::keys(vc, (768, 3072, 12, 32, 224));
+        let grid = (image / p.max(1)) * (image / p.max(1));
+        Tower {
+            layers,
+            h,
+            i,
+            patch: p,
+            image,
+            block: layers * (4 * h * h + 2 * h * i),
+            other: h + c * p * p * h + (grid + 1) * h + 4 * h + layers * (9 * h + i),
+        }
+    }
+
+    /// SigLIP as Idefics3 builds it: biased convolution, positions without a class token,
+    /// biased attention and MLP, a post LayerNorm.
+    fn siglip(vc: &Value) -> Tower {
+        let (h, i, layers, p, image, c) = Tower::keys(vc, (1152, 3072, 12, 32, 224));
+        let grid = (image / p.max(1)) * (image / p.max(1));
+        Tower {
+            layers,
+            h,
+            i,
+            patch: p,
+            image,
+            block: layers * (4 * h * h + 2 * h * i),
+            other: c * p * p * h + h + grid * h + layers * (9 * h + i) + 2 * h,
+        }
+    }
+
+    /// InternViT: class token (and mask token), biased convolution, learned positions, q/k/v
+    /// biases when `attention_bias`, a biased output projection, q/k RMS norms over the whole
+    /// width when `use_qk_norm`, LayerNorms or RMS norms, two layer-scale vectors a block, a
+    /// final norm unless the features are mean-pooled.
+    fn internvit(vc: &Value) -> Tower {
+        let (h, i, layers, p, image, c) = Tower::keys(vc, (1024, 4096, 24, 14, 448));
+        let f = |k: &str, d: bool| flag(vc, k, d);
+        let grid = (image / p.max(1)) * (image / p.max(1));
+        let norm = if vc.get("norm_type").and_then(Value::as_str) == Some("rms_norm") { h } else { 2 * h };
+        let per_layer = 3 * h * f("attention_bias", false)
+            + h
+            + 2 * h * f("use_qk_norm", false)
+            + i
+            + h
+            + 2 * norm
+            + 2 * h;
+        Tower {
+            layers,
+            h,
+            i,
+            patch: p,
+            image,
+            block: layers * (4 * h * h + 2 * h * i),
+            other: h
+                + h * f("use_mask_token", false)
+                + c * p * p * h
+                + h
+                + (grid + 1) * h * f("use_absolute_position_embeddings", true)
+                + layers * per_layer
+                + norm * (1 - f("use_mean_pooling", true)),
+        }
+    }
+
+    /// Patches per image at the tower's resolution.
+    fn grid(&self) -> u64 {
+        (self.image / self.patch.max(1)) * (self.image / self.patch.max(1))
+    }
+
+    /// The encoder with its projector. Its largest image: Pixtral's longest edge, InternVL's
+    /// widest grid of tiles, else one image at the tower's resolution (the processor resizes
+    /// every image to it).
+    fn encoder(
+        &self,
+        kind: &str,
+        projector: u64,
+        merge: u64,
+        tokens: TokenRule,
+        fixed: Option<u64>,
+    ) -> Encoder {
+        let largest = match tokens {
+            TokenRule::RowBreaks { longest_edge } => longest_edge,
+            TokenRule::GridTiles { max_tiles, .. } => (pos_side(max_tiles) + 1) * self.image,
+            _ => self.image,
+        };
+        Encoder {
+            modality: Modality::Image,
+            kind: kind.into(),
+            layers: self.layers,
+            hidden: self.h,
+            intermediate: self.i,
+            block_params: self.block,
+            other_params: self.other + projector,
+            patch: self.patch,
+            merge: merge.max(1),
+            tokens,
+            largest,
+            fixed_patches: fixed,
+        }
+    }
+}
+
+/// Parameters of a timm vision network a config names by architecture (Gemma 3n's
+/// `mobilenetv5_300m_enc`: 294,126,912 as timm 1.0.31 builds it, no buffers stored).
+fn timm_tower(arch: &str) -> Option<u64> {
+    match arch {
+        "mobilenetv5_300m_enc" => Some(294_126_912),
+        _ => None,
+    }
+}
+
+/// Side of a square table of `n` positions (Gemma 4's position table), in patches.
+fn pos_side(n: u64) -> u64 {
+    libm::sqrt(n as f64) as u64
+}
+
+/// The first number of a `[h, w]` pair (InternVL's `image_size` and `patch_size`).
+fn first(v: &Value) -> Option<u64> {
+    v.as_array().and_then(|a| a.first()).and_then(Value::as_u64)
+}
+
+/// An audio tower the config describes, or why it is not counted (`Err` names the kind).
+pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, String>> {
+    let ac = root.get("audio_config").filter(|v| v.as_object().is_some())?;
+    let kind = ac.get("model_type").and_then(Value::as_str).unwrap_or("").to_string();
+    let outer = root.get("model_type").and_then(Value::as_str).unwrap_or("");
+    let n = |keys: &[&str], d: u64| keys.iter().find_map(|k| ac.get(k).and_then(Value::as_u64)).unwrap_or(d);
+    match outer {
+        "qwen2_audio" | "voxtral" => {
+            // Whisper's encoder: two 1-D convolutions (the second halves the 100 mel frames a
+            // second), a learned table of `max_source_positions`, LayerNorm blocks with q, v
+            // and output biases (k has none) and a biased two-layer MLP, a final LayerNorm.
+            let d = n(&["d_model", "hidden_size"], 1280);
+            let layers = n(&["encoder_layers", "num_hidden_layers"], 32);
+            let f = n(&["encoder_ffn_dim", "intermediate_size"], 5120);
+            let mel = n(&["num_mel_bins"], 128);
+            let positions = n(&["max_source_positions"], 1500);
+            let block = layers * (4 * d * d + 2 * d * f);
+            let tower = mel * d * 3 + d + d * d * 3 + d + positions * d + layers * (8 * d + f) + 2 * d;
+            let voxtral = outer == "voxtral";
+            let text = text_hidden;
+            // Qwen2-Audio pools two frames into one token (a biased linear into the text
+            // model); Voxtral stacks four frames (`intermediate_size` wide) into two
+            // bias-free linears.
+            let (merge, projector) = if voxtral { (4, f * text + text * text) } else { (2, d * text + text) };
+            Some(Ok(Encoder {
+                modality: Modality::Audio,
+                kind: "whisper".into(),
+                layers,
+                hidden: d,
+                intermediate: f,
+                block_params: block,
+                other_params: tower + projector,
+                patch: 0,
+                merge,
+                // 100 mel frames a second, halved by the convolution, then merged; Voxtral
+                // keeps every token of each 30 s window, Qwen2-Audio only the sound's.
+                tokens: TokenRule::PerSecond { per_ks: 50_000 / merge, whole_windows: voxtral },
+                // One 30 s window (`max_source_positions` frames at 50 a second).
+                largest: positions / 50,
+                fixed_patches: Some(positions),
+            }))
+        }
+        "gemma3n" => {
+            // Gemma 3n's USM conformer: a two-convolution subsampler (weight-only group norms)
+            // into a bias-free projection, then blocks of two macaron feed-forwards (4× wide),
+            // local attention with a learned per-dimension scale and a relative-position
+            // projection, a light convolution module (pointwise 2×, depthwise, pointwise) and
+            // RMS norms; no linear has a bias. The embedder (`embed_audio`): a table of hard
+            // audio tokens, two RMS norms and a bias-free projection into the text model.
+            let d = n(&["hidden_size"], 1536);
+            let layers = n(&["conf_num_hidden_layers"], 12);
+            let heads = n(&["conf_num_attention_heads"], 8).max(1);
+            let k = n(&["conf_conv_kernel_size"], 5);
+            let feat = n(&["input_feat_size"], 128);
+            let vocab = n(&["vocab_size"], 128);
+            let pair = |key: &str, i: usize, d: u64| {
+                ac.get(key)
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.get(i))
+                    .and_then(Value::as_u64)
+                    .unwrap_or(d)
+            };
+            let kernel = |key: &str, i: usize, j: usize, d: u64| {
+                ac.get(key)
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.get(i))
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.get(j))
+                    .and_then(Value::as_u64)
+                    .unwrap_or(d)
+            };
+            let (c0, c1) = (pair("sscp_conv_channel_size", 0, 128), pair("sscp_conv_channel_size", 1, 32));
+            let (k0h, k0w) =
+                (kernel("sscp_conv_kernel_size", 0, 0, 3), kernel("sscp_conv_kernel_size", 0, 1, 3));
+            let (k1h, k1w) =
+                (kernel("sscp_conv_kernel_size", 1, 0, 3), kernel("sscp_conv_kernel_size", 1, 1, 3));
+            let (s0, s1) = (
+                kernel("sscp_conv_stride_size", 0, 1, 2).max(1),
+                kernel("sscp_conv_stride_size", 1, 1, 2).max(1),
+            );
+            // Frequency bins after each convolution (padded by one on each side).
+            let f0 = (feat + 2).saturating_sub(k0w) / s0 + 1;
+            let f1 = (f0 + 2).saturating_sub(k1w) / s1 + 1;
+            let sscp = c0 * k0h * k0w + c0 + c1 * c0 * k1h * k1w + c1 + c1 * f1 * d;
+            let block = layers * 20 * d * d;
+            let other = layers * (4 * d * d + d * k + d / heads + 9 * d) + sscp;
+            let text = text_hidden;
+            Some(Ok(Encoder {
+                modality: Modality::Audio,
+                kind: "usm_conformer".into(),
+                layers,
+                hidden: d,
+                intermediate: 4 * d,
+                block_params: block,
+                other_params: other + vocab * d + 2 * d + d * text,
+                patch: 0,
+                merge: 1,
+                // Every clip (at most 30 s) is padded to the same count.
+                tokens: TokenRule::Fixed {
+                    tokens: root.get("audio_soft_tokens_per_image").and_then(Value::as_u64).unwrap_or(188),
+                },
+                largest: 30,
+                fixed_patches: None,
+            }))
+        }
+        _ => Some(Err(if kind.is_empty() { format!("{outer} audio") } else { kind })),
+    }
 }
 
 #[cfg(test)]
@@ -288,7 +696,7 @@ mod tests {
             "test",
         )
         .unwrap();
-        let e = vision(&root, "llama4_text").unwrap().unwrap();
+        let e = vision(&root, "llama4_text", 5120).unwrap().unwrap();
         assert_eq!(e.params(), 415_856_640 + 39_321_600);
         // 1,024 patches shuffled to 256 tokens a tile; a 1024-pixel image is 3 × 3 tiles and a
         // thumbnail.
@@ -304,20 +712,106 @@ mod tests {
     fn kimi_k25_vision_counts_what_its_modeling_code_builds() {
         let cfg = crate::catalog::model("kimi-k2.5").unwrap();
         let root = crate::json::parse(cfg.config.as_bytes(), "test").unwrap();
-        let e = vision(&root, "deepseek_v3").unwrap().unwrap();
+        let e = vision(&root, "deepseek_v3", 7168).unwrap().unwrap();
         assert_eq!(e.params(), 416_866_032 + 54_277_888);
         assert_eq!(e.tokens_per_image(1024), 37 * 37);
+    }
+
+    fn parse(text: &str) -> Value {
+        crate::json::parse(text.as_bytes(), "test").unwrap()
+    }
+
+    /// Pixtral's processor (transformers 5.24 `PixtralProcessor`, `get_resize_output_image_size`):
+    /// ⌈min(side, longest edge) / (patch · merge)⌉ tokens a row, one break token a row.
+    #[test]
+    fn pixtral_images_become_rows_with_break_tokens() {
+        // Mistral Small 3.1's published vision config: 14-pixel patches merged 2 × 2, 1,540 pixels.
+        let small = parse(
+            r#"{"model_type": "mistral3", "spatial_merge_size": 2, "multimodal_projector_bias": false,
+                "vision_config": {"model_type": "pixtral", "hidden_size": 1024, "intermediate_size": 4096,
+                "num_hidden_layers": 24, "patch_size": 14, "image_size": 1540}}"#,
+        );
+        let e = vision(&small, "mistral", 5120).unwrap().unwrap();
+        assert_eq!(e.params(), 403_305_472 + 35_652_608);
+        assert_eq!(e.tokens_per_image(1540), 55 * 56);
+        assert_eq!(e.tokens_per_image(4000), 55 * 56, "scaled down to the longest edge");
+        assert_eq!(e.tokens_per_image(1024), 37 * 38);
+        assert_eq!(e.patches_per_image(1540), 110 * 110);
+        // Pixtral 12B (LLaVA): 16-pixel patches, nothing merged, 1,024 pixels.
+        let p12 = parse(
+            r#"{"model_type": "llava", "vision_config": {"model_type": "pixtral", "image_size": 1024, "patch_size": 16}}"#,
+        );
+        let e = vision(&p12, "mistral", 5120).unwrap().unwrap();
+        assert_eq!(e.params(), 403_489_792 + 31_467_520);
+        assert_eq!(e.tokens_per_image(1024), 64 * 65);
+    }
+
+    /// InternVL's processor tiles at 448 pixels, up to 12 tiles, a thumbnail beside several;
+    /// LLaVA-1.5's CLIP gives 576 tokens whatever the image; Idefics3 resizes every image.
+    #[test]
+    fn tiled_and_fixed_images() {
+        let internvl = parse(
+            r#"{"model_type": "internvl", "downsample_ratio": 0.5, "image_seq_length": 256,
+                "vision_config": {"model_type": "internvl_vision", "image_size": [448, 448], "patch_size": [14, 14]}}"#,
+        );
+        let e = vision(&internvl, "qwen2", 4096).unwrap().unwrap();
+        assert_eq!(e.params(), 303_938_560 + 33_570_816);
+        assert_eq!(e.tokens_per_image(600), 256);
+        assert_eq!(e.tokens_per_image(634), 5 * 256);
+        assert_eq!(e.tokens_per_image(951), 10 * 256);
+        assert_eq!(e.tokens_per_image(4000), 10 * 256);
+        assert_eq!(e.patches_per_image(1024), 10 * 1025);
+        let llava = parse(
+            r#"{"model_type": "llava", "vision_config": {"model_type": "clip_vision_model", "hidden_size": 1024,
+                "intermediate_size": 4096, "num_hidden_layers": 24, "patch_size": 14, "image_size": 336}}"#,
+        );
+        let e = vision(&llava, "llama", 4096).unwrap().unwrap();
+        assert_eq!(e.params(), 303_507_456 + 20_979_712);
+        assert_eq!((e.tokens_per_image(200), e.tokens_per_image(2000)), (576, 576));
+        let idefics = parse(
+            r#"{"model_type": "idefics3", "scale_factor": 2,
+                "vision_config": {"model_type": "idefics3_vision", "image_size": 364, "patch_size": 14}}"#,
+        );
+        let e = vision(&idefics, "llama", 4096).unwrap().unwrap();
+        // 4 × 4 crops of 364 pixels and a global one, 169 tokens each.
+        assert_eq!((e.tokens_per_image(300), e.tokens_per_image(3000)), (17 * 169, 17 * 169));
+    }
+
+    /// Whisper's 100 mel frames a second, halved by its convolution, padded to 30 s windows:
+    /// Qwen2-Audio pools two frames (25 tokens a second of sound), Voxtral stacks four (375
+    /// tokens for every window begun).
+    #[test]
+    fn audio_seconds_become_tokens() {
+        let q =
+            parse(r#"{"model_type": "qwen2_audio", "audio_config": {"model_type": "qwen2_audio_encoder"}}"#);
+        let e = audio(&q, 4096).unwrap().unwrap();
+        assert_eq!(e.params(), 636_968_960 + 5_246_976);
+        assert_eq!(e.modality, Modality::Audio);
+        assert_eq!(e.tokens_per_image(30), 750);
+        assert_eq!((e.patches_per_image(30), e.patches_per_image(31)), (1500, 3000));
+        let v = parse(r#"{"model_type": "voxtral", "audio_config": {"model_type": "voxtral_encoder"}}"#);
+        let e = audio(&v, 3072).unwrap().unwrap();
+        assert_eq!(e.params(), 636_968_960 + 25_165_824);
+        assert_eq!((e.tokens_per_image(30), e.tokens_per_image(1), e.tokens_per_image(31)), (375, 375, 750));
+        // Gemma 3n pads every clip to 188 tokens.
+        let g = parse(r#"{"model_type": "gemma3n", "audio_soft_tokens_per_image": 188, "audio_config": {}}"#);
+        let e = audio(&g, 2048).unwrap().unwrap();
+        assert_eq!(e.params(), 681_348_640 + 3_345_408);
+        assert_eq!(e.tokens_per_image(7), 188);
     }
 
     #[test]
     fn an_unread_vision_tower_is_named() {
         let root = crate::json::parse(
-            br#"{"model_type": "mistral3", "vision_config": {"model_type": "pixtral"}}"#,
+            br#"{"model_type": "llava_next", "vision_config": {"model_type": "clip_vision_model"}}"#,
             "test",
         )
         .unwrap();
-        assert_eq!(vision(&root, "mistral").unwrap().unwrap_err(), "pixtral");
+        assert_eq!(vision(&root, "llama", 4096).unwrap().unwrap_err(), "clip_vision_model");
         let text = crate::json::parse(br#"{"model_type": "llama"}"#, "test").unwrap();
-        assert!(vision(&text, "llama").is_none());
+        assert!(vision(&text, "llama", 4096).is_none());
+        let audio =
+            crate::json::parse(br#"{"model_type": "qwen2_5_omni", "audio_config": {}}"#, "test").unwrap();
+        assert_eq!(super::audio(&audio, 3584).unwrap().unwrap_err(), "qwen2_5_omni audio");
     }
 }

@@ -112,7 +112,19 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
     let text = root
         .get("text_config")
         .or_else(|| root.get("llm_config"))
-        .filter(|v| v.as_object().is_some() && v.get("hidden_size").is_some());
+        // A text config that names its class but leaves its sizes out (Qwen2-Audio's) is read
+        // with that class's defaults, as transformers builds it.
+        .filter(|v| {
+            v.as_object().is_some()
+                && (v.get("hidden_size").is_some()
+                    || v.get("model_type").and_then(Value::as_str).is_some_and(|t| {
+                        defaults(&normalise_family(
+                            t,
+                            root.get("model_type").and_then(Value::as_str).unwrap_or(""),
+                        ))
+                        .is_some()
+                    }))
+        });
     let cfg = Cfg { main: text.unwrap_or(&root), outer: &root };
     let outer_type = root.get("model_type").and_then(Value::as_str).unwrap_or("");
     let model_type = cfg.str("model_type").unwrap_or(outer_type).to_string();
@@ -154,15 +166,14 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
     })?;
     architecture.param_breakdown()?;
     let mut architecture = architecture;
-    match super::encoders::vision(&root, &family) {
-        Some(Ok(e)) => architecture.encoders.push(e),
-        Some(Err(_)) => notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, Vec::new())),
-        None => {}
-    }
-    if root.get("audio_config").is_some_and(|a| a.as_object().is_some())
-        && !notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted)
-    {
-        notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, Vec::new()));
+    let text_hidden = architecture.hidden_size;
+    let found =
+        [super::encoders::vision(&root, &family, text_hidden), super::encoders::audio(&root, text_hidden)];
+    for found in found.into_iter().flatten() {
+        match found {
+            Ok(e) => architecture.encoders.push(e),
+            Err(kind) => notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, vec![Arg::Text(kind)])),
+        }
     }
     let format = read_format(&root, &cfg, &mut architecture, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);
@@ -1796,13 +1807,18 @@ fn read_format(
     architecture: &mut Architecture,
     notices: &mut Vec<Msg>,
 ) -> Option<WeightFormat> {
-    let dtype =
-        cfg.raw("torch_dtype").or_else(|| cfg.raw("dtype")).and_then(Value::as_str).and_then(|d| match d {
-            "bfloat16" => Some(WeightFormat::Bf16),
-            "float16" | "half" => Some(WeightFormat::F16),
-            "float32" | "float" => Some(WeightFormat::F32),
-            _ => None,
-        });
+    // The outer config's dtype first, as loaders read it (vLLM's `_find_dtype` falls back to the
+    // text config's only when the root has none): transformers 4.5x saved Qwen2.5-VL's text
+    // config with `float32` under a `bfloat16` root.
+    fn of(v: &Value) -> Option<&Value> {
+        v.get("torch_dtype").or_else(|| v.get("dtype")).filter(|d| !d.is_null())
+    }
+    let dtype = of(root).or_else(|| of(cfg.main)).and_then(Value::as_str).and_then(|d| match d {
+        "bfloat16" => Some(WeightFormat::Bf16),
+        "float16" | "half" => Some(WeightFormat::F16),
+        "float32" | "float" => Some(WeightFormat::F32),
+        _ => None,
+    });
     if let Some(q) = root.get("quantization_config").or_else(|| cfg.main.get("quantization_config")) {
         let base = dtype.unwrap_or(WeightFormat::Bf16);
         let read = super::quant_config::read(q, base);
@@ -1830,6 +1846,27 @@ mod tests {
 
     const LLAMA: &str = r#""hidden_size": 256, "intermediate_size": 512, "num_hidden_layers": 4,
         "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 1000"#;
+
+    /// The root's dtype is the checkpoint's (transformers 4.5x saved Qwen2.5-VL's text config
+    /// with `float32` under a `bfloat16` root); a text config's applies only without one, and
+    /// a text config that only names its class is read with the class's defaults.
+    #[test]
+    fn the_roots_dtype_wins_and_a_bare_text_config_takes_its_class_defaults() {
+        let m = read(&format!(
+            r#"{{"model_type": "x_vl", "torch_dtype": "bfloat16", "text_config": {{"model_type": "llama", "torch_dtype": "float32", {LLAMA}}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(m.format, Some(WeightFormat::Bf16));
+        let m = read(&format!(r#"{{"model_type": "x_vl", "text_config": {{"model_type": "llama", "dtype": "float16", {LLAMA}}}}}"#))
+            .unwrap();
+        assert_eq!(m.format, Some(WeightFormat::F16));
+        // Qwen2-Audio's text config names qwen2 and little else: Qwen2Config's 4096-wide defaults.
+        let m = read(
+            r#"{"model_type": "qwen2_audio", "text_config": {"model_type": "qwen2", "vocab_size": 156032}}"#,
+        )
+        .unwrap();
+        assert_eq!((m.architecture.hidden_size, m.architecture.num_layers()), (4096, 32));
+    }
 
     #[test]
     fn an_unknown_family_with_only_understood_keys_is_inferred_and_says_so() {

@@ -16,38 +16,102 @@ pub enum Modality {
     Audio,
 }
 
+/// How one input becomes language-model tokens, as the model's processor computes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum TokenRule {
+    /// The image resized to the nearest multiple of `patch × merge` per side, one token per
+    /// merged patch (Qwen-VL's `smart_resize`).
+    NearestGrid,
+    /// The image scaled down to at most `longest_edge`, then `⌈side / (patch × merge)⌉` tokens
+    /// per row and one break token ending each row (Pixtral, Mistral 3).
+    RowBreaks {
+        /// The processor's `size.longest_edge`.
+        longest_edge: u64,
+    },
+    /// The same count for every image (Gemma 3's 256, LLaVA-1.5's 576).
+    Fixed {
+        /// Tokens per image.
+        tokens: u64,
+    },
+    /// Square tiles of the encoder's resolution, `per_tile` tokens each, every tile the image
+    /// needs plus a whole-image thumbnail when there are several (Llama 4).
+    Tiles {
+        /// Pixels per side of a tile.
+        tile: u64,
+        /// Tokens per tile.
+        per_tile: u64,
+    },
+    /// InternVL's dynamic tiling: the largest `k × k` grid with `k² ≤ max_tiles` whose tiles
+    /// the image covers at least half of, a thumbnail when `k > 1`, `per_tile` tokens a tile.
+    GridTiles {
+        /// Pixels per side of a tile.
+        tile: u64,
+        /// Tokens per tile.
+        per_tile: u64,
+        /// The processor's `max_patches`.
+        max_tiles: u64,
+    },
+    /// Every image resized so its longest edge is `longest_edge`, cut into crops of `tile`
+    /// pixels plus one global crop, `per_tile` tokens each (Idefics3, SmolVLM): the same count
+    /// whatever the image's size.
+    ResizedTiles {
+        /// The processor's `size.longest_edge`.
+        longest_edge: u64,
+        /// Pixels per side of a crop.
+        tile: u64,
+        /// Tokens per crop.
+        per_tile: u64,
+    },
+    /// Audio: language-model tokens per second of sound, in thousandths (Whisper's 100 frames a
+    /// second halved by its convolution, then pooled or stacked).
+    PerSecond {
+        /// Tokens per 1,000 seconds.
+        per_ks: u64,
+        /// Whether every clip is padded to whole windows of the encoder's `fixed_patches`
+        /// frames and all their tokens kept (Voxtral), rather than cut to the sound's length
+        /// (Qwen2-Audio).
+        whole_windows: bool,
+    },
+}
+
 /// An encoder and its projector into the language model.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Encoder {
     /// What it reads.
     pub modality: Modality,
-    /// Its architecture (`qwen3_vl`, `siglip`…), as the config's `vision_config.model_type` or the
-    /// family names it.
+    /// Its architecture (`qwen3_vl`, `siglip`, `pixtral`, `whisper`…), as the config's
+    /// `vision_config.model_type` or the family names it.
     pub kind: String,
-    /// Blocks (transformer layers) of the encoder.
+    /// Blocks (transformer or conformer layers) of the encoder.
     pub layers: u64,
     /// Width of the encoder.
     pub hidden: u64,
+    /// Width of the blocks' MLP.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub intermediate: u64,
     /// Parameters of the blocks' matrices (attention and MLP): what tensor parallelism splits.
     pub block_params: u64,
     /// Every other parameter: patch and position embeddings, norms, biases, the projector or
     /// merger into the language model.
     pub other_params: u64,
-    /// Pixels per side of one patch.
+    /// Pixels per side of one patch (0 for audio).
     pub patch: u64,
-    /// Patches merged per side into one language-model token (Qwen-VL's `spatial_merge_size`;
-    /// 1 where the projector pools to a fixed count instead).
+    /// Patches merged per side into one language-model token (Qwen-VL's `spatial_merge_size`,
+    /// a pixel shuffle's factor); 1 where nothing is merged.
     pub merge: u64,
-    /// Language-model tokens per image when the model uses a fixed count (Gemma 3's 256);
-    /// `None` when it follows the image's size.
-    pub fixed_tokens: Option<u64>,
-    /// Patches per image when the encoder runs at a fixed resolution (SigLIP's `image_size`).
-    pub fixed_patches: Option<u64>,
-    /// Pixels per side of one tile when the image is cut into tiles of the encoder's resolution,
-    /// each `fixed_tokens` tokens, plus a whole-image thumbnail when there are several (Llama 4).
+    /// How an input becomes language-model tokens.
+    pub tokens: TokenRule,
+    /// The largest input the model's processor makes: pixels per side of the largest image
+    /// (Qwen-VL's `max_pixels`, Pixtral's longest edge, Llama 4's 4 × 4 tiles), or seconds of
+    /// the longest audio clip. vLLM profiles its start-up memory with items of this size.
     #[cfg_attr(feature = "serde", serde(default))]
-    pub tile: Option<u64>,
+    pub largest: u64,
+    /// Positions the encoder runs per image (or per tile) when its resolution is fixed
+    /// (SigLIP's `image_size`, a class token included), or per audio window when it pads every
+    /// clip to one length (Whisper's 1,500 frames); `None` when it follows the input.
+    pub fixed_patches: Option<u64>,
 }
 
 impl Encoder {
@@ -56,27 +120,103 @@ impl Encoder {
         self.block_params.saturating_add(self.other_params)
     }
 
-    /// Language-model tokens one `side × side` image becomes: a fixed count, or the image resized
-    /// to a multiple of `patch × merge` (Qwen-VL's `smart_resize`, rounding to the nearest).
+    /// Language-model tokens one `side × side` image becomes; for an audio encoder, one clip of
+    /// `side` seconds.
     pub fn tokens_per_image(&self, side: u64) -> u64 {
-        if let (Some(t), Some(tile)) = (self.fixed_tokens, self.tile) {
-            let per_side = side.div_ceil(tile.max(1)).max(1);
-            let tiles = per_side.saturating_mul(per_side);
-            return t.saturating_mul(if tiles > 1 { tiles + 1 } else { 1 });
-        }
-        if let Some(t) = self.fixed_tokens {
-            return t;
-        }
         let f = self.patch.saturating_mul(self.merge).max(1);
-        let per_side = (side.saturating_add(f / 2) / f).max(1);
-        per_side.saturating_mul(per_side)
+        match self.tokens {
+            TokenRule::NearestGrid => {
+                let per_side = (side.saturating_add(f / 2) / f).max(1);
+                per_side.saturating_mul(per_side)
+            }
+            TokenRule::RowBreaks { longest_edge } => {
+                let n = side.min(longest_edge.max(1)).div_ceil(f).max(1);
+                n.saturating_mul(n + 1)
+            }
+            TokenRule::Fixed { tokens } => tokens,
+            TokenRule::Tiles { tile, per_tile } => {
+                let per_side = side.div_ceil(tile.max(1)).max(1);
+                per_tile.saturating_mul(with_thumbnail(per_side.saturating_mul(per_side)))
+            }
+            TokenRule::GridTiles { tile, per_tile, max_tiles } => {
+                // The processor picks the largest k × k grid (k² ≤ max_tiles) the image covers
+                // more than half of: side² > k² · tile² / 2.
+                let area = u128::from(side) * u128::from(side);
+                let mut k = 1u64;
+                while (k + 1).saturating_mul(k + 1) <= max_tiles {
+                    let need = u128::from((k + 1) * (k + 1)) * u128::from(tile) * u128::from(tile);
+                    if area * 2 <= need {
+                        break;
+                    }
+                    k += 1;
+                }
+                per_tile.saturating_mul(with_thumbnail(k * k))
+            }
+            TokenRule::ResizedTiles { longest_edge, tile, per_tile } => {
+                let k = longest_edge.div_ceil(tile.max(1)).max(1);
+                per_tile.saturating_mul(k.saturating_mul(k) + 1)
+            }
+            TokenRule::PerSecond { per_ks, whole_windows } => match self.fixed_patches {
+                Some(w) if whole_windows && w > 0 => {
+                    let frames = self.patches_per_image(side);
+                    frames / self.merge.max(1)
+                }
+                _ => side.saturating_mul(per_ks).div_ceil(1000),
+            },
+        }
     }
 
-    /// Patches the encoder itself runs for one `side × side` image (before merging).
+    /// Positions the encoder runs for one `side × side` image (before merging), every tile
+    /// included; for an audio encoder, for a clip of `side` seconds.
     pub fn patches_per_image(&self, side: u64) -> u64 {
-        if let Some(p) = self.fixed_patches {
-            return p;
+        let m2 = self.merge.saturating_mul(self.merge).max(1);
+        match (self.tokens, self.fixed_patches) {
+            (TokenRule::Fixed { .. }, Some(p)) => p,
+            (TokenRule::Tiles { per_tile, .. }, Some(p))
+            | (TokenRule::GridTiles { per_tile, .. }, Some(p))
+            | (TokenRule::ResizedTiles { per_tile, .. }, Some(p)) => {
+                self.tokens_per_image(side).div_ceil(per_tile.max(1)).saturating_mul(p)
+            }
+            (TokenRule::PerSecond { per_ks, .. }, window) => {
+                // Audio frames the encoder runs (before pooling or stacking), in whole windows
+                // when it pads every clip to a fixed length (Whisper's 30 s of 1,500 frames).
+                let frames = side.saturating_mul(per_ks).saturating_mul(self.merge.max(1)).div_ceil(1000);
+                match window {
+                    Some(w) if w > 0 => frames.div_ceil(w).max(1).saturating_mul(w),
+                    _ => frames,
+                }
+            }
+            (TokenRule::RowBreaks { longest_edge }, _) => {
+                let n = side.min(longest_edge.max(1)).div_ceil(self.patch.saturating_mul(self.merge).max(1));
+                n.saturating_mul(n).saturating_mul(m2)
+            }
+            _ => self.tokens_per_image(side).saturating_mul(m2),
         }
-        self.tokens_per_image(side).saturating_mul(self.merge.saturating_mul(self.merge).max(1))
     }
+}
+
+impl Encoder {
+    /// Language-model tokens of the largest item the processor makes.
+    pub fn max_tokens(&self) -> u64 {
+        self.tokens_per_image(self.largest)
+    }
+
+    /// Positions the encoder runs for its largest item.
+    pub fn max_positions(&self) -> u64 {
+        self.patches_per_image(self.largest)
+    }
+
+    /// PyTorch's working set while the encoder runs `positions` positions at 16 bits, its
+    /// matrices split over `tp` GPUs: the residual stream and its norm, and the widest of one
+    /// block's attention projections (q, k, v) or MLP (up, gate or activation, product), the
+    /// shape of the language model's own profile rule.
+    pub fn activation(&self, positions: u64, tp: u64) -> u64 {
+        let widest = self.intermediate.saturating_mul(3).max(self.hidden.saturating_mul(3)) / tp.max(1);
+        positions.saturating_mul(2).saturating_mul(self.hidden.saturating_mul(2).saturating_add(widest))
+    }
+}
+
+/// Tiles with the whole-image thumbnail processors add when an image needs more than one.
+fn with_thumbnail(tiles: u64) -> u64 {
+    if tiles > 1 { tiles + 1 } else { tiles.max(1) }
 }

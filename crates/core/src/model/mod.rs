@@ -25,7 +25,7 @@ pub mod linear;
 pub mod mla;
 pub mod ssm;
 
-pub use encoder::{Encoder, Modality};
+pub use encoder::{Encoder, Modality, TokenRule};
 
 use alloc::string::String;
 use alloc::vec::Vec;
