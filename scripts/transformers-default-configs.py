@@ -49,6 +49,14 @@ def main():
         if family.startswith("hunyuan"):
             d["rope_parameters"] = HUNYUAN_ROPE
             d["head_dim"] = 128
+        if family == "gemma4":
+            # Gemma4Config() has neither a vision nor an audio config: the class defaults of both
+            # (the E2B/E4B towers) stand in for the published ones.
+            from transformers.models.gemma4.configuration_gemma4 import (
+                Gemma4AudioConfig, Gemma4Config, Gemma4VisionConfig)
+            d = Gemma4Config(audio_config=Gemma4AudioConfig().to_dict(),
+                             vision_config=Gemma4VisionConfig().to_dict()).to_dict()
+            d["model_type"] = family
         if family == "dbrx":
             # transformers 5.24.0's DBRX reads attn_config.rope_theta, absent from its default.
             d["attn_config"]["rope_theta"] = 10000.0

@@ -677,6 +677,50 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 fixed_patches: None,
             }))
         }
+        "gemma4" => {
+            // Gemma 4's audio conformer (transformers 5.24 `Gemma4AudioModel`): the same block
+            // layout as Gemma 3n's (two macaron feed-forwards, attention with a relative-key
+            // projection and a per-dimension scale, the light convolution module, RMS norms, no
+            // biases), a two-convolution subsampler whose projection reads `c0 / 4` frequency
+            // bins × `c1` channels, and a biased output projection to `output_proj_dims`. Clipped
+            // linears keep four stored bounds each (10 a block). The embedder projects the
+            // output into the text model without a bias.
+            let d = n(&["hidden_size"], 1024);
+            let layers = n(&["num_hidden_layers"], 12);
+            let heads = n(&["num_attention_heads"], 8).max(1);
+            let k = n(&["conv_kernel_size"], 5);
+            let out = n(&["output_proj_dims"], 1536);
+            let channels = |i: usize, d: u64| {
+                ac.get("subsampling_conv_channels")
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.get(i))
+                    .and_then(Value::as_u64)
+                    .unwrap_or(d)
+            };
+            let (c0, c1) = (channels(0, 128), channels(1, 32));
+            let clipped = ac.get("use_clipped_linears").and_then(Value::as_bool).unwrap_or(true);
+            let sscp = 9 * c0 + c0 + 9 * c0 * c1 + c1 + (c0 / 4) * c1 * d;
+            let block = layers * 20 * d * d;
+            let other = layers * (4 * d * d + d * k + d / heads + 9 * d + if clipped { 40 } else { 0 })
+                + sscp
+                + d * out
+                + out;
+            Some(Ok(Encoder {
+                modality: Modality::Audio,
+                kind: "gemma4_audio".into(),
+                layers,
+                hidden: d,
+                intermediate: 4 * d,
+                block_params: block,
+                other_params: other + out * text_hidden,
+                patch: 0,
+                merge: 1,
+                // 100 mel frames a second, subsampled 4×: 25 tokens a second, at most 750 (30 s).
+                tokens: TokenRule::PerSecond { per_ks: 25_000, whole_windows: false },
+                largest: 30,
+                fixed_patches: None,
+            }))
+        }
         _ => Some(Err(if kind.is_empty() { format!("{outer} audio") } else { kind })),
     }
 }
@@ -793,6 +837,12 @@ mod tests {
         let e = audio(&v, 3072).unwrap().unwrap();
         assert_eq!(e.params(), 636_968_960 + 25_165_824);
         assert_eq!((e.tokens_per_image(30), e.tokens_per_image(1), e.tokens_per_image(31)), (375, 375, 750));
+        // Gemma 4's conformer: 25 tokens a second (transformers 5.24 builds 304,825,088 with
+        // its 480 stored clipping bounds, and a 3,538,944-parameter embedder at width 2,304).
+        let g4 = parse(r#"{"model_type": "gemma4", "audio_config": {"model_type": "gemma4_audio"}}"#);
+        let e = audio(&g4, 2304).unwrap().unwrap();
+        assert_eq!(e.params(), 304_825_088 + 3_538_944);
+        assert_eq!((e.tokens_per_image(30), e.max_tokens()), (750, 750));
         // Gemma 3n pads every clip to 188 tokens.
         let g = parse(r#"{"model_type": "gemma3n", "audio_soft_tokens_per_image": 188, "audio_config": {}}"#);
         let e = audio(&g, 2048).unwrap().unwrap();
