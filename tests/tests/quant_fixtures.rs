@@ -210,3 +210,43 @@ proptest! {
         prop_assert!(bytes(&few) <= bytes(&many));
     }
 }
+
+/// Published sizes of real quantized checkpoints, reproduced from their base model's config and
+/// the `quantization_config` their library writes: the download within 0.5%.
+#[test]
+fn published_checkpoint_sizes_are_reproduced() {
+    let cases = [
+        (
+            // Qwen/Qwen2.5-7B-Instruct-AWQ @ b25037543e9394b818fdfca67ab2a00ecc7dd641: two shards of
+            // 3,996,422,976 and 1,574,406,784 bytes (the sha256 of each equals the Hub's).
+            "qwen2.5-7b",
+            r#"{"bits": 4, "group_size": 128, "modules_to_not_convert": null, "quant_method": "awq", "version": "gemm", "zero_point": true}"#,
+            "float16",
+            5_570_829_760u64,
+        ),
+        (
+            // unsloth/Meta-Llama-3.1-8B-Instruct-bnb-4bit: model.safetensors, 5,702,746,383 bytes
+            // (LFS size of a byte-for-byte copy of the file, commit bd6885a0 of
+            // manbeast3b/Meta-Llama-3.1-8B-Instruct-bnb-4bit9).
+            "llama-3.1-8b",
+            r#"{"_load_in_4bit": true, "_load_in_8bit": false, "bnb_4bit_compute_dtype": "bfloat16", "bnb_4bit_quant_storage": "uint8", "bnb_4bit_quant_type": "nf4", "bnb_4bit_use_double_quant": true, "llm_int8_enable_fp32_cpu_offload": false, "llm_int8_has_fp16_weight": false, "llm_int8_skip_modules": null, "llm_int8_threshold": 6.0, "load_in_4bit": true, "load_in_8bit": false, "quant_method": "bitsandbytes"}"#,
+            "bfloat16",
+            5_702_746_383,
+        ),
+    ];
+    for (base, quant, dtype, published) in cases {
+        let mut cfg: serde_json::Value =
+            serde_json::from_str(headroom_core::catalog::model(base).unwrap().config).unwrap();
+        cfg["quantization_config"] = serde_json::from_str(quant).unwrap();
+        cfg["torch_dtype"] = dtype.into();
+        let m = hf::parse_config(cfg.to_string().as_bytes()).unwrap();
+        assert!(m.architecture.quant.is_some(), "{base}: a per-tensor plan");
+        let s = Scenario {
+            model: ModelSource::Custom(Box::new(m.into_custom(base.into()))),
+            ..Scenario::default()
+        };
+        let disk = estimate(&s).unwrap().disk.weights.get();
+        let off = (disk as f64 - published as f64) / published as f64;
+        assert!(off.abs() < 0.005, "{base}: {disk} against {published} ({:+.3}%)", off * 100.0);
+    }
+}
