@@ -44,7 +44,6 @@ const EXPECTED_REFUSALS: &[(&str, &str)] = &[
         "Llama 3.2 Vision's text model interleaves cross-attention layers: refused naming cross_attention_layers",
     ),
     ("mllama.json", "Llama 3.2 Vision's cross-attention text model: refused naming cross_attention_layers"),
-    ("phi4_multimodal.json", "Phi-4-multimodal's flat config is not read: refused naming its keys"),
 ];
 
 /// Expands a run-length list `[[count, numel], …]` to one value per layer.
@@ -252,6 +251,7 @@ fn encoder_submodules(entry: &Value) -> u64 {
         "model.embed_vision",
         "model.audio_tower",
         "model.embed_audio",
+        "model.embed_tokens_extend",
     ]
     .iter()
     .filter_map(|k| sub.get(*k).and_then(Value::as_u64))

@@ -355,6 +355,21 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
             let tokens = TokenRule::ResizedTiles { longest_edge: 4 * t.image, tile: t.image, per_tile };
             t.encoder(outer, t.h * sf * sf * text, sf, tokens, Some(t.grid()))
         }
+        "phi4_multimodal" => {
+            v?;
+            // Phi-4-multimodal's SigLIP (so400m at 448 pixels) with its pooling head, built whole
+            // though the features come from the second-to-last layer; the image projection (two
+            // biased linears) and its two learned separator vectors.
+            let t = Tower::siglip(vc);
+            let (h, i) = (t.h, t.i);
+            let head = h + 3 * h * h + 3 * h + h * h + h + 2 * h + 2 * h * i + i + h;
+            let text = text_hidden;
+            let projector = head + h * text + text + text * text + text + 2 * h;
+            // Tokens: 2 × 2 pooling of 32 × 32 patches, 16 a side; up to 36 tiles (`dynamic_hd`).
+            let per_side = t.grid().isqrt() / 2;
+            let tokens = TokenRule::HdTiles { tile: t.image, per_side, max_tiles: 36 };
+            t.encoder("siglip", projector, 2, tokens, Some(t.grid()))
+        }
         "gemma3n" => {
             v?;
             // Gemma 3n's vision tower is a timm network named by `vision_config.architecture`;
@@ -533,7 +548,9 @@ impl Tower {
     ) -> Encoder {
         let largest = match tokens {
             TokenRule::RowBreaks { longest_edge } => longest_edge,
-            TokenRule::GridTiles { max_tiles, .. } => (pos_side(max_tiles) + 1) * self.image,
+            TokenRule::GridTiles { max_tiles, .. } | TokenRule::HdTiles { max_tiles, .. } => {
+                (pos_side(max_tiles) + 1) * self.image
+            }
             _ => self.image,
         };
         Encoder {
@@ -673,6 +690,55 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 tokens: TokenRule::Fixed {
                     tokens: root.get("audio_soft_tokens_per_image").and_then(Value::as_u64).unwrap_or(188),
                 },
+                largest: 30,
+                fixed_patches: None,
+            }))
+        }
+        "phi4_multimodal" => {
+            // Phi-4-multimodal's conformer (transformers 5.24 `Phi4MultimodalAudioModel`): the
+            // input's stored mean and inverse deviation, NeMo's striding subsampler (a biased 3×3
+            // convolution, then depthwise and pointwise pairs, log2 `time_reduction` halvings in
+            // all) into a biased linear, a learned relative-position bias table, and blocks of two
+            // macaron gated feed-forwards, biased attention, a GLU convolution module (pointwise,
+            // depthwise, pointwise, and a second pointwise) and LayerNorms. Two projections into
+            // the text model (speech alone, and speech beside an image), each two biased linears.
+            let d = n(&["hidden_size"], 1024);
+            let i = n(&["intermediate_size"], 1536);
+            let layers = n(&["num_blocks"], 24);
+            let heads = n(&["num_attention_heads"], 16);
+            let fin = n(&["input_size"], 80);
+            let k = n(&["kernel_size"], 3);
+            let e = n(&["ext_pw_out_channel"], 1024);
+            let sep = n(&["depthwise_separable_out_channel"], 1024);
+            let dm = n(&["depthwise_multiplier"], 1);
+            let c = n(&["nemo_conv_channels"], 1024);
+            let reduction = n(&["time_reduction"], 8).max(2);
+            let final_size = n(&["nemo_final_size"], 10);
+            let distance = n(&["bias_max_distance"], 1000);
+            let symmetric = ac.get("bias_symmetric").and_then(Value::as_bool).unwrap_or(false);
+            let rate = n(&["downsample_rate"], 1);
+            let halvings = u64::from(reduction.ilog2());
+            let subsample = 10 * c + (halvings - 1) * (10 * c + c * c + c) + c * final_size * d + d;
+            let bias_table = if symmetric { distance } else { 2 * distance } * heads;
+            let conv =
+                2 * d + 2 * e * d + 2 * e + 2 * e + d * dm * k + d * dm + d * dm * sep + sep + d * e + e;
+            let block = layers * (4 * d * d + 6 * i * d);
+            let other =
+                2 * fin + subsample + bias_table + layers * (4 * d + 2 * (2 * d + 2 * i + d) + conv + 4 * d);
+            let text = text_hidden;
+            let projector = 2 * (d * rate * text + text + text * text + text);
+            Some(Ok(Encoder {
+                modality: Modality::Audio,
+                kind: "phi4_conformer".into(),
+                layers,
+                hidden: d,
+                intermediate: i,
+                block_params: block,
+                other_params: other + projector,
+                patch: 0,
+                merge: 1,
+                // 100 feature frames a second reduced 8×: 12.5 tokens a second, no cap.
+                tokens: TokenRule::PerSecond { per_ks: 100_000 / reduction, whole_windows: false },
                 largest: 30,
                 fixed_patches: None,
             }))
@@ -819,6 +885,28 @@ mod tests {
         let e = vision(&idefics, "llama", 4096).unwrap().unwrap();
         // 4 × 4 crops of 364 pixels and a global one, 169 tokens each.
         assert_eq!((e.tokens_per_image(300), e.tokens_per_image(3000)), (17 * 169, 17 * 169));
+    }
+
+    /// Phi-4-multimodal (transformers 5.24's defaults, its published sizes): the SigLIP tower with
+    /// its head and projection (441,550,016) and the conformer with both projections
+    /// (466,432,416); `273 + 256k² + 16k` tokens for `k = ⌈side/448⌉` tiles a side, at most 6.
+    #[test]
+    fn phi4_multimodal_encoders() {
+        let root = parse(
+            r#"{"model_type": "phi4_multimodal", "hidden_size": 3072,
+                "vision_config": {"model_type": "phi4_multimodal_vision", "hidden_size": 1152, "intermediate_size": 4304,
+                "num_hidden_layers": 27, "image_size": 448, "patch_size": 14},
+                "audio_config": {"model_type": "phi4_multimodal_audio"}}"#,
+        );
+        let v = vision(&root, "phi3", 3072).unwrap().unwrap();
+        assert_eq!(v.params(), 441_550_016);
+        assert_eq!(v.tokens_per_image(448), 273 + 256 + 16);
+        assert_eq!(v.tokens_per_image(600), 273 + 4 * 256 + 32);
+        assert_eq!(v.tokens_per_image(1024), 273 + 9 * 256 + 48);
+        assert_eq!(v.tokens_per_image(10_000), 273 + 36 * 256 + 96);
+        let a = audio(&root, 3072).unwrap().unwrap();
+        assert_eq!(a.params(), 466_432_416);
+        assert_eq!(a.tokens_per_image(30), 375);
     }
 
     /// Whisper's 100 mel frames a second, halved by its convolution, padded to 30 s windows:

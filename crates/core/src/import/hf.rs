@@ -284,6 +284,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "qwen2_5_vl_text" | "qwen2_5_vl" | "qwen2_vl" | "qwen2_vl_text" => "qwen2".into(),
         "kimi_k2" | "deepseek_v3" | "kimi_vl" => "deepseek_v3".into(),
         "mistral3" | "ministral" => "mistral".into(),
+        // Phi-4-multimodal keeps Phi-4-mini's Phi-3 text model in its flat config.
+        "phi4_multimodal" => "phi3".into(),
         "falcon_mamba" => "mamba".into(),
         other => other.to_string(),
     }

@@ -52,6 +52,18 @@ pub enum TokenRule {
         /// The processor's `max_patches`.
         max_tiles: u64,
     },
+    /// Phi-4-multimodal's HD transform (transformers 5.24 `Phi4MultimodalImageProcessor`): a
+    /// global view of `g × g` tokens (`g` = tile ÷ patch ÷ 2 after pooling) with a newline token
+    /// a row and a separator, then the image cut into `⌈side / tile⌉²` tiles (at most
+    /// `max_tiles`), read as one `gk × gk` grid with a newline a row.
+    HdTiles {
+        /// Pixels per side of a tile.
+        tile: u64,
+        /// Tokens per side of one tile.
+        per_side: u64,
+        /// The processor's `dynamic_hd`.
+        max_tiles: u64,
+    },
     /// Every image resized so its longest edge is `longest_edge`, cut into crops of `tile`
     /// pixels plus one global crop, `per_tile` tokens each (Idefics3, SmolVLM): the same count
     /// whatever the image's size.
@@ -139,18 +151,12 @@ impl Encoder {
                 per_tile.saturating_mul(with_thumbnail(per_side.saturating_mul(per_side)))
             }
             TokenRule::GridTiles { tile, per_tile, max_tiles } => {
-                // The processor picks the largest k × k grid (k² ≤ max_tiles) the image covers
-                // more than half of: side² > k² · tile² / 2.
-                let area = u128::from(side) * u128::from(side);
-                let mut k = 1u64;
-                while (k + 1).saturating_mul(k + 1) <= max_tiles {
-                    let need = u128::from((k + 1) * (k + 1)) * u128::from(tile) * u128::from(tile);
-                    if area * 2 <= need {
-                        break;
-                    }
-                    k += 1;
-                }
+                let k = grid_side(side, tile, max_tiles);
                 per_tile.saturating_mul(with_thumbnail(k * k))
+            }
+            TokenRule::HdTiles { tile, per_side, max_tiles } => {
+                let gk = per_side.saturating_mul(hd_side(side, tile, max_tiles));
+                per_side * per_side + per_side + 1 + gk.saturating_mul(gk) + gk
             }
             TokenRule::ResizedTiles { longest_edge, tile, per_tile } => {
                 let k = longest_edge.div_ceil(tile.max(1)).max(1);
@@ -176,6 +182,10 @@ impl Encoder {
             | (TokenRule::GridTiles { per_tile, .. }, Some(p))
             | (TokenRule::ResizedTiles { per_tile, .. }, Some(p)) => {
                 self.tokens_per_image(side).div_ceil(per_tile.max(1)).saturating_mul(p)
+            }
+            (TokenRule::HdTiles { tile, max_tiles, .. }, Some(p)) => {
+                let k = hd_side(side, tile, max_tiles);
+                (k * k + 1).saturating_mul(p)
             }
             (TokenRule::PerSecond { per_ks, .. }, window) => {
                 // Audio frames the encoder runs (before pooling or stacking), in whole windows
@@ -214,6 +224,27 @@ impl Encoder {
         let widest = self.intermediate.saturating_mul(3).max(self.hidden.saturating_mul(3)) / tp.max(1);
         positions.saturating_mul(2).saturating_mul(self.hidden.saturating_mul(2).saturating_add(widest))
     }
+}
+
+/// Tiles a side Phi-4-multimodal cuts a square image into: `⌈side / tile⌉`, or the largest
+/// square grid of `max_tiles` when that is more.
+fn hd_side(side: u64, tile: u64, max_tiles: u64) -> u64 {
+    side.div_ceil(tile.max(1)).max(1).min(max_tiles.isqrt().max(1))
+}
+
+/// The side of the largest `k × k` grid of tiles (`k² ≤ max_tiles`) a `side × side` image
+/// covers more than half of (`side² > k² · tile² / 2`), as InternVL's processor chooses it.
+fn grid_side(side: u64, tile: u64, max_tiles: u64) -> u64 {
+    let area = u128::from(side) * u128::from(side);
+    let mut k = 1u64;
+    while (k + 1).saturating_mul(k + 1) <= max_tiles {
+        let need = u128::from((k + 1) * (k + 1)) * u128::from(tile) * u128::from(tile);
+        if area * 2 <= need {
+            break;
+        }
+        k += 1;
+    }
+    k
 }
 
 /// Tiles with the whole-image thumbnail processors add when an image needs more than one.
