@@ -1407,15 +1407,21 @@ fn state_term(a: &Architecture, s: &InferenceSetup, place: Placement, host: &mut
     };
     let assumption =
         Msg::new(if llama { MsgId::AssumeStateF32 } else { MsgId::AssumeStateModelDtype }, vec![]);
-    Some(Term::exact(
-        TermKind::State,
-        Bytes::new(device),
-        Msg::new(
+    let windowed = a.mixers().find_map(|(_, m)| match m {
+        Mixer::Compressed(c) => Some(c.window),
+        _ => None,
+    });
+    let formula = match windowed {
+        Some(window) => Msg::new(
+            MsgId::StateFormulaCompressed,
+            vec![Arg::Int(s.batch), Arg::Size(Bytes::new(per_seq)), Arg::Int(layers), Arg::Int(window)],
+        ),
+        None => Msg::new(
             MsgId::StateFormula,
             vec![Arg::Int(s.batch), Arg::Size(Bytes::new(per_seq)), Arg::Int(recurrent), Arg::Int(elem)],
         ),
-        vec![assumption],
-    ))
+    };
+    Some(Term::exact(TermKind::State, Bytes::new(device), formula, vec![assumption]))
 }
 
 /// Widens the shape-dependent terms of an architecture read from an unknown family's config:

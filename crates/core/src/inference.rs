@@ -188,7 +188,31 @@ pub fn layer_kv_bytes_per_token(cache: LayerCache, kv: KvDtype) -> u64 {
         LayerCache::Latent { width, indexer } => {
             kv.row_bytes(width).saturating_add(if indexer == 0 { 0 } else { indexer_key_bytes(indexer) })
         }
-        LayerCache::None | LayerCache::State { .. } => 0,
+        // One row (and indexer key) per `ratio` tokens: the rate, rounded down.
+        LayerCache::Compressed { ratio, .. } if ratio > 0 => compressed_row_bytes(cache, kv) / ratio,
+        LayerCache::None | LayerCache::State { .. } | LayerCache::Compressed { .. } => 0,
+    }
+}
+
+/// Bytes of one compressed row of a DeepSeek V4 layer and its indexer key (the key as DeepSeek's
+/// reference code and vLLM store it: FP8 with a scale per 128).
+fn compressed_row_bytes(cache: LayerCache, kv: KvDtype) -> u64 {
+    match cache {
+        LayerCache::Compressed { width, indexer, .. } => {
+            kv.row_bytes(width).saturating_add(if indexer == 0 { 0 } else { indexer_key_bytes(indexer) })
+        }
+        _ => 0,
+    }
+}
+
+/// The growing part of a DeepSeek V4 layer's cache after `tokens` tokens: one row per whole
+/// `ratio` tokens (the rest waits in the compressor's state).
+fn compressed_kv_bytes(cache: LayerCache, kv: KvDtype, tokens: u64) -> u64 {
+    match cache {
+        LayerCache::Compressed { ratio, .. } if ratio > 0 => {
+            (tokens / ratio).saturating_mul(compressed_row_bytes(cache, kv))
+        }
+        _ => 0,
     }
 }
 
@@ -215,6 +239,17 @@ fn mixer_state_bytes(a: &Architecture, m: &Mixer, elem: u64) -> u64 {
     match m.cache(a.hidden_size) {
         LayerCache::State { conv, recurrent } => {
             conv.saturating_mul(elem).saturating_add(recurrent.saturating_mul(recurrent_elem))
+        }
+        // DeepSeek V4: the window's raw rows (keys and values apart on a window-only layer, as
+        // transformers' sliding cache keeps them; one row doubling as both beside a compressor)
+        // and the compressor's FP32 state.
+        LayerCache::Compressed { width, ratio, window, state, .. } => {
+            let copies = if ratio == 0 { 2 } else { 1 };
+            window
+                .saturating_mul(width)
+                .saturating_mul(elem)
+                .saturating_mul(copies)
+                .saturating_add(state.saturating_mul(4))
         }
         _ => 0,
     }
@@ -253,10 +288,11 @@ fn kv_bytes_by_cells(
     let mut one: u64 = 0;
     for (n, m) in a.mixers() {
         let cache = m.cache(a.hidden_size);
-        let bytes = layer_kv_bytes_per_token(cache, kv)
-            .checked_mul(cells(cache))
-            .and_then(|x| x.checked_mul(n))
-            .or_overflow("KV cache")?;
+        let layer = match cache {
+            LayerCache::Compressed { .. } => Some(compressed_kv_bytes(cache, kv, cells(cache))),
+            _ => layer_kv_bytes_per_token(cache, kv).checked_mul(cells(cache)),
+        };
+        let bytes = layer.and_then(|x| x.checked_mul(n)).or_overflow("KV cache")?;
         one = one.checked_add(bytes).or_overflow("KV cache")?;
     }
     one.checked_mul(batch).map(Bytes::new).or_overflow("KV cache")
@@ -325,6 +361,12 @@ fn llama_cpp_cache_row(m: &Mixer, hidden: u64, s: &crate::llama_cpp::Setup, swa:
                 s.k_type.row_bytes(indexer)
             }),
         )),
+        // DeepSeek V4 (not checked against llama.cpp's `deepseek4` graph): one row in the K
+        // type per `ratio` cells, the window apart.
+        LayerCache::Compressed { width, indexer, ratio, .. } => Some((
+            s.cells(Span::Full, swa) / ratio.max(1) * u64::from(ratio > 0),
+            s.k_type.row_bytes(width).saturating_add(s.k_type.row_bytes(indexer)),
+        )),
     }
 }
 
@@ -377,7 +419,7 @@ pub fn kv_share(a: &Architecture, runtime: Runtime, gpus: u64) -> (u64, u64) {
             let kv = s.num_kv_heads.max(1);
             if kv >= gpus { (1, gpus) } else { (1, kv) }
         }
-        (r, Some(Mixer::Mla(_))) if r.tensor_parallel() => (1, 1),
+        (r, Some(Mixer::Mla(_) | Mixer::Compressed(_))) if r.tensor_parallel() => (1, 1),
         (r, None) if r.tensor_parallel() => (1, gpus),
         _ => (layers.div_ceil(gpus), layers),
     }
@@ -669,6 +711,14 @@ pub fn kv_layout_label(a: &Architecture) -> String {
                 )
             }
             Mixer::Mla(m) => format!("MLA latent {} + {}", m.kv_lora_rank, m.qk_rope_head_dim),
+            Mixer::Compressed(c) if c.ratio == 0 => continue,
+            Mixer::Compressed(c) => match &c.indexer {
+                Some(ix) => format!(
+                    "one row of {} and an indexer key of {} per {} tokens",
+                    c.head_dim, ix.head_dim, c.ratio
+                ),
+                None => format!("one row of {} per {} tokens", c.head_dim, c.ratio),
+            },
             _ => continue,
         };
         match parts.iter_mut().find(|(l, _)| *l == label) {

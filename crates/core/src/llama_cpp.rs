@@ -1233,6 +1233,33 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
                         let o = g.view(o);
                         g.f32([h, t, 1], &[o], false)
                     }
+                    Mixer::Compressed(c) => {
+                        // Stand-in for DeepSeek V4's attention (llama.cpp's `deepseek4` graph is
+                        // not rebuilt): one-KV-head attention over the window and the compressed
+                        // rows.
+                        exact = false;
+                        let cells = s.cells(Span::Full, swa) / c.ratio.max(1) + c.window;
+                        let (k_idx, v_idx, mask) = full;
+                        let shape = AttnShape {
+                            heads: c.num_heads,
+                            kv_heads: 1,
+                            head_k: c.head_dim,
+                            head_v: c.head_dim,
+                            q_norm: false,
+                            k_norm: true,
+                            bias: false,
+                            cells,
+                            mask,
+                            iswa,
+                            rot_k: full_rot.0,
+                            rot_v: full_rot.1,
+                            rope: true,
+                            fused: false,
+                        };
+                        let o = attention(&mut g, xn, &shape, t, s, pos, (k_idx, v_idx));
+                        fetch_next(&mut g);
+                        g.f32([h, t, 1], &[o], false)
+                    }
                     Mixer::Mamba(mb) => {
                         let norms = mb.inner_norms || matches!(a.family.as_str(), "falcon_mamba" | "jamba");
                         mamba1(&mut g, xn, mb, norms, s, conv_state.unwrap_or(s_copy), h, &mut fetch_next)

@@ -275,8 +275,8 @@ fn decide(
     rules: &[(Vec<Compiled<'_>>, WeightFormat)],
     ignore: &[Compiled<'_>],
 ) -> Result<WeightFormat> {
-    // Vectors (norms, biases, convolution taps) are never quantized.
-    if t.role.is_vector() {
+    // Vectors (norms, biases, convolution taps) and fixed-width state are never quantized.
+    if t.role.is_vector() || t.role.fixed_width().is_some() {
         return Ok(plan.base);
     }
     for c in ignore {
@@ -394,9 +394,16 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         Role::AttnK => (format!("{mixer}.k_proj"), "Linear"),
         Role::AttnV => (format!("{mixer}.v_proj"), "Linear"),
         Role::AttnQkv => (format!("{mixer}.qkv_proj"), "Linear"),
+        Role::AttnOut if family == "deepseek_v4" => (format!("{mixer}.o_b_proj"), "Linear"),
         Role::AttnOut => (format!("{mixer}.o_proj"), "Linear"),
         Role::AttnQA => (format!("{mixer}.q_a_proj"), "Linear"),
         Role::AttnQB => (format!("{mixer}.q_b_proj"), "Linear"),
+        Role::AttnKvA if family == "deepseek_v4" => (format!("{mixer}.kv_proj"), "Linear"),
+        Role::AttnOutA => (format!("{mixer}.o_a_proj"), "Linear"),
+        Role::Compressor => (
+            format!("{mixer}.compressor.{}", if nth.is_multiple_of(2) { "kv_proj" } else { "gate_proj" }),
+            "Linear",
+        ),
         Role::AttnKvA => (format!("{mixer}.kv_a_proj_with_mqa"), "Linear"),
         Role::AttnKvB => (format!("{mixer}.kv_b_proj"), "Linear"),
         Role::IdxQ => (format!("{mixer}.indexer.wq_b"), "Linear"),
@@ -443,7 +450,10 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         Role::MtpProj => ("eh_proj".into(), "Linear"),
         Role::Extra => (format!("extra.{nth}"), "Linear"),
         Role::MixConv => (format!("{mixer}.conv1d"), "Conv1d"),
-        Role::MixState | Role::AttnNorm | Role::Norm | Role::Bias | Role::Sinks => ("norm".into(), "Norm"),
+        Role::MixState | Role::AttnNorm | Role::Norm | Role::Bias | Role::Sinks | Role::Fp32 => {
+            ("norm".into(), "Norm")
+        }
+        Role::HashTable => (format!("{moe}.gate.tid2eid"), "Buffer"),
         Role::Encoder => ("visual".into(), "Encoder"),
     };
     let root = match style {

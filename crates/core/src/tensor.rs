@@ -22,6 +22,11 @@ pub enum Role {
     AttnQB,
     AttnKvA,
     AttnKvB,
+    /// The first half of a low-rank output projection (DeepSeek V4's grouped `wo_a`).
+    AttnOutA,
+    /// A KV compressor's projections (DeepSeek V4's `compressor.wkv` / `wgate`: stored in 16
+    /// bits, never quantized).
+    Compressor,
     /// Query/key norms, MLA's latent norms: vectors inside the attention block.
     AttnNorm,
     /// The sparse-attention indexer's query, key and head-weight projections (DeepSeek V3.2).
@@ -59,6 +64,11 @@ pub enum Role {
     Norm,
     Bias,
     Sinks,
+    /// A tensor every checkpoint keeps in FP32 whatever the model's dtype (DeepSeek V4's
+    /// hyper-connection mixers, attention sinks and compressor position biases).
+    Fp32,
+    /// An integer routing table, int64 (DeepSeek V4's hash-routed layers' `tid2eid`).
+    HashTable,
     /// A tensor of a vision or audio encoder or its projector (multimodal checkpoints).
     Encoder,
 }
@@ -98,6 +108,7 @@ impl Role {
                 | AttnQB
                 | AttnKvA
                 | AttnKvB
+                | AttnOutA
                 | IdxQ
                 | IdxK
                 | FfnGate
@@ -131,23 +142,33 @@ impl Role {
         )
     }
 
-    /// The part of the model the tensor is counted in. Biases count with the norms here; the
-    /// layers' own parameter breakdown attributes them to their block.
+    /// Bytes of one value whatever the weights' format, for tensors stored at a fixed width
+    /// (FP32 state, int64 tables).
+    pub fn fixed_width(self) -> Option<u64> {
+        match self {
+            Role::Fp32 => Some(4),
+            Role::HashTable => Some(8),
+            _ => None,
+        }
+    }
+
+    /// The part of the model the tensor is counted in. Biases (and FP32 vectors) count with the
+    /// norms here; the layers' own parameter breakdown attributes them to their block.
     pub fn part(self) -> Part {
         use Role::*;
         match self {
             TokenEmbd => Part::Embeddings,
             PosEmbd => Part::Positions,
             Output => Part::Output,
-            AttnQ | AttnK | AttnV | AttnQkv | AttnOut | AttnQA | AttnQB | AttnKvA | AttnKvB | AttnNorm
-            | IdxQ | IdxK | IdxWeights | Sinks => Part::Attention,
+            AttnQ | AttnK | AttnV | AttnQkv | AttnOut | AttnQA | AttnQB | AttnKvA | AttnKvB | AttnOutA
+            | Compressor | AttnNorm | IdxQ | IdxK | IdxWeights | Sinks => Part::Attention,
             FfnGate | FfnUp | FfnGateUp | FfnDown => Part::Mlp,
             ExpGate | ExpUp | ExpDown => Part::Experts,
             ShGate | ShUp | ShDown | ShExpGate => Part::SharedExperts,
-            Router => Part::Router,
+            Router | HashTable => Part::Router,
             MixIn | MixOut | MixProj | MixConv | MixState => Part::Recurrent,
             MtpProj | Extra | ExtraEmbd => Part::Other,
-            Norm | Bias => Part::Norms,
+            Norm | Bias | Fp32 => Part::Norms,
             Encoder => Part::Encoders,
         }
     }

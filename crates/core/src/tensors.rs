@@ -174,6 +174,9 @@ fn mul(v: &[u64]) -> Option<u64> {
 /// (linear layers of the blocks; experts only for MXFP4 in a mixture of experts; routers too for
 /// bitsandbytes); everything else (embeddings, head, norms, routers) stays 16-bit.
 fn tensor_bytes(a: &Architecture, t: &Tensor, format: WeightFormat) -> Option<u64> {
+    if let Some(width) = t.role.fixed_width() {
+        return t.elements().checked_mul(width);
+    }
     let linear = t.role.is_block_linear();
     let quantized = match format {
         WeightFormat::F32 | WeightFormat::F16 | WeightFormat::Bf16 => true,
@@ -188,6 +191,9 @@ fn tensor_bytes(a: &Architecture, t: &Tensor, format: WeightFormat) -> Option<u6
 /// scale, zero point and shape tensor its tool writes (a float format is its plain width).
 pub(crate) fn quantized_bytes(t: &Tensor, format: WeightFormat) -> Option<u64> {
     let n = t.elements();
+    if let Some(width) = t.role.fixed_width() {
+        return n.checked_mul(width);
+    }
     let rows = mul(&[t.rows, t.experts])?;
     let half = n.checked_mul(2);
     match format {
@@ -376,8 +382,9 @@ impl GgufRules {
             M::BF16 => GgmlType::BF16,
             _ => GgmlType::F16,
         };
-        // Vectors stay F32; position embeddings and routers are never quantized.
-        if t.role.is_vector() {
+        // Vectors and fixed-width state stay F32; position embeddings and routers are never
+        // quantized.
+        if t.role.is_vector() || t.role.fixed_width().is_some() {
             return GgmlType::F32;
         }
         if matches!(t.role, Role::PosEmbd | Role::Router) {

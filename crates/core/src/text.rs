@@ -264,6 +264,10 @@ messages! {
     StateFormula =>
         "{0} sequence(s) × {1} per sequence ({2} recurrent layers: convolution and SSM / delta-rule state, {3} bytes per value), constant in the context",
         "{0} séquence(s) × {1} par séquence ({2} couches récurrentes : état de convolution et SSM / delta-rule, {3} octets par valeur), constant selon le contexte";
+    /// DeepSeek V4's fixed cache per sequence.
+    StateFormulaCompressed =>
+        "{0} sequence(s) × {1} per sequence ({2} layers each keep a window of {3} raw rows, and the compressing ones their compressor's FP32 state), constant in the context",
+        "{0} séquence(s) × {1} par séquence ({2} couches gardent chacune une fenêtre de {3} lignes brutes, et celles qui compressent l'état FP32 de leur compresseur), constant selon le contexte";
     /// llama.cpp keeps recurrent state in F32.
     AssumeStateF32 =>
         "llama.cpp keeps the recurrent state in F32 (its r and s caches), one cell per sequence",

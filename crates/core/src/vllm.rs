@@ -454,6 +454,8 @@ enum SpecKind {
 fn layout(a: &Architecture, kv: KvDtype, tp: u64) -> (Vec<(SpecKind, u64, u64)>, bool) {
     let mut kinds: Vec<(SpecKind, u64, u64)> = Vec::new();
     let mut recurrent = false;
+    // DeepSeek V4's compressed pages per 256-token block, over its layers.
+    let mut packed = 0u64;
     for (n, m) in a.mixers() {
         let cache = m.cache(a.hidden_size);
         let (kind, bytes) = match (m, cache) {
@@ -472,6 +474,31 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64) -> (Vec<(SpecKind, u64, u64)>,
             (_, LayerCache::Latent { .. }) => {
                 (SpecKind::Full, crate::inference::layer_kv_bytes_per_token(cache, kv))
             }
+            (Mixer::Compressed(c), LayerCache::Compressed { ratio, .. }) if ratio > 0 => {
+                // DeepSeek V4 (vLLM's `deepseek_v4/attention.py` specs): 256-token blocks hold
+                // `256 / ratio` compressed rows, each page padded — FP8 (`fp8_ds_mla`): 584-byte
+                // rows (the unrotated part in FP8, the rotary part in BF16, a UE8M0 scale per 64)
+                // padded to 576 bytes, and the indexer's FP8 key with its FP32 scale; else rows in
+                // the cache's dtype padded to 512. The window, the compressor's state and the
+                // per-request blocks they take are not modelled (`layout_exact` is false).
+                recurrent = true;
+                let rows = 256 / ratio;
+                let (row, align) = if kv == KvDtype::Fp8 {
+                    let nope = c.head_dim.saturating_sub(c.rope_dim);
+                    (nope + 2 * c.rope_dim + (nope / 64).next_multiple_of(8), 576)
+                } else {
+                    (kv.row_bytes(c.head_dim), 512)
+                };
+                // Every layer's pages share one block stride (`_get_packed_kv_cache_layout`): one
+                // kind of the summed bytes.
+                let page = |bytes: u64| bytes.next_multiple_of(align);
+                let index = c
+                    .indexer
+                    .as_ref()
+                    .map_or(0, |ix| page(rows * crate::inference::indexer_key_bytes(ix.head_dim)));
+                packed = packed.saturating_add((page(rows * row) + index).saturating_mul(n));
+                continue;
+            }
             (_, LayerCache::State { .. }) => {
                 recurrent = true;
                 continue;
@@ -482,6 +509,9 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64) -> (Vec<(SpecKind, u64, u64)>,
             Some(k) => k.1 += n,
             None => kinds.push((kind, n, bytes)),
         }
+    }
+    if packed > 0 {
+        kinds.push((SpecKind::Full, 1, packed.div_ceil(256)));
     }
     (kinds, recurrent)
 }

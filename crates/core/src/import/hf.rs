@@ -24,10 +24,11 @@ use crate::error::{Error, Result};
 use crate::json::{self, Value};
 pub use crate::model::Confidence;
 use crate::model::{
-    Architecture, Attention, Ffn, GatedDeltaNet, Indexer, LayerGroup, MAX_LAYERS, Mamba, MambaVersion, Mixer,
-    Mla, Mlp, Moe, Mtp, NormKind, QkNorm, ShortConv, Span, Stack,
+    Architecture, Attention, CompressedAttention, Extra, Ffn, GatedDeltaNet, Indexer, LayerGroup, MAX_LAYERS,
+    Mamba, MambaVersion, Mixer, Mla, Mlp, Moe, Mtp, NormKind, QkNorm, ShortConv, Span, Stack,
 };
 use crate::precision::WeightFormat;
+use crate::tensor::Role;
 use crate::text::{Arg, Msg, MsgId};
 
 const FORMAT: &str = "config.json";
@@ -353,6 +354,7 @@ const KNOWN: &[&str] = &[
     "gemma3n_text",
     "dbrx",
     "kimi_linear",
+    "deepseek_v4",
 ];
 
 fn is_known(family: &str) -> bool {
@@ -911,6 +913,7 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
         "stablelm" => read_stablelm(cfg),
         "starcoder2" => read_starcoder2(cfg),
         "dbrx" => read_dbrx(cfg),
+        "deepseek_v4" => read_deepseek_v4(cfg),
         _ => read_decoder(cfg, family, notices),
     }
 }
@@ -1365,11 +1368,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         // AltUp's projections in and out of its extra streams.
         let streams = cfg.count_or("altup_num_inputs", 4)?.saturating_sub(1);
         for _ in 0..streams.saturating_mul(2).min(32) {
-            a.extras.push(crate::model::Extra {
-                role: crate::tensor::Role::Extra,
-                rows: c.hidden,
-                cols: c.hidden,
-            });
+            a.extras.push(Extra { role: Role::Extra, rows: c.hidden, cols: c.hidden });
         }
     }
     if family == "gemma4_text" || family == "gemma3n_text" {
@@ -1377,13 +1376,9 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         if per_layer > 0 {
             let rows = cfg.count_or("vocab_size_per_layer_input", c.vocab)?;
             let width = per_layer.saturating_mul(c.layers);
-            a.extras.push(crate::model::Extra { role: crate::tensor::Role::ExtraEmbd, rows, cols: width });
-            a.extras.push(crate::model::Extra {
-                role: crate::tensor::Role::Extra,
-                rows: width,
-                cols: c.hidden,
-            });
-            a.extras.push(crate::model::Extra { role: crate::tensor::Role::Norm, rows: 1, cols: per_layer });
+            a.extras.push(Extra { role: Role::ExtraEmbd, rows, cols: width });
+            a.extras.push(Extra { role: Role::Extra, rows: width, cols: c.hidden });
+            a.extras.push(Extra { role: Role::Norm, rows: 1, cols: per_layer });
         }
     }
     a.ssm_state_bytes = match cfg.str("mamba_ssm_cache_dtype").or(cfg.str("mamba_ssm_dtype")) {
@@ -1396,7 +1391,12 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         a.ssm_state_bytes = Some(4);
     }
     a.mtp = match cfg.count_any(&["num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"])? {
-        Some(n) if n > 0 => Some(Mtp { modules: n, own_embeddings: family.starts_with("deepseek_v3") }),
+        Some(n) if n > 0 => Some(Mtp {
+            modules: n,
+            own_embeddings: family.starts_with("deepseek_v3"),
+            layer: None,
+            extras: Vec::new(),
+        }),
         _ => None,
     };
     Ok(a)
@@ -1779,6 +1779,121 @@ fn read_dbrx(cfg: &Cfg<'_>) -> Result<Architecture> {
     Ok(a)
 }
 
+/// DeepSeek V4 (transformers 5.24 `DeepseekV4Config`, the checkpoint's layout): per layer,
+/// `compress_ratios[i]` picks the attention — 0 a window only, 4 compressed sparse attention
+/// (overlapping windows and the lightning indexer), 128 heavily compressed; every layer is a
+/// mixture of experts with one shared expert, its first `num_hash_layers` routed by an int64
+/// token-to-expert table (`tid2eid`, vocabulary × top-k) instead of scores and a correction
+/// bias; each block mixes `hc_mult` residual streams through two FP32 hyper-connection maps
+/// (`(2 + hc) · hc` rows of `hc · hidden`, a base and three scales), and the model ends with
+/// its own. The MTP module (`num_nextn_predict_layers`, stored in the checkpoint, not built by
+/// transformers) is a window-only, score-routed layer with its own hyper-connection head; its
+/// ratio is the list's entry after the last layer.
+fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let hidden = cfg.required(&["hidden_size"])?;
+    let vocab = cfg.required(&["vocab_size"])?;
+    let layers = cfg.required(&["num_hidden_layers"])?;
+    let heads = cfg.required(&["num_attention_heads"])?;
+    let experts = cfg.required(&["n_routed_experts"])?;
+    let top_k = cfg.required(&["num_experts_per_tok"])?;
+    let inner = cfg.required(&["moe_intermediate_size"])?;
+    let hc = cfg.count_or("hc_mult", 4)?;
+    let hash_layers = cfg.count_or("num_hash_layers", 0)?;
+    let ratios = cfg.indices("compress_ratios")?.ok_or_else(|| {
+        Error::parse(FORMAT, "`compress_ratios` is missing: DeepSeek V4 names each layer's attention by it")
+    })?;
+    if (ratios.len() as u64) < layers {
+        return Err(Error::parse(
+            FORMAT,
+            format!("`compress_ratios` lists {} entries for {layers} layers", ratios.len()),
+        ));
+    }
+    let indexer = Indexer {
+        heads: cfg.count_or("index_n_heads", 64)?,
+        head_dim: cfg.count_or("index_head_dim", 128)?,
+        topk: cfg.count_or("index_topk", 512)?,
+    };
+    let attention = |i: usize, ratio: u64| -> Result<CompressedAttention> {
+        if !matches!(ratio, 0 | 4 | 128) {
+            return Err(Error::parse(
+                FORMAT,
+                format!(
+                    "`compress_ratios[{i}]` is {ratio}: DeepSeek V4 layers compress by 0 (window only), 4 or 128"
+                ),
+            ));
+        }
+        Ok(CompressedAttention {
+            num_heads: heads,
+            head_dim: cfg.count_or("head_dim", 512)?,
+            rope_dim: cfg.count_or("qk_rope_head_dim", 64)?,
+            q_lora_rank: cfg.required(&["q_lora_rank"])?,
+            o_groups: cfg.count_or("o_groups", 8)?,
+            o_lora_rank: cfg.count_or("o_lora_rank", 1024)?,
+            window: cfg.count_or("sliding_window", 128)?,
+            ratio,
+            overlap: ratio == 4,
+            indexer: (ratio == 4).then(|| indexer.clone()),
+        })
+    };
+    let moe = |hash: bool| Moe {
+        num_experts: experts,
+        experts_per_token: top_k,
+        expert_intermediate: inner,
+        gated: true,
+        shared_intermediate: inner.saturating_mul(cfg.count_or("n_shared_experts", 1).unwrap_or(1)),
+        shared_expert_gate: false,
+        router_bias: false,
+        score_bias: !hash,
+        expert_bias: false,
+        latent: 0,
+    };
+    let m = (2 + hc).saturating_mul(hc);
+    let mixing = |role: Role, rows: u64, cols: u64| Extra { role, rows, cols };
+    let hyper = vec![
+        mixing(Role::Fp32, m, hc.saturating_mul(hidden)),
+        mixing(Role::Fp32, 1, m),
+        mixing(Role::Fp32, 1, 3),
+        mixing(Role::Fp32, m, hc.saturating_mul(hidden)),
+        mixing(Role::Fp32, 1, m),
+        mixing(Role::Fp32, 1, 3),
+    ];
+    let layer = |i: usize, ratio: u64, hash: bool| -> Result<LayerGroup> {
+        let mut g = LayerGroup::new(1, Mixer::Compressed(attention(i, ratio)?), Ffn::Moe(moe(hash)), 2);
+        g.extras = hyper.clone();
+        if hash {
+            g.extras.push(mixing(Role::HashTable, vocab, top_k));
+        }
+        Ok(g)
+    };
+    let mut stack = Stack { groups: Vec::new() };
+    for (i, &ratio) in ratios.iter().take(layers as usize).enumerate() {
+        stack.push(layer(i, ratio, (i as u64) < hash_layers)?);
+    }
+    let head = |hc: u64| {
+        vec![
+            mixing(Role::Fp32, hc, hc.saturating_mul(hidden)),
+            mixing(Role::Fp32, 1, hc),
+            mixing(Role::Fp32, 1, 1),
+        ]
+    };
+    let mut a = Architecture::new("deepseek_v4", vocab, hidden, stack.groups);
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(false);
+    a.max_context = cfg.count_or("max_position_embeddings", 1_048_576)?;
+    a.extras = head(hc);
+    let mtp = cfg.count_or("num_nextn_predict_layers", 0)?;
+    if mtp > 0 {
+        let n = layers as usize;
+        let ratio = ratios.get(n).copied().unwrap_or(0);
+        a.mtp = Some(Mtp {
+            modules: mtp,
+            own_embeddings: false,
+            layer: Some(alloc::boxed::Box::new(layer(n, ratio, false)?)),
+            extras: head(hc),
+        });
+    }
+    Ok(a)
+}
+
 /// StarCoder2: biases everywhere (`use_bias`), a plain MLP, LayerNorms, a sliding window.
 fn read_starcoder2(cfg: &Cfg<'_>) -> Result<Architecture> {
     let c = read_common(cfg, "starcoder2")?;
@@ -1826,6 +1941,21 @@ fn read_format(
         let read = super::quant_config::read(q, base);
         notices.extend(read.notices);
         if let Some(mut plan) = read.plan {
+            if architecture.family == "deepseek_v4" {
+                let expert_dtype =
+                    root.get("expert_dtype").or_else(|| q.get("expert_dtype")).and_then(Value::as_str);
+                if let Err(why) = super::quant_config::deepseek_v4(&mut plan, expert_dtype) {
+                    notices.push(Msg::new(
+                        MsgId::NoticeQuantInvalid,
+                        vec![
+                            Arg::Text(plan.method.clone()),
+                            Arg::Text(why),
+                            Arg::Text(WeightFormat::Fp8.label()),
+                        ],
+                    ));
+                    return Some(WeightFormat::Fp8);
+                }
+            }
             super::quant_config::settle(&mut plan, architecture);
             let headline = plan.headline;
             architecture.quant = Some(plan);

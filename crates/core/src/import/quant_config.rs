@@ -627,6 +627,33 @@ fn quark(q: &Value, base: WeightFormat, notices: &mut Vec<Msg>) -> Result<QuantP
 }
 
 /// Sets the plan's headline to the format that holds the most bytes of `a`.
+/// DeepSeek V4's checkpoints beside their `fp8` block config (the reference `inference/model.py`
+/// and vLLM's `DeepseekV4FP8Config`): the FP8 matrices' block scales are stored as one UE8M0
+/// byte each (`.scale`, not DeepSeek V3's FP32 `weight_scale_inv`), and the routed experts
+/// follow `expert_dtype` — `fp4` (the default when the key is absent, as vLLM reads it): E2M1
+/// pairs with one E8M0 scale per 32 values, MXFP4's bytes; `fp8`: the FP8 blocks of the rest.
+/// The compressors, the indexer's head weights and the routers carry no quantization.
+///
+/// # Errors
+/// The reason, naming the field, when `expert_dtype` is neither `fp4` nor `fp8`.
+pub(crate) fn deepseek_v4(plan: &mut QuantPlan, expert_dtype: Option<&str>) -> Result<(), String> {
+    let fp4 = match expert_dtype {
+        None | Some("fp4") => true,
+        Some("fp8") => false,
+        Some(other) => return Err(format!("expert_dtype `{other}` is neither fp4 nor fp8")),
+    };
+    for r in &mut plan.rules {
+        if matches!(r.format, WeightFormat::Fp8) {
+            r.format =
+                WeightFormat::Fp8Scaled { grain: Grain::Block(128, 128), scale_bytes: 1, input_bytes: 0 };
+        }
+    }
+    if fp4 {
+        plan.rules.insert(0, QuantRule { targets: default_target(), format: WeightFormat::Mxfp4 });
+    }
+    Ok(())
+}
+
 pub(crate) fn settle(plan: &mut QuantPlan, a: &Architecture) {
     let Ok(p) = crate::quant::price(a, plan) else { return };
     plan.resolved = p.formats.iter().copied().zip(p.bytes.iter().copied()).collect();

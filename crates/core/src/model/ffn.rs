@@ -125,8 +125,9 @@ impl Moe {
         };
         e.within(Part::Router, |e| {
             e.bias(self.router_bias, n);
+            // DeepSeek's correction bias is stored in FP32 whatever the model's dtype.
             if self.score_bias {
-                e.push(Role::Bias, 1, n);
+                e.push(Role::Fp32, 1, n);
             }
         });
         e.within(Part::Experts, |e| {

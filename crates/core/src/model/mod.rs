@@ -19,6 +19,7 @@
 //! arrays and `transformers`' `layer_types` key.
 
 pub mod attention;
+pub mod csa;
 pub mod encoder;
 pub mod ffn;
 pub mod linear;
@@ -35,6 +36,7 @@ use crate::tensor::{Part, Role, Tensor};
 use crate::units::Params;
 
 pub use attention::{Attention, QkNorm, Span};
+pub use csa::CompressedAttention;
 pub use ffn::{Ffn, Mlp, Moe};
 pub use linear::{GatedDeltaNet, KimiDeltaAttention};
 pub use mla::{Indexer, Mla};
@@ -141,6 +143,8 @@ pub enum Mixer {
     Attention(Attention),
     /// Multi-head latent attention (DeepSeek V2/V3, Kimi K2), optionally with DSA's indexer.
     Mla(Mla),
+    /// DeepSeek V4's compressed attention: a sliding window and rows pooled every few tokens.
+    Compressed(CompressedAttention),
     /// Gated DeltaNet linear attention (Qwen3-Next, Qwen3.5).
     GatedDeltaNet(GatedDeltaNet),
     /// Kimi Delta Attention (Kimi Linear).
@@ -166,13 +170,21 @@ pub struct Extra {
 /// Multi-token-prediction modules (DeepSeek V3, GLM-4.5, MiMo, Qwen3-Next): each one decoder
 /// layer like the stack's last, two norms and a projection of `[embedding; hidden]`, and a norm
 /// before the shared head; some checkpoints store their own copies of the embedding and head.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Mtp {
     /// Modules.
     pub modules: u64,
     /// Each module stores its own embedding table and head (DeepSeek V3's checkpoint does).
     pub own_embeddings: bool,
+    /// The module's own layer when it is not like the stack's last (DeepSeek V4's attends
+    /// through its window only).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub layer: Option<alloc::boxed::Box<LayerGroup>>,
+    /// Tensors of the module beside its layer, projection and norms (DeepSeek V4's own
+    /// hyper-connection head).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub extras: Vec<Extra>,
 }
 
 /// What one layer keeps between tokens.
@@ -195,6 +207,21 @@ pub enum LayerCache {
         width: u64,
         /// Indexer key elements per token (0 without an indexer).
         indexer: u64,
+    },
+    /// DeepSeek V4: one `width`-wide row per `ratio` tokens (and an `indexer`-wide key), the
+    /// last `window` raw rows, and `state` FP32 values of the compressor per sequence; a
+    /// `ratio` of 0 keeps the window only.
+    Compressed {
+        /// Row width (`head_dim`).
+        width: u64,
+        /// Indexer key width (0 without an indexer).
+        indexer: u64,
+        /// Tokens per compressed row (0: window only).
+        ratio: u64,
+        /// Raw rows of the sliding window.
+        window: u64,
+        /// FP32 values of the compressor's pending state.
+        state: u64,
     },
     /// A fixed state per sequence: convolution taps and the SSM / delta-rule state, in elements.
     State {
@@ -291,6 +318,9 @@ impl MixerSummary {
                     s.push_str(", shared KV");
                 }
             }
+            "compressed sparse attention" | "heavily compressed attention" | "windowed latent attention" => {
+                let _ = write!(s, " {} heads, row {}, window {}", self.heads, self.width, self.window);
+            }
             "MLA" | "MLA + indexer" => {
                 let _ = write!(s, " {} heads, latent {}", self.heads, self.width);
             }
@@ -327,6 +357,9 @@ impl MixerSummary {
                 ..blank
             },
             Mixer::Mla(m) => MixerSummary { heads: m.num_heads, kv_heads: 1, width: m.kv_lora_rank, ..blank },
+            Mixer::Compressed(c) => {
+                MixerSummary { heads: c.num_heads, kv_heads: 1, width: c.head_dim, window: c.window, ..blank }
+            }
             Mixer::GatedDeltaNet(g) => {
                 MixerSummary { heads: g.value_heads, kv_heads: g.key_heads, width: g.key_head_dim, ..blank }
             }
@@ -447,7 +480,7 @@ impl Emit<'_> {
 
     /// A stack of `experts` tensors of `rows × cols`.
     pub fn push_experts(&mut self, role: Role, rows: u64, cols: u64, experts: u64) {
-        let part = if role == Role::Bias { self.block } else { role.part() };
+        let part = if matches!(role, Role::Bias | Role::Fp32) { self.block } else { role.part() };
         (self.sink)(role, part, rows, cols, experts);
     }
 
@@ -507,6 +540,7 @@ impl Mixer {
         match self {
             Mixer::Attention(a) => a.validate(),
             Mixer::Mla(m) => m.validate(),
+            Mixer::Compressed(c) => c.validate(),
             Mixer::GatedDeltaNet(g) => g.validate(),
             Mixer::Kda(k) => k.validate(),
             Mixer::Mamba(m) => m.validate(),
@@ -517,12 +551,13 @@ impl Mixer {
     /// Emits the mixer's tensors for one layer.
     pub fn tensors(&self, hidden: u64, e: &mut Emit<'_>) {
         let part = match self {
-            Mixer::Attention(_) | Mixer::Mla(_) => Part::Attention,
+            Mixer::Attention(_) | Mixer::Mla(_) | Mixer::Compressed(_) => Part::Attention,
             _ => Part::Recurrent,
         };
         e.within(part, |e| match self {
             Mixer::Attention(a) => a.tensors(hidden, e),
             Mixer::Mla(m) => m.tensors(hidden, e),
+            Mixer::Compressed(c) => c.tensors(hidden, e),
             Mixer::GatedDeltaNet(g) => g.tensors(hidden, e),
             Mixer::Kda(k) => k.tensors(hidden, e),
             Mixer::Mamba(m) => m.tensors(hidden, e),
@@ -535,6 +570,7 @@ impl Mixer {
         match self {
             Mixer::Attention(a) => a.cache(),
             Mixer::Mla(m) => m.cache(),
+            Mixer::Compressed(c) => c.cache(),
             Mixer::GatedDeltaNet(g) => g.cache(),
             Mixer::Kda(k) => k.cache(),
             Mixer::Mamba(m) => m.cache(),
@@ -549,6 +585,7 @@ impl Mixer {
         match self {
             Mixer::Attention(a) => a.num_heads.saturating_mul(a.head_dim),
             Mixer::Mla(m) => m.num_heads.saturating_mul(m.qk_nope_head_dim + m.qk_rope_head_dim),
+            Mixer::Compressed(c) => c.num_heads.saturating_mul(c.head_dim),
             _ => 0,
         }
     }
@@ -561,6 +598,7 @@ impl Mixer {
                 Some(ix) => context.min(ix.topk),
                 None => context,
             },
+            Mixer::Compressed(c) => c.attended(context),
             _ => 0,
         }
     }
@@ -575,6 +613,9 @@ impl Mixer {
             },
             Mixer::Mla(m) if m.indexer.is_some() => "MLA + indexer",
             Mixer::Mla(_) => "MLA",
+            Mixer::Compressed(c) if c.ratio == 0 => "windowed latent attention",
+            Mixer::Compressed(c) if c.indexer.is_some() => "compressed sparse attention",
+            Mixer::Compressed(_) => "heavily compressed attention",
             Mixer::GatedDeltaNet(_) => "Gated DeltaNet",
             Mixer::Kda(_) => "Kimi Delta Attention",
             Mixer::Mamba(m) => match m.version {
@@ -706,7 +747,9 @@ impl Architecture {
 
     /// The first attention-like mixer (for labels and defaults).
     pub fn first_attention(&self) -> Option<&Mixer> {
-        self.mixers().map(|(_, m)| m).find(|m| matches!(m, Mixer::Attention(_) | Mixer::Mla(_)))
+        self.mixers()
+            .map(|(_, m)| m)
+            .find(|m| matches!(m, Mixer::Attention(_) | Mixer::Mla(_) | Mixer::Compressed(_)))
     }
 
     /// The mixture of experts of the first MoE layer, if any.
@@ -739,6 +782,7 @@ impl Architecture {
         match self.first_attention() {
             Some(Mixer::Attention(a)) => a.num_heads,
             Some(Mixer::Mla(m)) => m.num_heads,
+            Some(Mixer::Compressed(c)) => c.num_heads,
             _ => 0,
         }
     }
@@ -826,8 +870,8 @@ impl Architecture {
     /// Emits one multi-token-prediction module's tensors.
     fn mtp_module(&self, m: &Mtp, e: &mut Emit<'_>) {
         let h = self.hidden_size;
-        if let Some(last) = self.groups.last() {
-            last.tensors(self, e);
+        if let Some(layer) = m.layer.as_deref().or(self.groups.last()) {
+            layer.tensors(self, e);
         }
         e.within(Part::Other, |e| {
             // enorm, hnorm, the norm before the shared head, and eh_proj.
@@ -835,6 +879,9 @@ impl Architecture {
                 norm(self.norm, h, e);
             }
             e.push(Role::MtpProj, h, h.saturating_mul(2));
+            for x in &m.extras {
+                e.push(x.role, x.rows, x.cols);
+            }
         });
         if m.own_embeddings {
             e.push(Role::TokenEmbd, self.vocab_size, h);
@@ -1008,6 +1055,12 @@ impl Architecture {
                     LayerCache::State { conv, recurrent } => {
                         state = state.saturating_add(conv).saturating_add(recurrent)
                     }
+                    LayerCache::Compressed { width, indexer, ratio, window, state: s } => {
+                        if let Some(rate) = width.saturating_add(indexer).checked_div(ratio) {
+                            kv = kv.saturating_add(rate);
+                        }
+                        state = state.saturating_add(window.saturating_mul(width)).saturating_add(s);
+                    }
                     LayerCache::None => {}
                 }
             }
@@ -1137,6 +1190,16 @@ fn detail(m: &Mixer) -> String {
         Mixer::Mla(m) => {
             alloc::format!("{} heads, latent {}+{}", m.num_heads, m.kv_lora_rank, m.qk_rope_head_dim)
         }
+        Mixer::Compressed(c) if c.ratio == 0 => {
+            alloc::format!("{} heads, row {}, window {}", c.num_heads, c.head_dim, c.window)
+        }
+        Mixer::Compressed(c) => alloc::format!(
+            "{} heads, row {} every {} tokens, window {}",
+            c.num_heads,
+            c.head_dim,
+            c.ratio,
+            c.window
+        ),
         Mixer::GatedDeltaNet(g) => alloc::format!("{}/{} heads", g.key_heads, g.value_heads),
         Mixer::Kda(k) => alloc::format!("{} heads × {}", k.heads, k.head_dim),
         Mixer::Mamba(m) => alloc::format!("state {}", m.state),

@@ -716,6 +716,12 @@ fn layer_activation_bytes(
                     m.indexer.as_ref().map_or(s, |ix| s.min(ix.topk as f64)),
                 )
             }
+            Mixer::Compressed(c) => (
+                (c.num_heads * c.head_dim) as f64,
+                c.head_dim as f64 / 2.0,
+                c.num_heads as f64,
+                c.attended(seq) as f64,
+            ),
             Mixer::Kda(k) => {
                 let w = (k.heads * k.head_dim) as f64;
                 split += 2.0 * s * b * (2.0 * 3.0 * w + 2.0 * w);

@@ -191,6 +191,27 @@ impl Saving<'_> {
                     bytes += if self.flash { 4.0 * heads } else { 6.0 * heads * attended };
                     bytes += self.linear_inputs(vw, self.c, 1.0, self.adapted(LoraTarget::O));
                 }
+                Mixer::Compressed(cm) => {
+                    // DeepSeek V4 (not measured): the query latent and its norm, the shared row,
+                    // rotated queries, the output and its low-rank middle, the compressor's
+                    // projections when it has one.
+                    let q = (cm.num_heads * cm.head_dim) as f64;
+                    let qa = cm.q_lora_rank as f64;
+                    let row = cm.head_dim as f64;
+                    let ad_q = self.adapted(LoraTarget::Q);
+                    let ad_kv = self.adapted(LoraTarget::K).max(self.adapted(LoraTarget::V));
+                    bytes += self.linear_inputs(h, self.e, 2.0, ad_q + ad_kv);
+                    bytes += self.norm(qa) + self.linear_inputs(qa, self.e, 1.0, ad_q);
+                    bytes += self.norm(row) + c * (2.0 * q + 2.0 * row);
+                    if cm.ratio > 0 {
+                        bytes += c * 4.0 * row;
+                    }
+                    let heads = cm.num_heads as f64;
+                    bytes += if self.flash { 4.0 * heads } else { 6.0 * heads * cm.attended(seq) as f64 };
+                    let mid = (cm.o_groups * cm.o_lora_rank) as f64;
+                    bytes += self.linear_inputs(q, self.c, 1.0, 0.0)
+                        + self.linear_inputs(mid, self.c, 1.0, self.adapted(LoraTarget::O));
+                }
                 Mixer::GatedDeltaNet(d) => {
                     let kd = (d.key_heads * d.key_head_dim) as f64;
                     let vd = (d.value_heads * d.value_head_dim) as f64;
