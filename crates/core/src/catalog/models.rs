@@ -1095,4 +1095,15 @@ pub static MODELS: &[ModelEntry] = &[
         ),
         config: include_str!("models/deepseek-v3.1-nvfp4.json"),
     },
+    ModelEntry {
+        id: "deepseek-v4-pro",
+        aliases: &["deepseek-v4"],
+        name: "DeepSeek-V4-Pro",
+        hf_repo: "deepseek-ai/DeepSeek-V4-Pro",
+        released: "2026-04",
+        source: src!(
+            "public GitHub Python file embedding the published config.json as a dict (DEEPSEEK_CONFIG in a Lambda handler; search-index file id 60699344711), one Python True written back as JSON true; the same keys and values as the HF mirror SinterForge/DeepSeek-V4-Pro and vLLM-ascend's V4_PRO_CONFIG fallback; FP4 experts (expert_dtype) beside FP8 blocks, 864.7 GB of tensors against the published 865 GB"
+        ),
+        config: include_str!("models/deepseek-v4-pro.json"),
+    },
 ];
