@@ -338,3 +338,30 @@ fn the_encoder_profile_follows_vllms_budget() {
     // The activations term is the budget's peak.
     assert_eq!(e.memory.get(TermKind::Activations), b.activation_peak);
 }
+
+/// Other runtimes run a multimodal model's encoder on its largest input too: llama.cpp in its
+/// mmproj context beside the model's buffer (the two add up), transformers before the prompt's
+/// prefill (the larger counts); text only runs none.
+#[test]
+fn other_runtimes_count_the_encoder_at_work() {
+    use headroom_core::estimate::TermKind;
+    use headroom_core::text::MsgId;
+    let act = |runtime: Runtime, text_only: bool, context: u64| {
+        let s = Scenario { runtime: Some(runtime), text_only, context, ..Scenario::catalog("gemma-3-12b") };
+        let e = estimate(&s).unwrap();
+        let t = e.memory.term(TermKind::Activations).unwrap().clone();
+        (t.bytes.get(), t.assumptions.iter().map(|a| a.id).collect::<Vec<_>>())
+    };
+    let (with, said) = act(Runtime::LlamaCpp, false, 4096);
+    let (without, not_said) = act(Runtime::LlamaCpp, true, 4096);
+    assert!(with > without, "{with} vs {without}");
+    assert!(said.contains(&MsgId::AssumeEncoderActivationBeside));
+    assert!(!not_said.contains(&MsgId::AssumeEncoderActivationBeside));
+    // transformers: the larger of the encoder's run and the prompt's prefill.
+    let (short, said) = act(Runtime::Transformers, false, 256);
+    let (short_text, _) = act(Runtime::Transformers, true, 256);
+    assert!(short > short_text && said.contains(&MsgId::AssumeEncoderActivationBefore));
+    let (long, _) = act(Runtime::Transformers, false, 65_536);
+    let (long_text, _) = act(Runtime::Transformers, true, 65_536);
+    assert_eq!(long, long_text, "a long prompt's prefill outweighs one image");
+}

@@ -491,6 +491,7 @@ pub fn activation_term(
         .map(|(_, m)| match m {
             Mixer::Attention(at) => at.num_heads,
             Mixer::Mla(ml) => ml.num_heads,
+            Mixer::Compressed(c) => c.num_heads,
             _ => 0,
         })
         .max()
@@ -593,7 +594,46 @@ pub fn activation_term(
             )
         }
     };
+    let (bytes, band, assumptions) = with_encoder(a, s, bytes, band, assumptions);
     Ok((banded(TermKind::Activations, Bytes::new(bytes), band, formula, assumptions), llama))
+}
+
+/// The activations with a multimodal model's encoder at work on its largest input (vLLM's
+/// profile has its own rule): llama.cpp runs the `mmproj` graph in a context of its own, beside
+/// the language model's buffer; transformers, MLX and SGLang run the encoder before the prompt's
+/// prefill, so the larger of the two counts. The encoder's working set follows the language
+/// model rule's shape (16-bit values; llama.cpp's CLIP graph keeps F32), with a wide band.
+fn with_encoder(
+    a: &Architecture,
+    s: &InferenceSetup,
+    text: u64,
+    band: (f64, f64),
+    mut assumptions: Vec<Msg>,
+) -> (u64, (f64, f64), Vec<Msg>) {
+    if s.text_only || matches!(s.runtime, Runtime::Vllm) {
+        return (text, band, assumptions);
+    }
+    let Some(e) = a.encoders.iter().max_by_key(|e| e.activation(e.max_positions(), 1)) else {
+        return (text, band, assumptions);
+    };
+    let beside = matches!(s.runtime, Runtime::LlamaCpp | Runtime::Ollama | Runtime::Cpu);
+    let positions = e.max_positions();
+    let enc = e.activation(positions, 1).saturating_mul(if beside { 2 } else { 1 });
+    let total = if beside { text.saturating_add(enc) } else { text.max(enc) };
+    if total == 0 {
+        return (text, band, assumptions);
+    }
+    let (lo, hi) = (text as f64 * band.0, text as f64 * band.1);
+    // llama.cpp reserves the mmproj graph for a smaller warm-up image (`clip.cpp`'s
+    // `warmup_image_size` / `set_warmup_n_tokens`) and grows it with the first large one.
+    let (enc_lo, enc_hi) =
+        if beside { (enc as f64 * 0.3, enc as f64 * 3.0) } else { (enc as f64 * 0.5, enc as f64 * 2.0) };
+    let (low, high) = if beside { (lo + enc_lo, hi + enc_hi) } else { (lo.max(enc_lo), hi.max(enc_hi)) };
+    assumptions.push(Msg::new(
+        if beside { MsgId::AssumeEncoderActivationBeside } else { MsgId::AssumeEncoderActivationBefore },
+        vec![Arg::Text(e.kind.clone()), Arg::Int(positions), Arg::Size(Bytes::new(enc))],
+    ));
+    (total, (low / total as f64, high / total as f64), assumptions)
 }
 
 /// Activations for a bare parameter count: the seed guide's "temporary computation", taken as

@@ -425,6 +425,14 @@ messages! {
     AssumeVllmProfile =>
         "--max-num-batched-tokens {0} and --max-num-seqs {1} (vllm serve's defaults: 8192 and 1024 on cards of 70 GiB or more other than A100s, else 2048 and 256); vLLM gives the KV cache what is left of its share of the GPU",
         "--max-num-batched-tokens {0} et --max-num-seqs {1} (valeurs par défaut de vllm serve : 8192 et 1024 sur les cartes de 70 Gio ou plus hors A100, sinon 2048 et 256) ; vLLM donne au cache KV ce qui reste de sa part du GPU";
+    /// The encoder beside llama.cpp's buffer.
+    AssumeEncoderActivationBeside =>
+        "with an image or a clip: the {0} encoder's graph for its largest input ({1} positions), {2} in F32 with flash attention, runs in the mmproj context beside the model's buffer — reserved at start for a smaller warm-up image, grown by the first large one (×0.3–3); text only frees it",
+        "avec une image ou un extrait : le graphe de l'encodeur {0} pour sa plus grande entrée ({1} positions), {2} en F32 avec l'attention flash, tourne dans le contexte mmproj à côté du tampon du modèle — réservé au démarrage pour une image d'amorce plus petite, agrandi par la première grande (×0,3–3) ; en texte seul, rien";
+    /// The encoder before the prompt's prefill.
+    AssumeEncoderActivationBefore =>
+        "with an image or a clip: the {0} encoder's working set for its largest input ({1} positions), {2}, comes before the prompt's prefill: the larger of the two counts (×0.5–2); text only frees it",
+        "avec une image ou un extrait : la mémoire de travail de l'encodeur {0} pour sa plus grande entrée ({1} positions), {2}, précède le préremplissage du prompt : la plus grande des deux compte (×0,5–2) ; en texte seul, rien";
     /// vLLM's multimodal profile.
     AssumeVllmEncoderProfile =>
         "before it, the encoder runs {0} dummy items of the largest size ({1} tokens each; encoder cache budget {2} tokens): {3} of working set, and their outputs ({4}) stay through the language model's step; with a text-only launch neither happens",
