@@ -52,6 +52,9 @@ pub struct ModelSummary {
     /// Each run of identical layers, when the architecture is known.
     #[cfg_attr(feature = "serde", serde(skip_deserializing))]
     pub layers: Vec<LayerSummary>,
+    /// What its vision and audio encoders read (empty for a text model).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub inputs: Vec<crate::model::Modality>,
 }
 
 /// Download size.
@@ -1516,6 +1519,15 @@ fn model_summary(r: &Resolved) -> Result<ModelSummary> {
                 max_context: a.max_context,
                 confidence: r.confidence,
                 layers: a.layer_summaries()?,
+                inputs: {
+                    let mut inputs: Vec<crate::model::Modality> = Vec::new();
+                    for e in &a.encoders {
+                        if !inputs.contains(&e.modality) {
+                            inputs.push(e.modality);
+                        }
+                    }
+                    inputs
+                },
             }
         }
         None => ModelSummary {
@@ -1528,6 +1540,7 @@ fn model_summary(r: &Resolved) -> Result<ModelSummary> {
             max_context: 0,
             confidence: Confidence::StandIn,
             layers: Vec::new(),
+            inputs: Vec::new(),
         },
     })
 }

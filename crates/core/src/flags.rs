@@ -104,8 +104,9 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             }
             c.push_str(torch_format_flag(e.format));
             if s.text_only && e.has_encoders() {
-                // vLLM's text-only mode: every modality limited to 0 skips loading the encoder.
-                c.push_str(r#" --limit-mm-per-prompt '{"image": 0, "video": 0}'"#);
+                // vLLM's text-only mode: every modality the model reads limited to 0 skips
+                // loading its encoders.
+                c.push_str(&format!(" --limit-mm-per-prompt '{}'", mm_limits_off(&e.model.inputs)));
             }
             out.push(c);
         }
@@ -688,6 +689,21 @@ mod tests {
         }
     }
 
+    /// A text-only vLLM command limits every modality the model reads to 0, and reads back as
+    /// text only: images (with video) for a vision model, audio for Voxtral.
+    #[test]
+    fn text_only_vllm_commands_name_the_models_inputs() {
+        for (id, json) in
+            [("qwen3-vl-8b", r#"'{"image": 0, "video": 0}'"#), ("voxtral-mini-3b", r#"'{"audio": 0}'"#)]
+        {
+            let s = Scenario { runtime: Some(Runtime::Vllm), text_only: true, ..Scenario::catalog(id) };
+            let e = estimate(&s).unwrap();
+            let c = commands(&s, &e, None).into_iter().find(|c| c.starts_with("vllm serve")).unwrap();
+            assert!(c.contains(&alloc::format!("--limit-mm-per-prompt {json}")), "{c}");
+            assert!(crate::command::parse(&c).unwrap().text_only, "{c}");
+        }
+    }
+
     #[test]
     fn training_flags() {
         let s = Scenario {
@@ -747,4 +763,18 @@ mod tests {
             "{c}"
         );
     }
+}
+
+/// vLLM's `--limit-mm-per-prompt` JSON with every modality of `inputs` at 0 (images come with
+/// video; a model whose inputs are unknown gets the image ones).
+fn mm_limits_off(inputs: &[crate::model::Modality]) -> String {
+    use crate::model::Modality;
+    let mut parts: Vec<&str> = Vec::new();
+    if inputs.is_empty() || inputs.contains(&Modality::Image) {
+        parts.extend([r#""image": 0"#, r#""video": 0"#]);
+    }
+    if inputs.contains(&Modality::Audio) {
+        parts.push(r#""audio": 0"#);
+    }
+    format!("{{{}}}", parts.join(", "))
 }
