@@ -567,6 +567,20 @@ fn axolotl(s: &Scenario, out: &mut Vec<String>) {
     });
 }
 
+/// vLLM's `--limit-mm-per-prompt` JSON with every modality of `inputs` at 0 (images come with
+/// video; a model whose inputs are unknown gets the image ones).
+fn mm_limits_off(inputs: &[crate::model::Modality]) -> String {
+    use crate::model::Modality;
+    let mut parts: Vec<&str> = Vec::new();
+    if inputs.is_empty() || inputs.contains(&Modality::Image) {
+        parts.extend([r#""image": 0"#, r#""video": 0"#]);
+    }
+    if inputs.contains(&Modality::Audio) {
+        parts.push(r#""audio": 0"#);
+    }
+    format!("{{{}}}", parts.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -763,18 +777,4 @@ mod tests {
             "{c}"
         );
     }
-}
-
-/// vLLM's `--limit-mm-per-prompt` JSON with every modality of `inputs` at 0 (images come with
-/// video; a model whose inputs are unknown gets the image ones).
-fn mm_limits_off(inputs: &[crate::model::Modality]) -> String {
-    use crate::model::Modality;
-    let mut parts: Vec<&str> = Vec::new();
-    if inputs.is_empty() || inputs.contains(&Modality::Image) {
-        parts.extend([r#""image": 0"#, r#""video": 0"#]);
-    }
-    if inputs.contains(&Modality::Audio) {
-        parts.push(r#""audio": 0"#);
-    }
-    format!("{{{}}}", parts.join(", "))
 }
