@@ -191,6 +191,9 @@ fn cache_type(v: &str) -> Option<KvDtype> {
     }
 }
 
+/// Why an unsloth dynamic mix (`UD-Q4_K_XL`) is priced as its nearest standard mix.
+const UNSLOTH_DYNAMIC: &str = "one of unsloth's dynamic GGUF mixes, whose per-tensor types follow a recipe unsloth does not publish: priced as its nearest standard mix; give the .gguf file for its exact tensors";
+
 /// A catalog model and format in a GGUF file name: `qwen3-8b.Q4_K_M.gguf` (what Headroom's own
 /// commands write), `Qwen3-8B-Q4_K_M.gguf` (the common Hub naming).
 fn catalog_of(name: &str) -> Option<(String, Option<WeightFormat>)> {
@@ -202,19 +205,37 @@ fn catalog_of(name: &str) -> Option<(String, Option<WeightFormat>)> {
     let mut format = None;
     let mut base = lower.as_str();
     for (i, c) in lower.char_indices().rev() {
-        if (c == '.' || c == '-')
-            && let Ok(f) = WeightFormat::parse(&lower[i + 1..])
-        {
+        if c != '.' && c != '-' {
+            continue;
+        }
+        let tail = &lower[i + 1..];
+        // unsloth's dynamic mixes (`-UD-Q4_K_XL`): their nearest standard mix, said by the caller.
+        let parsed = WeightFormat::parse(tail)
+            .ok()
+            .or_else(|| crate::precision::GgufMix::unsloth_dynamic_nearest(tail).map(WeightFormat::Gguf));
+        if let Some(f) = parsed {
             format = Some(f);
             base = &lower[..i];
             break;
         }
     }
-    let base = base.trim_end_matches("-gguf").trim_end_matches("-instruct").trim_end_matches("-it");
+    let base = base
+        .trim_end_matches("-ud")
+        .trim_end_matches("-gguf")
+        .trim_end_matches("-instruct")
+        .trim_end_matches("-it");
     crate::catalog::models()
         .iter()
         .find(|m| m.id == base || m.id.replace('.', "") == base.replace('.', ""))
         .map(|m| (m.id.to_string(), format))
+}
+
+/// Whether a GGUF file name ends in one of unsloth's dynamic mixes (`…-UD-Q4_K_XL.gguf`).
+fn unsloth_dynamic_file(name: &str) -> bool {
+    let file = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
+    let stem = file.strip_suffix(".gguf").unwrap_or(&file);
+    stem.rfind("ud-")
+        .is_some_and(|i| crate::precision::GgufMix::unsloth_dynamic_nearest(&stem[i..]).is_some())
 }
 
 /// A catalog model for an Ollama tag (`qwen3:8b`, `llama3.1:8b-instruct-q4_K_M`, `gemma3:12b`).
@@ -252,6 +273,14 @@ fn ollama_catalog(tag: &str) -> Option<(String, Option<WeightFormat>)> {
 /// text (the way a message catalog is keyed), the variable parts (a program's name, a size) kept.
 const FRENCH: &[(&str, &str)] = &[
     ("no value", "sans valeur"),
+    (
+        UNSLOTH_DYNAMIC,
+        "un des mélanges GGUF dynamiques d'unsloth, dont les types par tenseur suivent une recette qu'unsloth ne publie pas : compté comme le mélange standard le plus proche ; donnez le fichier .gguf pour ses tenseurs exacts",
+    ),
+    (
+        "a quantization tag Headroom does not know: give the .gguf file for its exact tensors",
+        "une étiquette de quantification que Headroom ne connaît pas : donnez le fichier .gguf pour ses tenseurs exacts",
+    ),
     (
         "a Modelfile's FROM names a model, like FROM qwen3:8b",
         "le FROM d'un Modelfile nomme un modèle, comme FROM qwen3:8b",
@@ -1059,15 +1088,33 @@ fn llama(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
             "-m" | "--model" => {
                 if let Some(v) = value(&mut i) {
                     c.catalog = catalog_of(&v);
+                    if c.catalog.is_some() && unsloth_dynamic_file(&v) {
+                        bad(format!("{flag} {v}"), UNSLOTH_DYNAMIC);
+                    }
                     c.model = Some(v);
                 }
             }
             "-hf" | "-hfr" | "--hf-repo" => {
                 if let Some(v) = value(&mut i) {
-                    let (repo, quant) = v.split_once(':').unwrap_or((&v, ""));
+                    // `user/repo[:quant]`: without a tag llama.cpp takes the repository's Q4_K_M.
+                    let (repo, quant) = v.split_once(':').unwrap_or((&v, "Q4_K_M"));
                     let name = repo.rsplit('/').next().unwrap_or(repo);
-                    c.catalog =
-                        catalog_of(name).map(|(id, f)| (id, f.or_else(|| WeightFormat::parse(quant).ok())));
+                    let format = match WeightFormat::parse(quant) {
+                        Ok(f) => Some(f),
+                        Err(_) => {
+                            let near = crate::precision::GgufMix::unsloth_dynamic_nearest(quant);
+                            bad(
+                                format!("{flag} {v}"),
+                                if near.is_some() {
+                                    UNSLOTH_DYNAMIC
+                                } else {
+                                    "a quantization tag Headroom does not know: give the .gguf file for its exact tensors"
+                                },
+                            );
+                            near.map(WeightFormat::Gguf)
+                        }
+                    };
+                    c.catalog = catalog_of(name).map(|(id, f)| (id, f.or(format)));
                     c.model = Some(v);
                 }
             }
@@ -1583,12 +1630,37 @@ mod tests {
         assert_eq!(checked, 16);
     }
 
+    /// llama.cpp's `-hf user/repo[:quant]` takes Q4_K_M without a tag; unsloth's dynamic mixes
+    /// (a tag or a file name) are priced as their nearest standard mix, and said.
+    #[test]
+    fn hub_tags_and_unsloth_dynamic_mixes() {
+        let q4 = WeightFormat::parse("q4_k_m").ok();
+        let c = parse("llama-server -hf Qwen/Qwen3-8B-GGUF").unwrap();
+        assert_eq!(c.catalog, Some(("qwen3-8b".into(), q4)));
+        assert!(c.ignored.is_empty(), "{:?}", c.ignored);
+        for cmd in [
+            "llama-server -hf unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL",
+            "llama-server -m models/Qwen3-8B-UD-Q4_K_XL.gguf",
+        ] {
+            let c = parse(cmd).unwrap();
+            assert_eq!(c.catalog, Some(("qwen3-8b".into(), q4)), "{cmd}");
+            assert!(c.ignored.iter().any(|i| i.reason == UNSLOTH_DYNAMIC), "{cmd}: {:?}", c.ignored);
+        }
+        let c = parse("llama-server -m Qwen3-8B-UD-IQ2_XXS.gguf").unwrap();
+        assert_eq!(c.catalog, Some(("qwen3-8b".into(), WeightFormat::parse("iq2_xxs").ok())));
+        // A tag it does not know: said, and the model's format left to the defaults.
+        let c = parse("llama-server -hf unsloth/Qwen3-8B-GGUF:Q9_Z").unwrap();
+        assert!(c.ignored.iter().any(|i| i.piece.contains("Q9_Z")), "{:?}", c.ignored);
+    }
+
     #[test]
     fn every_reason_and_error_reads_in_french() {
         use crate::text::Lang;
         // Every reason a test command produces has its French.
         let cases = [
             "llama-server -m x.gguf --bogus -c zz -ngl x -ctk q3 -ot foo=CPU -md nope.gguf -sm row stray",
+            "llama-server -hf unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL",
+            "llama-server -hf unsloth/Qwen3-8B-GGUF:Q9_Z",
             "vllm serve Qwen/Qwen3-8B --max-model-len lots --dtype int3 --kv-cache-dtype fp6 --block-size 7 --port 8000 --bogus -pp 2",
             "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --mem-fraction-static 2 --bogus",
             "FOO=1 OLLAMA_NUM_PARALLEL=x ollama run qwen3:8b extra /set parameter",

@@ -282,6 +282,25 @@ pub enum GgufMix {
 }
 
 impl GgufMix {
+    /// The standard mix nearest one of unsloth's dynamic ones (`UD-Q4_K_XL` → Q4_K_M,
+    /// `UD-IQ2_XXS` → IQ2_XXS), whose per-tensor types follow a recipe unsloth does not
+    /// publish; `None` for any other name.
+    pub fn unsloth_dynamic_nearest(name: &str) -> Option<GgufMix> {
+        let lower = name.trim().to_ascii_lowercase();
+        let rest = lower.strip_prefix("ud-").or_else(|| lower.strip_prefix("ud_"))?;
+        let standard = match rest {
+            "q8_k_xl" => "q8_0",
+            "q6_k_xl" => "q6_k",
+            "q5_k_xl" => "q5_k_m",
+            "q4_k_xl" => "q4_k_m",
+            "q3_k_xl" => "q3_k_m",
+            "q2_k_xl" => "q2_k",
+            "tq1_0" => "iq1_s",
+            other => other,
+        };
+        GgufMix::parse(standard)
+    }
+
     /// Every file type, from the largest to the smallest.
     pub const ALL: [GgufMix; 33] = [
         GgufMix::F32,
@@ -772,6 +791,8 @@ impl WeightFormat {
     /// assert_eq!(WeightFormat::parse("q4_k_m"), Ok(WeightFormat::Gguf(GgufMix::Q4_K_M)));
     /// assert_eq!(WeightFormat::parse("gptq-4bit"), Ok(WeightFormat::Gptq { bits: 4, group: 128 }));
     /// assert!(WeightFormat::parse("fp12").is_err());
+    /// // unsloth's dynamic mixes are read from their files, not guessed:
+    /// assert!(format!("{}", WeightFormat::parse("UD-Q4_K_XL").unwrap_err()).contains("header"));
     /// ```
     pub fn parse(s: &str) -> Result<Self> {
         let t = s.trim();
@@ -799,6 +820,16 @@ impl WeightFormat {
                     f
                 } else if let Some(f) = parse_scaled(&lower) {
                     f
+                } else if let Some(near) = GgufMix::unsloth_dynamic_nearest(&lower) {
+                    // unsloth's dynamic mixes choose each tensor's type by a per-model recipe they
+                    // do not publish: only the file's header says what it holds.
+                    let near = near.name().to_ascii_lowercase();
+                    return Err(Error::invalid(
+                        "weights",
+                        format!(
+                            "`{t}` is one of unsloth's dynamic GGUF mixes, whose per-tensor types follow a recipe unsloth does not publish: give the .gguf file (--gguf, or its Hub address on the page) and Headroom reads each tensor's type from its header exactly; the nearest standard mix is {near}"
+                        ),
+                    ));
                 } else {
                     return Err(Error::invalid(
                         "weights",
