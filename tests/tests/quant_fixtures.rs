@@ -234,6 +234,23 @@ fn published_checkpoint_sizes_are_reproduced() {
             5_702_746_383,
         ),
     ];
+    // AutoGPTQ checkpoints with their own published configs (TheBloke's; LFS sizes in git
+    // mirrors of the repositories, fixtures/configs/SOURCES.tsv): 4-bit and 3-bit, one group
+    // per column, act-order.
+    for (file, published) in [
+        ("configs/quantized/wizard-vicuna-30b-uncensored-gptq.json", 16_940_128_464u64),
+        ("configs/quantized/genz-70b-gptq.json", 26_774_982_616),
+    ] {
+        let m = hf::parse_config(read_fixture(file).as_bytes()).unwrap();
+        assert!(m.architecture.quant.is_some(), "{file}: a per-tensor plan");
+        let s = Scenario {
+            model: ModelSource::Custom(Box::new(m.into_custom(file.into()))),
+            ..Scenario::default()
+        };
+        let disk = estimate(&s).unwrap().disk.weights.get();
+        let off = (disk as f64 - published as f64) / published as f64;
+        assert!(off.abs() < 0.005, "{file}: {disk} against {published} ({:+.3}%)", off * 100.0);
+    }
     for (base, quant, dtype, published) in cases {
         let mut cfg: serde_json::Value =
             serde_json::from_str(headroom_core::catalog::model(base).unwrap().config).unwrap();

@@ -1205,4 +1205,15 @@ pub static MODELS: &[ModelEntry] = &[
         ),
         config: include_str!("models/voxtral-small-24b.json"),
     },
+    ModelEntry {
+        id: "llama-2-13b-chat-gptq",
+        aliases: &["llama-2-13b-gptq"],
+        name: "Llama 2 13B Chat GPTQ (TheBloke)",
+        hf_repo: "TheBloke/Llama-2-13B-chat-GPTQ",
+        released: "2023-07",
+        source: src!(
+            "github:rohit1253/llama_2_13_B_chat_GPTQ config.json @ccb4d72d65a8097f768f0538716a05004194f6fd (\"Add files via upload\", a copy of TheBloke/Llama-2-13B-chat-GPTQ main, its quantize_config.json beside it); 4-bit, group 128, AutoGPTQ: 7.26 GB as its README states (ours 7.255 GB)"
+        ),
+        config: include_str!("models/llama-2-13b-chat-gptq.json"),
+    },
 ];
