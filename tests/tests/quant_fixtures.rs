@@ -234,6 +234,16 @@ fn published_checkpoint_sizes_are_reproduced() {
             5_702_746_383,
         ),
     ];
+    let mut configs: Vec<(String, String, u64)> = cases
+        .iter()
+        .map(|(base, quant, dtype, published)| {
+            let mut cfg: serde_json::Value =
+                serde_json::from_str(headroom_core::catalog::model(base).unwrap().config).unwrap();
+            cfg["quantization_config"] = serde_json::from_str(quant).unwrap();
+            cfg["torch_dtype"] = (*dtype).into();
+            (base.to_string(), cfg.to_string(), *published)
+        })
+        .collect();
     // AutoGPTQ checkpoints with their own published configs (TheBloke's; LFS sizes in git
     // mirrors of the repositories, fixtures/configs/SOURCES.tsv): 4-bit and 3-bit, one group
     // per column, act-order.
@@ -241,29 +251,17 @@ fn published_checkpoint_sizes_are_reproduced() {
         ("configs/quantized/wizard-vicuna-30b-uncensored-gptq.json", 16_940_128_464u64),
         ("configs/quantized/genz-70b-gptq.json", 26_774_982_616),
     ] {
-        let m = hf::parse_config(read_fixture(file).as_bytes()).unwrap();
-        assert!(m.architecture.quant.is_some(), "{file}: a per-tensor plan");
-        let s = Scenario {
-            model: ModelSource::Custom(Box::new(m.into_custom(file.into()))),
-            ..Scenario::default()
-        };
-        let disk = estimate(&s).unwrap().disk.weights.get();
-        let off = (disk as f64 - published as f64) / published as f64;
-        assert!(off.abs() < 0.005, "{file}: {disk} against {published} ({:+.3}%)", off * 100.0);
+        configs.push((file.to_string(), read_fixture(file), published));
     }
-    for (base, quant, dtype, published) in cases {
-        let mut cfg: serde_json::Value =
-            serde_json::from_str(headroom_core::catalog::model(base).unwrap().config).unwrap();
-        cfg["quantization_config"] = serde_json::from_str(quant).unwrap();
-        cfg["torch_dtype"] = dtype.into();
-        let m = hf::parse_config(cfg.to_string().as_bytes()).unwrap();
-        assert!(m.architecture.quant.is_some(), "{base}: a per-tensor plan");
+    for (name, config, published) in configs {
+        let m = hf::parse_config(config.as_bytes()).unwrap();
+        assert!(m.architecture.quant.is_some(), "{name}: a per-tensor plan");
         let s = Scenario {
-            model: ModelSource::Custom(Box::new(m.into_custom(base.into()))),
+            model: ModelSource::Custom(Box::new(m.into_custom(name.clone()))),
             ..Scenario::default()
         };
         let disk = estimate(&s).unwrap().disk.weights.get();
         let off = (disk as f64 - published as f64) / published as f64;
-        assert!(off.abs() < 0.005, "{base}: {disk} against {published} ({:+.3}%)", off * 100.0);
+        assert!(off.abs() < 0.005, "{name}: {disk} against {published} ({:+.3}%)", off * 100.0);
     }
 }

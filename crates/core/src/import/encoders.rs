@@ -439,7 +439,9 @@ struct Tower {
 
 impl Tower {
     fn keys(vc: &Value, defaults: (u64, u64, u64, u64, u64)) -> (u64, u64, u64, u64, u64, u64) {
-        let n = |k: &str, d: u64| vc.get(k).and_then(|v| v.as_u64().or_else(|| first(v))).unwrap_or(d);
+        // InternVL writes `image_size` and `patch_size` as `[h, w]` pairs.
+        let n =
+            |k: &str, d: u64| vc.get(k).and_then(|v| v.as_u64().or_else(|| at(Some(v), &[0]))).unwrap_or(d);
         let (h, i, l, p, s) = defaults;
         (
             n("hidden_size", h),
@@ -579,14 +581,27 @@ fn timm_tower(arch: &str) -> Option<u64> {
     }
 }
 
+/// The blocks of Gemma's USM-style conformer (Gemma 3n, Gemma 4): two macaron feed-forwards
+/// (4× wide), q/k/v/post and a relative-position projection, the light convolution module
+/// (pointwise 2×, depthwise of `kernel` taps, pointwise), a per-dimension scale, nine RMS
+/// norms and `stored` clipping bounds a block; no biases. Returns (the attention and
+/// feed-forward matrices, everything else).
+fn conformer_blocks(d: u64, layers: u64, heads: u64, kernel: u64, stored: u64) -> (u64, u64) {
+    (layers * 20 * d * d, layers * (4 * d * d + d * kernel + d / heads.max(1) + 9 * d + stored))
+}
+
+/// The number at `path` inside nested lists (`[[3, 3], [3, 3]]`, `[128, 32]`).
+fn at(v: Option<&Value>, path: &[usize]) -> Option<u64> {
+    let mut v = v?;
+    for &i in path {
+        v = v.as_array()?.get(i)?;
+    }
+    v.as_u64()
+}
+
 /// Side of a square table of `n` positions (Gemma 4's position table), in patches.
 fn pos_side(n: u64) -> u64 {
     libm::sqrt(n as f64) as u64
-}
-
-/// The first number of a `[h, w]` pair (InternVL's `image_size` and `patch_size`).
-fn first(v: &Value) -> Option<u64> {
-    v.as_array().and_then(|a| a.first()).and_then(Value::as_u64)
 }
 
 /// An audio tower the config describes, or why it is not counted (`Err` names the kind).
@@ -644,22 +659,8 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
             let k = n(&["conf_conv_kernel_size"], 5);
             let feat = n(&["input_feat_size"], 128);
             let vocab = n(&["vocab_size"], 128);
-            let pair = |key: &str, i: usize, d: u64| {
-                ac.get(key)
-                    .and_then(Value::as_array)
-                    .and_then(|a| a.get(i))
-                    .and_then(Value::as_u64)
-                    .unwrap_or(d)
-            };
-            let kernel = |key: &str, i: usize, j: usize, d: u64| {
-                ac.get(key)
-                    .and_then(Value::as_array)
-                    .and_then(|a| a.get(i))
-                    .and_then(Value::as_array)
-                    .and_then(|a| a.get(j))
-                    .and_then(Value::as_u64)
-                    .unwrap_or(d)
-            };
+            let pair = |key: &str, i: usize, d: u64| at(ac.get(key), &[i]).unwrap_or(d);
+            let kernel = |key: &str, i: usize, j: usize, d: u64| at(ac.get(key), &[i, j]).unwrap_or(d);
             let (c0, c1) = (pair("sscp_conv_channel_size", 0, 128), pair("sscp_conv_channel_size", 1, 32));
             let (k0h, k0w) =
                 (kernel("sscp_conv_kernel_size", 0, 0, 3), kernel("sscp_conv_kernel_size", 0, 1, 3));
@@ -673,8 +674,8 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
             let f0 = (feat + 2).saturating_sub(k0w) / s0 + 1;
             let f1 = (f0 + 2).saturating_sub(k1w) / s1 + 1;
             let sscp = c0 * k0h * k0w + c0 + c1 * c0 * k1h * k1w + c1 + c1 * f1 * d;
-            let block = layers * 20 * d * d;
-            let other = layers * (4 * d * d + d * k + d / heads + 9 * d) + sscp;
+            let (block, other) = conformer_blocks(d, layers, heads, k, 0);
+            let other = other + sscp;
             let text = text_hidden;
             Some(Ok(Encoder {
                 modality: Modality::Audio,
@@ -756,21 +757,12 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
             let heads = n(&["num_attention_heads"], 8).max(1);
             let k = n(&["conv_kernel_size"], 5);
             let out = n(&["output_proj_dims"], 1536);
-            let channels = |i: usize, d: u64| {
-                ac.get("subsampling_conv_channels")
-                    .and_then(Value::as_array)
-                    .and_then(|a| a.get(i))
-                    .and_then(Value::as_u64)
-                    .unwrap_or(d)
-            };
+            let channels = |i: usize, d: u64| at(ac.get("subsampling_conv_channels"), &[i]).unwrap_or(d);
             let (c0, c1) = (channels(0, 128), channels(1, 32));
             let clipped = ac.get("use_clipped_linears").and_then(Value::as_bool).unwrap_or(true);
             let sscp = 9 * c0 + c0 + 9 * c0 * c1 + c1 + (c0 / 4) * c1 * d;
-            let block = layers * 20 * d * d;
-            let other = layers * (4 * d * d + d * k + d / heads + 9 * d + if clipped { 40 } else { 0 })
-                + sscp
-                + d * out
-                + out;
+            let (block, other) = conformer_blocks(d, layers, heads, k, if clipped { 40 } else { 0 });
+            let other = other + sscp + d * out + out;
             Some(Ok(Encoder {
                 modality: Modality::Audio,
                 kind: "gemma4_audio".into(),
