@@ -113,3 +113,38 @@ fn bad_v4_configs_name_the_field() {
     let bytes = |m: &HfModel| tensors::weight_bytes(&m.architecture, m.format.unwrap()).unwrap().total();
     assert!(bytes(&fp8) > bytes(&fp4));
 }
+
+/// The Flash releases quantized by others, from their published configs: NVIDIA's ModelOpt
+/// mix names the experts as DeepSeek's own checkpoints do (`layers.N.ffn.experts`), RedHat's
+/// llm-compressor groups as vLLM's model does (`attn.fused_wqa_wkv`, `ffn.experts.E.gate_proj`);
+/// every rule finds its modules, and `expert_dtype` does not override their formats.
+#[test]
+fn v4_flash_quantized_by_modelopt_and_llm_compressor() {
+    use headroom_core::import::hf::parse_config_with_quant;
+    let formats = |m: &HfModel| -> Vec<String> {
+        let p = tensors::weight_bytes(&m.architecture, m.format.unwrap()).unwrap();
+        quant::bytes_by_format(&p, m.format.unwrap()).iter().map(|(f, _)| f.id()).collect()
+    };
+    let unmatched = |m: &HfModel| m.notices.iter().any(|n| n.id == MsgId::NoticeQuantUnmatched);
+    let nvidia = parse_config_with_quant(
+        read_fixture("configs/quantized/deepseek-v4-flash-nvfp4.json").as_bytes(),
+        Some(read_fixture("configs/quantized/deepseek-v4-flash-nvfp4.hf_quant_config.json").as_bytes()),
+    )
+    .unwrap();
+    assert_eq!(nvidia.architecture.param_breakdown().unwrap().total(), 284_334_567_511);
+    assert!(!unmatched(&nvidia), "{:?}", nvidia.notices);
+    // NVFP4 experts; attention, shared experts and head excluded, in BF16.
+    assert_eq!(formats(&nvidia), ["nvfp4", "bf16"]);
+    let redhat = read(
+        &serde_json::from_str(&read_fixture("configs/quantized/deepseek-v4-flash-nvfp4-fp8.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(!unmatched(&redhat), "{:?}", redhat.notices);
+    // NVFP4 routed and shared experts, FP8 blocks on the attention's projections.
+    let f = formats(&redhat);
+    assert_eq!(f[0], "nvfp4", "{f:?}");
+    assert!(f.iter().any(|x| x.starts_with("fp8")), "{f:?}");
+    let nv = tensors::weight_bytes(&nvidia.architecture, nvidia.format.unwrap()).unwrap().total();
+    let rh = tensors::weight_bytes(&redhat.architecture, redhat.format.unwrap()).unwrap().total();
+    assert!(rh < nv, "FP8 attention and NVFP4 shared experts weigh less than BF16 ones");
+}

@@ -265,3 +265,24 @@ fn published_checkpoint_sizes_are_reproduced() {
         assert!(off.abs() < 0.005, "{name}: {disk} against {published} ({:+.3}%)", off * 100.0);
     }
 }
+
+/// A rule whose targets name no module of the model (as Headroom names them) is said, naming
+/// its field, and widens the weights' band: what it quantizes may be priced in the base format.
+#[test]
+fn a_rule_that_names_no_module_is_said() {
+    let m = with_quant("ct-w4a16", |q| {
+        q["config_groups"]["group_0"]["targets"] = serde_json::json!(["re:.*ffn.*(gate|up|down)_proj$"])
+    });
+    let n = m.notices.iter().find(|n| n.id == MsgId::NoticeQuantUnmatched).expect("said");
+    assert!(format!("{:?}", n.args).contains("group_0.targets"), "{:?}", n.args);
+    let s =
+        Scenario { model: ModelSource::Custom(Box::new(m.into_custom("x".into()))), ..Scenario::default() };
+    let e = estimate(&s).unwrap();
+    let w = e.memory.term(TermKind::Weights).unwrap();
+    assert!(w.low.get() * 2 < w.bytes.get(), "{w:?}");
+    assert!(e.warnings.iter().any(|m| m.id == MsgId::NoticeQuantUnmatched));
+    // Every fixture's rules find their modules.
+    for case in CASES {
+        assert!(!model(case).notices.iter().any(|n| n.id == MsgId::NoticeQuantUnmatched), "{case}");
+    }
+}

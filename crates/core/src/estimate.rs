@@ -1451,14 +1451,15 @@ fn widen_for_confidence(terms: &mut [Term], confidence: Confidence) {
 /// could not read prices everything in one guessed format (the truth may be anywhere from 4-bit
 /// to 16-bit: ×0.3 … ×1.15); an approximated layout (HQQ, Quark) ±6 %.
 fn widen_for_quant(terms: &mut [Term], notices: &[Msg]) {
-    let (lo, hi) =
-        if notices.iter().any(|n| matches!(n.id, MsgId::NoticeQuantInvalid | MsgId::NoticeUnknownQuant)) {
-            (0.3, 1.15)
-        } else if notices.iter().any(|n| n.id == MsgId::NoticeQuantApprox) {
-            (0.94, 1.06)
-        } else {
-            return;
-        };
+    let (lo, hi) = if notices.iter().any(|n| {
+        matches!(n.id, MsgId::NoticeQuantInvalid | MsgId::NoticeUnknownQuant | MsgId::NoticeQuantUnmatched)
+    }) {
+        (0.3, 1.15)
+    } else if notices.iter().any(|n| n.id == MsgId::NoticeQuantApprox) {
+        (0.94, 1.06)
+    } else {
+        return;
+    };
     for t in terms.iter_mut().filter(|t| t.kind == TermKind::Weights) {
         t.low = t.low.min(t.bytes.scale(lo));
         t.high = t.high.max(t.bytes.scale(hi));
@@ -1478,6 +1479,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                     | MsgId::NoticeEncoderNotCounted
                     | MsgId::NoticeUnknownQuant
                     | MsgId::NoticeQuantInvalid
+                    | MsgId::NoticeQuantUnmatched
                     | MsgId::NoticeQuantApprox
                     | MsgId::NoticeSlidingAllLayers
             )

@@ -238,22 +238,57 @@ pub fn price(a: &Architecture, plan: &QuantPlan) -> Result<Priced> {
         plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect();
     let ignore = compile(&plan.ignore);
     let style = prefix_of(plan);
-    // Tensors of one role in one layer, numbered (Qwen3-Next's two input projections).
-    let mut seen: Vec<Role> = Vec::new();
-    let mut current: Option<Option<u32>> = None;
-    for t in &tensors {
-        if current != Some(t.layer) {
-            seen.clear();
-            current = Some(t.layer);
-        }
-        let nth = seen.iter().filter(|r| **r == t.role).count();
-        seen.push(t.role);
+    for (t, nth) in tensors.iter().zip(numbered(&tensors)) {
         let (bytes, format) = price_tensor(a, t, nth, style, plan, &rules, &ignore)?;
         priced.bytes.push(bytes);
         priced.formats.push(format);
     }
     priced.tensors = tensors;
     Ok(priced)
+}
+
+/// Each tensor's number among the tensors of its role in its layer (Qwen3-Next's two input
+/// projections, DeepSeek V4's compressors).
+fn numbered(tensors: &[Tensor]) -> Vec<usize> {
+    let mut seen: Vec<Role> = Vec::new();
+    let mut current: Option<Option<u32>> = None;
+    tensors
+        .iter()
+        .map(|t| {
+            if current != Some(t.layer) {
+                seen.clear();
+                current = Some(t.layer);
+            }
+            let nth = seen.iter().filter(|r| **r == t.role).count();
+            seen.push(t.role);
+            nth
+        })
+        .collect()
+}
+
+/// Which of the plan's rules decide at least one of the model's tensors (a rule whose targets
+/// name no module as Headroom names them leaves weights in the wrong format).
+///
+/// # Errors
+/// As [`price`].
+pub fn rules_hit(a: &Architecture, plan: &QuantPlan) -> Result<Vec<bool>> {
+    let tensors = a.inventory()?;
+    let rules: Vec<(Vec<Compiled<'_>>, WeightFormat)> =
+        plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect();
+    let ignore = compile(&plan.ignore);
+    let style = prefix_of(plan);
+    let mut hit = alloc::vec![false; rules.len()];
+    for (t, nth) in tensors.iter().zip(numbered(&tensors)) {
+        let experts: &[Option<u64>] =
+            if t.experts > 1 && t.role.is_expert() { &[Some(0), Some(t.experts - 1)] } else { &[None] };
+        for e in experts {
+            if let (_, Some(i)) = decide_rule(a, t, &module_of(a, t, nth, *e, style), plan, &rules, &ignore)?
+            {
+                hit[i] = true;
+            }
+        }
+    }
+    Ok(hit)
 }
 
 /// One tensor priced by the plan (the multi-token-prediction modules).
@@ -275,23 +310,35 @@ fn decide(
     rules: &[(Vec<Compiled<'_>>, WeightFormat)],
     ignore: &[Compiled<'_>],
 ) -> Result<WeightFormat> {
+    Ok(decide_rule(a, t, module, plan, rules, ignore)?.0)
+}
+
+/// The format the plan gives one module, and the rule that decided it (none: the base).
+fn decide_rule(
+    a: &Architecture,
+    t: &Tensor,
+    module: &Module,
+    plan: &QuantPlan,
+    rules: &[(Vec<Compiled<'_>>, WeightFormat)],
+    ignore: &[Compiled<'_>],
+) -> Result<(WeightFormat, Option<usize>)> {
     // Vectors (norms, biases, convolution taps) and fixed-width state are never quantized.
     if t.role.is_vector() || t.role.fixed_width().is_some() {
-        return Ok(plan.base);
+        return Ok((plan.base, None));
     }
     for c in ignore {
         if c.hits(a, t, module, plan.base)? {
-            return Ok(plan.base);
+            return Ok((plan.base, None));
         }
     }
-    for (targets, format) in rules {
+    for (i, (targets, format)) in rules.iter().enumerate() {
         for c in targets {
             if c.hits(a, t, module, *format)? {
-                return Ok(*format);
+                return Ok((*format, Some(i)));
             }
         }
     }
-    Ok(plan.base)
+    Ok((plan.base, None))
 }
 
 fn price_tensor(
@@ -462,12 +509,60 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         Prefix::ModelLanguageModel => "model.language_model",
         Prefix::LanguageModel => "language_model.model",
     };
-    let names = match (t.layer, t.role) {
+    let mut names = match (t.layer, t.role) {
         (_, Role::Output) => alloc::vec!["lm_head".into(), "language_model.lm_head".into()],
         (Some(l), _) => alloc::vec![format!("{root}.layers.{l}.{local}")],
         (None, _) => alloc::vec![format!("{root}.{local}")],
     };
+    if family == "deepseek_v4" {
+        names.extend(deepseek_v4_names(t, nth, &e));
+    }
     Module { names, class }
+}
+
+/// DeepSeek V4's tensors as its own checkpoints name them (`layers.N.attn.wq_a`,
+/// `layers.N.ffn.experts.E.w1`, `embed`, `head`: the names NVIDIA's ModelOpt lists refer to), and
+/// as vLLM's model names them (`model.layers.N.attn.fused_wqa_wkv`,
+/// `model.layers.N.ffn.experts.E.gate_proj`: what llm-compressor's targets match).
+fn deepseek_v4_names(t: &Tensor, nth: usize, e: &str) -> Vec<String> {
+    let (native, vllm): (&str, &str) = match t.role {
+        Role::TokenEmbd => return alloc::vec!["embed".into(), "model.embed_tokens".into()],
+        Role::Output => return alloc::vec!["head".into()],
+        Role::AttnQA => ("attn.wq_a", "attn.fused_wqa_wkv"),
+        Role::AttnKvA => ("attn.wkv", "attn.fused_wqa_wkv"),
+        Role::AttnQB => ("attn.wq_b", "attn.wq_b"),
+        Role::AttnOutA => ("attn.wo_a", "attn.wo_a"),
+        Role::AttnOut => ("attn.wo_b", "attn.wo_b"),
+        Role::Compressor => match nth {
+            0 => ("attn.compressor.wkv", "attn.compressor.wkv"),
+            1 => ("attn.compressor.wgate", "attn.compressor.wgate"),
+            2 => ("attn.indexer.compressor.wkv", "attn.indexer.compressor.wkv"),
+            _ => ("attn.indexer.compressor.wgate", "attn.indexer.compressor.wgate"),
+        },
+        Role::IdxQ => ("attn.indexer.wq_b", "attn.indexer.wq_b"),
+        Role::IdxWeights => ("attn.indexer.weights_proj", "attn.indexer.weights_proj"),
+        Role::Router => ("ffn.gate", "ffn.gate"),
+        Role::ShGate => ("ffn.shared_experts.w1", "ffn.shared_experts.gate_proj"),
+        Role::ShUp => ("ffn.shared_experts.w3", "ffn.shared_experts.up_proj"),
+        Role::ShDown => ("ffn.shared_experts.w2", "ffn.shared_experts.down_proj"),
+        Role::ExpGate | Role::ExpUp | Role::ExpDown => {
+            let (w, proj) = match t.role {
+                Role::ExpGate => ("w1", "gate_proj"),
+                Role::ExpUp => ("w3", "up_proj"),
+                _ => ("w2", "down_proj"),
+            };
+            let l = t.layer.unwrap_or(0);
+            return alloc::vec![
+                format!("layers.{l}.ffn.experts.{e}.{w}"),
+                format!("model.layers.{l}.ffn.experts.{e}.{proj}"),
+            ];
+        }
+        _ => return Vec::new(),
+    };
+    match t.layer {
+        Some(l) => alloc::vec![format!("layers.{l}.{native}"), format!("model.layers.{l}.{vllm}")],
+        None => Vec::new(),
+    }
 }
 
 /// Bytes per format of a priced model, largest first (one entry for a single-format pricing).

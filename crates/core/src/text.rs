@@ -930,6 +930,10 @@ messages! {
     NoticeUnknownQuant =>
         "quantization_config `{0}` is not understood; sizes use torch_dtype instead",
         "quantization_config `{0}` n'est pas compris ; les tailles utilisent torch_dtype à la place";
+    /// A quantization rule that decides no tensor.
+    NoticeQuantUnmatched =>
+        "{0} (`{1}`) names none of this model's modules as Headroom names them: what it puts in {2} may be priced in the checkpoint's base format instead, with a wider band",
+        "{0} (`{1}`) ne désigne aucun module de ce modèle tel que Headroom les nomme : ce qu'il met en {2} est peut-être compté dans le format de base du point de contrôle, avec une marge plus large";
     /// A quantization_config that could not be read.
     NoticeQuantInvalid =>
         "quantization_config ({0}): {1}; the weights are priced as {2} everywhere, with a wider band",

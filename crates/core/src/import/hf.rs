@@ -1941,7 +1941,7 @@ fn read_format(
         let read = super::quant_config::read(q, base);
         notices.extend(read.notices);
         if let Some(mut plan) = read.plan {
-            if architecture.family == "deepseek_v4" {
+            if architecture.family == "deepseek_v4" && plan.method == "fp8" {
                 let expert_dtype =
                     root.get("expert_dtype").or_else(|| q.get("expert_dtype")).and_then(Value::as_str);
                 if let Err(why) = super::quant_config::deepseek_v4(&mut plan, expert_dtype) {
@@ -1957,6 +1957,23 @@ fn read_format(
                 }
             }
             super::quant_config::settle(&mut plan, architecture);
+            // A rule that decides no tensor: its targets name modules this model does not have,
+            // or names Headroom does not give them; what it quantizes may be priced wrong.
+            if let Ok(hit) = crate::quant::rules_hit(architecture, &plan) {
+                for (rule, _) in plan.rules.iter().zip(hit).filter(|(_, h)| !h) {
+                    let first = rule.targets.first();
+                    notices.push(Msg::new(
+                        MsgId::NoticeQuantUnmatched,
+                        vec![
+                            Arg::Text(
+                                first.map_or_else(|| "quantization_config".into(), |m| m.field.clone()),
+                            ),
+                            Arg::Text(first.map_or_else(String::new, |m| m.text.clone())),
+                            Arg::Text(rule.format.label()),
+                        ],
+                    ));
+                }
+            }
             let headline = plan.headline;
             architecture.quant = Some(plan);
             return Some(headline);
