@@ -1216,4 +1216,26 @@ pub static MODELS: &[ModelEntry] = &[
         ),
         config: include_str!("models/llama-2-13b-chat-gptq.json"),
     },
+    ModelEntry {
+        id: "deepseek-v4-flash-nvfp4",
+        aliases: &[],
+        name: "DeepSeek-V4-Flash NVFP4",
+        hf_repo: "nvidia/DeepSeek-V4-Flash-NVFP4",
+        released: "2026-05",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--DeepSeek-V4-Flash-NVFP4_config.json @7b359652cc600f4e157258117719c380aaadfb47 (vendored HF config); its quantization_config is the `quantization` object of nvidia--DeepSeek-V4-Flash-NVFP4_hf_quant_config.json @1808d648b877535dc221cd9572860e3365a06b55 (ModelOpt's hf_quant_config.json beside config.json), with quant_method modelopt, as Headroom reads the pair"
+        ),
+        config: include_str!("models/deepseek-v4-flash-nvfp4.json"),
+    },
+    ModelEntry {
+        id: "deepseek-v4-flash-nvfp4-fp8",
+        aliases: &[],
+        name: "DeepSeek-V4-Flash NVFP4-FP8 (RedHat)",
+        hf_repo: "RedHatAI/DeepSeek-V4-Flash-NVFP4-FP8",
+        released: "2026-05",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/RedHatAI--DeepSeek-V4-Flash-NVFP4-FP8_config.json @5d4aa2df64e4b2e2d14d6b9f129fcf941c491af8 (vendored HF config; llm-compressor's compressed-tensors groups)"
+        ),
+        config: include_str!("models/deepseek-v4-flash-nvfp4-fp8.json"),
+    },
 ];
