@@ -4,6 +4,7 @@
 
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 use crate::json::Value;
 use crate::model::{Encoder, Modality, TokenRule};
@@ -14,7 +15,12 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
     let v = root.get("vision_config").filter(|v| v.as_object().is_some());
     let kind = v.and_then(|v| v.get("model_type")).and_then(Value::as_str).unwrap_or("").to_string();
     let outer = root.get("model_type").and_then(Value::as_str).unwrap_or(family);
-    let empty = Value::Object(alloc::vec::Vec::new());
+    if let Some(v) = v
+        && let Some(why) = out_of_range(root, v, text_hidden)
+    {
+        return Some(Err(format!("{} vision ({why})", if kind.is_empty() { outer } else { &kind })));
+    }
+    let empty = Value::Object(Vec::new());
     let vc = v.unwrap_or(&empty);
     let n = |k: &str, d: u64| vc.get(k).and_then(Value::as_u64).unwrap_or(d);
     let enc = match outer {
@@ -208,7 +214,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 (n("vt_hidden_size", 1152), n("vt_intermediate_size", 4304), n("vt_num_hidden_layers", 27));
             let p = n("patch_size", 14);
             let pos = n("init_pos_emb_height", 64) * n("init_pos_emb_width", 64);
-            let kernel: alloc::vec::Vec<u64> = vc
+            let kernel: Vec<u64> = vc
                 .get("merge_kernel_size")
                 .and_then(Value::as_array)
                 .map_or(alloc::vec![2, 2], |a| a.iter().filter_map(Value::as_u64).collect());
@@ -581,6 +587,117 @@ fn timm_tower(arch: &str) -> Option<u64> {
     }
 }
 
+/// The largest value each size an encoder reads may take: beyond them no real encoder exists,
+/// and the counts' products stay far inside 64 bits (widths 2^16, layers and heads 2^10,
+/// patches, kernels and factors 64, images 16,384 pixels, tables and token counts 2^20).
+fn limit(key: &str) -> Option<u64> {
+    Some(match key {
+        "hidden_size"
+        | "intermediate_size"
+        | "out_hidden_size"
+        | "embed_dim"
+        | "projector_input_dim"
+        | "projector_output_dim"
+        | "vision_output_dim"
+        | "vt_hidden_size"
+        | "vt_intermediate_size"
+        | "mm_hidden_size"
+        | "text_hidden_size"
+        | "d_model"
+        | "encoder_ffn_dim"
+        | "output_proj_dims"
+        | "ext_pw_out_channel"
+        | "depthwise_separable_out_channel"
+        | "nemo_conv_channels"
+        | "sscp_conv_channel_size"
+        | "subsampling_conv_channels"
+        | "head_dim"
+        | "input_feat_size"
+        | "num_mel_bins"
+        | "input_size"
+        | "nemo_final_size" => 1 << 16,
+        "depth"
+        | "num_hidden_layers"
+        | "vt_num_hidden_layers"
+        | "encoder_layers"
+        | "conf_num_hidden_layers"
+        | "num_blocks"
+        | "num_attention_heads"
+        | "num_key_value_heads"
+        | "conf_num_attention_heads"
+        | "encoder_attention_heads" => 1 << 10,
+        "patch_size"
+        | "temporal_patch_size"
+        | "in_channels"
+        | "num_channels"
+        | "spatial_merge_size"
+        | "pooling_kernel_size"
+        | "merge_kernel_size"
+        | "conv_kernel_size"
+        | "conf_conv_kernel_size"
+        | "kernel_size"
+        | "sscp_conv_kernel_size"
+        | "sscp_conv_stride_size"
+        | "depthwise_multiplier"
+        | "time_reduction"
+        | "downsample_rate"
+        | "scale_factor"
+        | "mlp_ratio" => 64,
+        "image_size" => 1 << 14,
+        "num_position_embeddings"
+        | "position_embedding_size"
+        | "max_source_positions"
+        | "vocab_size"
+        | "init_pos_emb_height"
+        | "init_pos_emb_width"
+        | "bias_max_distance"
+        | "image_seq_length"
+        | "mm_tokens_per_image"
+        | "vision_soft_tokens_per_image"
+        | "audio_soft_tokens_per_image" => 1 << 20,
+        _ => return None,
+    })
+}
+
+/// The first size of an encoder's config (or of the keys it reads at the top) beyond its
+/// [`limit`], or a pixel-shuffle ratio below 1/64, or a language model wider than 2^18: such a
+/// config is not counted (said), rather than overflowing or counted as nonsense.
+fn out_of_range(root: &Value, config: &Value, text_hidden: u64) -> Option<String> {
+    fn numbers(v: &Value, out: &mut Vec<u64>) {
+        match v {
+            Value::Array(a) => a.iter().for_each(|x| numbers(x, out)),
+            _ => out
+                .extend(v.as_u64().or_else(|| v.as_f64().filter(|f| *f > u64::MAX as f64).map(|_| u64::MAX))),
+        }
+    }
+    if text_hidden > 1 << 18 {
+        return Some(format!("a language model {text_hidden} wide"));
+    }
+    let top = ["spatial_merge_size", "image_seq_length", "scale_factor", "mm_tokens_per_image"];
+    let top = top.iter().chain(&["vision_soft_tokens_per_image", "audio_soft_tokens_per_image"]);
+    let entries = config
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.as_str(), v))
+        .chain(top.filter_map(|k| root.get(k).map(|v| (*k, v))));
+    for (key, v) in entries {
+        let Some(max) = limit(key) else { continue };
+        let mut found = Vec::new();
+        numbers(v, &mut found);
+        if let Some(n) = found.into_iter().find(|n| *n > max) {
+            return Some(format!("`{key}` {n} is out of range"));
+        }
+    }
+    for key in ["pixel_shuffle_ratio", "downsample_ratio"] {
+        let ratio = config.get(key).or_else(|| root.get(key)).and_then(Value::as_f64);
+        if ratio.is_some_and(|r| r > 0.0 && r < 1.0 / 64.0) {
+            return Some(format!("`{key}` is out of range"));
+        }
+    }
+    None
+}
+
 /// The blocks of Gemma's USM-style conformer (Gemma 3n, Gemma 4): two macaron feed-forwards
 /// (4× wide), q/k/v/post and a relative-position projection, the light convolution module
 /// (pointwise 2×, depthwise of `kernel` taps, pointwise), a per-dimension scale, nine RMS
@@ -609,6 +726,9 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
     let ac = root.get("audio_config").filter(|v| v.as_object().is_some())?;
     let kind = ac.get("model_type").and_then(Value::as_str).unwrap_or("").to_string();
     let outer = root.get("model_type").and_then(Value::as_str).unwrap_or("");
+    if let Some(why) = out_of_range(root, ac, text_hidden) {
+        return Some(Err(format!("{} audio ({why})", if kind.is_empty() { outer } else { &kind })));
+    }
     let n = |keys: &[&str], d: u64| keys.iter().find_map(|k| ac.get(k).and_then(Value::as_u64)).unwrap_or(d);
     match outer {
         "qwen2_audio" | "voxtral" => {
@@ -928,6 +1048,39 @@ mod tests {
         let e = audio(&g, 2048).unwrap().unwrap();
         assert_eq!(e.params(), 681_348_640 + 3_345_408);
         assert_eq!(e.tokens_per_image(7), 188);
+    }
+
+    /// Sizes no real encoder has are refused by name, never overflowed.
+    #[test]
+    fn absurd_encoder_sizes_are_named_not_counted() {
+        for (cfg, key) in [
+            (
+                r#"{"model_type": "mistral3", "vision_config": {"model_type": "pixtral", "hidden_size": 4294967296000}}"#,
+                "hidden_size",
+            ),
+            (
+                r#"{"model_type": "llava", "vision_config": {"model_type": "clip_vision_model", "patch_size": 1e30}}"#,
+                "patch_size",
+            ),
+            (
+                r#"{"model_type": "internvl", "downsample_ratio": 1e-9, "vision_config": {"model_type": "internvl_vision"}}"#,
+                "downsample_ratio",
+            ),
+            (r#"{"model_type": "qwen3_vl", "vision_config": {"depth": 99999999}}"#, "depth"),
+            (
+                r#"{"model_type": "mistral3", "spatial_merge_size": 1000000, "vision_config": {"model_type": "pixtral"}}"#,
+                "spatial_merge_size",
+            ),
+        ] {
+            let why = vision(&parse(cfg), "mistral", 4096).unwrap().unwrap_err();
+            assert!(why.contains(key), "{why}");
+        }
+        let g = parse(
+            r#"{"model_type": "gemma3n", "audio_config": {"sscp_conv_kernel_size": [[3, 3], [3, 4000000]]}}"#,
+        );
+        assert!(audio(&g, 2048).unwrap().unwrap_err().contains("sscp_conv_kernel_size"));
+        let wide = parse(r#"{"model_type": "voxtral", "audio_config": {}}"#);
+        assert!(audio(&wide, 1 << 30).unwrap().is_err());
     }
 
     #[test]

@@ -1847,7 +1847,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
         expert_bias: false,
         latent: 0,
     };
-    let m = (2 + hc).saturating_mul(hc);
+    let m = hc.saturating_add(2).saturating_mul(hc);
     let mixing = |role: Role, rows: u64, cols: u64| Extra { role, rows, cols };
     let hyper = vec![
         mixing(Role::Fp32, m, hc.saturating_mul(hidden)),

@@ -65,6 +65,8 @@ impl CompressedAttention {
             return Err(Error::invalid("qk_rope_head_dim", "is wider than head_dim"));
         }
         bounded("attention width", self.num_heads.saturating_mul(self.head_dim))?;
+        bounded("o_groups × o_lora_rank", self.o_groups.saturating_mul(self.o_lora_rank))?;
+        bounded("compressor width", self.ratio.saturating_mul(self.head_dim).saturating_mul(2))?;
         if !(self.num_heads.saturating_mul(self.head_dim)).is_multiple_of(self.o_groups) {
             return Err(Error::invalid("o_groups", "does not divide num_attention_heads × head_dim"));
         }
@@ -126,7 +128,8 @@ impl CompressedAttention {
             state: if self.ratio == 0 {
                 0
             } else {
-                let ix = self.indexer.as_ref().map_or(0, |ix| 2 * slots * 2 * ix.head_dim);
+                let ix =
+                    self.indexer.as_ref().map_or(0, |ix| slots.saturating_mul(4).saturating_mul(ix.head_dim));
                 state(self.head_dim).saturating_add(ix)
             },
         }
