@@ -365,3 +365,34 @@ fn other_runtimes_count_the_encoder_at_work() {
     let (long_text, _) = act(Runtime::Transformers, true, 65_536);
     assert_eq!(long, long_text, "a long prompt's prefill outweighs one image");
 }
+
+/// `--mm-encoder-tp-mode data` keeps the whole encoder on every GPU (each runs its share of the
+/// images through it); the default shards it. Read from a pasted command, written back, linked.
+#[test]
+fn the_encoders_tensor_parallel_mode() {
+    use headroom_core::estimate::TermKind;
+    let s = |data: bool| Scenario {
+        runtime: Some(Runtime::Vllm),
+        gpus: 2,
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        vllm: VllmOptions { mm_encoder_data: data, ..VllmOptions::default() },
+        ..Scenario::catalog("qwen3-vl-8b")
+    };
+    let sharded = estimate(&s(false)).unwrap().memory.get(TermKind::Encoders).get();
+    let whole = estimate(&s(true)).unwrap().memory.get(TermKind::Encoders).get();
+    assert_eq!(whole, sharded * 2);
+    let e = estimate(&s(true)).unwrap();
+    let cmd = headroom_core::flags::commands(&s(true), &e, None)
+        .into_iter()
+        .find(|c| c.starts_with("vllm serve"))
+        .unwrap();
+    assert!(cmd.contains("--mm-encoder-tp-mode data"), "{cmd}");
+    let back = headroom_core::command::parse(&cmd).unwrap();
+    assert!(back.vllm.mm_encoder_data);
+    let link = headroom_core::share::encode(&s(true));
+    assert!(link.contains("mmdata=1"), "{link}");
+    assert!(headroom_core::share::decode(&link).scenario.vllm.mm_encoder_data);
+    let bad = headroom_core::command::parse("vllm serve Qwen/Qwen3-VL-8B-Instruct --mm-encoder-tp-mode both")
+        .unwrap();
+    assert!(bad.ignored.iter().any(|i| i.piece.contains("both")), "{:?}", bad.ignored);
+}

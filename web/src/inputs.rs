@@ -714,6 +714,9 @@ fn VllmInputs() -> impl IntoView {
             <Toggle id="hr-eager" label=label_of(lang.get_untracked(), T::VllmEager)
                 checked=Signal::derive(move || s.with(|s| s.vllm.enforce_eager))
                 set=Callback::new(move |v| s.update(|s| s.vllm.enforce_eager = v))/>
+            <Toggle id="hr-mm-data" label=label_of(lang.get_untracked(), T::VllmEncoderData)
+                checked=Signal::derive(move || s.with(|s| s.vllm.mm_encoder_data))
+                set=Callback::new(move |v| s.update(|s| s.vllm.mm_encoder_data = v))/>
             <Choice id="hr-spec" label=label_of(lang.get_untracked(), T::VllmSpec) options=spec_options
                 selected=Signal::derive(move || s.with(|s| s.vllm.speculative.as_ref().map(|x| x.id()).unwrap_or_default()))
                 set=Callback::new(move |v: String| s.update(|s| s.vllm.speculative = headroom_core::vllm::Speculative::parse(&v).ok()))/>

@@ -325,6 +325,11 @@ pub struct ScenarioArgs {
     #[arg(long)]
     pub enable_expert_parallel: bool,
 
+    /// vLLM: a multimodal model's encoder sharded over the tensor-parallel GPUs (weights, the
+    /// default) or whole on each of them with the images split (data).
+    #[arg(long, value_name = "WEIGHTS|DATA")]
+    pub mm_encoder_tp_mode: Option<String>,
+
     /// vLLM: GiB of each GPU's weights kept in CPU memory (--cpu-offload-gb).
     #[arg(long, value_name = "GIB")]
     pub cpu_offload_gb: Option<f64>,
@@ -731,6 +736,15 @@ impl ScenarioArgs {
         let v = &mut scenario.vllm;
         v.data_parallel = self.data_parallel_size.or(v.data_parallel);
         v.expert_parallel |= self.enable_expert_parallel;
+        if let Some(m) = &self.mm_encoder_tp_mode {
+            v.mm_encoder_data = match m.trim().to_ascii_lowercase().as_str() {
+                "data" => true,
+                "weights" => false,
+                other => {
+                    return Err(format!("invalid mm-encoder-tp-mode: `{other}` is neither weights nor data"));
+                }
+            };
+        }
         if let Some(c) = &self.speculative_config {
             v.speculative = Some(headroom_core::vllm::Speculative::parse(c).map_err(|e| e.to_string())?);
         }

@@ -273,6 +273,7 @@ fn ollama_catalog(tag: &str) -> Option<(String, Option<WeightFormat>)> {
 /// text (the way a message catalog is keyed), the variable parts (a program's name, a size) kept.
 const FRENCH: &[(&str, &str)] = &[
     ("no value", "sans valeur"),
+    ("neither weights nor data", "ni weights ni data"),
     (
         UNSLOTH_DYNAMIC,
         "un des mélanges GGUF dynamiques d'unsloth, dont les types par tenseur suivent une recette qu'unsloth ne publie pas : compté comme le mélange standard le plus proche ; donnez le fichier .gguf pour ses tenseurs exacts",
@@ -1057,6 +1058,14 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 None => bad(flag.into(), "no value"),
             },
             "--enable-expert-parallel" | "-ep" => c.vllm.expert_parallel = true,
+            "--mm-encoder-tp-mode" => match value(&mut i) {
+                Some(v) => match v.trim() {
+                    "data" => c.vllm.mm_encoder_data = true,
+                    "weights" => c.vllm.mm_encoder_data = false,
+                    _ => bad(format!("{flag} {v}"), "neither weights nor data"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
             "--pipeline-parallel-size" | "-pp" | "--swap-space" | "--cpu-offload-params" => {
                 let piece = match value(&mut i) {
                     Some(v) => format!("{flag} {v}"),
@@ -1340,6 +1349,7 @@ impl Command {
             }
             v.data_parallel = o.data_parallel.or(v.data_parallel);
             v.expert_parallel |= o.expert_parallel;
+            v.mm_encoder_data |= o.mm_encoder_data;
             if let Some(f) = self.weights {
                 s.weights = Some(f);
             }

@@ -407,6 +407,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         gpus,
         flash_attention: scenario.flash_attention,
         text_only: scenario.text_only,
+        mm_encoder_data: runtime == Runtime::Vllm && scenario.vllm.mm_encoder_data,
         llama: scenario.llama_setup(),
     };
 
@@ -1257,7 +1258,11 @@ fn encoders_term(
         return None;
     }
     let mut assumptions = Vec::new();
-    let device = if runtime.tensor_parallel() && gpus > 1 {
+    let device = if runtime == Runtime::Vllm && scenario.vllm.mm_encoder_data && gpus > 1 {
+        // `--mm-encoder-tp-mode data`: the whole encoder on every GPU, its inputs split.
+        assumptions.push(Msg::new(MsgId::AssumeEncoderDataParallel, vec![Arg::Int(gpus)]));
+        total
+    } else if runtime.tensor_parallel() && gpus > 1 {
         assumptions
             .push(Msg::new(MsgId::AssumeEncoderTp, vec![Arg::Text(runtime.label().into()), Arg::Int(gpus)]));
         // vLLM's default `--mm-encoder-tp-mode weights` shards the whole encoder: its log for

@@ -97,6 +97,9 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if v.expert_parallel {
                 c.push_str(" --enable-expert-parallel");
             }
+            if v.mm_encoder_data && e.has_encoders() && !s.text_only {
+                c.push_str(" --mm-encoder-tp-mode data");
+            }
             match s.kv {
                 KvDtype::Fp8 => c.push_str(" --kv-cache-dtype fp8"),
                 KvDtype::F32 => c.push_str(" --kv-cache-dtype float32"),

@@ -167,6 +167,8 @@ pub struct InferenceSetup {
     pub flash_attention: bool,
     /// Served text only: the encoders are neither loaded nor profiled.
     pub text_only: bool,
+    /// vLLM's `--mm-encoder-tp-mode data`: the encoder whole on every GPU.
+    pub mm_encoder_data: bool,
     /// llama.cpp's context parameters (llama.cpp, Ollama and CPU runtimes).
     pub llama: crate::llama_cpp::Setup,
 }
@@ -545,8 +547,15 @@ pub fn activation_term(
         Runtime::Vllm => {
             let (tokens, seqs) = (s.vllm_tokens, s.vllm_seqs);
             let encoders = if s.text_only { &[][..] } else { a.encoders.as_slice() };
-            let (bytes, encoder, band) =
-                crate::vllm::profile_with_encoders(a, encoders, tokens, seqs, s.context, s.gpus);
+            let (bytes, encoder, band) = crate::vllm::profile_with_encoders(
+                a,
+                encoders,
+                tokens,
+                seqs,
+                s.context,
+                s.gpus,
+                s.mm_encoder_data,
+            );
             let mut assumptions =
                 vec![Msg::new(MsgId::AssumeVllmProfile, vec![Arg::Int(tokens), Arg::Int(seqs)])];
             if let Some(e) = encoder {

@@ -364,6 +364,9 @@ pub fn encode(s: &Scenario) -> String {
     if v.expert_parallel {
         q.push("ep", "1");
     }
+    if v.mm_encoder_data {
+        q.push("mmdata", "1");
+    }
     let g = &s.sglang;
     if let Some(f) = g.mem_fraction_static {
         q.push("mfs", &format!("{}", f64::from(f) / 10_000.0));
@@ -631,6 +634,10 @@ pub fn decode(query: &str) -> Decoded {
             },
             "ep" => match value.as_str() {
                 "0" | "1" => scenario.vllm.expert_parallel = value == "1",
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "mmdata" => match value.as_str() {
+                "0" | "1" => scenario.vllm.mm_encoder_data = value == "1",
                 _ => ignore(&key, &value, "use 0 or 1".into()),
             },
             "spec" => match crate::vllm::Speculative::parse(&value) {
@@ -1051,13 +1058,14 @@ mod tests {
                 speculative: Some(crate::vllm::Speculative::parse("draft:qwen3-0.6b:4").unwrap()),
                 data_parallel: Some(2),
                 expert_parallel: true,
+                mm_encoder_data: true,
             },
             ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1"
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1"
         );
         assert_eq!(decode(&q).scenario, s);
         let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");

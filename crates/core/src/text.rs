@@ -425,6 +425,10 @@ messages! {
     AssumeVllmProfile =>
         "--max-num-batched-tokens {0} and --max-num-seqs {1} (vllm serve's defaults: 8192 and 1024 on cards of 70 GiB or more other than A100s, else 2048 and 256); vLLM gives the KV cache what is left of its share of the GPU",
         "--max-num-batched-tokens {0} et --max-num-seqs {1} (valeurs par défaut de vllm serve : 8192 et 1024 sur les cartes de 70 Gio ou plus hors A100, sinon 2048 et 256) ; vLLM donne au cache KV ce qui reste de sa part du GPU";
+    /// vLLM's data-parallel encoder.
+    AssumeEncoderDataParallel =>
+        "--mm-encoder-tp-mode data: the whole encoder on each of the {0} GPUs, the images split among them (for models vLLM runs so; others fall back to sharding it)",
+        "--mm-encoder-tp-mode data : l'encodeur entier sur chacun des {0} GPU, les images réparties entre eux (pour les modèles que vLLM fait tourner ainsi ; sinon il le répartit)";
     /// The encoder beside llama.cpp's buffer.
     AssumeEncoderActivationBeside =>
         "with an image or a clip: the {0} encoder's graph for its largest input ({1} positions), {2} in F32 with flash attention, runs in the mmproj context beside the model's buffer — reserved at start for a smaller warm-up image, grown by the first large one (×0.3–3); text only frees it",

@@ -132,6 +132,9 @@ pub struct VllmOptions {
     /// `--enable-expert-parallel`: routed experts spread whole over every GPU (tensor × data
     /// parallel) instead of each split over the tensor-parallel group.
     pub expert_parallel: bool,
+    /// `--mm-encoder-tp-mode data`: a multimodal model's encoder whole on every GPU of the
+    /// tensor-parallel group, its inputs split among them (`weights`, the default, shards it).
+    pub mm_encoder_data: bool,
 }
 
 /// A speculative-decoding drafter (`--speculative-config`).
@@ -362,9 +365,10 @@ pub fn profile_with_encoders(
     seqs: u64,
     max_model_len: u64,
     tp: u64,
+    data: bool,
 ) -> (Bytes, Option<EncoderProfile>, (f64, f64)) {
     let text = profile_peak(a, tokens, seqs, tp);
-    let encoder = encoder_profile(encoders, tokens, seqs, max_model_len, tp, a.hidden_size);
+    let encoder = encoder_profile(encoders, tokens, seqs, max_model_len, tp, a.hidden_size, data);
     let (peak, band) = match &encoder {
         Some(p) if p.peak > text.saturating_add(p.outputs) => (p.peak, (0.7, 1.4)),
         Some(p) => (text.saturating_add(p.outputs), (0.9, 1.15)),
@@ -704,6 +708,7 @@ pub fn encoder_profile(
     max_model_len: u64,
     tp: u64,
     text_hidden: u64,
+    data: bool,
 ) -> Option<EncoderProfile> {
     let e = encoders.iter().filter(|e| e.max_tokens() > 0).max_by_key(|e| e.max_tokens())?;
     let item = e.max_tokens();
@@ -715,7 +720,13 @@ pub fn encoder_profile(
         budget_tokens: budget,
         items,
         item_tokens: item,
-        peak: Bytes::new(e.activation(items.saturating_mul(e.max_positions()), tp)),
+        // `--mm-encoder-tp-mode data`: each GPU runs its share of the items through the whole
+        // encoder (then every output is gathered on every GPU).
+        peak: Bytes::new(if data && tp > 1 {
+            e.activation(items.div_ceil(tp).saturating_mul(e.max_positions()), 1)
+        } else {
+            e.activation(items.saturating_mul(e.max_positions()), tp)
+        }),
         outputs: Bytes::new(items.saturating_mul(item).saturating_mul(text_hidden).saturating_mul(2)),
     })
 }
@@ -732,7 +743,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         .saturating_add(rotary_cache(a))
         .saturating_add(i.drafter.map_or(Bytes::ZERO, |d| d.weights));
     let (peak, encoder, (lo_f, hi_f)) =
-        profile_with_encoders(a, i.encoders, tokens, seqs, i.max_model_len, tp);
+        profile_with_encoders(a, i.encoders, tokens, seqs, i.max_model_len, tp, o.mm_encoder_data);
     let (nt, nt_lo, nt_hi) = non_torch(tp);
     let (graphs, g_lo, g_hi) =
         if o.reserves_graphs() { graph_estimate(seqs) } else { (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO) };
