@@ -234,8 +234,7 @@ pub fn price(a: &Architecture, plan: &QuantPlan) -> Result<Priced> {
     }
     let mut priced =
         Priced { tensors: Vec::new(), bytes: Vec::with_capacity(tensors.len()), ..Priced::default() };
-    let rules: Vec<(Vec<Compiled<'_>>, WeightFormat)> =
-        plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect();
+    let rules = compiled_rules(plan);
     let ignore = compile(&plan.ignore);
     let style = prefix_of(plan);
     for (t, nth) in tensors.iter().zip(numbered(&tensors)) {
@@ -273,8 +272,7 @@ fn numbered(tensors: &[Tensor]) -> Vec<usize> {
 /// As [`price`].
 pub fn rules_hit(a: &Architecture, plan: &QuantPlan) -> Result<Vec<bool>> {
     let tensors = a.inventory()?;
-    let rules: Vec<(Vec<Compiled<'_>>, WeightFormat)> =
-        plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect();
+    let rules = compiled_rules(plan);
     let ignore = compile(&plan.ignore);
     let style = prefix_of(plan);
     let mut hit = alloc::vec![false; rules.len()];
@@ -296,21 +294,13 @@ pub fn rules_hit(a: &Architecture, plan: &QuantPlan) -> Result<Vec<bool>> {
 /// # Errors
 /// As [`price`].
 pub fn price_one(a: &Architecture, t: &Tensor, plan: &QuantPlan) -> Result<u64> {
-    let rules: Vec<(Vec<Compiled<'_>>, WeightFormat)> =
-        plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect();
+    let rules = compiled_rules(plan);
     Ok(price_tensor(a, t, 0, prefix_of(plan), plan, &rules, &compile(&plan.ignore))?.0)
 }
 
-/// The format the plan gives one module.
-fn decide(
-    a: &Architecture,
-    t: &Tensor,
-    module: &Module,
-    plan: &QuantPlan,
-    rules: &[(Vec<Compiled<'_>>, WeightFormat)],
-    ignore: &[Compiled<'_>],
-) -> Result<WeightFormat> {
-    Ok(decide_rule(a, t, module, plan, rules, ignore)?.0)
+/// The plan's rules with their targets compiled, in order.
+fn compiled_rules(plan: &QuantPlan) -> Vec<(Vec<Compiled<'_>>, WeightFormat)> {
+    plan.rules.iter().map(|r| (compile(&r.targets), r.format)).collect()
 }
 
 /// The format the plan gives one module, and the rule that decided it (none: the base).
@@ -354,20 +344,20 @@ fn price_tensor(
         quantized_bytes(tensor, format).or_overflow("weight memory")
     };
     if t.experts <= 1 || !t.role.is_expert() {
-        let f = decide(a, t, &module_of(a, t, nth, None, style), plan, rules, ignore)?;
+        let f = decide_rule(a, t, &module_of(a, t, nth, None, style), plan, rules, ignore)?.0;
         return Ok((one(f, t)?, f));
     }
     // Stacked experts: the first and last decide for all when they agree (patterns rarely name
     // one expert); else each expert on its own.
-    let first = decide(a, t, &module_of(a, t, nth, Some(0), style), plan, rules, ignore)?;
-    let last = decide(a, t, &module_of(a, t, nth, Some(t.experts - 1), style), plan, rules, ignore)?;
+    let first = decide_rule(a, t, &module_of(a, t, nth, Some(0), style), plan, rules, ignore)?.0;
+    let last = decide_rule(a, t, &module_of(a, t, nth, Some(t.experts - 1), style), plan, rules, ignore)?.0;
     if first == last {
         return Ok((one(first, t)?, first));
     }
     let single = Tensor { experts: 1, ..*t };
     let (mut total, mut count_first) = (0u64, 0u64);
     for e in 0..t.experts {
-        let f = decide(a, t, &module_of(a, t, nth, Some(e), style), plan, rules, ignore)?;
+        let f = decide_rule(a, t, &module_of(a, t, nth, Some(e), style), plan, rules, ignore)?.0;
         count_first += u64::from(f == first);
         total = total.checked_add(one(f, &single)?).or_overflow("weight memory")?;
     }
