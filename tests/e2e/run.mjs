@@ -30,7 +30,8 @@ function headersOnly(log) {
 const bytesOf = (page, sel) => page.locator(sel).first().getAttribute('data-bytes').then(Number);
 const waitBytes = (page, sel, want) =>
   page.waitForFunction(([s, w]) => document.querySelector(s)?.dataset.bytes === String(w), [sel, want], { timeout: 10000 });
-const ready = (page) => page.locator('#hr-total-bytes').waitFor({ timeout: 15000 });
+// The live page, not the build-time first view (which shows the same figures but does nothing).
+const ready = (page) => page.locator('body[data-hr-live] #hr-total-bytes').waitFor({ timeout: 15000 });
 
 async function axe(page, label) {
   const source = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -58,6 +59,77 @@ test('the default view is useful, and equals the CLI', async ({ page, base, shot
   assertEq(await bytesOf(page, '#hr-kv-cache-bytes'), want.memory.kv_cache, 'kv');
   assertEq(await page.locator('.hr-seed .hr-chosen td').first().textContent(), 'BF16', 'seed row');
   await shot('desktop-default');
+});
+
+test('before the WASM runs, the default answer is on screen in the reader\'s language, and the live page takes over without a shift', async ({ context, base, outDir }) => {
+  const want = cli(['estimate', '--model', 'llama-3.1-8b']);
+  for (const lang of ['en', 'fr']) {
+    const page = await context.newPage();
+    if (lang === 'fr') await page.addInitScript(() => Object.defineProperty(navigator, 'language', { get: () => 'fr-FR' }));
+    // Hold the WASM until the first view has been looked at.
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
+    await page.addInitScript(() => {
+      window.__shift = 0;
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; })
+        .observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(base);
+    const total = page.locator('#hr-total-bytes');
+    await total.waitFor({ state: 'visible' });
+    // Painted, not only in the document: the first contentful paint happens while the WASM waits.
+    await page.waitForFunction(() => performance.getEntriesByType('paint').some((e) => e.name === 'first-contentful-paint'));
+    assertEq(await page.locator('body[data-hr-live]').count(), 0, `${lang}: the WASM has not run`);
+    assertEq(await page.locator('[data-hr-prerender]').count(), 1, `${lang}: one first view, the other language removed`);
+    assertEq(await bytesOf(page, '#hr-total-bytes'), want.memory.total, `${lang}: first-view total`);
+    assertEq(await bytesOf(page, '#hr-weights-bytes'), want.memory.weights, `${lang}: first-view weights`);
+    const tagline = await page.locator('.hr-tagline').first().textContent();
+    const before = await page.locator('#hr-res-vram').boundingBox();
+    const text = await page.locator('.hr-resources').textContent();
+    const fields = () => page.$$eval('input, select', (els) => els.map((e) => `${e.id}=${e.type === 'checkbox' ? e.checked : e.value}`).join(' '));
+    const fieldsBefore = await fields();
+    await page.screenshot({ path: path.join(outDir, `first-view-before-wasm-${lang}.png`) });
+    release();
+    await page.locator('body[data-hr-live] #hr-total-bytes').waitFor();
+    assertEq(await page.locator('[data-hr-prerender]').count(), 0, `${lang}: the first view is gone`);
+    assertEq(await page.locator('.hr-tagline').count(), 1, `${lang}: one page`);
+    assertEq(await page.locator('.hr-tagline').textContent(), tagline, `${lang}: same language`);
+    assertEq(await page.locator('.hr-resources').textContent(), text, `${lang}: same figures`);
+    assertEq(await fields(), fieldsBefore, `${lang}: same fields`);
+    assertEq(JSON.stringify(await page.locator('#hr-res-vram').boundingBox()), JSON.stringify(before), `${lang}: the figure did not move`);
+    await page.waitForTimeout(300);
+    const shift = await page.evaluate(() => window.__shift);
+    assert(shift < 0.001, `${lang}: layout shift ${shift}`);
+    if (lang === 'fr') assert(/[àéè]/.test(tagline), `French first view: ${tagline}`);
+    await page.close();
+  }
+});
+
+test('a link asking for anything else shows no first view until the live page answers it', async ({ context, base }) => {
+  for (const query of ['?v=1&params=70B', '?v=1&embed=1', '?lang=de', '?v=1&theme=blue']) {
+    const page = await context.newPage();
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
+    await page.goto(base + query);
+    await page.waitForLoadState('domcontentloaded');
+    assertEq(await page.locator('#hr-total-bytes').count(), 0, `${query}: no answer before the WASM`);
+    release();
+    await page.locator('body[data-hr-live] #hr-total-bytes').waitFor({ timeout: 15000 });
+    await page.close();
+  }
+  const page = await context.newPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
+  await page.goto(`${base}?lang=fr&theme=dark`);
+  await page.locator('#hr-total-bytes').waitFor({ state: 'visible' });
+  assertEq(await page.evaluate(() => document.documentElement.getAttribute('data-hr-theme')), 'dark', 'the theme before the WASM');
+  assertEq(await page.locator('[data-hr-prerender="fr"]').count(), 1, 'the French first view');
+  release();
+  await page.locator('body[data-hr-live] #hr-total-bytes').waitFor({ timeout: 15000 });
+  await page.close();
 });
 
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {

@@ -78,6 +78,7 @@ pub fn CountField(
                 {log_slider.then(|| view! {
                     <input type="range" class="hr-slider" min=slider_min max=slider_max step="1"
                         aria-label=move || label.get()
+                        value=(log2f(value.get_untracked()) * 100.0) as u64
                         prop:value=move || (log2f(value.get()) * 100.0) as u64
                         on:input=move |ev| {
                             if let Ok(x) = event_target_value(&ev).parse::<f64>() {
@@ -87,6 +88,7 @@ pub fn CountField(
                         }/>
                 })}
                 <input type="text" inputmode="numeric" id=id class="hr-number"
+                    value=text.get_untracked()
                     prop:value=move || text.get()
                     aria-invalid=move || error.get().is_some().to_string()
                     aria-describedby=error_id
@@ -154,7 +156,7 @@ pub fn Toggle(
 ) -> impl IntoView {
     view! {
         <div class="hr-field hr-check">
-            <input type="checkbox" id=id prop:checked=move || checked.get()
+            <input type="checkbox" id=id checked=checked.get_untracked() prop:checked=move || checked.get()
                 on:change=move |ev| set.run(event_target_checked(&ev))/>
             <label for=id>{move || label.get()}</label>
         </div>
@@ -201,6 +203,7 @@ pub fn TextField(
         <div class="hr-field">
             <label for=id>{move || label.get()}</label>
             <input type="text" id=id class="hr-text" placeholder=placeholder spellcheck="false"
+                value=text.get_untracked()
                 prop:value=move || text.get()
                 aria-invalid=move || error.get().is_some().to_string()
                 aria-describedby=error_id

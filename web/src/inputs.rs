@@ -226,6 +226,7 @@ pub fn ModelInput() -> impl IntoView {
                     <div class="hr-field">
                         <label for="hr-model">{move || tr(lang.get(), T::SearchModels)}</label>
                         <input id="hr-model" type="search" list="hr-model-list" autocomplete="off"
+                            value=model_text.get_untracked()
                             prop:value=move || model_text.get()
                             aria-invalid=move || model_error.get().is_some().to_string()
                             on:change=move |ev| choose_catalog(event_target_value(&ev))
@@ -245,6 +246,7 @@ pub fn ModelInput() -> impl IntoView {
                     <div class="hr-field">
                         <label for="hr-params">{move || tr(lang.get(), T::Parameters)}</label>
                         <input id="hr-params" type="text" inputmode="decimal"
+                            value=params_text.get_untracked()
                             prop:value=move || params_text.get()
                             aria-invalid=move || params_error.get().is_some().to_string()
                             aria-describedby="hr-params-error"
@@ -797,7 +799,7 @@ fn LoraTargetsField() -> impl IntoView {
                 let id = format!("hr-target-{}", k.id());
                 view! {
                     <span class="hr-check">
-                        <input type="checkbox" id=id.clone() prop:checked=move || is_on(k)
+                        <input type="checkbox" id=id.clone() checked=untrack(|| is_on(k)) prop:checked=move || is_on(k)
                             on:change=move |ev| flip(k, event_target_checked(&ev))/>
                         <label for=id>{k.id()}</label>
                     </span>
@@ -954,6 +956,7 @@ fn NumberF(
         <div class="hr-field">
             <label for=id>{move || tr(lang.get(), label)}</label>
             <input type="text" inputmode="decimal" id=id class="hr-number"
+                value=text.get_untracked()
                 prop:value=move || text.get()
                 aria-invalid=move || bad.get().to_string()
                 on:input=move |ev| {

@@ -4,6 +4,9 @@
 //! whole state into the link with `history.replaceState`. Inputs keep their raw text so
 //! half-typed values are not clobbered. `?embed=1` renders a compact view for iframes.
 
+// The type-erased page is a deep type; rendering it to HTML at build time needs the room.
+#![recursion_limit = "512"]
+
 mod api;
 mod byom;
 mod embed;
@@ -12,6 +15,8 @@ mod i18n;
 mod import;
 mod inputs;
 mod link;
+#[cfg(not(target_arch = "wasm32"))]
+mod prerender;
 mod render;
 mod results;
 mod state;
@@ -36,25 +41,52 @@ pub fn is_app_page() -> bool {
         .is_some_and(|b| b.has_attribute("data-headroom-app"))
 }
 
+/// Removes the first view the build wrote into the page (`data-hr-prerender`), before the live
+/// page is mounted in its place.
+pub fn drop_first_view() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    while let Ok(Some(el)) = doc.query_selector("[data-hr-prerender]") {
+        el.remove();
+    }
+}
+
+/// Says on `<body>` (`data-hr-live`) that the live page is mounted: scripts and tests that drive
+/// the page wait for it (the build-time first view looks the same but does nothing).
+pub fn mark_live() {
+    if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+        let _ = body.set_attribute("data-hr-live", "");
+    }
+}
+
 /// The calculator.
 #[component]
 pub fn App() -> impl IntoView {
-    let decoded = link::read();
-    let ui = Ui::new(decoded.link, decoded.ignored);
+    app(link::read(), state::browser_lang())
+}
+
+/// The calculator for a decoded link, in `fallback` when the link names no language.
+fn app(decoded: headroom_core::share::DecodedLink, fallback: Option<Lang>) -> impl IntoView + use<> {
+    let ui = Ui::new(decoded.link, decoded.ignored, fallback);
     provide_context(ui);
 
     Effect::new(move |_| link::write(&ui.link()));
     Effect::new(move |_| apply_theme(ui.theme.get()));
     Effect::new(move |_| set_document_lang(ui.lang.get()));
-    // Marks the first computed result, for the time-to-first-result measurement.
+    // Marks the first result once it is painted (the frame after it enters the document), for
+    // the time-to-first-result measurement; the figure also carries `elementtiming`.
     Effect::new(move |prev: Option<()>| {
         if prev.is_none() && ui.result.with(|r| r.is_ok()) {
-            mark("headroom-first-result");
+            request_animation_frame(|| {
+                set_timeout(|| mark("headroom-first-result"), std::time::Duration::ZERO);
+            });
         }
     });
 
     if ui.embed { view! { <embed::EmbedView/> }.into_any() } else { view! { <Page/> }.into_any() }
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use prerender::prerender_page;
 
 fn mark(name: &str) {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {

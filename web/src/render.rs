@@ -135,7 +135,8 @@ pub fn resources(e: &Estimate, fit: Option<&Fit>, l: Lang) -> String {
     }
     let card = |id: &str, label: &str, value: &str, bytes: Option<Bytes>, small: &str| {
         let data = bytes.map(|b| format!(" data-bytes=\"{}\"", b.get())).unwrap_or_default();
-        let inner_id = if id == "hr-res-vram" { " id=\"hr-total-bytes\"" } else { "" };
+        let inner_id =
+            if id == "hr-res-vram" { " id=\"hr-total-bytes\" elementtiming=\"hr-first-result\"" } else { "" };
         format!(
             "<div class=\"hr-res\" id=\"{id}\"><span class=\"hr-res-label\">{}</span><strong{inner_id}{data}>{}</strong><small>{}</small></div>",
             esc(label),

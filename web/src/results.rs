@@ -78,7 +78,9 @@ pub fn Results() -> impl IntoView {
     let shown = RwSignal::new(12usize);
     // The table of every device is computed after the first paint, so the first figures show at once.
     let ready = RwSignal::new(false);
-    request_animation_frame(move || ready.set(true));
+    if cfg!(target_arch = "wasm32") {
+        request_animation_frame(move || ready.set(true));
+    }
     let fits = Memo::new(move |_| {
         if !ready.get() {
             return None;

@@ -41,17 +41,20 @@ pub struct Ui {
 }
 
 /// The browser's preferred language, when it is one the page speaks.
-fn browser_lang() -> Option<Lang> {
+pub fn browser_lang() -> Option<Lang> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return None;
+    }
     let nav = web_sys::window()?.navigator();
     nav.language().and_then(|l| Lang::from_tag(&l))
 }
 
 impl Ui {
-    /// State from a decoded link.
-    pub fn new(link: Link, ignored: Vec<Ignored>) -> Ui {
+    /// State from a decoded link; `fallback` is the language when the link names none.
+    pub fn new(link: Link, ignored: Vec<Ignored>, fallback: Option<Lang>) -> Ui {
         let scenario = RwSignal::new(link.scenario);
         let compare = RwSignal::new(link.compare);
-        let lang = RwSignal::new(link.lang.or_else(browser_lang).unwrap_or(Lang::En));
+        let lang = RwSignal::new(link.lang.or(fallback).unwrap_or(Lang::En));
         let lang_chosen = RwSignal::new(link.lang.is_some());
         let result = Memo::new(move |_| scenario.with(fit::estimate_with_device));
         let pinned = Memo::new(move |_| compare.with(|c| c.as_ref().map(fit::estimate_with_device)));
