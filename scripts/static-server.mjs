@@ -1,5 +1,6 @@
 // A tiny static server for dist/ on 127.0.0.1 with the right MIME types (.wasm as
-// application/wasm). Used by scripts/serve and by the end-to-end tests.
+// application/wasm) and precompressed copies where they exist. Used by scripts/serve, the
+// end-to-end tests and the page benchmark.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,13 +26,20 @@ export function serve(root, { port = 0, extra } = {}) {
     let file = path.resolve(base, '.' + decodeURIComponent(url.pathname));
     if (file !== base && !file.startsWith(base + path.sep)) { res.writeHead(403); res.end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, data) => {
+    // A precompressed copy beside the file (scripts/compress-dist.mjs) when the browser takes it,
+    // as static hosts serve them: brotli first, then gzip.
+    const accepts = String(req.headers['accept-encoding'] || '');
+    const encoding = [['br', '.br'], ['gzip', '.gz']].find(([e, ext]) => accepts.includes(e) && fs.existsSync(file + ext));
+    fs.readFile(encoding ? file + encoding[1] : file, (err, data) => {
       if (err) { res.writeHead(404); res.end('not found'); return; }
       // Any origin may embed the page or import the module (as static hosts such as GitHub Pages allow).
-      res.writeHead(200, {
+      const headers = {
         'content-type': MIME[path.extname(file)] || 'application/octet-stream',
         'access-control-allow-origin': '*',
-      });
+        vary: 'accept-encoding',
+      };
+      if (encoding) headers['content-encoding'] = encoding[0];
+      res.writeHead(200, headers);
       res.end(data);
     });
   });

@@ -31,6 +31,11 @@ const bytesOf = (page, sel) => page.locator(sel).first().getAttribute('data-byte
 const waitBytes = (page, sel, want) =>
   page.waitForFunction(([s, w]) => document.querySelector(s)?.dataset.bytes === String(w), [sel, want], { timeout: 10000 });
 // The live page, not the build-time first view (which shows the same figures but does nothing).
+// The page's link once written: it follows changes once they pause (`data-hr-link-pending` meanwhile).
+const linkOf = async (page) => {
+  await page.locator('body:not([data-hr-link-pending])').waitFor({ state: 'attached' });
+  return new URL(page.url());
+};
 const ready = (page) => page.locator('body[data-hr-live] #hr-total-bytes').waitFor({ timeout: 15000 });
 
 async function axe(page, label) {
@@ -143,7 +148,7 @@ test('seed slice: parameters and precision give the CLI figure, and the link kee
   const want = cli(['estimate', '--params', '70B', '--weights', 'int4']);
   await waitBytes(page, '#hr-weights-bytes', want.memory.weights);
   assertEq(await bytesOf(page, '#hr-total-bytes'), want.memory.total, 'total for 70B int4');
-  const url = new URL(page.url());
+  const url = (await linkOf(page));
   assertEq(url.searchParams.get('params'), '70B', 'params in the link');
   assertEq(url.searchParams.get('weights'), 'int4', 'weights in the link');
   await page.reload();
@@ -169,7 +174,7 @@ test('changing inputs shows the numbers the CLI prints, with the device verdict 
   assertEq(await page.locator('#hr-verdict').getAttribute('data-verdict'), want.fit.verdict, 'verdict');
   const tps = Number(await page.locator('#hr-decode').getAttribute('data-tps'));
   assert(Math.abs(tps - want.speed.decode_tokens_per_s) < 0.01, `decode ${tps} vs ${want.speed.decode_tokens_per_s}`);
-  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assertEq((await linkOf(page)).search, want.link, 'the page link is the CLI link');
   assert((await page.locator('#hr-commands').textContent()).includes('llama-server -m qwen3-8b.Q4_K_M.gguf -c 131072 -np 4'), 'command');
   await shot('desktop-device');
 });
@@ -203,7 +208,7 @@ test('a framework preset sets the knobs as the CLI does; a run that does not fit
   await page.selectOption('#hr-framework', 'unsloth');
   const u = cli([...args, '--framework', 'unsloth']);
   await waitBytes(page, '#hr-total-bytes', u.memory.total);
-  assertEq(new URL(page.url()).search, u.link, 'the page link is the CLI link');
+  assertEq((await linkOf(page)).search, u.link, 'the page link is the CLI link');
   assert(!(await page.locator('#hr-lora-dropout').isChecked()), 'Unsloth: no LoRA dropout');
   assertEq(await page.locator('#hr-loss').inputValue(), 'fused', 'Unsloth: fused loss');
   await page.check('#hr-dora');
@@ -233,7 +238,7 @@ test('every golden link opens to the same scenario and the CLI numbers', async (
     assertEq(await page.locator('.hr-notice:not(.hr-info)').count(), 0, `${query}: no notice`);
     const want = cli(['estimate', '--from-link', canonical]);
     assertEq(await bytesOf(page, '#hr-total-bytes'), want.memory.total, `${query}: total`);
-    const search = new URL(page.url()).search;
+    const search = (await linkOf(page)).search;
     assertEq(search, canonical === '?v=1' ? '?v=1' : canonical, `${query}: link rewritten to its canonical form`);
   }
 });
@@ -314,7 +319,7 @@ test('llama.cpp settings: -ub, -ctv, --swa-full and --kv-unified change the buff
   await waitBytes(page, '#hr-total-bytes', want.memory.total);
   assertEq(await bytesOf(page, '#hr-kv-cache-bytes'), want.memory.kv_cache, 'KV cache as the CLI');
   assertEq(await bytesOf(page, '#hr-activations-bytes'), want.memory.activations, 'compute buffer as the CLI');
-  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assertEq((await linkOf(page)).search, want.link, 'the page link is the CLI link');
   const cmd = await page.locator('#hr-commands').textContent();
   assert(cmd.includes('-ctk q8_0') && cmd.includes('-ub 1024 --swa-full --kv-unified') && !cmd.includes('-ctv'), cmd);
   await shot('desktop-llama-settings');
@@ -328,7 +333,7 @@ test('MoE experts in RAM: VRAM and system RAM as the CLI says, kept in the link'
   const want = cli(['estimate', '--model', 'qwen3-30b-a3b', '--weights', 'q4_k_m', '--context', '16384', '--device', 'rtx-4090', '--cpu-moe']);
   await waitBytes(page, '#hr-total-bytes', want.memory.total);
   assertEq(await bytesOf(page, '#hr-weights-bytes'), want.memory.weights, 'VRAM weights as the CLI');
-  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assertEq((await linkOf(page)).search, want.link, 'the page link is the CLI link');
   assert((await page.locator('#hr-commands').textContent()).includes('--cpu-moe'), 'the command keeps the experts in RAM');
   await page.uncheck('#hr-cpu-moe');
   await page.fill('#hr-n-cpu-moe', '24');
@@ -345,7 +350,7 @@ test('a draft model adds its own line, as the CLI says; a draft llama.cpp would 
   const want = cli(['estimate', '--model', 'qwen3-8b', '--weights', 'q4_k_m', '--context', '16384', '--draft', 'qwen3-0.6b']);
   await waitBytes(page, '#hr-total-bytes', want.memory.total);
   assertEq(await bytesOf(page, '#hr-draft-bytes'), want.memory.draft, 'the draft line as the CLI');
-  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assertEq((await linkOf(page)).search, want.link, 'the page link is the CLI link');
   assert((await page.locator('#hr-commands').textContent()).includes('-md qwen3-0.6b.Q4_K_M.gguf'), 'the command loads the draft');
   await page.selectOption('#hr-draft', 'llama-3.2-1b');
   await page.locator('text=differs from the target').first().waitFor({ timeout: 10000 });
@@ -360,7 +365,7 @@ test('a pasted llama-server command sets the model and settings as the CLI reads
   await page.click('#hr-command-read');
   const want = cli(['estimate', '--command', cmd]);
   await waitBytes(page, '#hr-total-bytes', want.memory.total);
-  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assertEq((await linkOf(page)).search, want.link, 'the page link is the CLI link');
   assertEq(await page.inputValue('#hr-model'), 'qwen3-8b', 'the search box shows the command\'s model');
   const notes = await page.locator('#hr-command-notes').textContent();
   assert(notes.includes('--port 8080') && notes.includes('CUDA_VISIBLE_DEVICES=0'), notes);
@@ -391,7 +396,7 @@ test('a pasted vllm serve command shows the budget vLLM will log, as the CLI com
   await page.click('#hr-command-read');
   const want = cli(['estimate', '--command', cmd, '--device', 'h100-sxm']);
   await waitBytes(page, '#hr-total-bytes', want.memory.total);
-  assertEq(new URL(page.url()).search, want.link, 'the page link is the CLI link');
+  assertEq((await linkOf(page)).search, want.link, 'the page link is the CLI link');
   const card = page.locator('#hr-vllm-budget');
   await card.waitFor({ timeout: 10000 });
   const text = await card.textContent();
@@ -408,7 +413,7 @@ test('a pasted vllm serve command shows the budget vLLM will log, as the CLI com
   await page.selectOption('#hr-spec', 'eagle:3');
   const spec = cli(['estimate', '--model', 'qwen3-8b', '--runtime', 'vllm', '--context', '16000', '--gpu-memory-utilization', '0.8', '--device', 'h100-sxm', '--speculative-config', 'eagle:3']);
   await waitBytes(page, '#hr-total-bytes', spec.memory.total);
-  assertEq(new URL(page.url()).search, spec.link, 'the page link is the CLI link (drafter)');
+  assertEq((await linkOf(page)).search, spec.link, 'the page link is the CLI link (drafter)');
   // SGLang's pool, from its own command.
   const sg = 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 16000 --mem-fraction-static 0.85';
   await page.fill('#hr-command', sg);
@@ -417,7 +422,7 @@ test('a pasted vllm serve command shows the budget vLLM will log, as the CLI com
   await waitBytes(page, '#hr-total-bytes', sgWant.memory.total);
   const sgText = await page.locator('#hr-sglang-budget').textContent();
   assert(sgText.includes(sgWant.sglang.log[0]), `the SGLang card shows "${sgWant.sglang.log[0]}": ${sgText}`);
-  assertEq(new URL(page.url()).search, sgWant.link, 'the page link is the CLI link (SGLang)');
+  assertEq((await linkOf(page)).search, sgWant.link, 'the page link is the CLI link (SGLang)');
 });
 
 test('llama.cpp over two cards shows each card, and a tensor split moves layers as the CLI does', async ({ page, base, shot }) => {
@@ -433,7 +438,7 @@ test('llama.cpp over two cards shows each card, and a tensor split moves layers 
   await page.fill('#hr-tensor-split', '3,1');
   const split = cli(['estimate', '--model', 'llama-3.1-8b', '--weights', 'q4_k_m', '--runtime', 'llama.cpp', '--gpus', '2', '--tensor-split', '3,1']);
   await waitBytes(page, '#hr-total-bytes', split.memory.total);
-  assertEq(new URL(page.url()).search, split.link, 'the page link is the CLI link (tensor split)');
+  assertEq((await linkOf(page)).search, split.link, 'the page link is the CLI link (tensor split)');
   await shot('desktop-llama-gpus');
   // A share that is not a number: a message beside the field, the result marked stale.
   await page.fill('#hr-tensor-split', '1,x');
@@ -533,7 +538,7 @@ test('compare: pin, change, see the differences, keep them in the link', async (
   await page.locator('#hr-compare tr.hr-diff').first().waitFor();
   const diffs = await page.locator('#hr-compare tr.hr-diff').count();
   assert(diffs >= 3, `${diffs} differences`);
-  const cmp = new URL(page.url()).searchParams.get('cmp');
+  const cmp = (await linkOf(page)).searchParams.get('cmp');
   assertEq(cmp, 'v=1', 'pinned scenario in the link');
   await page.reload();
   await page.locator('#hr-compare').waitFor();
@@ -547,7 +552,7 @@ test('French and dark theme, kept in the link', async ({ page, base, shot }) => 
   await page.click('#hr-lang');
   await page.locator('#hr-verdict').filter({ hasText: 'tient' }).waitFor();
   await page.click('#hr-theme');
-  const url = new URL(page.url());
+  const url = (await linkOf(page));
   assertEq(url.searchParams.get('lang'), 'fr', 'language in the link');
   assert(['dark', 'light'].includes(url.searchParams.get('theme')), 'theme in the link');
   await page.goto(`${base}?v=1&device=rtx-4090&lang=fr&theme=dark`);
@@ -650,7 +655,7 @@ test('a Hugging Face address reads config.json and safetensors headers: exact by
   const want = cli(['estimate', '--safetensors', fx('hub/Qwen/Qwen2.5-0.5B-Instruct/model.safetensors')]);
   await waitBytes(page, '#hr-weights-bytes', want.memory.weights);
   assertEq(await bytesOf(page, '#hr-total-bytes'), want.memory.total, 'total');
-  const url = new URL(page.url());
+  const url = (await linkOf(page));
   assertEq(url.searchParams.get('hf'), 'Qwen/Qwen2.5-0.5B-Instruct', 'hf in the link');
   assertEq(url.searchParams.get('hub'), hubBase, 'hub in the link');
   const log = await hubLog();
@@ -668,7 +673,8 @@ test('a Hugging Face address reads config.json and safetensors headers: exact by
   const fp8 = cli(['estimate', '--safetensors', fx('hub/Qwen/Qwen3-0.6B-FP8/model.safetensors.index.json')]);
   await waitBytes(page, '#hr-weights-bytes', fp8.memory.weights);
   headersOnly(await hubLog());
-  // The link alone reads the model again on opening.
+  // The link alone reads the model again on opening (once written: it follows changes when they pause).
+  await linkOf(page);
   await page.reload();
   await waitBytes(page, '#hr-weights-bytes', fp8.memory.weights);
   await shot('desktop-hub-model');
@@ -697,7 +703,7 @@ test('a gated model asks for a token, reads with it, and the token goes nowhere 
   await page.click('#hr-hf-read');
   const want = cli(['estimate', '--safetensors', fx('hub/meta-llama/Llama-3.2-1B/model.safetensors')]);
   await waitBytes(page, '#hr-weights-bytes', want.memory.weights);
-  assert(!page.url().includes(TOKEN), 'the token is not in the link');
+  assert(!(await linkOf(page)).href.includes(TOKEN), 'the token is not in the link');
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
   assert(!stored.includes(TOKEN), 'the token is not stored');
   const log = await hubLog();
@@ -717,7 +723,7 @@ test('a GGUF on the Hub is read in chunks, a dropped one locally; both equal the
   headersOnly(log);
   const ranged = log.filter((e) => e.path.endsWith('.gguf'));
   assert(ranged.length >= 2, `the 1.8 MB header took several chunks (${ranged.length})`);
-  assertEq(new URL(page.url()).searchParams.get('hf'), 'bartowski/Llama-3.2-1B-Instruct-GGUF/Llama-3.2-1B-Instruct-Q4_K_M.gguf', 'file in the link');
+  assertEq((await linkOf(page)).searchParams.get('hf'), 'bartowski/Llama-3.2-1B-Instruct-GGUF/Llama-3.2-1B-Instruct-Q4_K_M.gguf', 'file in the link');
   // Local files: the same file picked, then a split model with a part missing, then whole.
   await page.goto(base);
   await ready(page);
@@ -755,7 +761,7 @@ test('a read in flight can be cancelled and the page keeps its model', async ({ 
     await hubDelay(0);
   }
   assertEq(await bytesOf(page, '#hr-total-bytes'), before, 'unchanged');
-  assert(!new URL(page.url()).searchParams.get('hf'), 'no hf in the link');
+  assert(!(await linkOf(page)).searchParams.get('hf'), 'no hf in the link');
 });
 
 const { failed } = await run({ dist: process.argv[2] || path.join(root, 'dist'), outDir: path.join(here, 'out') });

@@ -124,6 +124,10 @@ pub fn Choice(
     /// Called with the chosen value.
     set: Callback<String>,
 ) -> impl IntoView {
+    // Memos: the options are rebuilt when they or the choice change, not on every change of the
+    // scenario they are derived from.
+    let options = Memo::new(move |_| options.get());
+    let selected = Memo::new(move |_| selected.get());
     view! {
         <div class="hr-field">
             <label for=id>{move || label.get()}</label>

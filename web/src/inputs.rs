@@ -372,7 +372,8 @@ pub fn WorkloadInputs() -> impl IntoView {
     let losses = Signal::derive(move || {
         LossKernel::ALL.iter().map(|k| (k.id().to_string(), label(&format!("loss-{}", k.id())))).collect()
     });
-    let qlora = move || s.with(|s| s.mode == Mode::Qlora);
+    let qlora = Memo::new(move |_| s.with(|s| s.mode == Mode::Qlora));
+    let qlora = move || qlora.get();
 
     view! {
         <fieldset class="hr-card">
@@ -823,14 +824,18 @@ pub fn HardwareInputs() -> impl IntoView {
     let ui = ui();
     let lang = ui.lang;
     let s = ui.scenario;
-    let selected = move || {
+    // A memo: the device list's hundreds of options follow the chosen device, not every change
+    // of the scenario.
+    let selected = Memo::new(move |_| {
         s.with(|s| match &s.device {
             None => String::new(),
             Some(DeviceChoice::Catalog(id)) => id.clone(),
             Some(DeviceChoice::Mine(_)) => "mine".into(),
         })
-    };
-    let mine = move || s.with(|s| matches!(s.device, Some(DeviceChoice::Mine(_))));
+    });
+    let mine = move || selected.with(|d| d == "mine");
+    // A memo: the GPU count field is rebuilt when the mode changes, not on every change.
+    let training = Memo::new(move |_| s.with(|s| s.mode.is_training()));
     let set_device = move |v: String| {
         s.update(|s| {
             s.device = match v.as_str() {
@@ -889,8 +894,8 @@ pub fn HardwareInputs() -> impl IntoView {
             <div class="hr-field">
                 <label for="hr-device">{move || tr(lang.get(), T::Device)}</label>
                 <select id="hr-device" on:change=move |ev| set_device(event_target_value(&ev))>
-                    <option value="" selected=move || selected().is_empty()>{move || tr(lang.get(), T::NoDevice)}</option>
-                    <option value="mine" selected=move || selected() == "mine">{move || tr(lang.get(), T::MyMachine)}</option>
+                    <option value="" selected=move || selected.with(String::is_empty)>{move || tr(lang.get(), T::NoDevice)}</option>
+                    <option value="mine" selected=move || selected.with(|d| d == "mine")>{move || tr(lang.get(), T::MyMachine)}</option>
                     {KINDS.iter().map(|(kind, label)| {
                         let kind = *kind;
                         let label = *label;
@@ -898,7 +903,7 @@ pub fn HardwareInputs() -> impl IntoView {
                             <optgroup label=move || tr(lang.get(), label)>
                                 {catalog::devices_of(kind).map(|d| {
                                     let id = d.id;
-                                    view! { <option value=id selected=move || selected() == id>{d.name}</option> }
+                                    view! { <option value=id selected=move || selected.with(|d| d == id)>{d.name}</option> }
                                 }).collect_view()}
                             </optgroup>
                         }
@@ -916,7 +921,7 @@ pub fn HardwareInputs() -> impl IntoView {
                         set=Callback::new(move |v: bool| edit(|m, v| m.unified = v > 0.5, if v { 1.0 } else { 0.0 }))/>
                 </div>
             })}
-            {move || (!s.with(|s| s.mode.is_training())).then(|| view! {
+            {move || (!training.get()).then(|| view! {
                 <CountField id="hr-gpus" label=label_of(lang.get_untracked(), T::Gpus)
                     value=Signal::derive(move || s.with(|s| s.gpus))
                     set=Callback::new(move |v| s.update(|s| s.gpus = v))

@@ -53,9 +53,15 @@ pub fn drop_first_view() {
 /// Says on `<body>` (`data-hr-live`) that the live page is mounted: scripts and tests that drive
 /// the page wait for it (the build-time first view looks the same but does nothing).
 pub fn mark_live() {
+    mark("headroom-live");
     if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
         let _ = body.set_attribute("data-hr-live", "");
     }
+}
+
+/// Writes a link still waiting for changes to pause when the page is hidden or left.
+pub fn flush_link_on_leave() {
+    link::flush_on_leave();
 }
 
 /// The calculator.
@@ -69,7 +75,9 @@ fn app(decoded: headroom_core::share::DecodedLink, fallback: Option<Lang>) -> im
     let ui = Ui::new(decoded.link, decoded.ignored, fallback);
     provide_context(ui);
 
-    Effect::new(move |_| link::write(&ui.link()));
+    // The link follows the page off the input path: written once changes pause (and at once when
+    // the page is left), while `data-hr-link-pending` on <body> says a write is due.
+    Effect::new(move |_| link::write_soon(ui.link()));
     Effect::new(move |_| apply_theme(ui.theme.get()));
     Effect::new(move |_| set_document_lang(ui.lang.get()));
     // Marks the first result once it is painted (the frame after it enters the document), for

@@ -8,5 +8,6 @@ fn main() {
         headroom_web::drop_first_view();
         leptos::mount::mount_to_body(headroom_web::App);
         headroom_web::mark_live();
+        headroom_web::flush_link_on_leave();
     }
 }

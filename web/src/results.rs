@@ -76,23 +76,43 @@ pub fn Results() -> impl IntoView {
     let open = RwSignal::new(Vec::<String>::new());
     let kind = RwSignal::new(None::<DeviceKind>);
     let shown = RwSignal::new(12usize);
-    // The table of every device is computed after the first paint, so the first figures show at once.
-    let ready = RwSignal::new(false);
-    if cfg!(target_arch = "wasm32") {
-        request_animation_frame(move || ready.set(true));
-    }
-    let fits = Memo::new(move |_| {
-        if !ready.get() {
-            return None;
-        }
-        Some(ui.scenario.with(fit::fit_all).unwrap_or_default())
+    // The chart (an estimate per context) and the table of every device (a fit per catalog
+    // device) follow after the frame that shows the scenario's own figures, so an input reaches
+    // the screen first; until they are done they say they are being updated (dimmed after a
+    // moment, `aria-busy`), never silently stale.
+    let fits = RwSignal::new(None::<Vec<fit::Fit>>);
+    let pending = RwSignal::new(true);
+    let settled = RwSignal::new(0u64);
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        ui.scenario.track();
+        pending.set(true);
+        let g = generation.get_value() + 1;
+        generation.set_value(g);
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    // A later change has its own turn coming: skip this one.
+                    if generation.get_value() != g {
+                        return;
+                    }
+                    fits.set(Some(ui.scenario.with_untracked(fit::fit_all).unwrap_or_default()));
+                    settled.update(|n| *n += 1);
+                    pending.set(false);
+                },
+                std::time::Duration::ZERO,
+            );
+        });
     });
+    // Drawn for the scenario as it is when it settles (and at once on the first render, so the
+    // first view has it); the language redraws it at once.
     let chart = Memo::new(move |_| {
-        ui.result.with(|r| {
+        settled.track();
+        ui.result.with_untracked(|r| {
             let (e, f) = r.as_ref().ok()?;
             let capacity = f.as_ref().map(|f| f.capacity);
             let max_ctx = e.model.max_context;
-            ui.scenario.with(|s| {
+            ui.scenario.with_untracked(|s| {
                 let pts = sweep_context(s, &render::chart_contexts(s.context, max_ctx)).ok()?;
                 Some(render::chart(&pts, capacity, s.context, lang.get()))
             })
@@ -130,20 +150,36 @@ pub fn Results() -> impl IntoView {
                     h.push_str(&render::speed(e, f, l));
                 }
                 h.push_str(&render::commands(&headroom_core::flags::commands(s, e, f.as_ref()), l));
-                if let Some(svg) = chart.get() {
-                    h.push_str(&svg);
-                }
-                ui.pinned.with(|p| h.push_str(&render::compare(p.as_ref(), (e, f.as_ref()), l)));
-                h.push_str(&render::seed_table(e, l));
-                match fits.get() {
-                    Some(all) => h.push_str(&render::devices(&all, kind.get(), shown.get(), l)),
-                    None => h.push_str(&format!(
-                        "<div class=\"hr-card hr-devices\"><h2>{}</h2><p>…</p></div>",
-                        tr(l, T::Devices)
-                    )),
-                }
                 h
             }),
+        })
+    };
+    let chart_html = move || {
+        if ui.result.with(|r| r.is_err()) {
+            return String::new();
+        }
+        chart.get().unwrap_or_default()
+    };
+    let tail_html = move || {
+        let l = lang.get();
+        ui.result.with(|r| match r {
+            Err(_) => String::new(),
+            Ok((e, f)) => {
+                let mut h = ui.pinned.with(|p| render::compare(p.as_ref(), (e, f.as_ref()), l));
+                h.push_str(&render::seed_table(e, l));
+                h
+            }
+        })
+    };
+    let devices_html = move || {
+        let l = lang.get();
+        // No table under an error: the scenario itself has no answer.
+        if ui.result.with(|r| r.is_err()) {
+            return String::new();
+        }
+        fits.with(|f| match f {
+            Some(all) => render::devices(all, kind.get(), shown.get(), l),
+            None => format!("<div class=\"hr-card hr-devices\"><h2>{}</h2><p>…</p></div>", tr(l, T::Devices)),
         })
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
@@ -181,5 +217,11 @@ pub fn Results() -> impl IntoView {
     view! {
         <div class="hr-results-body" class:hr-stale=move || !ui.pending.get().is_empty()
             on:click=on_click inner_html=html></div>
+        <div class="hr-chart-body" class:hr-updating=move || pending.get()
+            aria-busy=move || pending.get().to_string() inner_html=chart_html></div>
+        <div class="hr-results-tail" on:click=on_click inner_html=tail_html></div>
+        <div class="hr-devices-body" class:hr-updating=move || pending.get()
+            aria-busy=move || pending.get().to_string()
+            on:click=on_click inner_html=devices_html></div>
     }
 }
