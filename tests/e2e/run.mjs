@@ -137,6 +137,72 @@ test('a link asking for anything else shows no first view until the live page an
   await page.close();
 });
 
+test('the answer first: one sentence in the first screen, on a desktop and a phone, as the CLI says', async ({ context, base, outDir }) => {
+  const q = '?v=1&model=llama-3.1-8b&weights=q4_k_m&runtime=llama.cpp&device=rtx-4090';
+  const want = cli(['estimate', '--model', 'llama-3.1-8b', '--weights', 'q4_k_m', '--runtime', 'llama.cpp', '--device', 'rtx-4090']);
+  for (const [name, w, h] of [['desktop', 1400, 900], ['phone', 390, 844]]) {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: w, height: h });
+    for (const [query, verdict] of [['', 'none'], [q, want.fit.verdict]]) {
+      await page.goto(base + query);
+      await ready(page);
+      const a = page.locator('#hr-answer');
+      assertEq(await a.getAttribute('data-verdict'), verdict, `${name} ${query}: verdict`);
+      const box = await a.boundingBox();
+      assert(box && box.y >= 0 && box.y + box.height <= h, `${name} ${query}: the answer is in the first screen (${JSON.stringify(box)})`);
+      const text = await a.textContent();
+      if (verdict === 'none') {
+        assert(/Choose a device/.test(text), text);
+      } else {
+        assert(text.includes(want.fit.name || 'RTX 4090') && /About [0-9.,]+ tokens\/s/.test(text), text);
+      }
+    }
+    await page.screenshot({ path: path.join(outDir, `answer-first-${name}.png`) });
+    await page.close();
+  }
+});
+
+test('reverse questions: one click each, answers as the CLI finds them, each a link that applies', async ({ page, base, shot }) => {
+  const flags = ['--model', 'llama-3.1-8b', '--weights', 'q4_k_m', '--runtime', 'llama.cpp', '--device', 'rtx-4090'];
+  await page.goto(`${base}?v=1&model=llama-3.1-8b&weights=q4_k_m&runtime=llama.cpp&device=rtx-4090`);
+  await ready(page);
+  const answer = page.locator('#hr-question-answer');
+  const ask = async (id) => { await page.click(`#hr-ask-${id}`); await answer.waitFor(); return answer.textContent(); };
+  const fmt = (n) => n.toLocaleString('en-US');
+  const ctx = cli(['recommend', ...flags, '--max-context']).max_context;
+  assert((await ask('ctx')).includes(`${fmt(ctx)} tokens`), 'longest context as the CLI');
+  const users = cli(['recommend', ...flags, '--max-batch']).max_batch;
+  assert((await ask('users')).includes(`Up to ${fmt(users)} concurrent requests`), 'most requests as the CLI');
+  const quant = cli(['recommend', ...flags, '--best-quant']);
+  assert((await ask('quant')).toLowerCase().includes(quant.format.replace(/_/g, '_')), `best format as the CLI (${quant.format})`);
+  const models = cli(['recommend', ...flags, '--models', '--top', '1000']);
+  const listed = await ask('models');
+  assert(listed.includes(`${models.length} of `), `models that run: ${models.length}`);
+  assertEq(await page.locator('#hr-question-answer li').count(), Math.min(12, models.length), 'models listed');
+  const cheapest = cli(['recommend', ...flags, '--cheapest']);
+  await ask('cheapest');
+  assertEq(await page.locator('#hr-question-answer li a').first().textContent(), cheapest[0].name, 'cheapest first');
+  await shot('desktop-reverse-questions');
+  // A change takes the answer away rather than leave it stale.
+  await page.fill('#hr-context', '8192');
+  await page.locator('#hr-question-answer').waitFor({ state: 'detached' });
+  // The answer is a link: it applies the longest context.
+  await ask('ctx');
+  const ctx8 = cli(['recommend', ...flags, '--context', '8192', '--max-context']).max_context;
+  await page.click('#hr-apply');
+  await ready(page);
+  const url = await linkOf(page);
+  assertEq(url.searchParams.get('ctx'), String(ctx8), 'the link applies the context');
+  const applied = cli(['estimate', ...flags, '--context', String(ctx8)]);
+  assertEq(await bytesOf(page, '#hr-total-bytes'), applied.memory.total, 'total at the longest context');
+  assertEq(await page.locator('#hr-answer').getAttribute('data-verdict'), 'fits', 'it fits there');
+  // Without a device only the cheapest device can be asked.
+  await page.goto(`${base}?v=1&model=llama-3.1-8b`);
+  await ready(page);
+  assert(await page.locator('#hr-ask-ctx').isDisabled(), 'needs a device');
+  assert(!(await page.locator('#hr-ask-cheapest').isDisabled()), 'the cheapest device needs none');
+});
+
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=7B&weights=fp16`);
   await ready(page);

@@ -247,6 +247,40 @@ ui_text! {
     LimitCompute => "compute", "le calcul";
     LimitHost => "system RAM", "la RAM système";
     LimitLatency => "per-layer latency", "la latence par couche";
+    AnswerNoDevice => "{0} in {1} with {2} needs {3} per device at {4} tokens × {5}. Choose a device to see whether it runs, and how fast.",
+        "{0} en {1} avec {2} demande {3} par appareil à {4} tokens × {5}. Choisissez un appareil pour savoir s'il tourne, et à quelle vitesse.";
+    AnswerFits => "Runs on {0} with {1}: {2} of {3}.", "Tourne sur {0} avec {1} : {2} sur {3}.";
+    AnswerOffload => "Runs on {0} with {1} only by offloading to system RAM: {2} does not fit in {3}.",
+        "Tourne sur {0} avec {1} seulement en déchargeant vers la RAM système : {2} ne tient pas dans {3}.";
+    AnswerCpu => "Runs on {0} on the CPU only ({1}): {2} in system RAM.", "Tourne sur {0} sur le CPU seulement ({1}) : {2} en RAM système.";
+    AnswerNo => "Does not run on {0} with {1}: needs {2}, has {3}. The questions below say what would.",
+        "Ne tourne pas sur {0} avec {1} : demande {2}, dispose de {3}. Les questions ci-dessous disent ce qui passerait.";
+    AnswerLayers => "{0} layers on the GPU.", "{0} couches sur le GPU.";
+    AnswerSpeed => "About {0} tokens/s per request, limited by {1}.", "Environ {0} tokens/s par requête, limité par {1}.";
+    AnswerRun => "The run takes about {0}.", "L'entraînement dure environ {0}.";
+    Questions => "Ask the other way round", "Poser la question à l'envers";
+    QContext => "Longest context that fits?", "Contexte le plus long qui tient ?";
+    QQuant => "Best quantization that fits?", "Meilleure quantification qui tient ?";
+    QUsers => "Most concurrent requests at this context?", "Le plus de requêtes simultanées à ce contexte ?";
+    QBatch => "Largest micro-batch?", "Plus grand micro-batch ?";
+    QModels => "Which models run on this device?", "Quels modèles tournent sur cet appareil ?";
+    QCheapest => "Cheapest device that runs it?", "Appareil le moins cher qui le fait tourner ?";
+    QNeedsDevice => "Choose a device for the other questions.", "Choisissez un appareil pour les autres questions.";
+    AContext => "Up to {0} tokens per sequence fit entirely on {1}.", "Jusqu'à {0} tokens par séquence tiennent entièrement sur {1}.";
+    AContextNone => "No context fits entirely on {0} as set up.", "Aucun contexte ne tient entièrement sur {0} tel quel.";
+    AQuant => "{0} is the most faithful format that fits entirely on {1}: {2} of {3}.",
+        "{0} est le format le plus fidèle qui tient entièrement sur {1} : {2} sur {3}.";
+    AQuantNone => "No format of the ladder fits entirely on {0}.", "Aucun format de l'échelle ne tient entièrement sur {0}.";
+    AUsers => "Up to {0} concurrent requests of {1} tokens fit entirely on {2}.", "Jusqu'à {0} requêtes simultanées de {1} tokens tiennent entièrement sur {2}.";
+    ABatch => "Up to {0} sequences of {1} tokens per micro-batch fit entirely on {2}.", "Jusqu'à {0} séquences de {1} tokens par micro-batch tiennent entièrement sur {2}.";
+    AUsersNone => "Not even one sequence fits entirely on {0}.", "Pas même une séquence ne tient entièrement sur {0}.";
+    AModels => "{0} of {1} catalog models run entirely on {2}, each at its most faithful format that fits, fastest first:",
+        "{0} des {1} modèles du catalogue tournent entièrement sur {2}, chacun au format le plus fidèle qui tient, du plus rapide au plus lent :";
+    AModelsNone => "No catalog model runs entirely on {0}.", "Aucun modèle du catalogue ne tourne entièrement sur {0}.";
+    ACheapest => "Where it runs entirely, cheapest first (cloud by the hour, the rest by price):",
+        "Là où il tourne entièrement, du moins cher au plus cher (le cloud à l'heure, le reste au prix d'achat) :";
+    ACheapestNone => "No catalog device runs it entirely.", "Aucun appareil du catalogue ne le fait tourner entièrement.";
+    UseIt => "Use it", "L'appliquer";
 }
 
 /// The words for an option id of the training controls (never the raw id on the page).

@@ -131,6 +131,7 @@ fn Page() -> impl IntoView {
         <main class="hr-app">
             <Header/>
             <results::Notices/>
+            <results::Answer/>
             <div class="hr-layout">
                 <aside class="hr-inputs" aria-label=move || tr(lang.get(), T::Model)>
                     <inputs::ModelInput/>

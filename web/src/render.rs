@@ -970,11 +970,287 @@ pub fn embed(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
     out
 }
 
+/// `template` with `{0}`, `{1}`… replaced by `args`, escaped.
+fn fill(template: &str, args: &[&str]) -> String {
+    let mut out = template.to_string();
+    for (i, a) in args.iter().enumerate() {
+        out = out.replace(&format!("{{{i}}}"), a);
+    }
+    esc(&out)
+}
+
+/// The answer first: one sentence on whether the scenario runs on the chosen device, how fast
+/// and what limits it (without a device: what it needs, and to choose one).
+pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
+    let runtime = f.map_or(e.runtime, |f| f.runtime).label();
+    let mut lines = Vec::new();
+    let Some(f) = f else {
+        let total = format_size(e.memory.total, l);
+        let line = fill(
+            tr(l, T::AnswerNoDevice),
+            &[
+                &e.model.name,
+                &e.format.label(),
+                runtime,
+                &total,
+                &format_int(s.context, l),
+                &format_int(s.batch, l),
+            ],
+        );
+        return format!("<p class=\"hr-answer\" id=\"hr-answer\" data-verdict=\"none\">{line}</p>");
+    };
+    let (need, cap) = (format_size(f.need, l), format_size(f.capacity, l));
+    lines.push(match f.verdict {
+        Verdict::Fits => fill(tr(l, T::AnswerFits), &[f.name, runtime, &need, &cap]),
+        Verdict::Offload => fill(tr(l, T::AnswerOffload), &[f.name, runtime, &need, &cap]),
+        Verdict::Cpu => fill(tr(l, T::AnswerCpu), &[f.name, runtime, &format_size(f.host_need, l)]),
+        Verdict::No => fill(tr(l, T::AnswerNo), &[f.name, runtime, &need, &cap]),
+    });
+    if f.verdict == Verdict::Offload
+        && let Some(k) = f.gpu_layers
+    {
+        lines.push(fill(tr(l, T::AnswerLayers), &[&format_int(k, l)]));
+    }
+    if let Some(sp) = f.speed.as_ref().filter(|_| f.verdict != Verdict::No) {
+        if e.training.is_some() {
+            if let Some(t) = sp.training_s {
+                lines.push(fill(tr(l, T::AnswerRun), &[&duration(t, l)]));
+            }
+        } else if sp.decode_tokens_per_s > 0.0 {
+            lines.push(fill(
+                tr(l, T::AnswerSpeed),
+                &[&tps(sp.decode_tokens_per_s), limit_text(sp.decode_limit, l)],
+            ));
+        }
+    }
+    format!(
+        "<p class=\"hr-answer hr-answer-{v}\" id=\"hr-answer\" data-verdict=\"{v}\">{}</p>",
+        lines.join(" "),
+        v = f.verdict.id()
+    )
+}
+
+/// The reverse questions, one click each from the current scenario: their buttons, and the
+/// answer to the one asked (rendered by [`question_answer`]) under them.
+pub fn questions(has_device: bool, training: bool, answer: Option<&str>, l: Lang) -> String {
+    let mut s = format!(
+        "<div class=\"hr-card hr-questions\" id=\"hr-questions\"><h2>{}</h2><div class=\"hr-chips\" role=\"group\">",
+        tr(l, T::Questions)
+    );
+    let mut asks: Vec<(&str, T)> = vec![("ctx", T::QContext)];
+    if !training {
+        asks.push(("quant", T::QQuant));
+    }
+    asks.push(("users", if training { T::QBatch } else { T::QUsers }));
+    if !training {
+        asks.push(("models", T::QModels));
+    }
+    for (id, label) in asks {
+        let disabled = if has_device { "" } else { " disabled" };
+        let _ = write!(
+            s,
+            "<button type=\"button\" class=\"hr-chip\" id=\"hr-ask-{id}\" data-action=\"ask\" data-arg=\"{id}\"{disabled}>{}</button>",
+            tr(l, label)
+        );
+    }
+    let _ = write!(
+        s,
+        "<button type=\"button\" class=\"hr-chip\" id=\"hr-ask-cheapest\" data-action=\"ask\" data-arg=\"cheapest\">{}</button></div>",
+        tr(l, T::QCheapest)
+    );
+    if !has_device {
+        let _ = write!(s, "<p class=\"hr-hint\">{}</p>", tr(l, T::QNeedsDevice));
+    }
+    if let Some(a) = answer {
+        s.push_str(a);
+    }
+    s.push_str("</div>");
+    s
+}
+
+/// What a reverse question found, for [`question_answer`]: each scenario it proposes is a link.
+pub enum Found<'a> {
+    /// The longest context, with the device's name.
+    Context(Option<u64>, &'a str),
+    /// The best format and its fit, with the device's name.
+    Quant(Option<(headroom_core::precision::WeightFormat, &'a Fit)>, &'a str),
+    /// The most sequences at once, at a context, on a device (training: per micro-batch).
+    Users(Option<u64>, u64, &'a str, bool),
+    /// Models on a device: `(name, format, fit, link)`, of `total` catalog models.
+    Models(Vec<(&'a str, headroom_core::precision::WeightFormat, &'a Fit, String)>, usize, &'a str),
+    /// Devices where it runs, cheapest first: `(fit, link)`.
+    Cheapest(Vec<(&'a Fit, String)>),
+}
+
+/// The answer to a reverse question; `apply` is the link of the scenario it proposes.
+pub fn question_answer(found: &Found, apply: Option<&str>, l: Lang) -> String {
+    let mut s = String::from("<div class=\"hr-answer-box\" id=\"hr-question-answer\" role=\"status\">");
+    let use_it = |s: &mut String| {
+        if let Some(href) = apply {
+            let _ = write!(
+                s,
+                " <a class=\"hr-apply\" id=\"hr-apply\" href=\"{}\">{}</a>",
+                esc(href),
+                tr(l, T::UseIt)
+            );
+        }
+    };
+    match found {
+        Found::Context(Some(c), dev) => {
+            let _ = write!(s, "<p>{}", fill(tr(l, T::AContext), &[&format_int(*c, l), dev]));
+            use_it(&mut s);
+            s.push_str("</p>");
+        }
+        Found::Context(None, dev) => {
+            let _ = write!(s, "<p>{}</p>", fill(tr(l, T::AContextNone), &[dev]));
+        }
+        Found::Quant(Some((format, f)), dev) => {
+            let need = format_size(f.need, l);
+            let cap = format_size(f.capacity, l);
+            let _ = write!(s, "<p>{}", fill(tr(l, T::AQuant), &[&format.label(), dev, &need, &cap]));
+            use_it(&mut s);
+            s.push_str("</p>");
+        }
+        Found::Quant(None, dev) => {
+            let _ = write!(s, "<p>{}</p>", fill(tr(l, T::AQuantNone), &[dev]));
+        }
+        Found::Users(Some(b), ctx, dev, training) => {
+            let t = if *training { T::ABatch } else { T::AUsers };
+            let _ = write!(s, "<p>{}", fill(tr(l, t), &[&format_int(*b, l), &format_int(*ctx, l), dev]));
+            use_it(&mut s);
+            s.push_str("</p>");
+        }
+        Found::Users(None, _, dev, _) => {
+            let _ = write!(s, "<p>{}</p>", fill(tr(l, T::AUsersNone), &[dev]));
+        }
+        Found::Models(list, total, dev) if list.is_empty() => {
+            let _ = (total, write!(s, "<p>{}</p>", fill(tr(l, T::AModelsNone), &[dev])));
+        }
+        Found::Models(list, total, dev) => {
+            let _ = write!(
+                s,
+                "<p>{}</p><ol class=\"hr-found\">",
+                fill(
+                    tr(l, T::AModels),
+                    &[&format_int(list.len() as u64, l), &format_int(*total as u64, l), dev]
+                )
+            );
+            for (name, format, f, href) in list.iter().take(12) {
+                let speed =
+                    f.speed.as_ref().filter(|sp| sp.decode_tokens_per_s > 0.0).map_or(String::new(), |sp| {
+                        format!(" · {} {}", tps(sp.decode_tokens_per_s), tr(l, T::TokS))
+                    });
+                let _ = write!(
+                    s,
+                    "<li><a href=\"{}\">{}</a> · {} · {}{speed}</li>",
+                    esc(href),
+                    esc(name),
+                    esc(&format.label()),
+                    format_size(f.need, l)
+                );
+            }
+            s.push_str("</ol>");
+        }
+        Found::Cheapest(list) if list.is_empty() => {
+            let _ = write!(s, "<p>{}</p>", tr(l, T::ACheapestNone));
+        }
+        Found::Cheapest(list) => {
+            let _ = write!(s, "<p>{}</p><ol class=\"hr-found\">", tr(l, T::ACheapest));
+            for (f, href) in list.iter().take(8) {
+                let price = match (f.cost.usd_per_hour, f.cost.purchase_usd) {
+                    (Some(h), _) => format!("{}/h", money(h)),
+                    (None, Some(p)) => money(p),
+                    (None, None) => "—".into(),
+                };
+                let speed =
+                    f.speed.as_ref().filter(|sp| sp.decode_tokens_per_s > 0.0).map_or(String::new(), |sp| {
+                        format!(" · {} {}", tps(sp.decode_tokens_per_s), tr(l, T::TokS))
+                    });
+                let _ = write!(s, "<li><a href=\"{}\">{}</a> · {price}{speed}</li>", esc(href), esc(f.name));
+            }
+            s.push_str("</ol>");
+        }
+    }
+    s.push_str("</div>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use headroom_core::fit::estimate_with_device;
     use headroom_core::hardware::DeviceChoice;
+
+    #[test]
+    fn the_answer_comes_first_in_one_sentence_per_verdict() {
+        let bare = Scenario::default();
+        let (e, _) = estimate_with_device(&bare).unwrap();
+        let a = answer(&e, None, &bare, Lang::En);
+        assert!(a.contains("data-verdict=\"none\"") && a.contains("Choose a device"), "{a}");
+        assert!(a.contains(&format_size(e.memory.total, Lang::En)), "{a}");
+        assert!(!a.contains('{'), "every placeholder filled: {a}");
+
+        let on = |device: &str, weights: &str| {
+            let s = Scenario {
+                device: Some(DeviceChoice::Catalog(device.into())),
+                weights: Some(headroom_core::precision::WeightFormat::parse(weights).unwrap()),
+                runtime: Some(Runtime::LlamaCpp),
+                ..Scenario::default()
+            };
+            let (e, f) = estimate_with_device(&s).unwrap();
+            let f = f.unwrap();
+            (answer(&e, Some(&f), &s, Lang::En), answer(&e, Some(&f), &s, Lang::Fr), f)
+        };
+        let (en, fr, f) = on("rtx-4090", "q4_k_m");
+        assert_eq!(f.verdict, Verdict::Fits);
+        assert!(
+            en.starts_with("<p class=\"hr-answer hr-answer-fits\"")
+                && en.contains("Runs on NVIDIA GeForce RTX 4090 24GB with llama.cpp"),
+            "{en}"
+        );
+        let sp = f.speed.as_ref().unwrap();
+        assert!(en.contains(&format!("About {} tokens/s", tps(sp.decode_tokens_per_s))), "{en}");
+        assert!(fr.contains("Tourne sur") && fr.contains("limité par"), "{fr}");
+        // A 70B in BF16 on a 4090 spills to system RAM with llama.cpp: said, with its layers.
+        let s = Scenario {
+            model: headroom_core::scenario::ModelSource::Catalog("llama-3.1-70b".into()),
+            ..Scenario::default()
+        };
+        let s = Scenario {
+            device: Some(DeviceChoice::Catalog("rtx-4090".into())),
+            runtime: Some(Runtime::LlamaCpp),
+            ..s
+        };
+        let (e, f) = estimate_with_device(&s).unwrap();
+        let f = f.unwrap();
+        let a = answer(&e, Some(&f), &s, Lang::En);
+        match f.verdict {
+            Verdict::Offload => assert!(a.contains("offloading") && a.contains("layers on the GPU"), "{a}"),
+            v => assert!(a.contains(&format!("data-verdict=\"{}\"", v.id())), "{a}"),
+        }
+    }
+
+    #[test]
+    fn reverse_answers_say_what_was_found_and_link_it() {
+        let s = Scenario { device: Some(DeviceChoice::Catalog("rtx-4090".into())), ..Scenario::default() };
+        let (_, f) = estimate_with_device(&s).unwrap();
+        let f = f.unwrap();
+        let a =
+            question_answer(&Found::Context(Some(131_072), "RTX 4090"), Some("?v=1&ctx=131072"), Lang::En);
+        assert!(a.contains("131,072 tokens") && a.contains("href=\"?v=1&amp;ctx=131072\""), "{a}");
+        let none = question_answer(&Found::Users(None, 4096, "RTX 4090", false), None, Lang::Fr);
+        assert!(none.contains("Pas même une séquence") && !none.contains("href"), "{none}");
+        let list = vec![(f.name, f.runtime.label(), &f, "?v=1&device=rtx-4090".to_string())];
+        let list = list
+            .into_iter()
+            .map(|(n, _, f, h)| (n, headroom_core::precision::WeightFormat::Bf16, f, h))
+            .collect();
+        let m = question_answer(&Found::Models(list, 113, "RTX 4090"), None, Lang::En);
+        assert!(m.contains("1 of 113 catalog models") && m.contains("<ol class=\"hr-found\">"), "{m}");
+        let q = questions(false, false, None, Lang::En);
+        assert_eq!(q.matches(" disabled").count(), 4, "only the cheapest device needs no device: {q}");
+        assert!(questions(true, true, None, Lang::En).contains("Largest micro-batch"));
+    }
 
     #[test]
     fn escapes_what_users_type() {

@@ -5,7 +5,7 @@ use headroom_core::catalog::device::DeviceKind;
 use headroom_core::estimate::sweep_context;
 use headroom_core::fit;
 use headroom_core::hardware::DeviceChoice;
-use headroom_core::scenario::ModelSource;
+use headroom_core::scenario::{ModelSource, Scenario};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -68,6 +68,21 @@ fn target_action(ev: &leptos::ev::MouseEvent) -> Option<(String, String)> {
     Some((el.get_attribute("data-action")?, el.get_attribute("data-arg").unwrap_or_default()))
 }
 
+/// The answer first: one sentence above the inputs and the figures (first on a phone too).
+#[component]
+pub fn Answer() -> impl IntoView {
+    let ui = ui();
+    let lang = ui.lang;
+    let html = move || {
+        let l = lang.get();
+        ui.result.with(|r| match r {
+            Ok((e, f)) => ui.scenario.with(|s| render::answer(e, f.as_ref(), s, l)),
+            Err(_) => String::new(),
+        })
+    };
+    view! { <div class="hr-answer-wrap" class:hr-stale=move || !ui.pending.get().is_empty() aria-live="polite" inner_html=html></div> }
+}
+
 /// Every result card.
 #[component]
 pub fn Results() -> impl IntoView {
@@ -76,6 +91,19 @@ pub fn Results() -> impl IntoView {
     let open = RwSignal::new(Vec::<String>::new());
     let kind = RwSignal::new(None::<DeviceKind>);
     let shown = RwSignal::new(12usize);
+    // The reverse question asked, with the scenario it was asked for: its answer shows while the
+    // scenario is that one (any change takes it away rather than leave it stale).
+    let asked = RwSignal::new(None::<(String, Scenario)>);
+    let answer = Memo::new(move |_| {
+        let l = lang.get();
+        asked.with(|a| {
+            let (q, at) = a.as_ref()?;
+            if !ui.scenario.with(|s| s == at) {
+                return None;
+            }
+            Some(ask(q, at, &ui, l))
+        })
+    });
     // The chart (an estimate per context) and the table of every device (a fit per catalog
     // device) follow after the frame that shows the scenario's own figures, so an input reaches
     // the screen first; until they are done they say they are being updated (dimmed after a
@@ -138,6 +166,12 @@ pub fn Results() -> impl IntoView {
                         h.push_str(&render::training_advice(&a, l));
                     }
                 }
+                h.push_str(&render::questions(
+                    s.device.is_some(),
+                    s.mode.is_training(),
+                    answer.get().as_deref(),
+                    l,
+                ));
                 h.push_str(&render::llama_gpus(&e.llama_gpus, l));
                 if let Some(b) = f.as_ref().and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
                     h.push_str(&render::vllm_budget(b, l));
@@ -193,6 +227,7 @@ pub fn Results() -> impl IntoView {
                 }
             }),
             "pin" => ui.compare.set(Some(ui.scenario.get_untracked())),
+            "ask" => asked.set(Some((arg, ui.scenario.get_untracked()))),
             "unpin" => ui.compare.set(None),
             "device" => ui.scenario.update(|s| s.device = Some(DeviceChoice::Catalog(arg))),
             "more" => shown.update(|n| *n += 24),
@@ -224,4 +259,70 @@ pub fn Results() -> impl IntoView {
             aria-busy=move || pending.get().to_string()
             on:click=on_click inner_html=devices_html></div>
     }
+}
+
+/// The answer to reverse question `q` for scenario `s`, in `l`: what the core finds, each
+/// proposed scenario as a link (the page's other settings kept).
+fn ask(q: &str, s: &Scenario, ui: &crate::state::Ui, l: headroom_core::text::Lang) -> String {
+    use render::Found;
+    let href = |scenario: Scenario| {
+        let mut link = ui.link_untracked();
+        link.scenario = scenario;
+        crate::link::href(&link)
+    };
+    let device = s.device.as_ref().and_then(|c| fit::device_of(c).ok());
+    let run = || -> Result<String, headroom_core::Error> {
+        if q == "cheapest" {
+            let fits = fit::cheapest(s, None, None)?;
+            let list = fits
+                .iter()
+                .map(|f| {
+                    let to = Scenario { device: Some(DeviceChoice::Catalog(f.device.into())), ..s.clone() };
+                    (f, href(to))
+                })
+                .collect();
+            return Ok(render::question_answer(&Found::Cheapest(list), None, l));
+        }
+        let Some(d) = device.as_ref() else { return Ok(String::new()) };
+        Ok(match q {
+            "ctx" => {
+                let c = fit::max_context(s, d)?;
+                let apply = c.map(|c| href(Scenario { context: c, ..s.clone() }));
+                render::question_answer(&Found::Context(c, d.name), apply.as_deref(), l)
+            }
+            "quant" => {
+                let b = fit::best_quant(s, d)?;
+                let apply = b.as_ref().map(|(f, _)| href(fit::with_format(s, *f)));
+                render::question_answer(
+                    &Found::Quant(b.as_ref().map(|(f, fit)| (*f, fit)), d.name),
+                    apply.as_deref(),
+                    l,
+                )
+            }
+            "users" => {
+                let b = fit::max_micro_batch(s, d)?;
+                let apply = b.map(|b| href(Scenario { batch: b, ..s.clone() }));
+                let found = Found::Users(b, s.context, d.name, s.mode.is_training());
+                render::question_answer(&found, apply.as_deref(), l)
+            }
+            "models" => {
+                let all = fit::models_for(d, s)?;
+                let list = all
+                    .iter()
+                    .map(|m| {
+                        let name = headroom_core::catalog::model(m.model).map_or(m.model, |e| e.name);
+                        let to = fit::with_format(
+                            &Scenario { model: ModelSource::Catalog(m.model.into()), ..s.clone() },
+                            m.format,
+                        );
+                        (name, m.format, &m.fit, href(to))
+                    })
+                    .collect();
+                let found = Found::Models(list, headroom_core::catalog::models().len(), d.name);
+                render::question_answer(&found, None, l)
+            }
+            _ => String::new(),
+        })
+    };
+    run().unwrap_or_else(|e| render::error(&e, l))
 }

@@ -93,6 +93,11 @@ impl Ui {
         self.hub.get_value().unwrap_or_else(|| DEFAULT_HUB.into())
     }
 
+    /// The link of the current state, without subscribing to it.
+    pub fn link_untracked(&self) -> Link {
+        untrack(|| self.link())
+    }
+
     /// The link of the current state.
     pub fn link(&self) -> Link {
         Link {

@@ -82,7 +82,7 @@ pub struct FitArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("question").required(true).args(["max_context", "best_quant", "cheapest", "models", "llama_fit"])))]
+#[command(group(ArgGroup::new("question").required(true).args(["max_context", "max_batch", "best_quant", "cheapest", "models", "llama_fit"])))]
 pub struct RecommendArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
@@ -90,6 +90,11 @@ pub struct RecommendArgs {
     /// The longest context that fits --device.
     #[arg(long)]
     pub max_context: bool,
+
+    /// The most sequences at once that fit --device at --context: concurrent requests in
+    /// inference, the micro-batch in training.
+    #[arg(long)]
+    pub max_batch: bool,
 
     /// The most faithful quantization that fits --device.
     #[arg(long)]

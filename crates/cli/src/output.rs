@@ -951,6 +951,31 @@ pub fn recommend(a: &crate::args::RecommendArgs) -> Result<String, String> {
                 }
             }
         }
+    } else if a.max_batch {
+        let d = device()?;
+        let b = fit::max_micro_batch(&scenario, &d).map_err(err)?;
+        if a.json {
+            s = serde_json::json!({ "device": d.id, "context": scenario.context, "max_batch": b })
+                .to_string();
+            s.push('\n');
+        } else {
+            let what =
+                if scenario.mode.is_training() { "sequences per micro-batch" } else { "concurrent requests" };
+            match b {
+                Some(b) => {
+                    let _ = writeln!(
+                        s,
+                        "Most {what} that fit {} at {} tokens: {}",
+                        d.name,
+                        format_int(scenario.context, Lang::En),
+                        format_int(b, Lang::En)
+                    );
+                }
+                None => {
+                    let _ = writeln!(s, "Nothing fits {} entirely, even one sequence.", d.name);
+                }
+            }
+        }
     } else if a.llama_fit {
         let d = device()?;
         if a.fit_target > headroom_core::hardware::MAX_RESERVE_MIB {

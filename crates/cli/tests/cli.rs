@@ -315,6 +315,28 @@ fn fit_devices_and_recommend() {
     assert!(out.status.success());
     let bad = headroom(&["recommend", "--model", "llama-3.1-8b", "--max-context"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn most_concurrent_requests_is_the_edge_of_the_fit() {
+    let base =
+        ["--model", "llama-3.1-8b", "--runtime", "llama.cpp", "--device", "rtx-4090", "--context", "32768"];
+    let out = headroom(&[&["recommend"][..], &base, &["--max-batch", "--json"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["context"], 32768);
+    let b = v["max_batch"].as_u64().unwrap();
+    assert!(b > 1 && b < 4096, "{b}");
+    let verdict = |batch: u64| {
+        let n = batch.to_string();
+        let out = headroom(&[&["estimate"][..], &base, &["--batch", &n, "--json"]].concat());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["fit"]["verdict"].as_str().unwrap().to_string()
+    };
+    assert_eq!(verdict(b), "fits");
+    assert_ne!(verdict(b + 1), "fits");
+    let text = headroom(&[&["recommend"][..], &base, &["--max-batch"]].concat());
+    assert!(String::from_utf8(text.stdout).unwrap().contains("concurrent requests"));
     let bad = headroom(&["estimate", "--model", "llama-3.1-8b", "--device", "rtx-9999"]);
     assert_eq!(bad.status.code(), Some(2));
 }

@@ -830,6 +830,18 @@ pub const QUANT_LADDER: &[WeightFormat] = &[
     WeightFormat::Gguf(GgufMix::IQ1_M),
 ];
 
+/// `scenario` with its weights in `format`, as [`best_quant`] tries it: GGUF mixes run on
+/// llama.cpp, so the scenario's runtime is kept only where it runs the format (llama.cpp or
+/// Ollama for a GGUF mix, any other for the rest); otherwise the format's usual runtime.
+pub fn with_format(scenario: &Scenario, format: WeightFormat) -> Scenario {
+    let runtime = if format.is_gguf() {
+        scenario.runtime.filter(|r| r.is_llama_cpp())
+    } else {
+        scenario.runtime.filter(|r| !r.is_llama_cpp())
+    };
+    Scenario { weights: Some(format), runtime, ..scenario.clone() }
+}
+
 /// The most faithful format (in [`QUANT_LADDER`] order) whose scenario fits the device entirely,
 /// with its fit.
 ///
@@ -838,13 +850,7 @@ pub const QUANT_LADDER: &[WeightFormat] = &[
 pub fn best_quant(scenario: &Scenario, device: &Device) -> Result<Option<(WeightFormat, Fit)>> {
     let r = resolve(&scenario.model)?;
     for f in QUANT_LADDER {
-        // GGUF mixes run on llama.cpp; keep the scenario's runtime only for non-GGUF formats.
-        let runtime = if f.is_gguf() {
-            scenario.runtime.filter(|r| r.is_llama_cpp())
-        } else {
-            scenario.runtime.filter(|r| !r.is_llama_cpp())
-        };
-        let s = Scenario { weights: Some(*f), runtime, ..scenario.clone() };
+        let s = with_format(scenario, *f);
         let fit = fit_resolved(&s, &r, device)?;
         if fit.verdict == Verdict::Fits {
             return Ok(Some((*f, fit)));
@@ -1195,7 +1201,9 @@ pub fn training_remedies(scenario: &Scenario, device: &Device) -> Result<Vec<Rem
 }
 
 /// The largest micro-batch (sequences per step) whose training scenario fits `device`
-/// entirely, by bisection up to 4,096; `None` when even one does not.
+/// entirely, by bisection up to 4,096; `None` when even one does not. In inference the batch is
+/// the number of concurrent requests (sequences) at the scenario's context: this is then the
+/// most concurrent requests that fit.
 ///
 /// # Errors
 /// What the estimate reports.
