@@ -203,6 +203,29 @@ test('reverse questions: one click each, answers as the CLI finds them, each a l
   assert(!(await page.locator('#hr-ask-cheapest').isDisabled()), 'the cheapest device needs none');
 });
 
+test('a device is found by name, alias or memory; several are offered, none is said', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&model=llama-3.1-8b&weights=q4_k_m&runtime=llama.cpp`);
+  await ready(page);
+  await page.fill('#hr-device-search', '4090');
+  await page.locator('#hr-answer[data-verdict="fits"]').waitFor();
+  assertEq(await page.inputValue('#hr-device'), 'rtx-4090', 'an alias chooses its device');
+  assertEq((await linkOf(page)).searchParams.get('device'), 'rtx-4090', 'in the link');
+  await page.fill('#hr-device-search', '48 GB');
+  const chips = page.locator('#hr-device-found button');
+  await chips.first().waitFor();
+  const n = await chips.count();
+  assert(n >= 2, `several 48 GB devices offered (${n})`);
+  await shot('desktop-device-search');
+  const id = await chips.nth(1).getAttribute('data-device');
+  await chips.nth(1).click();
+  await page.waitForFunction((want) => document.querySelector('#hr-device').value === want, id);
+  const want = cli(['estimate', '--model', 'llama-3.1-8b', '--weights', 'q4_k_m', '--runtime', 'llama.cpp', '--device', id]);
+  assertEq(await page.locator('#hr-answer').getAttribute('data-verdict'), want.fit.verdict, `verdict on ${id}`);
+  await page.fill('#hr-device-search', 'no such card');
+  await page.locator('#hr-device-found').filter({ hasText: 'No catalog device matches' }).waitFor();
+  assertEq(await page.inputValue('#hr-device'), id, 'nothing found changes nothing');
+});
+
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=7B&weights=fp16`);
   await ready(page);

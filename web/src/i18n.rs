@@ -281,6 +281,10 @@ ui_text! {
         "Là où il tourne entièrement, du moins cher au plus cher (le cloud à l'heure, le reste au prix d'achat) :";
     ACheapestNone => "No catalog device runs it entirely.", "Aucun appareil du catalogue ne le fait tourner entièrement.";
     UseIt => "Use it", "L'appliquer";
+    FindDevice => "Find a device (name or memory)", "Trouver un appareil (nom ou mémoire)";
+    NoDeviceFound => "No catalog device matches: try a model number (4090), a family (M3 Max) or a size (24 GB), or use “my machine” below.",
+        "Aucun appareil du catalogue ne correspond : essayez un numéro (4090), une famille (M3 Max) ou une taille (24 Go), ou « ma machine » ci-dessous.";
+    DevicesMatching => "{0} devices match — pick one:", "{0} appareils correspondent — choisissez-en un :";
 }
 
 /// The words for an option id of the training controls (never the raw id on the page).

@@ -888,9 +888,51 @@ pub fn HardwareInputs() -> impl IntoView {
         }
         v
     });
+    // Finding a device by its name, an alias or its memory ("4090", "24 GB", "m3 max"): one match
+    // is chosen at once, several are offered (the first twelve), none is said.
+    let search = RwSignal::new(String::new());
+    let matches = Memo::new(move |_| {
+        search.with(|q| catalog::search_devices(q).into_iter().map(|d| (d.id, d.name)).collect::<Vec<_>>())
+    });
+    let on_search = move |ev| {
+        let text = event_target_value(&ev);
+        search.set(text);
+        if let [(id, _)] = matches.get_untracked().as_slice() {
+            set_device((*id).to_string());
+        }
+    };
+    let found = move || {
+        let l = lang.get();
+        let q = search.get();
+        if q.trim().is_empty() {
+            return None;
+        }
+        let m = matches.get();
+        Some(match m.len() {
+            0 => view! { <p class="hr-hint" id="hr-device-found">{tr(l, T::NoDeviceFound)}</p> }.into_any(),
+            1 => view! { <p class="hr-hint" id="hr-device-found">{m[0].1}</p> }.into_any(),
+            n => view! {
+                <div class="hr-device-found" id="hr-device-found">
+                    <p class="hr-hint">{tr(l, T::DevicesMatching).replace("{0}", &n.to_string())}</p>
+                    <div class="hr-chips">
+                        {m.into_iter().take(12).map(|(id, name)| view! {
+                            <button type="button" class="hr-chip" data-device=id
+                                on:click=move |_| { set_device(id.to_string()); search.set(String::new()); }>{name}</button>
+                        }).collect_view()}
+                    </div>
+                </div>
+            }.into_any(),
+        })
+    };
     view! {
         <fieldset class="hr-card">
             <legend>{move || tr(lang.get(), T::Hardware)}</legend>
+            <div class="hr-field">
+                <label for="hr-device-search">{move || tr(lang.get(), T::FindDevice)}</label>
+                <input id="hr-device-search" type="search" autocomplete="off" spellcheck="false"
+                    placeholder="4090, 24 GB, M3 Max…" prop:value=move || search.get() on:input=on_search/>
+                {found}
+            </div>
             <div class="hr-field">
                 <label for="hr-device">{move || tr(lang.get(), T::Device)}</label>
                 <select id="hr-device" on:change=move |ev| set_device(event_target_value(&ev))>

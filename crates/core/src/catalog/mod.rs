@@ -129,6 +129,54 @@ pub fn device(query: &str) -> Result<&'static Device> {
         .ok_or_else(|| Error::UnknownDevice { id: q.into() })
 }
 
+/// Devices a person's words find: an id or alias names one device; otherwise every device whose
+/// id, aliases, name and vendor contain every word (case-insensitive), where a word that is a
+/// memory size (`24GB`, `24 GB`, `24G`, `80gib`) keeps the devices with that much memory per
+/// accelerator (to the GiB or to the GB, as cards are sold either way). Catalog order; empty for
+/// an empty query.
+pub fn search_devices(query: &str) -> Vec<&'static Device> {
+    if let Ok(d) = device(query) {
+        return alloc::vec![d];
+    }
+    // "24 GB" is one size: join a number with the unit that follows it.
+    let mut words: Vec<alloc::string::String> = Vec::new();
+    for w in query.split_whitespace().map(str::to_ascii_lowercase) {
+        let unit = matches!(w.as_str(), "gb" | "gib" | "g" | "go");
+        match words.last_mut() {
+            Some(prev) if unit && prev.chars().all(|c| c.is_ascii_digit() || c == '.') => prev.push_str(&w),
+            _ => words.push(w),
+        }
+    }
+    if words.is_empty() {
+        return Vec::new();
+    }
+    DEVICES
+        .iter()
+        .filter(|d| {
+            let hay = alloc::format!("{} {} {} {}", d.id, d.aliases.join(" "), d.name, d.vendor)
+                .to_ascii_lowercase();
+            words.iter().all(|w| match memory_words(w) {
+                Some(gb) => {
+                    let gib = d.memory_mib as f64 / 1024.0;
+                    let dec = d.memory_mib as f64 * 1_048_576.0 / 1e9;
+                    (gib - gb).abs() < 0.5 || (dec - gb).abs() < 0.5
+                }
+                None => hay.contains(w.as_str()),
+            })
+        })
+        .collect()
+}
+
+/// The size a word names in GB or GiB (`24gb`, `24g`, `24gib`, `24go`), if it is one.
+fn memory_words(w: &str) -> Option<f64> {
+    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = &w[digits.len()..];
+    if digits.is_empty() || !matches!(unit, "gb" | "gib" | "g" | "go") {
+        return None;
+    }
+    digits.parse::<f64>().ok().filter(|v| *v > 0.0 && v.is_finite())
+}
+
 /// Devices of a kind, in catalog order.
 pub fn devices_of(kind: DeviceKind) -> impl Iterator<Item = &'static Device> {
     DEVICES.iter().filter(move |d| d.kind == kind)
@@ -202,6 +250,32 @@ fn family_words(config: &str) -> alloc::string::String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn devices_are_found_by_id_alias_words_and_memory() {
+        assert_eq!(search_devices("rtx-4090").iter().map(|d| d.id).collect::<Vec<_>>(), ["rtx-4090"]);
+        assert_eq!(search_devices("4090")[0].id, "rtx-4090");
+        let words = search_devices("geforce 3060");
+        assert!(!words.is_empty() && words.iter().all(|d| d.name.contains("3060")), "{words:?}");
+        // Memory sizes, written as people write them, per accelerator.
+        for q in ["24GB", "24 GB", "24g", "24 gib", "24 Go"] {
+            let found = search_devices(q);
+            assert!(found.iter().any(|d| d.id == "rtx-4090"), "{q}");
+            assert!(
+                found.iter().all(|d| (d.memory_mib as f64 / 1024.0 - 24.0).abs() < 0.5
+                    || (d.memory_mib as f64 * 1_048_576.0 / 1e9 - 24.0).abs() < 0.5),
+                "{q}"
+            );
+        }
+        let mac = search_devices("m3 max 128gb");
+        assert!(!mac.is_empty() && mac.iter().all(|d| d.memory_mib == 128 * 1024), "{mac:?}");
+        assert!(search_devices("").is_empty());
+        assert!(search_devices("   ").is_empty());
+        assert!(search_devices("no such card 7777gb").is_empty());
+        assert!(
+            memory_words("gb").is_none() && memory_words("24").is_none() && memory_words("24tb").is_none()
+        );
+    }
 
     #[test]
     fn every_entry_reads_and_ids_are_unique_kebab_case() {
