@@ -8,15 +8,17 @@
 //   live        the WASM mounted (the `headroom-live` mark; Headroom only)
 //   input       an input change until it is ready to paint: value set and `input` dispatched,
 //               the handlers and the reactive updates they queue run, style and layout forced
-//               (median of 10 changes per load)
+//               (median of 6 changes per load)
 //   input_frame the same change until the frame that shows it has been produced: bounded below
 //               by the display's frame interval (16.7 ms at 60 Hz), so it says how many frames
-//               an input costs (median of 10)
+//               an input costs (median of 6)
 // under two conditions: as is, and slowed (CPU 4× slower, 1.6 Mbps down / 150 ms latency).
 // Nothing here is checked against a threshold: the figures go to BENCHMARKS.md.
 //
 // Usage: node scripts/page-bench.mjs [--runs N] [--dist DIR]
-//          [--peer DIR --peer-result SELECTOR --peer-input SELECTOR] [--json FILE]
+//          [--peer DIR --peer-result SELECTOR --peer-input SELECTOR [--peer-name NAME]] [--json FILE]
+// (the peer is another built page measured the same way: another calculator, or an earlier
+// build of this one)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +35,7 @@ const opt = (name, fallback) => {
   return v;
 };
 for (const a of args) {
-  if (a.startsWith('--') && !['--runs', '--dist', '--peer', '--peer-result', '--peer-input', '--json'].includes(a)) {
+  if (a.startsWith('--') && !['--runs', '--dist', '--peer', '--peer-result', '--peer-input', '--peer-name', '--json'].includes(a)) {
     console.error(`page-bench: unknown option ${a}`); process.exit(2);
   }
 }
@@ -41,7 +43,7 @@ const runs = Number(opt('--runs', '7'));
 if (!Number.isInteger(runs) || runs < 1 || runs > 100) { console.error('page-bench: --runs takes 1 to 100'); process.exit(2); }
 const pages = [{ name: 'headroom', dir: path.resolve(root, opt('--dist', 'dist')), result: '#hr-total-bytes', input: '#hr-context', values: ['8192', '4096'] }];
 if (opt('--peer')) {
-  pages.push({ name: 'peer', dir: path.resolve(opt('--peer')), result: opt('--peer-result'), input: opt('--peer-input'), values: ['8192', '4096'] });
+  pages.push({ name: opt('--peer-name', 'peer'), dir: path.resolve(opt('--peer')), result: opt('--peer-result'), input: opt('--peer-input'), values: ['8192', '4096'] });
   if (!pages[1].result || !pages[1].input) { console.error('page-bench: --peer needs --peer-result and --peer-input'); process.exit(2); }
 }
 for (const p of pages) {
@@ -107,12 +109,12 @@ async function measure(browser, page, cond) {
     if (!el) return null;
     const task = () => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0); });
     const frame = () => new Promise((r) => requestAnimationFrame(() => task().then(r)));
-    const med = (xs) => { xs.sort((a, b) => a - b); return (xs[4] + xs[5]) / 2; };
+    const med = (xs) => { xs.sort((a, b) => a - b); const n = xs.length; return n % 2 ? xs[(n - 1) / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2; };
     await frame();
     // A quarter second between changes: the device table, computed after each change's frame,
     // is done before the next change (it is measured apart: it is not on the input's path).
     const work = [], framed = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 12; i++) {
       const t0 = performance.now();
       el.value = values[i % values.length];
       el.dispatchEvent(new Event('input', { bubbles: true }));

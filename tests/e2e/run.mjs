@@ -226,6 +226,30 @@ test('a device is found by name, alias or memory; several are offered, none is s
   assertEq(await page.inputValue('#hr-device'), id, 'nothing found changes nothing');
 });
 
+test('common questions as starting points: each sets its knobs, shown in the inputs and the link, as the CLI reads it', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&model=qwen3-8b`);
+  await ready(page);
+  const expect = {
+    chat: { '#hr-context': '8192', '#hr-runtime': 'llama.cpp' },
+    serve: { '#hr-batch': '32', '#hr-runtime': 'vllm' },
+    lora: { '#hr-rank': '16', '#hr-framework': 'trl' },
+    qlora: { '#hr-rank': '64', '#hr-optimizer': 'paged-adamw-8bit' },
+    'full-node': { '#hr-device': 'h100-sxm', '#hr-zero': '3' },
+  };
+  for (const [goal, fields] of Object.entries(expect)) {
+    await page.click(`#hr-goal-${goal}`);
+    const url = await linkOf(page);
+    const want = cli(['estimate', '--from-link', url.search]);
+    await waitBytes(page, '#hr-total-bytes', want.memory.total);
+    for (const [sel, v] of Object.entries(fields)) {
+      await page.waitForFunction(([s, w]) => document.querySelector(s)?.value === w, [sel, v], { timeout: 5000 })
+        .catch(async () => { throw new Error(`${goal}: ${sel} is ${await page.inputValue(sel).catch(() => 'absent')}, want ${v}`); });
+    }
+    assertEq(url.searchParams.get('model'), 'qwen3-8b', `${goal}: the model stays`);
+  }
+  await shot('desktop-goal-full-node');
+});
+
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=7B&weights=fp16`);
   await ready(page);

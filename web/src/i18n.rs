@@ -281,6 +281,17 @@ ui_text! {
         "Là où il tourne entièrement, du moins cher au plus cher (le cloud à l'heure, le reste au prix d'achat) :";
     ACheapestNone => "No catalog device runs it entirely.", "Aucun appareil du catalogue ne le fait tourner entièrement.";
     UseIt => "Use it", "L'appliquer";
+    StartFrom => "Start from", "Partir de";
+    GoalChat => "Chat on my GPU at 8K", "Discuter sur mon GPU à 8K";
+    GoalChatHelp => "llama.cpp with Q4_K_M, 8,192 tokens, one conversation", "llama.cpp en Q4_K_M, 8 192 tokens, une conversation";
+    GoalServe => "Serve 32 users", "Servir 32 utilisateurs";
+    GoalServeHelp => "vLLM with the model's own weights, 32 requests of 8,192 tokens at once", "vLLM avec les poids du modèle, 32 requêtes de 8 192 tokens à la fois";
+    GoalLora => "LoRA (TRL defaults)", "LoRA (réglages de TRL)";
+    GoalLoraHelp => "TRL SFTTrainer: rank 16 on every linear layer, 1,024-token sequences, micro-batch 8", "SFTTrainer de TRL : rang 16 sur chaque couche linéaire, séquences de 1 024 tokens, micro-batch 8";
+    GoalQlora => "QLoRA recipe", "Recette QLoRA";
+    GoalQloraHelp => "NF4 base, rank 64 on every linear layer, paged 8-bit AdamW, gradient checkpointing, 2,048 tokens", "Base NF4, rang 64 sur chaque couche linéaire, AdamW 8 bits paginé, checkpointing, 2 048 tokens";
+    GoalFullNode => "Full fine-tune on a node", "Entraînement complet sur un nœud";
+    GoalFullNodeHelp => "8 GPUs (H100 unless one is chosen), DeepSpeed ZeRO-3, 4,096-token sequences", "8 GPU (H100 sauf si un autre est choisi), DeepSpeed ZeRO-3, séquences de 4 096 tokens";
     FindDevice => "Find a device (name or memory)", "Trouver un appareil (nom ou mémoire)";
     NoDeviceFound => "No catalog device matches: try a model number (4090), a family (M3 Max) or a size (24 GB), or use “my machine” below.",
         "Aucun appareil du catalogue ne correspond : essayez un numéro (4090), une famille (M3 Max) ou une taille (24 Go), ou « ma machine » ci-dessous.";

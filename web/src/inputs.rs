@@ -1034,3 +1034,34 @@ pub fn CostInputs() -> impl IntoView {
         </details>
     }
 }
+
+/// Common questions as starting points (`scenario::Goal`): one click writes the goal's knobs
+/// into the scenario, every one of them then shown and changeable in the inputs.
+#[component]
+pub fn Goals() -> impl IntoView {
+    use headroom_core::scenario::Goal;
+    let ui = ui();
+    let lang = ui.lang;
+    view! {
+        <nav class="hr-goals" aria-label=move || tr(lang.get(), T::StartFrom)>
+            <span class="hr-goals-label">{move || tr(lang.get(), T::StartFrom)}</span>
+            {Goal::ALL.iter().map(|g| {
+                let g = *g;
+                let (label, help) = match g {
+                    Goal::Chat => (T::GoalChat, T::GoalChatHelp),
+                    Goal::Serve => (T::GoalServe, T::GoalServeHelp),
+                    Goal::Lora => (T::GoalLora, T::GoalLoraHelp),
+                    Goal::Qlora => (T::GoalQlora, T::GoalQloraHelp),
+                    Goal::FullNode => (T::GoalFullNode, T::GoalFullNodeHelp),
+                };
+                view! {
+                    <button type="button" class="hr-chip" id=format!("hr-goal-{}", g.id())
+                        title=move || tr(lang.get(), help)
+                        on:click=move |_| ui.scenario.update(|s| g.apply(s))>
+                        {move || tr(lang.get(), label)}
+                    </button>
+                }
+            }).collect_view()}
+        </nav>
+    }
+}

@@ -132,6 +132,7 @@ fn Page() -> impl IntoView {
             <Header/>
             <results::Notices/>
             <results::Answer/>
+            <inputs::Goals/>
             <div class="hr-layout">
                 <aside class="hr-inputs" aria-label=move || tr(lang.get(), T::Model)>
                     <inputs::ModelInput/>

@@ -261,6 +261,111 @@ impl Default for LlamaOptions {
 /// any real use).
 pub const MAX_LLAMA_BATCH: u64 = 1 << 20;
 
+/// A common question, as a starting point: what people mean by "chat on my GPU", "serve a few
+/// dozen users", "a LoRA", "a QLoRA" or "a full fine-tune on a node", written into a scenario's
+/// knobs (the model and, where the goal does not need another, the device stay as they are).
+/// Every knob it sets stays visible and changeable, and travels in the link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// One person chatting on their own GPU: llama.cpp with Q4_K_M (the most downloaded GGUF
+    /// mix), an 8,192-token context, one sequence.
+    Chat,
+    /// An API for a team: vLLM with the model's own weights, 32 concurrent requests of 8,192
+    /// tokens.
+    Serve,
+    /// A LoRA with TRL's `SFTTrainer` defaults: rank 16 on every linear layer, 1,024-token
+    /// sequences (`SFTConfig.max_length`), micro-batch 8 (`per_device_train_batch_size`).
+    Lora,
+    /// The QLoRA recipe (Dettmers et al. 2023, as peft and TRL run it): NF4 base, rank 64 on every
+    /// linear layer, paged 8-bit AdamW, gradient checkpointing, 2,048-token sequences,
+    /// micro-batch 1.
+    Qlora,
+    /// A full fine-tune on one node of eight GPUs with DeepSpeed ZeRO-3: 4,096-token sequences,
+    /// micro-batch 1 per GPU; on H100 SXM when no device is chosen.
+    FullNode,
+}
+
+impl Goal {
+    /// Every goal, in the order the page offers them.
+    pub const ALL: [Goal; 5] = [Goal::Chat, Goal::Serve, Goal::Lora, Goal::Qlora, Goal::FullNode];
+
+    /// Its id (the page's button, `--goal` in the CLI).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Goal::Chat => "chat",
+            Goal::Serve => "serve",
+            Goal::Lora => "lora",
+            Goal::Qlora => "qlora",
+            Goal::FullNode => "full-node",
+        }
+    }
+
+    /// The goal with this id.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the ids.
+    pub fn parse(id: &str) -> Result<Goal> {
+        Goal::ALL.iter().copied().find(|g| g.id() == id.trim()).ok_or_else(|| {
+            Error::invalid(
+                "goal",
+                format!("`{}` is not one of chat, serve, lora, qlora, full-node", id.trim()),
+            )
+        })
+    }
+
+    /// Writes the goal into `s`.
+    pub fn apply(self, s: &mut Scenario) {
+        match self {
+            Goal::Chat => {
+                s.switch_mode(Mode::Inference);
+                s.weights = Some(WeightFormat::Gguf(crate::precision::GgufMix::Q4_K_M));
+                s.runtime = Some(Runtime::LlamaCpp);
+                s.context = 8192;
+                s.batch = 1;
+                s.gpus = 1;
+            }
+            Goal::Serve => {
+                s.switch_mode(Mode::Inference);
+                s.weights = None;
+                s.runtime = Some(Runtime::Vllm);
+                s.context = 8192;
+                s.batch = 32;
+            }
+            Goal::Lora => {
+                s.switch_mode(Mode::Lora);
+                s.apply_framework(Framework::Trl);
+                s.weights = None;
+                s.lora_rank = 16;
+                s.lora_targets = LoraTargets::AllLinear;
+                s.context = 1024;
+                s.batch = 8;
+            }
+            Goal::Qlora => {
+                s.switch_mode(Mode::Qlora);
+                s.apply_framework(Framework::HfTrainer);
+                s.lora_rank = 64;
+                s.lora_targets = LoraTargets::AllLinear;
+                s.optimizer = Optimizer::PagedAdamW8bit;
+                s.checkpointing = Checkpointing::Full;
+                s.context = 2048;
+                s.batch = 1;
+            }
+            Goal::FullNode => {
+                s.switch_mode(Mode::Full);
+                s.apply_framework(Framework::Deepspeed);
+                s.zero = 3;
+                s.gpus = 8;
+                s.gpus_per_node = 8;
+                s.context = 4096;
+                s.batch = 1;
+                if s.device.is_none() {
+                    s.device = Some(DeviceChoice::Catalog("h100-sxm".into()));
+                }
+            }
+        }
+    }
+}
+
 /// The model the calculator opens with: a popular 8B.
 pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
 
@@ -583,6 +688,50 @@ pub fn format_params(p: Params) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn goals_set_what_they_say_and_travel_in_the_link() {
+        for g in Goal::ALL {
+            assert_eq!(Goal::parse(g.id()).unwrap(), g);
+            // From a training scenario and from an inference one: the goal decides the mode.
+            for start in [
+                Scenario::catalog("qwen3-8b"),
+                Scenario { mode: Mode::Lora, ..Scenario::catalog("qwen3-8b") },
+            ] {
+                let mut s = start.clone();
+                g.apply(&mut s);
+                assert!(s.validate().is_ok(), "{g:?}");
+                assert_eq!(s.model, start.model, "the model stays");
+                let back = crate::share::decode(&crate::share::encode(&s));
+                assert!(back.ignored.is_empty(), "{g:?}: {:?}", back.ignored);
+                assert_eq!(back.scenario, s, "{g:?} travels in the link");
+            }
+        }
+        let mut s = Scenario::catalog("qwen3-8b");
+        Goal::Chat.apply(&mut s);
+        assert_eq!(
+            (s.mode, s.runtime, s.context, s.batch),
+            (Mode::Inference, Some(Runtime::LlamaCpp), 8192, 1)
+        );
+        Goal::Qlora.apply(&mut s);
+        assert_eq!(
+            (s.mode, s.optimizer, s.checkpointing, s.lora_rank),
+            (Mode::Qlora, Optimizer::PagedAdamW8bit, Checkpointing::Full, 64)
+        );
+        Goal::Serve.apply(&mut s);
+        assert_eq!((s.mode, s.runtime, s.batch, s.weights), (Mode::Inference, Some(Runtime::Vllm), 32, None));
+        let d = Some(DeviceChoice::Catalog("rtx-4090".into()));
+        let mut s = Scenario { device: d.clone(), ..Scenario::catalog("qwen3-8b") };
+        Goal::FullNode.apply(&mut s);
+        assert_eq!((s.mode, s.zero, s.gpus, &s.device), (Mode::Full, 3, 8, &d), "a chosen device stays");
+        let mut s = Scenario::catalog("qwen3-8b");
+        Goal::FullNode.apply(&mut s);
+        assert_eq!(s.device, Some(DeviceChoice::Catalog("h100-sxm".into())));
+        assert!(crate::catalog::device("h100-sxm").is_ok());
+        assert!(
+            alloc::string::ToString::to_string(&Goal::parse("fast").unwrap_err()).contains("chat, serve")
+        );
+    }
 
     #[test]
     fn switching_mode_follows_the_framework() {
