@@ -123,15 +123,20 @@ pub fn Choice(
     selected: Signal<String>,
     /// Called with the chosen value.
     set: Callback<String>,
+    /// What the choice changes, in a sentence, shown under it.
+    #[prop(optional)]
+    help: Option<crate::i18n::T>,
 ) -> impl IntoView {
     // Memos: the options are rebuilt when they or the choice change, not on every change of the
     // scenario they are derived from.
     let options = Memo::new(move |_| options.get());
     let selected = Memo::new(move |_| selected.get());
+    let lang = crate::state::ui().lang;
+    let help_id = help.map(|_| format!("{id}-help"));
     view! {
         <div class="hr-field">
             <label for=id>{move || label.get()}</label>
-            <select id=id on:change=move |ev| set.run(event_target_value(&ev))>
+            <select id=id aria-describedby=help_id.clone() on:change=move |ev| set.run(event_target_value(&ev))>
                 {move || {
                     let sel = selected.get();
                     options.get().into_iter().map(|(v, l)| {
@@ -140,6 +145,9 @@ pub fn Choice(
                     }).collect_view()
                 }}
             </select>
+            {help.map(|h| view! {
+                <small class="hr-hint" id=help_id.clone()>{move || crate::i18n::tr(lang.get(), h)}</small>
+            })}
         </div>
     }
 }

@@ -281,6 +281,26 @@ ui_text! {
         "Là où il tourne entièrement, du moins cher au plus cher (le cloud à l'heure, le reste au prix d'achat) :";
     ACheapestNone => "No catalog device runs it entirely.", "Aucun appareil du catalogue ne le fait tourner entièrement.";
     UseIt => "Use it", "L'appliquer";
+    HelpWeights => "Bytes per weight: BF16 keeps the model as trained; 8-bit formats halve it with little loss; 4-bit ones (Q4_K_M, AWQ, GPTQ, NF4) quarter it with a small loss.",
+        "Octets par poids : BF16 garde le modèle tel qu'entraîné ; les formats 8 bits le divisent par deux avec peu de perte ; les 4 bits (Q4_K_M, AWQ, GPTQ, NF4) par quatre avec une petite perte.";
+    HelpKv => "The cache of keys and values grows with context × requests: FP8 or Q8_0 halve it for a small quality cost, Q4_0 quarters it.",
+        "Le cache des clés et valeurs croît avec contexte × requêtes : FP8 ou Q8_0 le divisent par deux pour une petite perte, Q4_0 par quatre.";
+    HelpRuntime => "The program that runs the model: llama.cpp and Ollama run GGUF files on any hardware; vLLM and SGLang serve many users on NVIDIA or AMD GPUs and reserve most of the card up front; Transformers is the reference; MLX runs on Apple silicon.",
+        "Le programme qui fait tourner le modèle : llama.cpp et Ollama lisent les GGUF sur tout matériel ; vLLM et SGLang servent beaucoup d'utilisateurs sur GPU NVIDIA ou AMD et réservent d'emblée l'essentiel de la carte ; Transformers est la référence ; MLX tourne sur les puces Apple.";
+    HelpFramework => "Sets every knob below the way that framework does by default; any knob changed afterwards stays changed.",
+        "Règle chaque paramètre ci-dessous comme ce framework le fait par défaut ; un paramètre changé ensuite le reste.";
+    HelpOptimizer => "AdamW keeps two FP32 states per trained parameter (8 bytes); 8-bit AdamW keeps 2 bytes; paged versions move them to CPU memory when the GPU runs short; plain SGD keeps none.",
+        "AdamW garde deux états FP32 par paramètre entraîné (8 octets) ; AdamW 8 bits en garde 2 ; les versions paginées les déplacent en mémoire CPU quand le GPU manque ; le SGD simple n'en garde aucun.";
+    HelpPrecision => "Mixed precision keeps FP32 master weights beside the BF16 ones (4 more bytes per trained parameter); pure BF16 drops them.",
+        "La précision mixte garde des poids maîtres FP32 à côté des BF16 (4 octets de plus par paramètre entraîné) ; le BF16 pur s'en passe.";
+    HelpCkpt => "Recomputes activations in the backward pass instead of keeping them: much less memory for about a third more compute; offloaded also moves each layer's input to CPU memory.",
+        "Recalcule les activations pendant la rétropropagation au lieu de les garder : beaucoup moins de mémoire pour environ un tiers de calcul en plus ; la version déchargée déplace aussi l'entrée de chaque couche en mémoire CPU.";
+    HelpZero => "Splits the training state over the GPUs: stage 1 the optimizer states, 2 the gradients too, 3 the weights too (each GPU then holds a 1/N share).",
+        "Répartit l'état d'entraînement entre les GPU : étape 1 les états de l'optimiseur, 2 aussi les gradients, 3 aussi les poids (chaque GPU en garde alors 1/N).";
+    HelpOffload => "Moves the optimizer states (or the states and the parameters) to CPU memory: less VRAM, slower steps, more system RAM.",
+        "Déplace les états de l'optimiseur (ou les états et les paramètres) en mémoire CPU : moins de VRAM, des pas plus lents, plus de RAM système.";
+    HelpReserve => "Memory kept free for the desktop, the OS and other programs: the model gets the rest.",
+        "Mémoire laissée libre pour le bureau, le système et les autres programmes : le modèle a le reste.";
     StartFrom => "Start from", "Partir de";
     GoalChat => "Chat on my GPU at 8K", "Discuter sur mon GPU à 8K";
     GoalChatHelp => "llama.cpp with Q4_K_M, 8,192 tokens, one conversation", "llama.cpp en Q4_K_M, 8 192 tokens, une conversation";

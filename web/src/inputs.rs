@@ -378,11 +378,11 @@ pub fn WorkloadInputs() -> impl IntoView {
     view! {
         <fieldset class="hr-card">
             <legend>{move || tr(lang.get(), T::Mode)}</legend>
-            <Choice id="hr-weights" label=label_of(lang.get_untracked(), T::WeightPrecision) options=weights_options
+            <Choice id="hr-weights" help=T::HelpWeights label=label_of(lang.get_untracked(), T::WeightPrecision) options=weights_options
                 selected=weights_selected
                 set=Callback::new(move |v: String| s.update(|s| s.weights = WeightFormat::parse(&v).ok()))/>
             {move || (!training()).then(|| view! {
-                <Choice id="hr-kv" label=label_of(lang.get_untracked(), T::KvPrecision) options=kv_options
+                <Choice id="hr-kv" help=T::HelpKv label=label_of(lang.get_untracked(), T::KvPrecision) options=kv_options
                     selected=Signal::derive(move || s.with(|s| s.kv.id().to_string()))
                     set=Callback::new(move |v: String| if let Ok(k) = KvDtype::parse(&v) { s.update(|s| s.kv = k) })/>
             })}
@@ -396,7 +396,7 @@ pub fn WorkloadInputs() -> impl IntoView {
                 set=Callback::new(move |v| s.update(|s| s.batch = v))
                 min=1 max=MAX_BATCH log_slider=true/>
             {move || (!training()).then(|| view! {
-                <Choice id="hr-runtime" label=label_of(lang.get_untracked(), T::Runtime) options=runtime_options
+                <Choice id="hr-runtime" help=T::HelpRuntime label=label_of(lang.get_untracked(), T::Runtime) options=runtime_options
                     selected=Signal::derive(move || s.with(|s| s.runtime.map(|r| r.id().to_string()).unwrap_or_default()))
                     set=Callback::new(move |v: String| s.update(|s| s.runtime = Runtime::parse(&v).ok()))/>
             })}
@@ -413,17 +413,17 @@ pub fn WorkloadInputs() -> impl IntoView {
             {move || (!training()).then(|| view! { <VllmInputs/> })}
             {move || training().then(|| view! {
                 <div class="hr-training">
-                    <Choice id="hr-framework" label=label_of(lang.get_untracked(), T::Framework) options=frameworks
+                    <Choice id="hr-framework" help=T::HelpFramework label=label_of(lang.get_untracked(), T::Framework) options=frameworks
                         selected=Signal::derive(move || s.with(|s| s.train.framework.id().to_string()))
                         set=Callback::new(move |v: String| if let Ok(f) = Framework::parse(&v) { s.update(|s| s.apply_framework(f)) })/>
                     <Choice id="hr-loss" label=label_of(lang.get_untracked(), T::LossKernel) options=losses
                         selected=Signal::derive(move || s.with(|s| s.train.loss.id().to_string()))
                         set=Callback::new(move |v: String| if let Ok(k) = LossKernel::parse(&v) { s.update(|s| s.train.loss = k) })/>
-                    <Choice id="hr-optimizer" label=label_of(lang.get_untracked(), T::Optimizer) options=optimizers
+                    <Choice id="hr-optimizer" help=T::HelpOptimizer label=label_of(lang.get_untracked(), T::Optimizer) options=optimizers
                         selected=Signal::derive(move || s.with(|s| s.optimizer.id().to_string()))
                         set=Callback::new(move |v: String| if let Ok(o) = Optimizer::parse(&v) { s.update(|s| s.optimizer = o) })/>
                     {move || (!lora()).then(|| view! {
-                        <Choice id="hr-precision" label=label_of(lang.get_untracked(), T::TrainPrecision) options=precisions
+                        <Choice id="hr-precision" help=T::HelpPrecision label=label_of(lang.get_untracked(), T::TrainPrecision) options=precisions
                             selected=Signal::derive(move || s.with(|s| s.precision.id().to_string()))
                             set=Callback::new(move |v: String| if let Ok(p) = TrainPrecision::parse(&v) { s.update(|s| s.precision = p) })/>
                     })}
@@ -448,7 +448,7 @@ pub fn WorkloadInputs() -> impl IntoView {
                             checked=Signal::derive(move || s.with(|s| s.train.kbit_upcast))
                             set=Callback::new(move |v| s.update(|s| s.train.kbit_upcast = v))/>
                     })}
-                    <Choice id="hr-ckpt" label=label_of(lang.get_untracked(), T::Checkpointing) options=ckpts
+                    <Choice id="hr-ckpt" help=T::HelpCkpt label=label_of(lang.get_untracked(), T::Checkpointing) options=ckpts
                         selected=Signal::derive(move || s.with(|s| s.checkpointing.id().to_string()))
                         set=Callback::new(move |v: String| if let Ok(c) = Checkpointing::parse(&v) { s.update(|s| s.checkpointing = c) })/>
                     <CountField id="hr-grad-accum" label=label_of(lang.get_untracked(), T::GradAccum)
@@ -475,10 +475,10 @@ pub fn WorkloadInputs() -> impl IntoView {
                         value=Signal::derive(move || s.with(|s| s.train.cp))
                         set=Callback::new(move |v| s.update(|s| s.train.cp = v))
                         min=1 max=4096/>
-                    <Choice id="hr-zero" label=label_of(lang.get_untracked(), T::Zero) options=zeros
+                    <Choice id="hr-zero" help=T::HelpZero label=label_of(lang.get_untracked(), T::Zero) options=zeros
                         selected=Signal::derive(move || s.with(|s| s.zero.to_string()))
                         set=Callback::new(move |v: String| if let Ok(z) = v.parse::<u8>() { s.update(|s| s.zero = z) })/>
-                    <Choice id="hr-offload" label=label_of(lang.get_untracked(), T::Offload) options=offloads
+                    <Choice id="hr-offload" help=T::HelpOffload label=label_of(lang.get_untracked(), T::Offload) options=offloads
                         selected=Signal::derive(move || s.with(|s| s.offload.id().to_string()))
                         set=Callback::new(move |v: String| if let Ok(o) = Offload::parse(&v) { s.update(|s| s.offload = o) })/>
                     <CountField id="hr-tokens" label=label_of(lang.get_untracked(), T::DatasetTokens)
@@ -969,7 +969,7 @@ pub fn HardwareInputs() -> impl IntoView {
                     set=Callback::new(move |v| s.update(|s| s.gpus = v))
                     min=1 max=4096/>
             })}
-            <Choice id="hr-reserve" label=label_of(lang.get_untracked(), T::Reserve) options=reserve_options
+            <Choice id="hr-reserve" help=T::HelpReserve label=label_of(lang.get_untracked(), T::Reserve) options=reserve_options
                 selected=Signal::derive(move || s.with(|s| s.reserve.id()))
                 set=Callback::new(move |v: String| {
                     let r = match v.as_str() {
