@@ -250,6 +250,27 @@ test('common questions as starting points: each sets its knobs, shown in the inp
   await shot('desktop-goal-full-node');
 });
 
+test('offload needs system RAM: said when unknown, checked when given, as the CLI does', async ({ page, base, shot }) => {
+  const flags = ['--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--runtime', 'llama.cpp', '--device', 'rtx-4090'];
+  await page.goto(`${base}?v=1&model=llama-3.1-70b&weights=q4_k_m&runtime=llama.cpp&device=rtx-4090`);
+  await ready(page);
+  const answer = page.locator('#hr-answer');
+  assertEq(await answer.getAttribute('data-verdict'), cli(['estimate', ...flags]).fit.verdict, 'offload without RAM');
+  assert((await answer.textContent()).includes("give the machine's RAM"), 'the RAM is said, not assumed');
+  for (const [ram, text] of [['16', 'this machine has'], ['64', null]]) {
+    await page.fill('#hr-host-ram', ram);
+    const want = cli(['estimate', ...flags, '--host-ram', ram]);
+    await page.locator(`#hr-answer[data-verdict="${want.fit.verdict}"]`).waitFor();
+    if (text) assert((await answer.textContent()).includes(text), `${ram} GiB: ${await answer.textContent()}`);
+    assertEq((await linkOf(page)).searchParams.get('hostram'), ram, 'in the link');
+    if (ram === '16') await shot('desktop-host-ram-short');
+  }
+  await page.fill('#hr-host-ram', 'lots');
+  await page.locator('#hr-host-ram-error').filter({ hasText: 'GiB' }).waitFor();
+  await page.fill('#hr-host-ram', '');
+  await page.locator('#hr-answer').filter({ hasText: "give the machine's RAM" }).waitFor();
+});
+
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=7B&weights=fp16`);
   await ready(page);

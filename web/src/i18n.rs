@@ -301,6 +301,9 @@ ui_text! {
         "Déplace les états de l'optimiseur (ou les états et les paramètres) en mémoire CPU : moins de VRAM, des pas plus lents, plus de RAM système.";
     HelpReserve => "Memory kept free for the desktop, the OS and other programs: the model gets the rest.",
         "Mémoire laissée libre pour le bureau, le système et les autres programmes : le modèle a le reste.";
+    HostRam => "System RAM beside it (GiB)", "RAM système à côté (Gio)";
+    HostRamHint => "Empty: not known — an offload's RAM is then said, not checked.", "Vide : inconnue — la RAM d'un déchargement est alors indiquée, pas vérifiée.";
+    HostRamBad => "a whole number of GiB, 1 to 65,536", "un nombre entier de Gio, de 1 à 65 536";
     StartFrom => "Start from", "Partir de";
     GoalChat => "Chat on my GPU at 8K", "Discuter sur mon GPU à 8K";
     GoalChatHelp => "llama.cpp with Q4_K_M, 8,192 tokens, one conversation", "llama.cpp en Q4_K_M, 8 192 tokens, une conversation";

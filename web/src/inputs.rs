@@ -836,6 +836,16 @@ pub fn HardwareInputs() -> impl IntoView {
     let mine = move || selected.with(|d| d == "mine");
     // A memo: the GPU count field is rebuilt when the mode changes, not on every change.
     let training = Memo::new(move |_| s.with(|s| s.mode.is_training()));
+    // The RAM beside a desktop card or a laptop is the user's to give (cloud instances, Macs
+    // and CPU machines have their own).
+    let host_ram_field = Memo::new(move |_| {
+        s.with(|s| match &s.device {
+            Some(DeviceChoice::Catalog(id)) => {
+                catalog::device(id).is_ok_and(|d| matches!(d.kind, DeviceKind::Gpu | DeviceKind::Laptop))
+            }
+            _ => false,
+        })
+    });
     let set_device = move |v: String| {
         s.update(|s| {
             s.device = match v.as_str() {
@@ -963,6 +973,19 @@ pub fn HardwareInputs() -> impl IntoView {
                         set=Callback::new(move |v: bool| edit(|m, v| m.unified = v > 0.5, if v { 1.0 } else { 0.0 }))/>
                 </div>
             })}
+            {move || host_ram_field.get().then(|| view! {
+                <TextField id="hr-host-ram" label=label_of(lang.get_untracked(), T::HostRam)
+                    placeholder="32"
+                    value=Signal::derive(move || s.with(|s| s.host_ram_gib.map(format_gib).unwrap_or_default()))
+                    apply=Callback::new(move |t: String| {
+                        let l = lang.get_untracked();
+                        match read_gib(&t, l) {
+                            Ok(g) => { s.update(|s| s.host_ram_gib = g); None }
+                            Err(e) => Some(e),
+                        }
+                    })/>
+                <p class="hr-hint" id="hr-host-ram-hint">{move || tr(lang.get(), T::HostRamHint)}</p>
+            })}
             {move || (!training.get()).then(|| view! {
                 <CountField id="hr-gpus" label=label_of(lang.get_untracked(), T::Gpus)
                     value=Signal::derive(move || s.with(|s| s.gpus))
@@ -1063,5 +1086,48 @@ pub fn Goals() -> impl IntoView {
                 }
             }).collect_view()}
         </nav>
+    }
+}
+
+/// GiB as the field shows them: whole numbers bare, others with their decimals.
+fn format_gib(g: f64) -> String {
+    if g.fract() == 0.0 { format!("{}", g as u64) } else { format!("{g}") }
+}
+
+/// System RAM typed in GiB (`32`, `32 GiB`, `64 Go`); empty means not known.
+fn read_gib(text: &str, l: Lang) -> Result<Option<f64>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let lower = t.to_ascii_lowercase();
+    let number = ["gib", "gb", "go", "g"].iter().find_map(|u| lower.strip_suffix(u)).unwrap_or(&lower).trim();
+    if number.chars().any(|c| c.is_ascii_alphabetic()) {
+        return Err(tr(l, T::HostRamBad).to_string());
+    }
+    match headroom_core::number::parse_number(number, l, headroom_core::number::Quantity::Tokens) {
+        Ok(n) if (1..=65_536).contains(&n) => Ok(Some(n as f64)),
+        Ok(_) => Err(tr(l, T::HostRamBad).to_string()),
+        Err(e) => Err(e.message(l)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn system_ram_is_read_in_gib_or_left_unknown() {
+        assert_eq!(read_gib("", Lang::En), Ok(None));
+        assert_eq!(read_gib("  ", Lang::Fr), Ok(None));
+        assert_eq!(read_gib("32", Lang::En), Ok(Some(32.0)));
+        assert_eq!(read_gib("64 GiB", Lang::En), Ok(Some(64.0)));
+        assert_eq!(read_gib("128go", Lang::Fr), Ok(Some(128.0)));
+        assert_eq!(read_gib("1 024", Lang::Fr), Ok(Some(1024.0)));
+        for bad in ["0", "32k", "lots", "70000", "-4"] {
+            assert!(read_gib(bad, Lang::En).is_err(), "{bad}");
+        }
+        assert_eq!(format_gib(32.0), "32");
+        assert_eq!(format_gib(12.5), "12.5");
     }
 }

@@ -979,6 +979,17 @@ fn fill(template: &str, args: &[&str]) -> String {
     esc(&out)
 }
 
+/// `text` as a sentence: a capital first letter and a final period.
+fn sentence(text: &str) -> String {
+    let mut c = text.chars();
+    let mut out: String = c.next().map(|f| f.to_uppercase().collect()).unwrap_or_default();
+    out.push_str(c.as_str());
+    if !out.ends_with('.') {
+        out.push('.');
+    }
+    out
+}
+
 /// The answer first: one sentence on whether the scenario runs on the chosen device, how fast
 /// and what limits it (without a device: what it needs, and to choose one).
 pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
@@ -1010,6 +1021,13 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
         && let Some(k) = f.gpu_layers
     {
         lines.push(fill(tr(l, T::AnswerLayers), &[&format_int(k, l)]));
+    }
+    // What system RAM decides, said rather than assumed: an offload's RAM when the machine's is
+    // not known, and the RAM that stops one.
+    for m in &f.advice {
+        if matches!(m.id, MsgId::NoteOffloadRamUnchecked | MsgId::AdviceOffloadNeedsRam) {
+            lines.push(esc(&sentence(&m.render(l))));
+        }
     }
     if let Some(sp) = f.speed.as_ref().filter(|_| f.verdict != Verdict::No) {
         if e.training.is_some() {

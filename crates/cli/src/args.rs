@@ -494,6 +494,11 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "SHARE")]
     pub mac_gpu_limit: Option<f64>,
 
+    /// The system RAM beside a catalog GPU or laptop (--device), in GiB: an offload to RAM is
+    /// then checked against it (without it, the RAM an offload needs is said, not checked).
+    #[arg(long, value_name = "GIB")]
+    pub host_ram: Option<f64>,
+
     /// Electricity price, USD per kWh.
     #[arg(long, value_name = "USD", default_value_t = 0.15)]
     pub kwh_price: f64,
@@ -666,6 +671,7 @@ impl ScenarioArgs {
                 (None, None) => None,
             },
             mac_gpu_fraction: self.mac_gpu_limit,
+            host_ram_gib: self.host_ram,
             reserve: self
                 .reserve
                 .as_deref()

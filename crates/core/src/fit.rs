@@ -154,6 +154,13 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     s.gpus = gpus;
     let mut advice = Vec::new();
     let mut cap = Capability::of(device, runtime, scenario.mac_gpu_fraction);
+    // The RAM the user says sits beside their card or laptop (cloud instances, Macs and CPU
+    // machines come with their own).
+    if let Some(g) = scenario.host_ram_gib
+        && matches!(device.kind, DeviceKind::Gpu | DeviceKind::Laptop)
+    {
+        cap.host_ram = Bytes::from_gib_f64(g);
+    }
     if runtime == Runtime::Vllm && cap.class == Class::Gpu {
         // vLLM's share of what CUDA reports; with `--kv-cache-memory`, all of it but the context.
         let total = crate::vllm::cuda_total(device);
@@ -324,9 +331,15 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
             }
             if let Some((k, e)) = best
                 && k > 0
-                && host_ok(&e)
             {
-                chosen = Some((Verdict::Offload, e, Some(k)));
+                if host_ok(&e) {
+                    chosen = Some((Verdict::Offload, e, Some(k)));
+                } else if let Some(ram) = cap.host_ram {
+                    advice.push(Msg::new(
+                        MsgId::AdviceOffloadNeedsRam,
+                        vec![Arg::Size(e.host.total), Arg::Size(ram)],
+                    ));
+                }
             }
         }
     }
@@ -394,6 +407,10 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     };
     let mut need = e.memory.total;
     let mut capacity = capacity;
+    if verdict == Verdict::Offload && cap.host_ram.is_none() {
+        // Said rather than guessed: the RAM beside a desktop card is the user's to give.
+        advice.push(Msg::new(MsgId::NoteOffloadRamUnchecked, vec![Arg::Size(e.host.total)]));
+    }
     if !cards.is_empty() && verdict != Verdict::Cpu {
         // The card with the least room left speaks for the set.
         if let Some((i, (g, c))) = e.llama_gpus.iter().zip(&card_caps).enumerate().max_by(|(_, a), (_, b)| {
@@ -1242,4 +1259,49 @@ pub fn training_advice(scenario: &Scenario) -> Result<Option<TrainingAdvice>> {
         max_context: max_context(scenario, &device)?,
         max_micro_batch: max_micro_batch(scenario, &device)?,
     }))
+}
+
+#[cfg(test)]
+mod host_ram_tests {
+    use super::*;
+    use crate::precision::{GgufMix, WeightFormat};
+
+    #[test]
+    fn an_offload_checks_the_ram_beside_the_card_when_given_and_says_it_when_not() {
+        let s = Scenario {
+            weights: Some(WeightFormat::Gguf(GgufMix::Q4_K_M)),
+            runtime: Some(Runtime::LlamaCpp),
+            device: Some(DeviceChoice::Catalog("rtx-4090".into())),
+            ..Scenario::catalog("llama-3.1-70b")
+        };
+        let d = catalog::device("rtx-4090").unwrap();
+        let unknown = fit(&s, d).unwrap();
+        assert_eq!(unknown.verdict, Verdict::Offload);
+        assert!(unknown.advice.iter().any(|m| m.id == MsgId::NoteOffloadRamUnchecked));
+        let need = unknown.host_need;
+        let short = fit(&Scenario { host_ram_gib: Some(16.0), ..s.clone() }, d).unwrap();
+        assert_ne!(short.verdict, Verdict::Offload, "{} of RAM needed", need.get());
+        assert!(short.advice.iter().any(|m| m.id == MsgId::AdviceOffloadNeedsRam));
+        let enough = fit(&Scenario { host_ram_gib: Some(64.0), ..s.clone() }, d).unwrap();
+        assert_eq!((enough.verdict, enough.host_need), (Verdict::Offload, need));
+        assert!(
+            !enough
+                .advice
+                .iter()
+                .any(|m| matches!(m.id, MsgId::NoteOffloadRamUnchecked | MsgId::AdviceOffloadNeedsRam))
+        );
+        // A cloud instance keeps its own RAM.
+        let cloud = devices().iter().find(|d| d.kind == DeviceKind::Cloud && d.host_ram_gib > 0.0).unwrap();
+        let c = Scenario { device: Some(DeviceChoice::Catalog(cloud.id.into())), ..s.clone() };
+        assert_eq!(
+            fit(&Scenario { host_ram_gib: Some(1.0), ..c.clone() }, cloud).unwrap(),
+            fit(&c, cloud).unwrap()
+        );
+        // In the link.
+        let l = crate::share::encode(&Scenario { host_ram_gib: Some(64.0), ..s.clone() });
+        assert!(l.contains("hostram=64"), "{l}");
+        assert_eq!(crate::share::decode(&l).scenario.host_ram_gib, Some(64.0));
+        assert!(!crate::share::decode("?v=1&hostram=0").ignored.is_empty());
+        assert!(Scenario { host_ram_gib: Some(0.5), ..s }.validate().is_err());
+    }
 }

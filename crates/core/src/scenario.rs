@@ -158,6 +158,11 @@ pub struct Scenario {
     /// Memory kept free for the desktop, the OS and other programs.
     #[cfg_attr(feature = "serde", serde(default))]
     pub reserve: crate::hardware::Reserve,
+    /// The system RAM beside a catalog GPU or laptop, in GiB (`None`: not known, and then an
+    /// offload's need for RAM is said but not checked). Cloud instances, Macs and CPU machines
+    /// have their own.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub host_ram_gib: Option<f64>,
     /// Cost assumptions.
     pub costs: CostSettings,
 }
@@ -194,6 +199,7 @@ impl Default for Scenario {
             device: None,
             mac_gpu_fraction: None,
             reserve: crate::hardware::Reserve::None,
+            host_ram_gib: None,
             costs: CostSettings::default(),
         }
     }
@@ -365,6 +371,9 @@ impl Goal {
         }
     }
 }
+
+/// The most system RAM accepted beside a GPU, in GiB (64 TiB: past any single machine).
+pub const MAX_HOST_RAM_GIB: f64 = 65_536.0;
 
 /// The model the calculator opens with: a popular 8B.
 pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
@@ -572,6 +581,11 @@ impl Scenario {
             && !(f.is_finite() && (0.1..=1.0).contains(&f))
         {
             return Err(Error::invalid("mac_gpu_limit", "use a share of memory between 0.1 and 1.0"));
+        }
+        if let Some(g) = self.host_ram_gib
+            && !(g.is_finite() && (1.0..=MAX_HOST_RAM_GIB).contains(&g))
+        {
+            return Err(Error::invalid("host_ram", "use 1 to 65,536 GiB of system RAM"));
         }
         self.costs.validate()?;
         if let Some(DeviceChoice::Mine(m)) = &self.device {

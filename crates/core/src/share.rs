@@ -67,6 +67,7 @@
 //! | `device` | a catalog device id, or `mine` for the user's machine | none |
 //! | `vram`, `ram`, `bw`, `tf`, `mac` | "my machine": GPU memory and RAM in GiB, GB/s, TFLOP/s, `1` for Apple unified memory | — |
 //! | `macgpu` | share of a Mac's memory its GPU may use | macOS default |
+//! | `hostram` | system RAM beside a catalog GPU or laptop, GiB | not known (an offload's RAM not checked) |
 //! | `kwh`, `hours`, `pue`, `upkeep` | electricity USD/kWh, hours of use per day, cooling factor, upkeep share per year | `0.15`, `8`, `1`, `0.05` |
 //!
 //! The page's own settings ride along ([`Link`]): `lang` (`en`, `fr`), `theme` (`light`,
@@ -468,6 +469,9 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(f) = s.mac_gpu_fraction {
         q.push("macgpu", &num(f));
     }
+    if let Some(g) = s.host_ram_gib {
+        q.push("hostram", &num(g));
+    }
     let c = &s.costs;
     let dc = &d.costs;
     if c.usd_per_kwh != dc.usd_per_kwh {
@@ -799,6 +803,10 @@ pub fn decode(query: &str) -> Decoded {
                 "1" | "true" => mine.get_or_insert(MyMachine::EMPTY).unified = true,
                 "0" | "false" => {}
                 _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "hostram" => match parse_number(&value, crate::scenario::MAX_HOST_RAM_GIB) {
+                Some(x) if x >= 1.0 => scenario.host_ram_gib = Some(x),
+                _ => ignore(&key, &value, "system RAM in GiB, 1 to 65,536".into()),
             },
             "macgpu" => match parse_number(&value, 1.0) {
                 Some(x) if x >= 0.1 => scenario.mac_gpu_fraction = Some(x),

@@ -834,6 +834,14 @@ messages! {
     AdviceSmallModelCpuOk =>
         "a model this small also runs acceptably on a CPU for one user; the GPU pays off with long prompts or many requests",
         "un modèle aussi petit tourne aussi correctement sur CPU pour un utilisateur ; le GPU devient rentable avec de longs prompts ou beaucoup de requêtes";
+    /// An offload to system RAM that the machine's RAM cannot hold.
+    AdviceOffloadNeedsRam =>
+        "running it partly from system RAM would need {0} of RAM beside the card, and this machine has {1}",
+        "le faire tourner en partie depuis la RAM système demanderait {0} de RAM à côté de la carte, et cette machine en a {1}";
+    /// An offload whose RAM is not known: said, not checked.
+    NoteOffloadRamUnchecked =>
+        "the offload needs {0} of system RAM beside the card; give the machine's RAM to check it",
+        "le déchargement demande {0} de RAM système à côté de la carte ; indiquez la RAM de la machine pour le vérifier";
     /// Reserve larger than the device.
     AdviceReserveTooLarge =>
         "the reserve for other programs, {0}, is not less than the device's {1}",
