@@ -271,6 +271,21 @@ test('offload needs system RAM: said when unknown, checked when given, as the CL
   await page.locator('#hr-answer').filter({ hasText: "give the machine's RAM" }).waitFor();
 });
 
+test('a runtime that needs it all on the GPU is told what llama.cpp would do, with the switch', async ({ page, base }) => {
+  await page.goto(`${base}?v=1&model=qwen3-32b&runtime=transformers&device=rtx-4090`);
+  await ready(page);
+  const here = cli(['estimate', '--model', 'qwen3-32b', '--runtime', 'transformers', '--device', 'rtx-4090']);
+  const there = cli(['estimate', '--model', 'qwen3-32b', '--runtime', 'llama.cpp', '--device', 'rtx-4090']);
+  assertEq(await page.locator('#hr-answer').getAttribute('data-verdict'), here.fit.verdict, 'transformers');
+  const alt = page.locator('#hr-answer-alt');
+  assert((await alt.textContent()).startsWith('With llama.cpp:'), await alt.textContent());
+  await page.click('#hr-switch-runtime');
+  await page.locator(`#hr-answer[data-verdict="${there.fit.verdict}"]`).waitFor();
+  assertEq(await page.inputValue('#hr-runtime'), 'llama.cpp', 'switched');
+  assertEq(await alt.count(), 0, 'nothing better to say');
+  assertEq(await bytesOf(page, '#hr-total-bytes'), there.memory.total, 'llama.cpp total');
+});
+
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=7B&weights=fp16`);
   await ready(page);

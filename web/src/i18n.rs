@@ -304,6 +304,10 @@ ui_text! {
     HostRam => "System RAM beside it (GiB)", "RAM système à côté (Gio)";
     HostRamHint => "Empty: not known — an offload's RAM is then said, not checked.", "Vide : inconnue — la RAM d'un déchargement est alors indiquée, pas vérifiée.";
     HostRamBad => "a whole number of GiB, 1 to 65,536", "un nombre entier de Gio, de 1 à 65 536";
+    AltWith => "With {0}: {1}.", "Avec {0} : {1}.";
+    AltLayers => "{0} layers on the GPU", "{0} couches sur le GPU";
+    AltSpeed => "about {0} tokens/s", "environ {0} tokens/s";
+    AltSwitch => "Switch to {0}", "Passer à {0}";
     StartFrom => "Start from", "Partir de";
     GoalChat => "Chat on my GPU at 8K", "Discuter sur mon GPU à 8K";
     GoalChatHelp => "llama.cpp with Q4_K_M, 8,192 tokens, one conversation", "llama.cpp en Q4_K_M, 8 192 tokens, une conversation";

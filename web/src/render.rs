@@ -1048,6 +1048,23 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
     )
 }
 
+/// A runtime that would run the scenario better on the device, with a button that switches to it.
+pub fn better_runtime(r: Runtime, f: &Fit, l: Lang) -> String {
+    let mut parts = vec![verdict_text(f.verdict, l).to_string()];
+    if let Some(k) = f.gpu_layers.filter(|_| f.verdict == Verdict::Offload) {
+        parts.push(fill(tr(l, T::AltLayers), &[&format_int(k, l)]));
+    }
+    if let Some(sp) = f.speed.as_ref().filter(|sp| sp.decode_tokens_per_s > 0.0) {
+        parts.push(fill(tr(l, T::AltSpeed), &[&tps(sp.decode_tokens_per_s)]));
+    }
+    format!(
+        "<p class=\"hr-answer-alt\" id=\"hr-answer-alt\">{} <button type=\"button\" class=\"hr-chip\" id=\"hr-switch-runtime\" data-action=\"runtime\" data-arg=\"{}\">{}</button></p>",
+        fill(tr(l, T::AltWith), &[r.label(), &parts.join(", ")]),
+        r.id(),
+        fill(tr(l, T::AltSwitch), &[r.label()])
+    )
+}
+
 /// The reverse questions, one click each from the current scenario: their buttons, and the
 /// answer to the one asked (rendered by [`question_answer`]) under them.
 pub fn questions(has_device: bool, training: bool, answer: Option<&str>, l: Lang) -> String {

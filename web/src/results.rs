@@ -73,14 +73,42 @@ fn target_action(ev: &leptos::ev::MouseEvent) -> Option<(String, String)> {
 pub fn Answer() -> impl IntoView {
     let ui = ui();
     let lang = ui.lang;
+    // Where the chosen runtime needs it all on the GPU and llama.cpp would place the rest in
+    // system RAM: said beside the verdict, with the switch.
+    let better = Memo::new(move |_| {
+        ui.result.with(|r| {
+            let f = r.as_ref().ok()?.1.as_ref()?;
+            ui.scenario.with(|s| {
+                let d = fit::device_of(s.device.as_ref()?).ok()?;
+                fit::better_runtime(s, f, &d).ok().flatten()
+            })
+        })
+    });
     let html = move || {
         let l = lang.get();
         ui.result.with(|r| match r {
-            Ok((e, f)) => ui.scenario.with(|s| render::answer(e, f.as_ref(), s, l)),
+            Ok((e, f)) => ui.scenario.with(|s| {
+                let mut h = render::answer(e, f.as_ref(), s, l);
+                if let Some((runtime, f)) = better.get() {
+                    h.push_str(&render::better_runtime(runtime, &f, l));
+                }
+                h
+            }),
             Err(_) => String::new(),
         })
     };
-    view! { <div class="hr-answer-wrap" class:hr-stale=move || !ui.pending.get().is_empty() aria-live="polite" inner_html=html></div> }
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some((action, arg)) = target_action(&ev)
+            && action == "runtime"
+            && let Ok(r) = headroom_core::inference::Runtime::parse(&arg)
+        {
+            ui.scenario.update(|s| s.runtime = Some(r));
+        }
+    };
+    view! {
+        <div class="hr-answer-wrap" class:hr-stale=move || !ui.pending.get().is_empty() aria-live="polite"
+            on:click=on_click inner_html=html></div>
+    }
 }
 
 /// Every result card.

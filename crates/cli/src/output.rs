@@ -44,6 +44,9 @@ struct Json<'a> {
     vllm: Option<JsonVllm>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sglang: Option<JsonSglang>,
+    /// Where the chosen runtime does not run it entirely and llama.cpp would do better there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    better_runtime: Option<JsonFit>,
 }
 
 /// One GPU under llama.cpp's layer split (sizes in bytes).
@@ -268,8 +271,16 @@ fn en(m: &Msg) -> String {
 }
 
 /// The `--json` object of `spec/cli.md`: every size in bytes, absent terms as 0.
+/// [`fit::better_runtime`] for the scenario's device.
+fn better(scenario: &Scenario, f: Option<&Fit>) -> Option<Fit> {
+    let f = f?;
+    let d = headroom_core::fit::device_of(scenario.device.as_ref()?).ok()?;
+    headroom_core::fit::better_runtime(scenario, f, &d).ok().flatten().map(|(_, f)| f)
+}
+
 pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
     let doc = Json {
+        better_runtime: better(scenario, fit).map(|f| json_fit(&f, true)),
         fit: fit.map(|f| json_fit(f, false)),
         speed: fit.and_then(|f| f.speed.as_ref()).map(json_speed),
         schema: 1,
@@ -591,6 +602,16 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         }
         for a in &f.advice {
             let _ = writeln!(s, "Advice   {}", en(a));
+        }
+        if let Some(b) = better(scenario, Some(f)) {
+            let layers = b.gpu_layers.map_or(String::new(), |k| format!(", {k} layers on the GPU"));
+            let _ = writeln!(
+                s,
+                "Better   with {}: {}{layers} (--runtime {})",
+                b.runtime.label(),
+                b.verdict.id(),
+                b.runtime.id()
+            );
         }
     }
     if let Some(b) = fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {

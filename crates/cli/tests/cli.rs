@@ -860,3 +860,18 @@ fn an_mmproj_file_gives_the_encoders() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a multimodal projector"));
 }
+
+#[test]
+fn a_better_runtime_is_named_where_it_would_run_more_of_it() {
+    let base = ["estimate", "--model", "qwen3-32b", "--device", "rtx-4090"];
+    let out = headroom(&[&base[..], &["--runtime", "transformers", "--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["fit"]["verdict"], "no");
+    assert_eq!(v["better_runtime"]["runtime"], "llama.cpp");
+    let there = headroom(&[&base[..], &["--runtime", "llama.cpp", "--json"]].concat());
+    let t: serde_json::Value = serde_json::from_slice(&there.stdout).unwrap();
+    assert_eq!(v["better_runtime"]["verdict"], t["fit"]["verdict"], "the same fit as asking llama.cpp");
+    assert!(t.get("better_runtime").is_none());
+    let text = headroom(&[&base[..], &["--runtime", "transformers"]].concat());
+    assert!(String::from_utf8(text.stdout).unwrap().contains("Better   with llama.cpp: offload"));
+}

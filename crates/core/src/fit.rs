@@ -42,6 +42,16 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// How well a scenario runs: entirely on the device, with offload, on the CPU, not at all.
+    pub const fn rank(self) -> u8 {
+        match self {
+            Verdict::Fits => 3,
+            Verdict::Offload => 2,
+            Verdict::Cpu => 1,
+            Verdict::No => 0,
+        }
+    }
+
     /// The id of the JSON contract.
     pub const fn id(self) -> &'static str {
         match self {
@@ -859,6 +869,25 @@ pub fn with_format(scenario: &Scenario, format: WeightFormat) -> Scenario {
     Scenario { weights: Some(format), runtime, ..scenario.clone() }
 }
 
+/// When the scenario does not run entirely on its device, the runtime that would do better there
+/// with the same model and weights — llama.cpp, which places what does not fit in system RAM
+/// layer by layer where the others need it all on the GPU — with its fit; `None` when the chosen
+/// runtime already does as well.
+///
+/// # Errors
+/// What the estimate reports.
+pub fn better_runtime(scenario: &Scenario, current: &Fit, device: &Device) -> Result<Option<(Runtime, Fit)>> {
+    if current.verdict == Verdict::Fits || current.runtime.is_llama_cpp() || scenario.mode.is_training() {
+        return Ok(None);
+    }
+    let s = Scenario { runtime: Some(Runtime::LlamaCpp), ..scenario.clone() };
+    if s.validate().is_err() {
+        return Ok(None);
+    }
+    let f = fit(&s, device)?;
+    Ok((f.verdict.rank() > current.verdict.rank()).then_some((Runtime::LlamaCpp, f)))
+}
+
 /// The most faithful format (in [`QUANT_LADDER`] order) whose scenario fits the device entirely,
 /// with its fit.
 ///
@@ -1303,5 +1332,30 @@ mod host_ram_tests {
         assert_eq!(crate::share::decode(&l).scenario.host_ram_gib, Some(64.0));
         assert!(!crate::share::decode("?v=1&hostram=0").ignored.is_empty());
         assert!(Scenario { host_ram_gib: Some(0.5), ..s }.validate().is_err());
+    }
+}
+
+#[cfg(test)]
+mod better_runtime_tests {
+    use super::*;
+
+    #[test]
+    fn a_runtime_that_needs_it_all_on_the_gpu_is_told_llama_cpp_would_offload() {
+        let d = catalog::device("rtx-4090").unwrap();
+        let s = Scenario {
+            runtime: Some(Runtime::Transformers),
+            device: Some(DeviceChoice::Catalog("rtx-4090".into())),
+            ..Scenario::catalog("qwen3-32b")
+        };
+        let here = fit(&s, d).unwrap();
+        assert_eq!(here.verdict, Verdict::No);
+        let (r, f) = better_runtime(&s, &here, d).unwrap().unwrap();
+        assert_eq!(r, Runtime::LlamaCpp);
+        assert!(f.verdict.rank() > here.verdict.rank() && f.runtime == Runtime::LlamaCpp, "{:?}", f.verdict);
+        // Nothing to say where it fits, or where llama.cpp already runs it.
+        let small = Scenario { model: ModelSource::Catalog("llama-3.1-8b".into()), ..s.clone() };
+        assert!(better_runtime(&small, &fit(&small, d).unwrap(), d).unwrap().is_none());
+        let llama = Scenario { runtime: Some(Runtime::LlamaCpp), ..s };
+        assert!(better_runtime(&llama, &fit(&llama, d).unwrap(), d).unwrap().is_none());
     }
 }
