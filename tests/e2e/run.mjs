@@ -286,6 +286,41 @@ test('a runtime that needs it all on the GPU is told what llama.cpp would do, wi
   assertEq(await bytesOf(page, '#hr-total-bytes'), there.memory.total, 'llama.cpp total');
 });
 
+test('tabs follow the ARIA tabs pattern; each Select names its device; the chosen row says so', async ({ page, base }) => {
+  await page.goto(`${base}?v=1&model=llama-3.1-8b&device=rtx-4090`);
+  await ready(page);
+  const selected = () => page.evaluate(() => document.querySelector('.hr-mode-tabs [aria-selected="true"]')?.id);
+  await page.focus('#hr-mode-inference');
+  assertEq(await page.getAttribute('#hr-mode-full', 'tabindex'), '-1', 'roving tabindex');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.activeElement?.id === 'hr-mode-full');
+  assertEq(await selected(), 'hr-mode-full', 'arrow right chooses the next');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.activeElement?.id === 'hr-mode-qlora');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.activeElement?.id === 'hr-mode-inference');
+  assertEq(await selected(), 'hr-mode-inference', 'wraps around');
+  assertEq(await page.getAttribute('#hr-mode-inference', 'tabindex'), '0', 'the chosen tab is the tab stop');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.activeElement?.id === 'hr-mode-qlora');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.activeElement?.id === 'hr-mode-inference');
+  // The model source tabs too.
+  await page.focus('#hr-source-catalog');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.activeElement?.id === 'hr-source-params');
+  assertEq(await page.getAttribute('#hr-source-params', 'aria-selected'), 'true', 'source tab');
+  await page.click('#hr-source-catalog');
+  // Every Select button is named with its device; the chosen device's row is marked.
+  await page.locator('.hr-devices tbody tr').first().waitFor();
+  const names = await page.$$eval('.hr-devices button[data-action="device"]', (bs) => bs.map((b) => b.getAttribute('aria-label')));
+  assert(names.length > 0 && names.every((n) => /^Select .+/.test(n)), JSON.stringify(names.slice(0, 3)));
+  await page.fill('#hr-device-search', 'rtx-3090');
+  await page.click('.hr-devices [data-action="kind"][data-arg="gpu"]');
+  await page.locator('.hr-devices tr.hr-selected[data-device="rtx-3090"][aria-current="true"]').first().waitFor({ timeout: 5000 })
+    .catch(() => { throw new Error('the chosen row is not marked (is it among the first shown?)'); });
+});
+
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=7B&weights=fp16`);
   await ready(page);

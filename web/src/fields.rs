@@ -224,3 +224,37 @@ pub fn TextField(
         </div>
     }
 }
+
+/// The ARIA tabs pattern's keys on a tablist: the arrows move to the previous or next tab
+/// (wrapping), Home and End to the first and last; the tab reached is focused and chosen (tabs
+/// here activate on focus, as their panels are instant).
+pub fn tab_keys(ev: leptos::ev::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let key = ev.key();
+    if !matches!(key.as_str(), "ArrowRight" | "ArrowLeft" | "ArrowDown" | "ArrowUp" | "Home" | "End") {
+        return;
+    }
+    let Some(list) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+    let mut tabs = Vec::new();
+    let mut next = list.first_element_child();
+    while let Some(el) = next {
+        next = el.next_element_sibling();
+        if el.get_attribute("role").as_deref() == Some("tab") {
+            tabs.push(el);
+        }
+    }
+    let Some(from) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+    let Some(at) = tabs.iter().position(|t| *t == from) else { return };
+    let n = tabs.len();
+    let to = match key.as_str() {
+        "ArrowRight" | "ArrowDown" => (at + 1) % n,
+        "ArrowLeft" | "ArrowUp" => (at + n - 1) % n,
+        "Home" => 0,
+        _ => n - 1,
+    };
+    ev.prevent_default();
+    if let Ok(tab) = tabs[to].clone().dyn_into::<web_sys::HtmlElement>() {
+        let _ = tab.focus();
+        tab.click();
+    }
+}

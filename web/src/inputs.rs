@@ -198,6 +198,7 @@ pub fn ModelInput() -> impl IntoView {
         view! {
             <button type="button" role="tab" id=id class="hr-tab"
                 aria-selected=move || (source.get() == which).to_string()
+                tabindex=move || if source.get() == which { "0" } else { "-1" }
                 on:click=move |_| {
                     source.set(which);
                     match which {
@@ -214,7 +215,8 @@ pub fn ModelInput() -> impl IntoView {
     view! {
         <fieldset class="hr-card hr-model">
             <legend>{move || tr(lang.get(), T::Model)}</legend>
-            <div class="hr-tabs" role="tablist">
+            <div class="hr-tabs" role="tablist" aria-label=move || tr(lang.get(), T::Model)
+                on:keydown=crate::fields::tab_keys>
                 {tab(Source::Catalog, T::FromCatalog, "hr-source-catalog")}
                 {tab(Source::Params, T::ParamCount, "hr-source-params")}
                 {tab(Source::Config, T::ConfigJson, "hr-source-config")}
@@ -290,6 +292,7 @@ pub fn ModeTabs() -> impl IntoView {
         view! {
             <button type="button" role="tab" class="hr-tab" id=format!("hr-mode-{}", mode.id())
                 aria-selected=move || (ui.scenario.with(|s| s.mode) == mode).to_string()
+                tabindex=move || if ui.scenario.with(|s| s.mode) == mode { "0" } else { "-1" }
                 on:click=move |_| ui.scenario.update(|s| s.switch_mode(mode))>
                 {move || tr(lang.get(), label)}
             </button>
@@ -297,7 +300,8 @@ pub fn ModeTabs() -> impl IntoView {
     };
     view! {
         <div class="hr-card">
-            <div class="hr-tabs hr-mode-tabs" role="tablist" aria-label=move || tr(lang.get(), T::Mode)>
+            <div class="hr-tabs hr-mode-tabs" role="tablist" aria-label=move || tr(lang.get(), T::Mode)
+                on:keydown=crate::fields::tab_keys>
                 {tab(Mode::Inference, T::Inference)}
                 {tab(Mode::Full, T::FullFt)}
                 {tab(Mode::Lora, T::Lora)}

@@ -723,7 +723,13 @@ pub const KINDS: [(Option<DeviceKind>, T, &str); 6] = [
 ];
 
 /// Every catalog device for the scenario, sorted by fit and cost, filtered by kind.
-pub fn devices(fits: &[Fit], kind: Option<DeviceKind>, shown: usize, l: Lang) -> String {
+pub fn devices(
+    fits: &[Fit],
+    kind: Option<DeviceKind>,
+    shown: usize,
+    selected: Option<&str>,
+    l: Lang,
+) -> String {
     let mut s = format!(
         "<div class=\"hr-card hr-devices\"><h2>{}</h2><div class=\"hr-chips\" role=\"group\">",
         tr(l, T::Devices)
@@ -766,15 +772,20 @@ pub fn devices(fits: &[Fit], kind: Option<DeviceKind>, shown: usize, l: Lang) ->
             Some(t) => duration(t, l),
             None => tps(sp.decode_tokens_per_s),
         });
+        // The chosen device's row says so; each button's name says which device it selects.
+        let (row, current) =
+            if selected == Some(f.device) { (" hr-selected", " aria-current=\"true\"") } else { ("", "") };
         let _ = write!(
             s,
-            "<tr class=\"hr-v-{v}\" data-device=\"{id}\"><td>{}</td><td>{}</td><td class=\"hr-num\">{}%</td><td class=\"hr-num\">{}</td><td class=\"hr-num\">{}</td>\
-             <td><button type=\"button\" class=\"hr-link-button\" data-action=\"device\" data-arg=\"{id}\">{}</button></td></tr>",
+            "<tr class=\"hr-v-{v}{row}\" data-device=\"{id}\"{current}><td>{}</td><td>{}</td><td class=\"hr-num\">{}%</td><td class=\"hr-num\">{}</td><td class=\"hr-num\">{}</td>\
+             <td><button type=\"button\" class=\"hr-link-button\" data-action=\"device\" data-arg=\"{id}\" aria-label=\"{} {}\">{}</button></td></tr>",
             esc(f.name),
             verdict_text(f.verdict, l),
             format_num(f.headroom * 100.0, 0, l),
             esc(&speed),
             esc(&price),
+            tr(l, T::Select),
+            esc(f.name),
             tr(l, T::Select),
             v = f.verdict.id(),
             id = esc(f.device),
@@ -1311,7 +1322,12 @@ mod tests {
         let pts = headroom_core::estimate::sweep_context(&s, &chart_contexts(4096, 131_072)).unwrap();
         let svg = chart(&pts, Some(f.capacity), 4096, Lang::En);
         assert!(svg.starts_with("<div") && svg.contains("<svg") && svg.contains("hr-capacity"));
-        let d = devices(std::slice::from_ref(&f), None, 10, Lang::En);
+        let d = devices(std::slice::from_ref(&f), None, 10, Some(f.device), Lang::En);
+        assert!(
+            d.contains("hr-selected")
+                && d.contains("aria-current=\"true\"")
+                && d.contains(&format!("aria-label=\"Select {}\"", f.name))
+        );
         assert!(d.contains("data-arg=\"rtx-4090\""));
         assert!(d.contains("tok/s") || d.contains("tokens/s"), "inference rows: a speed column");
         let train = Scenario {
@@ -1321,7 +1337,7 @@ mod tests {
             ..Scenario::catalog("qwen2.5-0.5b")
         };
         let (_, tf) = estimate_with_device(&train).unwrap();
-        let td = devices(std::slice::from_ref(&tf.unwrap()), None, 10, Lang::En);
+        let td = devices(std::slice::from_ref(&tf.unwrap()), None, 10, None, Lang::En);
         assert!(td.contains("Training time"), "training rows: a duration column");
         assert!(compare(None, (&e, Some(&f)), Lang::En).contains("data-action=\"pin\""));
         let both = compare(Some(&Ok((e.clone(), Some(f.clone())))), (&e, Some(&f)), Lang::En);

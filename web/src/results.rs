@@ -240,7 +240,13 @@ pub fn Results() -> impl IntoView {
             return String::new();
         }
         fits.with(|f| match f {
-            Some(all) => render::devices(all, kind.get(), shown.get(), l),
+            Some(all) => {
+                let selected = ui.scenario.with(|s| match &s.device {
+                    Some(DeviceChoice::Catalog(id)) => Some(id.clone()),
+                    _ => None,
+                });
+                render::devices(all, kind.get(), shown.get(), selected.as_deref(), l)
+            }
             None => format!("<div class=\"hr-card hr-devices\"><h2>{}</h2><p>…</p></div>", tr(l, T::Devices)),
         })
     };
