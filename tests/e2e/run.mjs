@@ -321,6 +321,31 @@ test('tabs follow the ARIA tabs pattern; each Select names its device; the chose
     .catch(() => { throw new Error('the chosen row is not marked (is it among the first shown?)'); });
 });
 
+test('the device table sorts by each column, shows the cost of a million tokens, and names cloud instances in words', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&model=llama-3.1-8b&weights=q4_k_m&runtime=llama.cpp`);
+  await ready(page);
+  await page.locator('.hr-devices tbody tr').first().waitFor();
+  const col = (i) => page.$$eval(`.hr-devices tbody tr`, (rows, i) => rows.map((r) => r.children[i].textContent.trim()), i);
+  const num = (t) => Number(t.replace(/[^0-9.]/g, '')) || Infinity;
+  await page.click('.hr-devices [data-action="sort"][data-arg="headroom"]');
+  await page.locator('.hr-devices th[aria-sort="descending"] [data-arg="headroom"]').waitFor();
+  const heads = (await col(2)).map((t) => Number(t.replace('%', '')));
+  assert(heads.every((x, i) => i === 0 || heads[i - 1] >= x), `headroom descending: ${heads}`);
+  await page.click('.hr-devices [data-action="sort"][data-arg="mtok"]');
+  await page.locator('.hr-devices th[aria-sort="ascending"] [data-arg="mtok"]').waitFor();
+  const per = (await col(5)).map(num);
+  assert(per.every((x, i) => i === 0 || per[i - 1] <= x), `$ per million tokens ascending: ${per}`);
+  // The first row is the CLI's cheapest per million tokens among devices that run it.
+  const fits = cli(['fit', '--model', 'llama-3.1-8b', '--weights', 'q4_k_m', '--runtime', 'llama.cpp']);
+  const best = fits.filter((f) => f.verdict !== 'no' && f.cost.usd_per_million_tokens != null)
+    .sort((a, b) => a.cost.usd_per_million_tokens - b.cost.usd_per_million_tokens)[0];
+  assertEq(await page.locator('.hr-devices tbody tr').first().getAttribute('data-device'), best.device, 'cheapest per million tokens');
+  await page.click('.hr-devices [data-action="kind"][data-arg="cloud"]');
+  const cloud = await page.locator('.hr-devices tbody tr td').first().innerHTML();
+  assert(/ · \d+ × .+<small class="hr-instance-id">/.test(cloud), `cloud in words: ${cloud}`);
+  await shot('desktop-device-table-sorted');
+});
+
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=7B&weights=fp16`);
   await ready(page);

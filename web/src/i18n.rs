@@ -165,6 +165,7 @@ ui_text! {
     LimitedBy => "limited by", "limité par";
     TrainingTime => "Training time", "Durée d'entraînement";
     RunCost => "Cost of the run", "Coût de l'entraînement";
+    PerMillionTokens => "$ per million tokens", "$ par million de tokens";
     PerMillion => "per million tokens", "par million de tokens";
     BreakEven => "buying beats renting after", "acheter bat la location après";
     Months => "months", "mois";

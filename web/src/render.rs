@@ -10,7 +10,7 @@ use core::fmt::Write;
 
 use headroom_core::catalog::device::DeviceKind;
 use headroom_core::estimate::{Estimate, Memory, SweepPoint, TermKind};
-use headroom_core::fit::{Fit, Verdict};
+use headroom_core::fit::{Fit, FitOrder, Verdict};
 use headroom_core::inference::Runtime;
 use headroom_core::model::Confidence;
 use headroom_core::precision::SEED_TABLE;
@@ -728,6 +728,7 @@ pub fn devices(
     kind: Option<DeviceKind>,
     shown: usize,
     selected: Option<&str>,
+    order: FitOrder,
     l: Lang,
 ) -> String {
     let mut s = format!(
@@ -742,22 +743,34 @@ pub fn devices(
             tr(l, label)
         );
     }
+    let training = fits.iter().any(|f| f.speed.as_ref().is_some_and(|sp| sp.training_s.is_some()));
+    // Training rows give durations and the run's cost, inference rows tokens per second and the
+    // cost of a million tokens: the columns say which. Each sortable column is a button.
+    let head = |label: &str, o: FitOrder| {
+        let sort = if o == order {
+            if o == FitOrder::Headroom || (o == FitOrder::Speed && !training) {
+                " aria-sort=\"descending\""
+            } else {
+                " aria-sort=\"ascending\""
+            }
+        } else {
+            ""
+        };
+        format!(
+            "<th{sort}><button type=\"button\" class=\"hr-sort\" data-action=\"sort\" data-arg=\"{}\">{}</button></th>",
+            o.id(),
+            esc(label)
+        )
+    };
     let _ = write!(
         s,
-        "</div><table class=\"hr-device-table\" id=\"hr-device-table\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th><span class=\"hr-visually-hidden\">{}</span></th></tr></thead><tbody>",
+        "</div><table class=\"hr-device-table\" id=\"hr-device-table\"><thead><tr><th>{}</th>{}{}{}{}{}<th><span class=\"hr-visually-hidden\">{}</span></th></tr></thead><tbody>",
         tr(l, T::Device),
-        tr(l, T::FitCol),
-        tr(l, T::Headroom),
-        // Training rows give durations, inference rows tokens per second: the column says which.
-        tr(
-            l,
-            if fits.iter().any(|f| f.speed.as_ref().is_some_and(|sp| sp.training_s.is_some())) {
-                T::TrainingTime
-            } else {
-                T::TokS
-            }
-        ),
-        tr(l, T::Price),
+        head(tr(l, T::FitCol), FitOrder::Fit),
+        head(tr(l, T::Headroom), FitOrder::Headroom),
+        head(tr(l, if training { T::TrainingTime } else { T::TokS }), FitOrder::Speed),
+        head(tr(l, T::Price), FitOrder::Price),
+        head(tr(l, if training { T::RunCost } else { T::PerMillionTokens }), FitOrder::PerMillion),
         tr(l, T::Choose)
     );
     let matching: Vec<&Fit> = fits.iter().filter(|f| kind.is_none_or(|k| f.kind == k)).collect();
@@ -772,18 +785,21 @@ pub fn devices(
             Some(t) => duration(t, l),
             None => tps(sp.decode_tokens_per_s),
         });
+        let per = if training { f.cost.training_run_usd } else { f.cost.usd_per_million_tokens };
+        let per = per.filter(|x| x.is_finite() && f.verdict != Verdict::No).map_or("—".into(), money);
         // The chosen device's row says so; each button's name says which device it selects.
         let (row, current) =
             if selected == Some(f.device) { (" hr-selected", " aria-current=\"true\"") } else { ("", "") };
         let _ = write!(
             s,
-            "<tr class=\"hr-v-{v}{row}\" data-device=\"{id}\"{current}><td>{}</td><td>{}</td><td class=\"hr-num\">{}%</td><td class=\"hr-num\">{}</td><td class=\"hr-num\">{}</td>\
+            "<tr class=\"hr-v-{v}{row}\" data-device=\"{id}\"{current}><td>{}</td><td>{}</td><td class=\"hr-num\">{}%</td><td class=\"hr-num\">{}</td><td class=\"hr-num\">{}</td><td class=\"hr-num\">{}</td>\
              <td><button type=\"button\" class=\"hr-link-button\" data-action=\"device\" data-arg=\"{id}\" aria-label=\"{} {}\">{}</button></td></tr>",
-            esc(f.name),
+            device_words(f.name),
             verdict_text(f.verdict, l),
             format_num(f.headroom * 100.0, 0, l),
             esc(&speed),
             esc(&price),
+            esc(&per),
             tr(l, T::Select),
             esc(f.name),
             tr(l, T::Select),
@@ -988,6 +1004,26 @@ fn fill(template: &str, args: &[&str]) -> String {
         out = out.replace(&format!("{{{i}}}"), a);
     }
     esc(&out)
+}
+
+/// A device's name as HTML: a cloud instance (`Provider instance-id (1x GPU 24GB)`) in words —
+/// the provider and the GPUs first, the provider's id after, smaller; any other name as it is.
+pub fn device_words(name: &str) -> String {
+    let parsed = name.strip_suffix(')').and_then(|n| n.rsplit_once(" (")).and_then(|(head, gpus)| {
+        let (provider, id) = head.split_once(' ')?;
+        let (count, gpu) = gpus.split_once("x ")?;
+        let count: u32 = count.trim().parse().ok()?;
+        Some((provider, id, count, gpu))
+    });
+    match parsed {
+        Some((provider, id, count, gpu)) => format!(
+            "{} · {count} × {} <small class=\"hr-instance-id\">{}</small>",
+            esc(provider),
+            esc(gpu),
+            esc(id)
+        ),
+        None => esc(name),
+    }
 }
 
 /// `text` as a sentence: a capital first letter and a final period.
@@ -1299,6 +1335,19 @@ mod tests {
     }
 
     #[test]
+    fn cloud_instances_are_named_in_words() {
+        assert_eq!(
+            device_words("RunPod 1x_RTX4000-Ada_SECURE (1x RTX 4000 Ada Generation 20GB)"),
+            "RunPod · 1 × RTX 4000 Ada Generation 20GB <small class=\"hr-instance-id\">1x_RTX4000-Ada_SECURE</small>"
+        );
+        assert!(device_words("AWS p5.48xlarge (8x H100 80GB)").starts_with("AWS · 8 × H100 80GB"));
+        assert_eq!(device_words("NVIDIA GeForce RTX 4090 24GB"), "NVIDIA GeForce RTX 4090 24GB");
+        assert_eq!(device_words("Odd (name)"), "Odd (name)");
+        assert_eq!(device_words("<b> (2x y)"), "&lt;b&gt; (2x y)");
+        assert!(device_words("A<b> x (1x y)").starts_with("A&lt;b&gt; · 1 × y"));
+    }
+
+    #[test]
     fn escapes_what_users_type() {
         assert_eq!(esc("<img src=x onerror=\"a\">&'"), "&lt;img src=x onerror=&quot;a&quot;&gt;&amp;&#39;");
     }
@@ -1322,7 +1371,7 @@ mod tests {
         let pts = headroom_core::estimate::sweep_context(&s, &chart_contexts(4096, 131_072)).unwrap();
         let svg = chart(&pts, Some(f.capacity), 4096, Lang::En);
         assert!(svg.starts_with("<div") && svg.contains("<svg") && svg.contains("hr-capacity"));
-        let d = devices(std::slice::from_ref(&f), None, 10, Some(f.device), Lang::En);
+        let d = devices(std::slice::from_ref(&f), None, 10, Some(f.device), FitOrder::Fit, Lang::En);
         assert!(
             d.contains("hr-selected")
                 && d.contains("aria-current=\"true\"")
@@ -1337,7 +1386,7 @@ mod tests {
             ..Scenario::catalog("qwen2.5-0.5b")
         };
         let (_, tf) = estimate_with_device(&train).unwrap();
-        let td = devices(std::slice::from_ref(&tf.unwrap()), None, 10, None, Lang::En);
+        let td = devices(std::slice::from_ref(&tf.unwrap()), None, 10, None, FitOrder::Fit, Lang::En);
         assert!(td.contains("Training time"), "training rows: a duration column");
         assert!(compare(None, (&e, Some(&f)), Lang::En).contains("data-action=\"pin\""));
         let both = compare(Some(&Ok((e.clone(), Some(f.clone())))), (&e, Some(&f)), Lang::En);

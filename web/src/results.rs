@@ -119,6 +119,7 @@ pub fn Results() -> impl IntoView {
     let open = RwSignal::new(Vec::<String>::new());
     let kind = RwSignal::new(None::<DeviceKind>);
     let shown = RwSignal::new(12usize);
+    let order = RwSignal::new(fit::FitOrder::Fit);
     // The reverse question asked, with the scenario it was asked for: its answer shows while the
     // scenario is that one (any change takes it away rather than leave it stale).
     let asked = RwSignal::new(None::<(String, Scenario)>);
@@ -245,7 +246,14 @@ pub fn Results() -> impl IntoView {
                     Some(DeviceChoice::Catalog(id)) => Some(id.clone()),
                     _ => None,
                 });
-                render::devices(all, kind.get(), shown.get(), selected.as_deref(), l)
+                let o = order.get();
+                if o == fit::FitOrder::Fit {
+                    render::devices(all, kind.get(), shown.get(), selected.as_deref(), o, l)
+                } else {
+                    let mut sorted = all.clone();
+                    fit::sort_fits_by(&mut sorted, o);
+                    render::devices(&sorted, kind.get(), shown.get(), selected.as_deref(), o, l)
+                }
             }
             None => format!("<div class=\"hr-card hr-devices\"><h2>{}</h2><p>…</p></div>", tr(l, T::Devices)),
         })
@@ -265,6 +273,11 @@ pub fn Results() -> impl IntoView {
             "unpin" => ui.compare.set(None),
             "device" => ui.scenario.update(|s| s.device = Some(DeviceChoice::Catalog(arg))),
             "more" => shown.update(|n| *n += 24),
+            "sort" => {
+                if let Some(o) = fit::FitOrder::parse(&arg) {
+                    order.set(o);
+                }
+            }
             "kind" => {
                 kind.set(render::KINDS.iter().find(|(_, _, id)| *id == arg).and_then(|(k, _, _)| *k));
                 shown.set(12);

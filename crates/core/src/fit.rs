@@ -719,6 +719,74 @@ pub fn sort_fits(fits: &mut [Fit]) {
     });
 }
 
+/// Orders of the device table: by verdict then price (the default, [`sort_fits`]), by headroom,
+/// by speed (fastest first; for training, the shortest run), by price, by the cost of a million
+/// tokens (for training, of the run). Ties fall back to the default order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FitOrder {
+    /// Verdict, then price.
+    Fit,
+    /// Most headroom first.
+    Headroom,
+    /// Fastest first.
+    Speed,
+    /// Cheapest to buy or rent first.
+    Price,
+    /// Cheapest per million tokens (training: per run) first.
+    PerMillion,
+}
+
+impl FitOrder {
+    /// Every order, as the page offers them.
+    pub const ALL: [FitOrder; 5] =
+        [FitOrder::Fit, FitOrder::Headroom, FitOrder::Speed, FitOrder::Price, FitOrder::PerMillion];
+
+    /// Its id (the page's sort buttons).
+    pub const fn id(self) -> &'static str {
+        match self {
+            FitOrder::Fit => "fit",
+            FitOrder::Headroom => "headroom",
+            FitOrder::Speed => "speed",
+            FitOrder::Price => "price",
+            FitOrder::PerMillion => "mtok",
+        }
+    }
+
+    /// The order with this id.
+    pub fn parse(id: &str) -> Option<FitOrder> {
+        FitOrder::ALL.iter().copied().find(|o| o.id() == id)
+    }
+}
+
+/// Sorts fits by `order`, each order's ties in the default order. Devices that do not run the
+/// scenario stay after those that do in every order but headroom's.
+pub fn sort_fits_by(fits: &mut [Fit], order: FitOrder) {
+    sort_fits(fits);
+    let runs = |f: &Fit| f.verdict != Verdict::No;
+    let key = |f: &Fit| -> f64 {
+        match order {
+            FitOrder::Fit => 0.0,
+            FitOrder::Headroom => -f.headroom,
+            FitOrder::Speed => match f.speed.as_ref().and_then(|s| s.training_s) {
+                Some(t) => t,
+                None => -speed_key(f),
+            },
+            FitOrder::Price => price_key(f),
+            FitOrder::PerMillion => f
+                .cost
+                .training_run_usd
+                .or(f.cost.usd_per_million_tokens)
+                .filter(|x| x.is_finite())
+                .unwrap_or(f64::INFINITY),
+        }
+    };
+    // Stable: ties keep the default order.
+    fits.sort_by(|a, b| {
+        let group = |f: &Fit| u8::from(order != FitOrder::Headroom && !runs(f));
+        group(a).cmp(&group(b)).then_with(|| key(a).total_cmp(&key(b)))
+    });
+}
+
 fn price_key(f: &Fit) -> f64 {
     f.cost.usd_per_hour.or(f.cost.purchase_usd).unwrap_or(f64::INFINITY)
 }
@@ -1357,5 +1425,37 @@ mod better_runtime_tests {
         assert!(better_runtime(&small, &fit(&small, d).unwrap(), d).unwrap().is_none());
         let llama = Scenario { runtime: Some(Runtime::LlamaCpp), ..s };
         assert!(better_runtime(&llama, &fit(&llama, d).unwrap(), d).unwrap().is_none());
+    }
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+
+    #[test]
+    fn the_device_table_sorts_by_each_column() {
+        let s = Scenario::catalog("llama-3.1-8b");
+        let all = fit_all(&s).unwrap();
+        for order in FitOrder::ALL {
+            assert_eq!(FitOrder::parse(order.id()), Some(order));
+            let mut v = all.clone();
+            sort_fits_by(&mut v, order);
+            assert_eq!(v.len(), all.len());
+            let running: Vec<&Fit> = v.iter().take_while(|f| f.verdict != Verdict::No).collect();
+            match order {
+                FitOrder::Fit => assert_eq!(v, all, "the default order"),
+                FitOrder::Headroom => assert!(v.windows(2).all(|w| w[0].headroom >= w[1].headroom)),
+                FitOrder::Speed => assert!(running.windows(2).all(|w| speed_key(w[0]) >= speed_key(w[1]))),
+                FitOrder::Price => assert!(running.windows(2).all(|w| price_key(w[0]) <= price_key(w[1]))),
+                FitOrder::PerMillion => {
+                    let m = |f: &Fit| f.cost.usd_per_million_tokens.unwrap_or(f64::INFINITY);
+                    assert!(running.windows(2).all(|w| m(w[0]) <= m(w[1])));
+                }
+            }
+            if order != FitOrder::Headroom {
+                assert!(v.iter().skip(running.len()).all(|f| f.verdict == Verdict::No), "{order:?}");
+            }
+        }
+        assert_eq!(FitOrder::parse("nope"), None);
     }
 }
