@@ -9,10 +9,16 @@ macro_rules! ui_text {
         #[allow(missing_docs)]
         pub enum T { $($id,)* }
 
+        /// Each text's English and French, in the order of [`T`]: a table rather than a match,
+        /// so the WASM holds data, not a branch per text.
+        const TEXTS: &[(&str, &str)] = &[$(($en, $fr),)*];
+
         /// The words of `t` in `lang`.
         pub fn tr(lang: Lang, t: T) -> &'static str {
-            match (t, lang) {
-                $((T::$id, Lang::En) => $en, (T::$id, Lang::Fr) => $fr,)*
+            let (en, fr) = TEXTS[t as usize];
+            match lang {
+                Lang::En => en,
+                Lang::Fr => fr,
             }
         }
     };

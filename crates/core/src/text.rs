@@ -187,9 +187,15 @@ macro_rules! messages {
             $($(#[$doc])* $id,)*
         }
 
+        /// Each message's English and French templates, in the order of [`MsgId`]: a table
+        /// rather than a match, so the WASM holds data, not a branch per sentence.
+        const TEMPLATES: &[(&str, &str)] = &[$(($en, $fr),)*];
+
         fn template(id: MsgId, lang: Lang) -> &'static str {
-            match (id, lang) {
-                $((MsgId::$id, Lang::En) => $en, (MsgId::$id, Lang::Fr) => $fr,)*
+            let (en, fr) = TEMPLATES[id as usize];
+            match lang {
+                Lang::En => en,
+                Lang::Fr => fr,
             }
         }
     };
