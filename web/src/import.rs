@@ -434,7 +434,7 @@ pub async fn from_files(files: Vec<File>, progress: impl Fn(Progress)) -> Result
             return Err(parse_err("several GGUF files that are not parts of one split model: choose one"));
         }
         if let Some(n) = split_count {
-            parts.sort_by_key(|p| p.0);
+            headroom_core::sort::sort_by_key(&mut parts, |p| p.0);
             let have: Vec<u32> = parts.iter().map(|p| p.0).collect();
             let missing: Vec<String> =
                 (1..=n).filter(|i| !have.contains(i)).map(|i| format!("{i:05}")).collect();

@@ -784,7 +784,7 @@ fn LoraTargetsField() -> impl IntoView {
             if on {
                 list.push(k);
             }
-            list.sort();
+            headroom_core::sort::sort(&mut list);
             if list.is_empty() {
                 return;
             }
@@ -895,7 +895,7 @@ pub fn HardwareInputs() -> impl IntoView {
             && !sizes.contains(&m)
         {
             sizes.push(m);
-            sizes.sort_unstable();
+            headroom_core::sort::sort(&mut sizes);
         }
         for mib in sizes {
             v.push((mib.to_string(), format!("{} GiB", mib as f64 / 1024.0)));

@@ -747,7 +747,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         && let Some(t) = repack_term.clone()
     {
         terms.push(t);
-        terms.sort_by_key(|t| TermKind::ALL.iter().position(|k| *k == t.kind));
+        crate::sort::sort_by_key(&mut terms, |t| TermKind::ALL.iter().position(|k| *k == t.kind));
     }
     widen_for_confidence(&mut terms, r.confidence);
     widen_for_quant(&mut terms, &r.notices);
@@ -781,7 +781,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     if let Some(term) = repack_term.filter(|_| runtime != Runtime::Cpu) {
         let mut terms = host.terms.clone();
         terms.push(term);
-        terms.sort_by_key(|t| TermKind::ALL.iter().position(|k| *k == t.kind));
+        crate::sort::sort_by_key(&mut terms, |t| TermKind::ALL.iter().position(|k| *k == t.kind));
         host = Memory::from_terms(terms)?;
     }
     if cpu_layers {
@@ -1046,7 +1046,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         encoder_file,
         &mut notes,
     ));
-    gpu_terms.sort_by_key(|t| TermKind::ALL.iter().position(|k| *k == t.kind));
+    crate::sort::sort_by_key(&mut gpu_terms, |t| TermKind::ALL.iter().position(|k| *k == t.kind));
     widen_for_confidence(&mut gpu_terms, r.confidence);
     widen_for_quant(&mut gpu_terms, &r.notices);
     let memory = Memory::from_terms(gpu_terms)?;

@@ -710,7 +710,7 @@ pub fn fit_all(scenario: &Scenario) -> Result<Vec<Fit>> {
 
 /// Orders fits by verdict, then by price (cloud per hour, else purchase), then by speed.
 pub fn sort_fits(fits: &mut [Fit]) {
-    fits.sort_by(|a, b| {
+    crate::sort::sort_by(fits, |a, b| {
         a.verdict
             .cmp(&b.verdict)
             .then_with(|| price_key(a).total_cmp(&price_key(b)))
@@ -781,7 +781,7 @@ pub fn sort_fits_by(fits: &mut [Fit], order: FitOrder) {
         }
     };
     // Stable: ties keep the default order.
-    fits.sort_by(|a, b| {
+    crate::sort::sort_by(fits, |a, b| {
         let group = |f: &Fit| u8::from(order != FitOrder::Headroom && !runs(f));
         group(a).cmp(&group(b)).then_with(|| key(a).total_cmp(&key(b)))
     });
@@ -990,7 +990,7 @@ pub fn cheapest(
         .filter(|f| min_tokens_per_s.is_none_or(|m| speed_key(f) >= m || scenario.mode.is_training()))
         .filter(|f| price_key(f).is_finite())
         .collect();
-    fits.sort_by(|a, b| {
+    crate::sort::sort_by(&mut fits, |a, b| {
         price_key(a).total_cmp(&price_key(b)).then_with(|| speed_key(b).total_cmp(&speed_key(a)))
     });
     Ok(fits)
@@ -1021,7 +1021,7 @@ pub fn models_for(device: &Device, scenario: &Scenario) -> Result<Vec<ModelOnDev
             out.push(ModelOnDevice { model: m.id, format, fit });
         }
     }
-    out.sort_by(|a, b| speed_key(&b.fit).total_cmp(&speed_key(&a.fit)));
+    crate::sort::sort_by(&mut out, |a, b| speed_key(&b.fit).total_cmp(&speed_key(&a.fit)));
     Ok(out)
 }
 

@@ -39,6 +39,7 @@ pub mod quant;
 pub mod scenario;
 pub mod sglang;
 pub mod share;
+pub mod sort;
 pub mod speed;
 pub mod tensor;
 pub mod tensors;

@@ -567,7 +567,7 @@ pub fn bytes_by_format(p: &Priced, uniform: WeightFormat) -> Vec<(WeightFormat, 
             None => out.push((*f, *b)),
         }
     }
-    out.sort_by_key(|x| core::cmp::Reverse(x.1));
+    crate::sort::sort_by_key(&mut out, |x| core::cmp::Reverse(x.1));
     out
 }
 

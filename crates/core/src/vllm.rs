@@ -818,7 +818,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         c = c.saturating_mul(2);
     }
     contexts.push(len);
-    contexts.sort_unstable();
+    crate::sort::sort(&mut contexts);
     contexts.dedup();
     let table = contexts
         .into_iter()

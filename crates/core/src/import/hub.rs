@@ -342,7 +342,7 @@ pub fn plan(r: &HubRef, files: &[Listed]) -> Result<Plan> {
         .filter(|f| !f.path.rsplit('/').next().unwrap_or("").to_ascii_lowercase().starts_with("mmproj"))
         .map(|f| f.path.clone())
         .collect();
-    choices.sort();
+    crate::sort::sort(&mut choices);
     let want_gguf = r.file.is_some() || r.quant.is_some() || !has("config.json");
     if want_gguf && !choices.is_empty() {
         let first = match (&r.file, &r.quant) {
@@ -372,7 +372,7 @@ pub fn plan(r: &HubRef, files: &[Listed]) -> Result<Plan> {
             .map(|f| f.path.as_str())
             .filter(|p| p.rsplit('/').next().unwrap_or("").to_ascii_lowercase().starts_with("mmproj"))
             .collect();
-        projectors.sort_unstable();
+        crate::sort::sort(&mut projectors);
         let mmproj = projectors
             .iter()
             .find(|p| p.to_ascii_lowercase().contains("f16"))

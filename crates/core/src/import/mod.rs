@@ -20,6 +20,6 @@ fn totals_by<K: Copy + PartialEq>(items: impl Iterator<Item = (K, u64)>) -> Vec<
             None => v.push((k, b)),
         }
     }
-    v.sort_by_key(|e| core::cmp::Reverse(e.1));
+    crate::sort::sort_by_key(&mut v, |e| core::cmp::Reverse(e.1));
     v
 }

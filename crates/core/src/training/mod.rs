@@ -505,7 +505,7 @@ impl LoraTargets {
         if list.is_empty() {
             return Err(Error::invalid("lora_targets", "give at least one module kind, or all-linear"));
         }
-        list.sort();
+        crate::sort::sort(&mut list);
         list.dedup();
         Ok(LoraTargets::Some(list))
     }
