@@ -346,6 +346,20 @@ test('the device table sorts by each column, shows the cost of a million tokens,
   await shot('desktop-device-table-sorted');
 });
 
+test('detect my device: what the browser tells, how sure, and nothing sent', async ({ page, base }) => {
+  await page.goto(`${base}?v=1&model=llama-3.1-8b`);
+  await ready(page);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.click('#hr-detect');
+  const box = page.locator('#hr-detected[role="status"]');
+  await box.waitFor();
+  const text = await box.textContent();
+  assert(/Nothing is sent anywhere/.test(text), text);
+  assert(/GPU/.test(text), `the GPU is named or said unknown: ${text}`);
+  assertEq(requests.length, 0, `no request: ${requests.join(', ')}`);
+});
+
 test('seed slice: parameters and precision give the CLI figure, and the link keeps them', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&params=7B&weights=fp16`);
   await ready(page);

@@ -315,6 +315,13 @@ ui_text! {
     AltLayers => "{0} layers on the GPU", "{0} couches sur le GPU";
     AltSpeed => "about {0} tokens/s", "environ {0} tokens/s";
     AltSwitch => "Switch to {0}", "Passer à {0}";
+    DetectDevice => "Detect my device", "Détecter mon appareil";
+    DetectGpu => "Your browser reports a {0} GPU (its family, not the exact card nor its memory).", "Votre navigateur signale un GPU {0} (sa famille, pas la carte exacte ni sa mémoire).";
+    DetectNoGpu => "Your browser does not expose its GPU (WebGPU off, blocked or absent).", "Votre navigateur n'expose pas son GPU (WebGPU désactivé, bloqué ou absent).";
+    DetectRam => "At least {0} GB of RAM (browsers report 8 at most).", "Au moins {0} Go de RAM (les navigateurs en signalent 8 au plus).";
+    DetectThreads => "{0} CPU threads.", "{0} threads CPU.";
+    DetectPick => "A guess from the family: pick your card below. Nothing is sent anywhere.", "Une supposition d'après la famille : choisissez votre carte ci-dessous. Rien n'est envoyé nulle part.";
+    DetectUnsure => "Not enough to name a device: choose it, or give “my machine”. Nothing is sent anywhere.", "Pas assez pour nommer un appareil : choisissez-le, ou indiquez « ma machine ». Rien n'est envoyé nulle part.";
     StartFrom => "Start from", "Partir de";
     GoalChat => "Chat on my GPU at 8K", "Discuter sur mon GPU à 8K";
     GoalChatHelp => "llama.cpp with Q4_K_M, 8,192 tokens, one conversation", "llama.cpp en Q4_K_M, 8 192 tokens, une conversation";

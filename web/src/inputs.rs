@@ -905,6 +905,8 @@ pub fn HardwareInputs() -> impl IntoView {
     // Finding a device by its name, an alias or its memory ("4090", "24 GB", "m3 max"): one match
     // is chosen at once, several are offered (the first twelve), none is said.
     let search = RwSignal::new(String::new());
+    // What the browser tells of this machine (`None` inside: still asking).
+    let detect = RwSignal::new(None::<Option<crate::detect::Detected>>);
     let matches = Memo::new(move |_| {
         search.with(|q| catalog::search_devices(q).into_iter().map(|d| (d.id, d.name)).collect::<Vec<_>>())
     });
@@ -946,6 +948,30 @@ pub fn HardwareInputs() -> impl IntoView {
                 <input id="hr-device-search" type="search" autocomplete="off" spellcheck="false"
                     placeholder="4090, 24 GB, M3 Max…" prop:value=move || search.get() on:input=on_search/>
                 {found}
+                <button type="button" class="hr-chip" id="hr-detect" on:click=move |_| {
+                    detect.set(Some(None));
+                    leptos::task::spawn_local(async move { detect.set(Some(Some(crate::detect::detect().await))); });
+                }>{move || tr(lang.get(), T::DetectDevice)}</button>
+                {move || detect.get().map(|d| {
+                    let l = lang.get();
+                    match d {
+                        None => view! { <p class="hr-hint" id="hr-detected">"…"</p> }.into_any(),
+                        Some(found) => {
+                            let chips = found.candidates.clone();
+                            view! {
+                                <div class="hr-detected" id="hr-detected" role="status">
+                                    <p class="hr-hint">{found.describe(l)}</p>
+                                    <div class="hr-chips">
+                                        {chips.into_iter().take(8).map(|(id, name)| view! {
+                                            <button type="button" class="hr-chip" data-device=id
+                                                on:click=move |_| set_device(id.to_string())>{name}</button>
+                                        }).collect_view()}
+                                    </div>
+                                </div>
+                            }.into_any()
+                        }
+                    }
+                })}
             </div>
             <div class="hr-field">
                 <label for="hr-device">{move || tr(lang.get(), T::Device)}</label>

@@ -9,6 +9,7 @@
 
 mod api;
 mod byom;
+mod detect;
 mod embed;
 mod fields;
 mod i18n;
