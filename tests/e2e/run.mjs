@@ -802,6 +802,13 @@ test('phone: 360 px wide, nothing overflows', async ({ context, base, outDir }) 
   await ready(page);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `horizontal overflow of ${overflow}px`);
+  // Every tap target at least 24 × 24 px (WCAG 2.5.8), the device table's included.
+  await page.locator('.hr-devices tbody tr').first().waitFor();
+  const small = await page.$$eval('button, a, input, select, summary, textarea', (els) => els.filter((e) => {
+    const r = e.getBoundingClientRect();
+    return !(r.width === 0 && r.height === 0) && (r.height < 24 || r.width < 24);
+  }).map((e) => `${e.tagName.toLowerCase()}#${e.id} ${Math.round(e.getBoundingClientRect().width)}×${Math.round(e.getBoundingClientRect().height)}`));
+  assertEq(small.join(', '), '', 'tap targets under 24 px');
   await axe(page, 'phone');
   await page.screenshot({ path: path.join(outDir, 'phone.png'), fullPage: true });
   await page.close();
