@@ -834,6 +834,18 @@ test('embedded in a page of another origin, the frame resizes itself', async ({ 
   await page.waitForFunction(() => document.querySelector('iframe')?.getAttribute('data-headroom-height'), null, { timeout: 15000 });
   const h = await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
   assert(h > 150, `frame height ${h}`);
+  // Its content's height, not its viewport's: a frame set taller shrinks to the content.
+  const inner = await page.frameLocator('iframe').locator('main.hr-embed').evaluate((m) => m.getBoundingClientRect().height);
+  assert(Math.abs(h - inner) <= 2, `frame ${h} px for content of ${inner} px`);
+  // The host makes the frame taller and a little narrower (a responsive layout): the content
+  // reflows, and the frame comes back to the content's height.
+  await page.evaluate(() => { const f = document.querySelector('iframe'); f.style.height = '2000px'; f.style.width = '97%'; });
+  await page.waitForFunction((want) => {
+    const f = document.querySelector('iframe');
+    return Math.abs(f.getBoundingClientRect().height - want) <= 2;
+  }, inner, { timeout: 10000 }).catch(async () => {
+    throw new Error(`a 2000 px frame did not shrink to ${inner} px: ${await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height)}`);
+  });
   const frame = page.frameLocator('iframe');
   const want = cli(['estimate', '--model', 'qwen3-8b', '--weights', 'q4_k_m', '--device', 'rtx-4090']);
   assertEq(Number(await frame.locator('#hr-total-bytes').getAttribute('data-bytes')), want.memory.total, 'embedded total');

@@ -229,9 +229,10 @@ fn prefers_dark() -> bool {
 /// whenever the page's height changes (see `web/embed.js`).
 pub fn report_height() {
     let Some(window) = web_sys::window() else { return };
-    let Some(doc) = window.document() else { return };
-    let Some(root) = doc.document_element() else { return };
-    let height = root.scroll_height();
+    let Some(body) = window.document().and_then(|d| d.body()) else { return };
+    // The content's height (the body's box), not the viewport's: a frame taller than its
+    // content shrinks to it as well as a shorter one grows.
+    let height = body.offset_height();
     // At the top level the parent is the window itself, and the message goes nowhere.
     if let Ok(Some(parent)) = window.parent() {
         let msg = js_sys::Object::new();
@@ -243,11 +244,10 @@ pub fn report_height() {
 
 /// Keeps the parent informed of the page's height as it changes.
 pub fn observe_height() {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Some(root) = doc.document_element() else { return };
+    let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) else { return };
     let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(report_height);
     if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
-        observer.observe(&root);
+        observer.observe(&body);
         // The observer lives as long as the page.
         std::mem::forget(observer);
     }
