@@ -270,14 +270,14 @@ fn en(m: &Msg) -> String {
     m.render(Lang::En)
 }
 
-/// The `--json` object of `spec/cli.md`: every size in bytes, absent terms as 0.
-/// [`fit::better_runtime`] for the scenario's device.
+/// [`headroom_core::fit::better_runtime`] for the scenario's device.
 fn better(scenario: &Scenario, f: Option<&Fit>) -> Option<Fit> {
     let f = f?;
     let d = headroom_core::fit::device_of(scenario.device.as_ref()?).ok()?;
     headroom_core::fit::better_runtime(scenario, f, &d).ok().flatten().map(|(_, f)| f)
 }
 
+/// The `--json` object of `spec/cli.md`: every size in bytes, absent terms as 0.
 pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
     let doc = Json {
         better_runtime: better(scenario, fit).map(|f| json_fit(&f, true)),
