@@ -149,13 +149,15 @@ pub fn Results() -> impl IntoView {
         request_animation_frame(move || {
             set_timeout(
                 move || {
-                    // A later change has its own turn coming: skip this one.
-                    if generation.get_value() != g {
+                    // A later change has its own turn coming: skip this one; and nothing to do
+                    // once the page is gone (unmounted before its turn).
+                    if generation.try_get_value() != Some(g) {
                         return;
                     }
-                    fits.set(Some(ui.scenario.with_untracked(fit::fit_all).unwrap_or_default()));
-                    settled.update(|n| *n += 1);
-                    pending.set(false);
+                    let Some(all) = ui.scenario.try_with_untracked(fit::fit_all) else { return };
+                    fits.try_set(Some(all.unwrap_or_default()));
+                    settled.try_update(|n| *n += 1);
+                    pending.try_set(false);
                 },
                 std::time::Duration::ZERO,
             );

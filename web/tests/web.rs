@@ -32,6 +32,17 @@ fn search() -> String {
     web_sys::window().unwrap().location().search().unwrap()
 }
 
+/// Waits `ms` milliseconds (the link is written once changes pause).
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+}
+
 #[wasm_bindgen_test]
 async fn mounts_and_shows_weights_from_the_link() {
     let root = fresh_root("?v=1&params=7B&weights=fp16");
@@ -52,6 +63,9 @@ async fn typing_a_count_updates_the_figure_and_the_link() {
     leptos::task::tick().await;
     // Default precision for a bare count is bf16: 2 bytes per parameter.
     assert_eq!(bytes(&root, "#hr-weights-bytes"), Some(1_000_000_000));
+    // The link follows once changes pause.
+    assert!(!search().contains("params=500M"), "written at once: {}", search());
+    sleep(300).await;
     assert!(search().contains("params=500M"), "{}", search());
 }
 
@@ -74,6 +88,7 @@ async fn switching_mode_and_weights_recomputes() {
     let lora: web_sys::HtmlElement = root.query_selector("#hr-mode-lora").unwrap().unwrap().unchecked_into();
     lora.click();
     leptos::task::tick().await;
+    sleep(300).await;
     assert!(search().contains("mode=lora"), "{}", search());
     assert!(bytes(&root, "#hr-adapters-bytes").is_some_and(|b| b > 0));
     let select: web_sys::HtmlSelectElement =
@@ -81,6 +96,7 @@ async fn switching_mode_and_weights_recomputes() {
     select.set_value("nf4");
     select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     leptos::task::tick().await;
+    sleep(300).await;
     assert!(search().contains("weights=nf4"), "{}", search());
 }
 
