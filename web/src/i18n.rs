@@ -322,6 +322,7 @@ ui_text! {
     DetectThreads => "{0} CPU threads.", "{0} threads CPU.";
     DetectPick => "A guess from the family: pick your card below. Nothing is sent anywhere.", "Une supposition d'après la famille : choisissez votre carte ci-dessous. Rien n'est envoyé nulle part.";
     DetectUnsure => "Not enough to name a device: choose it, or give “my machine”. Nothing is sent anywhere.", "Pas assez pour nommer un appareil : choisissez-le, ou indiquez « ma machine ». Rien n'est envoyé nulle part.";
+    GibUnit => " GiB", "\u{a0}Gio";
     StartFrom => "Start from", "Partir de";
     GoalChat => "Chat on my GPU at 8K", "Discuter sur mon GPU à 8K";
     GoalChatHelp => "llama.cpp with Q4_K_M, 8,192 tokens, one conversation", "llama.cpp en Q4_K_M, 8 192 tokens, une conversation";

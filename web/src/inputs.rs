@@ -898,7 +898,9 @@ pub fn HardwareInputs() -> impl IntoView {
             headroom_core::sort::sort(&mut sizes);
         }
         for mib in sizes {
-            v.push((mib.to_string(), format!("{} GiB", mib as f64 / 1024.0)));
+            let gib =
+                headroom_core::text::format_num(mib as f64 / 1024.0, if mib % 1024 == 0 { 0 } else { 1 }, l);
+            v.push((mib.to_string(), format!("{gib}{}", tr(l, T::GibUnit))));
         }
         v
     });

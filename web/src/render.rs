@@ -867,11 +867,12 @@ pub fn chart(pts: &[SweepPoint], capacity: Option<Bytes>, current: u64, l: Lang)
         let yy = y(v);
         let _ = write!(
             s,
-            "<line class=\"hr-grid\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\"></line><text class=\"hr-axis\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{} GiB</text>",
+            "<line class=\"hr-grid\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\"></line><text class=\"hr-axis\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}{}</text>",
             W - RIGHT,
             LEFT - 6.0,
             yy + 4.0,
-            format_num(v, if step < 1.0 { 1 } else { 0 }, l)
+            format_num(v, if step < 1.0 { 1 } else { 0 }, l),
+            tr(l, T::GibUnit)
         );
         v += step;
     }

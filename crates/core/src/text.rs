@@ -157,21 +157,29 @@ pub fn format_num(x: f64, decimals: u8, lang: Lang) -> String {
     }
 }
 
-/// A size in decimal GB with its binary GiB beside it: `14.00 GB (13.04 GiB)`.
+/// A size in decimal GB with its binary GiB beside it: `14.00 GB (13.04 GiB)`; in French, with
+/// French units and typography: `14,00 Go (13,04 Gio)`, a no-break space before each unit.
 pub fn format_size(b: Bytes, lang: Lang) -> String {
+    let fr = lang == Lang::Fr;
     let (v, unit, vb, unit_b) = if b.get() >= 1_000_000_000 {
-        (b.as_gb(), "GB", b.as_gib(), "GiB")
+        (b.as_gb(), if fr { "Go" } else { "GB" }, b.as_gib(), if fr { "Gio" } else { "GiB" })
     } else if b.get() >= 1_000_000 {
-        (b.get() as f64 / 1e6, "MB", b.as_mib(), "MiB")
+        (b.get() as f64 / 1e6, if fr { "Mo" } else { "MB" }, b.as_mib(), if fr { "Mio" } else { "MiB" })
     } else {
-        (b.get() as f64 / 1e3, "KB", b.get() as f64 / 1024.0, "KiB")
+        (
+            b.get() as f64 / 1e3,
+            if fr { "ko" } else { "KB" },
+            b.get() as f64 / 1024.0,
+            if fr { "Kio" } else { "KiB" },
+        )
     };
+    let space = if fr { '\u{a0}' } else { ' ' };
     let mut s = format_num(v, 2, lang);
-    s.push(' ');
+    s.push(space);
     s.push_str(unit);
     s.push_str(" (");
     s.push_str(&format_num(vb, 2, lang));
-    s.push(' ');
+    s.push(space);
     s.push_str(unit_b);
     s.push(')');
     s
@@ -1020,6 +1028,15 @@ mod tests {
         );
         assert_eq!(m.render(Lang::En), "7,000,000,000 parameters × 2.0 bytes per parameter (FP16)");
         assert!(m.render(Lang::Fr).starts_with("7\u{202f}000"));
+    }
+
+    #[test]
+    fn sizes_in_each_language() {
+        let b = Bytes::new(14_000_000_000);
+        assert_eq!(format_size(b, Lang::En), "14.00 GB (13.04 GiB)");
+        assert_eq!(format_size(b, Lang::Fr), "14,00\u{a0}Go (13,04\u{a0}Gio)");
+        assert_eq!(format_size(Bytes::new(536_870_912), Lang::Fr), "536,87\u{a0}Mo (512,00\u{a0}Mio)");
+        assert_eq!(format_size(Bytes::new(2048), Lang::Fr), "2,05\u{a0}ko (2,00\u{a0}Kio)");
     }
 
     #[test]
