@@ -41,19 +41,27 @@ pub fn term_name(kind: TermKind, lang: Lang) -> String {
     Msg::new(kind.name(), Vec::new()).render(lang)
 }
 
-/// Tokens per second, readable.
-pub fn tps(x: f64) -> String {
-    headroom_core::text::format_rate(x).unwrap_or_else(|| "—".into())
+/// Tokens per second, readable, with the language's decimal mark.
+pub fn tps(x: f64, l: Lang) -> String {
+    match headroom_core::text::format_rate(x) {
+        Some(s) if l == Lang::Fr => s.replace('.', ","),
+        Some(s) => s,
+        None => "—".into(),
+    }
 }
 
-/// Dollars, readable.
-pub fn money(x: f64) -> String {
-    if x >= 100.0 {
-        format!("${x:.0}")
+/// Dollars, readable: `$0.320` in English, `0,320 $` in French.
+pub fn money(x: f64, l: Lang) -> String {
+    let decimals = if x >= 100.0 {
+        0
     } else if x >= 1.0 {
-        format!("${x:.2}")
+        2
     } else {
-        format!("${x:.3}")
+        3
+    };
+    match l {
+        Lang::En => format!("${x:.decimals$}"),
+        Lang::Fr => format!("{}\u{a0}$", format_num(x, decimals as u8, l)),
     }
 }
 
@@ -131,7 +139,7 @@ pub fn resources(e: &Estimate, fit: Option<&Fit>, l: Lang) -> String {
     if e.training.is_some() {
         compute = format!("{compute} · {} {}", format_int(e.trainable_params, l), tr(l, T::Trainable));
     } else if let Some(t) = speed {
-        compute = format!("{compute} · {} {}", tps(t), tr(l, T::TokS));
+        compute = format!("{compute} · {} {}", tps(t, l), tr(l, T::TokS));
     }
     let card = |id: &str, label: &str, value: &str, bytes: Option<Bytes>, small: &str| {
         let data = bytes.map(|b| format!(" data-bytes=\"{}\"", b.get())).unwrap_or_default();
@@ -537,7 +545,7 @@ pub fn speed(e: &Estimate, f: &Fit, l: Lang) -> String {
             tr(l, T::TrainingTime),
             sp.training_s.map_or("—".into(), |t| duration(t, l)),
             tr(l, T::RunCost),
-            c.training_run_usd.map_or("—".into(), money)
+            c.training_run_usd.map_or("—".into(), |x| money(x, l))
         );
     } else {
         let _ = write!(
@@ -546,30 +554,30 @@ pub fn speed(e: &Estimate, f: &Fit, l: Lang) -> String {
              <dt>{}</dt><dd>{} {}</dd><dt>{}</dt><dd id=\"hr-ttft\">{}</dd><dt>{}</dt><dd>{} {}</dd>",
             tr(l, T::Decode),
             sp.decode_tokens_per_s,
-            tps(sp.decode_tokens_per_s),
+            tps(sp.decode_tokens_per_s, l),
             tr(l, T::TokS),
             tr(l, T::LimitedBy),
             limit_text(sp.decode_limit, l),
             tr(l, T::Prefill),
-            tps(sp.prefill_tokens_per_s),
+            tps(sp.prefill_tokens_per_s, l),
             tr(l, T::TokS),
             tr(l, T::Ttft),
             duration(sp.ttft_s, l),
             tr(l, T::Aggregate),
-            tps(sp.aggregate_tokens_per_s),
+            tps(sp.aggregate_tokens_per_s, l),
             tr(l, T::TokS)
         );
     }
     s.push_str("</dl>");
     let mut costs = Vec::new();
     if let Some(h) = c.usd_per_hour {
-        costs.push(format!("{}{}", money(h), tr(l, T::PerHour)));
+        costs.push(format!("{}{}", money(h, l), tr(l, T::PerHour)));
     }
     if let Some(p) = c.purchase_usd {
-        costs.push(format!("{}: {}", tr(l, T::Price), money(p)));
+        costs.push(format!("{}: {}", tr(l, T::Price), money(p, l)));
     }
     if let Some(m) = c.usd_per_million_tokens {
-        costs.push(format!("{} {}", money(m), tr(l, T::PerMillion)));
+        costs.push(format!("{} {}", money(m, l), tr(l, T::PerMillion)));
     }
     if let Some(b) = c.break_even_months {
         costs.push(format!("{} {} {}", tr(l, T::BreakEven), format_num(b, 1, l), tr(l, T::Months)));
@@ -706,7 +714,7 @@ fn compare_rows(
     };
     rows.push((tr(l, T::Device).to_string(), v(af), v(bf)));
     let sp = |f: Option<&Fit>| {
-        f.and_then(|f| f.speed.as_ref()).map_or("—".to_string(), |s| tps(s.decode_tokens_per_s))
+        f.and_then(|f| f.speed.as_ref()).map_or("—".to_string(), |s| tps(s.decode_tokens_per_s, l))
     };
     rows.push((tr(l, T::Decode).to_string(), sp(af), sp(bf)));
     rows
@@ -778,15 +786,16 @@ pub fn devices(
         let price = f
             .cost
             .usd_per_hour
-            .map(|h| format!("{}{}", money(h), tr(l, T::PerHour)))
-            .or(f.cost.purchase_usd.map(money))
+            .map(|h| format!("{}{}", money(h, l), tr(l, T::PerHour)))
+            .or(f.cost.purchase_usd.map(|x| money(x, l)))
             .unwrap_or_else(|| "—".into());
         let speed = f.speed.as_ref().map_or("—".into(), |sp| match sp.training_s {
             Some(t) => duration(t, l),
-            None => tps(sp.decode_tokens_per_s),
+            None => tps(sp.decode_tokens_per_s, l),
         });
         let per = if training { f.cost.training_run_usd } else { f.cost.usd_per_million_tokens };
-        let per = per.filter(|x| x.is_finite() && f.verdict != Verdict::No).map_or("—".into(), money);
+        let per =
+            per.filter(|x| x.is_finite() && f.verdict != Verdict::No).map_or("—".into(), |x| money(x, l));
         // The chosen device's row says so; each button's name says which device it selects.
         let (row, current) =
             if selected == Some(f.device) { (" hr-selected", " aria-current=\"true\"") } else { ("", "") };
@@ -1085,7 +1094,7 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
         } else if sp.decode_tokens_per_s > 0.0 {
             lines.push(fill(
                 tr(l, T::AnswerSpeed),
-                &[&tps(sp.decode_tokens_per_s), limit_text(sp.decode_limit, l)],
+                &[&tps(sp.decode_tokens_per_s, l), limit_text(sp.decode_limit, l)],
             ));
         }
     }
@@ -1103,7 +1112,7 @@ pub fn better_runtime(r: Runtime, f: &Fit, l: Lang) -> String {
         parts.push(fill(tr(l, T::AltLayers), &[&format_int(k, l)]));
     }
     if let Some(sp) = f.speed.as_ref().filter(|sp| sp.decode_tokens_per_s > 0.0) {
-        parts.push(fill(tr(l, T::AltSpeed), &[&tps(sp.decode_tokens_per_s)]));
+        parts.push(fill(tr(l, T::AltSpeed), &[&tps(sp.decode_tokens_per_s, l)]));
     }
     format!(
         "<p class=\"hr-answer-alt\" id=\"hr-answer-alt\">{} <button type=\"button\" class=\"hr-chip\" id=\"hr-switch-runtime\" data-action=\"runtime\" data-arg=\"{}\">{}</button></p>",
@@ -1221,7 +1230,7 @@ pub fn question_answer(found: &Found, apply: Option<&str>, l: Lang) -> String {
             for (name, format, f, href) in list.iter().take(12) {
                 let speed =
                     f.speed.as_ref().filter(|sp| sp.decode_tokens_per_s > 0.0).map_or(String::new(), |sp| {
-                        format!(" · {} {}", tps(sp.decode_tokens_per_s), tr(l, T::TokS))
+                        format!(" · {} {}", tps(sp.decode_tokens_per_s, l), tr(l, T::TokS))
                     });
                 let _ = write!(
                     s,
@@ -1241,13 +1250,13 @@ pub fn question_answer(found: &Found, apply: Option<&str>, l: Lang) -> String {
             let _ = write!(s, "<p>{}</p><ol class=\"hr-found\">", tr(l, T::ACheapest));
             for (f, href) in list.iter().take(8) {
                 let price = match (f.cost.usd_per_hour, f.cost.purchase_usd) {
-                    (Some(h), _) => format!("{}/h", money(h)),
-                    (None, Some(p)) => money(p),
+                    (Some(h), _) => format!("{}/h", money(h, l)),
+                    (None, Some(p)) => money(p, l),
                     (None, None) => "—".into(),
                 };
                 let speed =
                     f.speed.as_ref().filter(|sp| sp.decode_tokens_per_s > 0.0).map_or(String::new(), |sp| {
-                        format!(" · {} {}", tps(sp.decode_tokens_per_s), tr(l, T::TokS))
+                        format!(" · {} {}", tps(sp.decode_tokens_per_s, l), tr(l, T::TokS))
                     });
                 let _ = write!(s, "<li><a href=\"{}\">{}</a> · {price}{speed}</li>", esc(href), esc(f.name));
             }
@@ -1292,7 +1301,7 @@ mod tests {
             "{en}"
         );
         let sp = f.speed.as_ref().unwrap();
-        assert!(en.contains(&format!("About {} tokens/s", tps(sp.decode_tokens_per_s))), "{en}");
+        assert!(en.contains(&format!("About {} tokens/s", tps(sp.decode_tokens_per_s, Lang::En))), "{en}");
         assert!(fr.contains("Tourne sur") && fr.contains("limité par"), "{fr}");
         // A 70B in BF16 on a 4090 spills to system RAM with llama.cpp: said, with its layers.
         let s = Scenario {
@@ -1333,6 +1342,17 @@ mod tests {
         let q = questions(false, false, None, Lang::En);
         assert_eq!(q.matches(" disabled").count(), 4, "only the cheapest device needs no device: {q}");
         assert!(questions(true, true, None, Lang::En).contains("Largest micro-batch"));
+    }
+
+    #[test]
+    fn speeds_and_prices_in_each_language() {
+        assert_eq!(tps(31.6, Lang::Fr).replace(',', "."), tps(31.6, Lang::En));
+        assert!(tps(31.6, Lang::Fr).contains(',') && !tps(31.6, Lang::Fr).contains('.'));
+        assert_eq!(money(0.32, Lang::En), "$0.320");
+        assert_eq!(money(0.32, Lang::Fr), "0,320\u{a0}$");
+        assert_eq!(money(1599.0, Lang::En), "$1599");
+        assert!(money(1599.0, Lang::Fr).ends_with("\u{a0}$"));
+        assert_eq!(tps(f64::NAN, Lang::Fr), "—");
     }
 
     #[test]
