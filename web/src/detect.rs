@@ -48,53 +48,6 @@ impl Detected {
     }
 }
 
-/// Catalog devices a WebGPU vendor and architecture point to: the architecture's generation
-/// of the vendor's cards (a family, never one card: the browser does not say which).
-pub fn candidates(vendor: &str, architecture: &str) -> Vec<(&'static str, &'static str)> {
-    let v = vendor.to_ascii_lowercase();
-    let a = architecture.to_ascii_lowercase();
-    // Compute capabilities (NVIDIA) or name words (others) of each architecture's cards.
-    let nvidia: Option<&[u16]> = match a.as_str() {
-        x if x.contains("blackwell") => Some(&[100, 120]),
-        x if x.contains("hopper") => Some(&[90]),
-        x if x.contains("lovelace") || x.contains("ada") => Some(&[89]),
-        x if x.contains("ampere") => Some(&[80, 86]),
-        x if x.contains("turing") => Some(&[75]),
-        x if x.contains("volta") => Some(&[70]),
-        _ => None,
-    };
-    let words: &[&str] = if v.contains("apple") {
-        &["apple"]
-    } else if v.contains("amd") || v.contains("ati") {
-        match a.as_str() {
-            x if x.contains("rdna-3") || x.contains("rdna3") => &["rx 7"],
-            x if x.contains("rdna-4") || x.contains("rdna4") => &["rx 9"],
-            x if x.contains("rdna-2") || x.contains("rdna2") => &["rx 6"],
-            x if x.contains("cdna") => &["instinct"],
-            _ => &["amd"],
-        }
-    } else if v.contains("intel") {
-        &["intel"]
-    } else {
-        &[]
-    };
-    catalog::devices()
-        .iter()
-        .filter(|d| d.kind != catalog::device::DeviceKind::Cloud && d.count <= 1)
-        .filter(|d| {
-            if v.contains("nvidia") {
-                d.vendor == "NVIDIA" && nvidia.is_some_and(|cc| cc.contains(&d.compute_capability))
-            } else if words.is_empty() {
-                false
-            } else {
-                let name = d.name.to_ascii_lowercase();
-                words.iter().any(|w| name.contains(w))
-            }
-        })
-        .map(|d| (d.id, d.name))
-        .collect()
-}
-
 fn get(target: &JsValue, key: &str) -> Option<JsValue> {
     js_sys::Reflect::get(target, &JsValue::from_str(key)).ok().filter(|v| !v.is_undefined() && !v.is_null())
 }
@@ -116,7 +69,10 @@ pub async fn detect() -> Detected {
         d.architecture = get(&info, "architecture").and_then(|v| v.as_string());
     }
     if let Some(v) = &d.vendor {
-        d.candidates = candidates(v, d.architecture.as_deref().unwrap_or(""));
+        d.candidates = catalog::devices_of_family(v, d.architecture.as_deref().unwrap_or(""))
+            .into_iter()
+            .map(|d| (d.id, d.name))
+            .collect();
     }
     d
 }
@@ -126,15 +82,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_architecture_points_to_its_generation_never_one_card() {
-        let ada = candidates("nvidia", "lovelace");
-        assert!(ada.iter().any(|(id, _)| *id == "rtx-4090") && ada.len() > 3, "{ada:?}");
-        assert!(ada.iter().all(|(id, _)| catalog::device(id).unwrap().compute_capability == 89));
-        let ampere = candidates("NVIDIA", "ampere");
-        assert!(ampere.iter().any(|(id, _)| *id == "rtx-3090"));
-        assert!(candidates("apple", "metal-3").iter().all(|(_, n)| n.to_ascii_lowercase().contains("apple")));
-        assert!(candidates("nvidia", "").is_empty(), "no architecture: no guess");
-        assert!(candidates("qualcomm", "adreno").is_empty());
+    fn what_was_found_is_said_with_how_sure() {
         let none = Detected { memory_gb: Some(8.0), threads: Some(16), ..Detected::default() };
         let s = none.describe(Lang::En);
         assert!(s.contains("does not expose") && s.contains("8 GB") && s.contains("16"), "{s}");

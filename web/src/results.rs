@@ -78,10 +78,7 @@ pub fn Answer() -> impl IntoView {
     let better = Memo::new(move |_| {
         ui.result.with(|r| {
             let f = r.as_ref().ok()?.1.as_ref()?;
-            ui.scenario.with(|s| {
-                let d = fit::device_of(s.device.as_ref()?).ok()?;
-                fit::better_runtime(s, f, &d).ok().flatten()
-            })
+            ui.scenario.with(|s| fit::better_runtime_here(s, f))
         })
     });
     let html = move || {

@@ -270,11 +270,9 @@ fn en(m: &Msg) -> String {
     m.render(Lang::En)
 }
 
-/// [`headroom_core::fit::better_runtime`] for the scenario's device.
+/// [`headroom_core::fit::better_runtime_here`]'s fit.
 fn better(scenario: &Scenario, f: Option<&Fit>) -> Option<Fit> {
-    let f = f?;
-    let d = headroom_core::fit::device_of(scenario.device.as_ref()?).ok()?;
-    headroom_core::fit::better_runtime(scenario, f, &d).ok().flatten().map(|(_, f)| f)
+    headroom_core::fit::better_runtime_here(scenario, f?).map(|(_, f)| f)
 }
 
 /// The `--json` object of `spec/cli.md`: every size in bytes, absent terms as 0.

@@ -956,6 +956,12 @@ pub fn better_runtime(scenario: &Scenario, current: &Fit, device: &Device) -> Re
     Ok((f.verdict.rank() > current.verdict.rank()).then_some((Runtime::LlamaCpp, f)))
 }
 
+/// [`better_runtime`] on the scenario's own device (`None` without one, or when none does better).
+pub fn better_runtime_here(scenario: &Scenario, current: &Fit) -> Option<(Runtime, Fit)> {
+    let device = device_of(scenario.device.as_ref()?).ok()?;
+    better_runtime(scenario, current, &device).ok().flatten()
+}
+
 /// The most faithful format (in [`QUANT_LADDER`] order) whose scenario fits the device entirely,
 /// with its fit.
 ///

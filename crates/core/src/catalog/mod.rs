@@ -177,6 +177,53 @@ fn memory_words(w: &str) -> Option<f64> {
     digits.parse::<f64>().ok().filter(|v| *v > 0.0 && v.is_finite())
 }
 
+/// Catalog devices a GPU vendor and architecture name (as WebGPU's adapter information gives
+/// them: `nvidia` + `lovelace`, `amd` + `rdna-3`, `apple`): that generation of the vendor's
+/// single cards, a family, never one card; empty when the architecture says nothing known.
+pub fn devices_of_family(vendor: &str, architecture: &str) -> Vec<&'static Device> {
+    let v = vendor.to_ascii_lowercase();
+    let a = architecture.to_ascii_lowercase();
+    // Compute capabilities (NVIDIA) or name words (others) of each architecture's cards.
+    let nvidia: Option<&[u16]> = match a.as_str() {
+        x if x.contains("blackwell") => Some(&[100, 120]),
+        x if x.contains("hopper") => Some(&[90]),
+        x if x.contains("lovelace") || x.contains("ada") => Some(&[89]),
+        x if x.contains("ampere") => Some(&[80, 86]),
+        x if x.contains("turing") => Some(&[75]),
+        x if x.contains("volta") => Some(&[70]),
+        _ => None,
+    };
+    let words: &[&str] = if v.contains("apple") {
+        &["apple"]
+    } else if v.contains("amd") || v.contains("ati") {
+        match a.as_str() {
+            x if x.contains("rdna-3") || x.contains("rdna3") => &["rx 7"],
+            x if x.contains("rdna-4") || x.contains("rdna4") => &["rx 9"],
+            x if x.contains("rdna-2") || x.contains("rdna2") => &["rx 6"],
+            x if x.contains("cdna") => &["instinct"],
+            _ => &["amd"],
+        }
+    } else if v.contains("intel") {
+        &["intel"]
+    } else {
+        &[]
+    };
+    DEVICES
+        .iter()
+        .filter(|d| d.kind != DeviceKind::Cloud && d.count <= 1)
+        .filter(|d| {
+            if v.contains("nvidia") {
+                d.vendor == "NVIDIA" && nvidia.is_some_and(|cc| cc.contains(&d.compute_capability))
+            } else if words.is_empty() {
+                false
+            } else {
+                let name = d.name.to_ascii_lowercase();
+                words.iter().any(|w| name.contains(w))
+            }
+        })
+        .collect()
+}
+
 /// Devices of a kind, in catalog order.
 pub fn devices_of(kind: DeviceKind) -> impl Iterator<Item = &'static Device> {
     DEVICES.iter().filter(move |d| d.kind == kind)
@@ -250,6 +297,21 @@ fn family_words(config: &str) -> alloc::string::String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_architecture_points_to_its_generation_never_one_card() {
+        let ada = devices_of_family("nvidia", "lovelace");
+        assert!(ada.iter().any(|d| d.id == "rtx-4090") && ada.len() > 3);
+        assert!(ada.iter().all(|d| d.compute_capability == 89));
+        assert!(devices_of_family("NVIDIA", "ampere").iter().any(|d| d.id == "rtx-3090"));
+        assert!(
+            devices_of_family("apple", "metal-3")
+                .iter()
+                .all(|d| d.name.to_ascii_lowercase().contains("apple"))
+        );
+        assert!(devices_of_family("nvidia", "").is_empty(), "no architecture: no guess");
+        assert!(devices_of_family("qualcomm", "adreno").is_empty());
+    }
 
     #[test]
     fn devices_are_found_by_id_alias_words_and_memory() {
