@@ -215,16 +215,24 @@ proptest! {
     #[test]
     fn whole_links_round_trip(
         s in scenario(),
-        pinned in proptest::option::of(scenario()),
+        pinned in proptest::collection::vec((scenario(), "[ -~éà\u{202f}]{0,50}"), 0..=4),
+        units in 0usize..3,
         fr in any::<bool>(),
         dark in proptest::option::of(any::<bool>()),
         embed in any::<bool>(),
     ) {
-        use headroom_core::share::{Link, Theme};
-        use headroom_core::text::Lang;
+        use headroom_core::share::{Link, Pinned, Theme};
+        use headroom_core::text::{Lang, Units};
+        let compare: Vec<Pinned> =
+            pinned.into_iter().enumerate().map(|(i, (p, name))| Pinned::new(i, &name, p)).collect();
+        for p in &compare {
+            prop_assert!(!p.name.is_empty() && p.name.chars().count() <= share::MAX_PIN_NAME);
+            prop_assert_eq!(p.name.trim(), p.name.as_str());
+        }
         let link = Link {
             scenario: s,
-            compare: pinned,
+            compare,
+            units: Units::ALL[units],
             lang: Some(if fr { Lang::Fr } else { Lang::En }),
             theme: dark.map(|d| if d { Theme::Dark } else { Theme::Light }),
             embed,

@@ -91,3 +91,62 @@ fn embeddings_in_system_ram_do_not_limit_decoding() {
         assert_ne!(speed.decode_limit, Limit::HostMemory, "{model}");
     }
 }
+
+/// The whole measured dataset (`crates/core/data/measured.tsv`, shown beside the estimate on the
+/// page and in the CLI): each row against the estimate at its own setting.
+#[test]
+fn the_measured_dataset_against_the_estimate() {
+    use headroom_core::measured::{self, Phase};
+    let all = measured::all().unwrap();
+    let mut rows = Vec::new();
+    for m in &all {
+        for d in &m.devices {
+            let s = Scenario { device: None, ..Scenario::catalog(m.model) };
+            let at = m.scenario(&s, d);
+            let (_, f) = headroom_core::fit::estimate_with_device(&at).unwrap();
+            let f = f.unwrap();
+            let Some(sp) = f.speed.filter(|_| f.verdict == Verdict::Fits) else {
+                eprintln!("no speed: {} {} on {d} ({:?})", m.hardware, m.weights.id(), f.verdict);
+                continue;
+            };
+            let est = match m.phase {
+                Phase::Prefill => sp.prefill_tokens_per_s,
+                Phase::Decode => sp.decode_tokens_per_s,
+            };
+            rows.push((
+                m.phase,
+                m.hardware,
+                m.weights.id(),
+                *d,
+                m.tokens_per_s,
+                est,
+                est / m.tokens_per_s - 1.0,
+            ));
+        }
+    }
+    for r in &rows {
+        eprintln!("{:?}\t{}\t{}\t{}\t{:.1}\t{:.1}\t{:+.0}%", r.0, r.1, r.2, r.3, r.4, r.5, r.6 * 100.0);
+    }
+    // Where the device's compute is not known the estimate gives no prefill speed (0): the page
+    // then shows the measurement alone. Those rows are left out of the scores.
+    let score = |phase: Phase| {
+        let mut e: Vec<f64> = rows.iter().filter(|r| r.0 == phase && r.5 > 0.0).map(|r| r.6.abs()).collect();
+        e.sort_by(f64::total_cmp);
+        let within = |t: f64| e.iter().filter(|x| **x <= t).count() as f64 / e.len() as f64;
+        let median = e[e.len() / 2];
+        eprintln!(
+            "{phase:?}: {} rows, median {:.0}% off, {:.0}% within 35%",
+            e.len(),
+            median * 100.0,
+            within(0.35) * 100.0
+        );
+        (e.len(), median, within(0.35))
+    };
+    // Decode (memory-bound) is the estimate's strong side: the project's 35% on nearly every row.
+    // Prefill is compute-bound and llama.cpp's quantized kernels (int8 MMQ on CUDA) are not what
+    // the FP16 peak predicts: scored, and kept from getting worse, as BENCHMARKS.md records.
+    let (n, median, within) = score(Phase::Decode);
+    assert!(n >= 60 && median <= 0.15 && within >= 0.95, "decode: median {median}, within 35% {within}");
+    let (n, median, within) = score(Phase::Prefill);
+    assert!(n >= 30 && median <= 0.25 && within >= 0.55, "prefill: median {median}, within 35% {within}");
+}

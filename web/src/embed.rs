@@ -26,6 +26,7 @@ pub fn EmbedView() -> impl IntoView {
     };
     let html = move || {
         let l = lang.get();
+        let _units = crate::render::write_sizes_in(ui.units.get());
         ui.result.with(|r| match r {
             Err(e) => crate::render::error(e, l),
             Ok((e, f)) => ui.scenario.with(|s| crate::render::embed(e, f.as_ref(), s, l)),

@@ -47,6 +47,7 @@ ui_text! {
     Context => "Context (tokens per sequence)", "Contexte (tokens par séquence)";
     Concurrency => "Concurrent requests", "Requêtes simultanées";
     MicroBatch => "Micro-batch (sequences)", "Micro-batch (séquences)";
+    BatchOrUsers => "Sequences at once (requests or micro-batch)", "Séquences à la fois (requêtes ou micro-batch)";
     Runtime => "Runtime", "Runtime";
     ByFormat => "usual for the format", "habituel pour le format";
     FlashAttention => "Flash attention", "Flash attention";
@@ -198,8 +199,14 @@ ui_text! {
     Select => "Select", "Choisir";
     Compare => "Compare", "Comparer";
     Pin => "Pin this scenario to compare", "Épingler ce scénario pour comparer";
+    PinAnother => "Pin this scenario too", "Épingler aussi ce scénario";
+    CompareCaption => "Each difference is against {0}, the first pinned scenario; rows that differ are marked.", "Chaque écart est mesuré par rapport à {0}, le premier scénario épinglé ; les lignes qui diffèrent sont marquées.";
+    PinNameLabel => "Name of scenario {0}", "Nom du scénario {0}";
+    PinOpen => "Open", "Ouvrir";
+    PinOpenLabel => "Open scenario {0} in the inputs", "Ouvrir le scénario {0} dans les champs";
+    PinRemove => "Remove", "Retirer";
+    PinRemoveLabel => "Remove scenario {0}", "Retirer le scénario {0}";
     Unpin => "Stop comparing", "Arrêter la comparaison";
-    Pinned => "Pinned", "Épinglé";
     Current => "Current", "Actuel";
     CopyLink => "Copy link", "Copier le lien";
     Copied => "Copied", "Copié";
@@ -287,6 +294,7 @@ ui_text! {
     ACheapest => "Where it runs entirely, cheapest first (cloud by the hour, the rest by price):",
         "Là où il tourne entièrement, du moins cher au plus cher (le cloud à l'heure, le reste au prix d'achat) :";
     ACheapestNone => "No catalog device runs it entirely.", "Aucun appareil du catalogue ne le fait tourner entièrement.";
+    AtLeastSpeed => "(at least {0} tokens/s, the device table's filter)", "(au moins {0} tokens/s, le filtre du tableau des appareils)";
     UseIt => "Use it", "L'appliquer";
     HelpWeights => "Bytes per weight: BF16 keeps the model as trained; 8-bit formats halve it with little loss; 4-bit ones (Q4_K_M, AWQ, GPTQ, NF4) quarter it with a small loss.",
         "Octets par poids : BF16 garde le modèle tel qu'entraîné ; les formats 8 bits le divisent par deux avec peu de perte ; les 4 bits (Q4_K_M, AWQ, GPTQ, NF4) par quatre avec une petite perte.";
@@ -323,6 +331,22 @@ ui_text! {
     DetectPick => "A guess from the family: pick your card below. Nothing is sent anywhere.", "Une supposition d'après la famille : choisissez votre carte ci-dessous. Rien n'est envoyé nulle part.";
     DetectUnsure => "Not enough to name a device: choose it, or give “my machine”. Nothing is sent anywhere.", "Pas assez pour nommer un appareil : choisissez-le, ou indiquez « ma machine ». Rien n'est envoyé nulle part.";
     GibUnit => " GiB", "\u{a0}Gio";
+    GbUnit => " GB", "\u{a0}Go";
+    SizeUnits => "Size units", "Unités de taille";
+    Measured => "Measured", "Mesuré";
+    MeasuredIntro => "Published measurements of this model, format and device, each beside the estimate for the same setting (its tokens, one sequence, its runtime).", "Mesures publiées pour ce modèle, ce format et cet appareil, chacune à côté de l'estimation au même réglage (ses tokens, une séquence, son moteur).";
+    MeasuredTest => "Test", "Test";
+    MeasuredValue => "Measured", "Mesuré";
+    MeasuredEstimate => "Estimate there", "Estimation au même réglage";
+    MeasuredWhere => "Hardware · runtime · date", "Matériel · moteur · date";
+    MeasuredSource => "Source", "Source";
+    NoEstimateThere => "none (does not fit, or the device's compute is not known)", "aucune (ne tient pas, ou la puissance de l'appareil n'est pas connue)";
+    MinSpeed => "At least (tokens/s) ", "Au moins (tokens/s) ";
+    FilterNotApplied => "no speed filter applied", "aucun filtre de vitesse appliqué";
+    NoDeviceMatches => "No device matches these filters.", "Aucun appareil ne correspond à ces filtres.";
+    UnitsBoth => "GB (GiB)", "Go (Gio)";
+    UnitsGb => "GB", "Go";
+    UnitsGib => "GiB", "Gio";
     StartFrom => "Start from", "Partir de";
     GoalChat => "Chat on my GPU at 8K", "Discuter sur mon GPU à 8K";
     GoalChatHelp => "llama.cpp with Q4_K_M, 8,192 tokens, one conversation", "llama.cpp en Q4_K_M, 8 192 tokens, une conversation";

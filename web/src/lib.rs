@@ -198,6 +198,22 @@ fn Header() -> impl IntoView {
                     aria-label=move || tr(lang.get(), T::Language)>
                     {move || if lang.get() == Lang::En { "FR" } else { "EN" }}
                 </button>
+                <select id="hr-units" aria-label=move || tr(lang.get(), T::SizeUnits)
+                    on:change=move |ev| {
+                        if let Some(u) = headroom_core::text::Units::parse(&event_target_value(&ev)) {
+                            ui.units.set(u);
+                        }
+                    }>
+                    {headroom_core::text::Units::ALL.into_iter().map(|u| view! {
+                        <option value=u.id() selected=move || ui.units.get() == u>
+                            {move || tr(lang.get(), match u {
+                                headroom_core::text::Units::Both => T::UnitsBoth,
+                                headroom_core::text::Units::Decimal => T::UnitsGb,
+                                headroom_core::text::Units::Binary => T::UnitsGib,
+                            })}
+                        </option>
+                    }).collect_view()}
+                </select>
                 <button type="button" id="hr-theme" on:click=toggle_theme>
                     {move || tr(lang.get(), T::Theme)}
                 </button>

@@ -15,10 +15,48 @@ use headroom_core::inference::Runtime;
 use headroom_core::model::Confidence;
 use headroom_core::precision::SEED_TABLE;
 use headroom_core::scenario::Scenario;
-use headroom_core::text::{Lang, Msg, MsgId, format_int, format_num, format_size};
+use headroom_core::share::{MAX_PIN_NAME, MAX_PINNED, Pinned};
+use headroom_core::text::{Lang, Msg, MsgId, Units, format_int, format_num, format_size_in};
 use headroom_core::units::Bytes;
 
 use crate::i18n::{T, tr};
+
+thread_local! {
+    /// How sizes are written while rendering: a page-wide display choice like the language,
+    /// set around each render by [`in_units`] rather than threaded through every function.
+    static UNITS: core::cell::Cell<Units> = const { core::cell::Cell::new(Units::Both) };
+}
+
+/// Sizes are written in `units` until the returned guard is dropped (then as before): a
+/// render closure starts with `let _units = render::write_sizes_in(ui.units.get());`.
+#[must_use = "the choice lasts as long as the guard"]
+pub fn write_sizes_in(units: Units) -> UnitsGuard {
+    UnitsGuard(UNITS.replace(units))
+}
+
+/// Restores the size units in effect before [`write_sizes_in`] when dropped.
+pub struct UnitsGuard(Units);
+
+impl Drop for UnitsGuard {
+    fn drop(&mut self) {
+        UNITS.set(self.0);
+    }
+}
+
+/// The size units in effect.
+pub fn units() -> Units {
+    UNITS.get()
+}
+
+/// A size as the page writes it now (language and units).
+pub fn format_size(b: Bytes, l: Lang) -> String {
+    format_size_in(b, l, units())
+}
+
+/// A core message as the page writes it now.
+pub fn say(m: &Msg, l: Lang) -> String {
+    m.render_in(l, units())
+}
 
 /// Escapes text for HTML content and attribute values.
 pub fn esc(s: &str) -> String {
@@ -209,7 +247,7 @@ pub fn warnings(e: &Estimate, l: Lang) -> String {
         esc(head)
     );
     for w in &e.warnings {
-        let _ = write!(s, "<li>{}</li>", esc(&w.render(l)));
+        let _ = write!(s, "<li>{}</li>", esc(&say(w, l)));
     }
     s.push_str("</ul></div>");
     s
@@ -288,7 +326,7 @@ pub fn verdict(f: &Fit, l: Lang) -> String {
     if !f.advice.is_empty() {
         s.push_str("<ul class=\"hr-advice\">");
         for a in &f.advice {
-            let _ = write!(s, "<li>{}</li>", esc(&a.render(l)));
+            let _ = write!(s, "<li>{}</li>", esc(&say(a, l)));
         }
         s.push_str("</ul>");
     }
@@ -317,7 +355,7 @@ pub fn training_advice(a: &headroom_core::fit::TrainingAdvice, l: Lang) -> Strin
             "<li{}><a href=\"{}\">{}</a> → {}{}</li>",
             if x.fits { " class=\"hr-fits\"" } else { "" },
             esc(&headroom_core::share::encode(&x.scenario)),
-            esc(&x.label.render(l)),
+            esc(&say(&x.label, l)),
             format_size(x.need, l),
             if x.fits { format!(" — {}", tr(l, T::ItFits)) } else { String::new() }
         );
@@ -474,7 +512,7 @@ fn terms_table(m: &Memory, c: &Ctx<'_>, prefix: &str) -> String {
              <p class=\"hr-formula\"><strong>{}:</strong> {}</p>",
             esc(&term_name(t.kind, l)),
             tr(l, T::Formula),
-            esc(&t.formula.render(l)),
+            esc(&say(&t.formula, l)),
             k = t.kind.key(),
         );
         if !t.assumptions.is_empty() {
@@ -484,7 +522,7 @@ fn terms_table(m: &Memory, c: &Ctx<'_>, prefix: &str) -> String {
                 tr(l, T::Assumptions)
             );
             for a in &t.assumptions {
-                let _ = write!(s, "<li>{}</li>", esc(&a.render(l)));
+                let _ = write!(s, "<li>{}</li>", esc(&say(a, l)));
             }
             s.push_str("</ul>");
         }
@@ -524,12 +562,85 @@ pub fn breakdown(e: &Estimate, c: &Ctx<'_>) -> String {
     if !notes.is_empty() {
         let _ = write!(s, "<div class=\"hr-notes\"><h3>{}</h3><ul>", tr(l, T::Notes));
         for n in notes {
-            let _ = write!(s, "<li>{}</li>", esc(&n.render(l)));
+            let _ = write!(s, "<li>{}</li>", esc(&say(n, l)));
         }
         s.push_str("</ul></div>");
     }
     s.push_str("</div>");
     s
+}
+
+/// Published measurements of this model, format and device, each beside the estimate at its own
+/// setting (its tokens, one sequence, its runtime) with the difference and the source; empty
+/// when there are none.
+pub fn measured(found: &[headroom_core::measured::Beside], l: Lang) -> String {
+    use headroom_core::measured::Phase;
+    if found.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "<div class=\"hr-card hr-measured\" id=\"hr-measured\"><h2>{}</h2><p>{}</p><table class=\"hr-measured-table\"><thead><tr><th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th></tr></thead><tbody>",
+        tr(l, T::Measured),
+        tr(l, T::MeasuredIntro),
+        tr(l, T::MeasuredTest),
+        tr(l, T::MeasuredValue),
+        tr(l, T::MeasuredEstimate),
+        tr(l, T::MeasuredWhere),
+        tr(l, T::MeasuredSource),
+    );
+    for b in found {
+        let m = &b.measured;
+        let phase = tr(l, if m.phase == Phase::Decode { T::Decode } else { T::Prefill });
+        let est = match (b.estimated, b.error()) {
+            (Some(x), Some(err)) => {
+                let pct = format_num(err.abs() * 100.0, 0, l);
+                let sign = if err < 0.0 { "−" } else { "+" };
+                format!(
+                    "{} {} <small>({sign}{pct}{}%)</small>",
+                    esc(&tps(x, l)),
+                    tr(l, T::TokS),
+                    if l == Lang::Fr { "\u{a0}" } else { "" }
+                )
+            }
+            _ => tr(l, T::NoEstimateThere).to_string(),
+        };
+        let _ = write!(
+            s,
+            "<tr data-phase=\"{}\" data-tps=\"{}\"><td>{phase} <small>({})</small></td><td class=\"hr-num\">{} {}</td><td class=\"hr-num\">{est}</td><td>{} · {} {} · {}</td><td><a href=\"{}\" target=\"_blank\" rel=\"noopener\">{}</a></td></tr>",
+            m.phase.id(),
+            m.tokens_per_s,
+            esc(&m.test()),
+            esc(&tps(m.tokens_per_s, l)),
+            tr(l, T::TokS),
+            esc(m.hardware),
+            esc(m.runtime.label()),
+            esc(m.build),
+            esc(m.date),
+            esc(m.url()),
+            esc(&source_name(m.url())),
+        );
+    }
+    s.push_str("</tbody></table></div>");
+    s
+}
+
+/// A source address in a few words: `llama.cpp discussion #4167` for a GitHub discussion,
+/// the host otherwise.
+fn source_name(url: &str) -> String {
+    let rest = url.trim_start_matches("https://").trim_start_matches("http://");
+    let parts: Vec<&str> = rest.split('/').collect();
+    match parts.as_slice() {
+        ["github.com", _, repo, kind @ ("discussions" | "issues" | "pull"), n, ..] => {
+            let what = match *kind {
+                "discussions" => "discussion",
+                "issues" => "issue",
+                _ => "PR",
+            };
+            format!("{repo} {what} #{n}")
+        }
+        [host, ..] => (*host).to_string(),
+        [] => url.to_string(),
+    }
 }
 
 /// Speeds (or training time) and costs on the device.
@@ -637,86 +748,171 @@ pub fn seed_table(e: &Estimate, l: Lang) -> String {
     s
 }
 
-/// Pinned against current, differences highlighted; or the button to pin.
+/// The comparison card: the pinned scenarios (`pinned`, each with its outcome) and the current
+/// one side by side, with units, each value's difference from the first pinned one (the
+/// baseline), a name field, an open and a remove button per pinned scenario, and the pin button
+/// while fewer than [`MAX_PINNED`] are pinned.
 pub fn compare(
-    pinned: Option<&Result<(Estimate, Option<Fit>), headroom_core::Error>>,
-    current: (&Estimate, Option<&Fit>),
+    pinned: &[(&Pinned, &Outcome)],
+    current: (&Scenario, &Estimate, Option<&Fit>),
     l: Lang,
 ) -> String {
     let mut s = format!("<div class=\"hr-card hr-compare\"><h2>{}</h2>", tr(l, T::Compare));
-    match pinned {
-        None => {
+    let pin_button = |s: &mut String| {
+        if pinned.len() < MAX_PINNED {
             let _ = write!(
                 s,
                 "<button type=\"button\" id=\"hr-pin\" data-action=\"pin\">{}</button>",
-                tr(l, T::Pin)
+                tr(l, if pinned.is_empty() { T::Pin } else { T::PinAnother })
             );
         }
-        Some(Err(e)) => {
-            let _ = write!(
-                s,
-                "<p class=\"hr-error\">{}</p><button type=\"button\" id=\"hr-unpin\" data-action=\"unpin\">{}</button>",
-                esc(&e.to_string()),
-                tr(l, T::Unpin)
-            );
-        }
-        Some(Ok((pe, pf))) => {
-            let _ = write!(
-                s,
-                "<table class=\"hr-compare-table\" id=\"hr-compare\"><thead><tr><th><span class=\"hr-visually-hidden\">{}</span></th><th>{}</th><th>{}</th></tr></thead><tbody>",
-                tr(l, T::Quantity),
-                tr(l, T::Pinned),
-                tr(l, T::Current)
-            );
-            for (name, a, b) in compare_rows(pe, pf.as_ref(), current.0, current.1, l) {
-                let _ = write!(
-                    s,
-                    "<tr{}><th>{}</th><td>{}</td><td>{}</td></tr>",
-                    if a != b { " class=\"hr-diff\"" } else { "" },
-                    esc(&name),
-                    esc(&a),
-                    esc(&b)
-                );
+    };
+    if pinned.is_empty() {
+        pin_button(&mut s);
+        s.push_str("</div>");
+        return s;
+    }
+    let mut cols: Vec<Option<Col>> =
+        pinned.iter().map(|(p, o)| o.as_ref().ok().map(|(e, f)| (&p.scenario, e, f.as_ref()))).collect();
+    cols.push(Some(current));
+    let base = &pinned[0].0.name;
+    let _ = write!(
+        s,
+        "<table class=\"hr-compare-table\" id=\"hr-compare\"><caption>{}</caption><thead><tr><th scope=\"col\"><span class=\"hr-visually-hidden\">{}</span></th>",
+        fill(tr(l, T::CompareCaption), &[base]),
+        tr(l, T::Quantity)
+    );
+    for (i, (p, _)) in pinned.iter().enumerate() {
+        let n = esc(&p.name);
+        let _ = write!(
+            s,
+            "<th scope=\"col\" class=\"hr-pin-col\"><input class=\"hr-pin-name\" id=\"hr-pin-name-{i}\" data-action=\"rename\" data-arg=\"{i}\" maxlength=\"{MAX_PIN_NAME}\" value=\"{n}\" aria-label=\"{}\"><span class=\"hr-pin-tools\"><button type=\"button\" class=\"hr-pin-open\" data-action=\"open\" data-arg=\"{i}\" aria-label=\"{}\">{}</button><button type=\"button\" class=\"hr-pin-remove\" data-action=\"unpin\" data-arg=\"{i}\" aria-label=\"{}\">{}</button></span></th>",
+            fill(tr(l, T::PinNameLabel), &[&p.name]),
+            fill(tr(l, T::PinOpenLabel), &[&p.name]),
+            tr(l, T::PinOpen),
+            fill(tr(l, T::PinRemoveLabel), &[&p.name]),
+            tr(l, T::PinRemove),
+        );
+    }
+    let _ = write!(s, "<th scope=\"col\">{}</th></tr></thead><tbody>", tr(l, T::Current));
+    for row in compare_rows(&cols, l) {
+        let differs = row.cells.iter().any(|c| c.text != row.cells[0].text);
+        let _ = write!(
+            s,
+            "<tr{}><th scope=\"row\">{}</th>",
+            if differs { " class=\"hr-diff\"" } else { "" },
+            esc(&row.name)
+        );
+        let first = row.cells[0].num;
+        for (i, c) in row.cells.iter().enumerate() {
+            let _ = write!(s, "<td>{}", esc(&c.text));
+            if let (true, Some(a), Some(b)) = (i > 0, first, c.num)
+                && let Some(d) = delta(a, b, row.kind, l)
+            {
+                let _ = write!(s, "<span class=\"hr-delta\">{}</span>", esc(&d));
             }
-            let _ = write!(
-                s,
-                "</tbody></table><button type=\"button\" id=\"hr-unpin\" data-action=\"unpin\">{}</button>",
-                tr(l, T::Unpin)
-            );
+            s.push_str("</td>");
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table>");
+    for (p, o) in pinned {
+        if let Err(e) = o {
+            let _ = write!(s, "<p class=\"hr-error\">{}: {}</p>", esc(&p.name), esc(&e.to_string()));
         }
     }
-    s.push_str("</div>");
+    pin_button(&mut s);
+    let _ = write!(
+        s,
+        "<button type=\"button\" id=\"hr-unpin\" data-action=\"unpin\" data-arg=\"all\">{}</button></div>",
+        tr(l, T::Unpin)
+    );
     s
 }
 
-fn compare_rows(
-    a: &Estimate,
-    af: Option<&Fit>,
-    b: &Estimate,
-    bf: Option<&Fit>,
-    l: Lang,
-) -> Vec<(String, String, String)> {
+/// What a comparison row holds, for its difference.
+#[derive(Clone, Copy, PartialEq)]
+enum RowKind {
+    Text,
+    Size,
+    Rate,
+    Count,
+}
+
+/// One cell of a comparison row: its text, and its number when it has one.
+struct Cell {
+    text: String,
+    num: Option<f64>,
+}
+
+struct Row {
+    name: String,
+    kind: RowKind,
+    cells: Vec<Cell>,
+}
+
+/// The difference of `b` from `a` as the row writes it, with its share: `+1.20 GB · +8%`;
+/// `None` when they are equal.
+fn delta(a: f64, b: f64, kind: RowKind, l: Lang) -> Option<String> {
+    if a == b || kind == RowKind::Text {
+        return None;
+    }
+    let sign = if b > a { "+" } else { "−" };
+    let d = (b - a).abs();
+    let abs = match kind {
+        RowKind::Size => format_size(Bytes::new(d as u64), l),
+        RowKind::Rate => tps(d, l),
+        _ => format_int(d as u64, l),
+    };
+    let share = if a > 0.0 {
+        let pct = (b - a) / a * 100.0;
+        let pct = if pct.abs() < 10.0 { format_num(pct.abs(), 1, l) } else { format_num(pct.abs(), 0, l) };
+        format!(" · {sign}{pct}{}%", if l == Lang::Fr { "\u{a0}" } else { "" })
+    } else {
+        String::new()
+    };
+    Some(format!("{sign}{abs}{share}"))
+}
+
+/// A compared scenario with its estimate and fit.
+type Col<'a> = (&'a Scenario, &'a Estimate, Option<&'a Fit>);
+
+fn compare_rows(cols: &[Option<Col>], l: Lang) -> Vec<Row> {
+    let dash = || Cell { text: "—".into(), num: None };
+    let row = |name: String, kind: RowKind, f: &dyn Fn(&Scenario, &Estimate, Option<&Fit>) -> Cell| Row {
+        name,
+        kind,
+        cells: cols.iter().map(|c| c.map_or_else(dash, |(s, e, fit)| f(s, e, fit))).collect(),
+    };
+    let count = |n: u64| Cell { text: format_int(n, l), num: Some(n as f64) };
+    let text = |t: String| Cell { text: t, num: None };
+    let size = |b: Bytes| Cell { text: format_size(b, l), num: Some(b.get() as f64) };
     let mut rows = vec![
-        (tr(l, T::Model).to_string(), a.model.name.clone(), b.model.name.clone()),
-        (tr(l, T::WeightPrecision).to_string(), a.format.label(), b.format.label()),
-        (tr(l, T::Runtime).to_string(), a.runtime.label().to_string(), b.runtime.label().to_string()),
-        (tr(l, T::Disk).to_string(), format_size(a.disk.weights, l), format_size(b.disk.weights, l)),
+        row(tr(l, T::Model).into(), RowKind::Text, &|_, e, _| text(e.model.name.clone())),
+        row(tr(l, T::WeightPrecision).into(), RowKind::Text, &|_, e, _| text(e.format.label())),
+        row(tr(l, T::Runtime).into(), RowKind::Text, &|_, e, _| text(e.runtime.label().into())),
+        row(tr(l, T::Context).into(), RowKind::Count, &|s, _, _| count(s.context)),
+        row(tr(l, T::BatchOrUsers).into(), RowKind::Count, &|s, _, _| count(s.batch)),
+        row(tr(l, T::Disk).into(), RowKind::Size, &|_, e, _| size(e.disk.weights)),
     ];
     for k in TermKind::ALL {
-        let (x, y) = (a.memory.get(k), b.memory.get(k));
-        if x > Bytes::ZERO || y > Bytes::ZERO {
-            rows.push((term_name(k, l), format_size(x, l), format_size(y, l)));
+        let any = cols.iter().flatten().any(|(_, e, _)| e.memory.get(k) > Bytes::ZERO);
+        if any {
+            rows.push(row(term_name(k, l), RowKind::Size, &|_, e, _| size(e.memory.get(k))));
         }
     }
-    rows.push((tr(l, T::Vram1).to_string(), format_size(a.memory.total, l), format_size(b.memory.total, l)));
-    let v = |f: Option<&Fit>| {
-        f.map_or("—".to_string(), |f| format!("{} ({})", f.name, verdict_text(f.verdict, l)))
-    };
-    rows.push((tr(l, T::Device).to_string(), v(af), v(bf)));
-    let sp = |f: Option<&Fit>| {
-        f.and_then(|f| f.speed.as_ref()).map_or("—".to_string(), |s| tps(s.decode_tokens_per_s, l))
-    };
-    rows.push((tr(l, T::Decode).to_string(), sp(af), sp(bf)));
+    rows.push(row(tr(l, T::Vram1).into(), RowKind::Size, &|_, e, _| size(e.memory.total)));
+    rows.push(row(tr(l, T::Device).into(), RowKind::Text, &|_, _, f| {
+        text(f.map_or("—".to_string(), |f| format!("{} ({})", f.name, verdict_text(f.verdict, l))))
+    }));
+    rows.push(row(
+        tr(l, T::Decode).into(),
+        RowKind::Rate,
+        &|_, _, f| match f.and_then(|f| f.speed.as_ref()) {
+            Some(s) => Cell { text: tps(s.decode_tokens_per_s, l), num: Some(s.decode_tokens_per_s) },
+            None => text("—".into()),
+        },
+    ));
     rows
 }
 
@@ -733,12 +929,13 @@ pub const KINDS: [(Option<DeviceKind>, T, &str); 6] = [
 /// Every catalog device for the scenario, sorted by fit and cost, filtered by kind.
 pub fn devices(
     fits: &[Fit],
-    kind: Option<DeviceKind>,
+    filter: &DeviceFilter,
     shown: usize,
     selected: Option<&str>,
     order: FitOrder,
     l: Lang,
 ) -> String {
+    let kind = filter.kind;
     let mut s = format!(
         "<div class=\"hr-card hr-devices\"><h2>{}</h2><div class=\"hr-chips\" role=\"group\">",
         tr(l, T::Devices)
@@ -752,6 +949,29 @@ pub fn devices(
         );
     }
     let training = fits.iter().any(|f| f.speed.as_ref().is_some_and(|sp| sp.training_s.is_some()));
+    // The minimum speed: a field of its own (inference only: training rows give durations), its
+    // message beside it when the text is not a number, and then no filter rather than an old one.
+    let min = if training { None } else { filter.min_speed.as_ref().and_then(|r| r.as_ref().ok()).copied() };
+    if !training {
+        let (invalid, message) = match &filter.min_speed {
+            Some(Err(m)) => (" aria-invalid=\"true\" aria-describedby=\"hr-min-speed-error\"", m.as_str()),
+            _ => ("", ""),
+        };
+        let _ = write!(
+            s,
+            "<label class=\"hr-min-speed\">{}<input id=\"hr-min-speed\" inputmode=\"numeric\" autocomplete=\"off\" size=\"5\" data-action=\"min-speed\" value=\"{}\"{invalid}></label>",
+            tr(l, T::MinSpeed),
+            esc(&filter.min_speed_text)
+        );
+        if !message.is_empty() {
+            let _ = write!(
+                s,
+                "<span class=\"hr-error\" id=\"hr-min-speed-error\" role=\"alert\">{} — {}</span>",
+                esc(message),
+                tr(l, T::FilterNotApplied)
+            );
+        }
+    }
     // Training rows give durations and the run's cost, inference rows tokens per second and the
     // cost of a million tokens: the columns say which. Each sortable column is a button.
     let head = |label: &str, o: FitOrder| {
@@ -781,7 +1001,13 @@ pub fn devices(
         head(tr(l, if training { T::RunCost } else { T::PerMillionTokens }), FitOrder::PerMillion),
         tr(l, T::Choose)
     );
-    let matching: Vec<&Fit> = fits.iter().filter(|f| kind.is_none_or(|k| f.kind == k)).collect();
+    let fast_enough =
+        |f: &Fit| min.is_none_or(|m| f.speed.as_ref().is_some_and(|sp| sp.decode_tokens_per_s >= m as f64));
+    let matching: Vec<&Fit> =
+        fits.iter().filter(|f| kind.is_none_or(|k| f.kind == k) && fast_enough(f)).collect();
+    if matching.is_empty() {
+        let _ = write!(s, "<tr><td colspan=\"7\" class=\"hr-none\">{}</td></tr>", tr(l, T::NoDeviceMatches));
+    }
     for f in matching.iter().take(shown) {
         let price = f
             .cost
@@ -828,6 +1054,30 @@ pub fn devices(
     s
 }
 
+/// The minimum speed an answer was found at, as a sentence after it (empty when none).
+fn at_least(min: Option<f64>, l: Lang) -> String {
+    min.map_or(String::new(), |m| format!(" {}", fill(tr(l, T::AtLeastSpeed), &[&tps(m, l)])))
+}
+
+/// What the device table shows: a kind of machine, and a minimum generation speed as typed
+/// (`None`: none asked; `Some(Err)`: the message for a text that is not a number).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeviceFilter {
+    /// Only this kind of machine.
+    pub kind: Option<DeviceKind>,
+    /// Tokens per second at least, read from the field.
+    pub min_speed: Option<Result<u64, String>>,
+    /// The field's text as typed.
+    pub min_speed_text: String,
+}
+
+impl DeviceFilter {
+    /// The minimum speed in force, when one is.
+    pub fn min_tokens_per_s(&self) -> Option<f64> {
+        self.min_speed.as_ref().and_then(|r| r.as_ref().ok()).map(|&m| m as f64)
+    }
+}
+
 /// The memory-versus-context chart as inline SVG: total with its band, the KV cache, the
 /// device's usable capacity, the current context.
 pub fn chart(pts: &[SweepPoint], capacity: Option<Bytes>, current: u64, l: Lang) -> String {
@@ -840,7 +1090,12 @@ pub fn chart(pts: &[SweepPoint], capacity: Option<Bytes>, current: u64, l: Lang)
     if pts.len() < 2 {
         return String::new();
     }
-    let gib = |b: Bytes| b.get() as f64 / (1u64 << 30) as f64;
+    // The axis in the units the page writes sizes in (GiB when both).
+    let (per, unit) = match units() {
+        Units::Decimal => (1e9, T::GbUnit),
+        _ => ((1u64 << 30) as f64, T::GibUnit),
+    };
+    let gib = |b: Bytes| b.get() as f64 / per;
     let ln = headroom_core::ops::ln;
     let first = pts[0].context;
     let last = pts[pts.len() - 1].context;
@@ -881,7 +1136,7 @@ pub fn chart(pts: &[SweepPoint], capacity: Option<Bytes>, current: u64, l: Lang)
             LEFT - 6.0,
             yy + 4.0,
             format_num(v, if step < 1.0 { 1 } else { 0 }, l),
-            tr(l, T::GibUnit)
+            tr(l, unit)
         );
         v += step;
     }
@@ -979,7 +1234,7 @@ pub fn embed(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
             out,
             "<p class=\"hr-embed-warning\" role=\"note\" data-confidence=\"{}\">⚠ {}</p>",
             e.model.confidence.id(),
-            esc(&e.warnings[0].render(l))
+            esc(&say(&e.warnings[0], l))
         );
     }
     out.push_str(&bar(&e.memory, l));
@@ -1083,7 +1338,7 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
     // not known, and the RAM that stops one.
     for m in &f.advice {
         if matches!(m.id, MsgId::NoteOffloadRamUnchecked | MsgId::AdviceOffloadNeedsRam) {
-            lines.push(esc(&sentence(&m.render(l))));
+            lines.push(esc(&sentence(&say(m, l))));
         }
     }
     if let Some(sp) = f.speed.as_ref().filter(|_| f.verdict != Verdict::No) {
@@ -1171,7 +1426,7 @@ pub enum Found<'a> {
     /// Models on a device: `(name, format, fit, link)`, of `total` catalog models.
     Models(Vec<(&'a str, headroom_core::precision::WeightFormat, &'a Fit, String)>, usize, &'a str),
     /// Devices where it runs, cheapest first: `(fit, link)`.
-    Cheapest(Vec<(&'a Fit, String)>),
+    Cheapest(Vec<(&'a Fit, String)>, Option<f64>),
 }
 
 /// The answer to a reverse question; `apply` is the link of the scenario it proposes.
@@ -1243,11 +1498,11 @@ pub fn question_answer(found: &Found, apply: Option<&str>, l: Lang) -> String {
             }
             s.push_str("</ol>");
         }
-        Found::Cheapest(list) if list.is_empty() => {
-            let _ = write!(s, "<p>{}</p>", tr(l, T::ACheapestNone));
+        Found::Cheapest(list, min) if list.is_empty() => {
+            let _ = write!(s, "<p>{}{}</p>", tr(l, T::ACheapestNone), at_least(*min, l));
         }
-        Found::Cheapest(list) => {
-            let _ = write!(s, "<p>{}</p><ol class=\"hr-found\">", tr(l, T::ACheapest));
+        Found::Cheapest(list, min) => {
+            let _ = write!(s, "<p>{}{}</p><ol class=\"hr-found\">", tr(l, T::ACheapest), at_least(*min, l));
             for (f, href) in list.iter().take(8) {
                 let price = match (f.cost.usd_per_hour, f.cost.purchase_usd) {
                     (Some(h), _) => format!("{}/h", money(h, l)),
@@ -1392,7 +1647,8 @@ mod tests {
         let pts = headroom_core::estimate::sweep_context(&s, &chart_contexts(4096, 131_072)).unwrap();
         let svg = chart(&pts, Some(f.capacity), 4096, Lang::En);
         assert!(svg.starts_with("<div") && svg.contains("<svg") && svg.contains("hr-capacity"));
-        let d = devices(std::slice::from_ref(&f), None, 10, Some(f.device), FitOrder::Fit, Lang::En);
+        let none = DeviceFilter::default();
+        let d = devices(std::slice::from_ref(&f), &none, 10, Some(f.device), FitOrder::Fit, Lang::En);
         assert!(
             d.contains("hr-selected")
                 && d.contains("aria-current=\"true\"")
@@ -1407,10 +1663,116 @@ mod tests {
             ..Scenario::catalog("qwen2.5-0.5b")
         };
         let (_, tf) = estimate_with_device(&train).unwrap();
-        let td = devices(std::slice::from_ref(&tf.unwrap()), None, 10, None, FitOrder::Fit, Lang::En);
+        let td = devices(std::slice::from_ref(&tf.unwrap()), &none, 10, None, FitOrder::Fit, Lang::En);
         assert!(td.contains("Training time"), "training rows: a duration column");
-        assert!(compare(None, (&e, Some(&f)), Lang::En).contains("data-action=\"pin\""));
-        let both = compare(Some(&Ok((e.clone(), Some(f.clone())))), (&e, Some(&f)), Lang::En);
-        assert!(both.contains("hr-compare") && !both.contains("hr-diff"));
+        assert!(!td.contains("hr-min-speed"), "training rows have no speed filter");
+        assert!(compare(&[], (&s, &e, Some(&f)), Lang::En).contains("data-action=\"pin\""));
+        let same: Outcome = Ok((e.clone(), Some(f.clone())));
+        let pin = Pinned::new(0, "", s.clone());
+        let both = compare(&[(&pin, &same)], (&s, &e, Some(&f)), Lang::En);
+        assert!(both.contains("hr-compare") && !both.contains("hr-diff") && !both.contains("hr-delta"));
+    }
+
+    #[test]
+    fn three_scenarios_side_by_side_with_their_differences_from_the_first() {
+        let at = |w: &str| Scenario {
+            weights: Some(headroom_core::precision::WeightFormat::parse(w).unwrap()),
+            device: Some(DeviceChoice::Catalog("rtx-4090".into())),
+            ..Scenario::catalog("llama-3.1-8b")
+        };
+        let (a, b, c) = (at("bf16"), at("q8_0"), at("q4_k_m"));
+        let out = |s: &Scenario| -> Outcome { estimate_with_device(s) };
+        let (oa, ob) = (out(&a), out(&b));
+        let (ec, fc) = estimate_with_device(&c).unwrap();
+        let (pa, pb) = (Pinned::new(0, "", a.clone()), Pinned::new(1, "Eight <bits>", b.clone()));
+        let h = compare(&[(&pa, &oa), (&pb, &ob)], (&c, &ec, fc.as_ref()), Lang::En);
+        // Two name fields, each named; a header per scenario and the current one.
+        assert!(h.contains("value=\"A\"") && h.contains("value=\"Eight &lt;bits&gt;\""), "{h}");
+        assert_eq!(h.matches("data-action=\"rename\"").count(), 2);
+        assert_eq!(h.matches("data-action=\"open\"").count(), 2);
+        assert!(h.contains("aria-label=\"Remove scenario Eight &lt;bits&gt;\""));
+        // The total row: three sizes, the last two with a negative difference from A.
+        let (ea, _) = oa.as_ref().unwrap();
+        let total = format_size(ea.memory.total, Lang::En);
+        let row = h.split("<tr").find(|r| r.contains(&total)).expect("total row");
+        assert_eq!(row.matches("hr-delta").count(), 2, "{row}");
+        assert_eq!(row.matches("−").count(), 4, "a sign on each size and share: {row}");
+        assert!(row.contains("%</span>"), "{row}");
+        // Pinning is offered until four are pinned.
+        assert!(h.contains("id=\"hr-pin\""));
+        let many: Vec<Pinned> = (0..MAX_PINNED).map(|i| Pinned::new(i, "", a.clone())).collect();
+        let pairs: Vec<(&Pinned, &Outcome)> = many.iter().map(|p| (p, &oa)).collect();
+        assert!(!compare(&pairs, (&c, &ec, fc.as_ref()), Lang::En).contains("id=\"hr-pin\""));
+        // A pinned scenario with no answer says why, by name, and the others still show.
+        let bad: Outcome = Err(headroom_core::Error::UnknownModel { id: "zzz".into() });
+        let pbad = Pinned::new(1, "broken", a.clone());
+        let h = compare(&[(&pa, &oa), (&pbad, &bad)], (&c, &ec, fc.as_ref()), Lang::En);
+        assert!(h.contains("broken: ") && h.contains("hr-error"), "{h}");
+    }
+
+    #[test]
+    fn sizes_follow_the_chosen_units_until_the_guard_goes() {
+        let s = Scenario::catalog("llama-3.1-8b");
+        let (e, _) = estimate_with_device(&s).unwrap();
+        let both = resources(&e, None, Lang::En);
+        assert!(both.contains(" GB (") && both.contains("GiB)"));
+        {
+            let _units = write_sizes_in(Units::Binary);
+            let gib = resources(&e, None, Lang::En);
+            assert!(gib.contains("GiB") && !gib.contains(" GB"), "{gib}");
+            let _inner = write_sizes_in(Units::Decimal);
+            assert!(!resources(&e, None, Lang::Fr).contains("Gio"));
+        }
+        assert_eq!(resources(&e, None, Lang::En), both);
+    }
+
+    #[test]
+    fn the_device_table_keeps_what_is_fast_enough_and_says_when_the_filter_is_not_a_number() {
+        let s = Scenario::catalog("llama-3.1-8b");
+        let fits = headroom_core::fit::fit_all(&s).unwrap();
+        let rows = |f: &DeviceFilter| {
+            devices(&fits, f, 500, None, FitOrder::Fit, Lang::En).matches("data-action=\"device\"").count()
+        };
+        let all = rows(&DeviceFilter::default());
+        let fast =
+            DeviceFilter { min_speed: Some(Ok(30)), min_speed_text: "30".into(), ..Default::default() };
+        let expect =
+            fits.iter().filter(|f| f.speed.as_ref().is_some_and(|sp| sp.decode_tokens_per_s >= 30.0)).count();
+        assert!(expect > 0 && expect < all, "{expect} of {all}");
+        assert_eq!(rows(&fast), expect);
+        let bad = DeviceFilter {
+            min_speed: Some(Err("not a number".into())),
+            min_speed_text: "fast".into(),
+            ..Default::default()
+        };
+        let h = devices(&fits, &bad, 500, None, FitOrder::Fit, Lang::En);
+        assert!(
+            h.contains("aria-invalid=\"true\"")
+                && h.contains("value=\"fast\"")
+                && h.contains("no speed filter applied")
+        );
+        assert_eq!(rows(&bad), all);
+        let none = DeviceFilter { min_speed: Some(Ok(1_000_000)), ..Default::default() };
+        assert!(devices(&fits, &none, 500, None, FitOrder::Fit, Lang::En).contains("No device matches"));
+    }
+
+    #[test]
+    fn measurements_show_with_the_estimate_there_and_their_source() {
+        let s = Scenario {
+            weights: Some(headroom_core::precision::WeightFormat::parse("q4_0").unwrap()),
+            runtime: Some(Runtime::LlamaCpp),
+            device: Some(DeviceChoice::Catalog("m2-max-64gb".into())),
+            ..Scenario::catalog("llama-2-7b")
+        };
+        let (e, _) = estimate_with_device(&s).unwrap();
+        let found = headroom_core::measured::for_scenario(&s, e.format).unwrap();
+        assert!(found.len() >= 2);
+        let h = measured(&found, Lang::Fr);
+        assert!(h.contains("id=\"hr-measured\"") && h.contains("Mesuré"));
+        assert!(h.contains("llama.cpp discussion #4167") && h.contains("rel=\"noopener\""));
+        assert!(h.contains("(tg128)") && h.contains("(pp512)"));
+        assert!(measured(&[], Lang::En).is_empty());
+        assert_eq!(source_name("https://github.com/vllm-project/vllm/issues/12"), "vllm issue #12");
+        assert_eq!(source_name("https://example.org/a/b"), "example.org");
     }
 }

@@ -1,11 +1,11 @@
 //! The answers, rendered by [`crate::render`] into one container whose buttons are handled
 //! here in one place (`data-action`, `data-arg`).
 
-use headroom_core::catalog::device::DeviceKind;
 use headroom_core::estimate::sweep_context;
 use headroom_core::fit;
 use headroom_core::hardware::DeviceChoice;
 use headroom_core::scenario::{ModelSource, Scenario};
+use headroom_core::share::Pinned;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -20,6 +20,7 @@ pub fn Notices() -> impl IntoView {
     let lang = ui.lang;
     let html = move || {
         let l = lang.get();
+        let _units = render::write_sizes_in(ui.units.get());
         let mut s = String::new();
         let ignored = ui.ignored.get();
         if !ignored.is_empty() {
@@ -83,6 +84,7 @@ pub fn Answer() -> impl IntoView {
     });
     let html = move || {
         let l = lang.get();
+        let _units = render::write_sizes_in(ui.units.get());
         ui.result.with(|r| match r {
             Ok((e, f)) => ui.scenario.with(|s| {
                 let mut h = render::answer(e, f.as_ref(), s, l);
@@ -114,7 +116,7 @@ pub fn Results() -> impl IntoView {
     let ui = ui();
     let lang = ui.lang;
     let open = RwSignal::new(Vec::<String>::new());
-    let kind = RwSignal::new(None::<DeviceKind>);
+    let filter = RwSignal::new(render::DeviceFilter::default());
     let shown = RwSignal::new(12usize);
     let order = RwSignal::new(fit::FitOrder::Fit);
     // The reverse question asked, with the scenario it was asked for: its answer shows while the
@@ -122,12 +124,14 @@ pub fn Results() -> impl IntoView {
     let asked = RwSignal::new(None::<(String, Scenario)>);
     let answer = Memo::new(move |_| {
         let l = lang.get();
+        let _units = render::write_sizes_in(ui.units.get());
         asked.with(|a| {
             let (q, at) = a.as_ref()?;
             if !ui.scenario.with(|s| s == at) {
                 return None;
             }
-            Some(ask(q, at, &ui, l))
+            let min = filter.with(render::DeviceFilter::min_tokens_per_s);
+            Some(ask(q, at, min, &ui, l))
         })
     });
     // The chart (an estimate per context) and the table of every device (a fit per catalog
@@ -164,6 +168,7 @@ pub fn Results() -> impl IntoView {
     // first view has it); the language redraws it at once.
     let chart = Memo::new(move |_| {
         settled.track();
+        let _units = render::write_sizes_in(ui.units.get());
         ui.result.with_untracked(|r| {
             let (e, f) = r.as_ref().ok()?;
             let capacity = f.as_ref().map(|f| f.capacity);
@@ -176,6 +181,7 @@ pub fn Results() -> impl IntoView {
     });
     let html = move || {
         let l = lang.get();
+        let _units = render::write_sizes_in(ui.units.get());
         let open = open.get();
         ui.result.with(|r| match r {
             Err(e) => render::error(e, l),
@@ -210,6 +216,10 @@ pub fn Results() -> impl IntoView {
                 h.push_str(&render::breakdown(e, &c));
                 if let Some(f) = f {
                     h.push_str(&render::speed(e, f, l));
+                    if !s.mode.is_training() {
+                        let found = headroom_core::measured::for_scenario(s, e.format).unwrap_or_default();
+                        h.push_str(&render::measured(&found, l));
+                    }
                 }
                 h.push_str(&render::commands(&headroom_core::flags::commands(s, e, f.as_ref()), l));
                 h
@@ -224,10 +234,16 @@ pub fn Results() -> impl IntoView {
     };
     let tail_html = move || {
         let l = lang.get();
+        let _units = render::write_sizes_in(ui.units.get());
         ui.result.with(|r| match r {
             Err(_) => String::new(),
             Ok((e, f)) => {
-                let mut h = ui.pinned.with(|p| render::compare(p.as_ref(), (e, f.as_ref()), l));
+                let mut h = ui.compare.with(|pins| {
+                    ui.pinned.with(|outs| {
+                        let both: Vec<_> = pins.iter().zip(outs.iter()).collect();
+                        ui.scenario.with(|s| render::compare(&both, (s, e, f.as_ref()), l))
+                    })
+                });
                 h.push_str(&render::seed_table(e, l));
                 h
             }
@@ -235,6 +251,7 @@ pub fn Results() -> impl IntoView {
     };
     let devices_html = move || {
         let l = lang.get();
+        let _units = render::write_sizes_in(ui.units.get());
         // No table under an error: the scenario itself has no answer.
         if ui.result.with(|r| r.is_err()) {
             return String::new();
@@ -247,11 +264,11 @@ pub fn Results() -> impl IntoView {
                 });
                 let o = order.get();
                 if o == fit::FitOrder::Fit {
-                    render::devices(all, kind.get(), shown.get(), selected.as_deref(), o, l)
+                    filter.with(|k| render::devices(all, k, shown.get(), selected.as_deref(), o, l))
                 } else {
                     let mut sorted = all.clone();
                     fit::sort_fits_by(&mut sorted, o);
-                    render::devices(&sorted, kind.get(), shown.get(), selected.as_deref(), o, l)
+                    filter.with(|k| render::devices(&sorted, k, shown.get(), selected.as_deref(), o, l))
                 }
             }
             None => format!("<div class=\"hr-card hr-devices\"><h2>{}</h2><p>…</p></div>", tr(l, T::Devices)),
@@ -267,9 +284,26 @@ pub fn Results() -> impl IntoView {
                     o.push(arg);
                 }
             }),
-            "pin" => ui.compare.set(Some(ui.scenario.get_untracked())),
+            "pin" => ui.compare.update(|c| {
+                if c.len() < headroom_core::share::MAX_PINNED {
+                    c.push(Pinned::new(c.len(), "", ui.scenario.get_untracked()));
+                }
+            }),
+            "open" => {
+                let at = arg.parse::<usize>().ok();
+                if let Some(p) = at.and_then(|i| ui.compare.with_untracked(|c| c.get(i).cloned())) {
+                    ui.scenario.set(p.scenario);
+                }
+            }
             "ask" => asked.set(Some((arg, ui.scenario.get_untracked()))),
-            "unpin" => ui.compare.set(None),
+            "unpin" => ui.compare.update(|c| match arg.parse::<usize>() {
+                Ok(i) if i < c.len() => {
+                    c.remove(i);
+                    // Letters follow positions: an unnamed scenario keeps its letter's meaning.
+                    rename_letters(c);
+                }
+                _ => c.clear(),
+            }),
             "device" => ui.scenario.update(|s| s.device = Some(DeviceChoice::Catalog(arg))),
             "more" => shown.update(|n| *n += 24),
             "sort" => {
@@ -278,7 +312,8 @@ pub fn Results() -> impl IntoView {
                 }
             }
             "kind" => {
-                kind.set(render::KINDS.iter().find(|(_, _, id)| *id == arg).and_then(|(k, _, _)| *k));
+                let k = render::KINDS.iter().find(|(_, _, id)| *id == arg).and_then(|(k, _, _)| *k);
+                filter.update(|f| f.kind = k);
                 shown.set(12);
             }
             "copy-commands" => {
@@ -295,21 +330,74 @@ pub fn Results() -> impl IntoView {
             _ => {}
         }
     };
+    // The fields inside the cards (a pinned scenario's name, the minimum speed), read once left
+    // (or on Enter).
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+            return;
+        };
+        let action = input.get_attribute("data-action").unwrap_or_default();
+        if action == "min-speed" {
+            let text = input.value();
+            let l = lang.get_untracked();
+            let read = if text.trim().is_empty() {
+                None
+            } else {
+                Some(
+                    headroom_core::number::parse_number(&text, l, headroom_core::number::Quantity::Tokens)
+                        .map_err(|e| e.message(l)),
+                )
+            };
+            filter.update(|f| {
+                f.min_speed = read;
+                f.min_speed_text = text;
+            });
+            shown.set(12);
+            return;
+        }
+        if action != "rename" {
+            return;
+        }
+        let Some(i) = input.get_attribute("data-arg").and_then(|a| a.parse::<usize>().ok()) else { return };
+        let name = input.value();
+        ui.compare.update(|c| {
+            if i < c.len() {
+                let p = Pinned::new(i, &name, c[i].scenario.clone());
+                c[i].name = p.name;
+            }
+        });
+    };
     view! {
         <div class="hr-results-body" class:hr-stale=move || !ui.pending.get().is_empty()
             on:click=on_click inner_html=html></div>
         <div class="hr-chart-body" class:hr-updating=move || pending.get()
             aria-busy=move || pending.get().to_string() inner_html=chart_html></div>
-        <div class="hr-results-tail" on:click=on_click inner_html=tail_html></div>
+        <div class="hr-results-tail" on:click=on_click on:change=on_change inner_html=tail_html></div>
         <div class="hr-devices-body" class:hr-updating=move || pending.get()
             aria-busy=move || pending.get().to_string()
-            on:click=on_click inner_html=devices_html></div>
+            on:click=on_click on:change=on_change inner_html=devices_html></div>
+    }
+}
+
+/// Gives each pinned scenario still called by a letter the letter of its position.
+fn rename_letters(pins: &mut [Pinned]) {
+    for (i, p) in pins.iter_mut().enumerate() {
+        let is_letter = p.name.len() == 1 && p.name.as_bytes()[0].is_ascii_uppercase();
+        if is_letter {
+            p.name = Pinned::default_name(i);
+        }
     }
 }
 
 /// The answer to reverse question `q` for scenario `s`, in `l`: what the core finds, each
 /// proposed scenario as a link (the page's other settings kept).
-fn ask(q: &str, s: &Scenario, ui: &crate::state::Ui, l: headroom_core::text::Lang) -> String {
+fn ask(
+    q: &str,
+    s: &Scenario,
+    min_speed: Option<f64>,
+    ui: &crate::state::Ui,
+    l: headroom_core::text::Lang,
+) -> String {
     use render::Found;
     let href = |scenario: Scenario| {
         let mut link = ui.link_untracked();
@@ -319,7 +407,7 @@ fn ask(q: &str, s: &Scenario, ui: &crate::state::Ui, l: headroom_core::text::Lan
     let device = s.device.as_ref().and_then(|c| fit::device_of(c).ok());
     let run = || -> Result<String, headroom_core::Error> {
         if q == "cheapest" {
-            let fits = fit::cheapest(s, None, None)?;
+            let fits = fit::cheapest(s, min_speed, None)?;
             let list = fits
                 .iter()
                 .map(|f| {
@@ -327,7 +415,7 @@ fn ask(q: &str, s: &Scenario, ui: &crate::state::Ui, l: headroom_core::text::Lan
                     (f, href(to))
                 })
                 .collect();
-            return Ok(render::question_answer(&Found::Cheapest(list), None, l));
+            return Ok(render::question_answer(&Found::Cheapest(list, min_speed), None, l));
         }
         let Some(d) = device.as_ref() else { return Ok(String::new()) };
         Ok(match q {

@@ -6,8 +6,8 @@ use headroom_core::fit;
 use crate::render::Outcome;
 use headroom_core::import::hub::{DEFAULT_HUB, HubRef};
 use headroom_core::scenario::Scenario;
-use headroom_core::share::{Ignored, Link, Theme};
-use headroom_core::text::Lang;
+use headroom_core::share::{Ignored, Link, Pinned, Theme};
+use headroom_core::text::{Lang, Units};
 use leptos::prelude::*;
 
 /// Everything the components share, all `Copy` handles.
@@ -15,8 +15,10 @@ use leptos::prelude::*;
 pub struct Ui {
     /// The scenario being looked at.
     pub scenario: RwSignal<Scenario>,
-    /// The scenario pinned for comparison.
-    pub compare: RwSignal<Option<Scenario>>,
+    /// The scenarios pinned for comparison, with their names.
+    pub compare: RwSignal<Vec<Pinned>>,
+    /// How sizes are written.
+    pub units: RwSignal<Units>,
     /// The language.
     pub lang: RwSignal<Lang>,
     /// Whether the language was chosen (by the link or the switch) rather than taken from the
@@ -34,8 +36,8 @@ pub struct Ui {
     pub ignored: RwSignal<Vec<Ignored>>,
     /// The estimate and, with a device, its fit.
     pub result: Memo<Outcome>,
-    /// The pinned scenario's estimate and fit.
-    pub pinned: Memo<Option<Outcome>>,
+    /// Each pinned scenario's estimate and fit, in order.
+    pub pinned: Memo<Vec<Outcome>>,
     /// Fields whose text is not a valid value: the figures shown are for their last valid one.
     pub pending: RwSignal<Vec<&'static str>>,
 }
@@ -57,10 +59,13 @@ impl Ui {
         let lang = RwSignal::new(link.lang.or(fallback).unwrap_or(Lang::En));
         let lang_chosen = RwSignal::new(link.lang.is_some());
         let result = Memo::new(move |_| scenario.with(fit::estimate_with_device));
-        let pinned = Memo::new(move |_| compare.with(|c| c.as_ref().map(fit::estimate_with_device)));
+        let pinned = Memo::new(move |_| {
+            compare.with(|c| c.iter().map(|p| fit::estimate_with_device(&p.scenario)).collect())
+        });
         Ui {
             scenario,
             compare,
+            units: RwSignal::new(link.units),
             lang,
             lang_chosen,
             theme: RwSignal::new(link.theme),
@@ -108,6 +113,7 @@ impl Ui {
             embed: self.embed,
             hf: self.hf.get(),
             hub: self.hub.get_value(),
+            units: self.units.get(),
         }
     }
 }

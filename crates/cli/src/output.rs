@@ -47,6 +47,29 @@ struct Json<'a> {
     /// Where the chosen runtime does not run it entirely and llama.cpp would do better there.
     #[serde(skip_serializing_if = "Option::is_none")]
     better_runtime: Option<JsonFit>,
+    /// Published measurements for this model, format and device, each with the estimate at its
+    /// own setting.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    measured: Vec<JsonMeasured>,
+}
+
+/// A published measurement beside the estimate for its setting.
+#[derive(Serialize)]
+struct JsonMeasured {
+    phase: &'static str,
+    test: String,
+    tokens_per_s: f64,
+    estimated_tokens_per_s: Option<f64>,
+    runtime: &'static str,
+    build: &'static str,
+    hardware: &'static str,
+    date: &'static str,
+    source: &'static str,
+}
+
+/// The measurements for the scenario (none when it names no catalog model and device).
+fn measured(scenario: &Scenario, e: &Estimate) -> Vec<headroom_core::measured::Beside> {
+    headroom_core::measured::for_scenario(scenario, e.format).unwrap_or_default()
 }
 
 /// One GPU under llama.cpp's layer split (sizes in bytes).
@@ -279,6 +302,20 @@ fn better(scenario: &Scenario, f: Option<&Fit>) -> Option<Fit> {
 pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
     let doc = Json {
         better_runtime: better(scenario, fit).map(|f| json_fit(&f, true)),
+        measured: measured(scenario, e)
+            .into_iter()
+            .map(|b| JsonMeasured {
+                phase: b.measured.phase.id(),
+                test: b.measured.test(),
+                tokens_per_s: b.measured.tokens_per_s,
+                estimated_tokens_per_s: b.estimated,
+                runtime: b.measured.runtime.id(),
+                build: b.measured.build,
+                hardware: b.measured.hardware,
+                date: b.measured.date,
+                source: b.measured.source,
+            })
+            .collect(),
         fit: fit.map(|f| json_fit(f, false)),
         speed: fit.and_then(|f| f.speed.as_ref()).map(json_speed),
         schema: 1,
@@ -600,6 +637,25 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         }
         for a in &f.advice {
             let _ = writeln!(s, "Advice   {}", en(a));
+        }
+        for b in measured(scenario, e) {
+            let m = &b.measured;
+            let est = match (b.estimated, b.error()) {
+                (Some(x), Some(err)) => format!("estimate there {} ({:+.0}%)", tps(x), err * 100.0),
+                _ => "no estimate there".into(),
+            };
+            let _ = writeln!(
+                s,
+                "Measured {} tokens/s {} ({}) on {}, {} {}, {}; {est}; {}",
+                tps(m.tokens_per_s),
+                m.phase.id(),
+                m.test(),
+                m.hardware,
+                m.runtime.label(),
+                m.build,
+                m.date,
+                m.url()
+            );
         }
         if let Some(b) = better(scenario, Some(f)) {
             let layers = b.gpu_layers.map_or(String::new(), |k| format!(", {k} layers on the GPU"));

@@ -875,3 +875,39 @@ fn a_better_runtime_is_named_where_it_would_run_more_of_it() {
     let text = headroom(&[&base[..], &["--runtime", "transformers"]].concat());
     assert!(String::from_utf8(text.stdout).unwrap().contains("Better   with llama.cpp: offload"));
 }
+
+#[test]
+fn published_measurements_show_beside_the_estimate_at_their_own_setting() {
+    let base = ["estimate", "--model", "llama-2-7b", "--weights", "q4_0", "--device", "rtx-4090"];
+    let v = json(&[&base[..], &["--runtime", "llama.cpp", "--context", "32768"]].concat());
+    let m = v["measured"].as_array().expect("measurements for this model, format and device");
+    assert_eq!(m.len(), 2, "{m:?}");
+    let decode = m.iter().find(|x| x["phase"] == "decode").unwrap();
+    assert_eq!(decode["test"], "tg128");
+    assert!(
+        decode["source"].as_str().unwrap().starts_with("https://github.com/ggml-org/llama.cpp/discussions/")
+    );
+    // The estimate beside it is at the measurement's setting (128 tokens, one sequence), not at
+    // the scenario's 32k context.
+    let est = decode["estimated_tokens_per_s"].as_f64().unwrap();
+    let at_128 = json(&[
+        "estimate",
+        "--model",
+        "llama-2-7b",
+        "--weights",
+        "q4_0",
+        "--device",
+        "rtx-4090",
+        "--runtime",
+        "llama.cpp",
+        "--context",
+        "128",
+    ]);
+    assert_eq!(est, at_128["speed"]["decode_tokens_per_s"].as_f64().unwrap());
+    assert!(est > v["speed"]["decode_tokens_per_s"].as_f64().unwrap());
+    let text = String::from_utf8(headroom(&base).stdout).unwrap();
+    assert!(text.contains("Measured ") && text.contains("(tg128) on NVIDIA GeForce RTX 4090"), "{text}");
+    // Another format: no measurement, and no key.
+    let none = json(&["estimate", "--model", "llama-2-7b", "--weights", "q4_k_m", "--device", "rtx-4090"]);
+    assert!(none.get("measured").is_none());
+}

@@ -29,6 +29,7 @@ pub mod import;
 pub mod inference;
 pub mod json;
 pub mod llama_cpp;
+pub mod measured;
 pub mod model;
 pub mod number;
 pub mod ollama;

@@ -71,8 +71,9 @@
 //! | `kwh`, `hours`, `pue`, `upkeep` | electricity USD/kWh, hours of use per day, cooling factor, upkeep share per year | `0.15`, `8`, `1`, `0.05` |
 //!
 //! The page's own settings ride along ([`Link`]): `lang` (`en`, `fr`), `theme` (`light`,
-//! `dark`), `embed=1` for the compact embeddable view, `cmp`, the pinned scenario of a
-//! comparison, itself a link query (percent-encoded), `hf`, a Hugging Face model the page reads on
+//! `dark`), `embed=1` for the compact embeddable view, `cmp`, a pinned scenario of a
+//! comparison, itself a link query (percent-encoded) with an optional `name` (repeated for each,
+//! at most [`MAX_PINNED`]), `units`, how sizes are written (`gb`, `gib`; both when absent), `hf`, a Hugging Face model the page reads on
 //! opening (`org/name`, `org/name@revision`, `org/name/file.gguf`, `org/name:Q4_K_M`), and `hub`,
 //! the hub to read it from when not `https://huggingface.co`. An access token never travels in a
 //! link.
@@ -88,7 +89,7 @@ use crate::precision::{KvDtype, WeightFormat};
 use crate::scenario::{
     DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, MAX_GPUS, ModelSource, Scenario, format_params, parse_params,
 };
-use crate::text::Lang;
+use crate::text::{Lang, Units};
 use crate::training::{
     Checkpointing, Framework, LoraTargets, LossKernel, Mode, Offload, Optimizer, TrainPrecision,
 };
@@ -140,8 +141,8 @@ impl Theme {
 pub struct Link {
     /// The scenario.
     pub scenario: Scenario,
-    /// The pinned scenario shown beside it, when comparing.
-    pub compare: Option<Scenario>,
+    /// The pinned scenarios shown beside it, when comparing (at most [`MAX_PINNED`]).
+    pub compare: Vec<Pinned>,
     /// The language, when chosen (otherwise the browser's).
     pub lang: Option<Lang>,
     /// The theme, when chosen (otherwise the system's).
@@ -152,6 +153,53 @@ pub struct Link {
     pub hf: Option<HubRef>,
     /// The hub to read it from, when not the public one (a mirror or a test server).
     pub hub: Option<String>,
+    /// How sizes are written.
+    pub units: Units,
+}
+
+/// At most this many scenarios are pinned beside the current one.
+pub const MAX_PINNED: usize = 4;
+
+/// The longest name of a pinned scenario, in characters.
+pub const MAX_PIN_NAME: usize = 40;
+
+/// A scenario pinned for comparison, with its name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pinned {
+    /// Its name: what the user called it, or its letter (`A` for the first).
+    pub name: String,
+    /// The scenario.
+    pub scenario: Scenario,
+}
+
+impl Pinned {
+    /// The name a pinned scenario has at position `i` until the user names it: `A`, `B`, ….
+    pub fn default_name(i: usize) -> String {
+        let letter = char::from(b'A' + (i % 26) as u8);
+        letter.to_string()
+    }
+
+    /// Pins `scenario` as the `i`-th, under `name` cleaned by [`clean_pin_name`] (its letter when
+    /// nothing is left).
+    pub fn new(i: usize, name: &str, scenario: Scenario) -> Pinned {
+        let name = clean_pin_name(name).unwrap_or_else(|| Pinned::default_name(i));
+        Pinned { name, scenario }
+    }
+}
+
+/// A pinned scenario's name as kept: control characters dropped, spaces collapsed, at most
+/// [`MAX_PIN_NAME`] characters; `None` when nothing is left.
+pub fn clean_pin_name(name: &str) -> Option<String> {
+    let mut out = String::new();
+    for word in name.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    let out: String = out.chars().take(MAX_PIN_NAME).collect();
+    let out = out.trim_end().to_string();
+    (!out.is_empty()).then_some(out)
 }
 
 /// The result of reading a whole link.
@@ -168,7 +216,8 @@ pub struct DecodedLink {
 /// # Example
 /// ```
 /// use headroom_core::{scenario::Scenario, share::{self, Link}, text::Lang};
-/// let link = Link { compare: Some(Scenario::catalog("qwen3-8b")), lang: Some(Lang::Fr), ..Link::default() };
+/// let pin = share::Pinned::new(0, "", Scenario::catalog("qwen3-8b"));
+/// let link = Link { compare: vec![pin], lang: Some(Lang::Fr), ..Link::default() };
 /// let q = share::encode_link(&link);
 /// assert_eq!(q, "?v=1&cmp=v%3D1%26model%3Dqwen3-8b&lang=fr");
 /// assert_eq!(share::decode_link(&q).link, link);
@@ -181,9 +230,13 @@ pub fn encode_link(link: &Link) -> String {
         q.push('=');
         percent_encode_into(&mut q, v);
     };
-    if let Some(c) = &link.compare {
-        let inner = encode(c);
-        push("cmp", inner.trim_start_matches('?'));
+    for (i, p) in link.compare.iter().enumerate() {
+        let mut inner = String::from(encode(&p.scenario).trim_start_matches('?'));
+        if p.name != Pinned::default_name(i) {
+            inner.push_str("&name=");
+            percent_encode_into(&mut inner, &p.name);
+        }
+        push("cmp", &inner);
     }
     if let Some(l) = link.lang {
         push("lang", l.code());
@@ -200,6 +253,9 @@ pub fn encode_link(link: &Link) -> String {
     if let Some(h) = &link.hub {
         push("hub", h);
     }
+    if link.units != Units::Both {
+        push("units", link.units.id());
+    }
     q
 }
 
@@ -210,13 +266,26 @@ pub fn decode_link(query: &str) -> DecodedLink {
     let mut ignored = Vec::new();
     for i in d.ignored {
         match i.key.as_str() {
+            "cmp" if link.compare.len() >= MAX_PINNED => {
+                ignored.push(Ignored { reason: format!("at most {MAX_PINNED} scenarios are pinned"), ..i })
+            }
             "cmp" => {
                 let inner = decode(&i.value);
+                let at = link.compare.len();
+                let mut name = None;
                 for x in inner.ignored {
-                    ignored.push(Ignored { key: format!("cmp.{}", x.key), ..x });
+                    if x.key == "name" && name.is_none() {
+                        name = Some(x.value);
+                    } else {
+                        ignored.push(Ignored { key: format!("cmp.{}", x.key), ..x });
+                    }
                 }
-                link.compare = Some(inner.scenario);
+                link.compare.push(Pinned::new(at, name.as_deref().unwrap_or(""), inner.scenario));
             }
+            "units" => match Units::parse(&i.value) {
+                Some(u) => link.units = u,
+                None => ignored.push(Ignored { reason: "not a size unit (gb, gib or both)".into(), ..i }),
+            },
             "lang" => match Lang::from_tag(&i.value) {
                 Some(l) => link.lang = Some(l),
                 None => ignored.push(Ignored { reason: "not a language (en or fr)".into(), ..i }),
@@ -974,6 +1043,41 @@ fn hex(b: u8) -> Option<u8> {
 mod tests {
     use super::*;
     use crate::units::Params;
+    use alloc::vec;
+
+    #[test]
+    fn several_named_pinned_scenarios_travel_in_order() {
+        let pins = vec![
+            Pinned::new(0, "", Scenario::catalog("qwen3-8b")),
+            Pinned::new(1, "  Q4 on my\tcard  ", Scenario::catalog("llama-3.1-8b")),
+            Pinned::new(2, "C", Scenario::default()),
+        ];
+        assert_eq!(pins[0].name, "A");
+        assert_eq!(pins[1].name, "Q4 on my card");
+        let link = Link { compare: pins, units: Units::Binary, ..Link::default() };
+        let q = encode_link(&link);
+        assert_eq!(q.matches("cmp=").count(), 3, "{q}");
+        assert!(q.contains("name%3DQ4%2520on%2520my%2520card"), "{q}");
+        assert!(q.ends_with("&units=gib"), "{q}");
+        let d = decode_link(&q);
+        assert!(d.ignored.is_empty(), "{:?}", d.ignored);
+        assert_eq!(d.link, link);
+    }
+
+    #[test]
+    fn pinned_beyond_the_limit_and_bad_units_are_said_not_dropped_silently() {
+        let q: String = (0..MAX_PINNED + 2).map(|_| "&cmp=v%3D1").collect();
+        let d = decode_link(&format!("?v=1{q}&units=tb&cmp=zzz"));
+        assert_eq!(d.link.compare.len(), MAX_PINNED);
+        assert_eq!(d.link.compare[3].name, "D");
+        let why: Vec<_> = d.ignored.iter().map(|i| (i.key.as_str(), i.reason.as_str())).collect();
+        assert_eq!(why.iter().filter(|(k, _)| *k == "cmp").count(), 3, "{why:?}");
+        assert!(why.iter().any(|(k, r)| *k == "units" && r.contains("gb, gib")), "{why:?}");
+        assert_eq!(d.link.units, Units::Both);
+        // A name longer than the limit is cut; one of only spaces is the letter.
+        assert_eq!(Pinned::new(1, &"x".repeat(99), Scenario::default()).name.len(), MAX_PIN_NAME);
+        assert_eq!(Pinned::new(1, " \n ", Scenario::default()).name, "B");
+    }
 
     #[test]
     fn defaults_are_omitted_and_round_trip() {

@@ -77,8 +77,13 @@ impl Msg {
         Msg { id, args }
     }
 
-    /// The sentence in `lang`.
+    /// The sentence in `lang`, sizes in both units.
     pub fn render(&self, lang: Lang) -> String {
+        self.render_in(lang, Units::Both)
+    }
+
+    /// The sentence in `lang`, sizes in `units`.
+    pub fn render_in(&self, lang: Lang, units: Units) -> String {
         let template = template(self.id, lang);
         let mut out = String::with_capacity(template.len() + 16);
         let mut rest = template;
@@ -89,7 +94,7 @@ impl Msg {
                 Some(end) => {
                     let idx: Option<usize> = after[..end].parse().ok();
                     match idx.and_then(|i| self.args.get(i)) {
-                        Some(arg) => write_arg(&mut out, arg, lang),
+                        Some(arg) => write_arg(&mut out, arg, lang, units),
                         None => {
                             out.push('{');
                             out.push_str(&after[..=end]);
@@ -108,11 +113,11 @@ impl Msg {
     }
 }
 
-fn write_arg(out: &mut String, arg: &Arg, lang: Lang) {
+fn write_arg(out: &mut String, arg: &Arg, lang: Lang, units: Units) {
     match arg {
         Arg::Int(n) => out.push_str(&format_int(*n, lang)),
         Arg::Num(x, d) => out.push_str(&format_num(*x, *d, lang)),
-        Arg::Size(b) => out.push_str(&format_size(*b, lang)),
+        Arg::Size(b) => out.push_str(&format_size_in(*b, lang, units)),
         Arg::Text(t) => out.push_str(t),
     }
 }
@@ -157,31 +162,84 @@ pub fn format_num(x: f64, decimals: u8, lang: Lang) -> String {
     }
 }
 
+/// How sizes are written: decimal units (GB, 10⁹ bytes), binary units (GiB, 2³⁰ bytes), or the
+/// decimal figure with the binary one beside it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Units {
+    /// `14.00 GB (13.04 GiB)`.
+    #[default]
+    Both,
+    /// `14.00 GB`.
+    Decimal,
+    /// `13.04 GiB`.
+    Binary,
+}
+
+impl Units {
+    /// Every choice, in the order a picker offers them.
+    pub const ALL: [Units; 3] = [Units::Both, Units::Decimal, Units::Binary];
+
+    /// The id in links (`both`, `gb`, `gib`).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Units::Both => "both",
+            Units::Decimal => "gb",
+            Units::Binary => "gib",
+        }
+    }
+
+    /// Reads an id (any case); `None` when not one.
+    pub fn parse(s: &str) -> Option<Units> {
+        Units::ALL.into_iter().find(|u| u.id().eq_ignore_ascii_case(s.trim()))
+    }
+}
+
 /// A size in decimal GB with its binary GiB beside it: `14.00 GB (13.04 GiB)`; in French, with
 /// French units and typography: `14,00 Go (13,04 Gio)`, a no-break space before each unit.
 pub fn format_size(b: Bytes, lang: Lang) -> String {
+    format_size_in(b, lang, Units::Both)
+}
+
+/// A size written in `units`: `14.00 GB`, `13.04 GiB` or both (see [`format_size`]); the prefix
+/// (G, M, k) follows the size in each system.
+pub fn format_size_in(b: Bytes, lang: Lang, units: Units) -> String {
     let fr = lang == Lang::Fr;
-    let (v, unit, vb, unit_b) = if b.get() >= 1_000_000_000 {
-        (b.as_gb(), if fr { "Go" } else { "GB" }, b.as_gib(), if fr { "Gio" } else { "GiB" })
-    } else if b.get() >= 1_000_000 {
-        (b.get() as f64 / 1e6, if fr { "Mo" } else { "MB" }, b.as_mib(), if fr { "Mio" } else { "MiB" })
+    let n = b.get();
+    let decimal = if n >= 1_000_000_000 {
+        (b.as_gb(), if fr { "Go" } else { "GB" })
+    } else if n >= 1_000_000 {
+        (n as f64 / 1e6, if fr { "Mo" } else { "MB" })
     } else {
-        (
-            b.get() as f64 / 1e3,
-            if fr { "ko" } else { "KB" },
-            b.get() as f64 / 1024.0,
-            if fr { "Kio" } else { "KiB" },
-        )
+        (n as f64 / 1e3, if fr { "ko" } else { "KB" })
+    };
+    // The binary prefix follows the decimal one in the pair (a size of 1.02 GB reads 0.95 GiB,
+    // not 972 MiB); written alone, it follows the size in binary units.
+    let binary_at = |giga: bool, mega: bool| {
+        if giga {
+            (b.as_gib(), if fr { "Gio" } else { "GiB" })
+        } else if mega {
+            (b.as_mib(), if fr { "Mio" } else { "MiB" })
+        } else {
+            (n as f64 / 1024.0, if fr { "Kio" } else { "KiB" })
+        }
     };
     let space = if fr { '\u{a0}' } else { ' ' };
-    let mut s = format_num(v, 2, lang);
-    s.push(space);
-    s.push_str(unit);
-    s.push_str(" (");
-    s.push_str(&format_num(vb, 2, lang));
-    s.push(space);
-    s.push_str(unit_b);
-    s.push(')');
+    let one = |s: &mut String, (v, unit): (f64, &str)| {
+        s.push_str(&format_num(v, 2, lang));
+        s.push(space);
+        s.push_str(unit);
+    };
+    let mut s = String::new();
+    match units {
+        Units::Both => {
+            one(&mut s, decimal);
+            s.push_str(" (");
+            one(&mut s, binary_at(n >= 1_000_000_000, n >= 1_000_000));
+            s.push(')');
+        }
+        Units::Decimal => one(&mut s, decimal),
+        Units::Binary => one(&mut s, binary_at(n >= 1 << 30, n >= 1 << 20)),
+    }
     s
 }
 
@@ -1037,6 +1095,25 @@ mod tests {
         assert_eq!(format_size(b, Lang::Fr), "14,00\u{a0}Go (13,04\u{a0}Gio)");
         assert_eq!(format_size(Bytes::new(536_870_912), Lang::Fr), "536,87\u{a0}Mo (512,00\u{a0}Mio)");
         assert_eq!(format_size(Bytes::new(2048), Lang::Fr), "2,05\u{a0}ko (2,00\u{a0}Kio)");
+    }
+
+    #[test]
+    fn sizes_in_one_unit_system() {
+        let b = Bytes::new(14_000_000_000);
+        assert_eq!(format_size_in(b, Lang::En, Units::Decimal), "14.00 GB");
+        assert_eq!(format_size_in(b, Lang::En, Units::Binary), "13.04 GiB");
+        assert_eq!(format_size_in(b, Lang::Fr, Units::Binary), "13,04\u{a0}Gio");
+        // 1.02 GB is under a GiB: alone, it is written in MiB; beside GB, in GiB.
+        let b = Bytes::new(1_020_000_000);
+        assert_eq!(format_size_in(b, Lang::En, Units::Binary), "972.75 MiB");
+        assert_eq!(format_size_in(b, Lang::En, Units::Both), "1.02 GB (0.95 GiB)");
+        for u in Units::ALL {
+            assert_eq!(Units::parse(u.id()), Some(u));
+        }
+        assert_eq!(Units::parse("GiB"), Some(Units::Binary));
+        assert_eq!(Units::parse("tb"), None);
+        let m = Msg::new(MsgId::NoteOffloadRamUnchecked, vec![Arg::Size(Bytes::new(14_000_000_000))]);
+        assert!(!m.render_in(Lang::En, Units::Binary).contains("GB"));
     }
 
     #[test]
