@@ -861,7 +861,7 @@ fn delta(a: f64, b: f64, kind: RowKind, l: Lang) -> Option<String> {
     let d = (b - a).abs();
     let abs = match kind {
         RowKind::Size => format_size(Bytes::new(d as u64), l),
-        RowKind::Rate => tps(d, l),
+        RowKind::Rate => format!("{} {}", tps(d, l), tr(l, T::TokS)),
         _ => format_int(d as u64, l),
     };
     let share = if a > 0.0 {
@@ -909,7 +909,10 @@ fn compare_rows(cols: &[Option<Col>], l: Lang) -> Vec<Row> {
         tr(l, T::Decode).into(),
         RowKind::Rate,
         &|_, _, f| match f.and_then(|f| f.speed.as_ref()) {
-            Some(s) => Cell { text: tps(s.decode_tokens_per_s, l), num: Some(s.decode_tokens_per_s) },
+            Some(s) => Cell {
+                text: format!("{} {}", tps(s.decode_tokens_per_s, l), tr(l, T::TokS)),
+                num: Some(s.decode_tokens_per_s),
+            },
             None => text("—".into()),
         },
     ));
@@ -1217,7 +1220,7 @@ pub fn chart_contexts(current: u64, max_trained: u64) -> Vec<u64> {
 /// The compact embedded view.
 pub fn embed(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
     let mut out = format!(
-        "<p class=\"hr-embed-head\">{} · {} · {} × {}</p><p class=\"hr-embed-total\"><span>{}</span><strong id=\"hr-total-bytes\" data-bytes=\"{}\">{}</strong><small>{} {}</small></p>",
+        "<h1 class=\"hr-embed-head\">{} · {} · {} × {}</h1><p class=\"hr-embed-total\"><span>{}</span><strong id=\"hr-total-bytes\" data-bytes=\"{}\">{}</strong><small>{} {}</small></p>",
         esc(&e.model.name),
         esc(&e.format.label()),
         format_int(s.context, l),
