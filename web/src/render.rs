@@ -929,15 +929,10 @@ pub const KINDS: [(Option<DeviceKind>, T, &str); 6] = [
     (Some(DeviceKind::Cloud), T::CloudK, "cloud"),
 ];
 
-/// Every catalog device for the scenario, sorted by fit and cost, filtered by kind.
-pub fn devices(
-    fits: &[Fit],
-    filter: &DeviceFilter,
-    shown: usize,
-    selected: Option<&str>,
-    order: FitOrder,
-    l: Lang,
-) -> String {
+/// The device card's head: its title, the kinds of machine, and (for inference) the minimum
+/// speed field with its message; shared by the table and its placeholder so the controls do not
+/// move when the table arrives.
+fn devices_head(filter: &DeviceFilter, training: bool, l: Lang) -> String {
     let kind = filter.kind;
     let mut s = format!(
         "<div class=\"hr-card hr-devices\"><h2>{}</h2><div class=\"hr-chips\" role=\"group\">",
@@ -951,10 +946,8 @@ pub fn devices(
             tr(l, label)
         );
     }
-    let training = fits.iter().any(|f| f.speed.as_ref().is_some_and(|sp| sp.training_s.is_some()));
     // The minimum speed: a field of its own (inference only: training rows give durations), its
     // message beside it when the text is not a number, and then no filter rather than an old one.
-    let min = if training { None } else { filter.min_speed.as_ref().and_then(|r| r.as_ref().ok()).copied() };
     if !training {
         let (invalid, message) = match &filter.min_speed {
             Some(Err(m)) => (" aria-invalid=\"true\" aria-describedby=\"hr-min-speed-error\"", m.as_str()),
@@ -975,6 +968,28 @@ pub fn devices(
             );
         }
     }
+    s
+}
+
+/// The device card while its table is being computed: the same head, then an ellipsis.
+pub fn devices_waiting(filter: &DeviceFilter, training: bool, l: Lang) -> String {
+    let mut s = devices_head(filter, training, l);
+    s.push_str("</div><p>…</p></div>");
+    s
+}
+
+/// Every catalog device for the scenario, sorted by fit and cost, filtered by kind and speed.
+pub fn devices(
+    fits: &[Fit],
+    filter: &DeviceFilter,
+    shown: usize,
+    selected: Option<&str>,
+    order: FitOrder,
+    l: Lang,
+) -> String {
+    let training = fits.iter().any(|f| f.speed.as_ref().is_some_and(|sp| sp.training_s.is_some()));
+    let min = if training { None } else { filter.min_tokens_per_s().map(|m| m as u64) };
+    let mut s = devices_head(filter, training, l);
     // Training rows give durations and the run's cost, inference rows tokens per second and the
     // cost of a million tokens: the columns say which. Each sortable column is a button.
     let head = |label: &str, o: FitOrder| {
@@ -1007,7 +1022,7 @@ pub fn devices(
     let fast_enough =
         |f: &Fit| min.is_none_or(|m| f.speed.as_ref().is_some_and(|sp| sp.decode_tokens_per_s >= m as f64));
     let matching: Vec<&Fit> =
-        fits.iter().filter(|f| kind.is_none_or(|k| f.kind == k) && fast_enough(f)).collect();
+        fits.iter().filter(|f| filter.kind.is_none_or(|k| f.kind == k) && fast_enough(f)).collect();
     if matching.is_empty() {
         let _ = write!(s, "<tr><td colspan=\"7\" class=\"hr-none\">{}</td></tr>", tr(l, T::NoDeviceMatches));
     }

@@ -271,7 +271,10 @@ pub fn Results() -> impl IntoView {
                     filter.with(|k| render::devices(&sorted, k, shown.get(), selected.as_deref(), o, l))
                 }
             }
-            None => format!("<div class=\"hr-card hr-devices\"><h2>{}</h2><p>…</p></div>", tr(l, T::Devices)),
+            None => {
+                let training = ui.scenario.with(|s| s.mode.is_training());
+                filter.with(|k| render::devices_waiting(k, training, l))
+            }
         })
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
