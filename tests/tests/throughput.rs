@@ -142,11 +142,11 @@ fn the_measured_dataset_against_the_estimate() {
         );
         (e.len(), median, within(0.35))
     };
-    // Decode (memory-bound) is the estimate's strong side: the project's 35% on nearly every row.
-    // Prefill is compute-bound and llama.cpp's quantized kernels (int8 MMQ on CUDA) are not what
-    // the FP16 peak predicts: scored, and kept from getting worse, as BENCHMARKS.md records.
+    // Decode (memory-bound): the project's 35% on nearly every row. Prefill (compute-bound, on
+    // INT8 for llama.cpp's quantized kernels on NVIDIA): most rows; the rest are named in
+    // FORMULAS.md (Turing, a professional Ada card, AMD, Vulkan).
     let (n, median, within) = score(Phase::Decode);
     assert!(n >= 60 && median <= 0.15 && within >= 0.95, "decode: median {median}, within 35% {within}");
     let (n, median, within) = score(Phase::Prefill);
-    assert!(n >= 30 && median <= 0.25 && within >= 0.55, "prefill: median {median}, within 35% {within}");
+    assert!(n >= 50 && median <= 0.15 && within >= 0.85, "prefill: median {median}, within 35% {within}");
 }

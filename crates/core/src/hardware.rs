@@ -166,6 +166,12 @@ pub struct Capability {
     pub fp16: FlopsPerSec,
     /// Dense FP8 throughput per accelerator (0 when absent).
     pub fp8: FlopsPerSec,
+    /// Dense INT8 tensor throughput per accelerator, operations per second (0 when not known).
+    pub int8: FlopsPerSec,
+    /// NVIDIA's compute capability × 10 (0 for other vendors or when not stated).
+    pub cuda_cc: u16,
+    /// Whether the accelerator is an AMD GPU (ROCm / HIP back ends).
+    pub amd: bool,
     /// System RAM beside the accelerators, when known (for Macs and CPUs, the memory itself).
     pub host_ram: Option<Bytes>,
     /// System RAM bandwidth (for offloaded layers and CPU inference).
@@ -190,6 +196,9 @@ impl Capability {
             bandwidth: self.host_bandwidth,
             fp16: FlopsPerSec::from_tflops(if cloud { 4.0 } else { 1.0 }),
             fp8: FlopsPerSec::from_tflops(0.0),
+            int8: FlopsPerSec::from_tflops(0.0),
+            cuda_cc: 0,
+            amd: false,
             unified: false,
             ..*self
         }
@@ -234,6 +243,9 @@ impl Capability {
             bandwidth: BytesPerSec::from_gb_per_s(d.bandwidth_gbs),
             fp16: FlopsPerSec::from_tflops(d.fp16_tflops),
             fp8: FlopsPerSec::from_tflops(d.fp8_tflops),
+            int8: FlopsPerSec::from_tflops(d.int8_tops),
+            cuda_cc: if d.vendor.eq_ignore_ascii_case("nvidia") { d.compute_capability } else { 0 },
+            amd: class == Class::Gpu && d.vendor.eq_ignore_ascii_case("amd"),
             host_ram,
             host_bandwidth,
             unified: class == Class::Apple,

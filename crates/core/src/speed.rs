@@ -13,6 +13,7 @@ use crate::estimate::Estimate;
 use crate::hardware::{Capability, Class};
 use crate::inference::Runtime;
 use crate::model::Architecture;
+use crate::precision::{GgufMix, WeightFormat};
 use crate::units::Seconds;
 
 #[cfg(feature = "serde")]
@@ -97,6 +98,36 @@ pub fn prefill_utilisation(runtime: Runtime, class: Class) -> f64 {
     }
 }
 
+/// Utilisation of the INT8 tensor peak by llama.cpp's quantized matrix kernels (MMQ) in prefill,
+/// fitted on the CUDA scoreboard (discussion #15013, Llama 2 7B Q4_0 pp512: 0.21–0.33 across
+/// Ampere, Ada and Blackwell cards, median 0.25).
+pub const MMQ_INT8_UTILISATION: f64 = 0.25;
+
+/// Utilisation of the FP16 peak by llama.cpp on AMD GPUs in prefill, fitted on the ROCm
+/// scoreboard (discussion #15021, Llama 2 7B Q4_0 pp512: RX 7900 XTX 0.39, MI100 0.20, MI210
+/// 0.19).
+pub const LLAMA_CPP_AMD_UTILISATION: f64 = 0.25;
+
+/// The peak rate prefill runs at and the share of it reached, for a runtime, weight format and
+/// device. llama.cpp multiplies quantized GGUF weights with its own kernels (MMQ): on NVIDIA
+/// GPUs with INT8 tensor cores (compute capability 7.5 and newer) it always does, on INT8 (the
+/// activations are quantized to 8 bits), so the INT8 peak decides where the catalog knows it; on
+/// AMD GPUs its kernels reach a smaller share of the FP16 peak than vendor BLAS. Everything else
+/// runs on the FP16 (or FP8) units at [`prefill_utilisation`].
+pub fn prefill_rate(runtime: Runtime, format: WeightFormat, cap: &Capability, class: Class) -> (f64, f64) {
+    let quantized_gguf =
+        matches!(format, WeightFormat::Gguf(m) if !matches!(m, GgufMix::F32 | GgufMix::F16 | GgufMix::BF16));
+    if class == Class::Gpu && runtime.is_llama_cpp() && quantized_gguf {
+        if cap.cuda_cc >= 75 && cap.int8.get() > 0.0 {
+            return (cap.int8.get(), MMQ_INT8_UTILISATION);
+        }
+        if cap.amd {
+            return (cap.fp16.get(), LLAMA_CPP_AMD_UTILISATION);
+        }
+    }
+    (cap.peak(format).get(), prefill_utilisation(runtime, class))
+}
+
 /// Model FLOPs utilisation assumed for training (Chowdhery et al. report ~46% for PaLM;
 /// fine-tuning stacks commonly reach 30-45%).
 pub fn training_mfu(class: Class) -> f64 {
@@ -163,12 +194,12 @@ pub fn inference_speed(
     ]);
 
     // Prefill: compute-bound.
-    let peak = if class == Class::Cpu {
-        cap.fp16.get()
+    let (peak, util) = if class == Class::Cpu {
+        (cap.fp16.get(), prefill_utilisation(e.runtime, class))
     } else {
-        cap.peak(e.format).get() * if tp { n } else { 1.0 }
+        let (p, u) = prefill_rate(e.runtime, e.format, cap, class);
+        (p * if tp { n } else { 1.0 }, u)
     };
-    let util = prefill_utilisation(e.runtime, class);
     let active = e.model.params_active.get() as f64;
     let attn_per_token = (e.flops_per_token - 2.0 * active).max(0.0) / 2.0;
     let prefill_flops = 2.0 * active + attn_per_token;
@@ -278,4 +309,36 @@ fn largest(items: &[(f64, Limit)]) -> Limit {
         }
     }
     best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefill_runs_on_int8_only_where_llama_cpp_multiplies_quantized_weights_on_nvidia() {
+        use crate::catalog::device;
+        let q4 = WeightFormat::Gguf(GgufMix::Q4_K_M);
+        let f16 = WeightFormat::Gguf(GgufMix::F16);
+        let cap = |id: &str| Capability::of(device(id).unwrap(), Runtime::LlamaCpp, None);
+        let c = cap("rtx-4090");
+        assert_eq!(prefill_rate(Runtime::LlamaCpp, q4, &c, Class::Gpu), (c.int8.get(), MMQ_INT8_UTILISATION));
+        assert_eq!(prefill_rate(Runtime::Ollama, q4, &c, Class::Gpu).0, c.int8.get());
+        // F16 GGUF goes to cuBLAS; vLLM and transformers dequantize onto the FP16 units.
+        assert_eq!(prefill_rate(Runtime::LlamaCpp, f16, &c, Class::Gpu).0, c.fp16.get());
+        assert_eq!(prefill_rate(Runtime::Vllm, WeightFormat::Bf16, &c, Class::Gpu).0, c.fp16.get());
+        // Volta has no INT8 tensor cores: the FP16 rate; AMD: its own share of the FP16 rate.
+        let v = cap("v100-sxm2-16gb");
+        assert_eq!(prefill_rate(Runtime::LlamaCpp, q4, &v, Class::Gpu).0, v.fp16.get());
+        let a = cap("mi210");
+        assert!(a.amd && a.cuda_cc == 0);
+        assert_eq!(
+            prefill_rate(Runtime::LlamaCpp, q4, &a, Class::Gpu),
+            (a.fp16.get(), LLAMA_CPP_AMD_UTILISATION)
+        );
+        // A Mac is not a CUDA device.
+        let m = Capability::of(device("m2-max-64gb").unwrap(), Runtime::LlamaCpp, None);
+        let apple = prefill_utilisation(Runtime::LlamaCpp, Class::Apple);
+        assert_eq!(prefill_rate(Runtime::LlamaCpp, q4, &m, Class::Apple).1, apple);
+    }
 }

@@ -21,15 +21,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 12288,
         compute_capability: 86,
         bandwidth_gbs: 360.0,
-        fp16_tflops: 12.7,
+        fp16_tflops: 25.5,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 101.9,
         tdp_w: 170.0,
         price_usd: 249.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.runlocalai.co/compare/hardware/custom?a=rtx-3060-12gb&b=rtx-4060-ti-16gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = street/derived (249))"
+            "https://www.runlocalai.co/compare/hardware/custom?a=rtx-3060-12gb&b=rtx-4060-ti-16gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = street/derived (249)) ; tensor rates (dense): derived: 28 SMs (3584 CUDA cores / 128, Ampere) × boost 1777 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3060-12-gb.c3682"
         ),
         date: "2021-01",
     },
@@ -45,13 +45,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 336.0,
         fp16_tflops: 25.8,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 103.2,
         tdp_w: 160.0,
         price_usd: 349.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/graphics-cards/rtx-2060/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 30 SMs × 1.68 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/graphics-cards/rtx-2060/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 30 SMs × 1.68 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 30 SMs (1920 CUDA cores / 64, Turing) × boost 1680 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-2060.c3310"
         ),
         date: "2019-01",
     },
@@ -67,13 +67,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 448.0,
         fp16_tflops: 36.2,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 145.0,
         tdp_w: 215.0,
         price_usd: 499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/news/geforce-rtx-20-series-super-gpus/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 40 SMs × 1.77 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/news/geforce-rtx-20-series-super-gpus/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 40 SMs × 1.77 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 40 SMs (2560 CUDA cores / 64, Turing) × boost 1770 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-2070-super.c3440"
         ),
         date: "2019-07",
     },
@@ -89,13 +89,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 496.0,
         fp16_tflops: 44.6,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 178.4,
         tdp_w: 250.0,
         price_usd: 699.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/news/geforce-rtx-20-series-super-gpus/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 48 SMs × 1.815 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/news/geforce-rtx-20-series-super-gpus/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 48 SMs × 1.815 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 48 SMs (3072 CUDA cores / 64, Turing) × boost 1815 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-2080-super.c3439"
         ),
         date: "2019-07",
     },
@@ -111,13 +111,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 616.0,
         fp16_tflops: 53.8,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 215.2,
         tdp_w: 250.0,
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/graphics-cards/rtx-2080-ti/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 68 SMs × 1.545 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/graphics-cards/rtx-2080-ti/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 68 SMs × 1.545 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): NVIDIA Turing Architecture In-Depth (NVIDIA Technical Blog, 2018, text of the Turing whitepaper; full table read in stored copy) https://developer.nvidia.com/blog/nvidia-turing-architecture-in-depth/"
         ),
         date: "2018-09",
     },
@@ -133,13 +133,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 448.0,
         fp16_tflops: 32.4,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 129.6,
         tdp_w: 200.0,
         price_usd: 399.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/ ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 38 SMs × 1.665 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/ ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 38 SMs × 1.665 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 38 SMs (4864 CUDA cores / 128, Ampere) × boost 1665 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3060-ti.c3681"
         ),
         date: "2020-12",
     },
@@ -155,13 +155,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 448.0,
         fp16_tflops: 40.6,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 162.5,
         tdp_w: 220.0,
         price_usd: 499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3070-3070ti/ ; https://megagames.com/news/nvidias-rtx-3000-gpus-are-ridiculously-powerful (14 Gbps, 220 W) ; https://www.rockpapershotgun.com/2020/09/01/nvidia-ampere-rtx-3000-series-price-specs-release-date/ ($499) ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 46 SMs × 1.725 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3070-3070ti/ ; https://megagames.com/news/nvidias-rtx-3000-gpus-are-ridiculously-powerful (14 Gbps, 220 W) ; https://www.rockpapershotgun.com/2020/09/01/nvidia-ampere-rtx-3000-series-price-specs-release-date/ ($499) ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 46 SMs × 1.725 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 46 SMs (5888 CUDA cores / 128, Ampere) × boost 1725 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3070.c3674"
         ),
         date: "2020-10",
     },
@@ -177,13 +177,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 608.0,
         fp16_tflops: 43.5,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 174.0,
         tdp_w: 290.0,
         price_usd: 599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3070-3070ti/ ; https://wccftech.com/nvidia-readies-rtx-3060-8-gb-rtx-3060-ti-with-gddr6x-rtx-3070-ti-with-ga102-gpu-to-clear-away-ampere-inventory/ (GA104, 6144 cores, 290 W) ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 48 SMs × 1.77 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3070-3070ti/ ; https://wccftech.com/nvidia-readies-rtx-3060-8-gb-rtx-3060-ti-with-gddr6x-rtx-3070-ti-with-ga102-gpu-to-clear-away-ampere-inventory/ (GA104, 6144 cores, 290 W) ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 48 SMs × 1.77 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 48 SMs (6144 CUDA cores / 128, Ampere) × boost 1770 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3070-ti.c3675"
         ),
         date: "2021-06",
     },
@@ -199,13 +199,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 912.0,
         fp16_tflops: 68.2,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 272.8,
         tdp_w: 350.0,
         price_usd: 1199.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3080-3080ti/ ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 80 SMs × 1.665 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3080-3080ti/ ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 80 SMs × 1.665 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 80 SMs (10240 CUDA cores / 128, Ampere) × boost 1665 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3080-ti.c3735"
         ),
         date: "2021-06",
     },
@@ -221,13 +221,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 1008.0,
         fp16_tflops: 80.0,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 320.0,
         tdp_w: 450.0,
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti/ ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 84 SMs × 1.86 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti/ ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 84 SMs × 1.86 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 84 SMs (10752 CUDA cores / 128, Ampere) × boost 1860 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3090-ti.c3829"
         ),
         date: "2022-03",
     },
@@ -331,13 +331,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 448.0,
         fp16_tflops: 38.4,
         fp8_tflops: 153.6,
-        int8_tops: 0.0,
+        int8_tops: 153.4,
         tdp_w: 145.0,
         price_usd: 299.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5060-family/ ; NVIDIA RTX Blackwell GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 30 SMs × 2.497 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5060-family/ ; NVIDIA RTX Blackwell GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 30 SMs × 2.497 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 30 SMs (3840 CUDA cores / 128, Blackwell) × boost 2497 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-5060.c4219"
         ),
         date: "2025-05",
     },
@@ -353,13 +353,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 448.0,
         fp16_tflops: 47.4,
         fp8_tflops: 189.6,
-        int8_tops: 0.0,
+        int8_tops: 189.6,
         tdp_w: 180.0,
         price_usd: 429.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5060-family/ ; NVIDIA RTX Blackwell GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 36 SMs × 2.572 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP)"
+            "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5060-family/ ; NVIDIA RTX Blackwell GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 36 SMs × 2.572 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 36 SMs (4608 CUDA cores / 128, Blackwell) × boost 2572 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-5060-ti-16-gb.c4292"
         ),
         date: "2025-04",
     },
@@ -375,13 +375,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 760.0,
         fp16_tflops: 59.5,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 238.1,
         tdp_w: 320.0,
         price_usd: 699.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; https://gamingpcbuilder.com/rtx-3090-3080-and-3070-specs-details-unveiled ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP)"
+            "https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; https://gamingpcbuilder.com/rtx-3090-3080-and-3070-specs-details-unveiled ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP) ; tensor rates (dense): derived: 68 SMs (8704 CUDA cores / 128, Ampere) × boost 1710 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3080.c3621"
         ),
         date: "2020-09",
     },
@@ -397,13 +397,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 936.0,
         fp16_tflops: 71.0,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 284.0,
         tdp_w: 350.0,
         price_usd: 1499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-3090-specifications.html ; https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP)"
+            "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-3090-specifications.html ; https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP) ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
         date: "2020-09",
     },
@@ -417,15 +417,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 16384,
         compute_capability: 89,
         bandwidth_gbs: 288.0,
-        fp16_tflops: 22.0,
+        fp16_tflops: 44.1,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 176.5,
         tdp_w: 165.0,
         price_usd: 499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://vramfirst.com/compare/rtx-4060-ti-16gb-vs-rtx-3060-12gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)"
+            "https://vramfirst.com/compare/rtx-4060-ti-16gb-vs-rtx-3060-12gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP) ; tensor rates (dense): derived: 34 SMs (4352 CUDA cores / 128, Ada Lovelace) × boost 2535 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-4060-ti-16-gb.c4155"
         ),
         date: "2023-07",
     },
@@ -439,15 +439,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 12288,
         compute_capability: 89,
         bandwidth_gbs: 504.0,
-        fp16_tflops: 29.1,
+        fp16_tflops: 58.3,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 233.2,
         tdp_w: 200.0,
         price_usd: 599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)"
+            "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP) ; tensor rates (dense): derived: 46 SMs (5888 CUDA cores / 128, Ada Lovelace) × boost 2475 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-4070.c3924"
         ),
         date: "2023-04",
     },
@@ -461,15 +461,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 16384,
         compute_capability: 89,
         bandwidth_gbs: 717.0,
-        fp16_tflops: 48.7,
+        fp16_tflops: 97.5,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 389.9,
         tdp_w: 320.0,
         price_usd: 1199.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; https://github.com/RahulSChand/gpu_poor/blob/main/src/gpu_config.json ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)"
+            "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; https://github.com/RahulSChand/gpu_poor/blob/main/src/gpu_config.json ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP) ; tensor rates (dense): NVIDIA ADA GPU ARCHITECTURE whitepaper v2.02/v2.1 https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf ; tensor rates (dense): derived: 76 SMs (9728 CUDA cores / 128, Ada Lovelace) × boost 2505 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-4080.c3888"
         ),
         date: "2022-11",
     },
@@ -505,15 +505,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 12288,
         compute_capability: 120,
         bandwidth_gbs: 672.0,
-        fp16_tflops: 0.0,
+        fp16_tflops: 61.7,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 246.9,
         tdp_w: 0.0,
         price_usd: 549.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP; confidence low (bandwidth))"
+            "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP; confidence low (bandwidth)) ; tensor rates (dense): derived: 48 SMs (6144 CUDA cores / 128, Blackwell) × boost 2512 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-5070.c4218"
         ),
         date: "2025",
     },
@@ -527,15 +527,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 16384,
         compute_capability: 120,
         bandwidth_gbs: 896.0,
-        fp16_tflops: 0.0,
+        fp16_tflops: 87.9,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 351.5,
         tdp_w: 0.0,
         price_usd: 749.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP)"
+            "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP) ; tensor rates (dense): derived: 70 SMs (8960 CUDA cores / 128, Blackwell) × boost 2452 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-5070-ti.c4243"
         ),
         date: "2025",
     },
@@ -549,15 +549,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 16384,
         compute_capability: 120,
         bandwidth_gbs: 960.0,
-        fp16_tflops: 56.28,
+        fp16_tflops: 112.6,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 450.2,
         tdp_w: 360.0,
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.notebookcheck.net/Nvidia-GeForce-RTX-5080-Benchmarks-and-Specs.935679.0.html ; https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP)"
+            "https://www.notebookcheck.net/Nvidia-GeForce-RTX-5080-Benchmarks-and-Specs.935679.0.html ; https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP) ; tensor rates (dense): NVIDIA RTX BLACKWELL GPU ARCHITECTURE whitepaper https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf"
         ),
         date: "2025-01",
     },
@@ -573,13 +573,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 1792.0,
         fp16_tflops: 209.5,
         fp8_tflops: 838.4,
-        int8_tops: 0.0,
+        int8_tops: 838.0,
         tdp_w: 575.0,
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090 ; https://www.spheron.network/blog/nvidia-rtx-5090-specs/ ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP)"
+            "https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090 ; https://www.spheron.network/blog/nvidia-rtx-5090-specs/ ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP) ; tensor rates (dense): NVIDIA RTX BLACKWELL GPU ARCHITECTURE whitepaper https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf"
         ),
         date: "2025-01",
     },
@@ -615,15 +615,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 49152,
         compute_capability: 89,
         bandwidth_gbs: 960.0,
-        fp16_tflops: 0.0,
+        fp16_tflops: 364.2,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 728.5,
         tdp_w: 300.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://overclockers.ru/blog/apprenticebase/amp/213050/Nvidia-gotovit-professional-nye-videokarty-RTX-Pro-6000-Blackwell-s-96-GB-pamyati-GDDR7 ; see ../shared/reference/hardware/gpus.csv (fp16 not captured)"
+            "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://overclockers.ru/blog/apprenticebase/amp/213050/Nvidia-gotovit-professional-nye-videokarty-RTX-Pro-6000-Blackwell-s-96-GB-pamyati-GDDR7 ; see ../shared/reference/hardware/gpus.csv (fp16 not captured) ; tensor rates (dense): derived: 142 SMs (18176 CUDA cores / 128, Ada Lovelace) × boost 2505 MHz × 1,024 dense FP16 tensor FLOP per SM per clock; INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/rtx-6000-ada-generation.c3933"
         ),
         date: "n.d.",
     },
@@ -637,15 +637,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 98304,
         compute_capability: 120,
         bandwidth_gbs: 1792.0,
-        fp16_tflops: 0.0,
+        fp16_tflops: 503.8,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 1007.6,
         tdp_w: 600.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://gpu.name/posts/nvidia-unveils-rtx-pro-6000-blackwell-gpu-with-24-064-cores-and-96gb-memory ; see ../shared/reference/hardware/gpus.csv (fp16 not captured)"
+            "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://gpu.name/posts/nvidia-unveils-rtx-pro-6000-blackwell-gpu-with-24-064-cores-and-96gb-memory ; see ../shared/reference/hardware/gpus.csv (fp16 not captured) ; tensor rates (dense): derived: 188 SMs (24064 CUDA cores / 128, Blackwell) × boost 2617 MHz × 1,024 dense FP16 tensor FLOP per SM per clock; INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/rtx-pro-6000-blackwell.c4272"
         ),
         date: "2025-04",
     },
@@ -837,13 +837,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 864.0,
         fp16_tflops: 362.05,
         fp8_tflops: 733.0,
-        int8_tops: 0.0,
+        int8_tops: 733.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.mullet.se/product.html?product_id=355414 ; https://grokipedia.com/page/NVIDIA_L4_vs_L40S ; see ../shared/reference/hardware/gpus.csv (memory = 45776 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate)"
+            "https://www.mullet.se/product.html?product_id=355414 ; https://grokipedia.com/page/NVIDIA_L4_vs_L40S ; see ../shared/reference/hardware/gpus.csv (memory = 45776 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate) ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "n.d.",
     },
@@ -1101,13 +1101,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 1228.8,
         fp16_tflops: 184.6,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 184.6,
         tdp_w: 0.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi100-32gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi100-32gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate) ; tensor rates (dense): AMD Instinct MI100 launch spec table: FP16/FP16 Matrix 184.6 TFLOPs (peak), INT4/INT8 184.6 TOPS, bfloat16 92.3 (CDNA, no sparsity) https://www.amd.com/en/products/accelerators/instinct/mi100.html"
         ),
         date: "n.d.",
     },
@@ -1123,13 +1123,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 1638.0,
         fp16_tflops: 181.0,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 181.0,
         tdp_w: 0.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi210-64gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi210-64gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate) ; tensor rates (dense): AMD Instinct MI210 specs: FP16 Matrix 181 TFLOPs, INT8 Matrix 181 TOPS https://www.amd.com/en/products/accelerators/instinct/mi200/mi210.html"
         ),
         date: "n.d.",
     },
@@ -1145,13 +1145,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 3200.0,
         fp16_tflops: 383.0,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 383.0,
         tdp_w: 0.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi250x-128gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+            "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi250x-128gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate) ; tensor rates (dense): AMD Instinct MI250X specs: FP16 | bf16 (Peak) up to 383.0 TF, INT4 | INT8 (Peak) up to 383.0 TOPS https://www.amd.com/en/products/accelerators/instinct/mi200/mi250x.html"
         ),
         date: "n.d.",
     },
@@ -1167,13 +1167,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 5300.0,
         fp16_tflops: 1307.4,
         fp8_tflops: 2614.9,
-        int8_tops: 0.0,
+        int8_tops: 2614.9,
         tdp_w: 750.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/mi300-series/ ; https://aiwiki.ai/wiki/amd_instinct_mi300x ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price not a single figure (10000-15000 (estimate)); left 0)"
+            "https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/mi300-series/ ; https://aiwiki.ai/wiki/amd_instinct_mi300x ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price not a single figure (10000-15000 (estimate)); left 0) ; tensor rates (dense): AMD Instinct MI300X data sheet / product page: Peak FP16 (matrix) 1307.4 TFLOPs (2614.9 with structured sparsity), Peak INT8 2614.9 TOPs (5229.8 with sparsity) https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html"
         ),
         date: "2023-12",
     },
@@ -1189,13 +1189,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 6000.0,
         fp16_tflops: 1307.4,
         fp8_tflops: 2614.9,
-        int8_tops: 0.0,
+        int8_tops: 2614.9,
         tdp_w: 1000.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://awesomeagents.ai/hardware/amd-mi325x ; https://wiaix.com/amd-instincttm-mi325x-accelerators ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
+            "https://awesomeagents.ai/hardware/amd-mi325x ; https://wiaix.com/amd-instincttm-mi325x-accelerators ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate) ; tensor rates (dense): AMD Instinct MI325X data sheet: Peak FP16 1307.4 TFLOPs, FP8 2614.9 (same CDNA3 compute as MI300X), Peak INT8 2614.9 TOPs https://www.amd.com/en/products/accelerators/instinct/mi300/mi325x.html"
         ),
         date: "2024-10",
     },
@@ -1278,13 +1278,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 936.0,
         fp16_tflops: 71.0,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 284.0,
         tdp_w: 350.0,
         price_usd: 2998.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1499.0 USD)"
+            "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1499.0 USD) ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
         date: "2020-09",
     },
@@ -1300,13 +1300,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 936.0,
         fp16_tflops: 71.0,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 284.0,
         tdp_w: 350.0,
         price_usd: 5996.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 1499.0 USD)"
+            "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 1499.0 USD) ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
         date: "2020-09",
     },
@@ -1366,13 +1366,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 1792.0,
         fp16_tflops: 209.5,
         fp8_tflops: 838.4,
-        int8_tops: 0.0,
+        int8_tops: 838.0,
         tdp_w: 575.0,
         price_usd: 3998.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "per-accelerator numbers from the rtx-5090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1999.0 USD)"
+            "per-accelerator numbers from the rtx-5090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1999.0 USD) ; tensor rates (dense): NVIDIA RTX BLACKWELL GPU ARCHITECTURE whitepaper https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf"
         ),
         date: "2025-01",
     },
@@ -1386,15 +1386,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 16384,
         compute_capability: 89,
         bandwidth_gbs: 288.0,
-        fp16_tflops: 22.0,
+        fp16_tflops: 44.1,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 176.5,
         tdp_w: 165.0,
         price_usd: 998.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "per-accelerator numbers from the rtx-4060-ti-16gb row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 499.0 USD)"
+            "per-accelerator numbers from the rtx-4060-ti-16gb row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 499.0 USD) ; tensor rates (dense): derived: 34 SMs (4352 CUDA cores / 128, Ada Lovelace) × boost 2535 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-4060-ti-16-gb.c4155"
         ),
         date: "2023-07",
     },
@@ -1564,13 +1564,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 5300.0,
         fp16_tflops: 1307.4,
         fp8_tflops: 2614.9,
-        int8_tops: 0.0,
+        int8_tops: 2614.9,
         tdp_w: 750.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "per-accelerator numbers from the mi300x row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
+            "per-accelerator numbers from the mi300x row ; see ../shared/reference/hardware/gpus.csv (unit price unknown) ; tensor rates (dense): AMD Instinct MI300X data sheet / product page: Peak FP16 (matrix) 1307.4 TFLOPs (2614.9 with structured sparsity), Peak INT8 2614.9 TOPs (5229.8 with sparsity) https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html"
         ),
         date: "2023-12",
     },
@@ -2466,15 +2466,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 6144,
         compute_capability: 89,
         bandwidth_gbs: 192.0,
-        fp16_tflops: 21.04,
+        fp16_tflops: 20.4,
         fp8_tflops: 84.17,
-        int8_tops: 84.17,
+        int8_tops: 81.4,
         tdp_w: 0.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
         source: src!(
-            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4050-laptop-75w (6 GB GDDR6, 96-bit x 16 GT/s = 192 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 75 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration)"
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4050-laptop-75w (6 GB GDDR6, 96-bit x 16 GT/s = 192 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 75 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration) ; tensor rates (dense): derived: 20 SMs (2560 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1605-2370 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
         date: "2023-02",
     },
@@ -2488,15 +2488,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 8192,
         compute_capability: 89,
         bandwidth_gbs: 256.0,
-        fp16_tflops: 28.26,
+        fp16_tflops: 23.6,
         fp8_tflops: 113.05,
-        int8_tops: 0.0,
+        int8_tops: 94.4,
         tdp_w: 0.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
         source: src!(
-            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4060-laptop-gpu/ ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4060-laptop-110w-vs-nvidia-geforce-rtx-4060-laptop-90w (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate at the 110 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration)"
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4060-laptop-gpu/ ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4060-laptop-110w-vs-nvidia-geforce-rtx-4060-laptop-90w (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate at the 110 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration) ; tensor rates (dense): derived: 24 SMs (3072 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1470-2370 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
         date: "2023-02",
     },
@@ -2510,15 +2510,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 8192,
         compute_capability: 89,
         bandwidth_gbs: 256.0,
-        fp16_tflops: 40.1,
+        fp16_tflops: 31.4,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 125.5,
         tdp_w: 0.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
         source: src!(
-            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://www.chaynikam.info/ukr/GeForce_RTX_4070_Mobile.html ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4070-laptop-115w-vs-nvidia-geforce-940mx (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = 2 x hmc-tech FP32 20.05 at 115 W, the FP32-accumulate tensor ratio hmc-tech shows at 60 W (29.86 = 2 x 14.93); derived; 16 GB RAM = typical configuration)"
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://www.chaynikam.info/ukr/GeForce_RTX_4070_Mobile.html ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4070-laptop-115w-vs-nvidia-geforce-940mx (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = 2 x hmc-tech FP32 20.05 at 115 W, the FP32-accumulate tensor ratio hmc-tech shows at 60 W (29.86 = 2 x 14.93); derived; 16 GB RAM = typical configuration) ; tensor rates (dense): derived: 36 SMs (4608 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1230-2175 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
         date: "2023-02",
     },
@@ -2532,15 +2532,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 12288,
         compute_capability: 89,
         bandwidth_gbs: 432.0,
-        fp16_tflops: 67.7,
+        fp16_tflops: 53.9,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 215.6,
         tdp_w: 0.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
         source: src!(
-            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4080-laptop-gpu/ (12 GB GDDR6, 192-bit, 432 GB/s; fp16 = 7424 CUDA cores x 2.28 GHz max boost x 2 = 33.85 TFLOPS FP32, x 2 for the Ada GeForce FP32-accumulate tensor rate = 67.7; computed; TGP 60-150 W; 32 GB RAM = typical configuration)"
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4080-laptop-gpu/ (12 GB GDDR6, 192-bit, 432 GB/s; fp16 = 7424 CUDA cores x 2.28 GHz max boost x 2 = 33.85 TFLOPS FP32, x 2 for the Ada GeForce FP32-accumulate tensor rate = 67.7; computed; TGP 60-150 W; 32 GB RAM = typical configuration) ; tensor rates (dense): derived: 58 SMs (7424 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1350-2280 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
         date: "2023-02",
     },
@@ -2554,15 +2554,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 16384,
         compute_capability: 89,
         bandwidth_gbs: 576.0,
-        fp16_tflops: 75.88,
+        fp16_tflops: 68.0,
         fp8_tflops: 303.51,
-        int8_tops: 303.51,
+        int8_tops: 272.0,
         tdp_w: 0.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
         source: src!(
-            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (16 GB GDDR6, 256-bit x 18 GT/s = 576 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 140 W configuration per hmc-tech; TGP 80-150 W; 32 GB RAM = typical configuration)"
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (16 GB GDDR6, 256-bit x 18 GT/s = 576 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 140 W configuration per hmc-tech; TGP 80-150 W; 32 GB RAM = typical configuration) ; tensor rates (dense): derived: 76 SMs (9728 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1455-2040 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
         date: "2023-02",
     },
@@ -2576,15 +2576,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 16384,
         compute_capability: 89,
         bandwidth_gbs: 576.0,
-        fp16_tflops: 75.88,
+        fp16_tflops: 68.0,
         fp8_tflops: 303.51,
-        int8_tops: 303.51,
+        int8_tops: 272.0,
         tdp_w: 0.0,
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
         source: src!(
-            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (as rtx-4090-laptop, with 64 GB RAM: a typical high-end configuration, for CPU offload)"
+            "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (as rtx-4090-laptop, with 64 GB RAM: a typical high-end configuration, for CPU offload) ; tensor rates (dense): derived: 76 SMs (9728 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1455-2040 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
         date: "2023-02",
     },
@@ -3328,13 +3328,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 864.0,
         fp16_tflops: 362.05,
         fp8_tflops: 733.0,
-        int8_tops: 0.0,
+        int8_tops: 733.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 1.861,
         host_ram_gib: 32.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025 approx.",
     },
@@ -3350,13 +3350,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 864.0,
         fp16_tflops: 362.05,
         fp8_tflops: 733.0,
-        int8_tops: 0.0,
+        int8_tops: 733.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 2.24208,
         host_ram_gib: 64.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025 approx.",
     },
@@ -3372,13 +3372,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 864.0,
         fp16_tflops: 362.05,
         fp8_tflops: 733.0,
-        int8_tops: 0.0,
+        int8_tops: 733.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 4.52856,
         host_ram_gib: 256.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025 approx.",
     },
@@ -3394,13 +3394,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 864.0,
         fp16_tflops: 362.05,
         fp8_tflops: 733.0,
-        int8_tops: 0.0,
+        int8_tops: 733.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 7.57719,
         host_ram_gib: 512.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025 approx.",
     },
@@ -3416,13 +3416,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 864.0,
         fp16_tflops: 362.05,
         fp8_tflops: 733.0,
-        int8_tops: 0.0,
+        int8_tops: 733.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 10.49264,
         host_ram_gib: 384.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025 approx.",
     },
@@ -3438,13 +3438,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 864.0,
         fp16_tflops: 362.05,
         fp8_tflops: 733.0,
-        int8_tops: 0.0,
+        int8_tops: 733.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 15.06559,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025 approx.",
     },
@@ -3460,13 +3460,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 864.0,
         fp16_tflops: 362.05,
         fp8_tflops: 733.0,
-        int8_tops: 0.0,
+        int8_tops: 733.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 30.13118,
         host_ram_gib: 1536.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025 approx.",
     },
@@ -4316,15 +4316,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 24576,
         compute_capability: 75,
         bandwidth_gbs: 672.0,
-        fp16_tflops: 16.31,
+        fp16_tflops: 130.5,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 261.0,
         tdp_w: 260.0,
         price_usd: 0.0,
         usd_per_hour: 0.5,
         host_ram_gib: 46.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU: https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (24 GB GDDR6, 672 GB/s, FP32 16.31 TFLOPS used as fp16 since the tensor rate was not captured, TDP 260 W; not in gpus.csv)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU: https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (24 GB GDDR6, 672 GB/s, FP32 16.31 TFLOPS used as fp16 since the tensor rate was not captured, TDP 260 W; not in gpus.csv) ; tensor rates (dense): NVIDIA Turing Architecture In-Depth (NVIDIA Technical Blog, 2018, text of the Turing whitepaper; full table read in stored copy) https://developer.nvidia.com/blog/nvidia-turing-architecture-in-depth/"
         ),
         date: "2024 approx.",
     },
@@ -4868,13 +4868,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 864.0,
         fp16_tflops: 362.05,
         fp8_tflops: 733.0,
-        int8_tops: 0.0,
+        int8_tops: 733.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 0.86,
         host_ram_gib: 62.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); SUSPICIOUS: the catalog Price column says 0.43 and SpotPrice says 0.86 (columns look swapped); the higher value is used as on-demand"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); SUSPICIOUS: the catalog Price column says 0.43 and SpotPrice says 0.86 (columns look swapped); the higher value is used as on-demand ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "n.d.",
     },
@@ -4888,15 +4888,15 @@ pub static DEVICES: &[Device] = &[
         memory_mib: 20480,
         compute_capability: 89,
         bandwidth_gbs: 0.0,
-        fp16_tflops: 26.7,
+        fp16_tflops: 106.9,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 213.8,
         tdp_w: 130.0,
         price_usd: 0.0,
         usd_per_hour: 0.32,
         host_ram_gib: 20.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU: https://huggingface.co/hardware/rtx-4000-ada (20 GB, FP32 26.7 TFLOPS used as fp16 since the tensor rate was not captured, 130 W; memory bandwidth not found, left 0; not in gpus.csv)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU: https://huggingface.co/hardware/rtx-4000-ada (20 GB, FP32 26.7 TFLOPS used as fp16 since the tensor rate was not captured, 130 W; memory bandwidth not found, left 0; not in gpus.csv) ; tensor rates (dense): derived: 48 SMs (6144 CUDA cores / 128, Ada Lovelace) × boost 2175 MHz × 1,024 dense FP16 tensor FLOP per SM per clock; INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/rtx-4000-ada-generation.c4171"
         ),
         date: "n.d.",
     },
@@ -4912,13 +4912,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 936.0,
         fp16_tflops: 71.0,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 284.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 0.43,
         host_ram_gib: 24.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
         date: "n.d.",
     },
@@ -4934,13 +4934,13 @@ pub static DEVICES: &[Device] = &[
         bandwidth_gbs: 936.0,
         fp16_tflops: 71.0,
         fp8_tflops: 0.0,
-        int8_tops: 0.0,
+        int8_tops: 284.0,
         tdp_w: 350.0,
         price_usd: 0.0,
         usd_per_hour: 1.72,
         host_ram_gib: 96.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
         date: "n.d.",
     },
