@@ -172,6 +172,8 @@ pub struct Capability {
     pub cuda_cc: u16,
     /// Whether the accelerator is an AMD GPU (ROCm / HIP back ends).
     pub amd: bool,
+    /// Whether it is an AMD Instinct (CDNA) accelerator rather than a Radeon.
+    pub amd_instinct: bool,
     /// System RAM beside the accelerators, when known (for Macs and CPUs, the memory itself).
     pub host_ram: Option<Bytes>,
     /// System RAM bandwidth (for offloaded layers and CPU inference).
@@ -199,6 +201,7 @@ impl Capability {
             int8: FlopsPerSec::from_tflops(0.0),
             cuda_cc: 0,
             amd: false,
+            amd_instinct: false,
             unified: false,
             ..*self
         }
@@ -246,6 +249,9 @@ impl Capability {
             int8: FlopsPerSec::from_tflops(d.int8_tops),
             cuda_cc: if d.vendor.eq_ignore_ascii_case("nvidia") { d.compute_capability } else { 0 },
             amd: class == Class::Gpu && d.vendor.eq_ignore_ascii_case("amd"),
+            amd_instinct: class == Class::Gpu
+                && d.vendor.eq_ignore_ascii_case("amd")
+                && d.name.to_ascii_lowercase().contains("instinct"),
             host_ram,
             host_bandwidth,
             unified: class == Class::Apple,

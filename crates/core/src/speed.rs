@@ -79,11 +79,30 @@ pub fn decode_efficiency(runtime: Runtime, class: Class) -> (f64, f64) {
         (Class::Apple, _) => (0.9, 0.17e-3),
         // CPUs reach 0.65-0.85 of theoretical bandwidth (notes.md §3).
         (Class::Cpu, _) | (_, Runtime::Cpu) => (0.7, 0.05e-3),
-        (Class::Gpu, Runtime::LlamaCpp | Runtime::Ollama) => (0.85, 0.07e-3),
+        // Fitted on the CUDA scoreboard (discussion #15013: 16 cards, Llama 2 7B Q4_0 tg128, least
+        // squares of time per token on bytes over bandwidth: 0.846 and 0.038 ms per layer).
+        (Class::Gpu, Runtime::LlamaCpp | Runtime::Ollama) => (0.85, 0.038e-3),
         (Class::Gpu, Runtime::Vllm | Runtime::Sglang) => (0.85, 0.03e-3),
         // Eager PyTorch: Python and kernel-launch overhead per layer.
         (Class::Gpu, Runtime::Transformers) => (0.7, 0.3e-3),
         (Class::Gpu, Runtime::Mlx) => (0.7, 0.1e-3),
+    }
+}
+
+/// Share of peak bandwidth llama.cpp's decode reaches on AMD Instinct (CDNA) accelerators,
+/// fitted on the ROCm scoreboard (discussion #15021, Llama 2 7B Q4_0 tg128: MI100 0.39, MI210
+/// 0.34 once the per-layer latency is taken out); Radeon (RDNA) cards reach what NVIDIA's do
+/// (RX 7900 XTX 0.82).
+pub const LLAMA_CPP_INSTINCT_DECODE: f64 = 0.36;
+
+/// [`decode_efficiency`] on a given device: llama.cpp on an AMD Instinct takes its own fitted
+/// efficiency.
+pub fn decode_efficiency_on(runtime: Runtime, class: Class, cap: &Capability) -> (f64, f64) {
+    let (e, latency) = decode_efficiency(runtime, class);
+    if class == Class::Gpu && runtime.is_llama_cpp() && cap.amd_instinct {
+        (LLAMA_CPP_INSTINCT_DECODE, latency)
+    } else {
+        (e, latency)
     }
 }
 
@@ -164,7 +183,7 @@ pub fn inference_speed(
     gpus: u64,
 ) -> Speed {
     let class = if e.runtime == Runtime::Cpu { Class::Cpu } else { cap.class };
-    let (eff, layer_latency) = decode_efficiency(e.runtime, class);
+    let (eff, layer_latency) = decode_efficiency_on(e.runtime, class, cap);
     let layers = arch.map_or(32, |a| a.num_layers()) as f64;
     let n = gpus.max(1) as f64;
     let tp = e.runtime.tensor_parallel() && gpus > 1;
@@ -331,7 +350,18 @@ mod tests {
         let v = cap("v100-sxm2-16gb");
         assert_eq!(prefill_rate(Runtime::LlamaCpp, q4, &v, Class::Gpu).0, v.fp16.get());
         let a = cap("mi210");
-        assert!(a.amd && a.cuda_cc == 0);
+        assert!(a.amd && a.amd_instinct && a.cuda_cc == 0);
+        assert_eq!(decode_efficiency_on(Runtime::LlamaCpp, Class::Gpu, &a).0, LLAMA_CPP_INSTINCT_DECODE);
+        assert_eq!(
+            decode_efficiency_on(Runtime::Vllm, Class::Gpu, &a),
+            decode_efficiency(Runtime::Vllm, Class::Gpu)
+        );
+        let x = cap("rx-7900-xtx");
+        assert!(x.amd && !x.amd_instinct);
+        assert_eq!(
+            decode_efficiency_on(Runtime::LlamaCpp, Class::Gpu, &x),
+            decode_efficiency(Runtime::LlamaCpp, Class::Gpu)
+        );
         assert_eq!(
             prefill_rate(Runtime::LlamaCpp, q4, &a, Class::Gpu),
             (a.fp16.get(), LLAMA_CPP_AMD_UTILISATION)
