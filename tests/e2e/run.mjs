@@ -272,7 +272,7 @@ test('offload needs system RAM: said when unknown, checked when given, as the CL
   await page.locator('#hr-answer').filter({ hasText: "give the machine's RAM" }).waitFor();
 });
 
-test('a runtime that needs it all on the GPU is told what llama.cpp would do, with the switch', async ({ page, base }) => {
+test('a runtime llama.cpp beats on the device is told what llama.cpp would do, with the switch', async ({ page, base }) => {
   await page.goto(`${base}?v=1&model=qwen3-32b&runtime=transformers&device=rtx-4090`);
   await ready(page);
   const here = cli(['estimate', '--model', 'qwen3-32b', '--runtime', 'transformers', '--device', 'rtx-4090']);

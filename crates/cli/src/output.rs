@@ -40,6 +40,9 @@ struct Json<'a> {
     llama_cpp: Option<headroom_core::estimate::LlamaCppBuffers>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     llama_gpus: Vec<JsonGpuShare>,
+    /// transformers' device_map split between one GPU and system RAM (sizes in bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    device_map: Option<headroom_core::estimate::DeviceMap>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vllm: Option<JsonVllm>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -338,6 +341,7 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         runtime: e.runtime.id(),
         devices: e.devices,
         host: MemoryKeys::of(&e.host),
+        device_map: e.device_map,
         weights_total: e.weights_total.get(),
         weights_exact: e.weights_exact,
         kv_cache_total: e.kv_total.get(),

@@ -866,8 +866,12 @@ fn a_better_runtime_is_named_where_it_would_run_more_of_it() {
     let base = ["estimate", "--model", "qwen3-32b", "--device", "rtx-4090"];
     let out = headroom(&[&base[..], &["--runtime", "transformers", "--json"]].concat());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["fit"]["verdict"], "no");
+    // transformers offloads with device_map="auto", copying layers over PCIe for every token;
+    // llama.cpp runs its offloaded layers on the CPU, several times faster.
+    assert_eq!(v["fit"]["verdict"], "offload");
     assert_eq!(v["better_runtime"]["runtime"], "llama.cpp");
+    let speed = |x: &serde_json::Value| x["decode_tokens_per_s"].as_f64().unwrap();
+    assert!(speed(&v["better_runtime"]["speed"]) >= 2.0 * speed(&v["speed"]), "{v}");
     let there = headroom(&[&base[..], &["--runtime", "llama.cpp", "--json"]].concat());
     let t: serde_json::Value = serde_json::from_slice(&there.stdout).unwrap();
     assert_eq!(v["better_runtime"]["verdict"], t["fit"]["verdict"], "the same fit as asking llama.cpp");
@@ -910,4 +914,50 @@ fn published_measurements_show_beside_the_estimate_at_their_own_setting() {
     // Another format: no measurement, and no key.
     let none = json(&["estimate", "--model", "llama-2-7b", "--weights", "q4_k_m", "--device", "rtx-4090"]);
     assert!(none.get("measured").is_none());
+}
+
+#[test]
+fn transformers_offloads_as_accelerate_places_the_layers() {
+    let v = json(&["estimate", "--model", "qwen3-32b", "--device", "rtx-4090", "--runtime", "transformers"]);
+    let map = &v["device_map"];
+    let (k, n) = (map["gpu_layers"].as_u64().unwrap(), map["layers"].as_u64().unwrap());
+    assert!(0 < k && k < n, "{map}");
+    // accelerate's rule: 90% of the free memory (the card less the CUDA context) less room for
+    // the largest module holds the GPU's weights; one more layer would not fit.
+    let card = 24u64 << 30;
+    let budget = ((card - (500 << 20)) as f64 * 0.9) as u64 - map["largest_module"].as_u64().unwrap();
+    assert!(map["gpu_weights"].as_u64().unwrap() <= budget, "{map}");
+    let more = json(&[
+        "estimate",
+        "--model",
+        "qwen3-32b",
+        "--device",
+        "rtx-4090",
+        "--runtime",
+        "transformers",
+        "--gpu-layers",
+        &(k + 1).to_string(),
+    ]);
+    assert!(more["device_map"]["gpu_weights"].as_u64().unwrap() > budget);
+    // What is not on the GPU is in system RAM, and every token copies it over.
+    assert_eq!(v["host"]["weights"], map["host_weights"]);
+    assert_eq!(v["fit"]["verdict"], "offload");
+    assert!(v["speed"]["decode_tokens_per_s"].as_f64().unwrap() < 2.0);
+    // The machine's RAM decides: too little, and it does not run.
+    let short = json(&[
+        "estimate",
+        "--model",
+        "qwen3-32b",
+        "--device",
+        "rtx-4090",
+        "--runtime",
+        "transformers",
+        "--host-ram",
+        "32",
+    ]);
+    assert_eq!(short["fit"]["verdict"], "no");
+    // A model that fits has no device map.
+    let fits =
+        json(&["estimate", "--model", "qwen3-8b", "--device", "h100-sxm", "--runtime", "transformers"]);
+    assert!(fits.get("device_map").is_none() || fits["device_map"].is_null());
 }

@@ -125,7 +125,35 @@ pub struct Estimate {
     pub vllm: Option<crate::vllm::VllmBudget>,
     /// SGLang's startup budget on the scenario's GPU (SGLang with a known shape and a GPU).
     pub sglang: Option<crate::sglang::SglangBudget>,
+    /// transformers' `device_map="auto"` split on one GPU, when the scenario places layers
+    /// (`gpu_layers`) under transformers.
+    pub device_map: Option<DeviceMap>,
 }
+
+/// How accelerate's `device_map` splits a model between one GPU and system RAM: the input
+/// embeddings and the first `gpu_layers` decoder layers on the GPU (and the head when every layer
+/// is), the rest in RAM, each offloaded module copied to the GPU while it runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct DeviceMap {
+    /// Decoder layers on the GPU (from the first).
+    pub gpu_layers: u64,
+    /// Decoder layers in all.
+    pub layers: u64,
+    /// Weight bytes placed on the GPU.
+    pub gpu_weights: Bytes,
+    /// Weight bytes left in system RAM.
+    pub host_weights: Bytes,
+    /// The largest module accelerate keeps free room for on the GPU (a decoder layer, the
+    /// embeddings or the head): it reserves that much when it places layers.
+    pub largest_module: Bytes,
+    /// The largest offloaded module, on the GPU while it runs.
+    pub streamed: Bytes,
+}
+
+/// accelerate's share of one GPU's free memory for weights when `device_map="auto"` is given no
+/// `max_memory` (`get_balanced_memory` on one GPU: "90% is a good compromise").
+pub const ACCELERATE_SHARE: f64 = 0.9;
 
 impl Estimate {
     /// Whether the model carries a vision or audio encoder (loaded, or skipped as text only).
@@ -440,13 +468,20 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     // (llama.cpp PR #18148, December 2025): `-ngl k` puts the head and the last `k − 1` layers
     // on the GPU; `k > layers` is everything.
     let layers = shape.map_or(0, |a| a.num_layers());
+    let hf_map = runtime == Runtime::Transformers && gpus == 1 && r.architecture.is_some();
     let place = match (scenario.gpu_layers, runtime.is_llama_cpp(), &r.architecture) {
-        (Some(k), true, Some(_)) if k <= layers => {
-            Placement { first_gpu_layer: (layers + 1 - k).min(layers), head_on_gpu: k > 0, cpu_moe: 0 }
+        (Some(k), true, Some(_)) if k <= layers => Placement {
+            first_gpu_layer: (layers + 1 - k).min(layers),
+            head_on_gpu: k > 0,
+            hf_prefix: None,
+            cpu_moe: 0,
+        },
+        (Some(k), false, Some(_)) if hf_map && k < layers => {
+            Placement { first_gpu_layer: 0, head_on_gpu: false, hf_prefix: Some(k), cpu_moe: 0 }
         }
-        _ => Placement { first_gpu_layer: 0, head_on_gpu: true, cpu_moe: 0 },
+        _ => Placement { first_gpu_layer: 0, head_on_gpu: true, hf_prefix: None, cpu_moe: 0 },
     };
-    if scenario.gpu_layers.is_some() && !runtime.is_llama_cpp() {
+    if scenario.gpu_layers.is_some() && !runtime.is_llama_cpp() && !hf_map {
         notes.push(Msg::new(MsgId::NoteGpuLayersLlamaCpp, vec![]));
     }
     let place = Placement {
@@ -489,6 +524,34 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
             }
         },
     );
+    // accelerate's device_map: each offloaded module is copied to the GPU while it runs, so the
+    // largest of them is on the GPU too.
+    let device_map = match (place.hf_prefix, &priced, r.architecture.as_deref()) {
+        (Some(k), Some(p), Some(a)) => {
+            let sums = p.layer_sums(a.num_layers());
+            let input = p.sum_where(|t| matches!(t.role, Role::TokenEmbd | Role::PosEmbd));
+            let head =
+                p.sum_where(|t| t.layer.is_none() && !matches!(t.role, Role::TokenEmbd | Role::PosEmbd));
+            let biggest_layer = |from: usize| sums.iter().skip(from).copied().max().unwrap_or(0);
+            let largest = biggest_layer(0).max(input).max(head);
+            let streamed = biggest_layer(k as usize).max(head);
+            let map = DeviceMap {
+                gpu_layers: k,
+                layers,
+                gpu_weights: weights_device,
+                host_weights: weights_host,
+                largest_module: Bytes::new(largest),
+                streamed: Bytes::new(streamed),
+            };
+            weights_device = weights_device.saturating_add(map.streamed);
+            notes.push(Msg::new(
+                MsgId::NoteDeviceMap,
+                vec![Arg::Int(k), Arg::Int(layers), Arg::Size(map.host_weights), Arg::Size(map.streamed)],
+            ));
+            Some(map)
+        }
+        _ => None,
+    };
     if runtime == Runtime::Vllm && scenario.vllm.cpu_offload > 0 {
         // `--cpu-offload-gb`: that much of each GPU's weights stays in CPU memory.
         let moved = weights_device.min(Bytes::new(scenario.vllm.cpu_offload));
@@ -826,6 +889,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, runtime),
         llama_gpus,
+        device_map,
         llama_cpp: llama_compute.map(|cb| {
             let state = state_per_sequence(r, runtime).get().saturating_mul(setup.llama.sequences);
             LlamaCppBuffers {
@@ -1136,6 +1200,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),
         llama_cpp: None,
         llama_gpus: Vec::new(),
+        device_map: None,
         vllm: None,
         sglang: None,
         notes,
@@ -1634,6 +1699,8 @@ pub fn mixed_cards(s: &Scenario) -> Vec<Device> {
 struct Placement {
     first_gpu_layer: u64,
     head_on_gpu: bool,
+    /// transformers' `device_map`: the first this many decoder layers on the GPU, the rest in RAM.
+    hf_prefix: Option<u64>,
     /// The routed experts of the layers below this one stay in system RAM (`--n-cpu-moe`).
     cpu_moe: u64,
 }
@@ -1668,6 +1735,14 @@ fn split_weights(
         );
     }
     let mut sums = p.layer_sums(a.num_layers());
+    // accelerate's device_map: the embeddings and the first layers on the GPU, the rest (and the
+    // head, unless tied to the embeddings) in RAM.
+    if let Some(k) = place.hf_prefix {
+        let k = (k as usize).min(sums.len());
+        let gpu = sums[..k].iter().fold(p.sum_where(input), |x, y| x.saturating_add(*y));
+        let host = sums[k..].iter().fold(p.sum_where(head), |x, y| x.saturating_add(*y));
+        return (Bytes::new(gpu), Bytes::new(host), Bytes::ZERO, vec![gpu]);
+    }
     // `--n-cpu-moe`: the routed experts of the first layers on the GPU's share go to RAM.
     let mut experts_host = 0u64;
     if runtime.is_llama_cpp() && place.cpu_moe > place.first_gpu_layer {

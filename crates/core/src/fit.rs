@@ -353,6 +353,26 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
             }
         }
     }
+    if chosen.is_none()
+        && !training
+        && runtime == Runtime::Transformers
+        && !cap.unified
+        && gpus == 1
+        && scenario.gpu_layers.is_none()
+        && let Some(a) = arch
+        && let Some(e) = accelerate_split(&s, r, a.num_layers(), cap.usable, device)?
+        && on_cards(&e)
+    {
+        // transformers' `device_map="auto"`: what accelerate places on the GPU runs there, the
+        // rest is copied in from system RAM layer by layer.
+        if host_ok(&e) {
+            let k = e.device_map.map(|m| m.gpu_layers);
+            chosen = Some((Verdict::Offload, e, k));
+        } else if let Some(ram) = cap.host_ram {
+            advice
+                .push(Msg::new(MsgId::AdviceOffloadNeedsRam, vec![Arg::Size(e.host.total), Arg::Size(ram)]));
+        }
+    }
     if chosen.is_none() && !training {
         // The CPU from system RAM.
         if let Some(ram) = cap.host_ram {
@@ -591,6 +611,43 @@ fn verdict_no(
     }
 }
 
+/// What accelerate's `device_map="auto"` places on one GPU of `usable` bytes: in model order,
+/// the embeddings then the decoder layers while their weights fit 90% of the free memory (the
+/// card less the CUDA context) less room for the largest module; the estimate with that many
+/// layers on the GPU (`None` when not even the embeddings fit, or every layer does).
+fn accelerate_split(
+    s: &Scenario,
+    r: &Resolved,
+    layers: u64,
+    usable: Bytes,
+    device: &Device,
+) -> Result<Option<Estimate>> {
+    let at = |k: u64| {
+        crate::estimate::estimate_on(&Scenario { gpu_layers: Some(k), ..s.clone() }, r, Some(device))
+    };
+    let free = usable.saturating_sub(crate::inference::TRANSFORMERS_CUDA_CONTEXT);
+    let first = at(0)?;
+    let Some(map) = first.device_map else { return Ok(None) };
+    let budget = free.scale(crate::estimate::ACCELERATE_SHARE).saturating_sub(map.largest_module);
+    let placed = |e: &Estimate| e.device_map.is_some_and(|m| m.gpu_weights <= budget);
+    if !placed(&first) {
+        return Ok(None);
+    }
+    // The GPU's weights grow with every layer placed: the largest count within the budget.
+    let (mut lo, mut hi, mut best) = (1u64, layers.saturating_sub(1), first);
+    while lo <= hi {
+        let k = lo + (hi - lo) / 2;
+        let e = at(k)?;
+        if placed(&e) {
+            best = e;
+            lo = k + 1;
+        } else {
+            hi = k - 1;
+        }
+    }
+    Ok(Some(best))
+}
+
 /// The fewest layers whose routed experts in system RAM (`--n-cpu-moe`) make the GPU's share fit
 /// `usable` with a margin (the top of its band), with that estimate (more layers' experts in RAM
 /// never need more VRAM).
@@ -656,6 +713,10 @@ fn advise(
                 advice.push(Msg::new(MsgId::AdviceMacReserve, vec![Arg::Size(left), Arg::Size(reserve)]));
             }
         }
+        Verdict::Offload if e.runtime == Runtime::Transformers => advice.push(Msg::new(
+            MsgId::AdviceOffloadDeviceMap,
+            vec![Arg::Int(gpu_layers.unwrap_or(0)), Arg::Int(layers), Arg::Num(speed.decode_tokens_per_s, 1)],
+        )),
         Verdict::Offload => advice.push(Msg::new(
             MsgId::AdviceOffload,
             // llama.cpp counts the output layer among the layers (`offloaded k/(n+1) layers`).
@@ -953,7 +1014,13 @@ pub fn better_runtime(scenario: &Scenario, current: &Fit, device: &Device) -> Re
         return Ok(None);
     }
     let f = fit(&s, device)?;
-    Ok((f.verdict.rank() > current.verdict.rank()).then_some((Runtime::LlamaCpp, f)))
+    // Ahead when it runs more of it on the device; at the same verdict, when it generates at
+    // least twice as fast (llama.cpp computes its offloaded layers on the CPU where transformers
+    // copies them over PCIe for every token).
+    let speed = |f: &Fit| f.speed.as_ref().map_or(0.0, |sp| sp.decode_tokens_per_s);
+    let faster =
+        f.verdict == current.verdict && f.verdict == Verdict::Offload && speed(&f) >= 2.0 * speed(current);
+    Ok((f.verdict.rank() > current.verdict.rank() || faster).then_some((Runtime::LlamaCpp, f)))
 }
 
 /// [`better_runtime`] on the scenario's own device (`None` without one, or when none does better).
@@ -1417,7 +1484,7 @@ mod better_runtime_tests {
     fn a_runtime_that_needs_it_all_on_the_gpu_is_told_llama_cpp_would_offload() {
         let d = catalog::device("rtx-4090").unwrap();
         let s = Scenario {
-            runtime: Some(Runtime::Transformers),
+            runtime: Some(Runtime::Vllm),
             device: Some(DeviceChoice::Catalog("rtx-4090".into())),
             ..Scenario::catalog("qwen3-32b")
         };
@@ -1426,6 +1493,14 @@ mod better_runtime_tests {
         let (r, f) = better_runtime(&s, &here, d).unwrap().unwrap();
         assert_eq!(r, Runtime::LlamaCpp);
         assert!(f.verdict.rank() > here.verdict.rank() && f.runtime == Runtime::LlamaCpp, "{:?}", f.verdict);
+        // transformers offloads too (device_map), copying its layers over PCIe for every token:
+        // llama.cpp is named for its speed.
+        let s = Scenario { runtime: Some(Runtime::Transformers), ..s };
+        let here = fit(&s, d).unwrap();
+        assert_eq!(here.verdict, Verdict::Offload);
+        let (_, f) = better_runtime(&s, &here, d).unwrap().unwrap();
+        let tps = |f: &Fit| f.speed.as_ref().unwrap().decode_tokens_per_s;
+        assert!(f.verdict == Verdict::Offload && tps(&f) >= 2.0 * tps(&here));
         // Nothing to say where it fits, or where llama.cpp already runs it.
         let small = Scenario { model: ModelSource::Catalog("llama-3.1-8b".into()), ..s.clone() };
         assert!(better_runtime(&small, &fit(&small, d).unwrap(), d).unwrap().is_none());

@@ -657,6 +657,9 @@ pub fn activation_term_flat(weights: Bytes) -> Term {
     )
 }
 
+/// The CUDA context and PyTorch's own allocations under transformers, before any weight.
+pub const TRANSFORMERS_CUDA_CONTEXT: Bytes = Bytes::new(500 * MIB);
+
 /// Runtime overhead of one device: CUDA context, allocator slack, CUDA graphs, NCCL buffers.
 ///
 /// * transformers: CUDA context and cuBLAS workspaces ≈ 500 MiB (300 MiB–1.4 GiB: the
@@ -669,7 +672,9 @@ pub fn activation_term_flat(weights: Bytes) -> Term {
 ///   CUDA context.
 pub fn overhead_term(runtime: Runtime, gpus: u64, variable: Bytes) -> Term {
     let (base, low, high, msg) = match runtime {
-        Runtime::Transformers => (mib(500), mib(300), mib(1400), MsgId::OverheadTransformers),
+        Runtime::Transformers => {
+            (TRANSFORMERS_CUDA_CONTEXT, mib(300), mib(1400), MsgId::OverheadTransformers)
+        }
         Runtime::Vllm => (mib(1700), mib(1000), mib(3000), MsgId::OverheadVllm),
         Runtime::Sglang => (mib(832), mib(500), mib(3000), MsgId::OverheadSglang),
         Runtime::LlamaCpp | Runtime::Ollama => (mib(300), mib(150), mib(600), MsgId::OverheadLlamaCpp),

@@ -89,6 +89,10 @@ pub fn decode_efficiency(runtime: Runtime, class: Class) -> (f64, f64) {
     }
 }
 
+/// Bytes per second of weights copied from system RAM to a GPU (transformers' offloaded layers):
+/// PCIe 4.0 ×16 carries 31.5 GB/s each way, and pageable copies reach about 80% of it.
+pub const PCIE_STREAM_BYTES_PER_S: f64 = 25e9;
+
 /// Share of peak bandwidth llama.cpp's decode reaches on AMD Instinct (CDNA) accelerators,
 /// fitted on the ROCm scoreboard (discussion #15021, Llama 2 7B Q4_0 tg128: MI100 0.39, MI210
 /// 0.34 once the per-layer latency is taken out); Radeon (RDNA) cards reach what NVIDIA's do
@@ -196,7 +200,14 @@ pub fn inference_speed(
     } else {
         cap.bandwidth.get()
     };
-    let host_bw = cap.host_bandwidth.get() * 0.7;
+    // Offloaded weights: llama.cpp runs those layers on the CPU from system RAM; transformers'
+    // device_map copies each to the GPU over PCIe every forward pass.
+    let streams = e.runtime == Runtime::Transformers;
+    let host_bw = if streams {
+        PCIE_STREAM_BYTES_PER_S.min(cap.host_bandwidth.get() * 0.7)
+    } else {
+        cap.host_bandwidth.get() * 0.7
+    };
     let reads = token_reads(e, arch, batch, false);
     let t_weights = reads.weights_device / (device_bw * eff);
     let t_kv = reads.kv_device / (device_bw * eff);
@@ -223,9 +234,11 @@ pub fn inference_speed(
     let attn_per_token = (e.flops_per_token - 2.0 * active).max(0.0) / 2.0;
     let prefill_flops = 2.0 * active + attn_per_token;
     let mut prefill_time_per_token = if peak > 0.0 { prefill_flops / (peak * util) } else { f64::INFINITY };
-    // Offloaded layers: their weights stream through the CPU once per micro-batch of 512.
+    // Offloaded layers: their weights pass once per micro-batch of 512 (llama.cpp), once per
+    // forward pass over the whole prompt (transformers).
     if reads.weights_host > 0.0 {
-        prefill_time_per_token += reads.weights_host / host_bw / 512.0;
+        let per = if streams { context.max(1) as f64 } else { 512.0 };
+        prefill_time_per_token += reads.weights_host / host_bw / per;
     }
     let prefill = if prefill_time_per_token.is_finite() && prefill_time_per_token > 0.0 {
         1.0 / prefill_time_per_token
@@ -297,6 +310,19 @@ pub fn token_reads(e: &Estimate, arch: Option<&Architecture>, batch: u64, step: 
         None => 0.0,
     };
     let read = dense + experts * expert_share;
+    let kv_one = e.kv_total.get() as f64 / batch.max(1) as f64;
+    // transformers' device_map copies every offloaded module whole (all its experts) to the GPU
+    // each forward pass; the cache stays on the GPU.
+    let streamed = e.host.get(crate::estimate::TermKind::Weights).get() as f64;
+    if e.runtime == Runtime::Transformers && streamed > 0.0 {
+        let on_gpu = if total > 0.0 { (1.0 - streamed / total).clamp(0.0, 1.0) } else { 1.0 };
+        return TokenReads {
+            weights_device: read * on_gpu,
+            weights_host: streamed,
+            kv_device: kv_one,
+            kv_host: 0.0,
+        };
+    }
     // llama.cpp's host copy of the input embeddings is only looked up (tied or not: a tied head
     // has its own copy on the GPU); the layers it keeps in RAM are read whole.
     let host_weights = if e.runtime.is_llama_cpp() {
@@ -310,7 +336,6 @@ pub fn token_reads(e: &Estimate, arch: Option<&Architecture>, batch: u64, step: 
     let host_experts = (e.expert_bytes_host.get() as f64).min(host_weights);
     let host_fraction = if total > 0.0 { ((host_weights - host_experts) / total).min(1.0) } else { 0.0 };
     let weights_host = (read * host_fraction + host_experts * expert_share).min(read);
-    let kv_one = e.kv_total.get() as f64 / batch.max(1) as f64;
     let kv_host = e.host.get(crate::estimate::TermKind::KvCache).get() as f64 / batch.max(1) as f64;
     TokenReads {
         weights_device: read - weights_host,

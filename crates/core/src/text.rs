@@ -589,10 +589,14 @@ messages! {
     NoteOllamaContext =>
         "Ollama's own default context here is {0} tokens (OLLAMA_CONTEXT_LENGTH unset: 4k under 23 GiB of VRAM, 32k under 47 GiB, 256k beyond, at most the model's {1}); the estimate uses {2}",
         "le contexte par défaut d'Ollama ici est de {0} tokens (sans OLLAMA_CONTEXT_LENGTH : 4k sous 23 Gio de VRAM, 32k sous 47 Gio, 256k au-delà, au plus les {1} du modèle) ; l'estimation prend {2}";
-    /// gpu_layers only for llama.cpp.
+    /// transformers' device_map split.
+    NoteDeviceMap =>
+        "device_map=\"auto\": the embeddings and the first {0} of {1} layers on the GPU, {2} of weights in system RAM, each offloaded layer copied to the GPU while it runs (the largest, {3}, counted on the GPU)",
+        "device_map=\"auto\" : les embeddings et les {0} premières couches sur {1} sur le GPU, {2} de poids en RAM système, chaque couche déchargée copiée sur le GPU le temps de son calcul (la plus grosse, {3}, comptée sur le GPU)";
+    /// gpu_layers only for llama.cpp and transformers.
     NoteGpuLayersLlamaCpp =>
-        "GPU layers (-ngl) apply to llama.cpp and Ollama only; ignored for this runtime",
-        "les couches GPU (-ngl) ne valent que pour llama.cpp et Ollama ; ignorées pour ce runtime";
+        "GPU layers (-ngl) apply to llama.cpp and Ollama, and to transformers on one GPU (device_map); ignored for this runtime",
+        "les couches GPU (-ngl) ne valent que pour llama.cpp et Ollama, et pour transformers sur un GPU (device_map) ; ignorées pour ce runtime";
     /// Training: weights.
     TrainWeights =>
         "{0} parameters × {1} bytes",
@@ -894,6 +898,10 @@ messages! {
     AdviceOffload =>
         "runs with {0} of {1} layers on the GPU, the output layer first as llama.cpp counts them (-ngl {0}); the rest come from system RAM at about {2} tokens/s",
         "tourne avec {0} couches sur {1} sur le GPU, la couche de sortie d'abord comme llama.cpp les compte (-ngl {0}) ; le reste vient de la RAM système, environ {2} tokens/s";
+    /// transformers' device_map offload.
+    AdviceOffloadDeviceMap =>
+        "runs with device_map=\"auto\": the first {0} of {1} layers on the GPU, the others copied from system RAM for every token, at about {2} tokens/s",
+        "tourne avec device_map=\"auto\" : les {0} premières couches sur {1} sur le GPU, les autres copiées depuis la RAM système à chaque token, environ {2} tokens/s";
     /// CPU machine.
     AdviceCpuMachine =>
         "CPU inference from RAM: about {0} tokens/s, limited by memory bandwidth; fine for a small model or light use, not for many users",
