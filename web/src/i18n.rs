@@ -189,6 +189,11 @@ ui_text! {
     All => "All", "Tous";
     GpusK => "GPUs", "GPU";
     AppleK => "Macs", "Mac";
+    ApusK => "Shared-memory PCs", "PC à mémoire partagée";
+    GpuShare => "GPU share of the memory (%)", "Part de la mémoire pour le GPU (%)";
+    GpuShareHint => "Empty: the system's default (macOS's working-set limit; Linux's GTT, half the RAM, on a Ryzen AI Max; what DGX OS leaves). Raised with iogpu.wired_limit_mb (macOS), ttm.pages_limit (Linux) or the Variable Graphics Memory (Windows).", "Vide : la valeur par défaut du système (la limite de macOS ; sous Linux, le GTT, la moitié de la RAM, sur un Ryzen AI Max ; ce que laisse DGX OS). Relevée par iogpu.wired_limit_mb (macOS), ttm.pages_limit (Linux) ou la Variable Graphics Memory (Windows).";
+    GpuShareDefault => "This machine's default: {0} %.", "Valeur par défaut de cette machine : {0} %.";
+    GpuShareBad => "a share between 10 and 100 %", "une part entre 10 et 100 %";
     LaptopsK => "Laptops", "Portables";
     CpusK => "CPUs", "CPU";
     CloudK => "Cloud", "Cloud";

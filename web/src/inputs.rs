@@ -814,9 +814,10 @@ fn LoraTargetsField() -> impl IntoView {
     }
 }
 
-const KINDS: [(DeviceKind, T); 5] = [
+const KINDS: [(DeviceKind, T); 6] = [
     (DeviceKind::Gpu, T::GpusK),
     (DeviceKind::Apple, T::AppleK),
+    (DeviceKind::Apu, T::ApusK),
     (DeviceKind::Laptop, T::LaptopsK),
     (DeviceKind::Cpu, T::CpusK),
     (DeviceKind::Cloud, T::CloudK),
@@ -846,6 +847,16 @@ pub fn HardwareInputs() -> impl IntoView {
         s.with(|s| match &s.device {
             Some(DeviceChoice::Catalog(id)) => {
                 catalog::device(id).is_ok_and(|d| matches!(d.kind, DeviceKind::Gpu | DeviceKind::Laptop))
+            }
+            _ => false,
+        })
+    });
+    // The share of a unified memory the GPU may use: a Mac's (macOS) or an APU's (its OS), for
+    // the catalog's machines of one memory.
+    let gpu_share_field = Memo::new(move |_| {
+        s.with(|s| match &s.device {
+            Some(DeviceChoice::Catalog(id)) => {
+                catalog::device(id).is_ok_and(|d| matches!(d.kind, DeviceKind::Apple | DeviceKind::Apu))
             }
             _ => false,
         })
@@ -1018,6 +1029,23 @@ pub fn HardwareInputs() -> impl IntoView {
                     })/>
                 <p class="hr-hint" id="hr-host-ram-hint">{move || tr(lang.get(), T::HostRamHint)}</p>
             })}
+            {move || gpu_share_field.get().then(|| view! {
+                <TextField id="hr-gpu-share" label=label_of(lang.get_untracked(), T::GpuShare)
+                    placeholder=""
+                    value=Signal::derive(move || s.with(|s| s.mac_gpu_fraction.map(|f| format_percent(f * 100.0)).unwrap_or_default()))
+                    apply=Callback::new(move |t: String| {
+                        let l = lang.get_untracked();
+                        match read_percent(&t, l) {
+                            Ok(f) => { s.update(|s| s.mac_gpu_fraction = f); None }
+                            Err(e) => Some(e),
+                        }
+                    })/>
+                <p class="hr-hint" id="hr-gpu-share-hint">
+                    {move || tr(lang.get(), T::GpuShareDefault).replace("{0}", &s.with(default_share_percent))}
+                    " "
+                    {move || tr(lang.get(), T::GpuShareHint)}
+                </p>
+            })}
             {move || (!training.get()).then(|| view! {
                 <CountField id="hr-gpus" label=label_of(lang.get_untracked(), T::Gpus)
                     value=Signal::derive(move || s.with(|s| s.gpus))
@@ -1126,6 +1154,42 @@ fn format_gib(g: f64) -> String {
     if g.fract() == 0.0 { format!("{}", g as u64) } else { format!("{g}") }
 }
 
+/// A share written as a percentage, without trailing zeros.
+fn format_percent(p: f64) -> String {
+    let r = headroom_core::ops::round(p * 10.0) / 10.0;
+    if r.fract() == 0.0 { format!("{}", r as u64) } else { format!("{r}") }
+}
+
+/// The default GPU share of the scenario's catalog Mac or APU, as the field's placeholder.
+fn default_share_percent(s: &headroom_core::scenario::Scenario) -> String {
+    let Some(DeviceChoice::Catalog(id)) = &s.device else { return String::new() };
+    let Ok(d) = catalog::device(id) else { return String::new() };
+    let f = match d.kind {
+        DeviceKind::Apu => headroom_core::hardware::default_apu_gpu_fraction(d),
+        _ => headroom_core::hardware::default_mac_gpu_fraction(headroom_core::units::Bytes::new(
+            d.memory_mib.saturating_mul(headroom_core::units::MIB),
+        )),
+    };
+    format_percent(f * 100.0)
+}
+
+/// A GPU share typed in percent (`75`, `75 %`, `87,5` in French); empty means the OS's default.
+fn read_percent(text: &str, l: Lang) -> Result<Option<f64>, String> {
+    let t = text.trim().trim_end_matches('%').trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let normal = if l == Lang::Fr { t.replace(',', ".") } else { t.to_string() };
+    let bad = || tr(l, T::GpuShareBad).to_string();
+    if l == Lang::En && t.contains(',') {
+        return Err(bad());
+    }
+    match normal.parse::<f64>() {
+        Ok(p) if (10.0..=100.0).contains(&p) => Ok(Some(p / 100.0)),
+        _ => Err(bad()),
+    }
+}
+
 /// System RAM typed in GiB (`32`, `32 GiB`, `64 Go`); empty means not known.
 fn read_gib(text: &str, l: Lang) -> Result<Option<f64>, String> {
     let t = text.trim();
@@ -1147,6 +1211,19 @@ fn read_gib(text: &str, l: Lang) -> Result<Option<f64>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_gpu_share_is_read_in_percent_by_the_page_language() {
+        assert_eq!(read_percent("", Lang::En), Ok(None));
+        assert_eq!(read_percent("75", Lang::En), Ok(Some(0.75)));
+        assert_eq!(read_percent("87.5 %", Lang::En), Ok(Some(0.875)));
+        assert_eq!(read_percent("87,5", Lang::Fr), Ok(Some(0.875)));
+        assert!(read_percent("87,5", Lang::En).is_err(), "a comma in English reads two ways");
+        assert!(read_percent("5", Lang::En).is_err() && read_percent("120", Lang::En).is_err());
+        assert!(read_percent("lots", Lang::Fr).is_err());
+        assert_eq!(format_percent(88.359375), "88.4");
+        assert_eq!(format_percent(50.0), "50");
+    }
 
     #[test]
     fn system_ram_is_read_in_gib_or_left_unknown() {

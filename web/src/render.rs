@@ -920,10 +920,11 @@ fn compare_rows(cols: &[Option<Col>], l: Lang) -> Vec<Row> {
 }
 
 /// The device kinds the devices table filters by.
-pub const KINDS: [(Option<DeviceKind>, T, &str); 6] = [
+pub const KINDS: [(Option<DeviceKind>, T, &str); 7] = [
     (None, T::All, "all"),
     (Some(DeviceKind::Gpu), T::GpusK, "gpu"),
     (Some(DeviceKind::Apple), T::AppleK, "apple"),
+    (Some(DeviceKind::Apu), T::ApusK, "apu"),
     (Some(DeviceKind::Laptop), T::LaptopsK, "laptop"),
     (Some(DeviceKind::Cpu), T::CpusK, "cpu"),
     (Some(DeviceKind::Cloud), T::CloudK, "cloud"),

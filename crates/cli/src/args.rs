@@ -142,9 +142,10 @@ pub fn parse_kind(s: &str) -> Result<DeviceKind, String> {
         "laptop" | "laptops" => DeviceKind::Laptop,
         "cpu" | "cpus" => DeviceKind::Cpu,
         "cloud" => DeviceKind::Cloud,
+        "apu" | "apus" => DeviceKind::Apu,
         other => {
             return Err(format!(
-                "invalid kind: `{other}` is not a device kind; accepted: gpu apple laptop cpu cloud"
+                "invalid kind: `{other}` is not a device kind; accepted: gpu apple apu laptop cpu cloud"
             ));
         }
     })
@@ -490,8 +491,10 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "GIB|auto")]
     pub reserve: Option<String>,
 
-    /// Share of a Mac's memory its GPU may use (macOS default: 2/3 below 36 GiB of RAM, 0.75 from 36 GiB).
-    #[arg(long, value_name = "SHARE")]
+    /// Share of a unified memory its GPU may use: a Mac's (macOS default: 2/3 below 36 GiB of RAM,
+    /// 0.75 from 36 GiB) or an APU's (Ryzen AI Max under Linux: 0.5, TTM's default; DGX Spark: what
+    /// DGX OS leaves, 0.88).
+    #[arg(long, visible_alias = "gpu-share", value_name = "SHARE")]
     pub mac_gpu_limit: Option<f64>,
 
     /// The system RAM beside a catalog GPU or laptop (--device), in GiB: an offload to RAM is

@@ -164,6 +164,15 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     s.gpus = gpus;
     let mut advice = Vec::new();
     let mut cap = Capability::of(device, runtime, scenario.mac_gpu_fraction);
+    // An APU's GPU gets the share its OS gives it: said, with how to change it.
+    if device.kind == DeviceKind::Apu && scenario.mac_gpu_fraction.is_none() && runtime != Runtime::Cpu {
+        let id = if device.vendor.eq_ignore_ascii_case("nvidia") {
+            MsgId::NoteApuShareSpark
+        } else {
+            MsgId::NoteApuShareAmd
+        };
+        advice.push(Msg::new(id, vec![Arg::Size(cap.usable), Arg::Size(cap.memory)]));
+    }
     // The RAM the user says sits beside their card or laptop (cloud instances, Macs and CPU
     // machines come with their own).
     if let Some(g) = scenario.host_ram_gib
@@ -1538,5 +1547,44 @@ mod order_tests {
             }
         }
         assert_eq!(FitOrder::parse("nope"), None);
+    }
+}
+
+#[cfg(test)]
+mod apu_tests {
+    use super::*;
+    use crate::hardware::support;
+
+    #[test]
+    fn an_apu_gives_its_gpu_the_share_its_os_does_and_says_how_to_change_it() {
+        let at = |id: &str, share: Option<f64>| {
+            let d = catalog::device(id).unwrap();
+            let s = Scenario {
+                weights: Some(WeightFormat::parse("q4_k_m").unwrap()),
+                device: Some(DeviceChoice::Catalog(id.into())),
+                mac_gpu_fraction: share,
+                ..Scenario::catalog("llama-3.1-70b")
+            };
+            (fit(&s, d).unwrap(), d)
+        };
+        // Strix Halo under Linux: half of the 128 GiB by default (TTM's limit).
+        let (f, d) = at("ryzen-ai-max-395-128gb", None);
+        assert_eq!(f.capacity, Bytes::from_gib(64));
+        assert!(f.advice.iter().any(|m| m.id == MsgId::NoteApuShareAmd), "{:?}", f.advice);
+        assert!(support(d).rocm && !support(d).cuda);
+        // Raised (ttm.pages_limit): the share the user gives, and no note.
+        let (raised, _) = at("ryzen-ai-max-395-128gb", Some(0.9));
+        assert_eq!(raised.capacity, Bytes::from_gib(128).scale(0.9));
+        assert!(!raised.advice.iter().any(|m| m.id == MsgId::NoteApuShareAmd));
+        // DGX Spark: what an idle DGX OS leaves available, and CUDA.
+        let (spark, d) = at("dgx-spark", None);
+        assert!((spark.capacity.as_gib() - 113.1).abs() < 0.01, "{}", spark.capacity.as_gib());
+        assert!(support(d).cuda && support(d).fp4);
+        assert_eq!(spark.verdict, Verdict::Fits);
+        // One memory: llama.cpp never splits layers into "system RAM" there; what does not fit
+        // the GPU's share runs on the CPU from the whole memory.
+        let (small, _) = at("ryzen-ai-max-385-32gb", None);
+        assert!(small.gpu_layers.is_none() && small.verdict != Verdict::Offload, "{:?}", small.verdict);
+        assert_eq!(small.host_capacity, Some(Bytes::from_gib(32)));
     }
 }

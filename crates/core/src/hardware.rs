@@ -138,6 +138,16 @@ pub fn default_mac_gpu_fraction(ram: Bytes) -> f64 {
     if ram.get() < 36 * crate::units::GIB { 2.0 / 3.0 } else { 0.75 }
 }
 
+/// The default share of an APU's unified memory its GPU may use: on AMD's Ryzen AI Max under
+/// Linux, half of the RAM (the TTM page limit's default, which amdgpu's GTT follows; ROCm's
+/// "AMD RDNA3.5 system optimization"), raised with `ttm.pages_limit` (Windows: the Variable
+/// Graphics Memory carve-out, up to 96 of 128 GB, plus shared memory); on NVIDIA's DGX Spark, what
+/// an idle DGX OS leaves available (`MemAvailable` 113.1 of 128 GiB, which CUDA, vLLM and
+/// llama.cpp read on that machine).
+pub fn default_apu_gpu_fraction(d: &Device) -> f64 {
+    if d.vendor.eq_ignore_ascii_case("nvidia") { 113.1 / 128.0 } else { 0.5 }
+}
+
 /// Broad classes of device that share efficiencies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -215,7 +225,12 @@ impl Capability {
             DeviceKind::Cpu => Class::Cpu,
             _ => Class::Gpu,
         };
+        let apu = d.kind == DeviceKind::Apu;
         let usable = match class {
+            Class::Gpu if apu => {
+                let f = mac_gpu_fraction.unwrap_or_else(|| default_apu_gpu_fraction(d));
+                if runtime == Runtime::Cpu { memory } else { memory.scale(f.clamp(0.05, 1.0)) }
+            }
             Class::Apple => {
                 let f = mac_gpu_fraction.unwrap_or_else(|| default_mac_gpu_fraction(memory));
                 // llama.cpp can run on the CPU cores from the whole memory; the GPU is capped.
@@ -228,11 +243,14 @@ impl Capability {
         };
         let host_ram = match class {
             Class::Apple | Class::Cpu => Some(memory),
+            Class::Gpu if apu => Some(memory),
             Class::Gpu if d.host_ram_gib > 0.0 => Bytes::from_gib_f64(d.host_ram_gib),
             Class::Gpu => None,
         };
         let host_bandwidth = match (class, d.kind) {
-            (Class::Apple | Class::Cpu, _) => BytesPerSec::from_gb_per_s(d.bandwidth_gbs),
+            (Class::Apple | Class::Cpu, _) | (_, DeviceKind::Apu) => {
+                BytesPerSec::from_gb_per_s(d.bandwidth_gbs)
+            }
             // Servers behind cloud GPUs: several DDR5 channels per socket.
             (_, DeviceKind::Cloud) => BytesPerSec::from_gb_per_s(200.0),
             // A desktop or laptop beside the card: dual-channel DDR5.
@@ -254,7 +272,7 @@ impl Capability {
                 && d.name.to_ascii_lowercase().contains("instinct"),
             host_ram,
             host_bandwidth,
-            unified: class == Class::Apple,
+            unified: class == Class::Apple || apu,
         }
     }
 
@@ -356,7 +374,7 @@ pub fn default_reserve(d: &Device) -> Bytes {
     let display = ["GeForce", "RTX", "Radeon", "Arc"].iter().any(|w| d.name.contains(w));
     match d.kind {
         DeviceKind::Cloud => Bytes::ZERO,
-        DeviceKind::Apple => Bytes::new(4096 * MIB),
+        DeviceKind::Apple | DeviceKind::Apu => Bytes::new(4096 * MIB),
         DeviceKind::Cpu => Bytes::new(2048 * MIB),
         DeviceKind::Laptop => Bytes::new(512 * MIB),
         DeviceKind::Gpu if display => Bytes::new(512 * MIB),
@@ -387,7 +405,8 @@ pub struct Support {
 /// What `d` runs. An NVIDIA GPU whose compute capability is not stated (your own machine) is
 /// taken as a current one.
 pub fn support(d: &Device) -> Support {
-    let gpu_kind = matches!(d.kind, DeviceKind::Gpu | DeviceKind::Cloud | DeviceKind::Laptop);
+    let gpu_kind =
+        matches!(d.kind, DeviceKind::Gpu | DeviceKind::Cloud | DeviceKind::Laptop | DeviceKind::Apu);
     // A GPU of no stated vendor (your own machine) is taken as an NVIDIA one.
     let cuda = gpu_kind && matches!(d.vendor, "NVIDIA" | "");
     let rocm = gpu_kind && d.vendor == "AMD";

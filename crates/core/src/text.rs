@@ -898,6 +898,14 @@ messages! {
     AdviceOffload =>
         "runs with {0} of {1} layers on the GPU, the output layer first as llama.cpp counts them (-ngl {0}); the rest come from system RAM at about {2} tokens/s",
         "tourne avec {0} couches sur {1} sur le GPU, la couche de sortie d'abord comme llama.cpp les compte (-ngl {0}) ; le reste vient de la RAM système, environ {2} tokens/s";
+    /// An AMD APU's default GPU share.
+    NoteApuShareAmd =>
+        "the GPU may use {0} of the {1} by default (Linux: half the RAM, the kernel's TTM limit); raise ttm.pages_limit (Linux) or the Variable Graphics Memory (Windows, up to 96 of 128 GB) and give the GPU share yours allows",
+        "le GPU peut utiliser {0} des {1} par défaut (Linux : la moitié de la RAM, la limite TTM du noyau) ; relevez ttm.pages_limit (Linux) ou la Variable Graphics Memory (Windows, jusqu'à 96 Go sur 128) et indiquez la part que vous donnez au GPU";
+    /// DGX Spark's GPU share.
+    NoteApuShareSpark =>
+        "DGX OS leaves about {0} of the {1} to the GPU (what an idle machine reports available, which CUDA, vLLM and llama.cpp read there); give the GPU share if yours leaves more or less",
+        "DGX OS laisse environ {0} des {1} au GPU (ce qu'une machine au repos déclare disponible, que CUDA, vLLM et llama.cpp lisent) ; indiquez la part du GPU si la vôtre en laisse plus ou moins";
     /// transformers' device_map offload.
     AdviceOffloadDeviceMap =>
         "runs with device_map=\"auto\": the first {0} of {1} layers on the GPU, the others copied from system RAM for every token, at about {2} tokens/s",

@@ -18,6 +18,9 @@ pub enum DeviceKind {
     Cpu,
     /// A cloud instance, rented by the hour.
     Cloud,
+    /// A machine whose CPU and GPU share one memory, other than a Mac (NVIDIA DGX Spark, AMD Ryzen
+    /// AI Max "Strix Halo"): the GPU may use a share of it, set by the OS.
+    Apu,
 }
 
 impl DeviceKind {
@@ -29,6 +32,7 @@ impl DeviceKind {
             DeviceKind::Laptop => "laptop",
             DeviceKind::Cpu => "cpu",
             DeviceKind::Cloud => "cloud",
+            DeviceKind::Apu => "apu",
         }
     }
 }
