@@ -900,6 +900,33 @@ test('a published measurement shows beside the estimate at its own setting, as t
   await page.locator('#hr-measured').waitFor({ state: 'detached' });
 });
 
+test('a shared-memory PC gives its GPU the share its OS does: said, changed in percent, as the CLI computes it', async ({ page, base, shot }) => {
+  const flags = ['--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--runtime', 'llama.cpp', '--device', 'ryzen-ai-max-395-128gb'];
+  await page.goto(`${base}?v=1&model=llama-3.1-70b&weights=q4_k_m&runtime=llama.cpp&device=ryzen-ai-max-395-128gb`);
+  await ready(page);
+  const def = cli(['estimate', ...flags]);
+  assertEq(await page.locator('#hr-answer').getAttribute('data-verdict'), def.fit.verdict, 'default share (Linux: half)');
+  assert((await page.locator('#hr-gpu-share-hint').textContent()).includes('50 %'), 'the default is shown');
+  assert((await page.locator('.hr-results-body').textContent()).includes('ttm.pages_limit'), 'how to raise it is said');
+  await page.fill('#hr-gpu-share', '90');
+  await page.press('#hr-gpu-share', 'Enter');
+  const raised = cli(['estimate', ...flags, '--gpu-share', '0.9']);
+  await page.locator(`#hr-answer[data-verdict="${raised.fit.verdict}"]`).waitFor();
+  assertEq((await linkOf(page)).searchParams.get('macgpu'), '0.9', 'kept in the link');
+  assert(raised.fit.capacity > def.fit.capacity, 'more for the GPU');
+  await page.fill('#hr-gpu-share', '5');
+  await page.press('#hr-gpu-share', 'Enter');
+  await page.locator('#hr-gpu-share[aria-invalid="true"]').waitFor();
+  await page.fill('#hr-gpu-share', '90');
+  await page.press('#hr-gpu-share', 'Enter');
+  // The device table has them under their own kind.
+  await page.click('.hr-devices [data-action="kind"][data-arg="apu"]');
+  const rows = await page.$$eval('.hr-devices tbody tr[data-device]', (r) => r.map((x) => x.dataset.device));
+  const apus = cli(['devices', '--kind', 'apu']).map((d) => d.id).sort();
+  assertEq(rows.slice().sort().join(','), apus.join(','), 'the shared-memory PCs');
+  await shot('desktop-apu-share');
+});
+
 test('French and dark theme, kept in the link', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&device=rtx-4090`);
   await ready(page);

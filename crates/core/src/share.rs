@@ -66,7 +66,7 @@
 //! | `node` | GPUs per node | `8` |
 //! | `device` | a catalog device id, or `mine` for the user's machine | none |
 //! | `vram`, `ram`, `bw`, `tf`, `mac` | "my machine": GPU memory and RAM in GiB, GB/s, TFLOP/s, `1` for Apple unified memory | — |
-//! | `macgpu` | share of a Mac's memory its GPU may use | macOS default |
+//! | `macgpu` | share of a unified memory (a Mac's, an APU's) its GPU may use | the OS's default |
 //! | `hostram` | system RAM beside a catalog GPU or laptop, GiB | not known (an offload's RAM not checked) |
 //! | `kwh`, `hours`, `pue`, `upkeep` | electricity USD/kWh, hours of use per day, cooling factor, upkeep share per year | `0.15`, `8`, `1`, `0.05` |
 //!
