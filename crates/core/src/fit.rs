@@ -273,7 +273,13 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     }
 
     let training = scenario.mode.is_training();
-    let host_ok = |e: &Estimate| cap.host_ram.is_none_or(|ram| e.host.total <= ram);
+    // One memory (a Mac, an APU): what the GPU holds and what the CPU side holds share it.
+    let host_ok = |e: &Estimate| {
+        cap.host_ram.is_none_or(|ram| {
+            let used = if cap.unified { e.host.total.saturating_add(e.memory.total) } else { e.host.total };
+            used <= ram
+        })
+    };
     // Different cards under llama.cpp: each GPU's part against its own card.
     let cards = if runtime.is_llama_cpp() { crate::estimate::mixed_cards(&s) } else { Vec::new() };
     let card_caps: Vec<Bytes> = cards
@@ -1586,5 +1592,18 @@ mod apu_tests {
         let (small, _) = at("ryzen-ai-max-385-32gb", None);
         assert!(small.gpu_layers.is_none() && small.verdict != Verdict::Offload, "{:?}", small.verdict);
         assert_eq!(small.host_capacity, Some(Bytes::from_gib(32)));
+        // The GPU's part and the CPU's part share the one memory: both must fit it together.
+        let d = catalog::device("ryzen-ai-max-395-128gb").unwrap();
+        let s = Scenario {
+            weights: Some(WeightFormat::parse("q4_k_m").unwrap()),
+            device: Some(DeviceChoice::Catalog(d.id.into())),
+            mac_gpu_fraction: Some(1.0),
+            ..Scenario::catalog("llama-3.1-70b")
+        };
+        let longest = max_context(&s, d).unwrap().unwrap();
+        let at_most = fit(&Scenario { context: longest, ..s.clone() }, d).unwrap();
+        assert!(at_most.need.saturating_add(at_most.host_need) <= Bytes::from_gib(128));
+        // The GPU's share alone would allow a longer context than the one memory does.
+        assert!(at_most.need < Bytes::from_gib(128), "{:?}", at_most.need);
     }
 }
