@@ -21,7 +21,7 @@ use crate::scenario::{ModelSource, Scenario};
 pub const DATA: &str = include_str!("../data/measured.tsv");
 
 /// The header line the data must start with (after its comments).
-const HEADER: &str = "model\tweights\truntime\tdevices\thardware\tphase\tprompt\tgenerated\tbatch\ttokens_per_s\tbuild\tdate\tsource";
+const HEADER: &str = "model\tweights\truntime\tdevices\thardware\tphase\tprompt\tgenerated\tbatch\ttokens_per_s\tbuild\tdate\tsource\tubatch";
 
 /// Which speed was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +71,8 @@ pub struct Measurement {
     pub date: &'static str,
     /// Where it was published (a URL, then details after ` ; `).
     pub source: &'static str,
+    /// llama.cpp's micro-batch (`-ub`) when the source set it (`None`: the default).
+    pub ubatch: Option<u64>,
 }
 
 impl Measurement {
@@ -91,7 +93,13 @@ impl Measurement {
     /// measured format, runtime, one batch of the measured sequences, and a context of the
     /// measured tokens.
     pub fn scenario(&self, base: &Scenario, device: &str) -> Scenario {
+        let mut llama = base.llama.clone();
+        if let Some(ub) = self.ubatch {
+            llama.ubatch = ub;
+            llama.batch = llama.batch.max(ub);
+        }
         Scenario {
+            llama,
             model: ModelSource::Catalog(self.model.into()),
             weights: Some(self.weights),
             runtime: Some(self.runtime),
@@ -134,8 +142,8 @@ fn bad(line: usize, why: &str) -> Error {
 
 fn row(i: usize, line: &'static str) -> Result<Measurement> {
     let f: Vec<&'static str> = line.split('\t').collect();
-    if f.len() != 13 {
-        return Err(bad(i, "not 13 tab-separated fields"));
+    if f.len() != 14 {
+        return Err(bad(i, "not 14 tab-separated fields"));
     }
     let num = |s: &str| s.parse::<u64>().map_err(|_| bad(i, "a token count is not a whole number"));
     let model = crate::catalog::model(f[0]).map_err(|_| bad(i, "unknown model"))?.id;
@@ -171,6 +179,10 @@ fn row(i: usize, line: &'static str) -> Result<Measurement> {
         build: f[10],
         date: f[11],
         source: f[12],
+        ubatch: match f[13] {
+            "-" => None,
+            n => Some(num(n)?),
+        },
     })
 }
 

@@ -151,6 +151,25 @@ pub fn prefill_rate(runtime: Runtime, format: WeightFormat, cap: &Capability, cl
     (cap.peak(format).get(), prefill_utilisation(runtime, class))
 }
 
+/// Tokens per expert at which llama.cpp's mixture-of-experts prompt kernels reach half their dense
+/// rate, fitted on the published gpt-oss runs (DGX Spark with `-ub 2048`, a Ryzen AI Max with the
+/// default 512: 16 to 256 tokens per expert; `t / (t + 48)` leaves them within −6% and +33%).
+pub const MOE_PREFILL_HALF_TOKENS: f64 = 48.0;
+
+/// The share of its dense prompt rate llama.cpp keeps on a mixture of experts: a micro-batch of
+/// `min(ubatch, context)` tokens spreads over the experts, `k/E` of its tokens each, and small
+/// matrices run far from the peak: `t / (t + 48)` with `t` the tokens per expert. 1 for dense
+/// models and for other runtimes (no measurement to fit them on).
+pub fn moe_prefill_share(e: &Estimate, arch: Option<&Architecture>, context: u64) -> f64 {
+    let (Some(m), Some(b)) = (arch.and_then(|a| a.moe()), e.llama_cpp.as_ref()) else { return 1.0 };
+    if !e.runtime.is_llama_cpp() || m.num_experts == 0 {
+        return 1.0;
+    }
+    let tokens = b.n_ubatch.min(context.max(1)) as f64;
+    let t = tokens * m.experts_per_token as f64 / m.num_experts as f64;
+    t / (t + MOE_PREFILL_HALF_TOKENS)
+}
+
 /// Model FLOPs utilisation assumed for training (Chowdhery et al. report ~46% for PaLM;
 /// fine-tuning stacks commonly reach 30-45%).
 pub fn training_mfu(class: Class) -> f64 {
@@ -233,7 +252,9 @@ pub fn inference_speed(
     let active = e.model.params_active.get() as f64;
     let attn_per_token = (e.flops_per_token - 2.0 * active).max(0.0) / 2.0;
     let prefill_flops = 2.0 * active + attn_per_token;
-    let mut prefill_time_per_token = if peak > 0.0 { prefill_flops / (peak * util) } else { f64::INFINITY };
+    let prefill_util = util * moe_prefill_share(e, arch, context);
+    let mut prefill_time_per_token =
+        if peak > 0.0 { prefill_flops / (peak * prefill_util) } else { f64::INFINITY };
     // Offloaded layers: their weights pass once per micro-batch of 512 (llama.cpp), once per
     // forward pass over the whole prompt (transformers).
     if reads.weights_host > 0.0 {
@@ -395,5 +416,29 @@ mod tests {
         let m = Capability::of(device("m2-max-64gb").unwrap(), Runtime::LlamaCpp, None);
         let apple = prefill_utilisation(Runtime::LlamaCpp, Class::Apple);
         assert_eq!(prefill_rate(Runtime::LlamaCpp, q4, &m, Class::Apple).1, apple);
+    }
+}
+
+#[cfg(test)]
+mod moe_tests {
+    use super::*;
+
+    #[test]
+    fn llama_cpp_reads_a_mixture_of_experts_prompt_slower_the_fewer_tokens_each_expert_gets() {
+        use crate::scenario::Scenario;
+        let at = |model: &str, ub: u64, runtime: Runtime| {
+            let mut s = Scenario { runtime: Some(runtime), context: 4096, ..Scenario::catalog(model) };
+            s.llama.ubatch = ub;
+            s.llama.batch = s.llama.batch.max(ub);
+            let r = crate::estimate::resolve(&s.model).unwrap();
+            let e = crate::estimate::estimate_resolved(&s, &r).unwrap();
+            moe_prefill_share(&e, r.architecture.as_deref(), s.context)
+        };
+        // gpt-oss-120b: 4 of 128 experts; 512 tokens give each expert 16, 2048 give 64.
+        assert!((at("gpt-oss-120b", 512, Runtime::LlamaCpp) - 16.0 / 64.0).abs() < 1e-9);
+        assert!((at("gpt-oss-120b", 2048, Runtime::LlamaCpp) - 64.0 / 112.0).abs() < 1e-9);
+        // Dense models and other runtimes keep their rate.
+        assert_eq!(at("llama-3.1-8b", 512, Runtime::LlamaCpp), 1.0);
+        assert_eq!(at("gpt-oss-120b", 512, Runtime::Vllm), 1.0);
     }
 }
