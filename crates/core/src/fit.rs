@@ -649,18 +649,10 @@ fn accelerate_split(
         return Ok(None);
     }
     // The GPU's weights grow with every layer placed: the largest count within the budget.
-    let (mut lo, mut hi, mut best) = (1u64, layers.saturating_sub(1), first);
-    while lo <= hi {
-        let k = lo + (hi - lo) / 2;
-        let e = at(k)?;
-        if placed(&e) {
-            best = e;
-            lo = k + 1;
-        } else {
-            hi = k - 1;
-        }
+    match largest_fitting(layers.saturating_sub(1), |k| Ok(placed(&at(k)?)))? {
+        Some(k) => Ok(Some(at(k)?)),
+        None => Ok(Some(first)),
     }
-    Ok(Some(best))
 }
 
 /// The fewest layers whose routed experts in system RAM (`--n-cpu-moe`) make the GPU's share fit
