@@ -1160,17 +1160,13 @@ fn format_percent(p: f64) -> String {
     if r.fract() == 0.0 { format!("{}", r as u64) } else { format!("{r}") }
 }
 
-/// The default GPU share of the scenario's catalog Mac or APU, as the field's placeholder.
+/// The default GPU share of the scenario's catalog Mac or APU, as the field's hint shows it.
 fn default_share_percent(s: &headroom_core::scenario::Scenario) -> String {
     let Some(DeviceChoice::Catalog(id)) = &s.device else { return String::new() };
-    let Ok(d) = catalog::device(id) else { return String::new() };
-    let f = match d.kind {
-        DeviceKind::Apu => headroom_core::hardware::default_apu_gpu_fraction(d),
-        _ => headroom_core::hardware::default_mac_gpu_fraction(headroom_core::units::Bytes::new(
-            d.memory_mib.saturating_mul(headroom_core::units::MIB),
-        )),
-    };
-    format_percent(f * 100.0)
+    catalog::device(id)
+        .ok()
+        .and_then(headroom_core::hardware::default_gpu_share)
+        .map_or(String::new(), |f| format_percent(f * 100.0))
 }
 
 /// A GPU share typed in percent (`75`, `75 %`, `87,5` in French); empty means the OS's default.

@@ -148,6 +148,16 @@ pub fn default_apu_gpu_fraction(d: &Device) -> f64 {
     if d.vendor.eq_ignore_ascii_case("nvidia") { 113.1 / 128.0 } else { 0.5 }
 }
 
+/// The default share of a machine's one memory its GPU may use (a Mac, an APU); `None` for
+/// machines whose GPU has its own memory, or none.
+pub fn default_gpu_share(d: &Device) -> Option<f64> {
+    match d.kind {
+        DeviceKind::Apple => Some(default_mac_gpu_fraction(Bytes::new(d.memory_mib.saturating_mul(MIB)))),
+        DeviceKind::Apu => Some(default_apu_gpu_fraction(d)),
+        _ => None,
+    }
+}
+
 /// Broad classes of device that share efficiencies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -485,6 +495,11 @@ mod tests {
     fn mac_gpu_limit() {
         assert!((default_mac_gpu_fraction(Bytes::from_gib(16)) - 0.6667).abs() < 0.001);
         assert_eq!(default_mac_gpu_fraction(Bytes::from_gib(64)), 0.75);
+        let share = |id: &str| default_gpu_share(crate::catalog::device(id).unwrap());
+        assert_eq!(share("m2-max-64gb"), Some(0.75));
+        assert_eq!(share("ryzen-ai-max-395-128gb"), Some(0.5));
+        assert!(share("dgx-spark").is_some_and(|f| (f - 113.1 / 128.0).abs() < 1e-12));
+        assert_eq!(share("rtx-4090"), None);
         // The logged working sets, in MB (10^6 bytes).
         for (gib, mb) in [(24, 17_179.89), (32, 22_906.50), (36, 28_991.03), (64, 51_539.61)] {
             let got =
