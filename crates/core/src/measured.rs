@@ -118,22 +118,17 @@ impl Measurement {
 /// # Errors
 /// [`Error::Parse`] naming the line when the data is malformed (a test keeps it from shipping so).
 pub fn all() -> Result<Vec<Measurement>> {
-    let mut out = Vec::new();
-    let mut header = false;
-    for (i, line) in DATA.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        if !header {
-            if line != HEADER {
-                return Err(bad(i, "the header line is not the expected one"));
-            }
-            header = true;
-            continue;
-        }
-        out.push(row(i, line)?);
+    data_lines()?.map(|(i, line)| row(i, line)).collect()
+}
+
+/// The data lines (after the comments and the header), with their line index.
+fn data_lines() -> Result<impl Iterator<Item = (usize, &'static str)>> {
+    let mut lines = DATA.lines().enumerate().filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty());
+    match lines.next() {
+        Some((_, h)) if h == HEADER => Ok(lines),
+        Some((i, _)) => Err(bad(i, "the header line is not the expected one")),
+        None => Err(bad(0, "no header line")),
     }
-    Ok(out)
 }
 
 fn bad(line: usize, why: &str) -> Error {
@@ -216,8 +211,14 @@ pub fn for_scenario(s: &Scenario, format: WeightFormat) -> Result<Vec<Beside>> {
     let model = crate::catalog::model(m)?.id;
     let device = crate::catalog::device(d)?.id;
     let mut out = Vec::new();
-    for m in all()? {
-        if m.model != model || m.weights != format || !m.devices.contains(&device) {
+    // Only the lines of this model and device are read in full (this runs on every change).
+    let candidate = |line: &str| {
+        let mut f = line.split('\t');
+        f.next() == Some(model) && f.nth(2).is_some_and(|ids| ids.split(',').any(|d| d == device))
+    };
+    for (i, line) in data_lines()?.filter(|(_, l)| candidate(l)) {
+        let m = row(i, line)?;
+        if m.weights != format {
             continue;
         }
         let at = m.scenario(s, device);
@@ -239,6 +240,13 @@ mod tests {
     fn every_line_reads_with_catalog_ids_a_source_and_a_date() {
         let all = all().unwrap();
         assert!(all.len() >= 20, "{}", all.len());
+        // Ids as the catalog writes them, not aliases: the per-scenario reader matches them as text.
+        for (i, line) in data_lines().unwrap() {
+            let m = row(i, line).unwrap();
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f[0], m.model, "line {}", i + 1);
+            assert_eq!(f[3], m.devices.join(","), "line {}", i + 1);
+        }
         for m in &all {
             assert!(!m.devices.is_empty() && !m.hardware.is_empty());
             let year: u32 = m.date[..4].parse().unwrap();
