@@ -414,9 +414,20 @@ pub fn graph_estimate(max_num_seqs: u64) -> (Bytes, Bytes, Bytes) {
 /// Memory CUDA reports for one of the device's cards (`torch.cuda.mem_get_info`'s total), from
 /// the memory the catalog states: data-centre cards of 32 GiB and more lose about 1% to the
 /// driver and ECC metadata (H100 80 GB: 79.2 GiB; logs show 79.11–79.19), smaller cards about
-/// 0.4 GiB (RTX 4090: 23.6 GiB; logs show 23.55–23.64).
+/// 0.4 GiB (RTX 4090: 23.6 GiB; logs show 23.55–23.64). A machine of one memory reports what its
+/// OS lets the GPU have: DGX Spark 119.56 of its 128 GiB (vLLM's own message on a GB10, issue
+/// #48140; `deviceQuery` 122,570 MB), a Ryzen AI Max its GTT (half the RAM by default: PyTorch
+/// reads 62.47 GiB on 128 GB; a raised `ttm.pages_limit` is not followed here).
 pub fn cuda_total(d: &crate::catalog::device::Device) -> Bytes {
     let m = Bytes::new(d.memory_mib.saturating_mul(MIB));
+    if d.kind == crate::catalog::device::DeviceKind::Apu {
+        let share = if d.vendor.eq_ignore_ascii_case("nvidia") {
+            119.56 / 128.0
+        } else {
+            crate::hardware::default_apu_gpu_fraction(d)
+        };
+        return m.scale(share);
+    }
     if m.get() >= 32 * GIB {
         m.scale(0.99)
     } else {
@@ -957,6 +968,14 @@ fn longest(kinds: &[(SpecKind, u64, u64)], num_blocks: u64, step: u64, block: u6
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_machine_of_one_memory_reports_what_its_os_gives_the_gpu() {
+        let total = |id: &str| cuda_total(crate::catalog::device(id).unwrap()).as_gib();
+        assert!((total("dgx-spark") - 119.56).abs() < 0.005, "{}", total("dgx-spark"));
+        assert!((total("ryzen-ai-max-395-128gb") - 64.0).abs() < 0.005);
+        assert!((total("rtx-4090") - 23.6).abs() < 0.01);
+    }
 
     #[test]
     fn versions_parse_and_pick_their_defaults() {
