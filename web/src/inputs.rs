@@ -1032,7 +1032,10 @@ pub fn HardwareInputs() -> impl IntoView {
             {move || gpu_share_field.get().then(|| view! {
                 <TextField id="hr-gpu-share" label=label_of(lang.get_untracked(), T::GpuShare)
                     placeholder=""
-                    value=Signal::derive(move || s.with(|s| s.mac_gpu_fraction.map(|f| format_percent(f * 100.0)).unwrap_or_default()))
+                    value=Signal::derive(move || {
+                        let l = lang.get();
+                        s.with(|s| s.mac_gpu_fraction.map(|f| format_percent(f * 100.0, l)).unwrap_or_default())
+                    })
                     apply=Callback::new(move |t: String| {
                         let l = lang.get_untracked();
                         match read_percent(&t, l) {
@@ -1041,7 +1044,10 @@ pub fn HardwareInputs() -> impl IntoView {
                         }
                     })/>
                 <p class="hr-hint" id="hr-gpu-share-hint">
-                    {move || tr(lang.get(), T::GpuShareDefault).replace("{0}", &s.with(default_share_percent))}
+                    {move || {
+                        let l = lang.get();
+                        tr(l, T::GpuShareDefault).replace("{0}", &s.with(|s| default_share_percent(s, l)))
+                    }}
                     " "
                     {move || tr(lang.get(), T::GpuShareHint)}
                 </p>
@@ -1154,19 +1160,19 @@ fn format_gib(g: f64) -> String {
     if g.fract() == 0.0 { format!("{}", g as u64) } else { format!("{g}") }
 }
 
-/// A share written as a percentage, without trailing zeros.
-fn format_percent(p: f64) -> String {
+/// A share written as a percentage, one decimal at most, with the language's decimal mark.
+fn format_percent(p: f64, l: Lang) -> String {
     let r = headroom_core::ops::round(p * 10.0) / 10.0;
-    if r.fract() == 0.0 { format!("{}", r as u64) } else { format!("{r}") }
+    if r.fract() == 0.0 { format!("{}", r as u64) } else { headroom_core::text::format_num(r, 1, l) }
 }
 
 /// The default GPU share of the scenario's catalog Mac or APU, as the field's hint shows it.
-fn default_share_percent(s: &headroom_core::scenario::Scenario) -> String {
+fn default_share_percent(s: &headroom_core::scenario::Scenario, l: Lang) -> String {
     let Some(DeviceChoice::Catalog(id)) = &s.device else { return String::new() };
     catalog::device(id)
         .ok()
         .and_then(headroom_core::hardware::default_gpu_share)
-        .map_or(String::new(), |f| format_percent(f * 100.0))
+        .map_or(String::new(), |f| format_percent(f * 100.0, l))
 }
 
 /// A GPU share typed in percent (`75`, `75 %`, `87,5` in French); empty means the OS's default.
@@ -1217,8 +1223,9 @@ mod tests {
         assert!(read_percent("87,5", Lang::En).is_err(), "a comma in English reads two ways");
         assert!(read_percent("5", Lang::En).is_err() && read_percent("120", Lang::En).is_err());
         assert!(read_percent("lots", Lang::Fr).is_err());
-        assert_eq!(format_percent(88.359375), "88.4");
-        assert_eq!(format_percent(50.0), "50");
+        assert_eq!(format_percent(88.359375, Lang::En), "88.4");
+        assert_eq!(format_percent(88.359375, Lang::Fr), "88,4");
+        assert_eq!(format_percent(50.0, Lang::Fr), "50");
     }
 
     #[test]
