@@ -45,7 +45,7 @@ pub struct ListArgs {
 
 #[derive(Args, Debug)]
 pub struct DevicesArgs {
-    /// Only this kind: gpu, apple, laptop, cpu, cloud.
+    /// Only this kind: gpu, apple, apu (a shared-memory PC), laptop, cpu, cloud.
     #[arg(long, value_name = "KIND")]
     pub kind: Option<String>,
     /// Print a JSON array.
@@ -72,7 +72,7 @@ pub struct FitArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
 
-    /// Only devices of this kind: gpu, apple, laptop, cpu, cloud.
+    /// Only devices of this kind: gpu, apple, apu, laptop, cpu, cloud.
     #[arg(long, value_name = "KIND")]
     pub kind: Option<String>,
 
@@ -121,7 +121,7 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "TPS")]
     pub min_tps: Option<f64>,
 
-    /// With --cheapest: only this kind of device (gpu, apple, laptop, cpu, cloud).
+    /// With --cheapest: only this kind of device (gpu, apple, apu, laptop, cpu, cloud).
     #[arg(long, value_name = "KIND")]
     pub kind: Option<String>,
 
