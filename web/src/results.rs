@@ -300,12 +300,8 @@ pub fn Results() -> impl IntoView {
             }
             "ask" => asked.set(Some((arg, ui.scenario.get_untracked()))),
             "unpin" => ui.compare.update(|c| match arg.parse::<usize>() {
-                Ok(i) if i < c.len() => {
-                    c.remove(i);
-                    // Letters follow positions: an unnamed scenario keeps its letter's meaning.
-                    rename_letters(c);
-                }
-                _ => c.clear(),
+                Ok(i) => headroom_core::share::unpin(c, i),
+                Err(_) => c.clear(),
             }),
             "device" => ui.scenario.update(|s| s.device = Some(DeviceChoice::Catalog(arg))),
             "more" => shown.update(|n| *n += 24),
@@ -379,16 +375,6 @@ pub fn Results() -> impl IntoView {
         <div class="hr-devices-body" class:hr-updating=move || pending.get()
             aria-busy=move || pending.get().to_string()
             on:click=on_click on:change=on_change inner_html=devices_html></div>
-    }
-}
-
-/// Gives each pinned scenario still called by a letter the letter of its position.
-fn rename_letters(pins: &mut [Pinned]) {
-    for (i, p) in pins.iter_mut().enumerate() {
-        let is_letter = p.name.len() == 1 && p.name.as_bytes()[0].is_ascii_uppercase();
-        if is_letter {
-            p.name = Pinned::default_name(i);
-        }
     }
 }
 

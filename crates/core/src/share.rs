@@ -187,6 +187,20 @@ impl Pinned {
     }
 }
 
+/// Removes the `i`-th pinned scenario (nothing when there is none); those still called by a letter
+/// take the letter of their new position, so a link written after keeps them unnamed.
+pub fn unpin(pins: &mut Vec<Pinned>, i: usize) {
+    if i >= pins.len() {
+        return;
+    }
+    pins.remove(i);
+    for (at, p) in pins.iter_mut().enumerate() {
+        if p.name.len() == 1 && p.name.as_bytes()[0].is_ascii_uppercase() {
+            p.name = Pinned::default_name(at);
+        }
+    }
+}
+
 /// A pinned scenario's name as kept: control characters dropped, spaces collapsed, at most
 /// [`MAX_PIN_NAME`] characters; `None` when nothing is left.
 pub fn clean_pin_name(name: &str) -> Option<String> {
@@ -1062,6 +1076,22 @@ mod tests {
         let d = decode_link(&q);
         assert!(d.ignored.is_empty(), "{:?}", d.ignored);
         assert_eq!(d.link, link);
+    }
+
+    #[test]
+    fn unpinning_reletters_the_unnamed_and_keeps_the_named() {
+        let mut pins = vec![
+            Pinned::new(0, "", Scenario::default()),
+            Pinned::new(1, "mine", Scenario::default()),
+            Pinned::new(2, "", Scenario::default()),
+        ];
+        unpin(&mut pins, 0);
+        let names: Vec<&str> = pins.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["mine", "B"]);
+        unpin(&mut pins, 7);
+        assert_eq!(pins.len(), 2);
+        let q = encode_link(&Link { compare: pins.clone(), ..Link::default() });
+        assert!(!q.contains("name%3DB"), "{q}");
     }
 
     #[test]
