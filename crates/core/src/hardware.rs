@@ -236,17 +236,15 @@ impl Capability {
             _ => Class::Gpu,
         };
         let apu = d.kind == DeviceKind::Apu;
-        let usable = match class {
-            Class::Gpu if apu => {
-                let f = mac_gpu_fraction.unwrap_or_else(|| default_apu_gpu_fraction(d));
+        let sup = support(d);
+        let usable = match (class, default_gpu_share(d)) {
+            // One memory (a Mac, an APU): the GPU gets its share; llama.cpp can run on the CPU
+            // cores from the whole memory.
+            (_, Some(share)) => {
+                let f = mac_gpu_fraction.unwrap_or(share);
                 if runtime == Runtime::Cpu { memory } else { memory.scale(f.clamp(0.05, 1.0)) }
             }
-            Class::Apple => {
-                let f = mac_gpu_fraction.unwrap_or_else(|| default_mac_gpu_fraction(memory));
-                // llama.cpp can run on the CPU cores from the whole memory; the GPU is capped.
-                if runtime == Runtime::Cpu { memory } else { memory.scale(f.clamp(0.05, 1.0)) }
-            }
-            Class::Gpu if runtime == Runtime::Vllm => {
+            (Class::Gpu, None) if runtime == Runtime::Vllm => {
                 memory.scale(crate::inference::VLLM_GPU_MEMORY_UTILIZATION)
             }
             _ => memory,
@@ -275,11 +273,9 @@ impl Capability {
             fp16: FlopsPerSec::from_tflops(d.fp16_tflops),
             fp8: FlopsPerSec::from_tflops(d.fp8_tflops),
             int8: FlopsPerSec::from_tflops(d.int8_tops),
-            cuda_cc: if d.vendor.eq_ignore_ascii_case("nvidia") { d.compute_capability } else { 0 },
-            amd: class == Class::Gpu && d.vendor.eq_ignore_ascii_case("amd"),
-            amd_instinct: class == Class::Gpu
-                && d.vendor.eq_ignore_ascii_case("amd")
-                && d.name.to_ascii_lowercase().contains("instinct"),
+            cuda_cc: if sup.cuda { d.compute_capability } else { 0 },
+            amd: sup.rocm,
+            amd_instinct: sup.rocm && d.name.to_ascii_lowercase().contains("instinct"),
             host_ram,
             host_bandwidth,
             unified: class == Class::Apple || apu,
