@@ -843,24 +843,18 @@ pub fn HardwareInputs() -> impl IntoView {
     let training = Memo::new(move |_| s.with(|s| s.mode.is_training()));
     // The RAM beside a desktop card or a laptop is the user's to give (cloud instances, Macs
     // and CPU machines have their own).
-    let host_ram_field = Memo::new(move |_| {
+    let catalog_kind = Memo::new(move |_| {
         s.with(|s| match &s.device {
-            Some(DeviceChoice::Catalog(id)) => {
-                catalog::device(id).is_ok_and(|d| matches!(d.kind, DeviceKind::Gpu | DeviceKind::Laptop))
-            }
-            _ => false,
+            Some(DeviceChoice::Catalog(id)) => catalog::device(id).ok().map(|d| d.kind),
+            _ => None,
         })
     });
+    let host_ram_field =
+        Memo::new(move |_| matches!(catalog_kind.get(), Some(DeviceKind::Gpu | DeviceKind::Laptop)));
     // The share of a unified memory the GPU may use: a Mac's (macOS) or an APU's (its OS), for
     // the catalog's machines of one memory.
-    let gpu_share_field = Memo::new(move |_| {
-        s.with(|s| match &s.device {
-            Some(DeviceChoice::Catalog(id)) => {
-                catalog::device(id).is_ok_and(|d| matches!(d.kind, DeviceKind::Apple | DeviceKind::Apu))
-            }
-            _ => false,
-        })
-    });
+    let gpu_share_field =
+        Memo::new(move |_| matches!(catalog_kind.get(), Some(DeviceKind::Apple | DeviceKind::Apu)));
     let set_device = move |v: String| {
         s.update(|s| {
             s.device = match v.as_str() {

@@ -918,7 +918,8 @@ fn published_measurements_show_beside_the_estimate_at_their_own_setting() {
 
 #[test]
 fn transformers_offloads_as_accelerate_places_the_layers() {
-    let v = json(&["estimate", "--model", "qwen3-32b", "--device", "rtx-4090", "--runtime", "transformers"]);
+    let base = ["estimate", "--model", "qwen3-32b", "--device", "rtx-4090", "--runtime", "transformers"];
+    let v = json(&base);
     let map = &v["device_map"];
     let (k, n) = (map["gpu_layers"].as_u64().unwrap(), map["layers"].as_u64().unwrap());
     assert!(0 < k && k < n, "{map}");
@@ -927,34 +928,14 @@ fn transformers_offloads_as_accelerate_places_the_layers() {
     let card = 24u64 << 30;
     let budget = ((card - (500 << 20)) as f64 * 0.9) as u64 - map["largest_module"].as_u64().unwrap();
     assert!(map["gpu_weights"].as_u64().unwrap() <= budget, "{map}");
-    let more = json(&[
-        "estimate",
-        "--model",
-        "qwen3-32b",
-        "--device",
-        "rtx-4090",
-        "--runtime",
-        "transformers",
-        "--gpu-layers",
-        &(k + 1).to_string(),
-    ]);
+    let more = json(&[&base[..], &["--gpu-layers", &(k + 1).to_string()]].concat());
     assert!(more["device_map"]["gpu_weights"].as_u64().unwrap() > budget);
     // What is not on the GPU is in system RAM, and every token copies it over.
     assert_eq!(v["host"]["weights"], map["host_weights"]);
     assert_eq!(v["fit"]["verdict"], "offload");
     assert!(v["speed"]["decode_tokens_per_s"].as_f64().unwrap() < 2.0);
     // The machine's RAM decides: too little, and it does not run.
-    let short = json(&[
-        "estimate",
-        "--model",
-        "qwen3-32b",
-        "--device",
-        "rtx-4090",
-        "--runtime",
-        "transformers",
-        "--host-ram",
-        "32",
-    ]);
+    let short = json(&[&base[..], &["--host-ram", "32"]].concat());
     assert_eq!(short["fit"]["verdict"], "no");
     // A model that fits has no device map.
     let fits =
