@@ -124,8 +124,11 @@ fn vllm_caches(c: &Value) -> (u64, u64) {
     let layers = c["num_hidden_layers"].as_u64();
     let mt = c["model_type"].as_str().unwrap();
     let b = 2;
+    // vLLM's `NemotronHForCausalLMConfig` keeps a Nemotron-H's SSM state in FP32 unless the config
+    // says otherwise (`DEFAULT_MAMBA_SSM_CACHE_DTYPE`, 0.34).
     let ssm_b = match c.get("mamba_ssm_cache_dtype").or(c.get("mamba_ssm_dtype")).and_then(Value::as_str) {
         Some("float32") => 4,
+        None if mt == "nemotron_h" => 4,
         _ => 2,
     };
     let head_dim = c

@@ -84,16 +84,18 @@ fn blocks_tokens_and_concurrency_follow_vllm() {
         ..Scenario::catalog("llama-3.1-8b")
     };
     let b = estimate(&s).unwrap().vllm.unwrap();
-    // Llama-3.1-8B: 32 layers × 2 × 8 heads × 128 × 2 bytes = 128 KiB per token; 16 tokens a block.
-    assert_eq!(b.block_bytes, 16 * 128 * 1024);
-    assert_eq!(b.num_blocks, 50 * GIB / (16 * 128 * 1024));
-    assert_eq!(b.kv_tokens, b.num_blocks * 16);
-    assert_eq!(b.blocks_per_request, 1000);
-    assert!((b.max_concurrency - b.num_blocks as f64 / 1000.0).abs() < 1e-9);
+    // Llama-3.1-8B: 32 layers × 2 × 8 heads × 128 × 2 bytes = 128 KiB per token; 64 tokens a
+    // block (vLLM 0.34's default).
+    assert_eq!(b.block_size, 64);
+    assert_eq!(b.block_bytes, 64 * 128 * 1024);
+    assert_eq!(b.num_blocks, 50 * GIB / (64 * 128 * 1024));
+    assert_eq!(b.kv_tokens, b.num_blocks * 64);
+    assert_eq!(b.blocks_per_request, 250);
+    assert!((b.max_concurrency - b.num_blocks as f64 / 250.0).abs() < 1e-9);
     assert!(b.log_lines().iter().any(|l| l == "GPU KV cache size: 409,600 tokens"), "{:?}", b.log_lines());
     // Requests at once per context, from the same blocks.
     for &(c, n) in &b.table {
-        assert_eq!(n, b.num_blocks / c.div_ceil(16), "{c}");
+        assert_eq!(n, b.num_blocks / c.div_ceil(64), "{c}");
     }
     // A request longer than the cache: refused, and the longest that fits named.
     let long = Scenario { context: 500_000, ..s.clone() };
@@ -112,10 +114,18 @@ fn a_mixed_sliding_window_model_uses_the_hybrid_layout() {
     };
     let b = estimate(&s).unwrap().vllm.unwrap();
     assert!(b.layout_exact);
-    // 12 full and 12 sliding layers: one tensor of 12 layers' pages, two groups per block.
-    assert_eq!(b.kv_tokens, b.num_blocks / 2 * 16);
-    // A full layer's request needs every token; a sliding one its window and a step.
-    assert_eq!(b.blocks_per_request, 32768 / 16 + (127 + 8192u64).div_ceil(16) + 1);
+    // 12 full and 12 sliding layers: one tensor of 12 layers' pages. A full layer's request needs
+    // every token; a sliding one its window and a step.
+    assert_eq!(b.blocks_per_request, 32768 / 64 + (127 + 8192u64).div_ceil(64) + 1);
+    // The log's tokens: what the concurrency comes to at the request length (since 0.21).
+    assert_eq!(b.kv_tokens, (b.num_blocks as f64 / b.blocks_per_request as f64 * 32768.0) as u64);
+    // Before 0.21: one group's blocks in tokens.
+    let old = Scenario {
+        vllm: VllmOptions { version: VllmVersion::parse("0.20").unwrap(), ..VllmOptions::default() },
+        ..s
+    };
+    let b = estimate(&old).unwrap().vllm.unwrap();
+    assert_eq!((b.block_size, b.kv_tokens), (16, b.num_blocks / 2 * 16));
 }
 
 fn budget_of(util: u32, offload: u64, seqs: Option<u64>) -> i64 {
@@ -131,6 +141,7 @@ fn budget_of(util: u32, offload: u64, seqs: Option<u64>) -> i64 {
             weights: headroom_core::units::Bytes::new((16 * GIB).saturating_sub(offload)),
             total: headroom_core::units::Bytes::new(79 * GIB),
             device_name: "NVIDIA H100",
+            cuda_cc: 90,
             drafter: None,
             encoders: &[],
         },
@@ -242,8 +253,8 @@ fn a_drafter_takes_weights_and_cache_layers() {
     .unwrap()
     .total();
     assert_eq!(b.weights.get(), plain.weights.get() + draft_w.get());
-    // 36 + 28 layers of 4 KiB per token each, in 16-token blocks.
-    assert_eq!(b.block_bytes, 16 * 4096 * (36 + 28));
+    // 36 + 28 layers of 4 KiB per token each, in 64-token blocks.
+    assert_eq!(b.block_bytes, 64 * 4096 * (36 + 28));
     assert!(b.layout_exact);
     assert!(e.memory.terms.iter().any(|t| t.kind == headroom_core::estimate::TermKind::Draft));
     // MTP on a model without modules is refused by name; bad configs too.
@@ -395,4 +406,146 @@ fn the_encoders_tensor_parallel_mode() {
     let bad = headroom_core::command::parse("vllm serve Qwen/Qwen3-VL-8B-Instruct --mm-encoder-tp-mode both")
         .unwrap();
     assert!(bad.ignored.iter().any(|i| i.piece.contains("both")), "{:?}", bad.ignored);
+}
+
+/// A hybrid model's layout as vLLM plans it, worked by hand from vLLM 0.34's
+/// `Platform._align_hybrid_block_size`, `MambaSpec` and `get_max_concurrency_for_kv_cache_config`
+/// (and 0.25's and 0.20's rules): the attention block raised to hold one layer's Mamba state, the
+/// state padded to the attention page, the KV groups, and the tokens the log states.
+#[test]
+fn hybrid_models_get_vllm_block_padding_and_capacity() {
+    struct Case {
+        model: &'static str,
+        device: &'static str,
+        tp: u64,
+        version: &'static str,
+        block: u64,
+        padding: f64,
+        tokens: u64,
+        concurrency: f64,
+    }
+    let cases = [
+        // Qwen3-Next: 12 attention layers (2 KV heads × 256, BF16: 2,048 B per token) and 36 Gated
+        // DeltaNet layers (convolution 3 × 8,192 channels, state 32 × 128 × 128, BF16:
+        // 1,097,728 B). 0.34: block 64 → 64 × ⌈1,097,728 / 131,072⌉ = 576 tokens; 4 groups of
+        // 12; a request: ⌈262,144 / 576⌉ = 456 attention blocks + 3 × (2 + 1 checkpoint) = 465;
+        // 40 GiB / (12 × 576 × 2,048) = 3,034 blocks → 6.52× → 1,710,419 tokens.
+        Case {
+            model: "qwen3-next-80b-a3b",
+            device: "b200",
+            tp: 1,
+            version: "0.34",
+            block: 576,
+            padding: 7.46,
+            tokens: 1_710_419,
+            concurrency: 6.52,
+        },
+        // TP 4: one KV head (1,024 B per token), the state a quarter (274,432 B): 64 × 5 = 320.
+        Case {
+            model: "qwen3-next-80b-a3b",
+            device: "h100-sxm",
+            tp: 4,
+            version: "0.34",
+            block: 320,
+            padding: 19.40,
+            tokens: 0,
+            concurrency: 0.0,
+        },
+        // 0.25: block 16 → 16 × 34 = 544 (1.49%); prefix caching off for hybrids: one state per
+        // request: 482 + 3 = 485 blocks; 40 GiB / (12 × 544 × 2,048) = 3,212 blocks → 6.62×.
+        Case {
+            model: "qwen3-next-80b-a3b",
+            device: "b200",
+            tp: 1,
+            version: "0.25",
+            block: 544,
+            padding: 1.49,
+            tokens: 1_736_095,
+            concurrency: 6.62,
+        },
+        // Nemotron 3 Nano: 6 attention layers (2 KV heads × 128: 1,024 B per token), 23 Mamba-2
+        // layers (FP32 SSM state 64 × 64 × 128 = 2,097,152 B + convolution 3 × 6,144 × 2 B):
+        // 2,134,016 B → 64 × 33 = 2,112 tokens (1.34%); TP 4: 1,088 (4.41%).
+        Case {
+            model: "nemotron-3-nano-30b-a3b",
+            device: "h100-sxm",
+            tp: 1,
+            version: "0.34",
+            block: 2112,
+            padding: 1.34,
+            tokens: 0,
+            concurrency: 0.0,
+        },
+        Case {
+            model: "nemotron-3-nano-30b-a3b",
+            device: "h100-sxm",
+            tp: 4,
+            version: "0.34",
+            block: 1088,
+            padding: 4.41,
+            tokens: 0,
+            concurrency: 0.0,
+        },
+        // 0.20: tokens were blocks ÷ groups × block: 3,212 // 4 × 544 = 436,832.
+        Case {
+            model: "qwen3-next-80b-a3b",
+            device: "b200",
+            tp: 1,
+            version: "0.20",
+            block: 544,
+            padding: 1.49,
+            tokens: 436_832,
+            concurrency: 6.62,
+        },
+    ];
+    for c in cases {
+        let s = Scenario {
+            context: 262_144,
+            runtime: Some(Runtime::Vllm),
+            gpus: c.tp,
+            vllm: VllmOptions {
+                version: VllmVersion::parse(c.version).unwrap(),
+                kv_cache_memory: Some(40 << 30),
+                ..VllmOptions::default()
+            },
+            device: Some(DeviceChoice::Catalog(c.device.into())),
+            ..Scenario::catalog(c.model)
+        };
+        let b = estimate(&s).unwrap().vllm.unwrap();
+        let name = format!("{} tp{} {}", c.model, c.tp, c.version);
+        let m = b.mamba.as_ref().expect("a hybrid layout");
+        assert_eq!(b.block_size, c.block, "{name}");
+        assert!(m.block_raised, "{name}");
+        assert!((m.padding_pct - c.padding).abs() < 0.005, "{name}: padding {}", m.padding_pct);
+        assert!(b.layout_exact, "{name}");
+        if c.tokens > 0 {
+            assert_eq!(b.kv_tokens, c.tokens, "{name}");
+            assert!((b.max_concurrency - c.concurrency).abs() < 0.005, "{name}: {}", b.max_concurrency);
+        }
+        let lines = b.log_lines().join("\n");
+        assert!(lines.contains(&format!("Setting attention block size to {} tokens", c.block)), "{lines}");
+        assert!(lines.contains(&format!("Padding mamba page size by {:.2}%", c.padding)), "{lines}");
+    }
+    // Prefix caching off (0.34): one state per request, and each speculative token one more.
+    let base = Scenario {
+        context: 262_144,
+        runtime: Some(Runtime::Vllm),
+        vllm: VllmOptions {
+            kv_cache_memory: Some(40 << 30),
+            prefix_caching: Some(false),
+            ..VllmOptions::default()
+        },
+        device: Some(DeviceChoice::Catalog("b200".into())),
+        ..Scenario::catalog("qwen3-next-80b-a3b")
+    };
+    let off = estimate(&base).unwrap().vllm.unwrap();
+    assert_eq!((off.mamba.as_ref().unwrap().pages_per_request, off.blocks_per_request), (1, 456 + 3));
+    let mut spec = base.clone();
+    spec.vllm.speculative = Some(headroom_core::vllm::Speculative::parse("eagle:2").unwrap());
+    let with = estimate(&spec).unwrap().vllm.unwrap();
+    assert_eq!(with.mamba.as_ref().unwrap().pages_per_request, 3);
+    assert!(
+        with.mamba.as_ref().unwrap().page > off.mamba.as_ref().unwrap().page,
+        "the convolution keeps the drafts"
+    );
 }

@@ -79,6 +79,10 @@ ui_text! {
     VllmMaxBatched => "--max-num-batched-tokens (0: the card's default)", "--max-num-batched-tokens (0 : la valeur de la carte)";
     VllmEager => "--enforce-eager (no CUDA graphs)", "--enforce-eager (sans graphes CUDA)";
     VllmEncoderData => "--mm-encoder-tp-mode data (the encoder whole on each GPU)", "--mm-encoder-tp-mode data (l'encodeur entier sur chaque GPU)";
+    VllmPrefix => "Prefix caching (hybrid models keep more Mamba states with it)", "Cache de préfixes (les modèles hybrides gardent alors plus d'états Mamba)";
+    VllmPrefixDefault => "the release's default", "par défaut de la version";
+    VllmPrefixOn => "on (--enable-prefix-caching)", "activé (--enable-prefix-caching)";
+    VllmPrefixOff => "off (--no-enable-prefix-caching)", "désactivé (--no-enable-prefix-caching)";
     Reserve => "Kept free for other programs", "Gardé libre pour les autres programmes";
     ReserveNone => "nothing (the whole memory)", "rien (toute la mémoire)";
     ReserveAuto => "the device's usual (display GPU 0.5 GiB, Mac 4 GiB, CPU 2 GiB)", "l'habituel de l'appareil (GPU d'affichage 0,5 Gio, Mac 4 Gio, CPU 2 Gio)";

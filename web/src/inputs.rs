@@ -683,7 +683,22 @@ fn VllmInputs() -> impl IntoView {
     let lang = ui.lang;
     let s = ui.scenario;
     let versions = Signal::derive(move || {
-        ["0.30", "0.21", "0.11"].iter().map(|v| (v.to_string(), format!("vLLM {v}"))).collect::<Vec<_>>()
+        let mut v: Vec<(String, String)> =
+            ["0.34", "0.30", "0.25", "0.21", "0.11"].iter().map(|v| (v.to_string(), format!("vLLM {v}"))).collect();
+        // A release from a link or a command shows as itself.
+        let asked = s.with(|s| s.vllm.version.id());
+        if !v.iter().any(|(id, _)| *id == asked) {
+            v.push((asked.clone(), format!("vLLM {asked}")));
+        }
+        v
+    });
+    let prefix_options = Signal::derive(move || {
+        let l = lang.get();
+        vec![
+            (String::new(), tr(l, T::VllmPrefixDefault).to_string()),
+            ("on".to_string(), tr(l, T::VllmPrefixOn).to_string()),
+            ("off".to_string(), tr(l, T::VllmPrefixOff).to_string()),
+        ]
     });
     let spec_options = Signal::derive(move || {
         let l = lang.get();
@@ -724,6 +739,17 @@ fn VllmInputs() -> impl IntoView {
             <Toggle id="hr-mm-data" label=label_of(lang.get_untracked(), T::VllmEncoderData)
                 checked=Signal::derive(move || s.with(|s| s.vllm.mm_encoder_data))
                 set=Callback::new(move |v| s.update(|s| s.vllm.mm_encoder_data = v))/>
+            <Choice id="hr-prefix" label=label_of(lang.get_untracked(), T::VllmPrefix) options=prefix_options
+                selected=Signal::derive(move || s.with(|s| match s.vllm.prefix_caching {
+                    Some(true) => "on".to_string(),
+                    Some(false) => "off".to_string(),
+                    None => String::new(),
+                }))
+                set=Callback::new(move |v: String| s.update(|s| s.vllm.prefix_caching = match v.as_str() {
+                    "on" => Some(true),
+                    "off" => Some(false),
+                    _ => None,
+                }))/>
             <Choice id="hr-spec" label=label_of(lang.get_untracked(), T::VllmSpec) options=spec_options
                 selected=Signal::derive(move || s.with(|s| s.vllm.speculative.as_ref().map(|x| x.id()).unwrap_or_default()))
                 set=Callback::new(move |v: String| s.update(|s| s.vllm.speculative = headroom_core::vllm::Speculative::parse(&v).ok()))/>

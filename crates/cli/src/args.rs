@@ -302,7 +302,8 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub max_num_batched_tokens: Option<u64>,
 
-    /// vLLM: tokens per KV block [default: 16].
+    /// vLLM: tokens per KV block [default: 64 from v0.34, 16 before; a hybrid model's attention
+    /// blocks are raised to hold a Mamba state].
     #[arg(long, value_name = "N")]
     pub block_size: Option<u64>,
 
@@ -317,6 +318,12 @@ pub struct ScenarioArgs {
     /// vLLM: reserve its CUDA-graph estimate before sizing the cache (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS): on or off [default: on from v0.21].
     #[arg(long, value_name = "ON|OFF")]
     pub cudagraph_estimate: Option<String>,
+
+    /// vLLM: prefix caching on or off (--enable-prefix-caching / --no-enable-prefix-caching); it
+    /// decides how many Mamba states a hybrid model's request keeps [default: on, except hybrid
+    /// models before v0.26].
+    #[arg(long, value_name = "ON|OFF")]
+    pub prefix_caching: Option<String>,
 
     /// vLLM: a speculative drafter, as vLLM's JSON ({"method": "mtp", "num_speculative_tokens": 1},
     /// {"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}) or mtp:N, eagle:N, draft:MODEL:N.
@@ -758,6 +765,13 @@ impl ScenarioArgs {
                     return Err(format!("invalid mm-encoder-tp-mode: `{other}` is neither weights nor data"));
                 }
             };
+        }
+        if let Some(p) = &self.prefix_caching {
+            v.prefix_caching = Some(match p.trim().to_ascii_lowercase().as_str() {
+                "on" | "1" | "true" | "yes" => true,
+                "off" | "0" | "false" | "no" => false,
+                other => return Err(format!("invalid prefix-caching: `{other}` is neither on nor off")),
+            });
         }
         if let Some(c) = &self.speculative_config {
             v.speculative = Some(headroom_core::vllm::Speculative::parse(c).map_err(|e| e.to_string())?);

@@ -1035,9 +1035,9 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 Some(v) => bad(format!("{flag} {v}"), "does not change vLLM's memory"),
                 None => bad(flag.into(), "no value"),
             },
+            "--enable-prefix-caching" => c.vllm.prefix_caching = Some(true),
+            "--no-enable-prefix-caching" => c.vllm.prefix_caching = Some(false),
             "--trust-remote-code"
-            | "--enable-prefix-caching"
-            | "--no-enable-prefix-caching"
             | "--enable-chunked-prefill"
             | "--disable-log-requests"
             | "--disable-log-stats"
@@ -1350,6 +1350,7 @@ impl Command {
             v.data_parallel = o.data_parallel.or(v.data_parallel);
             v.expert_parallel |= o.expert_parallel;
             v.mm_encoder_data |= o.mm_encoder_data;
+            v.prefix_caching = o.prefix_caching.or(v.prefix_caching);
             if let Some(f) = self.weights {
                 s.weights = Some(f);
             }
@@ -1532,7 +1533,8 @@ mod tests {
         assert_eq!((c.k_type, c.vllm.graph_estimate), (Some(KvDtype::Fp8), Some(false)));
         assert_eq!(c.vllm.speculative.as_ref().map(crate::vllm::Speculative::id).as_deref(), Some("eagle:1"));
         let pieces: Vec<&str> = c.ignored.iter().map(|i| i.piece.as_str()).collect();
-        assert_eq!(pieces, ["--port 8000", "--enable-prefix-caching", "--weird-flag 3"]);
+        assert_eq!(pieces, ["--port 8000", "--weird-flag 3"]);
+        assert_eq!(c.vllm.prefix_caching, Some(true));
         let c = parse("python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B").unwrap();
         assert_eq!((c.runtime, c.model_len_default), (Runtime::Vllm, true));
         assert_eq!(c.catalog.as_ref().map(|c| c.0.as_str()), Some("qwen3-8b"));

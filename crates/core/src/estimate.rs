@@ -826,6 +826,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 weights: weights_device.saturating_add(encoder_device),
                 total: crate::vllm::cuda_total(d),
                 device_name: d.name,
+                cuda_cc: d.compute_capability,
                 drafter,
                 encoders: if !encoders_loaded {
                     &[]

@@ -97,6 +97,11 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if v.expert_parallel {
                 c.push_str(" --enable-expert-parallel");
             }
+            match v.prefix_caching {
+                Some(true) => c.push_str(" --enable-prefix-caching"),
+                Some(false) => c.push_str(" --no-enable-prefix-caching"),
+                None => {}
+            }
             if v.mm_encoder_data && e.has_encoders() && !s.text_only {
                 c.push_str(" --mm-encoder-tp-mode data");
             }

@@ -24,10 +24,11 @@
 //! | `kvv` | llama.cpp V-cache type when it differs from `kv` (`-ctv`) | `kv` |
 //! | `swafull` | llama.cpp full-size sliding-window caches, `1` (`--swa-full`) | `0` |
 //! | `kvu` | llama.cpp unified KV cache, `1` (`--kv-unified`) | `0` |
-//! | `vver` | vLLM release whose defaults apply (`0.21`) | `0.30` |
+//! | `vver` | vLLM release whose defaults apply (`0.21`) | `0.34` |
 //! | `gmu` | vLLM `--gpu-memory-utilization` | by release |
 //! | `mns`, `mnbt` | vLLM `--max-num-seqs`, `--max-num-batched-tokens` | by card |
-//! | `bs` | vLLM `--block-size` | `16` |
+//! | `bs` | vLLM `--block-size` | by release (`64` from 0.34, `16` before) |
+//! | `vpc` | vLLM prefix caching, `1` or `0` (`--[no-]enable-prefix-caching`) | by release |
 //! | `kvmem` | vLLM `--kv-cache-memory`, bytes | profiled |
 //! | `eager`, `cge` | vLLM `--enforce-eager`, CUDA-graph estimate (`1`/`0`) | off, by release |
 //! | `dp`, `ep` | vLLM `--data-parallel-size`, `--enable-expert-parallel` (`1`) | `1`, off |
@@ -451,6 +452,9 @@ pub fn encode(s: &Scenario) -> String {
     if v.mm_encoder_data {
         q.push("mmdata", "1");
     }
+    if let Some(p) = v.prefix_caching {
+        q.push("vpc", if p { "1" } else { "0" });
+    }
     let g = &s.sglang;
     if let Some(f) = g.mem_fraction_static {
         q.push("mfs", &format!("{}", f64::from(f) / 10_000.0));
@@ -725,6 +729,10 @@ pub fn decode(query: &str) -> Decoded {
             },
             "mmdata" => match value.as_str() {
                 "0" | "1" => scenario.vllm.mm_encoder_data = value == "1",
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "vpc" => match value.as_str() {
+                "0" | "1" => scenario.vllm.prefix_caching = Some(value == "1"),
                 _ => ignore(&key, &value, "use 0 or 1".into()),
             },
             "spec" => match crate::vllm::Speculative::parse(&value) {
@@ -1201,13 +1209,14 @@ mod tests {
                 data_parallel: Some(2),
                 expert_parallel: true,
                 mm_encoder_data: true,
+                prefix_caching: Some(false),
             },
             ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1"
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0"
         );
         assert_eq!(decode(&q).scenario, s);
         let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");

@@ -35,8 +35,22 @@ pub struct VllmVersion {
 }
 
 impl VllmVersion {
-    /// The release Headroom follows by default (2026-12).
-    pub const CURRENT: VllmVersion = VllmVersion { major: 0, minor: 30 };
+    /// The release Headroom follows by default: the newest on PyPI at 2026-12-06.
+    pub const CURRENT: VllmVersion = VllmVersion { major: 0, minor: 34 };
+    /// The release whose KV-cache block size defaults to 64 tokens (`CacheConfig.
+    /// DEFAULT_BLOCK_SIZE`; 16 before).
+    pub const BLOCK_64: VllmVersion = VllmVersion { major: 0, minor: 34 };
+    /// The release that states the KV cache's size as `concurrency × max_model_len` tokens (before:
+    /// `blocks ÷ KV groups × block size`, which under-states a hybrid model's capacity).
+    pub const TOKENS_BY_CONCURRENCY: VllmVersion = VllmVersion { major: 0, minor: 21 };
+    /// The release that groups hybrid layers by the fewest of a kind unless the most are under
+    /// 1.5× the fewest (1.25× before).
+    pub const GROUP_RATIO_3_2: VllmVersion = VllmVersion { major: 0, minor: 20 };
+    /// The release that turns prefix caching on for hybrid (attention + Mamba) models by default,
+    /// which keeps Mamba states per block ("align" mode; "all" for Mamba-2 models in 0.26–0.27).
+    pub const HYBRID_PREFIX_CACHING: VllmVersion = VllmVersion { major: 0, minor: 26 };
+    /// The release whose "align" mode is the hybrids' only prefix-caching mode.
+    pub const ALIGN_ONLY: VllmVersion = VllmVersion { major: 0, minor: 28 };
     /// The release that reserves an estimate of the CUDA graphs before sizing the KV cache
     /// (`VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1` by default) and claims 0.92 of the card.
     pub const GRAPH_RESERVE: VllmVersion = VllmVersion { major: 0, minor: 21 };
@@ -87,6 +101,11 @@ impl VllmVersion {
     pub fn reserves_graphs(self) -> bool {
         self >= Self::GRAPH_RESERVE
     }
+
+    /// `--block-size`'s default.
+    pub fn default_block_size(self) -> u64 {
+        if self >= Self::BLOCK_64 { 64 } else { 16 }
+    }
 }
 
 /// `--gpu-memory-utilization` as ten-thousandths; `None` outside (0, 1].
@@ -115,7 +134,7 @@ pub struct VllmOptions {
     /// `--max-num-batched-tokens`; `None`: by the card (8192 on 70 GiB cards other than A100s,
     /// else 2048).
     pub max_num_batched_tokens: Option<u64>,
-    /// `--block-size`; `None`: 16.
+    /// `--block-size`; `None`: the release's default (64 since 0.34, 16 before).
     pub block_size: Option<u64>,
     /// `--kv-cache-memory` in bytes: the KV cache's size, without profiling.
     pub kv_cache_memory: Option<u64>,
@@ -135,6 +154,11 @@ pub struct VllmOptions {
     /// `--mm-encoder-tp-mode data`: a multimodal model's encoder whole on every GPU of the
     /// tensor-parallel group, its inputs split among them (`weights`, the default, shards it).
     pub mm_encoder_data: bool,
+    /// `--enable-prefix-caching` / `--no-enable-prefix-caching`; `None`: the release's default (on,
+    /// except for hybrid attention + Mamba models before 0.26). It decides how many Mamba states
+    /// a request of a hybrid model keeps.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub prefix_caching: Option<bool>,
 }
 
 /// A speculative-decoding drafter (`--speculative-config`).
@@ -245,7 +269,7 @@ impl Speculative {
 
 /// The largest `--max-num-seqs` and `--max-num-batched-tokens` accepted.
 pub const MAX_VLLM_TOKENS: u64 = 1 << 24;
-/// The default `--block-size`.
+/// The default `--block-size` before vLLM 0.34 (64 since).
 pub const DEFAULT_BLOCK_SIZE: u64 = 16;
 
 impl VllmOptions {
@@ -307,9 +331,10 @@ impl VllmOptions {
         f64::from(self.utilization.unwrap_or_else(|| self.version.default_utilization())) / 10_000.0
     }
 
-    /// The block size in effect.
+    /// The block size asked for (`--block-size`, else the release's default); a hybrid model's
+    /// attention blocks may be raised above it ([`budget`]).
     pub fn block_size(&self) -> u64 {
-        self.block_size.unwrap_or(DEFAULT_BLOCK_SIZE).max(1)
+        self.block_size.unwrap_or_else(|| self.version.default_block_size()).max(1)
     }
 
     /// Whether CUDA graphs are reserved before the KV cache is sized.
@@ -463,15 +488,113 @@ enum SpecKind {
     Full,
     Window(u64),
     Chunk(u64),
+    /// Recurrent (Mamba-style) layers: `fixed` pages per request, plus one per block of the
+    /// request's tokens when `per_block` (prefix caching's "all" mode).
+    Mamba {
+        fixed: u64,
+        per_block: bool,
+    },
 }
 
-/// The KV cache's layout on one GPU: kinds of layers, each with its count and bytes per token.
-fn layout(a: &Architecture, kv: KvDtype, tp: u64) -> (Vec<(SpecKind, u64, u64)>, bool) {
+/// How a hybrid model's Mamba states are kept per request (`CacheConfig.mamba_cache_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MambaMode {
+    /// Prefix caching off: one state per request (and one per speculative token).
+    None,
+    /// Prefix caching on: the running state and the last block boundary's.
+    Align,
+    /// Prefix caching on in 0.26–0.27 for Mamba-2 models: a state per block of the request.
+    All,
+}
+
+/// A hybrid model's recurrent layers as vLLM's `MambaSpec` keeps them on one GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MambaLayers {
+    /// Layers with a recurrent state.
+    layers: u64,
+    /// Bytes of one layer's state for one request on this GPU (convolution + SSM), unpadded.
+    page: u64,
+    /// Mamba-2 layers (they export prefill checkpoints; "all" mode in 0.26–0.27).
+    mamba2: bool,
+    /// Gated DeltaNet layers with 128-wide keys (FlashInfer's prefill kernel on Hopper and
+    /// Blackwell takes them, with its checkpoints every 64 tokens).
+    gdn_k128: bool,
+    /// Several kinds of state (vLLM keeps one spec; the largest page is used).
+    mixed: bool,
+}
+
+/// The elements of one recurrent layer's state on one of `tp` GPUs with `ns` speculative tokens,
+/// as vLLM shapes it (`MambaStateShapeCalculator`): `(convolution, SSM)`. Mamba-2's B and C groups
+/// are replicated to `tp` when they do not divide among the GPUs; the convolution keeps `ns` more
+/// inputs (not Mamba-1's).
+fn state_elements(m: &Mixer, hidden: u64, tp: u64, ns: u64) -> Option<(u64, u64)> {
+    let tp = tp.max(1);
+    let per = |x: u64| x.div_ceil(tp);
+    match m {
+        Mixer::Mamba(x) => match x.version {
+            crate::model::MambaVersion::V2 => {
+                let groups = if x.groups.is_multiple_of(tp) { x.groups } else { tp };
+                let channels = x.inner + 2 * groups * x.state;
+                Some(((x.conv_kernel.saturating_sub(1) + ns) * per(channels), per(x.inner) * x.state))
+            }
+            crate::model::MambaVersion::V1 => {
+                Some((x.conv_kernel.saturating_sub(1) * per(x.inner), per(x.inner) * x.state))
+            }
+        },
+        Mixer::GatedDeltaNet(g) => {
+            let channels = 2 * g.key_heads * g.key_head_dim + g.value_heads * g.value_head_dim;
+            Some((
+                (g.conv_kernel.saturating_sub(1) + ns) * per(channels),
+                per(g.value_heads) * g.value_head_dim * g.key_head_dim,
+            ))
+        }
+        Mixer::Kda(k) => Some((
+            (k.conv_kernel.saturating_sub(1) + ns) * per(3 * k.heads * k.head_dim),
+            per(k.heads) * k.head_dim * k.head_dim,
+        )),
+        Mixer::ShortConv(c) => Some(((c.kernel.saturating_sub(1) + ns) * per(hidden), 0)),
+        _ => None,
+    }
+}
+
+/// The KV cache's layout on one GPU.
+struct Layout {
+    /// Kinds of layers: kind, count, bytes per token of one layer (for Mamba layers, filled in
+    /// once the attention page is known).
+    kinds: Vec<(SpecKind, u64, u64)>,
+    /// The recurrent layers, for a hybrid model.
+    mamba: Option<MambaLayers>,
+    /// Layers whose pages are approximated (DeepSeek V4's window and compressor state).
+    approximate: bool,
+}
+
+/// The KV cache's layout on one GPU with `ns` speculative tokens.
+fn layout(a: &Architecture, kv: KvDtype, tp: u64, ns: u64) -> Layout {
     let mut kinds: Vec<(SpecKind, u64, u64)> = Vec::new();
-    let mut recurrent = false;
+    let mut mamba: Option<MambaLayers> = None;
+    let mut approximate = false;
+    // The recurrent state's SSM part in the checkpoint's asked dtype, the convolution in the
+    // model's 16-bit dtype (`mamba_cache_dtype` and `mamba_ssm_cache_dtype` "auto").
+    let ssm_bytes = a.ssm_state_bytes.unwrap_or(2);
     // DeepSeek V4's compressed pages per 256-token block, over its layers.
     let mut packed = 0u64;
     for (n, m) in a.mixers() {
+        if let Some((conv, ssm)) = state_elements(m, a.hidden_size, tp, ns) {
+            let page = conv.saturating_mul(2).saturating_add(ssm.saturating_mul(ssm_bytes));
+            let mamba2 = matches!(m, Mixer::Mamba(x) if x.version == crate::model::MambaVersion::V2);
+            let gdn_k128 = matches!(m, Mixer::GatedDeltaNet(g) if g.key_head_dim == 128);
+            mamba = Some(match mamba {
+                None => MambaLayers { layers: n, page, mamba2, gdn_k128, mixed: false },
+                Some(x) => MambaLayers {
+                    layers: x.layers + n,
+                    page: x.page.max(page),
+                    mamba2: x.mamba2 || mamba2,
+                    gdn_k128: x.gdn_k128 && gdn_k128,
+                    mixed: x.mixed || x.page != page,
+                },
+            });
+            continue;
+        }
         let cache = m.cache(a.hidden_size);
         let (kind, bytes) = match (m, cache) {
             (Mixer::Attention(at), LayerCache::Kv { span, .. }) => {
@@ -495,8 +618,8 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64) -> (Vec<(SpecKind, u64, u64)>,
                 // rows (the unrotated part in FP8, the rotary part in BF16, a UE8M0 scale per 64)
                 // padded to 576 bytes, and the indexer's FP8 key with its FP32 scale; else rows in
                 // the cache's dtype padded to 512. The window, the compressor's state and the
-                // per-request blocks they take are not modelled (`layout_exact` is false).
-                recurrent = true;
+                // per-request blocks they take are not modelled (the layout is approximate).
+                approximate = true;
                 let rows = 256 / ratio;
                 let (row, align) = if kv == KvDtype::Fp8 {
                     let nope = c.head_dim.saturating_sub(c.rope_dim);
@@ -514,10 +637,6 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64) -> (Vec<(SpecKind, u64, u64)>,
                 packed = packed.saturating_add((page(rows * row) + index).saturating_mul(n));
                 continue;
             }
-            (_, LayerCache::State { .. }) => {
-                recurrent = true;
-                continue;
-            }
             _ => continue,
         };
         match kinds.iter_mut().find(|k| k.0 == kind && k.2 == bytes) {
@@ -528,7 +647,7 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64) -> (Vec<(SpecKind, u64, u64)>,
     if packed > 0 {
         kinds.push((SpecKind::Full, 1, packed.div_ceil(256)));
     }
-    (kinds, recurrent)
+    Layout { kinds, mamba, approximate }
 }
 
 /// A drafter's memory on one GPU: its weights, and its KV layers (count and bytes per token of
@@ -560,7 +679,7 @@ pub fn drafter(
 ) -> Result<Drafter> {
     let tp = tp.max(1);
     // One attention layer's KV on this GPU, as the target keeps it.
-    let target_layer = layout(a, kv, tp).0.iter().find(|k| k.0 == SpecKind::Full).map_or(0, |k| k.2);
+    let target_layer = layout(a, kv, tp, 0).kinds.iter().find(|k| k.0 == SpecKind::Full).map_or(0, |k| k.2);
     Ok(match &spec.method {
         SpecMethod::Mtp => {
             let m = a.mtp.as_ref().ok_or_else(|| {
@@ -594,7 +713,7 @@ pub fn drafter(
                 .map_err(|e| Error::invalid("speculative_config", format!("{e}")))?
                 .architecture()?;
             let w = crate::tensors::weight_bytes(&d, format)?.total();
-            let (kinds, _) = layout(&d, kv, tp);
+            let kinds = layout(&d, kv, tp, 0).kinds;
             let layers: u64 = kinds.iter().map(|k| k.1).sum();
             let per = kinds.first().map_or(0, |k| k.2);
             Drafter {
@@ -639,8 +758,12 @@ pub struct VllmBudget {
     pub max_num_batched_tokens: u64,
     /// `--max-num-seqs` in effect.
     pub max_num_seqs: u64,
-    /// `--block-size` in effect.
+    /// The block size in effect (a hybrid model's attention blocks raised to hold a Mamba state).
     pub block_size: u64,
+    /// A hybrid model's Mamba state: its page on this GPU before padding, the padding to the
+    /// attention page in percent, whether the block size was raised, and how states are kept.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mamba: Option<MambaBudget>,
     /// Bytes of one block over the layers that share a block table (all layers, or one group's).
     pub block_bytes: u64,
     /// Blocks of the KV cache.
@@ -667,6 +790,24 @@ pub struct VllmBudget {
     pub layout_exact: bool,
 }
 
+/// A hybrid model's Mamba states in vLLM's cache.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct MambaBudget {
+    /// Layers with a recurrent state.
+    pub layers: u64,
+    /// Bytes of one layer's state for one request on this GPU, before padding.
+    pub page: u64,
+    /// Padding to the attention page, in percent of the state.
+    pub padding_pct: f64,
+    /// Whether the attention block size was raised above the asked one to hold a state.
+    pub block_raised: bool,
+    /// `none`, `align` or `all` (vLLM's `mamba_cache_mode`).
+    pub mode: String,
+    /// Pages one request keeps per Mamba layer (besides one per block in `all` mode).
+    pub pages_per_request: u64,
+}
+
 /// What the budget is computed from.
 #[derive(Clone, Copy, Debug)]
 pub struct BudgetInput<'a> {
@@ -684,6 +825,8 @@ pub struct BudgetInput<'a> {
     pub total: Bytes,
     /// The card's name (A100s keep the small defaults).
     pub device_name: &'a str,
+    /// The card's CUDA compute capability × 10 (0: not NVIDIA, or not stated); it picks kernels.
+    pub cuda_cc: u16,
     /// The speculative drafter, when one is loaded.
     pub drafter: Option<Drafter>,
     /// The vision and audio encoders vLLM profiles (none when served text only).
@@ -773,8 +916,8 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             (rest(peak.scale(hi_f), nt_hi, g_hi), rest(peak.scale(lo_f), nt_lo, g_lo)),
         ),
     };
-    let block = o.block_size();
-    let (mut kinds, recurrent) = layout(a, i.kv, tp);
+    let ns = o.speculative.as_ref().map_or(0, |sp| sp.tokens);
+    let Layout { mut kinds, mamba, approximate } = layout(a, i.kv, tp, ns);
     let mut drafter_exact = true;
     if let Some(d) = i.drafter.filter(|d| d.layers > 0 && d.layer_bytes > 0) {
         // The drafter's layers join the cache: in the target's group when their pages match.
@@ -784,18 +927,32 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             None => kinds.push((SpecKind::Full, d.layers, d.layer_bytes)),
         }
     }
+    let mut exact = !approximate && drafter_exact;
+    let mla = a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(_)));
+    let hybrid = plan_hybrid(o, mamba, &kinds, mla, i.cuda_cc);
+    let block = hybrid.as_ref().map_or(o.block_size(), |h| h.block_size);
+    if let (Some(h), Some(m)) = (&hybrid, mamba) {
+        // The Mamba layers join the groups with pages padded to the attention page.
+        kinds.push((
+            SpecKind::Mamba { fixed: h.fixed_blocks, per_block: h.mode == MambaMode::All },
+            m.layers,
+            h.attn_bytes,
+        ));
+        exact &= h.exact;
+    } else if mamba.is_some() {
+        // Recurrent layers and no attention layer to share pages with: not modelled.
+        exact = false;
+    }
+    let wide = o.version >= VllmVersion::GROUP_RATIO_3_2;
     let len = i.max_model_len.max(1);
     let pos = u64::try_from(available.max(0)).unwrap_or(0);
-    let mut exact = !recurrent && drafter_exact;
-    let (block_bytes, num_blocks, kv_tokens, blocks_per_request) = if kinds.is_empty() {
-        (0, 0, 0, 0)
+    let (block_bytes, num_blocks, num_groups, blocks_per_request) = if kinds.is_empty() {
+        (0, 0, 1, 0)
     } else if kinds.len() == 1 {
         // One kind of layer: every layer its own tensor of `num_blocks` pages.
-        let (kind, n, bytes) = kinds[0];
+        let (_, n, bytes) = kinds[0];
         let page = bytes.saturating_mul(block).saturating_mul(n).max(1);
-        let blocks = pos / page;
-        let _ = kind;
-        (page, blocks, blocks.saturating_mul(block), blocks_for(&kinds, len, tokens, block))
+        (page, pos / page, 1, blocks_for(&kinds, len, tokens, block, wide))
     } else {
         // Several kinds of one page size: layers grouped `group_size` at a time, each tensor
         // shared by one layer of every group (vLLM's uniform-page hybrid layout).
@@ -803,22 +960,27 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         if kinds.iter().any(|k| k.2 != bytes) {
             exact = false;
         }
-        let group_size = group_size(&kinds);
+        let group_size = group_size(&kinds, wide);
         let num_groups: u64 = kinds.iter().map(|k| k.1.div_ceil(group_size)).sum();
         let page = kinds.iter().map(|k| k.2).max().unwrap_or(0).saturating_mul(block);
         let tensor = page.saturating_mul(group_size).max(1);
-        let blocks = pos / tensor;
-        (
-            tensor,
-            blocks,
-            (blocks / num_groups.max(1)).saturating_mul(block),
-            blocks_for(&kinds, len, tokens, block),
-        )
+        (tensor, pos / tensor, num_groups, blocks_for(&kinds, len, tokens, block, wide))
+    };
+    // "GPU KV cache size": since 0.21 the tokens `concurrency × max_model_len` requests hold
+    // together; before, the blocks of one group in tokens.
+    let kv_tokens = if o.version >= VllmVersion::TOKENS_BY_CONCURRENCY {
+        if blocks_per_request == 0 {
+            0
+        } else {
+            (num_blocks as f64 / blocks_per_request as f64 * len as f64) as u64
+        }
+    } else {
+        (num_blocks / num_groups.max(1)).saturating_mul(block)
     };
     let max_concurrency =
         if blocks_per_request == 0 { 0.0 } else { num_blocks as f64 / blocks_per_request as f64 };
     let request_fits = available > 0 && num_blocks >= blocks_per_request && blocks_per_request > 0;
-    let longest_request = longest(&kinds, num_blocks, tokens, block, len);
+    let longest_request = longest(&kinds, num_blocks, tokens, block, len, wide);
     // Requests at once per context: powers of two from 1,024 to the model's longest, and the
     // asked length.
     let mut contexts: Vec<u64> = Vec::new();
@@ -834,7 +996,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let table = contexts
         .into_iter()
         .map(|c| {
-            let need = blocks_for(&kinds, c, tokens, block);
+            let need = blocks_for(&kinds, c, tokens, block, wide);
             (c, if need == 0 || available <= 0 { 0 } else { num_blocks / need })
         })
         .collect();
@@ -853,6 +1015,23 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         max_num_batched_tokens: tokens,
         max_num_seqs: seqs,
         block_size: block,
+        mamba: hybrid.as_ref().zip(mamba).map(|(h, m)| MambaBudget {
+            layers: m.layers,
+            page: h.mamba_page,
+            padding_pct: if h.mamba_page == 0 {
+                0.0
+            } else {
+                100.0 * (block.saturating_mul(h.attn_bytes).saturating_sub(h.mamba_page)) as f64
+                    / h.mamba_page as f64
+            },
+            block_raised: h.raised,
+            mode: String::from(match h.mode {
+                MambaMode::None => "none",
+                MambaMode::Align => "align",
+                MambaMode::All => "all",
+            }),
+            pages_per_request: h.fixed_blocks,
+        }),
         block_bytes,
         num_blocks,
         kv_tokens,
@@ -873,6 +1052,20 @@ impl VllmBudget {
     pub fn log_lines(&self) -> Vec<String> {
         let gib = |b: u64| b as f64 / GIB as f64;
         let mut out = Vec::new();
+        if let Some(m) = &self.mamba {
+            if m.block_raised {
+                out.push(format!(
+                    "Setting attention block size to {} tokens to ensure that attention page size is >= mamba page size.",
+                    self.block_size
+                ));
+            }
+            if m.padding_pct > 0.0 {
+                out.push(format!(
+                    "Padding mamba page size by {:.2}% to ensure that mamba page size and attention page size are exactly equal.",
+                    m.padding_pct
+                ));
+            }
+        }
         out.push(format!("Model loading took {:.2} GiB memory", gib(self.weights.get())));
         if let Some(e) = &self.encoder {
             out.push(format!(
@@ -926,17 +1119,102 @@ fn group_thousands(n: u64) -> String {
 }
 
 /// Layers per KV tensor in vLLM's hybrid layout: the fewest layers of any kind, or the most when
-/// the kinds are within 25% of each other (less padding).
-fn group_size(kinds: &[(SpecKind, u64, u64)]) -> u64 {
+/// the most are under 1.5× the fewest (`wide`, since 0.20; 1.25× before) — less padding.
+fn group_size(kinds: &[(SpecKind, u64, u64)], wide: bool) -> u64 {
     let min = kinds.iter().map(|k| k.1).min().unwrap_or(1).max(1);
     let max = kinds.iter().map(|k| k.1).max().unwrap_or(1);
-    if max.saturating_mul(4) < min.saturating_mul(5) { max } else { min }
+    let close = if wide {
+        max.saturating_mul(2) < min.saturating_mul(3)
+    } else {
+        max.saturating_mul(4) < min.saturating_mul(5)
+    };
+    if close { max } else { min }
 }
 
 /// Blocks one request of `len` tokens takes over every group of layers.
-fn blocks_for(kinds: &[(SpecKind, u64, u64)], len: u64, step: u64, block: u64) -> u64 {
-    let g = group_size(kinds);
+fn blocks_for(kinds: &[(SpecKind, u64, u64)], len: u64, step: u64, block: u64, wide: bool) -> u64 {
+    let g = group_size(kinds, wide);
     kinds.iter().map(|k| request_blocks(k.0, len, step, block).saturating_mul(k.1.div_ceil(g))).sum()
+}
+
+/// What a hybrid (attention + Mamba) model's layout comes to.
+#[derive(Clone, Debug, PartialEq)]
+struct HybridPlan {
+    /// The attention block size, raised so one attention page holds a Mamba state.
+    block_size: u64,
+    /// Whether it was raised above the asked size.
+    raised: bool,
+    /// Attention bytes per token of one layer (the page is `block_size ×` it).
+    attn_bytes: u64,
+    /// The Mamba page before padding.
+    mamba_page: u64,
+    /// How states are kept per request.
+    mode: MambaMode,
+    /// Pages a request keeps in each Mamba layer (besides one per block in "all" mode).
+    fixed_blocks: u64,
+    /// Whether the rules followed are vLLM's exactly.
+    exact: bool,
+}
+
+/// vLLM's hybrid layout (`Platform._align_hybrid_block_size`, `MambaModelConfig`, `MambaSpec`):
+/// the attention block is the smallest multiple of the kernels' alignment whose page holds one
+/// layer's Mamba state, whose page is padded to it; with prefix caching a request keeps its running
+/// state and the last block boundary's ("align"; 0.34 adds a prefill checkpoint for Mamba-2 and for
+/// FlashInfer's Gated DeltaNet kernel, whose checkpoints fall every 64 tokens), without it one
+/// state; each speculative token one more.
+fn plan_hybrid(
+    o: &VllmOptions,
+    mamba: Option<MambaLayers>,
+    kinds: &[(SpecKind, u64, u64)],
+    mla: bool,
+    cuda_cc: u16,
+) -> Option<HybridPlan> {
+    let m = mamba?;
+    let attn_bytes = kinds.iter().map(|k| k.2).max().filter(|b| *b > 0)?;
+    let v = o.version;
+    let ns = o.speculative.as_ref().map_or(0, |sp| sp.tokens);
+    let prefix = o.prefix_caching.unwrap_or(v >= VllmVersion::HYBRID_PREFIX_CACHING);
+    let mode = match (prefix, v >= VllmVersion::ALIGN_ONLY, m.mamba2) {
+        (false, _, _) => MambaMode::None,
+        (true, false, true) => MambaMode::All,
+        (true, _, _) => MambaMode::Align,
+    };
+    let asked = o.block_size();
+    // The kernels' alignment: FlashAttention's 16 (or the asked block), MLA's 64 (128 since 0.34).
+    let mut k = asked.max(16);
+    if mla {
+        k = k.max(if v >= VllmVersion::BLOCK_64 { 128 } else { 64 });
+    }
+    let gdn_flashinfer = m.gdn_k128 && (cuda_cc == 90 || cuda_cc >= 100);
+    if mode == MambaMode::Align && v >= VllmVersion::BLOCK_64 && gdn_flashinfer {
+        k = lcm(k, 64);
+    }
+    let needed = k.saturating_mul(m.page.div_ceil(k.saturating_mul(attn_bytes).max(1)));
+    let block_size = asked.max(needed).max(1);
+    let checkpoint =
+        u64::from(mode == MambaMode::Align && v >= VllmVersion::BLOCK_64 && (m.mamba2 || gdn_flashinfer));
+    let fixed_blocks = match mode {
+        MambaMode::None => 1 + ns,
+        MambaMode::Align => 2 + ns + checkpoint,
+        MambaMode::All => ns,
+    };
+    Some(HybridPlan {
+        block_size,
+        raised: block_size > asked,
+        attn_bytes,
+        mamba_page: m.page,
+        mode,
+        fixed_blocks,
+        // "all" mode aligns blocks on the Mamba chunk size, which Headroom does not read.
+        exact: !m.mixed && mode != MambaMode::All,
+    })
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    if a == 0 || b == 0 { a.max(b) } else { a / gcd(a, b) * b }
 }
 
 /// Blocks one request of `len` tokens takes in a layer of `kind` (vLLM's
@@ -944,6 +1222,13 @@ fn blocks_for(kinds: &[(SpecKind, u64, u64)], len: u64, step: u64, block: u64) -
 /// plus a scheduler step, and one block more; a chunk its chunk plus a step.
 fn request_blocks(kind: SpecKind, len: u64, step: u64, block: u64) -> u64 {
     match kind {
+        SpecKind::Mamba { fixed, per_block } => {
+            if per_block {
+                len.div_ceil(block).saturating_add(fixed)
+            } else {
+                fixed
+            }
+        }
         SpecKind::Full => len.div_ceil(block),
         SpecKind::Window(w) => (w.saturating_sub(1).saturating_add(step)).min(len).div_ceil(block) + 1,
         SpecKind::Chunk(c) => (c.saturating_add(step)).min(len).div_ceil(block),
@@ -951,11 +1236,18 @@ fn request_blocks(kind: SpecKind, len: u64, step: u64, block: u64) -> u64 {
 }
 
 /// The longest request the cache holds (vLLM's estimate when it refuses a `--max-model-len`).
-fn longest(kinds: &[(SpecKind, u64, u64)], num_blocks: u64, step: u64, block: u64, len: u64) -> u64 {
+fn longest(
+    kinds: &[(SpecKind, u64, u64)],
+    num_blocks: u64,
+    step: u64,
+    block: u64,
+    len: u64,
+    wide: bool,
+) -> u64 {
     if kinds.is_empty() {
         return 0;
     }
-    let need = |l: u64| blocks_for(kinds, l, step, block);
+    let need = |l: u64| blocks_for(kinds, l, step, block, wide);
     // The longest length whose blocks fit, by bisection up to 64 × the asked length.
     let (mut lo, mut hi) = (0u64, len.saturating_mul(64).max(1));
     while lo < hi {

@@ -1386,8 +1386,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         Some("bfloat16" | "float16" | "bf16" | "fp16") => Some(2),
         _ => None,
     };
-    if family == "kimi_linear" && a.ssm_state_bytes.is_none() {
-        // vLLM keeps Kimi Delta Attention's recurrent state in FP32 (`kda_state_dtype`).
+    if matches!(family, "kimi_linear" | "nemotron_h") && a.ssm_state_bytes.is_none() {
+        // vLLM keeps Kimi Delta Attention's recurrent state in FP32 (`kda_state_dtype`), and a
+        // Nemotron-H's SSM state in FP32 unless its config says otherwise
+        // (`NemotronHForCausalLMConfig`: `mamba_ssm_cache_dtype` defaults to float32).
         a.ssm_state_bytes = Some(4);
     }
     a.mtp = match cfg.count_any(&["num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"])? {
