@@ -683,8 +683,10 @@ fn VllmInputs() -> impl IntoView {
     let lang = ui.lang;
     let s = ui.scenario;
     let versions = Signal::derive(move || {
-        let mut v: Vec<(String, String)> =
-            ["0.34", "0.30", "0.25", "0.21", "0.11"].iter().map(|v| (v.to_string(), format!("vLLM {v}"))).collect();
+        let mut v: Vec<(String, String)> = ["0.34", "0.30", "0.25", "0.21", "0.11"]
+            .iter()
+            .map(|v| (v.to_string(), format!("vLLM {v}")))
+            .collect();
         // A release from a link or a command shows as itself.
         let asked = s.with(|s| s.vllm.version.id());
         if !v.iter().any(|(id, _)| *id == asked) {

@@ -506,6 +506,12 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
             if scenario.llama.tensor_split.is_empty() { &by_memory } else { &scenario.llama.tensor_split };
         crate::llama_cpp::layer_split(layers, offloaded, gpus, split)
     });
+    // vLLM's expert parallelism: routed experts over every GPU of every replica.
+    let expert_gpus = if runtime == Runtime::Vllm && scenario.vllm.expert_parallel {
+        gpus.saturating_mul(scenario.vllm.data_parallel())
+    } else {
+        gpus
+    };
     let (mut weights_device, mut weights_host, experts_host, weights_per_gpu) = split_weights(
         &priced,
         weights_total,
@@ -514,16 +520,25 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         r.architecture.as_deref(),
         place,
         shares.as_deref(),
-        {
-            // vLLM's expert parallelism: routed experts over every GPU of every replica.
-            let v = &scenario.vllm;
-            if runtime == Runtime::Vllm && v.expert_parallel {
-                gpus.saturating_mul(v.data_parallel())
-            } else {
-                gpus
-            }
-        },
+        expert_gpus,
     );
+    // vLLM's MXFP4 experts padded to its kernel's tiles, with their biases in its dtype.
+    if runtime == Runtime::Vllm
+        && let (Some(p), Some(a), Some(d)) = (&priced, r.architecture.as_deref(), vllm_card)
+        && let Some(l) =
+            crate::vllm::mxfp4_moe_layout(scenario.vllm.version, a, p, format, gpus, expert_gpus, d)
+    {
+        weights_device = weights_device.saturating_add(l.vllm).saturating_sub(l.ours);
+        notes.push(Msg::new(
+            MsgId::NoteVllmMxfp4Layout,
+            vec![
+                Arg::Text(l.backend.into()),
+                Arg::Int(l.hidden),
+                Arg::Int(l.intermediate),
+                Arg::Size(Bytes::new(l.vllm.get().saturating_sub(l.ours.get()))),
+            ],
+        ));
+    }
     // accelerate's device_map: each offloaded module is copied to the GPU while it runs, so the
     // largest of them is on the GPU too.
     let device_map = match (place.hf_prefix, &priced, r.architecture.as_deref()) {

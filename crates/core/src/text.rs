@@ -1054,6 +1054,10 @@ messages! {
     DraftVllm =>
         "speculative drafter {0}: weights {1} and {2} KV layers in vLLM's cache, {3} for the requests",
         "brouillon spéculatif {0} : poids {1} et {2} couches KV dans le cache de vLLM, {3} pour les requêtes";
+    /// vLLM's MXFP4 expert layout.
+    NoteVllmMxfp4Layout =>
+        "vLLM's {0} MXFP4 kernels store each expert padded to {1} × {2} (hidden × intermediate per GPU), with FP32 or BF16 biases as they take them: {3} more than the checkpoint",
+        "les noyaux MXFP4 {0} de vLLM stockent chaque expert complété à {1} × {2} (cachée × intermédiaire par GPU), biais en FP32 ou BF16 selon eux : {3} de plus que le checkpoint";
     /// vLLM's CPU offload.
     NoteVllmCpuOffload =>
         "--cpu-offload-gb keeps {0} of each GPU's weights in CPU memory, streamed in at every step (slower)",

@@ -49,6 +49,8 @@ impl VllmVersion {
     /// The release that turns prefix caching on for hybrid (attention + Mamba) models by default,
     /// which keeps Mamba states per block ("align" mode; "all" for Mamba-2 models in 0.26–0.27).
     pub const HYBRID_PREFIX_CACHING: VllmVersion = VllmVersion { major: 0, minor: 26 };
+    /// The release whose Triton MXFP4 path frees the checkpoint's scales once swizzled.
+    pub const TRITON_FREES_SCALES: VllmVersion = VllmVersion { major: 0, minor: 25 };
     /// The release whose "align" mode is the hybrids' only prefix-caching mode.
     pub const ALIGN_ONLY: VllmVersion = VllmVersion { major: 0, minor: 28 };
     /// The release that reserves an estimate of the CUDA graphs before sizing the KV cache
@@ -723,6 +725,97 @@ pub fn drafter(
                 exact: kinds.len() == 1,
             }
         }
+    })
+}
+
+/// vLLM's MXFP4 mixture-of-experts layout on one GPU (gpt-oss): which kernel runs the experts,
+/// the padded sizes it stores them at, and the bytes against the checkpoint's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mxfp4Layout {
+    /// The kernel (`Mxfp4MoeBackend`): FlashInfer TRT-LLM, Triton, Marlin, AITER.
+    pub backend: &'static str,
+    /// The hidden width as stored.
+    pub hidden: u64,
+    /// One expert's intermediate width on this GPU as stored.
+    pub intermediate: u64,
+    /// The experts' bytes on this GPU as the checkpoint prices them.
+    pub ours: Bytes,
+    /// The same as vLLM stores them.
+    pub vllm: Bytes,
+}
+
+/// vLLM's MXFP4 experts on one of `tp` GPUs (0.34, `fused_moe/oracle/mxfp4.py`): the kernel by
+/// the card — FlashInfer's TRT-LLM kernels on Blackwell data-centre GPUs (compute capability
+/// 10.x: intermediate rounded up to 128, hidden to 256, FP32 biases), OpenAI's Triton kernels on
+/// Hopper (intermediate to 64, FP32 biases), Marlin on Ampere, Ada, Thor and consumer Blackwell
+/// (intermediate to 128, hidden to 256, BF16 biases), AITER on AMD (256 and 256) — each expert's
+/// gate-up and down matrices packed two values a byte with an E8M0 scale per 32 and their biases:
+/// `1.5·I·H + 3·I·H/32 + (2·I + H) × bias bytes`. The intermediate width is the GPU's share
+/// (`I / tp`) unless experts are spread whole (`expert_gpus > tp`). Before 0.25 the Triton path
+/// kept the checkpoint's scales beside the swizzled ones (0.25 deletes them): `3·I·H/32` more.
+/// `None` when the experts are not MXFP4, or not gated, or the card's kernels are unknown.
+pub fn mxfp4_moe_layout(
+    version: VllmVersion,
+    a: &Architecture,
+    p: &crate::tensors::Priced,
+    format: crate::precision::WeightFormat,
+    tp: u64,
+    expert_gpus: u64,
+    d: &crate::catalog::device::Device,
+) -> Option<Mxfp4Layout> {
+    use crate::precision::WeightFormat;
+    let m = a.moe().filter(|m| m.gated && m.latent == 0 && m.num_experts > 0)?;
+    let expert_format = |i: usize| p.formats.get(i).copied().unwrap_or(format);
+    let mut ours = 0u64;
+    let mut any = false;
+    for (i, (t, b)) in p.tensors.iter().zip(&p.bytes).enumerate() {
+        if t.role.is_expert() {
+            if expert_format(i) != WeightFormat::Mxfp4 {
+                return None;
+            }
+            any = true;
+            ours = ours.saturating_add(b.div_ceil(expert_gpus.max(tp).max(1)));
+        }
+    }
+    if !any {
+        return None;
+    }
+    let amd = d.vendor.eq_ignore_ascii_case("amd");
+    let cc = d.compute_capability;
+    let (backend, i_align, h_align, bias) = if amd {
+        ("AITER", 256, 256, 2)
+    } else if (100..110).contains(&cc) {
+        ("FlashInfer TRT-LLM", 128, 256, 4)
+    } else if cc == 90 {
+        ("Triton", 64, 1, 4)
+    } else if (80..90).contains(&cc) || cc >= 110 {
+        ("Marlin", 128, 256, 2)
+    } else {
+        return None;
+    };
+    let ep = expert_gpus > tp.max(1);
+    let (experts, share) = if ep {
+        (m.num_experts.div_ceil(expert_gpus), m.expert_intermediate)
+    } else {
+        (m.num_experts, m.expert_intermediate.div_ceil(tp.max(1)))
+    };
+    let hp = a.hidden_size.next_multiple_of(h_align);
+    let ip = share.next_multiple_of(i_align);
+    let biases = if m.expert_bias { (2 * ip + hp) * bias } else { 0 };
+    let kept_scales = if backend == "Triton" && version < VllmVersion::TRITON_FREES_SCALES {
+        (3 * ip * hp) / 32
+    } else {
+        0
+    };
+    let per_expert = (3 * ip * hp) / 2 + (3 * ip * hp) / 32 + biases + kept_scales;
+    let layers: u64 =
+        a.groups.iter().filter(|g| matches!(g.ffn, crate::model::Ffn::Moe(_))).map(|g| g.count).sum();
+    Some(Mxfp4Layout {
+        backend,
+        hidden: hp,
+        intermediate: ip,
+        ours: Bytes::new(ours),
+        vllm: Bytes::new(per_expert.saturating_mul(experts).saturating_mul(layers)),
     })
 }
 
