@@ -129,6 +129,8 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
             dora: b[6],
             cp: 1,
             device_map: false,
+            reduce_bucket: if b[0] { 0 } else { 500_000_000 },
+            overlap_comm: if b[1] { None } else { Some(b[2]) },
         })
 }
 
@@ -440,6 +442,16 @@ proptest! {
             ("optimizer in backward", with(&|x| x.train.optimizer_in_backward = true), with(&|x| x.train.optimizer_in_backward = false)),
             ("activation offload", with(&|x| x.train.activation_offload = true), with(&|x| x.train.activation_offload = false)),
             ("compile", with(&|x| x.train.compile = true), with(&|x| x.train.compile = false)),
+            (
+                "overlap_comm",
+                with(&|x| { x.zero = x.zero.max(1); x.train.overlap_comm = Some(false) }),
+                with(&|x| { x.zero = x.zero.max(1); x.train.overlap_comm = Some(true) }),
+            ),
+            (
+                "reduce_bucket_size",
+                with(&|x| { x.zero = x.zero.max(1); x.train.reduce_bucket = 1 << 20 }),
+                with(&|x| { x.zero = x.zero.max(1); x.train.reduce_bucket = 1 << 29 }),
+            ),
         ] {
             prop_assert!(off <= on, "{}: {} > {} (base {})", name, off, on, t0);
         }

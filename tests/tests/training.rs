@@ -45,11 +45,15 @@ fn lora_counts_equal_peft() {
     assert_eq!(lora_params(&a, 16, &LoraTargets::parse("q,v").unwrap()).unwrap(), 8_388_608);
 }
 
+/// Model states as the ZeRO paper counts them: without DeepSpeed's gradient bucket (a buffer the
+/// gradients term carries).
 fn states(e: &Estimate) -> u64 {
+    let buckets = e.training.as_ref().and_then(|t| t.zero_buckets).map_or(0, |b| b.held.get());
     [TermKind::Weights, TermKind::Gradients, TermKind::MasterWeights, TermKind::Optimizer]
         .iter()
         .map(|k| e.memory.get(*k).get())
-        .sum()
+        .sum::<u64>()
+        - buckets
 }
 
 fn full(params: u64, gpus: u64, zero: u8) -> Estimate {
@@ -72,7 +76,8 @@ fn zero_paper_figure_one() {
     // Stage 3 also holds a working set whole: two layers' parameters and one layer's gradients.
     let e3 = full(psi, 64, 3);
     let gathered = e3.memory.term(TermKind::Weights).unwrap().bytes.get() - psi * 2 / 64;
-    let unsharded = e3.memory.term(TermKind::Gradients).unwrap().bytes.get() - psi * 2 / 64;
+    let bucket = e3.training.as_ref().unwrap().zero_buckets.unwrap().held.get();
+    let unsharded = e3.memory.term(TermKind::Gradients).unwrap().bytes.get() - psi * 2 / 64 - bucket;
     assert!(gathered > 0 && unsharded > 0 && unsharded < gathered);
     assert!(((states(&e3) - gathered - unsharded) as f64 / 1e9 - 1.875).abs() < 0.001, "{}", states(&e3));
 }
@@ -181,7 +186,8 @@ fn tensor_parallel_replicas_share_the_zero_partition() {
     s.gpus = 8;
     let per_gpu = |s: &Scenario| {
         let e = estimate(s).unwrap();
-        (e.memory.get(TermKind::Weights).get(), e.memory.get(TermKind::Gradients).get(), states(&e))
+        let bucket = e.training.as_ref().and_then(|t| t.zero_buckets).map_or(0, |b| b.held.get());
+        (e.memory.get(TermKind::Weights).get(), e.memory.get(TermKind::Gradients).get() - bucket, states(&e))
     };
     let dp = per_gpu(&s);
     // BF16 weights and gradients: 2 bytes × 8B over 8 GPUs, plus the working set held whole (two
@@ -326,4 +332,60 @@ fn unsloth_context_lengths() {
         checked += 1;
     }
     assert_eq!(checked, 4);
+}
+
+/// DeepSpeed's gradient buckets (DeepSpeed 0.19 source; transformers' "auto" = hidden²): one
+/// buffer at ZeRO-1/2 without overlap_comm, two with it, one at ZeRO-3; in the gradients' dtype;
+/// FSDP has none; a bucket setting without DeepSpeed ZeRO is said and not applied.
+#[test]
+fn deepspeed_buckets_follow_stage_overlap_and_size() {
+    use headroom_core::estimate::TermKind;
+    use headroom_core::training::{Framework, Mode};
+    let base = Scenario {
+        mode: Mode::Full,
+        gpus: 8,
+        zero: 2,
+        context: 2048,
+        batch: 1,
+        ..Scenario::catalog("llama-3.1-8b")
+    };
+    let grads = |f: &dyn Fn(&mut Scenario)| {
+        let mut s = base.clone();
+        s.apply_framework(Framework::Deepspeed);
+        f(&mut s);
+        let e = estimate(&s).unwrap();
+        (e.memory.get(TermKind::Gradients).get(), e)
+    };
+    let (plain, _) = grads(&|_| {});
+    let (big, e) = grads(&|s| s.train.reduce_bucket = 500_000_000);
+    // 5e8 elements × 2 bytes, one buffer, less the Trainer's 4096² × 2.
+    assert_eq!(big - plain, 1_000_000_000 - 4096 * 4096 * 2);
+    assert!(!format!("{:?}", e.notes).contains("NoteBucketsNeedDeepspeed"));
+    let (overlap, _) = grads(&|s| {
+        s.train.reduce_bucket = 500_000_000;
+        s.train.overlap_comm = Some(true);
+    });
+    assert_eq!(overlap - big, 1_000_000_000);
+    // ZeRO-3 keeps one buffer even with overlap_comm (its default).
+    let (z3, _) = grads(&|s| {
+        s.zero = 3;
+        s.train.reduce_bucket = 500_000_000;
+    });
+    let (z3_lean, _) = grads(&|s| {
+        s.zero = 3;
+        s.train.reduce_bucket = 1;
+    });
+    assert_eq!(z3 - z3_lean, 1_000_000_000 - 2);
+    // FSDP: no buckets, and the setting is said to be unused.
+    let mut f = base.clone();
+    f.apply_framework(Framework::Fsdp);
+    let lean = estimate(&f).unwrap().memory.get(TermKind::Gradients).get();
+    f.train.reduce_bucket = 500_000_000;
+    let e = estimate(&f).unwrap();
+    assert_eq!(e.memory.get(TermKind::Gradients).get(), lean);
+    assert!(format!("{:?}", e.notes).contains("NoteBucketsNeedDeepspeed"), "{:?}", e.notes);
+    assert_eq!(headroom_core::training::parse_bucket("5e8").unwrap(), 500_000_000);
+    assert_eq!(headroom_core::training::parse_bucket("auto").unwrap(), 0);
+    assert!(headroom_core::training::parse_bucket("lots").is_err());
+    assert!(headroom_core::training::parse_bucket("0").is_err());
 }

@@ -80,7 +80,11 @@ ui_text! {
     VllmEager => "--enforce-eager (no CUDA graphs)", "--enforce-eager (sans graphes CUDA)";
     VllmEncoderData => "--mm-encoder-tp-mode data (the encoder whole on each GPU)", "--mm-encoder-tp-mode data (l'encodeur entier sur chaque GPU)";
     VllmPrefix => "Prefix caching (hybrid models keep more Mamba states with it)", "Cache de préfixes (les modèles hybrides gardent alors plus d'états Mamba)";
-    VllmPrefixDefault => "the release's default", "par défaut de la version";
+    VllmPrefixDefault => "the default", "par défaut";
+    On => "on", "activé";
+    Off => "off", "désactivé";
+    ReduceBucket => "DeepSpeed reduce_bucket_size (elements; 0: the Trainer's auto, hidden²)", "reduce_bucket_size de DeepSpeed (éléments ; 0 : auto du Trainer, cachée²)";
+    OverlapComm => "DeepSpeed overlap_comm (two gradient buckets at ZeRO-1/2)", "overlap_comm de DeepSpeed (deux tampons de gradients en ZeRO-1/2)";
     VllmPrefixOn => "on (--enable-prefix-caching)", "activé (--enable-prefix-caching)";
     VllmPrefixOff => "off (--no-enable-prefix-caching)", "désactivé (--no-enable-prefix-caching)";
     Reserve => "Kept free for other programs", "Gardé libre pour les autres programmes";

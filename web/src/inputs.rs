@@ -485,6 +485,30 @@ pub fn WorkloadInputs() -> impl IntoView {
                     <Choice id="hr-offload" help=T::HelpOffload label=label_of(lang.get_untracked(), T::Offload) options=offloads
                         selected=Signal::derive(move || s.with(|s| s.offload.id().to_string()))
                         set=Callback::new(move |v: String| if let Ok(o) = Offload::parse(&v) { s.update(|s| s.offload = o) })/>
+                    {move || (s.with(|s| s.zero > 0 && s.train.framework != Framework::Fsdp)).then(|| view! {
+                        <CountField id="hr-reduce-bucket" label=label_of(lang.get_untracked(), T::ReduceBucket)
+                            value=Signal::derive(move || s.with(|s| s.train.reduce_bucket))
+                            set=Callback::new(move |v: u64| s.update(|s| s.train.reduce_bucket = v))
+                            min=0 max=headroom_core::training::MAX_BUCKET/>
+                        <Choice id="hr-overlap-comm" label=label_of(lang.get_untracked(), T::OverlapComm) options=Signal::derive(move || {
+                                let l = lang.get();
+                                vec![
+                                    (String::new(), tr(l, T::VllmPrefixDefault).to_string()),
+                                    ("on".to_string(), tr(l, T::On).to_string()),
+                                    ("off".to_string(), tr(l, T::Off).to_string()),
+                                ]
+                            })
+                            selected=Signal::derive(move || s.with(|s| match s.train.overlap_comm {
+                                Some(true) => "on".to_string(),
+                                Some(false) => "off".to_string(),
+                                None => String::new(),
+                            }))
+                            set=Callback::new(move |v: String| s.update(|s| s.train.overlap_comm = match v.as_str() {
+                                "on" => Some(true),
+                                "off" => Some(false),
+                                _ => None,
+                            }))/>
+                    })}
                     <CountField id="hr-tokens" label=label_of(lang.get_untracked(), T::DatasetTokens)
                         value=Signal::derive(move || s.with(|s| s.dataset_tokens))
                         set=Callback::new(move |v| s.update(|s| s.dataset_tokens = v))

@@ -424,6 +424,16 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub cp: Option<u64>,
 
+    /// DeepSpeed ZeRO: reduce_bucket_size in elements (5e8 is DeepSpeed's own default) or auto
+    /// (the Trainer's hidden²) [default: auto].
+    #[arg(long, value_name = "N|auto")]
+    pub reduce_bucket_size: Option<String>,
+
+    /// DeepSpeed ZeRO: overlap_comm on or off (two gradient buckets at ZeRO-1/2) [default: on at
+    /// ZeRO-3, off at 1 and 2].
+    #[arg(long, value_name = "ON|OFF")]
+    pub overlap_comm: Option<String>,
+
     /// DoRA (peft's use_dora): a trained magnitude per output row, more kept activations: on or off.
     #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
     pub dora: Option<String>,
@@ -848,6 +858,12 @@ impl ScenarioArgs {
         }
         if let Some(n) = self.cp {
             t.cp = n;
+        }
+        if let Some(b) = &self.reduce_bucket_size {
+            t.reduce_bucket = headroom_core::training::parse_bucket(b).map_err(|e| e.to_string())?;
+        }
+        if let Some(v) = &self.overlap_comm {
+            t.overlap_comm = Some(switch("overlap-comm", v)?);
         }
         if let Some(v) = &self.dora {
             t.dora = switch("dora", v)?;

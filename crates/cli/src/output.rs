@@ -279,6 +279,17 @@ struct JsonTraining {
     dora: bool,
     cp: u64,
     device_map: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    zero_buckets: Option<JsonBuckets>,
+}
+
+/// DeepSpeed ZeRO's gradient buckets (inside the gradients term).
+#[derive(Serialize)]
+struct JsonBuckets {
+    buffers: u64,
+    reduce_bucket_size: u64,
+    bytes: u64,
+    scratch_bytes: u64,
 }
 
 #[derive(Serialize)]
@@ -371,6 +382,12 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             dora: scenario.train.dora,
             cp: scenario.train.cp,
             device_map: scenario.train.device_map,
+            zero_buckets: t.zero_buckets.map(|b| JsonBuckets {
+                buffers: b.buffers,
+                reduce_bucket_size: b.elements,
+                bytes: b.held.get(),
+                scratch_bytes: b.scratch.get(),
+            }),
         }),
         breakdown: e
             .memory

@@ -206,7 +206,43 @@ fn training_keys_per_the_contract() {
         .iter()
         .map(|k| z["memory"][k].as_u64().unwrap())
         .sum();
+    // The paper's model states, without DeepSpeed's gradient bucket (hidden² BF16 elements, one
+    // buffer at ZeRO-2 without overlap_comm).
+    let b = &z["training"]["zero_buckets"];
+    assert_eq!(b["buffers"], 1);
+    let bucket = b["bytes"].as_u64().unwrap();
+    assert_eq!(bucket, b["reduce_bucket_size"].as_u64().unwrap() * 2);
+    let states = states - bucket;
     assert!((states as f64 / 1e9 - 16.64).abs() < 0.01, "{states}");
+    let big = json(&[
+        "estimate",
+        "--params",
+        "7.5B",
+        "--mode",
+        "full",
+        "--gpus",
+        "64",
+        "--zero",
+        "2",
+        "--reduce-bucket-size",
+        "5e8",
+        "--overlap-comm",
+        "on",
+    ]);
+    assert_eq!(big["training"]["zero_buckets"]["bytes"], 2_000_000_000u64);
+    let bad = headroom(&[
+        "estimate",
+        "--params",
+        "7.5B",
+        "--mode",
+        "full",
+        "--zero",
+        "2",
+        "--reduce-bucket-size",
+        "lots",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("reduce_bucket_size"));
     // transformers' loss upcasts 128k-wide logits: at 4,096 tokens a plain QLoRA step needs more
     // than a 16 GB card (Unsloth's README measures Hugging Face + FA2 at 2,551 tokens there),
     // Unsloth's fused loss and offloaded checkpoints fit it.

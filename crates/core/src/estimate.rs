@@ -187,6 +187,9 @@ pub struct TrainingInfo {
     /// How the framework's kernels and choices scale the device class's assumed utilisation
     /// ([`crate::training::throughput_factor`]).
     pub mfu_factor: f64,
+    /// DeepSpeed ZeRO's gradient buckets (inside the gradients term), when they apply.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub zero_buckets: Option<crate::training::ZeroBuckets>,
 }
 
 /// A model with its facts resolved (borrowing a custom model's architecture from the scenario).
@@ -1145,6 +1148,12 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     if scenario.offload != crate::training::Offload::None && scenario.zero == 0 {
         notes.push(Msg::new(MsgId::NoteOffloadNeedsZero, vec![]));
     }
+    let t = &scenario.train;
+    if (t.reduce_bucket > 0 || t.overlap_comm.is_some())
+        && (scenario.zero == 0 || t.framework == crate::training::Framework::Fsdp)
+    {
+        notes.push(Msg::new(MsgId::NoteBucketsNeedDeepspeed, vec![]));
+    }
     if scenario.zero > 0 && (scenario.gpus / scenario.tp.max(1) <= 1 || scenario.train.device_map) {
         notes.push(Msg::new(MsgId::NoteZeroOneGpu, vec![Arg::Int(u64::from(scenario.zero))]));
     }
@@ -1201,6 +1210,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             checkpoint_with_optimizer: Bytes::new(tm.checkpoint_with_optimizer),
             base_format,
             pytorch_peak,
+            zero_buckets: tm.zero_buckets,
             // Under device_map one GPU works at a time.
             mfu_factor: crate::training::throughput_factor(
                 scenario.mode,

@@ -55,6 +55,7 @@
 //! | `accum` | micro-batches per optimizer step | `1` |
 //! | `oib` | optimizer in the backward pass, `1` | `0` |
 //! | `aoff` | activations offloaded to CPU memory, `1` | `0` |
+//! | `rbs`, `ovl` | DeepSpeed `reduce_bucket_size` (elements) and `overlap_comm` (`1`/`0`) | `hidden²`, by stage |
 //! | `compile` | `torch.compile`, `1` | `0` |
 //! | `dora` | DoRA adapters, `1` | `0` |
 //! | `cp` | context-parallel degree (training) | `1` |
@@ -514,6 +515,12 @@ pub fn encode(s: &Scenario) -> String {
     if t.cp != dt.cp {
         q.push("cp", &format!("{}", t.cp));
     }
+    if t.reduce_bucket != dt.reduce_bucket {
+        q.push("rbs", &format!("{}", t.reduce_bucket));
+    }
+    if let Some(on) = t.overlap_comm {
+        q.push("ovl", if on { "1" } else { "0" });
+    }
     if s.zero != d.zero {
         q.push("zero", &format!("{}", s.zero));
     }
@@ -843,6 +850,14 @@ pub fn decode(query: &str) -> Decoded {
                 "fp32" => scenario.train.adapters_fp32 = true,
                 "bf16" => scenario.train.adapters_fp32 = false,
                 _ => ignore(&key, &value, "not an adapter dtype (fp32 or bf16)".into()),
+            },
+            "rbs" => match crate::training::parse_bucket(&value) {
+                Ok(n) => scenario.train.reduce_bucket = n,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "ovl" => match value.as_str() {
+                "0" | "1" => scenario.train.overlap_comm = Some(value == "1"),
+                _ => ignore(&key, &value, "use 0 or 1".into()),
             },
             "cp" => match parse_count(&value, MAX_GPUS) {
                 Some(n) => scenario.train.cp = n,

@@ -645,6 +645,10 @@ messages! {
     AssumeZero3Gather =>
         "plus {0} parameters gathered whole in the compute dtype: the running layer and the one prefetched (or the largest tensor, when bigger)",
         "plus {0} paramètres rassemblés en entier dans le type de calcul : la couche en cours et celle préchargée (ou le plus grand tenseur, s'il est plus gros)";
+    /// DeepSpeed's gradient buckets.
+    AssumeZeroBuckets =>
+        "plus DeepSpeed's {0} gradient bucket(s) of {1} elements × {2} bytes (reduce_bucket_size; overlap_comm doubles them at ZeRO-1/2), and up to {3} copied for a moment per reduction",
+        "plus {0} tampon(s) de gradients DeepSpeed de {1} éléments × {2} octets (reduce_bucket_size ; overlap_comm les double en ZeRO-1/2), et jusqu'à {3} copiés un instant à chaque réduction";
     /// ZeRO-3 unsharded gradients.
     AssumeZero3Reduce =>
         "plus one layer's gradients whole ({0} parameters) until they are reduce-scattered",
@@ -777,6 +781,10 @@ messages! {
     NoteOffloadNeedsZero =>
         "offload to CPU memory needs ZeRO stage 1 or more (DeepSpeed offloads what ZeRO partitions): not applied at stage 0",
         "le déchargement en mémoire CPU demande ZeRO étape 1 ou plus (DeepSpeed décharge ce que ZeRO partitionne) : non appliqué à l'étape 0";
+    /// DeepSpeed's bucket settings without DeepSpeed ZeRO.
+    NoteBucketsNeedDeepspeed =>
+        "reduce_bucket_size and overlap_comm are DeepSpeed ZeRO's (stage 1 or more, not FSDP): not applied here",
+        "reduce_bucket_size et overlap_comm sont ceux de DeepSpeed ZeRO (étape 1 ou plus, pas FSDP) : non appliqués ici";
     /// ZeRO on one GPU.
     NoteZeroOneGpu =>
         "ZeRO stage {0} on a single data-parallel GPU partitions nothing: applied as asked (its buffers kept, nothing shared)",

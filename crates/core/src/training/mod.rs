@@ -910,6 +910,69 @@ pub struct TrainingMemory {
     pub checkpoint: u64,
     /// Bytes of a resumable checkpoint: weights plus master copy and optimizer states.
     pub checkpoint_with_optimizer: u64,
+    /// DeepSpeed ZeRO's gradient buckets, in the gradients term, when they apply.
+    pub zero_buckets: Option<ZeroBuckets>,
+}
+
+/// The largest `reduce_bucket_size` accepted, in elements.
+pub const MAX_BUCKET: u64 = 1 << 40;
+
+/// Reads a `reduce_bucket_size`: `auto` (0: the Trainer's `hidden²`), a count of elements, or one
+/// written as DeepSpeed configs write it (`5e8`, `2e8`, `500000000`).
+///
+/// # Errors
+/// [`Error::Invalid`] on `reduce_bucket_size` for anything else, or a count of 0 or above 2^40.
+pub fn parse_bucket(s: &str) -> Result<u64> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("auto") {
+        return Ok(0);
+    }
+    let n = crate::number::parse_number(t, crate::text::Lang::En, crate::number::Quantity::Params).map_err(
+        |e| Error::invalid("reduce_bucket_size", format!("`{t}`: {}", e.message(crate::text::Lang::En))),
+    )?;
+    if n == 0 || n > MAX_BUCKET {
+        return Err(Error::invalid(
+            "reduce_bucket_size",
+            format!("{n} is out of range; use 1 to {MAX_BUCKET} elements, or auto"),
+        ));
+    }
+    Ok(n)
+}
+
+/// DeepSpeed ZeRO's gradient-reduction buckets on each GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ZeroBuckets {
+    /// Buffers of `reduce_bucket_size` elements held through the backward pass.
+    pub buffers: u64,
+    /// `reduce_bucket_size` in effect, in elements.
+    pub elements: u64,
+    /// Bytes held.
+    pub held: Bytes,
+    /// Bytes of the flat copies a reduction makes for a moment (the band's top).
+    pub scratch: Bytes,
+}
+
+/// DeepSpeed's gradient buckets (read in DeepSpeed 0.19's `stage_1_and_2.py` and `stage3.py`):
+/// with `contiguous_gradients` (on by default) stages 1 and 2 copy each gradient into an
+/// "independent partition gradient" buffer of `reduce_bucket_size` elements in the gradients'
+/// dtype — two with `overlap_comm`, which stage 3 turns on by default and stages 1–2 leave off —
+/// and stage 3 keeps one; each reduction copies up to a bucket more for a moment. The size is the
+/// Trainer's `"auto"`, `hidden²` (transformers' `trainer_config_finalize`), unless set
+/// (`reduce_bucket_size`; DeepSpeed's own default is 5e8). Hugging Face's documentation still
+/// says `overlap_comm` takes 4.5× the bucket sizes; that was DeepSpeed before 0.4.0 (May 2021).
+pub fn zero_buckets(a: &Architecture, stage: u8, o: &TrainOptions, grad_dtype: u64) -> ZeroBuckets {
+    let elements =
+        if o.reduce_bucket > 0 { o.reduce_bucket } else { a.hidden_size.saturating_mul(a.hidden_size) };
+    let overlap = o.overlap_comm.unwrap_or(stage >= 3);
+    let buffers = if stage >= 3 { 1 } else { 1 + u64::from(overlap) };
+    let bucket = elements.saturating_mul(grad_dtype);
+    ZeroBuckets {
+        buffers,
+        elements,
+        held: Bytes::new(bucket.saturating_mul(buffers)),
+        scratch: Bytes::new(bucket.saturating_mul(1 + u64::from(overlap))),
+    }
 }
 
 fn term(kind: TermKind, bytes: f64, band: (f64, f64), formula: Msg, assumptions: Vec<Msg>) -> Term {
@@ -1241,6 +1304,33 @@ pub fn training_memory(
         }
     }
 
+    // DeepSpeed ZeRO's gradient-reduction buckets (FSDP reduces per layer, counted above).
+    let mut buckets = None;
+    if s.zero >= 1
+        && o.framework != Framework::Fsdp
+        && let Some(g) = gpu.iter_mut().find(|x| x.kind == TermKind::Gradients)
+    {
+        let grad_dtype = match s.mode {
+            Mode::Full => s.precision.bytes().1,
+            _ => {
+                if o.adapters_fp32 {
+                    4
+                } else {
+                    2
+                }
+            }
+        };
+        let b = zero_buckets(a, s.zero, o, grad_dtype);
+        buckets = Some(b);
+        g.bytes = g.bytes.saturating_add(b.held);
+        g.low = g.low.saturating_add(b.held);
+        g.high = g.high.saturating_add(b.held).saturating_add(b.scratch);
+        g.assumptions.push(Msg::new(
+            MsgId::AssumeZeroBuckets,
+            vec![Arg::Int(b.buffers), Arg::Int(b.elements), Arg::Int(grad_dtype), Arg::Size(b.scratch)],
+        ));
+    }
+
     if pp > 1.0 {
         // Each GPU holds its share of the layers' states; the busiest (the last, with the head
         // and the loss) is shown.
@@ -1461,7 +1551,7 @@ pub fn training_memory(
             vec![],
         ));
     }
-    Ok(TrainingMemory { gpu, host, trainable, checkpoint, checkpoint_with_optimizer })
+    Ok(TrainingMemory { gpu, host, trainable, checkpoint, checkpoint_with_optimizer, zero_buckets: buckets })
 }
 
 fn optimizer_term(s: &TrainingSetup, bytes: f64, params: u64) -> Term {

@@ -166,6 +166,10 @@ pub struct TrainOptions {
     /// Context parallelism: each sequence split over this many GPUs of a replica (ring
     /// attention, torchtune's and accelerate's `cp`); activations and the loss divide by it.
     pub cp: u64,
+    /// DeepSpeed's `reduce_bucket_size` in elements; 0: the Trainer's `"auto"` (`hidden²`).
+    pub reduce_bucket: u64,
+    /// DeepSpeed's `overlap_comm`; `None`: its default (on at ZeRO-3, off at 1 and 2).
+    pub overlap_comm: Option<bool>,
 }
 
 impl Default for TrainOptions {
@@ -183,6 +187,8 @@ impl Default for TrainOptions {
             dora: false,
             cp: 1,
             device_map: false,
+            reduce_bucket: 0,
+            overlap_comm: None,
         }
     }
 }
