@@ -1052,7 +1052,7 @@ pub static DEVICES: &[Device] = &[
         kind: DeviceKind::Gpu,
         vendor: "NVIDIA",
         count: 1,
-        memory_mib: 196608,
+        memory_mib: 183359,
         compute_capability: 100,
         bandwidth_gbs: 8000.0,
         fp16_tflops: 2250.0,
@@ -1063,7 +1063,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
         source: src!(
-            "https://glennklockwood.com/garden/processors/B200 ; https://hmc-tech.com/gpu/nvidia-b200-vs-nvidia-gb200 ; see ../shared/reference/hardware/gpus.csv (memory = marketed 192 GB; nvidia-smi shows about 179-180 GB (notes.md 1.3); fp16 = dense tensor rate with FP32 accumulate)"
+            "https://glennklockwood.com/garden/processors/B200 ; https://hmc-tech.com/gpu/nvidia-b200-vs-nvidia-gb200 ; see ../shared/reference/hardware/gpus.csv (memory: nvidia-smi reports 183,359 MiB per B200 (HGX B200 listings in public training logs and benchmark notes, 2025-2026; 192 GB marketed, 180 GB usable per NVIDIA); fp16 = dense tensor rate with FP32 accumulate)"
         ),
         date: "2024-03",
     },
@@ -1537,7 +1537,7 @@ pub static DEVICES: &[Device] = &[
         kind: DeviceKind::Gpu,
         vendor: "NVIDIA",
         count: 8,
-        memory_mib: 196608,
+        memory_mib: 183359,
         compute_capability: 100,
         bandwidth_gbs: 8000.0,
         fp16_tflops: 2250.0,
@@ -4380,9 +4380,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.526,
         host_ram_gib: 16.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 0.526 USD/h (an older SkyPilot catalog); GPU numbers from the t4 row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g4dn.8xlarge",
@@ -4402,9 +4402,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.176,
         host_ram_gib: 128.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 2.176 USD/h (an older SkyPilot catalog); GPU numbers from the t4 row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g4dn.12xlarge",
@@ -4424,9 +4424,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.912,
         host_ram_gib: 192.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 3.912 USD/h (an older SkyPilot catalog); GPU numbers from the t4 row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g4dn.16xlarge",
@@ -4446,9 +4446,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.352,
         host_ram_gib: 256.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 4.352 USD/h (an older SkyPilot catalog); GPU numbers from the t4 row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g5.xlarge",
@@ -4468,9 +4468,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.006,
         host_ram_gib: 16.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported; A 2026 EC2 pricing blog also quotes g5.xlarge at $1.006/h in us-east-1"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 1.006 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported; A 2026 EC2 pricing blog also quotes g5.xlarge at $1.006/h in us-east-1"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g5.2xlarge",
@@ -4490,9 +4490,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.212,
         host_ram_gib: 32.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-east-2/us-west-2 rows (same price tier as us-east-1) ; earlier: 1.212 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g5.4xlarge",
@@ -4512,9 +4512,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.624,
         host_ram_gib: 64.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 1.624 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g5.8xlarge",
@@ -4534,9 +4534,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.448,
         host_ram_gib: 128.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-west-2 rows (same tier as us-east-1) ; earlier: 2.448 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g5.12xlarge",
@@ -4556,9 +4556,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 5.672,
         host_ram_gib: 192.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 5.672 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g5.48xlarge",
@@ -4578,9 +4578,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 16.288,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 16.288 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6.xlarge",
@@ -4600,9 +4600,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.8048,
         host_ram_gib: 16.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 0.8048 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6.2xlarge",
@@ -4622,9 +4622,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.9776,
         host_ram_gib: 32.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-east-2/us-west-2 rows (same tier) ; earlier: 0.9776 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6.8xlarge",
@@ -4644,9 +4644,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.0144,
         host_ram_gib: 128.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-west-2 rows (same tier) ; earlier: 2.0144 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6.16xlarge",
@@ -4666,9 +4666,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.3968,
         host_ram_gib: 256.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 3.3968 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6.12xlarge",
@@ -4688,9 +4688,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.6016,
         host_ram_gib: 192.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 4.6016 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6.24xlarge",
@@ -4710,9 +4710,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 6.6752,
         host_ram_gib: 384.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 6.6752 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6.48xlarge",
@@ -4732,9 +4732,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 13.3504,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 13.3504 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6e.xlarge",
@@ -4754,9 +4754,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.861,
         host_ram_gib: 32.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); identical in e385a0d3 ; earlier: 1.861 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
-        date: "2025 approx.",
+        date: "2026-01",
     },
     Device {
         id: "aws-g6e.2xlarge",
@@ -4776,9 +4776,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.24208,
         host_ram_gib: 64.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 2.24208 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6e.8xlarge",
@@ -4798,9 +4798,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.52856,
         host_ram_gib: 256.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); identical in e385a0d3 ; earlier: 4.52856 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
-        date: "2025 approx.",
+        date: "2026-01",
     },
     Device {
         id: "aws-g6e.16xlarge",
@@ -4820,9 +4820,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 7.57719,
         host_ram_gib: 512.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 7.57719 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6e.12xlarge",
@@ -4842,9 +4842,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 10.49264,
         host_ram_gib: 384.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 10.49264 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6e.24xlarge",
@@ -4864,9 +4864,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 15.06559,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-east-2/us-west-2 rows (same tier) ; earlier: 15.06559 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-g6e.48xlarge",
@@ -4886,9 +4886,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 30.13118,
         host_ram_gib: 1536.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 30.13118 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-p3.2xlarge",
@@ -4908,9 +4908,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.06,
         host_ram_gib: 61.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 3.06 USD/h (an older SkyPilot catalog); GPU numbers from the v100-sxm2-16gb row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-p3.8xlarge",
@@ -4930,9 +4930,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 12.24,
         host_ram_gib: 244.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 12.24 USD/h (an older SkyPilot catalog); GPU numbers from the v100-sxm2-16gb row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-p3.16xlarge",
@@ -4952,9 +4952,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 24.48,
         host_ram_gib: 488.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 24.48 USD/h (an older SkyPilot catalog); GPU numbers from the v100-sxm2-16gb row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-p3dn.24xlarge",
@@ -4974,9 +4974,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 31.212,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the v100-sxm-32gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 31.212 USD/h (an older SkyPilot catalog); GPU numbers from the v100-sxm-32gb row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
     },
     Device {
         id: "aws-p4d.24xlarge",
@@ -4993,12 +4993,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 400.0,
         price_usd: 0.0,
-        usd_per_hour: 32.7726,
+        usd_per_hour: 21.957642,
         host_ram_gib: 1152.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); post-June-2025 cut (was 32.773); identical in e385a0d3 ; earlier: 32.7726 USD/h (an older SkyPilot catalog); GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2026-01",
     },
     Device {
         id: "aws-p4de.24xlarge",
@@ -5015,12 +5015,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 400.0,
         price_usd: 0.0,
-        usd_per_hour: 40.96575,
+        usd_per_hour: 27.44705,
         host_ram_gib: 1152.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); post-cut (was 40.966); identical in e385a0d3 ; earlier: 40.96575 USD/h (an older SkyPilot catalog); GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
-        date: "2025 approx.",
+        date: "2026-01",
     },
     Device {
         id: "aws-p5.48xlarge",
@@ -5037,12 +5037,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1978.9,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 98.32,
+        usd_per_hour: 55.04,
         host_ram_gib: 2048.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the h100-sxm row of gpus.csv ; 81920 MiB per GPU as reported; AWS cut P5 on-demand prices by up to 45% in June 2025 (usage.ai); this catalog price predates the cut"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); post-June-2025 cut (was 98.32); identical in e385a0d3 ; earlier: 98.32 USD/h (an older SkyPilot catalog); GPU numbers from the h100-sxm row of gpus.csv ; 81920 MiB per GPU as reported; AWS cut P5 on-demand prices by up to 45% in June 2025 (usage.ai)"
         ),
-        date: "2025 approx.",
+        date: "2026-01",
     },
     Device {
         id: "aws-p5en.48xlarge",
@@ -5059,12 +5059,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1979.0,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 84.8,
+        usd_per_hour: 63.296,
         host_ram_gib: 2048.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU numbers from the h200-sxm row of gpus.csv ; 144384 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); identical in e385a0d3 ; earlier: 84.8 USD/h (an older SkyPilot catalog); GPU numbers from the h200-sxm row of gpus.csv ; 144384 MiB per GPU as reported"
         ),
-        date: "2025 approx.",
+        date: "2026-01",
     },
     Device {
         id: "aws-dl1.24xlarge",
@@ -5084,9 +5084,141 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 13.10904,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; price approx., SkyPilot catalog commit (date not recorded), us-east-1 on-demand; it predates the June 2025 AWS P4/P5 price cut, so P-family prices are upper bounds (notes.md 4.1) ; GPU: https://aws.amazon.com/blogs/compute/amazon-ec2-dl1-instances-deep-dive/ (32 GB HBM2 per Gaudi accelerator; bandwidth and compute not found, left 0; not in gpus.csv) ; First-generation Gaudi; per-accelerator memory not captured"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 13.10904 USD/h (an older SkyPilot catalog); GPU: https://aws.amazon.com/blogs/compute/amazon-ec2-dl1-instances-deep-dive/ (32 GB HBM2 per Gaudi accelerator; bandwidth and compute not found, left 0; not in gpus.csv) ; First-generation Gaudi; per-accelerator memory not captured"
         ),
-        date: "2025 approx.",
+        date: "2025-11",
+    },
+    Device {
+        id: "aws-p5.4xlarge",
+        aliases: &["p5.4xlarge"],
+        name: "AWS p5.4xlarge (1x H100 SXM5 80GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 1,
+        memory_mib: 81920,
+        compute_capability: 90,
+        bandwidth_gbs: 3350.0,
+        fp16_tflops: 989.4,
+        fp8_tflops: 1978.9,
+        int8_tops: 1978.9,
+        tdp_w: 700.0,
+        price_usd: 0.0,
+        usd_per_hour: 6.88,
+        host_ram_gib: 256.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); single-GPU P5 (GA 2025-08) ; GPU numbers from the h100-sxm row"
+        ),
+        date: "2026-01",
+    },
+    Device {
+        id: "aws-p6-b200.48xlarge",
+        aliases: &["p6-b200.48xlarge"],
+        name: "AWS p6-b200.48xlarge (8x B200 180GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 8,
+        memory_mib: 183359,
+        compute_capability: 100,
+        bandwidth_gbs: 8000.0,
+        fp16_tflops: 2250.0,
+        fp8_tflops: 4500.0,
+        int8_tops: 4500.0,
+        tdp_w: 1000.0,
+        price_usd: 0.0,
+        usd_per_hour: 113.9328,
+        host_ram_gib: 2048.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); catalog GPU mem 183359 MiB (~179 GiB) ; GPU numbers from the b200 row"
+        ),
+        date: "2026-01",
+    },
+    Device {
+        id: "aws-g7e.2xlarge",
+        aliases: &["g7e.2xlarge"],
+        name: "AWS g7e.2xlarge (1x RTX PRO 6000 Blackwell 96GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 1,
+        memory_mib: 98304,
+        compute_capability: 120,
+        bandwidth_gbs: 1792.0,
+        fp16_tflops: 503.8,
+        fp8_tflops: 0.0,
+        int8_tops: 1007.6,
+        tdp_w: 600.0,
+        price_usd: 0.0,
+        usd_per_hour: 3.36312,
+        host_ram_gib: 64.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); catalog name 'RTX PRO Server 6000'; only us-east-1/us-east-2 in this snapshot ; GPU numbers from the rtx-pro-6000-blackwell row"
+        ),
+        date: "2026-01",
+    },
+    Device {
+        id: "aws-g7e.12xlarge",
+        aliases: &["g7e.12xlarge"],
+        name: "AWS g7e.12xlarge (2x RTX PRO 6000 Blackwell 96GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 2,
+        memory_mib: 98304,
+        compute_capability: 120,
+        bandwidth_gbs: 1792.0,
+        fp16_tflops: 503.8,
+        fp8_tflops: 0.0,
+        int8_tops: 1007.6,
+        tdp_w: 600.0,
+        price_usd: 0.0,
+        usd_per_hour: 8.28608,
+        host_ram_gib: 512.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01) ; GPU numbers from the rtx-pro-6000-blackwell row"
+        ),
+        date: "2026-01",
+    },
+    Device {
+        id: "aws-g7e.24xlarge",
+        aliases: &["g7e.24xlarge"],
+        name: "AWS g7e.24xlarge (4x RTX PRO 6000 Blackwell 96GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 4,
+        memory_mib: 98304,
+        compute_capability: 120,
+        bandwidth_gbs: 1792.0,
+        fp16_tflops: 503.8,
+        fp8_tflops: 0.0,
+        int8_tops: 1007.6,
+        tdp_w: 600.0,
+        price_usd: 0.0,
+        usd_per_hour: 16.57216,
+        host_ram_gib: 1024.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01) ; GPU numbers from the rtx-pro-6000-blackwell row"
+        ),
+        date: "2026-01",
+    },
+    Device {
+        id: "aws-g7e.48xlarge",
+        aliases: &["g7e.48xlarge"],
+        name: "AWS g7e.48xlarge (8x RTX PRO 6000 Blackwell 96GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 8,
+        memory_mib: 98304,
+        compute_capability: 120,
+        bandwidth_gbs: 1792.0,
+        fp16_tflops: 503.8,
+        fp8_tflops: 0.0,
+        int8_tops: 1007.6,
+        tdp_w: 600.0,
+        price_usd: 0.0,
+        usd_per_hour: 33.14432,
+        host_ram_gib: 2048.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01) ; GPU numbers from the rtx-pro-6000-blackwell row"
+        ),
+        date: "2026-01",
     },
     Device {
         id: "gcp-g2-standard-4",
@@ -5106,9 +5238,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.70683,
         host_ram_gib: 16.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.14679 + 0.56004"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); L4 0.56004 + host 0.14679 (host derived linearly from g2-standard-12/16/24/32 host rows) ; earlier: 0.70683 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.14679 + 0.56004"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-g2-standard-8",
@@ -5125,12 +5257,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 242.5,
         tdp_w: 72.0,
         price_usd: 0.0,
-        usd_per_hour: 0.85362,
+        usd_per_hour: 0.85363,
         host_ram_gib: 32.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.29358 + 0.56004"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); L4 0.56004 + host 0.29359 (host derived linearly) ; earlier: 0.85362 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.29358 + 0.56004"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-g2-standard-24",
@@ -5150,9 +5282,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.00083,
         host_ram_gib: 96.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.88075 + 2 x 0.56004 (multi-GPU price computed as count x 1-GPU price)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); 2x L4 1.12008 + host 0.88075 ; earlier: 2.00083 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.88075 + 2 x 0.56004 (multi-GPU price computed as count x 1-GPU price)"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-g2-standard-48",
@@ -5169,12 +5301,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 242.5,
         tdp_w: 72.0,
         price_usd: 0.0,
-        usd_per_hour: 4.00166,
+        usd_per_hour: 4.00167,
         host_ram_gib: 192.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.7615 + 4 x 0.56004 (computed)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); 4x L4 2.24016 + host 1.76151 (host derived linearly) ; earlier: 4.00166 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.7615 + 4 x 0.56004 (computed)"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-g2-standard-96",
@@ -5191,12 +5323,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 242.5,
         tdp_w: 72.0,
         price_usd: 0.0,
-        usd_per_hour: 8.00333,
+        usd_per_hour: 8.00334,
         host_ram_gib: 384.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 3.52301 + 8 x 0.56004 (computed)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); 8x L4 4.48032 + host 3.52302 (host derived linearly) ; earlier: 8.00333 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 3.52301 + 8 x 0.56004 (computed)"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-a2-highgpu-1g",
@@ -5216,9 +5348,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.67339,
         host_ram_gib: 85.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.73948 + 2.93391"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 2.93391 + host 0.73948 ; earlier: 3.67339 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.73948 + 2.93391"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-a2-highgpu-2g",
@@ -5238,9 +5370,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 7.34677,
         host_ram_gib: 170.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.47895 + 2 x 2.93391 (computed)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 5.86782 + host 1.47895 ; earlier: 7.34677 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.47895 + 2 x 2.93391 (computed)"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-a2-highgpu-4g",
@@ -5260,9 +5392,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 14.69354,
         host_ram_gib: 340.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 2.95791 + 11.73563"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 11.73563 + host 2.95791 ; earlier: 14.69354 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 2.95791 + 11.73563"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-a2-highgpu-8g",
@@ -5282,9 +5414,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 29.38708,
         host_ram_gib: 680.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 5.91582 + 23.47126"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 23.47126 + host 5.91582 ; earlier: 29.38708 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 5.91582 + 23.47126"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-a2-ultragpu-1g",
@@ -5301,12 +5433,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 400.0,
         price_usd: 0.0,
-        usd_per_hour: 2.94582,
+        usd_per_hour: 5.52382,
         host_ram_gib: 170.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.09962 + 1.8462. SUSPICIOUS: the us-central1 A100-80GB GPU price (1.8462) is lower than the A100-40GB price; us-east4 is 2.07937 and other regions up to 4.85"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east5, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 4.4242 + host 1.09962. CAUTION: us-central1 row shows GPU 1.8462 (below its own spot 1.964) -> catalog mixes SKUs (likely DWS/flex); us-central1 total would be 2.94582 ; earlier: 2.94582 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.09962 + 1.8462. SUSPICIOUS: the us-central1 A100-80GB GPU price (1.8462) is lower than the A100-40GB price; us-east4 is 2.07937 and other regions up to 4.85"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-a2-ultragpu-8g",
@@ -5323,12 +5455,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 400.0,
         price_usd: 0.0,
-        usd_per_hour: 23.56656,
+        usd_per_hour: 44.19056,
         host_ram_gib: 1360.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 8.79698 + 14.76958. SUSPICIOUS (see a2-ultragpu-1g)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east5, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 35.39358 + host 8.79698. CAUTION: us-central1 GPU row 14.76958 (total 23.56656) looks like a non-on-demand SKU ; earlier: 23.56656 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 8.79698 + 14.76958. SUSPICIOUS (see a2-ultragpu-1g)"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-a3-highgpu-8g",
@@ -5348,9 +5480,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 87.83247,
         host_ram_gib: 1872.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 78.37241. The us-central1 H100x8 row (33.60609) looks like a discounted/DWS-type SKU and is not used"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east4, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 78.37241 + host 9.46006 (host value of same-shape a3-megagpu/edgegpu rows). CAUTION: us-central1 GPU row 33.60609 (4.20076/GPU) looks like DWS/flex SKU -> 43.07 ; earlier: 87.83247 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 78.37241. The us-central1 H100x8 row (33.60609) looks like a discounted/DWS-type SKU and is not used"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-a3-megagpu-8g",
@@ -5367,12 +5499,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1978.9,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 92.2143,
+        usd_per_hour: 92.21427,
         host_ram_gib: 1872.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 82.75424"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 82.75421 + host 9.46006; other regions list 35.39149 (other SKU) ; earlier: 92.2143 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 82.75424"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-a3-ultragpu-8g",
@@ -5392,9 +5524,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 86.75992,
         host_ram_gib: 2952.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h200-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 12.266 + 74.49392 (some other regions list H200x8 at 36.60258, which is inconsistent)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 74.49392 + host 12.266; some regions list 36.60258 (other SKU) ; earlier: 86.75992 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h200-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 12.266 + 74.49392 (some other regions list H200x8 at 36.60258, which is inconsistent)"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
     },
     Device {
         id: "gcp-b200x8-gpu-only",
@@ -5403,7 +5535,7 @@ pub static DEVICES: &[Device] = &[
         kind: DeviceKind::Cloud,
         vendor: "NVIDIA",
         count: 8,
-        memory_mib: 196608,
+        memory_mib: 183359,
         compute_capability: 100,
         bandwidth_gbs: 8000.0,
         fp16_tflops: 2250.0,
@@ -5414,9 +5546,31 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 90.216,
         host_ram_gib: 0.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/017e2502fb63c7a28757acd94002b2d6099d3e3d/catalogs/v7/gcp/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the b200 row of gpus.csv ; GPU part only; the host VM (a4 family) price is missing from this catalog commit, so the real total is higher"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); B200 x8 GPU row; a4-highgpu-8g host row is 0.0 (bundled). Some regions (us-east4, us-west2/3) list 64.44 (other SKU) ; earlier: 90.216 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the b200 row of gpus.csv ; GPU part only; the host VM (a4 family) price is missing from this catalog commit, so the real total is higher"
         ),
-        date: "2025 approx.",
+        date: "2025-10",
+    },
+    Device {
+        id: "gcp-g4-standard-48",
+        aliases: &["g4-standard-48"],
+        name: "GCP g4-standard-48 (1x RTX PRO 6000 Blackwell 96GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 1,
+        memory_mib: 98304,
+        compute_capability: 120,
+        bandwidth_gbs: 1792.0,
+        fp16_tflops: 503.8,
+        fp8_tflops: 0.0,
+        int8_tops: 1007.6,
+        tdp_w: 600.0,
+        price_usd: 0.0,
+        usd_per_hour: 4.49993,
+        host_ram_gib: 180.0,
+        source: src!(
+            "github.com/skypilot-org/skypilot/pull/10533 (quotes catalog v8: host 3.40428 + GPU 1.09565) ; on-demand price, us-west1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-08) ; GPU numbers from the rtx-pro-6000-blackwell row"
+        ),
+        date: "2026-08",
     },
     Device {
         id: "azure-nc4as-t4-v3",
@@ -5741,12 +5895,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 261.0,
         tdp_w: 260.0,
         price_usd: 0.0,
-        usd_per_hour: 0.5,
+        usd_per_hour: 0.69,
         host_ram_gib: 46.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU: https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (24 GB GDDR6, 672 GB/s, FP32 16.31 TFLOPS used as fp16 since the tensor rate was not captured, TDP 260 W; not in gpus.csv) ; tensor rates (dense): NVIDIA Turing Architecture In-Depth (NVIDIA Technical Blog, 2018, text of the Turing whitepaper; full table read in stored copy) https://developer.nvidia.com/blog/nvidia-turing-architecture-in-depth/"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 0.5 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU: https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (24 GB GDDR6, 672 GB/s, FP32 16.31 TFLOPS used as fp16 since the tensor rate was not captured, TDP 260 W; not in gpus.csv) ; tensor rates (dense): NVIDIA Turing Architecture In-Depth (NVIDIA Technical Blog, 2018, text of the Turing whitepaper; full table read in stored copy) https://developer.nvidia.com/blog/nvidia-turing-architecture-in-depth/"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-1x-a6000",
@@ -5763,12 +5917,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 309.7,
         tdp_w: 300.0,
         price_usd: 0.0,
-        usd_per_hour: 0.8,
+        usd_per_hour: 1.09,
         host_ram_gib: 100.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 0.8 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-2x-a6000",
@@ -5785,12 +5939,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 309.7,
         tdp_w: 300.0,
         price_usd: 0.0,
-        usd_per_hour: 1.6,
+        usd_per_hour: 2.18,
         host_ram_gib: 200.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 1.6 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-4x-a6000",
@@ -5807,12 +5961,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 309.7,
         tdp_w: 300.0,
         price_usd: 0.0,
-        usd_per_hour: 3.2,
+        usd_per_hour: 4.36,
         host_ram_gib: 400.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 3.2 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-1x-a10",
@@ -5829,12 +5983,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 250.0,
         tdp_w: 0.0,
         price_usd: 0.0,
-        usd_per_hour: 0.75,
+        usd_per_hour: 1.29,
         host_ram_gib: 200.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a10 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 0.75 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a10 row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-1x-a100",
@@ -5851,12 +6005,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 400.0,
         price_usd: 0.0,
-        usd_per_hour: 1.29,
+        usd_per_hour: 1.99,
         host_ram_gib: 200.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; gpu_1x_a100_sxm4 has the same spec and price"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 1.29 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; gpu_1x_a100_sxm4 has the same spec and price"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-2x-a100",
@@ -5873,12 +6027,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 400.0,
         price_usd: 0.0,
-        usd_per_hour: 2.58,
+        usd_per_hour: 3.98,
         host_ram_gib: 400.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 2.58 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-4x-a100",
@@ -5895,12 +6049,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 400.0,
         price_usd: 0.0,
-        usd_per_hour: 5.16,
+        usd_per_hour: 7.96,
         host_ram_gib: 800.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 5.16 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-8x-a100",
@@ -5917,12 +6071,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 400.0,
         price_usd: 0.0,
-        usd_per_hour: 10.32,
+        usd_per_hour: 15.92,
         host_ram_gib: 1800.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 10.32 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-8x-a100-80gb-sxm4",
@@ -5939,12 +6093,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 400.0,
         price_usd: 0.0,
-        usd_per_hour: 14.32,
+        usd_per_hour: 22.32,
         host_ram_gib: 1800.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 14.32 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-1x-h100-pcie",
@@ -5961,12 +6115,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1513.0,
         tdp_w: 350.0,
         price_usd: 0.0,
-        usd_per_hour: 2.49,
+        usd_per_hour: 3.29,
         host_ram_gib: 200.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-pcie row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 2.49 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-pcie row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-1x-h100-sxm5",
@@ -5983,12 +6137,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1978.9,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 3.29,
+        usd_per_hour: 4.29,
         host_ram_gib: 225.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 3.29 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-2x-h100-sxm5",
@@ -6005,12 +6159,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1978.9,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 6.38,
+        usd_per_hour: 8.38,
         host_ram_gib: 450.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 6.38 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-4x-h100-sxm5",
@@ -6027,12 +6181,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1978.9,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 12.36,
+        usd_per_hour: 16.36,
         host_ram_gib: 900.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 12.36 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-8x-h100-sxm5",
@@ -6049,12 +6203,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1978.9,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 23.92,
+        usd_per_hour: 31.92,
         host_ram_gib: 1800.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 23.92 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-1x-gh200",
@@ -6071,12 +6225,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 0.0,
         tdp_w: 1000.0,
         price_usd: 0.0,
-        usd_per_hour: 1.49,
+        usd_per_hour: 2.29,
         host_ram_gib: 432.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the gh200 row of gpus.csv ; 98304 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 1.49 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the gh200 row of gpus.csv ; 98304 MiB per GPU as reported"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
     },
     Device {
         id: "lambda-gpu-8x-v100",
@@ -6093,12 +6247,56 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 0.0,
         tdp_w: 300.0,
         price_usd: 0.0,
-        usd_per_hour: 4.4,
+        usd_per_hour: 6.32,
         host_ram_gib: 448.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the v100-sxm2-16gb row of gpus.csv (gpus.csv: GPU in Lambda gpu_8x_v100)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 4.4 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the v100-sxm2-16gb row of gpus.csv (gpus.csv: GPU in Lambda gpu_8x_v100)"
         ),
-        date: "2024 approx.",
+        date: "2025-12",
+    },
+    Device {
+        id: "lambda-gpu-1x-b200-sxm6",
+        aliases: &["gpu_1x_b200_sxm6"],
+        name: "Lambda gpu_1x_b200_sxm6 (1x B200 180GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 1,
+        memory_mib: 183359,
+        compute_capability: 100,
+        bandwidth_gbs: 8000.0,
+        fp16_tflops: 2250.0,
+        fp8_tflops: 4500.0,
+        int8_tops: 4500.0,
+        tdp_w: 1000.0,
+        price_usd: 0.0,
+        usd_per_hour: 6.99,
+        host_ram_gib: 360.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); no H200 instances in this Lambda snapshot ; GPU numbers from the b200 row"
+        ),
+        date: "2025-12",
+    },
+    Device {
+        id: "lambda-gpu-8x-b200-sxm6",
+        aliases: &["gpu_8x_b200_sxm6"],
+        name: "Lambda gpu_8x_b200_sxm6 (8x B200 180GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 8,
+        memory_mib: 183359,
+        compute_capability: 100,
+        bandwidth_gbs: 8000.0,
+        fp16_tflops: 2250.0,
+        fp8_tflops: 4500.0,
+        int8_tops: 4500.0,
+        tdp_w: 1000.0,
+        price_usd: 0.0,
+        usd_per_hour: 53.52,
+        host_ram_gib: 2900.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); no H200 instances in this Lambda snapshot ; GPU numbers from the b200 row"
+        ),
+        date: "2025-12",
     },
     Device {
         id: "runpod-1x-a100-80gb",
@@ -6115,12 +6313,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 624.0,
         tdp_w: 300.0,
         price_usd: 0.0,
-        usd_per_hour: 1.64,
+        usd_per_hour: 1.39,
         host_ram_gib: 80.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the a100-pcie-80gb row of gpus.csv ; spot 1.19"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/01acdfd419ce5afae1289ff14825b893ced0c196/catalogs/v8/runpod/vms.csv ; on-demand price, all zones (US e.g. US-TX-1), read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); skypilot issue #7311 (2025-09-22) showed 1.64 ; earlier: 1.64 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the a100-pcie-80gb row of gpus.csv ; spot 1.19"
         ),
-        date: "n.d.",
+        date: "2025-12",
     },
     Device {
         id: "runpod-1x-a100-80gb-sxm",
@@ -6181,12 +6379,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1979.0,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 3.99,
+        usd_per_hour: 3.59,
         host_ram_gib: 141.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv ; spot 3.59"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived: 2x row 7.18 /2; 2x..5x rows exactly linear. RunPod catalog column order is SpotPrice,Price; value here = Price (on-demand, Secure Cloud) ; earlier: 3.99 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv ; spot 3.59"
         ),
-        date: "n.d.",
+        date: "2025-12",
     },
     Device {
         id: "runpod-8x-h200-sxm",
@@ -6203,12 +6401,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1979.0,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 31.92,
+        usd_per_hour: 28.72,
         host_ram_gib: 1128.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived 8x3.59 (linear pricing seen for 2x-5x) ; earlier: 31.92 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv"
         ),
-        date: "n.d.",
+        date: "2025-12",
     },
     Device {
         id: "runpod-8x-h100-sxm",
@@ -6225,12 +6423,12 @@ pub static DEVICES: &[Device] = &[
         int8_tops: 1978.9,
         tdp_w: 700.0,
         price_usd: 0.0,
-        usd_per_hour: 23.92,
+        usd_per_hour: 21.52,
         host_ram_gib: 640.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the h100-sxm row of gpus.csv ; spot 21.52"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived 8x2.69 (2x 5.38, 3x 8.07, 4x 10.76, 5x 13.45 read) ; earlier: 23.92 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the h100-sxm row of gpus.csv ; spot 21.52"
         ),
-        date: "n.d.",
+        date: "2025-12",
     },
     Device {
         id: "runpod-1x-l4",
@@ -6272,9 +6470,9 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.14,
         host_ram_gib: 48.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l40 row of gpus.csv"
+            "github.com/skypilot-org/skypilot/issues/7311 (sky show-gpus output) ; on-demand price, CA/US, read 2026-12-06 from the catalog snapshot (snapshot about 2025-09); 2x_L40 2.28 /2 ; earlier: 1.14 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the l40 row of gpus.csv"
         ),
-        date: "n.d.",
+        date: "2025-09",
     },
     Device {
         id: "runpod-1x-l40s",
@@ -6385,5 +6583,115 @@ pub static DEVICES: &[Device] = &[
             "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-4090 row of gpus.csv ; spot 0.34"
         ),
         date: "n.d.",
+    },
+    Device {
+        id: "runpod-1x-h100-sxm",
+        aliases: &["1x_h100-sxm_secure"],
+        name: "RunPod 1x_H100-SXM_SECURE (1x H100 SXM 80GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 1,
+        memory_mib: 81920,
+        compute_capability: 90,
+        bandwidth_gbs: 3350.0,
+        fp16_tflops: 989.4,
+        fp8_tflops: 1978.9,
+        int8_tops: 1978.9,
+        tdp_w: 700.0,
+        price_usd: 0.0,
+        usd_per_hour: 2.69,
+        host_ram_gib: 125.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived from 2x row 5.38; spot 1.75/GPU ; GPU numbers from the h100-sxm row"
+        ),
+        date: "2025-12",
+    },
+    Device {
+        id: "runpod-1x-h100-pcie",
+        aliases: &["1x_h100_secure"],
+        name: "RunPod 1x_H100_SECURE (1x H100 PCIe 80GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 1,
+        memory_mib: 81920,
+        compute_capability: 90,
+        bandwidth_gbs: 2000.0,
+        fp16_tflops: 756.0,
+        fp8_tflops: 1513.0,
+        int8_tops: 1513.0,
+        tdp_w: 350.0,
+        price_usd: 0.0,
+        usd_per_hour: 2.39,
+        host_ram_gib: 176.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); spot 1.25 ; GPU numbers from the h100-pcie row"
+        ),
+        date: "2025-12",
+    },
+    Device {
+        id: "runpod-1x-b200",
+        aliases: &["1x_b200_secure"],
+        name: "RunPod 1x_B200_SECURE (1x B200 180GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 1,
+        memory_mib: 183359,
+        compute_capability: 100,
+        bandwidth_gbs: 8000.0,
+        fp16_tflops: 2250.0,
+        fp8_tflops: 4500.0,
+        int8_tops: 4500.0,
+        tdp_w: 1000.0,
+        price_usd: 0.0,
+        usd_per_hour: 5.69,
+        host_ram_gib: 180.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived: 8x 45.52/8 (6x 34.14, 7x 39.83 also linear); spot 3.59/GPU ; GPU numbers from the b200 row"
+        ),
+        date: "2025-12",
+    },
+    Device {
+        id: "runpod-8x-b200",
+        aliases: &["8x_b200_secure"],
+        name: "RunPod 8x_B200_SECURE (8x B200 180GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 8,
+        memory_mib: 183359,
+        compute_capability: 100,
+        bandwidth_gbs: 8000.0,
+        fp16_tflops: 2250.0,
+        fp8_tflops: 4500.0,
+        int8_tops: 4500.0,
+        tdp_w: 1000.0,
+        price_usd: 0.0,
+        usd_per_hour: 45.52,
+        host_ram_gib: 1440.0,
+        source: src!(
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12) ; GPU numbers from the b200 row"
+        ),
+        date: "2025-12",
+    },
+    Device {
+        id: "runpod-1x-rtxpro6000",
+        aliases: &["1x_rtxpro6000_secure"],
+        name: "RunPod 1x_RTXPRO6000_SECURE (1x RTX PRO 6000 Blackwell 96GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 1,
+        memory_mib: 98304,
+        compute_capability: 120,
+        bandwidth_gbs: 1792.0,
+        fp16_tflops: 503.8,
+        fp8_tflops: 0.0,
+        int8_tops: 1007.6,
+        tdp_w: 600.0,
+        price_usd: 0.0,
+        usd_per_hour: 1.84,
+        host_ram_gib: 125.0,
+        source: src!(
+            "github.com/skypilot-org/skypilot/pull/8721 (sky show-gpus output, 2026-01-28) ; on-demand price, CA, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); spot 1.19 ; GPU numbers from the rtx-pro-6000-blackwell row"
+        ),
+        date: "2026-01",
     },
 ];
