@@ -21,7 +21,7 @@ use crate::scenario::{ModelSource, Scenario};
 pub const DATA: &str = include_str!("../data/measured.tsv");
 
 /// The header line the data must start with (after its comments).
-const HEADER: &str = "model\tweights\truntime\tdevices\thardware\tphase\tprompt\tgenerated\tbatch\ttokens_per_s\tbuild\tdate\tsource\tubatch";
+const HEADER: &str = "model\tweights\truntime\tdevices\thardware\tphase\tprompt\tgenerated\tbatch\ttokens_per_s\tbuild\tdate\tsource\tubatch\tgpus";
 
 /// Which speed was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +73,8 @@ pub struct Measurement {
     pub source: &'static str,
     /// llama.cpp's micro-batch (`-ub`) when the source set it (`None`: the default).
     pub ubatch: Option<u64>,
+    /// GPUs the model was split over (tensor parallelism for vLLM and SGLang); 1 for one device.
+    pub gpus: u64,
 }
 
 impl Measurement {
@@ -106,7 +108,7 @@ impl Measurement {
             context: (self.prompt + self.generated).max(1),
             batch: self.batch.max(1),
             device: Some(DeviceChoice::Catalog(device.into())),
-            gpus: 1,
+            gpus: self.gpus.max(1),
             mode: crate::training::Mode::Inference,
             ..base.clone()
         }
@@ -137,8 +139,8 @@ fn bad(line: usize, why: &str) -> Error {
 
 fn row(i: usize, line: &'static str) -> Result<Measurement> {
     let f: Vec<&'static str> = line.split('\t').collect();
-    if f.len() != 14 {
-        return Err(bad(i, "not 14 tab-separated fields"));
+    if f.len() != 15 {
+        return Err(bad(i, "not 15 tab-separated fields"));
     }
     let num = |s: &str| s.parse::<u64>().map_err(|_| bad(i, "a token count is not a whole number"));
     let model = crate::catalog::model(f[0]).map_err(|_| bad(i, "unknown model"))?.id;
@@ -177,6 +179,13 @@ fn row(i: usize, line: &'static str) -> Result<Measurement> {
         ubatch: match f[13] {
             "-" => None,
             n => Some(num(n)?),
+        },
+        gpus: match f[14] {
+            "-" => 1,
+            n => num(n)
+                .ok()
+                .filter(|g| (1..=crate::scenario::MAX_GPUS).contains(g))
+                .ok_or_else(|| bad(i, "gpus is not a GPU count"))?,
         },
     })
 }
@@ -218,7 +227,8 @@ pub fn for_scenario(s: &Scenario, format: WeightFormat) -> Result<Vec<Beside>> {
     };
     for (i, line) in data_lines()?.filter(|(_, l)| candidate(l)) {
         let m = row(i, line)?;
-        if m.weights != format {
+        // A measurement over several GPUs stands beside a scenario over as many.
+        if m.weights != format || m.gpus != s.gpus.max(1) {
             continue;
         }
         let at = m.scenario(s, device);

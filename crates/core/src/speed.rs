@@ -89,6 +89,28 @@ pub fn decode_efficiency(runtime: Runtime, class: Class) -> (f64, f64) {
     }
 }
 
+/// Seconds one tensor-parallel all-reduce of a decode step adds on NVIDIA GPUs (two per layer:
+/// after attention and after the MLP), fitted on published single-request decode of dense 70B
+/// models with vLLM and SGLang (Llama-3.3-70B FP8 on 2×H100, NIM 1.8: 18.58 ms per token;
+/// Qwen2.5-72B on 2×H100: 30.9 ms; Llama-3.1-70B on 8×A100, SGLang: 18.6 ms): 25 µs.
+pub const TP_ALL_REDUCE_S: f64 = 15e-6;
+
+/// Seconds a mixture-of-experts layer adds to a decode step in vLLM and SGLang on NVIDIA GPUs
+/// (routing, top-k, the fused expert kernels' launches and their small-matrix inefficiency),
+/// fitted on published single-request decode at concurrency 1 (SGLang cookbook, TensorRT-LLM and
+/// vLLM posts, 2025–2026: DeepSeek-R1 on 8×B200 9.16 ms per token, Kimi-K2.5 on 8×H200 9.22 ms,
+/// Qwen3-235B on 8×B200 10.1 ms, MiniMax-M2.5 on 8×H100 8.05 ms, gpt-oss-120b on 8×B200 2.31 ms,
+/// Gemma 4 26B-A4B on one H200 5.6 ms): 60 µs per MoE layer.
+pub const MOE_LAYER_S: f64 = 60e-6;
+
+/// The same on AMD Instinct GPUs with vLLM and SGLang (ROCm), fitted on DeepSeek-V3.1 on
+/// 8×MI300X (SGLang 0.5.7: 23.8 ms per token) and Qwen3-Coder-480B FP8 on 8×MI300X (17.1 ms):
+/// 250 µs per MoE layer, and 40 µs per all-reduce (Llama-3.1-405B FP8 on 8×MI300X, vLLM: 27.8 ms
+/// per token with the prompt).
+pub const MOE_LAYER_INSTINCT_S: f64 = 250e-6;
+/// [`TP_ALL_REDUCE_S`] on AMD Instinct.
+pub const TP_ALL_REDUCE_INSTINCT_S: f64 = 45e-6;
+
 /// Bytes per second of weights copied from system RAM to a GPU (transformers' offloaded layers):
 /// PCIe 4.0 ×16 carries 31.5 GB/s each way, and pageable copies reach about 80% of it.
 pub const PCIE_STREAM_BYTES_PER_S: f64 = 25e9;
@@ -231,8 +253,19 @@ pub fn inference_speed(
     let t_weights = reads.weights_device / (device_bw * eff);
     let t_kv = reads.kv_device / (device_bw * eff);
     let t_host = (reads.weights_host + reads.kv_host) / host_bw;
-    let sync = if tp { layers * 2.0 * 20e-6 } else { 0.0 };
-    let t_latency = layers * layer_latency + sync;
+    // Serving engines: each tensor-parallel layer synchronises twice, and each mixture-of-experts
+    // layer routes and launches its experts (fitted on published single-request decode).
+    let serving = class == Class::Gpu && matches!(e.runtime, Runtime::Vllm | Runtime::Sglang);
+    let (all_reduce, moe_layer) = if serving && cap.amd_instinct {
+        (TP_ALL_REDUCE_INSTINCT_S, MOE_LAYER_INSTINCT_S)
+    } else if serving {
+        (TP_ALL_REDUCE_S, MOE_LAYER_S)
+    } else {
+        (20e-6, 0.0)
+    };
+    let sync = if tp { layers * 2.0 * all_reduce } else { 0.0 };
+    let moe_layers = arch.map_or(0, |a| a.moe_layers()) as f64;
+    let t_latency = layers * layer_latency + sync + moe_layers * moe_layer;
     let decode_time = t_weights + t_kv + t_host + t_latency;
     let decode = if decode_time > 0.0 { 1.0 / decode_time } else { 0.0 };
     let decode_limit = largest(&[
