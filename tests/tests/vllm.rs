@@ -183,10 +183,10 @@ fn sglang_budget_follows_its_server_arguments() {
     };
     let e = estimate(&s).unwrap();
     let b = e.sglang.as_ref().unwrap();
-    // 80 GiB card: 512 + 8192 × 1.5 + 256 × 2 + 1/8 × 1024 = 13,440 MiB reserved.
-    assert_eq!(b.heuristic_reserve.get(), 13_440 << 20);
+    // 80 GiB card: 512 + 8192 × 1.5 + 256 × 2 + 1/8 × 1024 + 58 prefill graphs × 8 = 13,904 MiB.
+    assert_eq!(b.heuristic_reserve.get(), 13_904 << 20);
     assert_eq!((b.chunked_prefill_size, b.cuda_graph_max_bs), (8192, 256));
-    assert!((b.mem_fraction_static - 0.836).abs() < 1e-9, "{}", b.mem_fraction_static);
+    assert!((b.mem_fraction_static - 0.830).abs() < 1e-9, "{}", b.mem_fraction_static);
     // The pool: free × fraction − weights, in tokens of 128 KiB.
     assert_eq!(b.cell_size, 32 * 2 * 8 * 128 * 2);
     assert_eq!(b.pool, b.free_at_start.get() as i64 - b.weights.get() as i64 - b.dynamic.get() as i64);
@@ -209,6 +209,69 @@ fn sglang_budget_follows_its_server_arguments() {
         p.max_total_num_tokens <= b.max_total_num_tokens
             && p.max_total_num_tokens + 64 > b.max_total_num_tokens
     );
+}
+
+/// SGLang 0.5.23's hybrid pools (`HybridSWAPoolConfigurator`, `_handle_max_mamba_cache`):
+/// gpt-oss's sliding layers get 0.8 of the full layers' tokens, Gemma 3 stays one pool, and
+/// Qwen3-Next's Mamba slots take `0.9/1.9` of the pool before its attention layers get the rest.
+#[test]
+fn sglang_hybrid_pools_follow_its_configurators() {
+    use headroom_core::sglang::SglangOptions;
+    let at = |model: &str, gpus: u64, context: u64, o: SglangOptions| {
+        let s = Scenario {
+            context,
+            gpus,
+            runtime: Some(Runtime::Sglang),
+            sglang: o,
+            device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+            ..Scenario::catalog(model)
+        };
+        estimate(&s).unwrap().sglang.unwrap()
+    };
+    // gpt-oss-120b: 18 full and 18 sliding layers of 8 × (64 + 64) × 2 = 2,048 bytes per token.
+    let b = at("gpt-oss-120b", 1, 131_072, SglangOptions::default());
+    let (swa_tokens, swa_cell) = b.swa.unwrap();
+    assert_eq!((b.cell_size, swa_cell), (36_864, 36_864));
+    assert_eq!(b.max_total_num_tokens, (b.pool as f64 / (36_864.0 + 0.8 * 36_864.0)) as u64);
+    assert_eq!(swa_tokens, (b.max_total_num_tokens as f64 * 0.8) as u64);
+    let lines = b.log_lines().join("\n");
+    assert!(
+        lines.contains(&format!(
+            "full_layer_tokens={}, swa_layer_tokens={swa_tokens}",
+            b.max_total_num_tokens
+        ))
+    );
+    // Asked otherwise: one pool over all 36 layers.
+    let one = at(
+        "gpt-oss-120b",
+        1,
+        131_072,
+        SglangOptions { disable_hybrid_swa_memory: true, ..Default::default() },
+    );
+    assert!(one.swa.is_none() && one.cell_size == 73_728);
+    // Gemma 3 is not in SGLang's hybrid list: every layer at full length.
+    assert!(at("gemma-3-12b", 1, 32_768, SglangOptions::default()).swa.is_none());
+    // Qwen3-Next at TP 4: 36 Gated DeltaNet layers of (3 × 2,048) BF16 + 8 × 128 × 128 FP32 =
+    // 536,576 bytes each: 19,316,736 bytes a slot; 12 attention layers of one KV head × 512 × 2.
+    let q = at("qwen3-next-80b-a3b", 4, 262_144, SglangOptions::default());
+    let m = q.mamba.clone().unwrap();
+    assert_eq!((m.slot_bytes, m.slots_per_request, q.cell_size), (19_316_736, 5, 12_288));
+    let pool = q.pool as u64;
+    assert_eq!(m.slots, ((pool as f64 * 0.9 / 1.9) as u64 - m.slot_bytes) / m.slot_bytes);
+    assert_eq!(q.max_total_num_tokens, (pool - (m.slots + 1) * m.slot_bytes) / 12_288);
+    assert_eq!(q.max_running_requests, m.slots / 5);
+    assert!(
+        q.log_lines()[0].starts_with(&format!("Mamba Cache is allocated. max_mamba_cache_size: {}", m.slots))
+    );
+    // A fixed slot count is taken as given.
+    let fixed = at(
+        "qwen3-next-80b-a3b",
+        4,
+        262_144,
+        SglangOptions { max_mamba_cache_size: Some(100), ..Default::default() },
+    );
+    assert_eq!(fixed.mamba.unwrap().slots, 100);
+    assert!(fixed.max_total_num_tokens > q.max_total_num_tokens);
 }
 
 proptest! {

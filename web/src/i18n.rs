@@ -96,6 +96,10 @@ ui_text! {
     SglangChunk => "--chunked-prefill-size (0: the card's default)", "--chunked-prefill-size (0 : la valeur de la carte)";
     SglangPage => "--page-size (0: 1)", "--page-size (0 : 1)";
     SglangNoGraph => "--disable-cuda-graph", "--disable-cuda-graph";
+    SglangSwaRatio => "--swa-full-tokens-ratio, % (0: 80%; hybrid sliding-window models)", "--swa-full-tokens-ratio, % (0 : 80 % ; modèles à fenêtre glissante hybrides)";
+    SglangNoSwa => "--disable-hybrid-swa-memory", "--disable-hybrid-swa-memory";
+    SglangMambaRatio => "--mamba-full-memory-ratio, % (0: 90%; hybrid Mamba models)", "--mamba-full-memory-ratio, % (0 : 90 % ; modèles Mamba hybrides)";
+    SglangMambaSlots => "--max-mamba-cache-size (0: from the ratio)", "--max-mamba-cache-size (0 : selon le ratio)";
     SglangAtStart => "SGLang at start: free memory × mem_fraction_static − weights = KV pool", "SGLang au démarrage : mémoire libre × mem_fraction_static − poids = pool KV";
     SglangPoolTokens => "tokens in the pool", "tokens dans le pool";
     VllmAtStart => "vLLM at start", "vLLM au démarrage";

@@ -797,6 +797,21 @@ fn VllmInputs() -> impl IntoView {
             <Toggle id="hr-nocg" label=label_of(lang.get_untracked(), T::SglangNoGraph)
                 checked=Signal::derive(move || s.with(|s| s.sglang.disable_cuda_graph))
                 set=Callback::new(move |v| s.update(|s| s.sglang.disable_cuda_graph = v))/>
+            <CountField id="hr-swa-ratio" label=label_of(lang.get_untracked(), T::SglangSwaRatio)
+                value=Signal::derive(move || s.with(|s| u64::from(s.sglang.swa_full_tokens_ratio.unwrap_or(0)) / 100))
+                set=Callback::new(move |v: u64| s.update(|s| s.sglang.swa_full_tokens_ratio = (v > 0).then_some((v.min(100) * 100) as u32)))
+                min=0 max=100/>
+            <Toggle id="hr-noswa" label=label_of(lang.get_untracked(), T::SglangNoSwa)
+                checked=Signal::derive(move || s.with(|s| s.sglang.disable_hybrid_swa_memory))
+                set=Callback::new(move |v| s.update(|s| s.sglang.disable_hybrid_swa_memory = v))/>
+            <CountField id="hr-mamba-ratio" label=label_of(lang.get_untracked(), T::SglangMambaRatio)
+                value=Signal::derive(move || s.with(|s| u64::from(s.sglang.mamba_full_memory_ratio.unwrap_or(0)) / 100))
+                set=Callback::new(move |v: u64| s.update(|s| s.sglang.mamba_full_memory_ratio = (v > 0).then_some((v.min(100) * 100) as u32)))
+                min=0 max=100/>
+            <CountField id="hr-mamba-slots" label=label_of(lang.get_untracked(), T::SglangMambaSlots)
+                value=Signal::derive(move || s.with(|s| s.sglang.max_mamba_cache_size.unwrap_or(0)))
+                set=Callback::new(move |v: u64| s.update(|s| s.sglang.max_mamba_cache_size = (v > 0).then_some(v)))
+                min=0 max=headroom_core::sglang::MAX_SGLANG/>
         </details>
     }
 }

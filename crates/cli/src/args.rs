@@ -367,6 +367,22 @@ pub struct ScenarioArgs {
     #[arg(long)]
     pub disable_cuda_graph: bool,
 
+    /// SGLang: sliding-window tokens per full-attention token in a hybrid model's pools [default: 0.8].
+    #[arg(long, value_name = "RATIO")]
+    pub swa_full_tokens_ratio: Option<f64>,
+
+    /// SGLang: one pool over every layer at full length for hybrid sliding-window models.
+    #[arg(long)]
+    pub disable_hybrid_swa_memory: bool,
+
+    /// SGLang: Mamba-state bytes per full-attention KV byte in a hybrid Mamba model [default: 0.9].
+    #[arg(long, value_name = "RATIO")]
+    pub mamba_full_memory_ratio: Option<f64>,
+
+    /// SGLang: Mamba state slots [default: from --mamba-full-memory-ratio].
+    #[arg(long, value_name = "N")]
+    pub max_mamba_cache_size: Option<u64>,
+
     /// What to estimate: inference, full (fine-tuning), lora, qlora.
     #[arg(long, value_name = "MODE", default_value = "inference")]
     pub mode: String,
@@ -764,6 +780,18 @@ impl ScenarioArgs {
         g.cuda_graph_max_bs = self.cuda_graph_max_bs.or(g.cuda_graph_max_bs);
         g.page_size = self.page_size.or(g.page_size);
         g.disable_cuda_graph |= self.disable_cuda_graph;
+        g.disable_hybrid_swa_memory |= self.disable_hybrid_swa_memory;
+        for (name, v, slot) in [
+            ("swa-full-tokens-ratio", self.swa_full_tokens_ratio, &mut g.swa_full_tokens_ratio),
+            ("mamba-full-memory-ratio", self.mamba_full_memory_ratio, &mut g.mamba_full_memory_ratio),
+        ] {
+            if let Some(r) = v {
+                *slot = Some(headroom_core::vllm::utilization_of(r).ok_or_else(|| {
+                    format!("invalid {name}: {r} is out of range; SGLang takes a ratio above 0 and at most 1")
+                })?);
+            }
+        }
+        g.max_mamba_cache_size = self.max_mamba_cache_size.or(g.max_mamba_cache_size);
         let v = &mut scenario.vllm;
         v.data_parallel = self.data_parallel_size.or(v.data_parallel);
         v.expert_parallel |= self.enable_expert_parallel;

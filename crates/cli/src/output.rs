@@ -104,6 +104,14 @@ struct JsonSglang {
     context_len: u64,
     max_running_requests: u64,
     requests_at_context: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    swa_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    swa_cell_size: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_mamba_cache_size: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mamba_slot_bytes: Option<u64>,
     log: Vec<String>,
 }
 
@@ -122,6 +130,10 @@ fn json_sglang(b: &headroom_core::sglang::SglangBudget) -> JsonSglang {
         context_len: b.context_len,
         max_running_requests: b.max_running_requests,
         requests_at_context: b.requests_at_context,
+        swa_tokens: b.swa.map(|s| s.0),
+        swa_cell_size: b.swa.map(|s| s.1),
+        max_mamba_cache_size: b.mamba.as_ref().map(|m| m.slots),
+        mamba_slot_bytes: b.mamba.as_ref().map(|m| m.slot_bytes),
         log: b.log_lines(),
     }
 }
@@ -721,13 +733,27 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         let _ = writeln!(s);
         let _ = writeln!(
             s,
-            "SGLang at start: {} free × mem_fraction_static {:.3} − weights {} = KV pool {} ({} tokens of {} bytes)",
+            "SGLang at start: {} free × mem_fraction_static {:.3} − weights {} = KV pool {} ({} tokens of {} bytes{})",
             format_size(b.free_at_start, Lang::En),
             b.mem_fraction_static,
             format_size(b.weights, Lang::En),
             signed_gib(b.pool),
             format_int(b.max_total_num_tokens, Lang::En),
             b.cell_size,
+            match (&b.mamba, b.swa) {
+                (Some(m), _) => format!(
+                    ", after {} Mamba state slots of {} bytes, {} per running request",
+                    format_int(m.slots, Lang::En),
+                    format_int(m.slot_bytes, Lang::En),
+                    m.slots_per_request
+                ),
+                (None, Some((t, c))) => format!(
+                    " in the full-attention layers; sliding-window layers {} tokens of {} bytes",
+                    format_int(t, Lang::En),
+                    c
+                ),
+                _ => String::new(),
+            },
         );
         for line in b.log_lines() {
             let _ = writeln!(s, "  log  {line}");

@@ -832,6 +832,22 @@ fn sglang(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
                 None => bad(flag.into(), "no value"),
             },
             "--disable-cuda-graph" => c.sglang.disable_cuda_graph = true,
+            "--disable-hybrid-swa-memory" => c.sglang.disable_hybrid_swa_memory = true,
+            "--swa-full-tokens-ratio" | "--mamba-full-memory-ratio" => match value(&mut i) {
+                Some(v) => match v.trim().parse::<f64>().ok().and_then(crate::vllm::utilization_of) {
+                    Some(f) if norm == "--swa-full-tokens-ratio" => c.sglang.swa_full_tokens_ratio = Some(f),
+                    Some(f) => c.sglang.mamba_full_memory_ratio = Some(f),
+                    None => bad(format!("{flag} {v}"), "not a ratio above 0 and at most 1"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--max-mamba-cache-size" => match value(&mut i) {
+                Some(v) => match count_of(&v) {
+                    Some(n) => c.sglang.max_mamba_cache_size = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a count of state slots (1 to 1048576)"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
             "--kv-cache-dtype" => match value(&mut i) {
                 Some(v) => match v.trim() {
                     "auto" => {}
@@ -1321,6 +1337,10 @@ impl Command {
             g.cuda_graph_max_bs = o.cuda_graph_max_bs.or(g.cuda_graph_max_bs);
             g.page_size = o.page_size.or(g.page_size);
             g.disable_cuda_graph |= o.disable_cuda_graph;
+            g.disable_hybrid_swa_memory |= o.disable_hybrid_swa_memory;
+            g.swa_full_tokens_ratio = o.swa_full_tokens_ratio.or(g.swa_full_tokens_ratio);
+            g.mamba_full_memory_ratio = o.mamba_full_memory_ratio.or(g.mamba_full_memory_ratio);
+            g.max_mamba_cache_size = o.max_mamba_cache_size.or(g.max_mamba_cache_size);
             if let Some(f) = self.weights {
                 s.weights = Some(f);
             }
@@ -1570,6 +1590,10 @@ mod tests {
                 cuda_graph_max_bs: Some(16),
                 page_size: Some(64),
                 disable_cuda_graph: true,
+                swa_full_tokens_ratio: Some(5000),
+                disable_hybrid_swa_memory: true,
+                mamba_full_memory_ratio: Some(6000),
+                max_mamba_cache_size: Some(256),
             },
         ] {
             let s = Scenario {

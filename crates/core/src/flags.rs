@@ -218,6 +218,20 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if o.disable_cuda_graph {
                 c.push_str(" --disable-cuda-graph");
             }
+            for (flag, value) in [
+                ("--swa-full-tokens-ratio", o.swa_full_tokens_ratio),
+                ("--mamba-full-memory-ratio", o.mamba_full_memory_ratio),
+            ] {
+                if let Some(r) = value {
+                    c.push_str(&format!(" {flag} {}", f64::from(r) / 10_000.0));
+                }
+            }
+            if let Some(n) = o.max_mamba_cache_size {
+                c.push_str(&format!(" --max-mamba-cache-size {n}"));
+            }
+            if o.disable_hybrid_swa_memory {
+                c.push_str(" --disable-hybrid-swa-memory");
+            }
             match s.kv {
                 KvDtype::Fp8 => c.push_str(" --kv-cache-dtype fp8_e4m3"),
                 KvDtype::Bf16 => c.push_str(" --kv-cache-dtype bf16"),

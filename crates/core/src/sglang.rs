@@ -37,10 +37,88 @@ pub struct SglangOptions {
     pub page_size: Option<u64>,
     /// `--disable-cuda-graph`.
     pub disable_cuda_graph: bool,
+    /// `--swa-full-tokens-ratio` in ten-thousandths: sliding-window tokens per full-attention token
+    /// in a hybrid model's pools; `None`: 0.8 (0.1 for DeepSeek V4).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub swa_full_tokens_ratio: Option<u32>,
+    /// `--disable-hybrid-swa-memory`: one pool over every layer at full length.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub disable_hybrid_swa_memory: bool,
+    /// `--mamba-full-memory-ratio` in ten-thousandths: Mamba-state bytes per full-attention KV
+    /// byte; `None`: 0.9.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mamba_full_memory_ratio: Option<u32>,
+    /// `--max-mamba-cache-size`: Mamba state slots; `None`: from the ratio.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub max_mamba_cache_size: Option<u64>,
 }
 
 /// The largest chunk, batch size or page accepted.
 pub const MAX_SGLANG: u64 = 1 << 20;
+
+/// Prefill CUDA-graph token buckets SGLang 0.5.23 captures by default (up to 8,192 tokens).
+pub const PREFILL_GRAPH_BUCKETS: u64 = 58;
+
+/// Families whose sliding-window layers SGLang keeps in their own smaller pool
+/// (`is_hybrid_swa_model`, 0.5.23); Gemma 2 and 3 are forced to one pool.
+const HYBRID_SWA_FAMILIES: [&str; 9] = [
+    "gpt_oss",
+    "llama4",
+    "llama4_text",
+    "gemma4",
+    "gemma4_text",
+    "mimo_v2",
+    "mimo_v2_flash",
+    "step3p5",
+    "deepseek_v4",
+];
+
+/// Families whose Mamba cache keeps extra buffers under the overlap scheduler (five state slots
+/// per running request; three otherwise), `_MAMBA_EXTRA_BUFFER_ARCHS` in 0.5.23.
+const MAMBA_EXTRA_BUFFER_FAMILIES: [&str; 5] =
+    ["qwen3_next", "nemotron_h", "falcon_h1", "granitemoehybrid", "kimi_linear"];
+
+/// Bytes of one request's recurrent state over every Mamba-style layer on one of `tp` GPUs, as
+/// SGLang shapes it (`configs/mamba_utils.py`): the convolution's last `k − 1` inputs in BF16 and
+/// the SSM state in the checkpoint's `mamba_ssm_dtype`, FP32 when it names none (Mamba-2's B and
+/// C groups padded to a multiple of `tp`): `(convolution, SSM)` bytes.
+pub fn mamba_slot_bytes(a: &Architecture, tp: u64) -> (u64, u64) {
+    let tp = tp.max(1);
+    let per = |x: u64| x.div_ceil(tp);
+    let ssm_bytes = a.ssm_state_bytes.unwrap_or(4);
+    a.mixers().fold((0u64, 0u64), |(c, s), (n, m)| {
+        let (conv, ssm) = match m {
+            Mixer::Mamba(x) => match x.version {
+                crate::model::MambaVersion::V2 => {
+                    let groups = x.groups.next_multiple_of(tp);
+                    let groups = if x.groups.is_multiple_of(tp) { x.groups } else { groups };
+                    (
+                        x.conv_kernel.saturating_sub(1) * per(x.inner + 2 * groups * x.state),
+                        per(x.inner) * x.state,
+                    )
+                }
+                crate::model::MambaVersion::V1 => {
+                    (x.conv_kernel.saturating_sub(1) * per(x.inner), per(x.inner) * x.state)
+                }
+            },
+            Mixer::GatedDeltaNet(g) => (
+                g.conv_kernel.saturating_sub(1)
+                    * per(2 * g.key_heads * g.key_head_dim + g.value_heads * g.value_head_dim),
+                per(g.value_heads) * g.value_head_dim * g.key_head_dim,
+            ),
+            Mixer::Kda(k) => (
+                k.conv_kernel.saturating_sub(1) * per(3 * k.heads * k.head_dim),
+                per(k.heads) * k.head_dim * k.head_dim,
+            ),
+            Mixer::ShortConv(c) => (c.kernel.saturating_sub(1) * per(a.hidden_size), 0),
+            _ => (0, 0),
+        };
+        (
+            c.saturating_add(conv.saturating_mul(2).saturating_mul(n)),
+            s.saturating_add(ssm.saturating_mul(ssm_bytes).saturating_mul(n)),
+        )
+    })
+}
 
 impl SglangOptions {
     /// Checks the values a user typed.
@@ -61,9 +139,26 @@ impl SglangOptions {
             ));
         }
         for (name, v) in [
+            ("swa_full_tokens_ratio", self.swa_full_tokens_ratio),
+            ("mamba_full_memory_ratio", self.mamba_full_memory_ratio),
+        ] {
+            if let Some(f) = v
+                && (f == 0 || f > 10_000)
+            {
+                return Err(Error::invalid(
+                    name,
+                    format!(
+                        "{} is out of range; SGLang takes a ratio above 0 and at most 1",
+                        f as f64 / 10_000.0
+                    ),
+                ));
+            }
+        }
+        for (name, v) in [
             ("chunked_prefill_size", self.chunked_prefill_size),
             ("cuda_graph_max_bs", self.cuda_graph_max_bs),
             ("page_size", self.page_size),
+            ("max_mamba_cache_size", self.max_mamba_cache_size),
         ] {
             if let Some(n) = v
                 && (n == 0 || n > MAX_SGLANG)
@@ -99,7 +194,14 @@ impl SglangOptions {
             return (f64::from(f) / 10_000.0, 0.0);
         }
         let (chunk, bs) = self.sizes(gpu_mem_mib, tp);
-        let mut reserved = 512.0 + chunk.max(2048) as f64 * 1.5 + bs as f64 * 2.0 + tp as f64 / 8.0 * 1024.0;
+        // SGLang 0.5.23 also captures prefill ("breakable") CUDA graphs by default: 8 MiB for each of
+        // their 58 token buckets.
+        let prefill_graphs = if self.disable_cuda_graph { 0.0 } else { PREFILL_GRAPH_BUCKETS as f64 * 8.0 };
+        let mut reserved = 512.0
+            + chunk.max(2048) as f64 * 1.5
+            + bs as f64 * 2.0
+            + tp as f64 / 8.0 * 1024.0
+            + prefill_graphs;
         match gpu_mem_mib {
             Some(m) => {
                 if m > 60 * 1024 {
@@ -121,7 +223,13 @@ impl SglangOptions {
 /// Bytes of KV per token over every layer on one GPU (SGLang's `cell_size`): K and V of the
 /// attention layers' heads on this rank, or the MLA latent; recurrent layers keep no tokens.
 pub fn cell_size(a: &Architecture, kv: KvDtype, tp: u64) -> u64 {
-    a.mixers().fold(0u64, |acc, (n, m)| {
+    let (full, swa) = cell_sizes(a, kv, tp);
+    full.saturating_add(swa)
+}
+
+/// [`cell_size`] split between full-attention (and MLA) layers and sliding-window ones.
+pub fn cell_sizes(a: &Architecture, kv: KvDtype, tp: u64) -> (u64, u64) {
+    a.mixers().fold((0u64, 0u64), |(full, swa), (n, m)| {
         let cache = m.cache(a.hidden_size);
         let bytes = match (m, cache) {
             (Mixer::Attention(at), LayerCache::Kv { .. }) => {
@@ -132,8 +240,25 @@ pub fn cell_size(a: &Architecture, kv: KvDtype, tp: u64) -> u64 {
             (_, LayerCache::Latent { .. }) => crate::inference::layer_kv_bytes_per_token(cache, kv),
             _ => 0,
         };
-        acc.saturating_add(bytes.saturating_mul(n))
+        let sliding = matches!(m, Mixer::Attention(at) if !matches!(at.span, crate::model::Span::Full));
+        let b = bytes.saturating_mul(n);
+        if sliding { (full, swa.saturating_add(b)) } else { (full.saturating_add(b), swa) }
     })
+}
+
+/// The longest window of a model's sliding-window layers (0 when it has none).
+fn longest_window(a: &Architecture) -> u64 {
+    a.mixers()
+        .map(|(_, m)| match m {
+            Mixer::Attention(at) => match at.span {
+                crate::model::Span::Sliding { window } => window,
+                crate::model::Span::Chunked { chunk } => chunk,
+                crate::model::Span::Full => 0,
+            },
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// SGLang's budget on one GPU, as its startup log states it.
@@ -168,6 +293,28 @@ pub struct SglangBudget {
     pub requests_at_context: u64,
     /// Whether K and V are one latent (MLA).
     pub latent: bool,
+    /// A hybrid sliding-window model's second pool: tokens its sliding layers hold and their bytes
+    /// per token (the full pool is `max_total_num_tokens` at `cell_size`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub swa: Option<(u64, u64)>,
+    /// A hybrid Mamba model's state pool: slots, bytes per slot, and the slots one running request
+    /// takes.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mamba: Option<MambaPool>,
+}
+
+/// SGLang's Mamba state pool (`MambaPool`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct MambaPool {
+    /// `max_mamba_cache_size`: state slots.
+    pub slots: u64,
+    /// Bytes of one slot over every Mamba-style layer on this GPU.
+    pub slot_bytes: u64,
+    /// The convolution's share of a slot, in bytes.
+    pub conv_bytes: u64,
+    /// Slots per running request (5 with the extra buffers of the overlap scheduler, else 3).
+    pub slots_per_request: u64,
 }
 
 impl SglangBudget {
@@ -182,7 +329,35 @@ impl SglangBudget {
             return out;
         }
         let bytes = self.max_total_num_tokens.saturating_mul(self.cell_size);
-        if self.latent {
+        if let Some(m) = &self.mamba {
+            let all = (m.slots + 1).saturating_mul(m.slot_bytes);
+            let conv = (m.slots + 1).saturating_mul(m.conv_bytes);
+            out.push(format!(
+                "Mamba Cache is allocated. max_mamba_cache_size: {}, conv_state size: {:.2}GB, ssm_state size: {:.2}GB",
+                m.slots,
+                gb(conv),
+                gb(all.saturating_sub(conv))
+            ));
+        }
+        if let Some((swa_tokens, swa_cell)) = self.swa {
+            out.push(format!(
+                "Use sliding window memory pool. full_layer_tokens={}, swa_layer_tokens={}",
+                self.max_total_num_tokens, swa_tokens
+            ));
+            let swa_bytes = swa_tokens.saturating_mul(swa_cell);
+            out.push(format!(
+                "Full KV Cache is allocated. #tokens: {}, K size: {:.2} GB, V size: {:.2} GB",
+                self.max_total_num_tokens,
+                gb(bytes / 2),
+                gb(bytes / 2)
+            ));
+            out.push(format!(
+                "SWA KV Cache is allocated. #tokens: {}, K size: {:.2} GB, V size: {:.2} GB",
+                swa_tokens,
+                gb(swa_bytes / 2),
+                gb(swa_bytes / 2)
+            ));
+        } else if self.latent {
             out.push(format!(
                 "KV Cache is allocated. #tokens: {}, KV size: {:.2} GB",
                 self.max_total_num_tokens,
@@ -239,11 +414,60 @@ pub fn budget(o: &SglangOptions, i: &SglangInput) -> SglangBudget {
     let dynamic = free.scale((1.0 - frac).max(0.0));
     let signed = |b: Bytes| i64::try_from(b.get()).unwrap_or(i64::MAX);
     let pool = signed(free).saturating_sub(signed(i.weights)).saturating_sub(signed(dynamic));
-    let cell = cell_size(i.arch, i.kv, tp).max(1);
     let page = o.page_size();
-    let tokens = u64::try_from(pool.max(0)).unwrap_or(0) / cell / page * page;
+    let (full_cell, swa_cell) = cell_sizes(i.arch, i.kv, tp);
+    let a = i.arch;
+    let mut bytes = u64::try_from(pool.max(0)).unwrap_or(0);
+    // Hybrid Mamba models: a share of the pool holds request states first (`_handle_max_mamba_cache`):
+    // `ρ/(1 + ρ)` of it in whole slots, less one padding slot; the KV pool gets the rest.
+    let (conv, ssm) = mamba_slot_bytes(a, tp);
+    let slot = conv.saturating_add(ssm);
+    let mamba = (slot > 0).then(|| {
+        let rho = f64::from(o.mamba_full_memory_ratio.unwrap_or(9000)) / 10_000.0;
+        let slots = o.max_mamba_cache_size.unwrap_or_else(|| {
+            let share = (bytes as f64 * rho / (1.0 + rho)) as u64;
+            share.saturating_sub(slot) / slot
+        });
+        bytes = bytes.saturating_sub((slots + 1).saturating_mul(slot));
+        MambaPool {
+            slots,
+            slot_bytes: slot,
+            conv_bytes: conv,
+            slots_per_request: if MAMBA_EXTRA_BUFFER_FAMILIES.contains(&a.family.as_str()) { 5 } else { 3 },
+        }
+    });
+    // Hybrid sliding-window models: the sliding layers get `ratio` tokens per full-layer token.
+    let hybrid_swa = swa_cell > 0
+        && full_cell > 0
+        && !o.disable_hybrid_swa_memory
+        && HYBRID_SWA_FAMILIES.contains(&a.family.as_str());
+    let (cell, tokens, swa) = if hybrid_swa {
+        let default = if a.family == "deepseek_v4" { 1000 } else { 8000 };
+        let r = f64::from(o.swa_full_tokens_ratio.unwrap_or(default)) / 10_000.0;
+        let per = full_cell as f64 + r * swa_cell as f64;
+        let full = (bytes as f64 / per) as u64 / page * page;
+        let swa_tokens = ((full as f64 * r) as u64) / page * page;
+        (full_cell.max(1), full, Some((swa_tokens, swa_cell)))
+    } else {
+        let cell = full_cell.saturating_add(swa_cell).max(1);
+        // Mamba models' KV pool counts only their attention layers (all of `cell`).
+        (cell, bytes / cell / page * page, None)
+    };
     let ctx = i.context_len.max(1);
-    let max_running = (tokens.saturating_mul(512) / ctx).clamp(2048, 4096);
+    let mut max_running = (tokens.saturating_mul(512) / ctx).clamp(2048, 4096).min((tokens / 2).max(1));
+    if let Some(m) = &mamba {
+        max_running = max_running.min(m.slots / m.slots_per_request);
+    }
+    // Requests of the full context at once: the full pool, the sliding pool (a window and a page
+    // each) and the Mamba slots, whichever holds fewer.
+    let mut at_context = tokens / ctx;
+    if let Some((swa_tokens, _)) = swa {
+        let need = longest_window(a).saturating_add(page).min(ctx).max(1);
+        at_context = at_context.min(swa_tokens / need);
+    }
+    if let Some(m) = &mamba {
+        at_context = at_context.min(m.slots / m.slots_per_request.max(1));
+    }
     SglangBudget {
         free_at_start: free,
         mem_fraction_static: frac,
@@ -257,8 +481,10 @@ pub fn budget(o: &SglangOptions, i: &SglangInput) -> SglangBudget {
         max_total_num_tokens: tokens,
         context_len: ctx,
         max_running_requests: max_running,
-        requests_at_context: tokens / ctx,
+        requests_at_context: at_context,
         latent: i.arch.mixers().any(|(_, m)| matches!(m, Mixer::Mla(_))),
+        swa,
+        mamba,
     }
 }
 
@@ -275,12 +501,13 @@ mod tests {
         assert_eq!(o.sizes(Some(81559), 8), (8192, 512));
         assert_eq!(o.sizes(Some(24564), 1), (2048, 24));
         assert_eq!(o.sizes(Some(15360), 1), (2048, 8));
-        // H100: 512 + 8192 × 1.5 + 256 × 2 + 128 = 13,440 MiB → (81559 − 13440) / 81559.
+        // H100: 512 + 8192 × 1.5 + 256 × 2 + 128 + 58 × 8 = 13,904 MiB → (81559 − 13904) / 81559
+        // (0.830, SGLang 0.5.23's heuristic with its prefill graphs).
         let (f, r) = o.fraction(Some(81559), 1);
-        assert_eq!(r, 13_440.0);
-        assert!((f - 0.835).abs() < 1e-9, "{f}");
-        // A 4090: 512 + 3072 + 48 + 128 = 3,760 MiB → 0.847.
-        assert!((o.fraction(Some(24564), 1).0 - 0.847).abs() < 1e-9);
+        assert_eq!(r, 13_904.0);
+        assert!((f - 0.830).abs() < 1e-9, "{f}");
+        // A 4090: 512 + 3072 + 48 + 128 + 464 = 4,224 MiB → 0.828.
+        assert!((o.fraction(Some(24564), 1).0 - 0.828).abs() < 1e-9, "{}", o.fraction(Some(24564), 1).0);
         let given = SglangOptions { mem_fraction_static: Some(9000), ..o };
         assert_eq!(given.fraction(Some(81559), 1), (0.9, 0.0));
     }

@@ -38,6 +38,8 @@
 //! | `mfs` | SGLang `--mem-fraction-static` | by card |
 //! | `cps`, `cgbs`, `page` | SGLang `--chunked-prefill-size`, `--cuda-graph-max-bs`, `--page-size` | by card, `1` |
 //! | `nocg` | SGLang `--disable-cuda-graph`, `1` | `0` |
+//! | `swar`, `noswa` | SGLang `--swa-full-tokens-ratio`, `--disable-hybrid-swa-memory` (`1`) | `0.8`, `0` |
+//! | `mfr`, `mmcs` | SGLang `--mamba-full-memory-ratio`, `--max-mamba-cache-size` | `0.9`, from the ratio |
 //! | `draft` | llama.cpp draft model for speculative decoding, a catalog id (`-md`) | none |
 //! | `draftmax` | its most tokens drafted per step (`--draft-max`) | `16` |
 //! | `cpumoe` | llama.cpp MoE experts in RAM: of the first N layers, or `all` (`--n-cpu-moe`, `--cpu-moe`) | none |
@@ -468,6 +470,17 @@ pub fn encode(s: &Scenario) -> String {
     if g.disable_cuda_graph {
         q.push("nocg", "1");
     }
+    for (key, r) in [("swar", g.swa_full_tokens_ratio), ("mfr", g.mamba_full_memory_ratio)] {
+        if let Some(r) = r {
+            q.push(key, &format!("{}", f64::from(r) / 10_000.0));
+        }
+    }
+    if let Some(n) = g.max_mamba_cache_size {
+        q.push("mmcs", &format!("{n}"));
+    }
+    if g.disable_hybrid_swa_memory {
+        q.push("noswa", "1");
+    }
     if s.mode != d.mode {
         q.push("mode", s.mode.id());
     }
@@ -725,6 +738,23 @@ pub fn decode(query: &str) -> Decoded {
             "nocg" => match value.as_str() {
                 "0" | "1" => scenario.sglang.disable_cuda_graph = value == "1",
                 _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "noswa" => match value.as_str() {
+                "0" | "1" => scenario.sglang.disable_hybrid_swa_memory = value == "1",
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "swar" | "mfr" => match value.trim().parse::<f64>().ok().and_then(crate::vllm::utilization_of) {
+                Some(f) if key == "swar" => scenario.sglang.swa_full_tokens_ratio = Some(f),
+                Some(f) => scenario.sglang.mamba_full_memory_ratio = Some(f),
+                None => ignore(&key, &value, "a ratio above 0 and at most 1".into()),
+            },
+            "mmcs" => match parse_count(&value, crate::sglang::MAX_SGLANG) {
+                Some(n) => scenario.sglang.max_mamba_cache_size = Some(n),
+                None => ignore(
+                    &key,
+                    &value,
+                    format!("a count of state slots (1 to {})", crate::sglang::MAX_SGLANG),
+                ),
             },
             "dp" => match parse_count(&value, MAX_GPUS) {
                 Some(n) => scenario.vllm.data_parallel = Some(n),
@@ -1261,14 +1291,21 @@ mod tests {
                 cuda_graph_max_bs: Some(32),
                 page_size: Some(16),
                 disable_cuda_graph: true,
+                swa_full_tokens_ratio: Some(5000),
+                disable_hybrid_swa_memory: true,
+                mamba_full_memory_ratio: Some(7500),
+                max_mamba_cache_size: Some(64),
             },
             ..Scenario::default()
         };
         let q = encode(&s);
-        assert_eq!(q, "?v=1&runtime=sglang&mfs=0.88&cps=4096&cgbs=32&page=16&nocg=1");
+        assert_eq!(
+            q,
+            "?v=1&runtime=sglang&mfs=0.88&cps=4096&cgbs=32&page=16&nocg=1&swar=0.5&mfr=0.75&mmcs=64&noswa=1"
+        );
         assert_eq!(decode(&q).scenario, s);
-        let d = decode("?v=1&runtime=sglang&mfs=0&cps=-1&nocg=2");
-        assert_eq!(d.ignored.len(), 3);
+        let d = decode("?v=1&runtime=sglang&mfs=0&cps=-1&nocg=2&swar=2&mfr=x&mmcs=0&noswa=3");
+        assert_eq!(d.ignored.len(), 7);
     }
 
     #[test]
