@@ -168,6 +168,8 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     if device.kind == DeviceKind::Apu && scenario.mac_gpu_fraction.is_none() && runtime != Runtime::Cpu {
         let id = if device.vendor.eq_ignore_ascii_case("nvidia") {
             MsgId::NoteApuShareSpark
+        } else if device.vendor.eq_ignore_ascii_case("intel") {
+            MsgId::NoteApuShareIntel
         } else {
             MsgId::NoteApuShareAmd
         };

@@ -145,6 +145,9 @@ pub fn default_mac_gpu_fraction(ram: Bytes) -> f64 {
 /// an idle DGX OS leaves available (`MemAvailable` 113.1 of 128 GiB, which CUDA, vLLM and
 /// llama.cpp read on that machine).
 pub fn default_apu_gpu_fraction(d: &Device) -> f64 {
+    // DGX OS leaves 113.1 of a Spark's 128 GB to the GPU; Linux's TTM limit gives a Ryzen AI Max's
+    // GPU half the RAM; Windows caps an Intel iGPU's shared memory at half the RAM (Intel's FAQ
+    // 000020962; Linux gives it more: Level Zero 80%, Mesa's Vulkan 3/4).
     if d.vendor.eq_ignore_ascii_case("nvidia") { 113.1 / 128.0 } else { 0.5 }
 }
 
@@ -194,6 +197,8 @@ pub struct Capability {
     pub amd: bool,
     /// Whether it is an AMD Instinct (CDNA) accelerator rather than a Radeon.
     pub amd_instinct: bool,
+    /// Whether it is an Intel GPU sharing the machine's memory (Core Ultra's Arc iGPUs).
+    pub intel_igpu: bool,
     /// System RAM beside the accelerators, when known (for Macs and CPUs, the memory itself).
     pub host_ram: Option<Bytes>,
     /// System RAM bandwidth (for offloaded layers and CPU inference).
@@ -222,6 +227,7 @@ impl Capability {
             cuda_cc: 0,
             amd: false,
             amd_instinct: false,
+            intel_igpu: false,
             unified: false,
             ..*self
         }
@@ -276,6 +282,7 @@ impl Capability {
             cuda_cc: if sup.cuda { d.compute_capability } else { 0 },
             amd: sup.rocm,
             amd_instinct: sup.rocm && d.name.to_ascii_lowercase().contains("instinct"),
+            intel_igpu: d.kind == DeviceKind::Apu && d.vendor.eq_ignore_ascii_case("intel"),
             host_ram,
             host_bandwidth,
             unified: class == Class::Apple || apu,

@@ -121,12 +121,24 @@ pub const PCIE_STREAM_BYTES_PER_S: f64 = 25e9;
 /// (RX 7900 XTX 0.82).
 pub const LLAMA_CPP_INSTINCT_DECODE: f64 = 0.36;
 
-/// [`decode_efficiency`] on a given device: llama.cpp on an AMD Instinct takes its own fitted
-/// efficiency.
+/// Share of peak bandwidth llama.cpp's decode reaches on Intel's Arc iGPUs (SYCL back end),
+/// fitted on Llama 2 7B Q4_0 tg figures: llama.cpp's SYCL.md (Meteor Lake 16, Arrow Lake-H 17
+/// tokens/s) and a Core Ultra 7 258V (13.5 tokens/s, SYCL FP16, b4008): 0.36–0.49 of the
+/// LPDDR5X peak once the per-layer latency is taken out; Intel's own IPEX-LLM reaches 0.64.
+pub const LLAMA_CPP_INTEL_IGPU_DECODE: f64 = 0.45;
+
+/// Share of the XMX FP16 peak llama.cpp's prompt processing reaches on an Arc iGPU (the 258V:
+/// 526 tokens/s on Llama 2 7B Q4_0, SYCL FP16 — 7.1 of 32 TFLOPS).
+pub const LLAMA_CPP_INTEL_IGPU_PREFILL: f64 = 0.22;
+
+/// [`decode_efficiency`] on a given device: llama.cpp on an AMD Instinct and on an Intel iGPU
+/// takes its own fitted efficiency.
 pub fn decode_efficiency_on(runtime: Runtime, class: Class, cap: &Capability) -> (f64, f64) {
     let (e, latency) = decode_efficiency(runtime, class);
     if class == Class::Gpu && runtime.is_llama_cpp() && cap.amd_instinct {
         (LLAMA_CPP_INSTINCT_DECODE, latency)
+    } else if class == Class::Gpu && runtime.is_llama_cpp() && cap.intel_igpu {
+        (LLAMA_CPP_INTEL_IGPU_DECODE, latency)
     } else {
         (e, latency)
     }
@@ -162,6 +174,9 @@ pub const LLAMA_CPP_AMD_UTILISATION: f64 = 0.25;
 pub fn prefill_rate(runtime: Runtime, format: WeightFormat, cap: &Capability, class: Class) -> (f64, f64) {
     let quantized_gguf =
         matches!(format, WeightFormat::Gguf(m) if !matches!(m, GgufMix::F32 | GgufMix::F16 | GgufMix::BF16));
+    if class == Class::Gpu && runtime.is_llama_cpp() && cap.intel_igpu {
+        return (cap.fp16.get(), LLAMA_CPP_INTEL_IGPU_PREFILL);
+    }
     if class == Class::Gpu && runtime.is_llama_cpp() && quantized_gguf {
         if cap.cuda_cc >= 75 && cap.int8.get() > 0.0 {
             return (cap.int8.get(), MMQ_INT8_UTILISATION);

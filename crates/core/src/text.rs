@@ -906,6 +906,10 @@ messages! {
     AdviceOffload =>
         "runs with {0} of {1} layers on the GPU, the output layer first as llama.cpp counts them (-ngl {0}); the rest come from system RAM at about {2} tokens/s",
         "tourne avec {0} couches sur {1} sur le GPU, la couche de sortie d'abord comme llama.cpp les compte (-ngl {0}) ; le reste vient de la RAM système, environ {2} tokens/s";
+    /// An Intel iGPU's share.
+    NoteApuShareIntel =>
+        "the GPU may use {0} of the {1} by default (Windows caps an Intel iGPU's shared memory at half the RAM); Intel Graphics Software's Shared GPU Memory Override raises it (Core Ultra Series 2 and later: 57% by default, up to about 87%), Linux gives more (Level Zero 80%, Vulkan 3/4, ANV_SYS_MEM_LIMIT): give the GPU share yours allows",
+        "le GPU peut utiliser {0} des {1} par défaut (Windows limite la mémoire partagée d'un iGPU Intel à la moitié de la RAM) ; le réglage Shared GPU Memory Override d'Intel Graphics Software la relève (Core Ultra série 2 et suivants : 57 % par défaut, jusqu'à environ 87 %), Linux en donne plus (Level Zero 80 %, Vulkan 3/4, ANV_SYS_MEM_LIMIT) : indiquez la part que le vôtre permet";
     /// An AMD APU's default GPU share.
     NoteApuShareAmd =>
         "the GPU may use {0} of the {1} by default (Linux: half the RAM, the kernel's TTM limit); raise ttm.pages_limit (Linux) or the Variable Graphics Memory (Windows, up to 96 of 128 GB) and give the GPU share yours allows",
