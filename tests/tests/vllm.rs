@@ -142,6 +142,7 @@ fn budget_of(util: u32, offload: u64, seqs: Option<u64>) -> i64 {
             total: headroom_core::units::Bytes::new(79 * GIB),
             device_name: "NVIDIA H100",
             cuda_cc: 90,
+            stages: &[],
             drafter: None,
             encoders: &[],
         },
@@ -641,4 +642,59 @@ fn mxfp4_experts_follow_the_cards_kernel() {
     // Over four GPUs each holds a quarter of every expert, 720 → 768 wide on Hopper.
     let tp4 = loading("h100-sxm", "0.34", 4);
     assert!(tp4 < h100 / 3.5 && tp4 > h100 / 4.5, "TP 4: {tp4}");
+}
+
+/// Pipeline parallelism as vLLM splits and sizes it: `get_pp_indices`' layer split, the input
+/// embeddings on the first stage and the head on the last, each stage's own budget (the sampler's
+/// peak on the last only), and every stage taking the fewest blocks.
+#[test]
+fn pipeline_stages_follow_vllms_split_and_take_the_fewest_blocks() {
+    use headroom_core::vllm::pp_stages;
+    let sizes = |l: u64, pp: u64| pp_stages(l, pp).iter().map(|(a, b)| b - a).collect::<Vec<_>>();
+    assert_eq!(sizes(36, 5), [7, 7, 7, 8, 7]);
+    assert_eq!(sizes(36, 8), [4, 4, 4, 5, 5, 5, 5, 4]);
+    assert_eq!(sizes(32, 2), [16, 16]);
+    let base = Scenario {
+        context: 8192,
+        runtime: Some(Runtime::Vllm),
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        ..Scenario::catalog("llama-3.1-70b")
+    };
+    let one = estimate(&base).unwrap();
+    let two = estimate(&Scenario {
+        vllm: VllmOptions { pipeline_parallel: Some(2), ..VllmOptions::default() },
+        ..base.clone()
+    })
+    .unwrap();
+    let b = two.vllm.as_ref().unwrap();
+    assert_eq!(b.stages.len(), 2);
+    assert_eq!((b.stages[0].layers, b.stages[1].layers), (40, 40));
+    // Llama-3.1-70B's untied embeddings (1 GiB each in BF16): the first stage holds the input
+    // table, the last the head; the layers halve.
+    let w = |s: usize| b.stages[s].weights.get() as f64;
+    let total = one.vllm.as_ref().unwrap().weights.get() as f64;
+    assert!((w(0) + w(1) - total).abs() / total < 0.01, "{} + {} vs {total}", w(0), w(1));
+    // The last stage's profile holds the sampler; the first only the forward pass.
+    assert!(b.stages[1].activation_peak > b.stages[0].activation_peak);
+    // Every stage takes the fewest blocks, and the figures shown are that stage's.
+    let fewest = b.stages.iter().map(|s| s.num_blocks).min().unwrap();
+    assert_eq!(b.num_blocks, fewest);
+    assert!(b.stages.iter().any(|s| s.available_kv == b.available_kv));
+    // Half the layers per GPU: about twice the tokens of the one-stage cache on the same card.
+    let single = one.vllm.as_ref().unwrap();
+    assert!(single.available_kv < 0 || b.kv_tokens > single.kv_tokens);
+    // A pasted command and a link carry it; the written command says it.
+    let c = headroom_core::command::parse(
+        "vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4 --pipeline-parallel-size 2",
+    )
+    .unwrap();
+    assert_eq!(c.vllm.pipeline_parallel, Some(2));
+    let s = Scenario { vllm: VllmOptions { pipeline_parallel: Some(2), ..VllmOptions::default() }, ..base };
+    let link = headroom_core::share::encode(&s);
+    assert!(link.contains("pp=2"), "{link}");
+    assert_eq!(headroom_core::share::decode(&link).scenario.vllm.pipeline_parallel, Some(2));
+    let e = estimate(&s).unwrap();
+    assert!(
+        headroom_core::flags::commands(&s, &e, None).iter().any(|c| c.contains("--pipeline-parallel-size 2"))
+    );
 }

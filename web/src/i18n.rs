@@ -80,6 +80,7 @@ ui_text! {
     VllmEager => "--enforce-eager (no CUDA graphs)", "--enforce-eager (sans graphes CUDA)";
     VllmEncoderData => "--mm-encoder-tp-mode data (the encoder whole on each GPU)", "--mm-encoder-tp-mode data (l'encodeur entier sur chaque GPU)";
     VllmPrefix => "Prefix caching (hybrid models keep more Mamba states with it)", "Cache de préfixes (les modèles hybrides gardent alors plus d'états Mamba)";
+    VllmPipeline => "--pipeline-parallel-size (stages; the GPU count is each stage's)", "--pipeline-parallel-size (étages ; le nombre de GPU est celui de chaque étage)";
     VllmPrefixDefault => "the default", "par défaut";
     On => "on", "activé";
     Off => "off", "désactivé";

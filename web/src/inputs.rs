@@ -759,6 +759,10 @@ fn VllmInputs() -> impl IntoView {
                 value=Signal::derive(move || s.with(|s| s.vllm.max_num_batched_tokens.unwrap_or(0)))
                 set=Callback::new(move |v: u64| s.update(|s| s.vllm.max_num_batched_tokens = (v > 0).then_some(v)))
                 min=0 max=headroom_core::vllm::MAX_VLLM_TOKENS/>
+            <CountField id="hr-pp" label=label_of(lang.get_untracked(), T::VllmPipeline)
+                value=Signal::derive(move || s.with(|s| s.vllm.pipeline_parallel.unwrap_or(1)))
+                set=Callback::new(move |v: u64| s.update(|s| s.vllm.pipeline_parallel = (v > 1).then_some(v)))
+                min=1 max=headroom_core::scenario::MAX_GPUS/>
             <Toggle id="hr-eager" label=label_of(lang.get_untracked(), T::VllmEager)
                 checked=Signal::derive(move || s.with(|s| s.vllm.enforce_eager))
                 set=Callback::new(move |v| s.update(|s| s.vllm.enforce_eager = v))/>

@@ -330,6 +330,11 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "CONFIG")]
     pub speculative_config: Option<String>,
 
+    /// vLLM: pipeline stages of consecutive layers (--pipeline-parallel-size); --gpus is each
+    /// stage's tensor-parallel size.
+    #[arg(long, value_name = "N")]
+    pub pipeline_parallel_size: Option<u64>,
+
     /// vLLM: replicas of the tensor-parallel group (--data-parallel-size); --gpus is each one's size.
     #[arg(long, value_name = "N")]
     pub data_parallel_size: Option<u64>,
@@ -794,6 +799,7 @@ impl ScenarioArgs {
         g.max_mamba_cache_size = self.max_mamba_cache_size.or(g.max_mamba_cache_size);
         let v = &mut scenario.vllm;
         v.data_parallel = self.data_parallel_size.or(v.data_parallel);
+        v.pipeline_parallel = self.pipeline_parallel_size.or(v.pipeline_parallel);
         v.expert_parallel |= self.enable_expert_parallel;
         if let Some(m) = &self.mm_encoder_tp_mode {
             v.mm_encoder_data = match m.trim().to_ascii_lowercase().as_str() {

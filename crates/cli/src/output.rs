@@ -169,8 +169,33 @@ struct JsonVllm {
     request_fits: bool,
     longest_request: u64,
     layout_exact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mamba: Option<JsonMamba>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    stages: Vec<JsonStage>,
     budget: Vec<JsonBudgetRow>,
     log: Vec<String>,
+}
+
+/// A hybrid model's Mamba states in vLLM's cache.
+#[derive(Serialize)]
+struct JsonMamba {
+    layers: u64,
+    page_bytes: u64,
+    padding_pct: f64,
+    block_raised: bool,
+    mode: String,
+    pages_per_request: u64,
+}
+
+/// One pipeline stage's budget.
+#[derive(Serialize)]
+struct JsonStage {
+    layers: u64,
+    model_weights: u64,
+    peak_activation: u64,
+    available_kv_cache_memory: i64,
+    num_gpu_blocks: u64,
 }
 
 fn json_vllm(b: &headroom_core::vllm::VllmBudget) -> JsonVllm {
@@ -197,6 +222,25 @@ fn json_vllm(b: &headroom_core::vllm::VllmBudget) -> JsonVllm {
         request_fits: b.request_fits,
         longest_request: b.longest_request,
         layout_exact: b.layout_exact,
+        mamba: b.mamba.as_ref().map(|m| JsonMamba {
+            layers: m.layers,
+            page_bytes: m.page,
+            padding_pct: headroom_core::ops::round(m.padding_pct * 100.0) / 100.0,
+            block_raised: m.block_raised,
+            mode: m.mode.clone(),
+            pages_per_request: m.pages_per_request,
+        }),
+        stages: b
+            .stages
+            .iter()
+            .map(|s| JsonStage {
+                layers: s.layers,
+                model_weights: s.weights.get(),
+                peak_activation: s.activation_peak.get(),
+                available_kv_cache_memory: s.available_kv,
+                num_gpu_blocks: s.num_blocks,
+            })
+            .collect(),
         budget: b.table.iter().map(|&(context, requests)| JsonBudgetRow { context, requests }).collect(),
         log: b.log_lines(),
     }

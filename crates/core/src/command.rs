@@ -1082,7 +1082,14 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 },
                 None => bad(flag.into(), "no value"),
             },
-            "--pipeline-parallel-size" | "-pp" | "--swap-space" | "--cpu-offload-params" => {
+            "--pipeline-parallel-size" | "-pp" => match value(&mut i) {
+                Some(v) => match count(&v, crate::scenario::MAX_GPUS) {
+                    Some(n) => c.vllm.pipeline_parallel = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a stage count"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--swap-space" | "--cpu-offload-params" => {
                 let piece = match value(&mut i) {
                     Some(v) => format!("{flag} {v}"),
                     None => flag.to_string(),
@@ -1371,6 +1378,7 @@ impl Command {
             v.expert_parallel |= o.expert_parallel;
             v.mm_encoder_data |= o.mm_encoder_data;
             v.prefix_caching = o.prefix_caching.or(v.prefix_caching);
+            v.pipeline_parallel = o.pipeline_parallel.or(v.pipeline_parallel);
             if let Some(f) = self.weights {
                 s.weights = Some(f);
             }

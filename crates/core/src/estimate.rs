@@ -526,12 +526,14 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         expert_gpus,
     );
     // vLLM's MXFP4 experts padded to its kernel's tiles, with their biases in its dtype.
+    let mut mxfp4_added = 0u64;
     if runtime == Runtime::Vllm
         && let (Some(p), Some(a), Some(d)) = (&priced, r.architecture.as_deref(), vllm_card)
         && let Some(l) =
             crate::vllm::mxfp4_moe_layout(scenario.vllm.version, a, p, format, gpus, expert_gpus, d)
     {
         weights_device = weights_device.saturating_add(l.vllm).saturating_sub(l.ours);
+        mxfp4_added = l.vllm.get().saturating_sub(l.ours.get());
         notes.push(Msg::new(
             MsgId::NoteVllmMxfp4Layout,
             vec![
@@ -570,8 +572,46 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         }
         _ => None,
     };
+    // vLLM's pipeline parallelism: consecutive layers on each stage, the input embeddings on the
+    // first, the final norm and head on the last (with the embeddings when tied; gpt-oss builds
+    // both on every stage); the busiest stage's GPU is the estimate's device.
+    let mut pp_stages: Vec<(u64, u64, Bytes)> = Vec::new();
+    if runtime == Runtime::Vllm
+        && scenario.vllm.pipeline_parallel() > 1
+        && let (Some(p), Some(a)) = (&priced, r.architecture.as_deref())
+    {
+        let ranges = crate::vllm::pp_stages(layers, scenario.vllm.pipeline_parallel());
+        let last = ranges.len().saturating_sub(1);
+        let everywhere = a.family == "gpt_oss";
+        for (k, &(start, end)) in ranges.iter().enumerate() {
+            let keep = |t: &tensors::Tensor| match t.layer {
+                Some(l) => (start..end).contains(&u64::from(l)),
+                None if matches!(t.role, Role::TokenEmbd | Role::PosEmbd) => {
+                    k == 0 || everywhere || (k == last && a.tie_word_embeddings)
+                }
+                None => k == last || everywhere,
+            };
+            let padded = mxfp4_added.saturating_mul(end - start) / layers.max(1);
+            let w = tensor_parallel_bytes_where(p, a, gpus, expert_gpus, &keep).saturating_add(padded);
+            pp_stages.push((start, end, Bytes::new(w)));
+        }
+        if let Some(busiest) = pp_stages.iter().map(|s| s.2).max() {
+            weights_device = busiest;
+        }
+        notes.push(Msg::new(
+            MsgId::NoteVllmPipeline,
+            vec![
+                Arg::Int(pp_stages.len() as u64),
+                Arg::Text(pp_stages.iter().map(|s| format!("{}", s.1 - s.0)).collect::<Vec<_>>().join(", ")),
+                Arg::Int(gpus.saturating_mul(pp_stages.len() as u64)),
+            ],
+        ));
+    }
     if runtime == Runtime::Vllm && scenario.vllm.cpu_offload > 0 {
         // `--cpu-offload-gb`: that much of each GPU's weights stays in CPU memory.
+        for s in &mut pp_stages {
+            s.2 = s.2.saturating_sub(Bytes::new(scenario.vllm.cpu_offload));
+        }
         let moved = weights_device.min(Bytes::new(scenario.vllm.cpu_offload));
         weights_device = weights_device.saturating_sub(moved);
         weights_host = weights_host.saturating_add(Bytes::new(moved.get().saturating_mul(gpus)));
@@ -845,6 +885,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 total: crate::vllm::cuda_total(d),
                 device_name: d.name,
                 cuda_cc: d.compute_capability,
+                stages: &pp_stages,
                 drafter,
                 encoders: if !encoders_loaded {
                     &[]
@@ -1841,6 +1882,17 @@ fn split_weights(
 /// projections `q_a` and `kv_a`, the DSA indexer; key and value projections of a layer with fewer
 /// KV heads than GPUs keep one head per rank (`max(1, kv/gpus)` of `kv`).
 fn tensor_parallel_bytes(p: &Priced, a: &Architecture, gpus: u64, expert_gpus: u64) -> u64 {
+    tensor_parallel_bytes_where(p, a, gpus, expert_gpus, &|_| true)
+}
+
+/// [`tensor_parallel_bytes`] of the tensors `keep` selects (one pipeline stage's).
+fn tensor_parallel_bytes_where(
+    p: &Priced,
+    a: &Architecture,
+    gpus: u64,
+    expert_gpus: u64,
+    keep: &dyn Fn(&tensors::Tensor) -> bool,
+) -> u64 {
     // Each layer's KV heads (0 for layers without attention).
     let kv_heads: Vec<u64> = a
         .layers()
@@ -1855,7 +1907,7 @@ fn tensor_parallel_bytes(p: &Priced, a: &Architecture, gpus: u64, expert_gpus: u
         })
         .collect();
     let mut total: u128 = 0;
-    for (t, b) in p.tensors.iter().zip(&p.bytes) {
+    for (t, b) in p.tensors.iter().zip(&p.bytes).filter(|(t, _)| keep(t)) {
         let b = *b as u128;
         total += match t.role {
             Role::Norm | Role::AttnNorm | Role::Router | Role::ShExpGate | Role::AttnQA | Role::AttnKvA => b,

@@ -112,8 +112,15 @@ pub struct Fit {
 /// the scenario asks for more of a single card.
 fn gpus_on(device: &Device, scenario: &Scenario) -> u64 {
     // vLLM's data parallelism: the scenario's tensor-parallel size is each replica's.
-    let replicas = if scenario.runtime == Some(Runtime::Vllm) { scenario.vllm.data_parallel() } else { 1 };
-    if scenario.gpus > 1 || replicas > 1 { scenario.gpus } else { u64::from(device.count.max(1)) }
+    let vllm = scenario.runtime == Some(Runtime::Vllm);
+    let replicas = if vllm { scenario.vllm.data_parallel() } else { 1 };
+    // Pipeline stages share a machine's GPUs: a stage's tensor-parallel group is what is left.
+    let stages = if vllm { scenario.vllm.pipeline_parallel() } else { 1 };
+    if scenario.gpus > 1 || replicas > 1 {
+        scenario.gpus
+    } else {
+        (u64::from(device.count.max(1)) / stages).max(1)
+    }
 }
 
 /// The device of a choice.

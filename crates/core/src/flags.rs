@@ -91,6 +91,9 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if let Some(sp) = &v.speculative {
                 c.push_str(&format!(" --speculative-config '{}'", sp.json()));
             }
+            if let Some(p) = v.pipeline_parallel.filter(|p| *p > 1) {
+                c.push_str(&format!(" --pipeline-parallel-size {p}"));
+            }
             if let Some(d) = v.data_parallel {
                 c.push_str(&format!(" --data-parallel-size {d}"));
             }

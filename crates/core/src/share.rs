@@ -28,6 +28,7 @@
 //! | `gmu` | vLLM `--gpu-memory-utilization` | by release |
 //! | `mns`, `mnbt` | vLLM `--max-num-seqs`, `--max-num-batched-tokens` | by card |
 //! | `bs` | vLLM `--block-size` | by release (`64` from 0.34, `16` before) |
+//! | `pp` | vLLM `--pipeline-parallel-size` | `1` |
 //! | `vpc` | vLLM prefix caching, `1` or `0` (`--[no-]enable-prefix-caching`) | by release |
 //! | `kvmem` | vLLM `--kv-cache-memory`, bytes | profiled |
 //! | `eager`, `cge` | vLLM `--enforce-eager`, CUDA-graph estimate (`1`/`0`) | off, by release |
@@ -458,6 +459,9 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(p) = v.prefix_caching {
         q.push("vpc", if p { "1" } else { "0" });
     }
+    if let Some(p) = v.pipeline_parallel {
+        q.push("pp", &format!("{p}"));
+    }
     let g = &s.sglang;
     if let Some(f) = g.mem_fraction_static {
         q.push("mfs", &format!("{}", f64::from(f) / 10_000.0));
@@ -767,6 +771,10 @@ pub fn decode(query: &str) -> Decoded {
             "mmdata" => match value.as_str() {
                 "0" | "1" => scenario.vllm.mm_encoder_data = value == "1",
                 _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "pp" => match parse_count(&value, MAX_GPUS) {
+                Some(n) => scenario.vllm.pipeline_parallel = Some(n),
+                None => ignore(&key, &value, format!("a stage count (1 to {MAX_GPUS})")),
             },
             "vpc" => match value.as_str() {
                 "0" | "1" => scenario.vllm.prefix_caching = Some(value == "1"),
@@ -1255,13 +1263,14 @@ mod tests {
                 expert_parallel: true,
                 mm_encoder_data: true,
                 prefix_caching: Some(false),
+                pipeline_parallel: Some(2),
             },
             ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0"
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0&pp=2"
         );
         assert_eq!(decode(&q).scenario, s);
         let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");

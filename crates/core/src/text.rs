@@ -1066,6 +1066,10 @@ messages! {
     DraftVllm =>
         "speculative drafter {0}: weights {1} and {2} KV layers in vLLM's cache, {3} for the requests",
         "brouillon spéculatif {0} : poids {1} et {2} couches KV dans le cache de vLLM, {3} pour les requêtes";
+    /// vLLM's pipeline stages.
+    NoteVllmPipeline =>
+        "--pipeline-parallel-size {0}: layers {1} per stage (vLLM's split), {2} GPUs in all; each stage sizes its own cache and all take the fewest blocks; the busiest stage is shown",
+        "--pipeline-parallel-size {0} : couches {1} par étage (découpage de vLLM), {2} GPU en tout ; chaque étage dimensionne son cache et tous prennent le moins de blocs ; l'étage le plus chargé est montré";
     /// vLLM's MXFP4 expert layout.
     NoteVllmMxfp4Layout =>
         "vLLM's {0} MXFP4 kernels store each expert padded to {1} × {2} (hidden × intermediate per GPU), with FP32 or BF16 biases as they take them: {3} more than the checkpoint",

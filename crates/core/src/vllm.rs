@@ -161,6 +161,10 @@ pub struct VllmOptions {
     /// a request of a hybrid model keeps.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub prefix_caching: Option<bool>,
+    /// `--pipeline-parallel-size`: stages of consecutive layers, each on its own tensor-parallel
+    /// group (`None`: 1).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub pipeline_parallel: Option<u64>,
 }
 
 /// A speculative-decoding drafter (`--speculative-config`).
@@ -302,13 +306,17 @@ impl VllmOptions {
                 return Err(Error::invalid(name, format!("{n} is out of range; use 1 to {MAX_VLLM_TOKENS}")));
             }
         }
-        if let Some(d) = self.data_parallel
-            && (d == 0 || d > crate::scenario::MAX_GPUS)
+        for (name, v) in
+            [("data_parallel_size", self.data_parallel), ("pipeline_parallel_size", self.pipeline_parallel)]
         {
-            return Err(Error::invalid(
-                "data_parallel_size",
-                format!("{d} is out of range; use 1 to {}", crate::scenario::MAX_GPUS),
-            ));
+            if let Some(d) = v
+                && (d == 0 || d > crate::scenario::MAX_GPUS)
+            {
+                return Err(Error::invalid(
+                    name,
+                    format!("{d} is out of range; use 1 to {}", crate::scenario::MAX_GPUS),
+                ));
+            }
         }
         if let Some(b) = self.block_size
             && !(matches!(b, 1 | 8) || (b % 16 == 0 && (16..=2048).contains(&b)))
@@ -326,6 +334,11 @@ impl VllmOptions {
     /// Data-parallel replicas in effect.
     pub fn data_parallel(&self) -> u64 {
         self.data_parallel.unwrap_or(1).max(1)
+    }
+
+    /// Pipeline stages in effect.
+    pub fn pipeline_parallel(&self) -> u64 {
+        self.pipeline_parallel.unwrap_or(1).max(1)
     }
 
     /// The utilisation in effect, as a share.
@@ -402,6 +415,16 @@ pub fn profile_with_encoders(
         None => (text, (0.9, 1.15)),
     };
     (peak, encoder, band)
+}
+
+/// The forward pass's working set alone in the profile step (a pipeline stage without the sampler).
+fn forward_peak(a: &Architecture, tokens: u64, tp: u64) -> Bytes {
+    let tp = tp.max(1);
+    let h = a.hidden_size;
+    let ffn = a.groups.iter().map(|g| g.ffn.active_width()).max().unwrap_or(0);
+    let qkv = a.mixers().map(|(_, m)| m.score_width().saturating_mul(3)).max().unwrap_or(0);
+    let layer = 3u64.saturating_mul(ffn).max(qkv) / tp;
+    Bytes::new(tokens.saturating_mul(2).saturating_mul(2u64.saturating_mul(h).saturating_add(layer)))
 }
 
 /// Memory allocated outside PyTorch during the profile step: about 0.13 GiB on one GPU (cuBLAS
@@ -482,6 +505,44 @@ pub fn rotary_cache(a: &Architecture) -> Bytes {
         .max()
         .unwrap_or(0);
     Bytes::new(a.max_context.saturating_mul(width).saturating_mul(2))
+}
+
+/// vLLM's pipeline stages (`distributed/utils.py` `get_pp_indices`): `[start, end)` layer ranges,
+/// `layers / pp` each, the remainder one more each on the stages before the last, counting back
+/// from the second-to-last (36 layers over 5 stages: 7, 7, 7, 8, 7).
+pub fn pp_stages(layers: u64, pp: u64) -> Vec<(u64, u64)> {
+    let pp = pp.max(1).min(layers.max(1));
+    let mut sizes = alloc::vec![layers / pp; pp as usize];
+    let rest = (layers % pp) as usize;
+    for i in 2..rest + 2 {
+        let k = sizes.len().saturating_sub(i);
+        sizes[k] += 1;
+    }
+    let mut start = 0;
+    sizes
+        .into_iter()
+        .map(|n| {
+            let r = (start, start + n);
+            start += n;
+            r
+        })
+        .collect()
+}
+
+/// Layers `[start, end)` of `a` as a stack of their own (one pipeline stage's KV layout).
+fn stage_arch(a: &Architecture, start: u64, end: u64) -> Architecture {
+    let mut groups = Vec::new();
+    let mut at = 0u64;
+    for g in &a.groups {
+        let (lo, hi) = (at.max(start), (at + g.count).min(end));
+        if hi > lo {
+            let mut part = g.clone();
+            part.count = hi - lo;
+            groups.push(part);
+        }
+        at += g.count;
+    }
+    Architecture { groups, ..a.clone() }
 }
 
 /// A kind of KV layer as vLLM's KV-cache specs group them.
@@ -881,6 +942,10 @@ pub struct VllmBudget {
     /// Whether the layout follows vLLM's rules exactly (full attention, MLA, and sliding windows
     /// of one page size); recurrent layers' state and mixed page sizes are approximated.
     pub layout_exact: bool,
+    /// Pipeline stages, each with its own budget (empty without pipeline parallelism); the figures
+    /// above are the stage that holds the fewest blocks.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub stages: Vec<StageBudget>,
 }
 
 /// A hybrid model's Mamba states in vLLM's cache.
@@ -899,6 +964,22 @@ pub struct MambaBudget {
     pub mode: String,
     /// Pages one request keeps per Mamba layer (besides one per block in `all` mode).
     pub pages_per_request: u64,
+}
+
+/// One pipeline stage's share of vLLM's budget (each stage's worker logs its own).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct StageBudget {
+    /// Layers on the stage.
+    pub layers: u64,
+    /// "Model loading took" on one of its GPUs (with the rotary cache).
+    pub weights: Bytes,
+    /// Its profile step's peak (the sampler's on the last stage only).
+    pub activation_peak: Bytes,
+    /// "Available KV cache memory" on it.
+    pub available_kv: i64,
+    /// Blocks its memory holds (every stage then takes the fewest).
+    pub num_blocks: u64,
 }
 
 /// What the budget is computed from.
@@ -924,6 +1005,9 @@ pub struct BudgetInput<'a> {
     pub drafter: Option<Drafter>,
     /// The vision and audio encoders vLLM profiles (none when served text only).
     pub encoders: &'a [crate::model::Encoder],
+    /// Pipeline stages: each one's layers `[start, end)` and weights on one of its GPUs (empty:
+    /// one stage, whose weights are `weights`).
+    pub stages: &'a [(u64, u64, Bytes)],
 }
 
 /// vLLM's multimodal profile: the encoder run over dummy items of the largest size before the
@@ -1059,6 +1143,70 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         let tensor = page.saturating_mul(group_size).max(1);
         (tensor, pos / tensor, num_groups, blocks_for(&kinds, len, tokens, block, wide))
     };
+    // Pipeline parallelism: each stage's worker sizes its own cache from what its layers, weights
+    // and profile step leave (the sampler runs on the last stage only), and every worker then takes
+    // the fewest blocks of any (`get_kv_cache_configs`).
+    let mut stages = Vec::new();
+    let (mut available, mut band, mut weights, mut num_blocks, mut block_bytes, mut peak_shown) =
+        (available, band, weights, num_blocks, block_bytes, peak);
+    if i.stages.len() > 1 && !kinds.is_empty() {
+        let page = kinds.iter().map(|k| k.2).max().unwrap_or(0).saturating_mul(block).max(1);
+        let gsize = group_size(&kinds, wide);
+        let forward = forward_peak(a, tokens, tp);
+        let last = i.stages.len() - 1;
+        let drafter_w = i.drafter.map_or(Bytes::ZERO, |d| d.weights);
+        let mut binding: Option<(u64, usize, u64)> = None;
+        for (k, &(start, end, w)) in i.stages.iter().enumerate() {
+            let ws = w.saturating_add(rotary_cache(a)).saturating_add(if k == last {
+                drafter_w
+            } else {
+                Bytes::ZERO
+            });
+            let p = if k == last { peak } else { forward };
+            let avail = match o.kv_cache_memory {
+                Some(m) => signed(Bytes::new(m)),
+                None => signed(requested)
+                    .saturating_sub(signed(ws))
+                    .saturating_sub(signed(p))
+                    .saturating_sub(signed(nt))
+                    .saturating_sub(signed(graphs)),
+            };
+            let sl = layout(&stage_arch(a, start, end), i.kv, tp, ns);
+            let mut counts: Vec<u64> = sl.kinds.iter().map(|x| x.1).collect();
+            if let Some(m) = sl.mamba {
+                counts.push(m.layers);
+            }
+            // Layers per tensor on this worker: all of its layers for one kind, else its largest
+            // group once narrowed to its own layers.
+            let mult = if kinds.len() == 1 {
+                counts.iter().sum::<u64>()
+            } else {
+                counts.iter().map(|c| (*c).min(gsize)).max().unwrap_or(0)
+            }
+            .max(1);
+            let blocks = u64::try_from(avail.max(0)).unwrap_or(0) / page.saturating_mul(mult).max(1);
+            stages.push(StageBudget {
+                layers: end - start,
+                weights: ws,
+                activation_peak: p,
+                available_kv: avail,
+                num_blocks: blocks,
+            });
+            if binding.is_none_or(|(b, _, _)| blocks < b) {
+                binding = Some((blocks, k, mult));
+            }
+        }
+        if let Some((b, k, mult)) = binding {
+            let s = &stages[k];
+            let shift = s.available_kv.saturating_sub(available);
+            band = (band.0.saturating_add(shift), band.1.saturating_add(shift));
+            available = s.available_kv;
+            weights = s.weights;
+            peak_shown = s.activation_peak;
+            num_blocks = b;
+            block_bytes = page.saturating_mul(mult);
+        }
+    }
     // "GPU KV cache size": since 0.21 the tokens `concurrency × max_model_len` requests hold
     // together; before, the blocks of one group in tokens.
     let kv_tokens = if o.version >= VllmVersion::TOKENS_BY_CONCURRENCY {
@@ -1099,7 +1247,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         utilization: util,
         requested,
         weights,
-        activation_peak: peak,
+        activation_peak: peak_shown,
         encoder,
         non_torch: nt,
         cuda_graphs: graphs,
@@ -1136,6 +1284,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
             || o.kv_cache_memory.is_some(),
         layout_exact: exact,
+        stages,
         table,
     }
 }
