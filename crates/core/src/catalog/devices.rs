@@ -4490,7 +4490,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.526,
         host_ram_gib: 16.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 0.526 USD/h (an older SkyPilot catalog); GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the t4 row of gpus.csv"
         ),
         date: "2025-11",
     },
@@ -4512,7 +4512,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.176,
         host_ram_gib: 128.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 2.176 USD/h (an older SkyPilot catalog); GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the t4 row of gpus.csv"
         ),
         date: "2025-11",
     },
@@ -4534,7 +4534,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.912,
         host_ram_gib: 192.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 3.912 USD/h (an older SkyPilot catalog); GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the t4 row of gpus.csv"
         ),
         date: "2025-11",
     },
@@ -4556,7 +4556,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.352,
         host_ram_gib: 256.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 4.352 USD/h (an older SkyPilot catalog); GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the t4 row of gpus.csv"
         ),
         date: "2025-11",
     },
@@ -4578,7 +4578,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.006,
         host_ram_gib: 16.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 1.006 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported; A 2026 EC2 pricing blog also quotes g5.xlarge at $1.006/h in us-east-1"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported; A 2026 EC2 pricing blog also quotes g5.xlarge at $1.006/h in us-east-1"
         ),
         date: "2025-11",
     },
@@ -4600,7 +4600,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.212,
         host_ram_gib: 32.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-east-2/us-west-2 rows (same price tier as us-east-1) ; earlier: 1.212 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-east-2/us-west-2 rows (same price tier as us-east-1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4622,7 +4622,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.624,
         host_ram_gib: 64.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 1.624 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4644,7 +4644,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.448,
         host_ram_gib: 128.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-west-2 rows (same tier as us-east-1) ; earlier: 2.448 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-west-2 rows (same tier as us-east-1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4666,7 +4666,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 5.672,
         host_ram_gib: 192.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 5.672 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4688,7 +4688,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 16.288,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 16.288 USD/h (an older SkyPilot catalog); GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4710,7 +4710,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.8048,
         host_ram_gib: 16.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 0.8048 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4732,7 +4732,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.9776,
         host_ram_gib: 32.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-east-2/us-west-2 rows (same tier) ; earlier: 0.9776 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-east-2/us-west-2 rows (same tier) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4754,7 +4754,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.0144,
         host_ram_gib: 128.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-west-2 rows (same tier) ; earlier: 2.0144 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-west-2 rows (same tier) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4776,7 +4776,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.3968,
         host_ram_gib: 256.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 3.3968 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4798,7 +4798,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.6016,
         host_ram_gib: 192.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 4.6016 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4820,7 +4820,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 6.6752,
         host_ram_gib: 384.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 6.6752 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4842,7 +4842,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 13.3504,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 13.3504 USD/h (an older SkyPilot catalog); GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
         date: "2025-11",
     },
@@ -4864,7 +4864,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.861,
         host_ram_gib: 32.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); identical in e385a0d3 ; earlier: 1.861 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; identical in e385a0d3 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2026-01",
     },
@@ -4886,7 +4886,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.24208,
         host_ram_gib: 64.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 2.24208 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025-11",
     },
@@ -4908,7 +4908,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.52856,
         host_ram_gib: 256.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); identical in e385a0d3 ; earlier: 4.52856 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; identical in e385a0d3 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2026-01",
     },
@@ -4930,7 +4930,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 7.57719,
         host_ram_gib: 512.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 7.57719 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025-11",
     },
@@ -4952,7 +4952,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 10.49264,
         host_ram_gib: 384.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 10.49264 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025-11",
     },
@@ -4974,7 +4974,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 15.06559,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11); read us-east-2/us-west-2 rows (same tier) ; earlier: 15.06559 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-east-2/us-west-2 rows (same tier) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025-11",
     },
@@ -4996,7 +4996,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 30.13118,
         host_ram_gib: 1536.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 30.13118 USD/h (an older SkyPilot catalog); GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         date: "2025-11",
     },
@@ -5018,7 +5018,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.06,
         host_ram_gib: 61.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 3.06 USD/h (an older SkyPilot catalog); GPU numbers from the v100-sxm2-16gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
         ),
         date: "2025-11",
     },
@@ -5040,7 +5040,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 12.24,
         host_ram_gib: 244.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 12.24 USD/h (an older SkyPilot catalog); GPU numbers from the v100-sxm2-16gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
         ),
         date: "2025-11",
     },
@@ -5062,7 +5062,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 24.48,
         host_ram_gib: 488.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 24.48 USD/h (an older SkyPilot catalog); GPU numbers from the v100-sxm2-16gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
         ),
         date: "2025-11",
     },
@@ -5084,7 +5084,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 31.212,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 31.212 USD/h (an older SkyPilot catalog); GPU numbers from the v100-sxm-32gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the v100-sxm-32gb row of gpus.csv"
         ),
         date: "2025-11",
     },
@@ -5106,7 +5106,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 21.957642,
         host_ram_gib: 1152.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); post-June-2025 cut (was 32.773); identical in e385a0d3 ; earlier: 32.7726 USD/h (an older SkyPilot catalog); GPU numbers from the a100-sxm-40gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; post-June-2025 cut (was 32.773); identical in e385a0d3 ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
         date: "2026-01",
     },
@@ -5128,7 +5128,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 27.44705,
         host_ram_gib: 1152.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); post-cut (was 40.966); identical in e385a0d3 ; earlier: 40.96575 USD/h (an older SkyPilot catalog); GPU numbers from the a100-sxm-80gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; post-cut (was 40.966); identical in e385a0d3 ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
         date: "2026-01",
     },
@@ -5150,7 +5150,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 55.04,
         host_ram_gib: 2048.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); post-June-2025 cut (was 98.32); identical in e385a0d3 ; earlier: 98.32 USD/h (an older SkyPilot catalog); GPU numbers from the h100-sxm row of gpus.csv ; 81920 MiB per GPU as reported; AWS cut P5 on-demand prices by up to 45% in June 2025 (usage.ai)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; post-June-2025 cut (was 98.32); identical in e385a0d3 ; GPU numbers from the h100-sxm row of gpus.csv ; 81920 MiB per GPU as reported; AWS cut P5 on-demand prices by up to 45% in June 2025 (usage.ai)"
         ),
         date: "2026-01",
     },
@@ -5172,7 +5172,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 63.296,
         host_ram_gib: 2048.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); identical in e385a0d3 ; earlier: 84.8 USD/h (an older SkyPilot catalog); GPU numbers from the h200-sxm row of gpus.csv ; 144384 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; identical in e385a0d3 ; GPU numbers from the h200-sxm row of gpus.csv ; 144384 MiB per GPU as reported"
         ),
         date: "2026-01",
     },
@@ -5194,7 +5194,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 13.10904,
         host_ram_gib: 768.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-11) ; earlier: 13.10904 USD/h (an older SkyPilot catalog); GPU: https://aws.amazon.com/blogs/compute/amazon-ec2-dl1-instances-deep-dive/ (32 GB HBM2 per Gaudi accelerator; bandwidth and compute not found, left 0; not in gpus.csv) ; First-generation Gaudi; per-accelerator memory not captured"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11"
         ),
         date: "2025-11",
     },
@@ -5216,7 +5216,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 6.88,
         host_ram_gib: 256.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); single-GPU P5 (GA 2025-08) ; GPU numbers from the h100-sxm row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; single-GPU P5 (GA 2025-08) ; GPU numbers from the h100-sxm row"
         ),
         date: "2026-01",
     },
@@ -5238,7 +5238,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 113.9328,
         host_ram_gib: 2048.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); catalog GPU mem 183359 MiB (~179 GiB) ; GPU numbers from the b200 row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; catalog GPU mem 183359 MiB (~179 GiB) ; GPU numbers from the b200 row"
         ),
         date: "2026-01",
     },
@@ -5260,7 +5260,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.36312,
         host_ram_gib: 64.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); catalog name 'RTX PRO Server 6000'; only us-east-1/us-east-2 in this snapshot ; GPU numbers from the rtx-pro-6000-blackwell row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; catalog name 'RTX PRO Server 6000'; only us-east-1/us-east-2 in this snapshot ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
         date: "2026-01",
     },
@@ -5282,7 +5282,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 8.28608,
         host_ram_gib: 512.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01) ; GPU numbers from the rtx-pro-6000-blackwell row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
         date: "2026-01",
     },
@@ -5304,7 +5304,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 16.57216,
         host_ram_gib: 1024.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01) ; GPU numbers from the rtx-pro-6000-blackwell row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
         date: "2026-01",
     },
@@ -5326,7 +5326,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 33.14432,
         host_ram_gib: 2048.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01) ; GPU numbers from the rtx-pro-6000-blackwell row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
         date: "2026-01",
     },
@@ -5348,7 +5348,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.70683,
         host_ram_gib: 16.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); L4 0.56004 + host 0.14679 (host derived linearly from g2-standard-12/16/24/32 host rows) ; earlier: 0.70683 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.14679 + 0.56004"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; L4 0.56004 + host 0.14679 (host derived linearly from g2-standard-12/16/24/32 host rows) ; earlier: 0.70683 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.14679 + 0.56004"
         ),
         date: "2025-10",
     },
@@ -5370,7 +5370,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.85363,
         host_ram_gib: 32.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); L4 0.56004 + host 0.29359 (host derived linearly) ; earlier: 0.85362 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.29358 + 0.56004"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; L4 0.56004 + host 0.29359 (host derived linearly) ; earlier: 0.85362 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.29358 + 0.56004"
         ),
         date: "2025-10",
     },
@@ -5392,7 +5392,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.00083,
         host_ram_gib: 96.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); 2x L4 1.12008 + host 0.88075 ; earlier: 2.00083 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.88075 + 2 x 0.56004 (multi-GPU price computed as count x 1-GPU price)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; 2x L4 1.12008 + host 0.88075 ; earlier: 2.00083 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.88075 + 2 x 0.56004 (multi-GPU price computed as count x 1-GPU price)"
         ),
         date: "2025-10",
     },
@@ -5414,7 +5414,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.00167,
         host_ram_gib: 192.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); 4x L4 2.24016 + host 1.76151 (host derived linearly) ; earlier: 4.00166 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.7615 + 4 x 0.56004 (computed)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; 4x L4 2.24016 + host 1.76151 (host derived linearly) ; earlier: 4.00166 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.7615 + 4 x 0.56004 (computed)"
         ),
         date: "2025-10",
     },
@@ -5436,7 +5436,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 8.00334,
         host_ram_gib: 384.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); 8x L4 4.48032 + host 3.52302 (host derived linearly) ; earlier: 8.00333 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 3.52301 + 8 x 0.56004 (computed)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; 8x L4 4.48032 + host 3.52302 (host derived linearly) ; earlier: 8.00333 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 3.52301 + 8 x 0.56004 (computed)"
         ),
         date: "2025-10",
     },
@@ -5458,7 +5458,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.67339,
         host_ram_gib: 85.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 2.93391 + host 0.73948 ; earlier: 3.67339 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.73948 + 2.93391"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 2.93391 + host 0.73948 ; earlier: 3.67339 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.73948 + 2.93391"
         ),
         date: "2025-10",
     },
@@ -5480,7 +5480,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 7.34677,
         host_ram_gib: 170.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 5.86782 + host 1.47895 ; earlier: 7.34677 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.47895 + 2 x 2.93391 (computed)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 5.86782 + host 1.47895 ; earlier: 7.34677 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.47895 + 2 x 2.93391 (computed)"
         ),
         date: "2025-10",
     },
@@ -5502,7 +5502,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 14.69354,
         host_ram_gib: 340.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 11.73563 + host 2.95791 ; earlier: 14.69354 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 2.95791 + 11.73563"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 11.73563 + host 2.95791 ; earlier: 14.69354 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 2.95791 + 11.73563"
         ),
         date: "2025-10",
     },
@@ -5524,7 +5524,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 29.38708,
         host_ram_gib: 680.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 23.47126 + host 5.91582 ; earlier: 29.38708 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 5.91582 + 23.47126"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 23.47126 + host 5.91582 ; earlier: 29.38708 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 5.91582 + 23.47126"
         ),
         date: "2025-10",
     },
@@ -5546,7 +5546,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 5.52382,
         host_ram_gib: 170.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east5, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 4.4242 + host 1.09962. CAUTION: us-central1 row shows GPU 1.8462 (below its own spot 1.964) -> catalog mixes SKUs (likely DWS/flex); us-central1 total would be 2.94582 ; earlier: 2.94582 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.09962 + 1.8462. SUSPICIOUS: the us-central1 A100-80GB GPU price (1.8462) is lower than the A100-40GB price; us-east4 is 2.07937 and other regions up to 4.85"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east5, SkyPilot catalog snapshot of about 2025-10; GPU 4.4242 + host 1.09962. CAUTION: us-central1 row shows GPU 1.8462 (below its own spot 1.964) -> catalog mixes SKUs (likely DWS/flex); us-central1 total would be 2.94582 ; earlier: 2.94582 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.09962 + 1.8462. SUSPICIOUS: the us-central1 A100-80GB GPU price (1.8462) is lower than the A100-40GB price; us-east4 is 2.07937 and other regions up to 4.85"
         ),
         date: "2025-10",
     },
@@ -5568,7 +5568,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 44.19056,
         host_ram_gib: 1360.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east5, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 35.39358 + host 8.79698. CAUTION: us-central1 GPU row 14.76958 (total 23.56656) looks like a non-on-demand SKU ; earlier: 23.56656 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 8.79698 + 14.76958. SUSPICIOUS (see a2-ultragpu-1g)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east5, SkyPilot catalog snapshot of about 2025-10; GPU 35.39358 + host 8.79698. CAUTION: us-central1 GPU row 14.76958 (total 23.56656) looks like a non-on-demand SKU ; earlier: 23.56656 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 8.79698 + 14.76958. SUSPICIOUS (see a2-ultragpu-1g)"
         ),
         date: "2025-10",
     },
@@ -5590,7 +5590,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 87.83247,
         host_ram_gib: 1872.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east4, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 78.37241 + host 9.46006 (host value of same-shape a3-megagpu/edgegpu rows). CAUTION: us-central1 GPU row 33.60609 (4.20076/GPU) looks like DWS/flex SKU -> 43.07 ; earlier: 87.83247 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 78.37241. The us-central1 H100x8 row (33.60609) looks like a discounted/DWS-type SKU and is not used"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east4, SkyPilot catalog snapshot of about 2025-10; GPU 78.37241 + host 9.46006 (host value of same-shape a3-megagpu/edgegpu rows). CAUTION: us-central1 GPU row 33.60609 (4.20076/GPU) looks like DWS/flex SKU -> 43.07 ; earlier: 87.83247 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 78.37241. The us-central1 H100x8 row (33.60609) looks like a discounted/DWS-type SKU and is not used"
         ),
         date: "2025-10",
     },
@@ -5612,7 +5612,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 92.21427,
         host_ram_gib: 1872.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 82.75421 + host 9.46006; other regions list 35.39149 (other SKU) ; earlier: 92.2143 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 82.75424"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 82.75421 + host 9.46006; other regions list 35.39149 (other SKU) ; earlier: 92.2143 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 82.75424"
         ),
         date: "2025-10",
     },
@@ -5634,7 +5634,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 86.75992,
         host_ram_gib: 2952.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); GPU 74.49392 + host 12.266; some regions list 36.60258 (other SKU) ; earlier: 86.75992 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h200-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 12.266 + 74.49392 (some other regions list H200x8 at 36.60258, which is inconsistent)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 74.49392 + host 12.266; some regions list 36.60258 (other SKU) ; earlier: 86.75992 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h200-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 12.266 + 74.49392 (some other regions list H200x8 at 36.60258, which is inconsistent)"
         ),
         date: "2025-10",
     },
@@ -5656,7 +5656,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 90.216,
         host_ram_gib: 0.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-10); B200 x8 GPU row; a4-highgpu-8g host row is 0.0 (bundled). Some regions (us-east4, us-west2/3) list 64.44 (other SKU) ; earlier: 90.216 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the b200 row of gpus.csv ; GPU part only; the host VM (a4 family) price is missing from this catalog commit, so the real total is higher"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; B200 x8 GPU row; a4-highgpu-8g host row is 0.0 (bundled). Some regions (us-east4, us-west2/3) list 64.44 (other SKU) ; earlier: 90.216 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the b200 row of gpus.csv ; GPU part only; the host VM (a4 family) price is missing from this catalog commit, so the real total is higher"
         ),
         date: "2025-10",
     },
@@ -5678,7 +5678,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.49993,
         host_ram_gib: 180.0,
         source: src!(
-            "github.com/skypilot-org/skypilot/pull/10533 (quotes catalog v8: host 3.40428 + GPU 1.09565) ; on-demand price, us-west1, read 2026-12-06 from the catalog snapshot (snapshot about 2026-08) ; GPU numbers from the rtx-pro-6000-blackwell row"
+            "github.com/skypilot-org/skypilot/pull/10533 (quotes catalog v8: host 3.40428 + GPU 1.09565) ; on-demand price, us-west1, SkyPilot catalog snapshot of about 2026-08 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
         date: "2026-08",
     },
@@ -6008,7 +6008,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 0.69,
         host_ram_gib: 46.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 0.5 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU: https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (24 GB GDDR6, 672 GB/s, FP32 16.31 TFLOPS used as fp16 since the tensor rate was not captured, TDP 260 W; not in gpus.csv) ; tensor rates (dense): NVIDIA Turing Architecture In-Depth (NVIDIA Technical Blog, 2018, text of the Turing whitepaper; full table read in stored copy) https://developer.nvidia.com/blog/nvidia-turing-architecture-in-depth/"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 0.5 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU: https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (24 GB GDDR6, 672 GB/s, FP32 16.31 TFLOPS used as fp16 since the tensor rate was not captured, TDP 260 W; not in gpus.csv) ; tensor rates (dense): NVIDIA Turing Architecture In-Depth (NVIDIA Technical Blog, 2018, text of the Turing whitepaper; full table read in stored copy) https://developer.nvidia.com/blog/nvidia-turing-architecture-in-depth/"
         ),
         date: "2025-12",
     },
@@ -6030,7 +6030,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.09,
         host_ram_gib: 100.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 0.8 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 0.8 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6052,7 +6052,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.18,
         host_ram_gib: 200.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 1.6 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 1.6 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6074,7 +6074,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.36,
         host_ram_gib: 400.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 3.2 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 3.2 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6096,7 +6096,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.29,
         host_ram_gib: 200.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 0.75 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a10 row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 0.75 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a10 row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6118,7 +6118,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.99,
         host_ram_gib: 200.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 1.29 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; gpu_1x_a100_sxm4 has the same spec and price"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 1.29 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; gpu_1x_a100_sxm4 has the same spec and price"
         ),
         date: "2025-12",
     },
@@ -6140,7 +6140,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.98,
         host_ram_gib: 400.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 2.58 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 2.58 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6162,7 +6162,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 7.96,
         host_ram_gib: 800.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 5.16 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 5.16 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6184,7 +6184,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 15.92,
         host_ram_gib: 1800.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 10.32 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 10.32 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6206,7 +6206,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 22.32,
         host_ram_gib: 1800.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 14.32 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 14.32 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6228,7 +6228,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.29,
         host_ram_gib: 200.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 2.49 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-pcie row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 2.49 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-pcie row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6250,7 +6250,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 4.29,
         host_ram_gib: 225.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 3.29 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 3.29 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6272,7 +6272,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 8.38,
         host_ram_gib: 450.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 6.38 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 6.38 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6294,7 +6294,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 16.36,
         host_ram_gib: 900.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 12.36 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 12.36 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6316,7 +6316,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 31.92,
         host_ram_gib: 1800.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 23.92 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 23.92 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6338,7 +6338,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.29,
         host_ram_gib: 432.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 1.49 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the gh200 row of gpus.csv ; 98304 MiB per GPU as reported"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 1.49 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the gh200 row of gpus.csv ; 98304 MiB per GPU as reported"
         ),
         date: "2025-12",
     },
@@ -6360,7 +6360,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 6.32,
         host_ram_gib: 448.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); identical in all 17 Lambda regions ; earlier: 4.4 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the v100-sxm2-16gb row of gpus.csv (gpus.csv: GPU in Lambda gpu_8x_v100)"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 4.4 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the v100-sxm2-16gb row of gpus.csv (gpus.csv: GPU in Lambda gpu_8x_v100)"
         ),
         date: "2025-12",
     },
@@ -6382,7 +6382,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 6.99,
         host_ram_gib: 360.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); no H200 instances in this Lambda snapshot ; GPU numbers from the b200 row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; no H200 instances in this Lambda snapshot ; GPU numbers from the b200 row"
         ),
         date: "2025-12",
     },
@@ -6404,7 +6404,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 53.52,
         host_ram_gib: 2900.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); no H200 instances in this Lambda snapshot ; GPU numbers from the b200 row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; no H200 instances in this Lambda snapshot ; GPU numbers from the b200 row"
         ),
         date: "2025-12",
     },
@@ -6426,7 +6426,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.39,
         host_ram_gib: 80.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/01acdfd419ce5afae1289ff14825b893ced0c196/catalogs/v8/runpod/vms.csv ; on-demand price, all zones (US e.g. US-TX-1), read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); skypilot issue #7311 (2025-09-22) showed 1.64 ; earlier: 1.64 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the a100-pcie-80gb row of gpus.csv ; spot 1.19"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/01acdfd419ce5afae1289ff14825b893ced0c196/catalogs/v8/runpod/vms.csv ; on-demand price, all zones (US e.g. US-TX-1), SkyPilot catalog snapshot of about 2025-12; skypilot issue #7311 (2025-09-22) showed 1.64 ; GPU numbers from the a100-pcie-80gb row of gpus.csv ; spot 1.19"
         ),
         date: "2025-12",
     },
@@ -6492,7 +6492,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 3.59,
         host_ram_gib: 141.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived: 2x row 7.18 /2; 2x..5x rows exactly linear. RunPod catalog column order is SpotPrice,Price; value here = Price (on-demand, Secure Cloud) ; earlier: 3.99 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv ; spot 3.59"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived: 2x row 7.18 /2; 2x..5x rows exactly linear. RunPod catalog column order is SpotPrice,Price; value here = Price (on-demand, Secure Cloud) ; GPU numbers from the h200-sxm row of gpus.csv ; spot 3.59"
         ),
         date: "2025-12",
     },
@@ -6514,7 +6514,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 28.72,
         host_ram_gib: 1128.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived 8x3.59 (linear pricing seen for 2x-5x) ; earlier: 31.92 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the h200-sxm row of gpus.csv"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived 8x3.59 (linear pricing seen for 2x-5x) ; GPU numbers from the h200-sxm row of gpus.csv"
         ),
         date: "2025-12",
     },
@@ -6536,7 +6536,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 21.52,
         host_ram_gib: 640.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived 8x2.69 (2x 5.38, 3x 8.07, 4x 10.76, 5x 13.45 read) ; earlier: 23.92 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the h100-sxm row of gpus.csv ; spot 21.52"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived 8x2.69 (2x 5.38, 3x 8.07, 4x 10.76, 5x 13.45 read) ; GPU numbers from the h100-sxm row of gpus.csv ; spot 21.52"
         ),
         date: "2025-12",
     },
@@ -6580,7 +6580,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.14,
         host_ram_gib: 48.0,
         source: src!(
-            "github.com/skypilot-org/skypilot/issues/7311 (sky show-gpus output) ; on-demand price, CA/US, read 2026-12-06 from the catalog snapshot (snapshot about 2025-09); 2x_L40 2.28 /2 ; earlier: 1.14 USD/h (an older SkyPilot catalog); Secure Cloud; older list price ; GPU numbers from the l40 row of gpus.csv"
+            "github.com/skypilot-org/skypilot/issues/7311 (sky show-gpus output) ; on-demand price, CA/US, SkyPilot catalog snapshot of about 2025-09; 2x_L40 2.28 /2 ; GPU numbers from the l40 row of gpus.csv"
         ),
         date: "2025-09",
     },
@@ -6712,7 +6712,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.69,
         host_ram_gib: 125.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived from 2x row 5.38; spot 1.75/GPU ; GPU numbers from the h100-sxm row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived from 2x row 5.38; spot 1.75/GPU ; GPU numbers from the h100-sxm row"
         ),
         date: "2025-12",
     },
@@ -6734,7 +6734,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 2.39,
         host_ram_gib: 176.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); spot 1.25 ; GPU numbers from the h100-pcie row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; spot 1.25 ; GPU numbers from the h100-pcie row"
         ),
         date: "2025-12",
     },
@@ -6756,7 +6756,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 5.69,
         host_ram_gib: 180.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12); derived: 8x 45.52/8 (6x 34.14, 7x 39.83 also linear); spot 3.59/GPU ; GPU numbers from the b200 row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived: 8x 45.52/8 (6x 34.14, 7x 39.83 also linear); spot 3.59/GPU ; GPU numbers from the b200 row"
         ),
         date: "2025-12",
     },
@@ -6778,7 +6778,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 45.52,
         host_ram_gib: 1440.0,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, read 2026-12-06 from the catalog snapshot (snapshot about 2025-12) ; GPU numbers from the b200 row"
+            "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12 ; GPU numbers from the b200 row"
         ),
         date: "2025-12",
     },
@@ -6800,7 +6800,7 @@ pub static DEVICES: &[Device] = &[
         usd_per_hour: 1.84,
         host_ram_gib: 125.0,
         source: src!(
-            "github.com/skypilot-org/skypilot/pull/8721 (sky show-gpus output, 2026-01-28) ; on-demand price, CA, read 2026-12-06 from the catalog snapshot (snapshot about 2026-01); spot 1.19 ; GPU numbers from the rtx-pro-6000-blackwell row"
+            "github.com/skypilot-org/skypilot/pull/8721 (sky show-gpus output, 2026-01-28) ; on-demand price, CA, SkyPilot catalog snapshot of about 2026-01; spot 1.19 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
         date: "2026-01",
     },
