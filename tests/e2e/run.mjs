@@ -649,6 +649,43 @@ test('a pasted vllm serve command shows the budget vLLM will log, as the CLI com
   assertEq((await linkOf(page)).search, sgWant.link, 'the page link is the CLI link (SGLang)');
 });
 
+test('hybrid models, pipeline stages and SGLang pools: the page\'s fields give the CLI\'s budgets and logs', async ({ page, base, shot }) => {
+  // Qwen3-Next over four H100s with vLLM: the attention block raised to hold a Mamba state.
+  await page.goto(`${base}?v=1&model=qwen3-next-80b-a3b&runtime=vllm&gpus=4&device=h100-sxm&ctx=262144`);
+  await ready(page);
+  const hybrid = cli(['estimate', '--model', 'qwen3-next-80b-a3b', '--runtime', 'vllm', '--gpus', '4', '--device', 'h100-sxm', '--context', '262144']);
+  await waitBytes(page, '#hr-total-bytes', hybrid.memory.total);
+  const card = page.locator('#hr-vllm-budget');
+  await card.waitFor({ timeout: 10000 });
+  for (const line of hybrid.vllm.log) assert((await card.textContent()).includes(line), `the card shows "${line}"`);
+  assert(hybrid.vllm.log[0].includes('Setting attention block size to 320 tokens'), hybrid.vllm.log[0]);
+  await shot('desktop-vllm-hybrid');
+  // Prefix caching off: one state per request, as the CLI says.
+  await page.click('#hr-vllm summary');
+  await page.selectOption('#hr-prefix', 'off');
+  const off = cli(['estimate', '--model', 'qwen3-next-80b-a3b', '--runtime', 'vllm', '--gpus', '4', '--device', 'h100-sxm', '--context', '262144', '--prefix-caching', 'off']);
+  await page.waitForFunction((l) => document.querySelector('#hr-vllm-budget')?.textContent.includes(l), off.vllm.log.find((l) => l.startsWith('GPU KV cache size')), { timeout: 10000 });
+  assertEq((await linkOf(page)).search, off.link, 'the page link is the CLI link (prefix caching)');
+  // Two pipeline stages of Llama-3.1-70B on H100s.
+  await page.goto(`${base}?v=1&model=llama-3.1-70b&runtime=vllm&device=h100-sxm`);
+  await ready(page);
+  await page.click('#hr-vllm summary');
+  await page.fill('#hr-pp', '2');
+  const pp = cli(['estimate', '--model', 'llama-3.1-70b', '--runtime', 'vllm', '--device', 'h100-sxm', '--pipeline-parallel-size', '2']);
+  await waitBytes(page, '#hr-total-bytes', pp.memory.total);
+  assertEq((await linkOf(page)).search, pp.link, 'the page link is the CLI link (pipeline)');
+  // SGLang's Mamba pool with a fixed slot count.
+  await page.goto(`${base}?v=1&model=qwen3-next-80b-a3b&runtime=sglang&gpus=4&device=h100-sxm`);
+  await ready(page);
+  await page.click('#hr-sglang summary');
+  await page.fill('#hr-mamba-slots', '256');
+  const sg = cli(['estimate', '--model', 'qwen3-next-80b-a3b', '--runtime', 'sglang', '--gpus', '4', '--device', 'h100-sxm', '--max-mamba-cache-size', '256']);
+  await page.waitForFunction((l) => document.querySelector('#hr-sglang-budget')?.textContent.includes(l), sg.sglang.log[0], { timeout: 10000 });
+  assert(sg.sglang.log[0].startsWith('Mamba Cache is allocated. max_mamba_cache_size: 256'), sg.sglang.log[0]);
+  assertEq((await linkOf(page)).search, sg.link, 'the page link is the CLI link (SGLang Mamba)');
+  await shot('desktop-sglang-mamba');
+});
+
 test('llama.cpp over two cards shows each card, and a tensor split moves layers as the CLI does', async ({ page, base, shot }) => {
   await page.goto(`${base}?v=1&weights=q4_k_m&runtime=llama.cpp&gpus=2`);
   await ready(page);
