@@ -131,6 +131,7 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
             device_map: false,
             reduce_bucket: if b[0] { 0 } else { 500_000_000 },
             overlap_comm: if b[1] { None } else { Some(b[2]) },
+            fp8: b[3] && b[4],
         })
 }
 

@@ -389,3 +389,52 @@ fn deepspeed_buckets_follow_stage_overlap_and_size() {
     assert!(headroom_core::training::parse_bucket("lots").is_err());
     assert!(headroom_core::training::parse_bucket("0").is_err());
 }
+
+/// Float8 training as torchao runs it (its `matmul_with_hp_or_float8_args` keeps the 16-bit input
+/// and weight for the backward pass): memory as without it plus one linear's FP8 casts, FSDP's
+/// gathered layers in FP8, its published speed-up only on FP8 tensor cores, and nothing for LoRA.
+#[test]
+fn float8_training_costs_one_linears_casts_and_speeds_up_on_fp8_units() {
+    use headroom_core::fit::fit;
+    use headroom_core::text::MsgId;
+    use headroom_core::training::Framework;
+    let base = Scenario { mode: Mode::Full, context: 2048, batch: 1, ..Scenario::catalog("llama-3.2-1b") };
+    let with = |f: &dyn Fn(&mut Scenario)| {
+        let mut s = base.clone();
+        f(&mut s);
+        s
+    };
+    let plain = estimate(&base).unwrap();
+    let f8 = estimate(&with(&|s| s.train.fp8 = true)).unwrap();
+    // Llama-3.2-1B's largest linear: 8,192 × 2,048, and 2,048 tokens of its input: FP8 bytes,
+    // one linear at a time.
+    let extra = f8.memory.total.get() - plain.memory.total.get();
+    assert!(extra > 15_000_000 && extra < 40_000_000, "{extra}");
+    assert!(f8.training.as_ref().unwrap().float8);
+    // Faster on an H100, not on an A100 (no FP8 units: said).
+    let h100 = catalog::device("h100-sxm").unwrap();
+    let a100 = catalog::device("a100-sxm-80gb").unwrap();
+    let secs = |s: &Scenario, d| fit(s, d).unwrap().speed.unwrap().training_s.unwrap();
+    let fast = secs(&with(&|s| s.train.fp8 = true), h100);
+    assert!((secs(&base, h100) / fast - headroom_core::training::FLOAT8_SPEEDUP).abs() < 0.01);
+    let on_a100 = fit(&with(&|s| s.train.fp8 = true), a100).unwrap();
+    assert!((on_a100.speed.unwrap().training_s.unwrap() - secs(&base, a100)).abs() < 1e-6);
+    assert!(on_a100.advice.iter().any(|m| m.id == MsgId::NoteFloat8NoUnits));
+    // FSDP2 gathers its running and prefetched layers in FP8.
+    let fsdp = |fp8: bool| {
+        let mut s = with(&|s| s.gpus = 8);
+        s.apply_framework(Framework::Fsdp);
+        s.train.fp8 = fp8;
+        estimate(&s).unwrap().memory.get(TermKind::Weights).get()
+    };
+    assert!(fsdp(true) < fsdp(false));
+    // LoRA: not applied, and said.
+    let lora = with(&|s| {
+        s.mode = Mode::Lora;
+        s.train.fp8 = true;
+    });
+    let e = estimate(&lora).unwrap();
+    assert!(e.notes.iter().any(|m| m.id == MsgId::NoteFloat8FullOnly));
+    let no = estimate(&Scenario { mode: Mode::Lora, ..base.clone() }).unwrap();
+    assert_eq!(e.memory.total, no.memory.total);
+}

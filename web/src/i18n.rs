@@ -83,6 +83,7 @@ ui_text! {
     VllmPipeline => "--pipeline-parallel-size (stages; the GPU count is each stage's)", "--pipeline-parallel-size (étages ; le nombre de GPU est celui de chaque étage)";
     VllmPrefixDefault => "the default", "par défaut";
     On => "on", "activé";
+    Float8 => "Float8 training (torchao; FP8 tensor cores)", "Entraînement float8 (torchao ; cœurs tensoriels FP8)";
     Off => "off", "désactivé";
     ReduceBucket => "DeepSpeed reduce_bucket_size (elements; 0: the Trainer's auto, hidden²)", "reduce_bucket_size de DeepSpeed (éléments ; 0 : auto du Trainer, cachée²)";
     OverlapComm => "DeepSpeed overlap_comm (two gradient buckets at ZeRO-1/2)", "overlap_comm de DeepSpeed (deux tampons de gradients en ZeRO-1/2)";

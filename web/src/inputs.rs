@@ -468,6 +468,11 @@ pub fn WorkloadInputs() -> impl IntoView {
                     <Toggle id="hr-compile" label=label_of(lang.get_untracked(), T::Compile)
                         checked=Signal::derive(move || s.with(|s| s.train.compile))
                         set=Callback::new(move |v| s.update(|s| s.train.compile = v))/>
+                    {move || (s.with(|s| s.mode == Mode::Full)).then(|| view! {
+                        <Toggle id="hr-float8" label=label_of(lang.get_untracked(), T::Float8)
+                            checked=Signal::derive(move || s.with(|s| s.train.fp8))
+                            set=Callback::new(move |v| s.update(|s| s.train.fp8 = v))/>
+                    })}
                     <CountField id="hr-gpus-train" label=label_of(lang.get_untracked(), T::Gpus)
                         value=Signal::derive(move || s.with(|s| s.gpus))
                         set=Callback::new(move |v| s.update(|s| s.gpus = v))

@@ -445,6 +445,10 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub cp: Option<u64>,
 
+    /// Float8 training (torchao's Float8Linear; full fine-tuning on FP8 tensor cores): on or off.
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
+    pub float8: Option<String>,
+
     /// DeepSpeed ZeRO: reduce_bucket_size in elements (5e8 is DeepSpeed's own default) or auto
     /// (the Trainer's hidden²) [default: auto].
     #[arg(long, value_name = "N|auto")]
@@ -898,6 +902,9 @@ impl ScenarioArgs {
         }
         if let Some(v) = &self.overlap_comm {
             t.overlap_comm = Some(switch("overlap-comm", v)?);
+        }
+        if let Some(v) = &self.float8 {
+            t.fp8 = switch("float8", v)?;
         }
         if let Some(v) = &self.dora {
             t.dora = switch("dora", v)?;

@@ -190,6 +190,9 @@ pub struct TrainingInfo {
     /// DeepSpeed ZeRO's gradient buckets (inside the gradients term), when they apply.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub zero_buckets: Option<crate::training::ZeroBuckets>,
+    /// Float8 training applied (full fine-tuning with torchao's float8 linears).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub float8: bool,
 }
 
 /// A model with its facts resolved (borrowing a custom model's architecture from the scenario).
@@ -1190,6 +1193,9 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         notes.push(Msg::new(MsgId::NoteOffloadNeedsZero, vec![]));
     }
     let t = &scenario.train;
+    if t.fp8 && scenario.mode != Mode::Full {
+        notes.push(Msg::new(MsgId::NoteFloat8FullOnly, vec![]));
+    }
     if (t.reduce_bucket > 0 || t.overlap_comm.is_some())
         && (scenario.zero == 0 || t.framework == crate::training::Framework::Fsdp)
     {
@@ -1252,6 +1258,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             base_format,
             pytorch_peak,
             zero_buckets: tm.zero_buckets,
+            float8: scenario.train.fp8 && scenario.mode == Mode::Full,
             // Under device_map one GPU works at a time.
             mfu_factor: crate::training::throughput_factor(
                 scenario.mode,

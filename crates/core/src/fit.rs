@@ -182,6 +182,10 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         };
         advice.push(Msg::new(id, vec![Arg::Size(cap.usable), Arg::Size(cap.memory)]));
     }
+    // Float8 training needs FP8 tensor cores (Ada, Hopper, Blackwell; MI300): said where absent.
+    if scenario.train.fp8 && scenario.mode == crate::training::Mode::Full && cap.fp8.get() <= 0.0 {
+        advice.push(Msg::new(MsgId::NoteFloat8NoUnits, vec![Arg::Text(device.name.into())]));
+    }
     // The RAM the user says sits beside their card or laptop (cloud instances, Macs and CPU
     // machines come with their own).
     if let Some(g) = scenario.host_ram_gib

@@ -58,6 +58,7 @@
 //! | `accum` | micro-batches per optimizer step | `1` |
 //! | `oib` | optimizer in the backward pass, `1` | `0` |
 //! | `aoff` | activations offloaded to CPU memory, `1` | `0` |
+//! | `f8t` | float8 training (torchao), `1` | `0` |
 //! | `rbs`, `ovl` | DeepSpeed `reduce_bucket_size` (elements) and `overlap_comm` (`1`/`0`) | `hidden²`, by stage |
 //! | `compile` | `torch.compile`, `1` | `0` |
 //! | `dora` | DoRA adapters, `1` | `0` |
@@ -518,6 +519,7 @@ pub fn encode(s: &Scenario) -> String {
         ("compile", t.compile, dt.compile),
         ("dora", t.dora, dt.dora),
         ("dmap", t.device_map, dt.device_map),
+        ("f8t", t.fp8, dt.fp8),
     ] {
         if on != default {
             q.push(key, if on { "1" } else { "0" });
@@ -868,7 +870,7 @@ pub fn decode(query: &str) -> Decoded {
                 Ok(l) => scenario.train.loss = l,
                 Err(e) => ignore(&key, &value, format!("{e}")),
             },
-            "ldrop" | "kbit" | "oib" | "aoff" | "compile" | "dora" | "dmap" => match value.as_str() {
+            "ldrop" | "kbit" | "oib" | "aoff" | "compile" | "dora" | "dmap" | "f8t" => match value.as_str() {
                 "0" | "1" => {
                     let on = value == "1";
                     let t = &mut scenario.train;
@@ -879,6 +881,7 @@ pub fn decode(query: &str) -> Decoded {
                         "aoff" => t.activation_offload = on,
                         "dora" => t.dora = on,
                         "dmap" => t.device_map = on,
+                        "f8t" => t.fp8 = on,
                         _ => t.compile = on,
                     }
                 }

@@ -352,7 +352,9 @@ pub fn inference_speed(
 /// Seconds of a training run: total FLOPs over the GPUs' peak times the assumed MFU.
 pub fn training_time(e: &Estimate, cap: &Capability, gpus: u64) -> Option<(Seconds, f64)> {
     let t = e.training.as_ref()?;
-    let mfu = (training_mfu(cap.class) * t.mfu_factor).clamp(0.05, 0.65);
+    // Float8 training's gain needs FP8 tensor cores; elsewhere it runs at the 16-bit rate.
+    let fp8_lost = if t.float8 && cap.fp8.get() <= 0.0 { crate::training::FLOAT8_SPEEDUP } else { 1.0 };
+    let mfu = (training_mfu(cap.class) * t.mfu_factor / fp8_lost).clamp(0.05, 0.65);
     let peak = cap.fp16.get() * gpus.max(1) as f64;
     if peak <= 0.0 {
         return None;

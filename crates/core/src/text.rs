@@ -645,6 +645,10 @@ messages! {
     AssumeZero3Gather =>
         "plus {0} parameters gathered whole in the compute dtype: the running layer and the one prefetched (or the largest tensor, when bigger)",
         "plus {0} paramètres rassemblés en entier dans le type de calcul : la couche en cours et celle préchargée (ou le plus grand tenseur, s'il est plus gros)";
+    /// Float8 training.
+    AssumeFloat8 =>
+        "float8 training (torchao's Float8Linear): the 16-bit input and weight are kept for the backward pass as without it, plus one linear's FP8 casts at a time",
+        "entraînement float8 (Float8Linear de torchao) : l'entrée et le poids 16 bits sont gardés pour la rétropropagation comme sans lui, plus les conversions FP8 d'une couche linéaire à la fois";
     /// DeepSpeed's gradient buckets.
     AssumeZeroBuckets =>
         "plus DeepSpeed's {0} gradient bucket(s) of {1} elements × {2} bytes (reduce_bucket_size; overlap_comm doubles them at ZeRO-1/2), and up to {3} copied for a moment per reduction",
@@ -781,6 +785,14 @@ messages! {
     NoteOffloadNeedsZero =>
         "offload to CPU memory needs ZeRO stage 1 or more (DeepSpeed offloads what ZeRO partitions): not applied at stage 0",
         "le déchargement en mémoire CPU demande ZeRO étape 1 ou plus (DeepSpeed décharge ce que ZeRO partitionne) : non appliqué à l'étape 0";
+    /// Float8 training on a device without FP8 units.
+    NoteFloat8NoUnits =>
+        "{0} has no FP8 tensor cores: float8 training would run at the 16-bit rate (torchao's float8 needs Ada, Hopper, Blackwell or MI300); timed without its gain",
+        "{0} n'a pas de cœurs tensoriels FP8 : l'entraînement float8 y tournerait au débit 16 bits (le float8 de torchao demande Ada, Hopper, Blackwell ou MI300) ; temps compté sans son gain";
+    /// Float8 training asked outside full fine-tuning.
+    NoteFloat8FullOnly =>
+        "float8 training converts the trained linear layers (full fine-tuning): not applied to LoRA or QLoRA",
+        "l'entraînement float8 convertit les couches linéaires entraînées (réglage complet) : non appliqué à LoRA ni QLoRA";
     /// DeepSpeed's bucket settings without DeepSpeed ZeRO.
     NoteBucketsNeedDeepspeed =>
         "reduce_bucket_size and overlap_comm are DeepSpeed ZeRO's (stage 1 or more, not FSDP): not applied here",

@@ -170,6 +170,9 @@ pub struct TrainOptions {
     pub reduce_bucket: u64,
     /// DeepSpeed's `overlap_comm`; `None`: its default (on at ZeRO-3, off at 1 and 2).
     pub overlap_comm: Option<bool>,
+    /// Float8 training (torchao's `Float8Linear`, torchtitan's `quantize.linear.float8`): the
+    /// linear layers' matrix products in FP8 (full fine-tuning; FP8 tensor cores).
+    pub fp8: bool,
 }
 
 impl Default for TrainOptions {
@@ -189,6 +192,7 @@ impl Default for TrainOptions {
             device_map: false,
             reduce_bucket: 0,
             overlap_comm: None,
+            fp8: false,
         }
     }
 }
