@@ -195,7 +195,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     }
     if runtime == Runtime::Vllm && cap.class == Class::Gpu {
         // vLLM's share of what CUDA reports; with `--kv-cache-memory`, all of it but the context.
-        let total = crate::vllm::cuda_total(device);
+        let total = crate::vllm::cuda_total_with(device, scenario.mac_gpu_fraction);
         cap.usable = if scenario.vllm.kv_cache_memory.is_some() {
             total.saturating_sub(crate::vllm::CUDA_CONTEXT)
         } else {
@@ -204,7 +204,10 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     }
     if runtime == Runtime::Sglang && cap.class == Class::Gpu {
         // SGLang's share is of the memory free at start: all of it but the CUDA context.
-        cap.usable = crate::sglang::free_at_start(crate::vllm::cuda_total(device), gpus);
+        cap.usable = crate::sglang::free_at_start(
+            crate::vllm::cuda_total_with(device, scenario.mac_gpu_fraction),
+            gpus,
+        );
     }
     // Free rather than total: what the desktop, the OS and other programs keep.
     let reserve = scenario.reserve.bytes_on(device);

@@ -467,9 +467,21 @@ pub fn graph_estimate(max_num_seqs: u64) -> (Bytes, Bytes, Bytes) {
 /// 0.4 GiB (RTX 4090: 23.6 GiB; logs show 23.55–23.64). A machine of one memory reports what its
 /// OS lets the GPU have: DGX Spark 119.56 of its 128 GiB (vLLM's own message on a GB10, issue
 /// #48140; `deviceQuery` 122,570 MB), a Ryzen AI Max its GTT (half the RAM by default: PyTorch
-/// reads 62.47 GiB on 128 GB; a raised `ttm.pages_limit` is not followed here).
+/// reads 62.47 GiB on 128 GB; a raised `ttm.pages_limit` is given as a GPU share,
+/// [`cuda_total_with`]).
 pub fn cuda_total(d: &crate::catalog::device::Device) -> Bytes {
+    cuda_total_with(d, None)
+}
+
+/// [`cuda_total`] where the GPU share of a machine of one memory is given (`--gpu-share`: a raised
+/// `ttm.pages_limit` or GTT on a Ryzen AI Max, which PyTorch then reports, or a Spark's own figure).
+pub fn cuda_total_with(d: &crate::catalog::device::Device, gpu_share: Option<f64>) -> Bytes {
     let m = Bytes::new(d.memory_mib.saturating_mul(MIB));
+    if d.kind == crate::catalog::device::DeviceKind::Apu
+        && let Some(f) = gpu_share.filter(|f| f.is_finite() && *f > 0.0 && *f <= 1.0)
+    {
+        return m.scale(f);
+    }
     if d.kind == crate::catalog::device::DeviceKind::Apu {
         let share = if d.vendor.eq_ignore_ascii_case("nvidia") {
             119.56 / 128.0
@@ -1509,6 +1521,11 @@ mod tests {
         assert!((total("dgx-spark") - 119.56).abs() < 0.005, "{}", total("dgx-spark"));
         assert!((total("ryzen-ai-max-395-128gb") - 64.0).abs() < 0.005);
         assert!((total("rtx-4090") - 23.6).abs() < 0.01);
+        // A raised GTT (ttm.pages_limit) on a Ryzen AI Max is what PyTorch, and vLLM, then read.
+        let d = crate::catalog::device("ryzen-ai-max-395-128gb").unwrap();
+        assert!((cuda_total_with(d, Some(0.75)).as_gib() - 96.0).abs() < 0.005);
+        let gpu = crate::catalog::device("rtx-4090").unwrap();
+        assert_eq!(cuda_total_with(gpu, Some(0.5)), cuda_total(gpu));
     }
 
     #[test]
