@@ -83,36 +83,9 @@ const MAMBA_EXTRA_BUFFER_FAMILIES: [&str; 5] =
 /// the SSM state in the checkpoint's `mamba_ssm_dtype`, FP32 when it names none (Mamba-2's B and
 /// C groups padded to a multiple of `tp`): `(convolution, SSM)` bytes.
 pub fn mamba_slot_bytes(a: &Architecture, tp: u64) -> (u64, u64) {
-    let tp = tp.max(1);
-    let per = |x: u64| x.div_ceil(tp);
     let ssm_bytes = a.ssm_state_bytes.unwrap_or(4);
     a.mixers().fold((0u64, 0u64), |(c, s), (n, m)| {
-        let (conv, ssm) = match m {
-            Mixer::Mamba(x) => match x.version {
-                crate::model::MambaVersion::V2 => {
-                    let groups = x.groups.next_multiple_of(tp);
-                    let groups = if x.groups.is_multiple_of(tp) { x.groups } else { groups };
-                    (
-                        x.conv_kernel.saturating_sub(1) * per(x.inner + 2 * groups * x.state),
-                        per(x.inner) * x.state,
-                    )
-                }
-                crate::model::MambaVersion::V1 => {
-                    (x.conv_kernel.saturating_sub(1) * per(x.inner), per(x.inner) * x.state)
-                }
-            },
-            Mixer::GatedDeltaNet(g) => (
-                g.conv_kernel.saturating_sub(1)
-                    * per(2 * g.key_heads * g.key_head_dim + g.value_heads * g.value_head_dim),
-                per(g.value_heads) * g.value_head_dim * g.key_head_dim,
-            ),
-            Mixer::Kda(k) => (
-                k.conv_kernel.saturating_sub(1) * per(3 * k.heads * k.head_dim),
-                per(k.heads) * k.head_dim * k.head_dim,
-            ),
-            Mixer::ShortConv(c) => (c.kernel.saturating_sub(1) * per(a.hidden_size), 0),
-            _ => (0, 0),
-        };
+        let (conv, ssm) = m.state_per_gpu(a.hidden_size, tp, 0).unwrap_or((0, 0));
         (
             c.saturating_add(conv.saturating_mul(2).saturating_mul(n)),
             s.saturating_add(ssm.saturating_mul(ssm_bytes).saturating_mul(n)),

@@ -598,40 +598,6 @@ struct MambaLayers {
     mixed: bool,
 }
 
-/// The elements of one recurrent layer's state on one of `tp` GPUs with `ns` speculative tokens,
-/// as vLLM shapes it (`MambaStateShapeCalculator`): `(convolution, SSM)`. Mamba-2's B and C groups
-/// are replicated to `tp` when they do not divide among the GPUs; the convolution keeps `ns` more
-/// inputs (not Mamba-1's).
-fn state_elements(m: &Mixer, hidden: u64, tp: u64, ns: u64) -> Option<(u64, u64)> {
-    let tp = tp.max(1);
-    let per = |x: u64| x.div_ceil(tp);
-    match m {
-        Mixer::Mamba(x) => match x.version {
-            crate::model::MambaVersion::V2 => {
-                let groups = if x.groups.is_multiple_of(tp) { x.groups } else { tp };
-                let channels = x.inner + 2 * groups * x.state;
-                Some(((x.conv_kernel.saturating_sub(1) + ns) * per(channels), per(x.inner) * x.state))
-            }
-            crate::model::MambaVersion::V1 => {
-                Some((x.conv_kernel.saturating_sub(1) * per(x.inner), per(x.inner) * x.state))
-            }
-        },
-        Mixer::GatedDeltaNet(g) => {
-            let channels = 2 * g.key_heads * g.key_head_dim + g.value_heads * g.value_head_dim;
-            Some((
-                (g.conv_kernel.saturating_sub(1) + ns) * per(channels),
-                per(g.value_heads) * g.value_head_dim * g.key_head_dim,
-            ))
-        }
-        Mixer::Kda(k) => Some((
-            (k.conv_kernel.saturating_sub(1) + ns) * per(3 * k.heads * k.head_dim),
-            per(k.heads) * k.head_dim * k.head_dim,
-        )),
-        Mixer::ShortConv(c) => Some(((c.kernel.saturating_sub(1) + ns) * per(hidden), 0)),
-        _ => None,
-    }
-}
-
 /// The KV cache's layout on one GPU.
 struct Layout {
     /// Kinds of layers: kind, count, bytes per token of one layer (for Mamba layers, filled in
@@ -654,7 +620,7 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64, ns: u64) -> Layout {
     // DeepSeek V4's compressed pages per 256-token block, over its layers.
     let mut packed = 0u64;
     for (n, m) in a.mixers() {
-        if let Some((conv, ssm)) = state_elements(m, a.hidden_size, tp, ns) {
+        if let Some((conv, ssm)) = m.state_per_gpu(a.hidden_size, tp, ns) {
             let page = conv.saturating_mul(2).saturating_add(ssm.saturating_mul(ssm_bytes));
             let mamba2 = matches!(m, Mixer::Mamba(x) if x.version == crate::model::MambaVersion::V2);
             let gdn_k128 = matches!(m, Mixer::GatedDeltaNet(g) if g.key_head_dim == 128);

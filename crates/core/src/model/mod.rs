@@ -578,6 +578,42 @@ impl Mixer {
         }
     }
 
+    /// Elements of one request's recurrent state on one of `tp` GPUs with `spec` speculative
+    /// tokens, as the serving engines shape it (vLLM's `MambaStateShapeCalculator`, SGLang's
+    /// `mamba_utils`): `(convolution, SSM)`; `None` for attention. Mamba-2's B and C groups are
+    /// padded to a multiple of `tp` when they do not divide among the GPUs (one group on four GPUs:
+    /// four); the convolution keeps `spec` more inputs (not Mamba-1's).
+    pub fn state_per_gpu(&self, hidden: u64, tp: u64, spec: u64) -> Option<(u64, u64)> {
+        let tp = tp.max(1);
+        let per = |x: u64| x.div_ceil(tp);
+        match self {
+            Mixer::Mamba(x) => match x.version {
+                MambaVersion::V2 => {
+                    let groups =
+                        if x.groups.is_multiple_of(tp) { x.groups } else { x.groups.next_multiple_of(tp) };
+                    let channels = x.inner + 2 * groups * x.state;
+                    Some(((x.conv_kernel.saturating_sub(1) + spec) * per(channels), per(x.inner) * x.state))
+                }
+                MambaVersion::V1 => {
+                    Some((x.conv_kernel.saturating_sub(1) * per(x.inner), per(x.inner) * x.state))
+                }
+            },
+            Mixer::GatedDeltaNet(g) => {
+                let channels = 2 * g.key_heads * g.key_head_dim + g.value_heads * g.value_head_dim;
+                Some((
+                    (g.conv_kernel.saturating_sub(1) + spec) * per(channels),
+                    per(g.value_heads) * g.value_head_dim * g.key_head_dim,
+                ))
+            }
+            Mixer::Kda(k) => Some((
+                (k.conv_kernel.saturating_sub(1) + spec) * per(3 * k.heads * k.head_dim),
+                per(k.heads) * k.head_dim * k.head_dim,
+            )),
+            Mixer::ShortConv(c) => Some(((c.kernel.saturating_sub(1) + spec) * per(hidden), 0)),
+            _ => None,
+        }
+    }
+
     /// Width of the query–key products per attended token (for the attention FLOPs: scores and
     /// weighted sum cost `4 × width` per token attended); 0 for recurrent mixers, whose cost is in
     /// their parameters.
