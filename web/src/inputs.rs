@@ -6,7 +6,7 @@ use headroom_core::hardware::{DeviceChoice, MyMachine};
 use headroom_core::import::hf::parse_config;
 use headroom_core::inference::Runtime;
 use headroom_core::precision::{ALL_FORMATS, KvDtype, WeightFormat};
-use headroom_core::scenario::{DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource};
+use headroom_core::scenario::{DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource, Scenario};
 use headroom_core::text::Lang;
 use headroom_core::training::{
     Checkpointing, Framework, LoraTarget, LoraTargets, LossKernel, Mode, Offload, Optimizer, TrainPrecision,
@@ -753,16 +753,16 @@ fn VllmInputs() -> impl IntoView {
                 selected=Signal::derive(move || s.with(|s| s.vllm.version.id()))
                 set=Callback::new(move |v: String| if let Ok(v) = VllmVersion::parse(&v) { s.update(|s| s.vllm.version = v) })/>
             <CountField id="hr-gmu" label=label_of(lang.get_untracked(), T::VllmUtilization)
-                value=Signal::derive(move || s.with(|s| u64::from(s.vllm.utilization.unwrap_or(0)) / 100))
-                set=Callback::new(move |v: u64| s.update(|s| s.vllm.utilization = (v > 0).then_some((v.min(100) * 100) as u32)))
+                value=percent_value(s, |x| x.vllm.utilization)
+                set=percent_set(s, |x, v| x.vllm.utilization = v)
                 min=0 max=100/>
             <CountField id="hr-max-num-seqs" label=label_of(lang.get_untracked(), T::VllmMaxNumSeqs)
-                value=Signal::derive(move || s.with(|s| s.vllm.max_num_seqs.unwrap_or(0)))
-                set=Callback::new(move |v: u64| s.update(|s| s.vllm.max_num_seqs = (v > 0).then_some(v)))
+                value=count_value(s, |x| x.vllm.max_num_seqs)
+                set=count_set(s, |x, v| x.vllm.max_num_seqs = v)
                 min=0 max=headroom_core::vllm::MAX_VLLM_TOKENS/>
             <CountField id="hr-max-batched" label=label_of(lang.get_untracked(), T::VllmMaxBatched)
-                value=Signal::derive(move || s.with(|s| s.vllm.max_num_batched_tokens.unwrap_or(0)))
-                set=Callback::new(move |v: u64| s.update(|s| s.vllm.max_num_batched_tokens = (v > 0).then_some(v)))
+                value=count_value(s, |x| x.vllm.max_num_batched_tokens)
+                set=count_set(s, |x, v| x.vllm.max_num_batched_tokens = v)
                 min=0 max=headroom_core::vllm::MAX_VLLM_TOKENS/>
             <CountField id="hr-pp" label=label_of(lang.get_untracked(), T::VllmPipeline)
                 value=Signal::derive(move || s.with(|s| s.vllm.pipeline_parallel.unwrap_or(1)))
@@ -792,37 +792,57 @@ fn VllmInputs() -> impl IntoView {
         <details class="hr-vllm" id="hr-sglang">
             <summary>{move || tr(lang.get(), T::SglangOptions)}</summary>
             <CountField id="hr-mfs" label=label_of(lang.get_untracked(), T::SglangFraction)
-                value=Signal::derive(move || s.with(|s| u64::from(s.sglang.mem_fraction_static.unwrap_or(0)) / 100))
-                set=Callback::new(move |v: u64| s.update(|s| s.sglang.mem_fraction_static = (v > 0).then_some((v.min(100) * 100) as u32)))
+                value=percent_value(s, |x| x.sglang.mem_fraction_static)
+                set=percent_set(s, |x, v| x.sglang.mem_fraction_static = v)
                 min=0 max=100/>
             <CountField id="hr-chunk" label=label_of(lang.get_untracked(), T::SglangChunk)
-                value=Signal::derive(move || s.with(|s| s.sglang.chunked_prefill_size.unwrap_or(0)))
-                set=Callback::new(move |v: u64| s.update(|s| s.sglang.chunked_prefill_size = (v > 0).then_some(v)))
+                value=count_value(s, |x| x.sglang.chunked_prefill_size)
+                set=count_set(s, |x, v| x.sglang.chunked_prefill_size = v)
                 min=0 max=headroom_core::sglang::MAX_SGLANG/>
             <CountField id="hr-page" label=label_of(lang.get_untracked(), T::SglangPage)
-                value=Signal::derive(move || s.with(|s| s.sglang.page_size.unwrap_or(0)))
-                set=Callback::new(move |v: u64| s.update(|s| s.sglang.page_size = (v > 0).then_some(v)))
+                value=count_value(s, |x| x.sglang.page_size)
+                set=count_set(s, |x, v| x.sglang.page_size = v)
                 min=0 max=headroom_core::sglang::MAX_SGLANG/>
             <Toggle id="hr-nocg" label=label_of(lang.get_untracked(), T::SglangNoGraph)
                 checked=Signal::derive(move || s.with(|s| s.sglang.disable_cuda_graph))
                 set=Callback::new(move |v| s.update(|s| s.sglang.disable_cuda_graph = v))/>
             <CountField id="hr-swa-ratio" label=label_of(lang.get_untracked(), T::SglangSwaRatio)
-                value=Signal::derive(move || s.with(|s| u64::from(s.sglang.swa_full_tokens_ratio.unwrap_or(0)) / 100))
-                set=Callback::new(move |v: u64| s.update(|s| s.sglang.swa_full_tokens_ratio = (v > 0).then_some((v.min(100) * 100) as u32)))
+                value=percent_value(s, |x| x.sglang.swa_full_tokens_ratio)
+                set=percent_set(s, |x, v| x.sglang.swa_full_tokens_ratio = v)
                 min=0 max=100/>
             <Toggle id="hr-noswa" label=label_of(lang.get_untracked(), T::SglangNoSwa)
                 checked=Signal::derive(move || s.with(|s| s.sglang.disable_hybrid_swa_memory))
                 set=Callback::new(move |v| s.update(|s| s.sglang.disable_hybrid_swa_memory = v))/>
             <CountField id="hr-mamba-ratio" label=label_of(lang.get_untracked(), T::SglangMambaRatio)
-                value=Signal::derive(move || s.with(|s| u64::from(s.sglang.mamba_full_memory_ratio.unwrap_or(0)) / 100))
-                set=Callback::new(move |v: u64| s.update(|s| s.sglang.mamba_full_memory_ratio = (v > 0).then_some((v.min(100) * 100) as u32)))
+                value=percent_value(s, |x| x.sglang.mamba_full_memory_ratio)
+                set=percent_set(s, |x, v| x.sglang.mamba_full_memory_ratio = v)
                 min=0 max=100/>
             <CountField id="hr-mamba-slots" label=label_of(lang.get_untracked(), T::SglangMambaSlots)
-                value=Signal::derive(move || s.with(|s| s.sglang.max_mamba_cache_size.unwrap_or(0)))
-                set=Callback::new(move |v: u64| s.update(|s| s.sglang.max_mamba_cache_size = (v > 0).then_some(v)))
+                value=count_value(s, |x| x.sglang.max_mamba_cache_size)
+                set=count_set(s, |x, v| x.sglang.max_mamba_cache_size = v)
                 min=0 max=headroom_core::sglang::MAX_SGLANG/>
         </details>
     }
+}
+
+/// A setting kept in ten-thousandths (`None`: its default), shown as a percent (0: the default).
+fn percent_value(s: RwSignal<Scenario>, get: fn(&Scenario) -> Option<u32>) -> Signal<u64> {
+    Signal::derive(move || s.with(|x| u64::from(get(x).unwrap_or(0)) / 100))
+}
+
+/// Writes a percent typed into a ten-thousandths setting (0: back to its default).
+fn percent_set(s: RwSignal<Scenario>, put: fn(&mut Scenario, Option<u32>)) -> Callback<u64> {
+    Callback::new(move |v: u64| s.update(|x| put(x, (v > 0).then_some((v.min(100) * 100) as u32))))
+}
+
+/// A count setting (`None`: its default), shown as 0 when left to its default.
+fn count_value(s: RwSignal<Scenario>, get: fn(&Scenario) -> Option<u64>) -> Signal<u64> {
+    Signal::derive(move || s.with(|x| get(x).unwrap_or(0)))
+}
+
+/// Writes a typed count into a setting (0: back to its default).
+fn count_set(s: RwSignal<Scenario>, put: fn(&mut Scenario, Option<u64>)) -> Callback<u64> {
+    Callback::new(move |v: u64| s.update(|x| put(x, (v > 0).then_some(v))))
 }
 
 /// LoRA targets: all linear layers, or a chosen set of module kinds.
@@ -1237,7 +1257,7 @@ fn format_percent(p: f64, l: Lang) -> String {
 }
 
 /// The default GPU share of the scenario's catalog Mac or APU, as the field's hint shows it.
-fn default_share_percent(s: &headroom_core::scenario::Scenario, l: Lang) -> String {
+fn default_share_percent(s: &Scenario, l: Lang) -> String {
     let Some(DeviceChoice::Catalog(id)) = &s.device else { return String::new() };
     catalog::device(id)
         .ok()
