@@ -698,3 +698,30 @@ fn pipeline_stages_follow_vllms_split_and_take_the_fewest_blocks() {
         headroom_core::flags::commands(&s, &e, None).iter().any(|c| c.contains("--pipeline-parallel-size 2"))
     );
 }
+
+/// `--mamba-ssm-cache-dtype float32` doubles Qwen3-Next's SSM state (536,576 bytes a layer at TP 4:
+/// block 576, padding 9.92%), from a pasted command, a link or the flag.
+#[test]
+fn the_mamba_state_dtype_follows_the_flag() {
+    let c = headroom_core::command::parse(
+        "vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct -tp 4 --max-model-len 131072 --mamba-ssm-cache-dtype float32",
+    )
+    .unwrap();
+    assert_eq!(c.vllm.mamba_ssm_cache_bytes, Some(4));
+    let s = Scenario {
+        context: 131_072,
+        gpus: 4,
+        runtime: Some(Runtime::Vllm),
+        vllm: VllmOptions { mamba_ssm_cache_bytes: Some(4), ..VllmOptions::default() },
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        ..Scenario::catalog("qwen3-next-80b-a3b")
+    };
+    let b = estimate(&s).unwrap().vllm.unwrap();
+    let m = b.mamba.as_ref().unwrap();
+    assert_eq!((b.block_size, m.page), (576, 536_576));
+    assert!((m.padding_pct - 9.92).abs() < 0.005, "{}", m.padding_pct);
+    let link = headroom_core::share::encode(&s);
+    assert!(link.contains("mssm=float32"), "{link}");
+    assert_eq!(headroom_core::share::decode(&link).scenario, s);
+    assert!(headroom_core::vllm::mamba_dtype_bytes("int4").is_err());
+}

@@ -330,6 +330,14 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "CONFIG")]
     pub speculative_config: Option<String>,
 
+    /// vLLM: a hybrid model's Mamba convolution state dtype (--mamba-cache-dtype): auto, float32, bfloat16.
+    #[arg(long, value_name = "DTYPE")]
+    pub mamba_cache_dtype: Option<String>,
+
+    /// vLLM: a hybrid model's SSM state dtype (--mamba-ssm-cache-dtype): auto, float32, bfloat16.
+    #[arg(long, value_name = "DTYPE")]
+    pub mamba_ssm_cache_dtype: Option<String>,
+
     /// vLLM: pipeline stages of consecutive layers (--pipeline-parallel-size); --gpus is each
     /// stage's tensor-parallel size.
     #[arg(long, value_name = "N")]
@@ -804,6 +812,12 @@ impl ScenarioArgs {
         let v = &mut scenario.vllm;
         v.data_parallel = self.data_parallel_size.or(v.data_parallel);
         v.pipeline_parallel = self.pipeline_parallel_size.or(v.pipeline_parallel);
+        if let Some(d) = &self.mamba_cache_dtype {
+            v.mamba_cache_bytes = headroom_core::vllm::mamba_dtype_bytes(d).map_err(|e| e.to_string())?;
+        }
+        if let Some(d) = &self.mamba_ssm_cache_dtype {
+            v.mamba_ssm_cache_bytes = headroom_core::vllm::mamba_dtype_bytes(d).map_err(|e| e.to_string())?;
+        }
         v.expert_parallel |= self.enable_expert_parallel;
         if let Some(m) = &self.mm_encoder_tp_mode {
             v.mm_encoder_data = match m.trim().to_ascii_lowercase().as_str() {

@@ -1051,9 +1051,19 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 Some(v) => bad(format!("{flag} {v}"), "does not change vLLM's memory"),
                 None => bad(flag.into(), "no value"),
             },
+            "--mamba-cache-dtype" | "--mamba-ssm-cache-dtype" => match value(&mut i) {
+                Some(v) => match crate::vllm::mamba_dtype_bytes(&v) {
+                    Ok(b) if norm == "--mamba-cache-dtype" => c.vllm.mamba_cache_bytes = b,
+                    Ok(b) => c.vllm.mamba_ssm_cache_bytes = b,
+                    Err(e) => bad(format!("{flag} {v}"), &format!("{e}")),
+                },
+                None => bad(flag.into(), "no value"),
+            },
             "--enable-prefix-caching" => c.vllm.prefix_caching = Some(true),
             "--no-enable-prefix-caching" => c.vllm.prefix_caching = Some(false),
             "--trust-remote-code"
+            | "--async-scheduling"
+            | "--no-async-scheduling"
             | "--enable-chunked-prefill"
             | "--disable-log-requests"
             | "--disable-log-stats"
@@ -1379,6 +1389,8 @@ impl Command {
             v.mm_encoder_data |= o.mm_encoder_data;
             v.prefix_caching = o.prefix_caching.or(v.prefix_caching);
             v.pipeline_parallel = o.pipeline_parallel.or(v.pipeline_parallel);
+            v.mamba_cache_bytes = o.mamba_cache_bytes.or(v.mamba_cache_bytes);
+            v.mamba_ssm_cache_bytes = o.mamba_ssm_cache_bytes.or(v.mamba_ssm_cache_bytes);
             if let Some(f) = self.weights {
                 s.weights = Some(f);
             }

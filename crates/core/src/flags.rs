@@ -91,6 +91,14 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if let Some(sp) = &v.speculative {
                 c.push_str(&format!(" --speculative-config '{}'", sp.json()));
             }
+            for (flag, b) in [
+                ("--mamba-cache-dtype", v.mamba_cache_bytes),
+                ("--mamba-ssm-cache-dtype", v.mamba_ssm_cache_bytes),
+            ] {
+                if let Some(b) = b {
+                    c.push_str(&format!(" {flag} {}", crate::vllm::mamba_dtype_id(b)));
+                }
+            }
             if let Some(p) = v.pipeline_parallel.filter(|p| *p > 1) {
                 c.push_str(&format!(" --pipeline-parallel-size {p}"));
             }

@@ -29,6 +29,7 @@
 //! | `mns`, `mnbt` | vLLM `--max-num-seqs`, `--max-num-batched-tokens` | by card |
 //! | `bs` | vLLM `--block-size` | by release (`64` from 0.34, `16` before) |
 //! | `pp` | vLLM `--pipeline-parallel-size` | `1` |
+//! | `mconv`, `mssm` | vLLM `--mamba-cache-dtype`, `--mamba-ssm-cache-dtype` (`float32`, `bfloat16`) | auto |
 //! | `vpc` | vLLM prefix caching, `1` or `0` (`--[no-]enable-prefix-caching`) | by release |
 //! | `kvmem` | vLLM `--kv-cache-memory`, bytes | profiled |
 //! | `eager`, `cge` | vLLM `--enforce-eager`, CUDA-graph estimate (`1`/`0`) | off, by release |
@@ -463,6 +464,11 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(p) = v.pipeline_parallel {
         q.push("pp", &format!("{p}"));
     }
+    for (key, b) in [("mconv", v.mamba_cache_bytes), ("mssm", v.mamba_ssm_cache_bytes)] {
+        if let Some(b) = b {
+            q.push(key, crate::vllm::mamba_dtype_id(b));
+        }
+    }
     let g = &s.sglang;
     if let Some(f) = g.mem_fraction_static {
         q.push("mfs", &format!("{}", f64::from(f) / 10_000.0));
@@ -773,6 +779,12 @@ pub fn decode(query: &str) -> Decoded {
             "mmdata" => match value.as_str() {
                 "0" | "1" => scenario.vllm.mm_encoder_data = value == "1",
                 _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "mconv" | "mssm" => match crate::vllm::mamba_dtype_bytes(&value) {
+                Ok(Some(b)) if key == "mconv" => scenario.vllm.mamba_cache_bytes = Some(b),
+                Ok(Some(b)) => scenario.vllm.mamba_ssm_cache_bytes = Some(b),
+                Ok(None) => {}
+                Err(e) => ignore(&key, &value, format!("{e}")),
             },
             "pp" => match parse_count(&value, MAX_GPUS) {
                 Some(n) => scenario.vllm.pipeline_parallel = Some(n),
@@ -1267,13 +1279,15 @@ mod tests {
                 mm_encoder_data: true,
                 prefix_caching: Some(false),
                 pipeline_parallel: Some(2),
+                mamba_cache_bytes: Some(2),
+                mamba_ssm_cache_bytes: Some(4),
             },
             ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0&pp=2"
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0&pp=2&mconv=bfloat16&mssm=float32"
         );
         assert_eq!(decode(&q).scenario, s);
         let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");

@@ -165,6 +165,36 @@ pub struct VllmOptions {
     /// group (`None`: 1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub pipeline_parallel: Option<u64>,
+    /// `--mamba-cache-dtype`: bytes per value of a hybrid model's convolution state (and of its
+    /// SSM state unless given apart); `None`: "auto", the model's 16-bit dtype.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mamba_cache_bytes: Option<u64>,
+    /// `--mamba-ssm-cache-dtype`: bytes per value of the SSM state; `None`: "auto" (the checkpoint's
+    /// or family's rule, else the convolution's).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mamba_ssm_cache_bytes: Option<u64>,
+}
+
+/// Bytes per value of a `--mamba-cache-dtype` / `--mamba-ssm-cache-dtype` value (`None` for
+/// "auto"); an error names what is accepted.
+///
+/// # Errors
+/// [`Error::Invalid`] on `mamba_cache_dtype` for another word.
+pub fn mamba_dtype_bytes(s: &str) -> Result<Option<u64>> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(None),
+        "float32" | "fp32" => Ok(Some(4)),
+        "bfloat16" | "bf16" | "float16" | "fp16" | "half" => Ok(Some(2)),
+        other => Err(Error::invalid(
+            "mamba_cache_dtype",
+            format!("`{other}` is not a Mamba cache dtype; accepted: auto float32 bfloat16 float16"),
+        )),
+    }
+}
+
+/// The id a link and a command write for `bytes` per value.
+pub fn mamba_dtype_id(bytes: u64) -> &'static str {
+    if bytes >= 4 { "float32" } else { "bfloat16" }
 }
 
 /// A speculative-decoding drafter (`--speculative-config`).
@@ -610,18 +640,19 @@ struct Layout {
 }
 
 /// The KV cache's layout on one GPU with `ns` speculative tokens.
-fn layout(a: &Architecture, kv: KvDtype, tp: u64, ns: u64) -> Layout {
+fn layout(a: &Architecture, kv: KvDtype, tp: u64, ns: u64, dtypes: (Option<u64>, Option<u64>)) -> Layout {
     let mut kinds: Vec<(SpecKind, u64, u64)> = Vec::new();
     let mut mamba: Option<MambaLayers> = None;
     let mut approximate = false;
-    // The recurrent state's SSM part in the checkpoint's asked dtype, the convolution in the
-    // model's 16-bit dtype (`mamba_cache_dtype` and `mamba_ssm_cache_dtype` "auto").
-    let ssm_bytes = a.ssm_state_bytes.unwrap_or(2);
+    // The convolution in `--mamba-cache-dtype` (auto: the model's 16-bit dtype), the SSM state in
+    // `--mamba-ssm-cache-dtype` (auto: the checkpoint's or family's rule, else the convolution's).
+    let conv_bytes = dtypes.0.unwrap_or(2);
+    let ssm_bytes = dtypes.1.or(a.ssm_state_bytes).unwrap_or(conv_bytes);
     // DeepSeek V4's compressed pages per 256-token block, over its layers.
     let mut packed = 0u64;
     for (n, m) in a.mixers() {
         if let Some((conv, ssm)) = m.state_per_gpu(a.hidden_size, tp, ns) {
-            let page = conv.saturating_mul(2).saturating_add(ssm.saturating_mul(ssm_bytes));
+            let page = conv.saturating_mul(conv_bytes).saturating_add(ssm.saturating_mul(ssm_bytes));
             let mamba2 = matches!(m, Mixer::Mamba(x) if x.version == crate::model::MambaVersion::V2);
             let gdn_k128 = matches!(m, Mixer::GatedDeltaNet(g) if g.key_head_dim == 128);
             mamba = Some(match mamba {
@@ -720,7 +751,8 @@ pub fn drafter(
 ) -> Result<Drafter> {
     let tp = tp.max(1);
     // One attention layer's KV on this GPU, as the target keeps it.
-    let target_layer = layout(a, kv, tp, 0).kinds.iter().find(|k| k.0 == SpecKind::Full).map_or(0, |k| k.2);
+    let target_layer =
+        layout(a, kv, tp, 0, (None, None)).kinds.iter().find(|k| k.0 == SpecKind::Full).map_or(0, |k| k.2);
     Ok(match &spec.method {
         SpecMethod::Mtp => {
             let m = a.mtp.as_ref().ok_or_else(|| {
@@ -754,7 +786,7 @@ pub fn drafter(
                 .map_err(|e| Error::invalid("speculative_config", format!("{e}")))?
                 .architecture()?;
             let w = crate::tensors::weight_bytes(&d, format)?.total();
-            let kinds = layout(&d, kv, tp, 0).kinds;
+            let kinds = layout(&d, kv, tp, 0, (None, None)).kinds;
             let layers: u64 = kinds.iter().map(|k| k.1).sum();
             let per = kinds.first().map_or(0, |k| k.2);
             Drafter {
@@ -1072,7 +1104,8 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         ),
     };
     let ns = o.speculative.as_ref().map_or(0, |sp| sp.tokens);
-    let Layout { mut kinds, mamba, approximate } = layout(a, i.kv, tp, ns);
+    let dtypes = (o.mamba_cache_bytes, o.mamba_ssm_cache_bytes);
+    let Layout { mut kinds, mamba, approximate } = layout(a, i.kv, tp, ns, dtypes);
     let mut drafter_exact = true;
     if let Some(d) = i.drafter.filter(|d| d.layers > 0 && d.layer_bytes > 0) {
         // The drafter's layers join the cache: in the target's group when their pages match.
@@ -1149,7 +1182,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
                     .saturating_sub(signed(nt))
                     .saturating_sub(signed(graphs)),
             };
-            let sl = layout(&stage_arch(a, start, end), i.kv, tp, ns);
+            let sl = layout(&stage_arch(a, start, end), i.kv, tp, ns, dtypes);
             let mut counts: Vec<u64> = sl.kinds.iter().map(|x| x.1).collect();
             if let Some(m) = sl.mamba {
                 counts.push(m.layers);
