@@ -413,15 +413,9 @@ pub const HIDDEN_BYTES_X2: u64 = 5;
 /// in 16-bit, split over `tp`) and the sampler's for `seqs` requests over the whole vocabulary
 /// (the logits are gathered on every rank).
 pub fn profile_peak(a: &Architecture, tokens: u64, seqs: u64, tp: u64) -> Bytes {
-    let tp = tp.max(1);
-    let h = a.hidden_size;
-    let ffn = a.groups.iter().map(|g| g.ffn.active_width()).max().unwrap_or(0);
-    let qkv = a.mixers().map(|(_, m)| m.score_width().saturating_mul(3)).max().unwrap_or(0);
-    let layer = 3u64.saturating_mul(ffn).max(qkv) / tp;
-    let forward = tokens.saturating_mul(2).saturating_mul(2u64.saturating_mul(h).saturating_add(layer));
     let sampler = seqs.saturating_mul(a.vocab_size).saturating_mul(SAMPLER_BYTES_PER_LOGIT_X4) / 4
-        + tokens.saturating_mul(h).saturating_mul(HIDDEN_BYTES_X2) / 2;
-    Bytes::new(forward.max(sampler))
+        + tokens.saturating_mul(a.hidden_size).saturating_mul(HIDDEN_BYTES_X2) / 2;
+    forward_peak(a, tokens, tp).max(Bytes::new(sampler))
 }
 
 /// The profile step's peak with a multimodal model's encoders: their outputs stay alive through
@@ -853,6 +847,8 @@ pub fn mxfp4_moe_layout(
     }
     let amd = d.vendor.eq_ignore_ascii_case("amd");
     let cc = d.compute_capability;
+    // Only OpenAI's Triton kernels (Hopper) swizzle the scales into a copy of their own.
+    let triton = !amd && cc == 90;
     let (backend, i_align, h_align, bias) = if amd {
         ("AITER", 256, 256, 2)
     } else if (100..110).contains(&cc) {
@@ -873,11 +869,8 @@ pub fn mxfp4_moe_layout(
     let hp = a.hidden_size.next_multiple_of(h_align);
     let ip = share.next_multiple_of(i_align);
     let biases = if m.expert_bias { (2 * ip + hp) * bias } else { 0 };
-    let kept_scales = if backend == "Triton" && version < VllmVersion::TRITON_FREES_SCALES {
-        (3 * ip * hp) / 32
-    } else {
-        0
-    };
+    let kept_scales =
+        if triton && version < VllmVersion::TRITON_FREES_SCALES { (3 * ip * hp) / 32 } else { 0 };
     let per_expert = (3 * ip * hp) / 2 + (3 * ip * hp) / 32 + biases + kept_scales;
     let layers: u64 =
         a.groups.iter().filter(|g| matches!(g.ffn, crate::model::Ffn::Moe(_))).map(|g| g.count).sum();
