@@ -115,8 +115,9 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
         proptest::sample::select(LossKernel::ALL.to_vec()),
         proptest::collection::vec(any::<bool>(), 7),
         1u64..=64,
+        (proptest::sample::select(headroom_core::training::Batching::ALL.to_vec()), 0u64..=8192),
     )
-        .prop_map(|(framework, loss, b, grad_accum)| TrainOptions {
+        .prop_map(|(framework, loss, b, grad_accum, (batching, mean_sample))| TrainOptions {
             framework,
             loss,
             lora_dropout: b[0],
@@ -132,6 +133,10 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
             reduce_bucket: if b[0] { 0 } else { 500_000_000 },
             overlap_comm: if b[1] { None } else { Some(b[2]) },
             fp8: b[3] && b[4],
+            sequence_parallel: b[5] && b[6],
+            ulysses: 1,
+            batching,
+            mean_sample,
         })
 }
 
@@ -455,6 +460,25 @@ proptest! {
             ),
         ] {
             prop_assert!(off <= on, "{}: {} > {} (base {})", name, off, on, t0);
+        }
+        // Splitting over two GPUs, where the model allows it (heads that divide).
+        let two = |f: &dyn Fn(&mut Scenario)| {
+            let mut x = Scenario { gpus: 2, ..base.clone() };
+            f(&mut x);
+            estimate(&x).ok().map(|e| e.memory.total.get())
+        };
+        for (name, on, off) in [
+            (
+                "sequence parallel",
+                two(&|x| { x.tp = 2; x.train.sequence_parallel = true }),
+                two(&|x| { x.tp = 2; x.train.sequence_parallel = false }),
+            ),
+            ("ulysses", two(&|x| x.train.ulysses = 2), two(&|x| x.train.ulysses = 1)),
+            ("context parallel", two(&|x| x.train.cp = 2), two(&|x| x.train.cp = 1)),
+        ] {
+            if let (Some(on), Some(off)) = (on, off) {
+                prop_assert!(on <= off, "{}: {} > {}", name, on, off);
+            }
         }
     }
 

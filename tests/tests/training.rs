@@ -438,3 +438,94 @@ fn float8_training_costs_one_linears_casts_and_speeds_up_on_fp8_units() {
     let no = estimate(&Scenario { mode: Mode::Lora, ..base.clone() }).unwrap();
     assert_eq!(e.memory.total, no.memory.total);
 }
+
+/// Splitting a sequence: Megatron's sequence parallelism divides what tensor parallelism keeps
+/// whole (Korthikanti et al.: `sbh(10 + 24/t)` without it, `sbh·34/t` with it, before the
+/// attention scores), Ulysses divides the tokens as ring attention does and needs heads that
+/// divide, and padding costs time, never the peak.
+#[test]
+fn sequence_parallelism_ulysses_and_padding() {
+    use headroom_core::fit::fit;
+    use headroom_core::text::MsgId;
+    use headroom_core::training::Batching;
+    let base = Scenario {
+        mode: Mode::Full,
+        context: 8192,
+        batch: 1,
+        gpus: 4,
+        flash_attention: true,
+        ..Scenario::catalog("llama-3.1-8b")
+    };
+    let with = |f: &dyn Fn(&mut Scenario)| {
+        let mut s = base.clone();
+        f(&mut s);
+        estimate(&s).unwrap()
+    };
+    let act = |e: &Estimate| e.memory.get(TermKind::Activations).get() as f64;
+    let one = act(&with(&|_| {}));
+    let tp = act(&with(&|s| s.tp = 4));
+    let tp_sp = act(&with(&|s| {
+        s.tp = 4;
+        s.train.sequence_parallel = true;
+    }));
+    // With sequence parallelism every kept tensor divides (the loss's vocabulary-parallel too):
+    // a quarter, within the few unsplit buffers.
+    assert!((tp_sp / one - 0.25).abs() < 0.02, "{tp_sp} vs {one}");
+    // Without, the hidden-wide part stays: Llama's share is about 10/34 of a layer's tensors, so
+    // the layers' part lands near (10 + 24/4)/34 ≈ 0.47 of one GPU's, the whole near 0.4–0.55.
+    let r = tp / one;
+    assert!(r > 0.4 && r < 0.55, "{r}");
+    let e = with(&|s| s.tp = 4);
+    let acts = e.memory.terms.iter().find(|t| t.kind == TermKind::Activations).unwrap();
+    assert!(acts.assumptions.iter().any(|m| m.id == MsgId::AssumeTpReplicated));
+    // Without tensor parallelism the switch changes nothing, and says so.
+    let alone = with(&|s| s.train.sequence_parallel = true);
+    assert_eq!(alone.memory.total, with(&|_| {}).memory.total);
+    assert!(alone.notes.iter().any(|m| m.id == MsgId::NoteSequenceParallelNoTp));
+    // Ulysses over 4 GPUs keeps what ring attention over 4 keeps; 3 does not divide 32 heads.
+    let uly = with(&|s| s.train.ulysses = 4);
+    let ring = with(&|s| s.train.cp = 4);
+    assert_eq!(uly.memory.total, ring.memory.total);
+    assert!(act(&uly) < one / 3.0);
+    let mut bad = base.clone();
+    bad.train.ulysses = 3;
+    let err = estimate(&bad).unwrap_err().to_string();
+    assert!(err.contains("ulysses") && err.contains("32 heads"), "{err}");
+    bad.train.ulysses = 8;
+    let err = estimate(&bad).unwrap_err().to_string();
+    assert!(err.contains("needs at least 8 GPUs"), "{err}");
+    // Padding: 8 samples of 600 tokens on average under a 4,096-token limit compute H_8 ≈ 2.72×
+    // the data's tokens; packed or padding-free, 1×; the peak is the same.
+    let padded = |b: Batching| {
+        let mut s = Scenario {
+            mode: Mode::Lora,
+            gpus: 1,
+            batch: 8,
+            context: 4096,
+            checkpointing: Checkpointing::Full,
+            ..base.clone()
+        };
+        s.train.loss = headroom_core::training::LossKernel::Fused;
+        s.train.batching = b;
+        s.train.mean_sample = 600;
+        s
+    };
+    let h100 = catalog::device("h100-sxm").unwrap();
+    let secs = |s: &Scenario| fit(s, h100).unwrap().speed.unwrap().training_s.unwrap();
+    let p = estimate(&padded(Batching::Padded)).unwrap();
+    let k = estimate(&padded(Batching::Packed)).unwrap();
+    let f = estimate(&padded(Batching::PaddingFree)).unwrap();
+    let harmonic: f64 = (1..=8).map(|i| 1.0 / f64::from(i)).sum();
+    assert!((p.training.as_ref().unwrap().padding.0 - harmonic).abs() < 1e-9);
+    assert!((secs(&padded(Batching::Padded)) / secs(&padded(Batching::Packed)) - harmonic).abs() < 1e-6);
+    assert_eq!(k.training.as_ref().unwrap().padding.0, 1.0);
+    assert_eq!(f.training.as_ref().unwrap().flops_total, k.training.as_ref().unwrap().flops_total);
+    assert_eq!(p.memory.total, k.memory.total);
+    assert!(p.notes.iter().any(|m| m.id == MsgId::NotePadding));
+    // A mean above the sequence is truncated to it, and said: no padding left.
+    let mut long = padded(Batching::Padded);
+    long.train.mean_sample = 10_000;
+    let e = estimate(&long).unwrap();
+    assert!(e.notes.iter().any(|m| m.id == MsgId::NoteMeanSampleTruncated));
+    assert_eq!(e.training.as_ref().unwrap().padding.0, 1.0);
+}

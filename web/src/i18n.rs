@@ -140,6 +140,11 @@ ui_text! {
     ItFits => "fits", "tient";
     FitsUpTo => "Fits as set up with up to {0} tokens per sequence, or up to {1} sequences per micro-batch.", "Tient tel quel jusqu'à {0} tokens par séquence, ou jusqu'à {1} séquences par micro-batch.";
     ContextParallel => "Context parallelism (GPUs per sequence)", "Parallélisme de contexte (GPU par séquence)";
+    Ulysses => "Ulysses sequence parallelism (GPUs per sequence)", "Parallélisme de séquence Ulysses (GPU par séquence)";
+    TrainTensorParallel => "Tensor parallelism (GPUs per layer)", "Parallélisme de tenseurs (GPU par couche)";
+    SequenceParallel => "Sequence parallelism with tensor parallelism (Megatron)", "Parallélisme de séquence avec celui de tenseurs (Megatron)";
+    Batching => "Batching of samples", "Mise en lots des échantillons";
+    MeanSample => "Mean sample length (tokens, 0: fills the sequence)", "Longueur moyenne d'un échantillon (jetons, 0 : remplit la séquence)";
     DeviceMap => "Split the layers over the GPUs (device_map)", "Répartir les couches sur les GPU (device_map)";
     NoneEnough => "None of these is enough: a bigger card, or more GPUs.", "Aucune ne suffit : une carte plus grande, ou plus de GPU.";
     Zero => "ZeRO stage", "Étape ZeRO";
@@ -404,6 +409,13 @@ pub fn option_label(id: &str, lang: Lang) -> String {
         "loss-chunked" => ("Chunked (torchtune, LitGPT)", "Par morceaux (torchtune, LitGPT)"),
         "loss-fused" => ("Fused (Liger, Unsloth, CCE)", "Fusionnée (Liger, Unsloth, CCE)"),
         "custom" => ("Custom (every knob by hand)", "Personnalisé (chaque réglage à la main)"),
+        "padded" => {
+            ("Padded to the longest in each micro-batch", "Remplis jusqu'au plus long de chaque micro-lot")
+        }
+        "packed" => ("Packed into full sequences", "Empaquetés en séquences pleines"),
+        "padding-free" => {
+            ("Padding-free (variable-length attention)", "Sans remplissage (attention à longueur variable)")
+        }
         "selective" => ("Selective (attention scores)", "Sélectif (scores d'attention)"),
         "full" => ("Full (every layer)", "Complet (chaque couche)"),
         "optimizer" => ("Optimizer states to CPU", "États de l'optimiseur sur le CPU"),
@@ -431,6 +443,7 @@ mod tests {
             .chain(Checkpointing::ALL.iter().map(|c| c.id()))
             .chain([Offload::None, Offload::Optimizer, Offload::OptimizerAndParams].iter().map(|o| o.id()))
             .chain(["loss-full", "loss-chunked", "loss-fused", "custom"])
+            .chain(headroom_core::training::Batching::ALL.iter().map(|b| b.id()))
             .collect();
         for id in ids {
             for lang in [Lang::En, Lang::Fr] {

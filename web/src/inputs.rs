@@ -9,7 +9,8 @@ use headroom_core::precision::{ALL_FORMATS, KvDtype, WeightFormat};
 use headroom_core::scenario::{DEFAULT_MODEL, MAX_BATCH, MAX_CONTEXT, ModelSource, Scenario};
 use headroom_core::text::Lang;
 use headroom_core::training::{
-    Checkpointing, Framework, LoraTarget, LoraTargets, LossKernel, Mode, Offload, Optimizer, TrainPrecision,
+    Batching, Checkpointing, Framework, LoraTarget, LoraTargets, LossKernel, Mode, Offload, Optimizer,
+    TrainPrecision,
 };
 use leptos::prelude::*;
 
@@ -376,6 +377,8 @@ pub fn WorkloadInputs() -> impl IntoView {
     let losses = Signal::derive(move || {
         LossKernel::ALL.iter().map(|k| (k.id().to_string(), label(&format!("loss-{}", k.id())))).collect()
     });
+    let batchings =
+        Signal::derive(move || Batching::ALL.iter().map(|b| (b.id().to_string(), label(b.id()))).collect());
     let qlora = Memo::new(move |_| s.with(|s| s.mode == Mode::Qlora));
     let qlora = move || qlora.get();
 
@@ -484,6 +487,19 @@ pub fn WorkloadInputs() -> impl IntoView {
                         value=Signal::derive(move || s.with(|s| s.train.cp))
                         set=Callback::new(move |v| s.update(|s| s.train.cp = v))
                         min=1 max=4096/>
+                    <CountField id="hr-ulysses" label=label_of(lang.get_untracked(), T::Ulysses)
+                        value=Signal::derive(move || s.with(|s| s.train.ulysses))
+                        set=Callback::new(move |v| s.update(|s| s.train.ulysses = v))
+                        min=1 max=4096/>
+                    <CountField id="hr-tp-train" label=label_of(lang.get_untracked(), T::TrainTensorParallel)
+                        value=Signal::derive(move || s.with(|s| s.tp))
+                        set=Callback::new(move |v| s.update(|s| s.tp = v))
+                        min=1 max=4096/>
+                    {move || (s.with(|s| s.tp > 1)).then(|| view! {
+                        <Toggle id="hr-seq-parallel" label=label_of(lang.get_untracked(), T::SequenceParallel)
+                            checked=Signal::derive(move || s.with(|s| s.train.sequence_parallel))
+                            set=Callback::new(move |v| s.update(|s| s.train.sequence_parallel = v))/>
+                    })}
                     <Choice id="hr-zero" help=T::HelpZero label=label_of(lang.get_untracked(), T::Zero) options=zeros
                         selected=Signal::derive(move || s.with(|s| s.zero.to_string()))
                         set=Callback::new(move |v: String| if let Ok(z) = v.parse::<u8>() { s.update(|s| s.zero = z) })/>
@@ -518,6 +534,13 @@ pub fn WorkloadInputs() -> impl IntoView {
                         value=Signal::derive(move || s.with(|s| s.dataset_tokens))
                         set=Callback::new(move |v| s.update(|s| s.dataset_tokens = v))
                         min=1 max=1 << 50/>
+                    <Choice id="hr-batching" label=label_of(lang.get_untracked(), T::Batching) options=batchings
+                        selected=Signal::derive(move || s.with(|s| s.train.batching.id().to_string()))
+                        set=Callback::new(move |v: String| if let Ok(b) = Batching::parse(&v) { s.update(|s| s.train.batching = b) })/>
+                    <CountField id="hr-mean-sample" label=label_of(lang.get_untracked(), T::MeanSample)
+                        value=Signal::derive(move || s.with(|s| s.train.mean_sample))
+                        set=Callback::new(move |v| s.update(|s| s.train.mean_sample = v))
+                        min=0 max=MAX_CONTEXT/>
                     <CountField id="hr-epochs" label=label_of(lang.get_untracked(), T::Epochs)
                         value=Signal::derive(move || s.with(|s| s.epochs))
                         set=Callback::new(move |v| s.update(|s| s.epochs = v))

@@ -453,6 +453,26 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub cp: Option<u64>,
 
+    /// DeepSpeed-Ulysses sequence parallelism (accelerate's sp_size, Arctic ALST): each sequence
+    /// split over N of the --gpus, attention heads divided among them [default: 1].
+    #[arg(long, value_name = "N")]
+    pub ulysses: Option<u64>,
+
+    /// With --tp: norms and residual stream split along the sequence too (Megatron's
+    /// --sequence-parallel, torchtitan): on or off [default: off, as transformers' and
+    /// torchtune's tensor-parallel plans].
+    #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
+    pub sequence_parallel: Option<String>,
+
+    /// How samples become batches: padded (to each micro-batch's longest), packed, padding-free
+    /// [default: padded]. Matters for time with --mean-sample-tokens.
+    #[arg(long, value_name = "WAY")]
+    pub batching: Option<String>,
+
+    /// The dataset's mean sample length in tokens (0: samples fill --context) [default: 0].
+    #[arg(long, value_name = "N")]
+    pub mean_sample_tokens: Option<u64>,
+
     /// Float8 training (torchao's Float8Linear; full fine-tuning on FP8 tensor cores): on or off.
     #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
     pub float8: Option<String>,
@@ -910,6 +930,18 @@ impl ScenarioArgs {
         }
         if let Some(n) = self.cp {
             t.cp = n;
+        }
+        if let Some(n) = self.ulysses {
+            t.ulysses = n;
+        }
+        if let Some(v) = &self.sequence_parallel {
+            t.sequence_parallel = switch("sequence-parallel", v)?;
+        }
+        if let Some(b) = &self.batching {
+            t.batching = headroom_core::training::Batching::parse(b).map_err(|e| e.to_string())?;
+        }
+        if let Some(n) = self.mean_sample_tokens {
+            t.mean_sample = n;
         }
         if let Some(b) = &self.reduce_bucket_size {
             t.reduce_bucket = headroom_core::training::parse_bucket(b).map_err(|e| e.to_string())?;

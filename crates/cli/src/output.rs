@@ -334,6 +334,12 @@ struct JsonTraining {
     compile: bool,
     dora: bool,
     cp: u64,
+    ulysses: u64,
+    sequence_parallel: bool,
+    batching: &'static str,
+    mean_sample_tokens: u64,
+    /// Tokens computed per token of data (padding), in flops_total.
+    padding_factor: f64,
     device_map: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     zero_buckets: Option<JsonBuckets>,
@@ -437,6 +443,11 @@ pub fn json(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             compile: scenario.train.compile,
             dora: scenario.train.dora,
             cp: scenario.train.cp,
+            ulysses: scenario.train.ulysses,
+            sequence_parallel: scenario.train.sequence_parallel,
+            batching: scenario.train.batching.id(),
+            mean_sample_tokens: scenario.train.mean_sample,
+            padding_factor: t.padding.0,
             device_map: scenario.train.device_map,
             zero_buckets: t.zero_buckets.map(|b| JsonBuckets {
                 buffers: b.buffers,
@@ -612,10 +623,11 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         );
         let _ = writeln!(
             s,
-            "Training compute       {:.3e} FLOP for {} tokens ({:.1} × active parameters per token)",
+            "Training compute       {:.3e} FLOP for {} tokens ({:.1} × active parameters per token{})",
             t.flops_total,
             format_int(t.tokens, lang),
-            e.flops_per_token / e.model.params_active.get().max(1) as f64
+            e.flops_per_token / e.model.params_active.get().max(1) as f64,
+            if t.padding.0 > 1.0 { format!(", × {:.2} for padding", t.padding.0) } else { String::new() }
         );
         let _ = writeln!(
             s,

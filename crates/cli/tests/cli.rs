@@ -978,3 +978,53 @@ fn transformers_offloads_as_accelerate_places_the_layers() {
         json(&["estimate", "--model", "qwen3-8b", "--device", "h100-sxm", "--runtime", "transformers"]);
     assert!(fits.get("device_map").is_none() || fits["device_map"].is_null());
 }
+
+/// Sequence splitting and batching flags reach the estimate, the JSON, the command and the link;
+/// bad values are refused naming the field.
+#[test]
+fn sequence_splits_and_batching_flags() {
+    let base = ["estimate", "--model", "llama-3.1-8b", "--mode", "full", "--gpus", "4", "--context", "8192"];
+    let total = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        json(&args)["memory"]["total"].as_u64().unwrap()
+    };
+    let tp = total(&["--tp", "4"]);
+    let sp = total(&["--tp", "4", "--sequence-parallel"]);
+    assert!(sp < tp, "{sp} {tp}");
+    assert_eq!(total(&["--ulysses", "4"]), total(&["--cp", "4"]));
+    let args: Vec<&str> = base
+        .iter()
+        .copied()
+        .chain([
+            "--ulysses",
+            "2",
+            "--batch",
+            "8",
+            "--batching",
+            "padding-free",
+            "--mean-sample-tokens",
+            "700",
+        ])
+        .collect();
+    let j = json(&args);
+    let t = &j["training"];
+    assert_eq!((t["ulysses"].as_u64(), t["batching"].as_str()), (Some(2), Some("padding-free")));
+    assert_eq!((t["mean_sample_tokens"].as_u64(), t["padding_factor"].as_f64()), (Some(700), Some(1.0)));
+    let text = String::from_utf8_lossy(&headroom(&args).stdout).to_string();
+    assert!(text.contains("uly=2&bat=padding-free&msamp=700"), "{text}");
+    // Padded, the compute line counts the padding.
+    let padded: Vec<&str> =
+        base.iter().copied().chain(["--batch", "8", "--mean-sample-tokens", "700"]).collect();
+    let text = String::from_utf8_lossy(&headroom(&padded).stdout).to_string();
+    assert!(text.contains("× 2.72 for padding"), "{text}");
+    for (flag, value, field) in [
+        ("--ulysses", "3", "ulysses"),
+        ("--batching", "zip", "batching"),
+        ("--sequence-parallel", "maybe", "sequence-parallel"),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain([flag, value]).collect();
+        let out = headroom(&args);
+        assert!(!out.status.success(), "{flag} {value}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(field), "{flag} {value}");
+    }
+}

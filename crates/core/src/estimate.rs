@@ -193,6 +193,15 @@ pub struct TrainingInfo {
     /// Float8 training applied (full fine-tuning with torchao's float8 linears).
     #[cfg_attr(feature = "serde", serde(default))]
     pub float8: bool,
+    /// Tokens computed per token of data (padded micro-batches compute their padding; 1 when
+    /// packed, padding-free or of one sample), in [`Self::flops_total`]: `(point, low, high)`.
+    #[cfg_attr(feature = "serde", serde(default = "no_padding"))]
+    pub padding: (f64, f64, f64),
+}
+
+#[cfg(feature = "serde")]
+fn no_padding() -> (f64, f64, f64) {
+    (1.0, 1.0, 1.0)
 }
 
 /// A model with its facts resolved (borrowing a custom model's architecture from the scenario).
@@ -1218,6 +1227,24 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     let flops_per_token =
         crate::training::flops_per_token(scenario.mode, model.params_active.get(), scenario.checkpointing);
     let tokens = scenario.dataset_tokens.saturating_mul(scenario.epochs);
+    let t = &scenario.train;
+    if t.mean_sample > scenario.context {
+        notes.push(Msg::new(
+            MsgId::NoteMeanSampleTruncated,
+            vec![Arg::Int(t.mean_sample), Arg::Int(scenario.context)],
+        ));
+    }
+    let mean = t.mean_sample.min(scenario.context);
+    let padding = t.batching.padding_factor(mean, scenario.context, scenario.batch);
+    if padding.2 > 1.0 {
+        notes.push(Msg::new(
+            MsgId::NotePadding,
+            vec![Arg::Int(scenario.batch), Arg::Int(mean), Arg::Num(padding.0, 2), Arg::Num(padding.2, 2)],
+        ));
+    }
+    if t.sequence_parallel && scenario.tp <= 1 {
+        notes.push(Msg::new(MsgId::NoteSequenceParallelNoTp, vec![]));
+    }
     let weights_total = match &r.architecture {
         Some(a) => tensors::weight_bytes(a, base_format)?.total(),
         None => (r.params * base_format.flat_bits_per_weight()).or_overflow("weight memory")?,
@@ -1252,7 +1279,8 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         training: Some(TrainingInfo {
             mode: scenario.mode,
             tokens,
-            flops_total: flops_per_token * tokens as f64,
+            flops_total: flops_per_token * tokens as f64 * padding.0,
+            padding,
             checkpoint: Bytes::new(tm.checkpoint),
             checkpoint_with_optimizer: Bytes::new(tm.checkpoint_with_optimizer),
             base_format,

@@ -13,7 +13,7 @@ use crate::fit::{Fit, Verdict};
 use crate::inference::Runtime;
 use crate::precision::{KvDtype, WeightFormat};
 use crate::scenario::{ModelSource, Scenario};
-use crate::training::{Checkpointing, Framework, LossKernel, Mode, Offload, Optimizer};
+use crate::training::{Batching, Checkpointing, Framework, LossKernel, Mode, Offload, Optimizer};
 
 /// The model's name as a runtime wants it: the Hugging Face repository for catalog models, else
 /// a placeholder the user replaces.
@@ -364,6 +364,11 @@ fn trl(s: &Scenario, out: &mut Vec<String>) {
     if s.train.loss == LossKernel::Fused {
         c.push_str(" --use_liger_kernel");
     }
+    match s.train.batching {
+        Batching::Padded => {}
+        Batching::Packed => c.push_str(" --packing"),
+        Batching::PaddingFree => c.push_str(" --padding_free"),
+    }
     if s.epochs != 1 {
         c.push_str(&format!(" --num_train_epochs {}", s.epochs));
     }
@@ -565,6 +570,11 @@ fn llama_factory(s: &Scenario, out: &mut Vec<String>) {
     if s.train.loss == LossKernel::Fused {
         c.push_str(" --enable_liger_kernel");
     }
+    match s.train.batching {
+        Batching::Padded => {}
+        Batching::Packed => c.push_str(" --packing true"),
+        Batching::PaddingFree => c.push_str(" --neat_packing true"),
+    }
     out.push(c);
 }
 
@@ -585,13 +595,15 @@ fn axolotl(s: &Scenario, out: &mut Vec<String>) {
         )),
     }
     out.push(format!(
-        "#   sequence_len: {}, micro_batch_size: {}, gradient_accumulation_steps: {}, gradient_checkpointing: {}, optimizer: {}, bf16: auto, flash_attention: true{}",
+        "#   sequence_len: {}, micro_batch_size: {}, gradient_accumulation_steps: {}, gradient_checkpointing: {}, optimizer: {}, bf16: auto, flash_attention: true{}{}",
         s.context,
         s.batch,
         s.train.grad_accum,
         if s.checkpointing.recomputes() { "true" } else { "false" },
         hf_optim(s.optimizer),
-        if s.train.loss == LossKernel::Fused { ", plugins: [axolotl.integrations.liger.LigerPlugin]" } else { "" }
+        if s.train.loss == LossKernel::Fused { ", plugins: [axolotl.integrations.liger.LigerPlugin]" } else { "" },
+        // Axolotl's sample packing keeps attention within each sample (variable-length kernels).
+        if s.train.batching == Batching::Padded { "" } else { ", sample_packing: true" }
     ));
     out.push(if s.gpus > 1 {
         format!("axolotl train config.yml --num-processes {}", s.gpus)

@@ -450,17 +450,31 @@ impl Scenario {
                 format!("{} is out of range; use 1 to {MAX_GPUS}", self.train.cp),
             ));
         }
-        if self.mode.is_training()
-            && self.train.cp > 1
-            && self.train.cp.saturating_mul(self.tp.max(1)) > self.gpus
-        {
+        if self.train.ulysses == 0 || self.train.ulysses > MAX_GPUS {
             return Err(Error::invalid(
-                "cp",
+                "ulysses",
+                format!("{} is out of range; use 1 to {MAX_GPUS}", self.train.ulysses),
+            ));
+        }
+        if self.train.mean_sample > MAX_CONTEXT {
+            return Err(Error::invalid(
+                "mean_sample",
                 format!(
-                    "context parallelism over {} GPUs with tensor parallelism {} needs at least {} GPUs; --gpus is {}",
+                    "{} is out of range; use 0 (samples fill the sequence) to {MAX_CONTEXT} tokens",
+                    self.train.mean_sample
+                ),
+            ));
+        }
+        let split = self.train.cp.saturating_mul(self.train.ulysses);
+        if self.mode.is_training() && split > 1 && split.saturating_mul(self.tp.max(1)) > self.gpus {
+            return Err(Error::invalid(
+                if self.train.cp > 1 { "cp" } else { "ulysses" },
+                format!(
+                    "each sequence split over {split} GPUs (context parallel {}, Ulysses {}) with tensor parallelism {} needs at least {} GPUs; --gpus is {}",
                     self.train.cp,
+                    self.train.ulysses,
                     self.tp.max(1),
-                    self.train.cp.saturating_mul(self.tp.max(1)),
+                    split.saturating_mul(self.tp.max(1)),
                     self.gpus
                 ),
             ));

@@ -64,6 +64,9 @@
 //! | `compile` | `torch.compile`, `1` | `0` |
 //! | `dora` | DoRA adapters, `1` | `0` |
 //! | `cp` | context-parallel degree (training) | `1` |
+//! | `uly` | DeepSpeed-Ulysses sequence-parallel degree (training) | `1` |
+//! | `tsp` | sequence parallelism with tensor parallelism, `1` | `0` |
+//! | `bat`, `msamp` | batching (`padded`, `packed`, `padding-free`) and mean sample tokens | `padded`, `0` |
 //! | `dmap` | model parallelism, the layers split over the GPUs (`device_map`), `1` | `0` |
 //! | `zero` | ZeRO stage 0–3 | `0` |
 //! | `offload` | ZeRO offload (`none`, `optimizer`, `all`) | `none` |
@@ -526,6 +529,7 @@ pub fn encode(s: &Scenario) -> String {
         ("dora", t.dora, dt.dora),
         ("dmap", t.device_map, dt.device_map),
         ("f8t", t.fp8, dt.fp8),
+        ("tsp", t.sequence_parallel, dt.sequence_parallel),
     ] {
         if on != default {
             q.push(key, if on { "1" } else { "0" });
@@ -539,6 +543,15 @@ pub fn encode(s: &Scenario) -> String {
     }
     if t.cp != dt.cp {
         q.push("cp", &format!("{}", t.cp));
+    }
+    if t.ulysses != dt.ulysses {
+        q.push("uly", &format!("{}", t.ulysses));
+    }
+    if t.batching != dt.batching {
+        q.push("bat", t.batching.id());
+    }
+    if t.mean_sample != dt.mean_sample {
+        q.push("msamp", &format!("{}", t.mean_sample));
     }
     if t.reduce_bucket != dt.reduce_bucket {
         q.push("rbs", &format!("{}", t.reduce_bucket));
@@ -882,23 +895,26 @@ pub fn decode(query: &str) -> Decoded {
                 Ok(l) => scenario.train.loss = l,
                 Err(e) => ignore(&key, &value, format!("{e}")),
             },
-            "ldrop" | "kbit" | "oib" | "aoff" | "compile" | "dora" | "dmap" | "f8t" => match value.as_str() {
-                "0" | "1" => {
-                    let on = value == "1";
-                    let t = &mut scenario.train;
-                    match key.as_str() {
-                        "ldrop" => t.lora_dropout = on,
-                        "kbit" => t.kbit_upcast = on,
-                        "oib" => t.optimizer_in_backward = on,
-                        "aoff" => t.activation_offload = on,
-                        "dora" => t.dora = on,
-                        "dmap" => t.device_map = on,
-                        "f8t" => t.fp8 = on,
-                        _ => t.compile = on,
+            "ldrop" | "kbit" | "oib" | "aoff" | "compile" | "dora" | "dmap" | "f8t" | "tsp" => {
+                match value.as_str() {
+                    "0" | "1" => {
+                        let on = value == "1";
+                        let t = &mut scenario.train;
+                        match key.as_str() {
+                            "ldrop" => t.lora_dropout = on,
+                            "kbit" => t.kbit_upcast = on,
+                            "oib" => t.optimizer_in_backward = on,
+                            "aoff" => t.activation_offload = on,
+                            "dora" => t.dora = on,
+                            "dmap" => t.device_map = on,
+                            "f8t" => t.fp8 = on,
+                            "tsp" => t.sequence_parallel = on,
+                            _ => t.compile = on,
+                        }
                     }
+                    _ => ignore(&key, &value, "use 0 or 1".into()),
                 }
-                _ => ignore(&key, &value, "use 0 or 1".into()),
-            },
+            }
             "adt" => match value.as_str() {
                 "fp32" => scenario.train.adapters_fp32 = true,
                 "bf16" => scenario.train.adapters_fp32 = false,
@@ -915,6 +931,18 @@ pub fn decode(query: &str) -> Decoded {
             "cp" => match parse_count(&value, MAX_GPUS) {
                 Some(n) => scenario.train.cp = n,
                 None => ignore(&key, &value, format!("not a context-parallel degree (1 to {MAX_GPUS})")),
+            },
+            "uly" => match parse_count(&value, MAX_GPUS) {
+                Some(n) => scenario.train.ulysses = n,
+                None => ignore(&key, &value, format!("not a Ulysses degree (1 to {MAX_GPUS})")),
+            },
+            "bat" => match crate::training::Batching::parse(&value) {
+                Ok(b) => scenario.train.batching = b,
+                Err(e) => ignore(&key, &value, format!("{e}")),
+            },
+            "msamp" => match value.parse::<u64>() {
+                Ok(n) if n <= MAX_CONTEXT => scenario.train.mean_sample = n,
+                _ => ignore(&key, &value, "not a mean sample length (0 to 16777216 tokens)".into()),
             },
             "accum" => match parse_count(&value, 1 << 20) {
                 Some(n) => scenario.train.grad_accum = n,

@@ -737,6 +737,18 @@ messages! {
     AssumeCompile =>
         "torch.compile: fused element-wise kernels keep fewer intermediates (× 0.85, a stated factor, band 0.6–1.2)",
         "torch.compile : les noyaux fusionnés gardent moins d'intermédiaires (× 0,85, facteur déclaré, fourchette 0,6–1,2)";
+    /// Tensor parallelism without sequence parallelism.
+    AssumeTpReplicated =>
+        "tensor parallelism over {0} GPUs without sequence parallelism: each GPU keeps the norms and the residual stream the projections read whole; heads and intermediate widths divide",
+        "parallélisme de tenseurs sur {0} GPU sans parallélisme de séquence : chaque GPU garde entiers les normes et le flux résiduel que lisent les projections ; têtes et largeurs intermédiaires se divisent";
+    /// Tensor parallelism with sequence parallelism.
+    AssumeTpSequenceParallel =>
+        "tensor and sequence parallelism over {0} GPUs: every kept tensor divides, the norms' and the residual stream's along the sequence (Megatron's --sequence-parallel)",
+        "parallélisme de tenseurs et de séquence sur {0} GPU : chaque tenseur gardé se divise, ceux des normes et du flux résiduel le long de la séquence (--sequence-parallel de Megatron)";
+    /// Each sequence split over several GPUs.
+    AssumeSequenceSplit =>
+        "each sequence split over {0} GPUs (ring attention × {1}, Ulysses × {2}): activations and the loss count {3} tokens per GPU; the K/V blocks passed around and the all-to-all buffers are not counted",
+        "chaque séquence répartie sur {0} GPU (attention en anneau × {1}, Ulysses × {2}) : activations et perte comptent {3} jetons par GPU ; les blocs K/V échangés et les tampons all-to-all ne sont pas comptés";
     /// Activation offload.
     AssumeActivationOffload =>
         "activation offloading: saved tensors live in CPU memory except the running layer's (shown under system RAM)",
@@ -789,6 +801,18 @@ messages! {
     NoteFloat8NoUnits =>
         "{0} has no FP8 tensor cores: float8 training would run at the 16-bit rate (torchao's float8 needs Ada, Hopper, Blackwell or MI300); timed without its gain",
         "{0} n'a pas de cœurs tensoriels FP8 : l'entraînement float8 y tournerait au débit 16 bits (le float8 de torchao demande Ada, Hopper, Blackwell ou MI300) ; temps compté sans son gain";
+    /// Sequence parallelism without tensor parallelism.
+    NoteSequenceParallelNoTp =>
+        "sequence parallelism splits what tensor parallelism keeps whole: without tensor parallelism above 1 it changes nothing",
+        "le parallélisme de séquence divise ce que le parallélisme de tenseurs garde entier : sans parallélisme de tenseurs au-delà de 1, il ne change rien";
+    /// Padded micro-batches compute their padding.
+    NotePadding =>
+        "padded micro-batches of {0} samples averaging {1} tokens: each as long as its longest, about {2}× the data's tokens computed (1× grouped by length, up to {3}×); packing or padding-free compute only the data's tokens. The peak memory is the longest batch's either way",
+        "micro-lots remplis de {0} échantillons de {1} jetons en moyenne : chacun aussi long que son plus long, environ {2}× les jetons des données calculés (1× regroupés par longueur, jusqu'à {3}×) ; l'empaquetage ou le sans-remplissage ne calculent que les jetons des données. Le pic de mémoire est celui du lot le plus long dans tous les cas";
+    /// Mean sample longer than the sequence.
+    NoteMeanSampleTruncated =>
+        "a mean sample of {0} tokens is longer than the sequence ({1}): samples are truncated to it, so the mean is taken as {1}",
+        "un échantillon moyen de {0} jetons dépasse la séquence ({1}) : les échantillons y sont tronqués, la moyenne est donc prise à {1}";
     /// Float8 training asked outside full fine-tuning.
     NoteFloat8FullOnly =>
         "float8 training converts the trained linear layers (full fine-tuning): not applied to LoRA or QLoRA",

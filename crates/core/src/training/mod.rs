@@ -5,7 +5,7 @@
 pub mod preset;
 pub mod saved;
 
-pub use preset::{Framework, Preset, TrainOptions, preset};
+pub use preset::{Batching, Framework, Preset, TrainOptions, preset};
 pub use saved::LossKernel;
 
 use alloc::format;
@@ -1014,6 +1014,28 @@ pub fn training_memory(
         return Err(Error::invalid("zero", format!("ZeRO stage {} does not exist; use 0 to 3", s.zero)));
     }
     let o = &s.opts;
+    if o.ulysses > 1 {
+        // Ulysses hands each GPU whole sequences of `heads / ulysses` heads.
+        for g in &a.groups {
+            for m in &g.mixers {
+                let heads = match m {
+                    Mixer::Attention(st) => st.num_heads,
+                    Mixer::Mla(ml) => ml.num_heads,
+                    Mixer::Compressed(cm) => cm.num_heads,
+                    _ => continue,
+                };
+                if heads % o.ulysses != 0 {
+                    return Err(Error::invalid(
+                        "ulysses",
+                        format!(
+                            "Ulysses splits the attention heads over its GPUs: {heads} heads do not divide by {}; use a degree that divides {heads}",
+                            o.ulysses
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     // `gpus` counts every GPU; each replica spans `tp` of them, so ZeRO partitions over the
     // data-parallel degree `gpus / tp`.
     let t = s.tp.max(1) as f64;
@@ -1361,28 +1383,38 @@ pub fn training_memory(
     };
     let mlp_c = if s.mode == Mode::Qlora && o.kbit_upcast { 4.0 } else { c };
     let saving = saved::Saving { c, e, autocast, mlp_c, full: s.mode == Mode::Full, lora, flash: s.flash };
-    // Context parallelism splits each sequence's tokens over `cp` GPUs.
-    let tokens = (s.seq * s.micro_batch) as f64 / o.cp.max(1) as f64;
+    // Context parallelism (ring attention) and Ulysses split each sequence's tokens over
+    // `cp × ulysses` GPUs.
+    let tokens = (s.seq * s.micro_batch) as f64 / (o.cp.max(1) * o.ulysses.max(1)) as f64;
     let h = a.hidden_size as f64;
     let fusion = if o.compile { 0.85 } else { 1.0 };
+    // Tensor parallelism divides a layer's heads and intermediate widths; its `hidden`-wide
+    // tensors (norms, the residual stream the projections read) only with sequence parallelism.
+    let split_sp = o.sequence_parallel || t <= 1.0;
+    let per_gpu = |sv: &saved::Saving, g: &LayerGroup| {
+        let all = sv.layer(a, g, s.seq);
+        if split_sp {
+            fusion * all / t
+        } else {
+            let wide = sv.hidden_wide(a, g);
+            fusion * ((all - wide) / t + wide)
+        }
+    };
     // Bytes per token of every layer, of the largest one, and of the same without the s² terms.
-    let per_layer: Vec<(f64, f64)> =
-        a.groups.iter().map(|g| (g.count as f64, fusion * saving.layer(a, g, s.seq) / t)).collect();
+    let per_layer: Vec<(f64, f64)> = a.groups.iter().map(|g| (g.count as f64, per_gpu(&saving, g))).collect();
     let stack_full: f64 = per_layer.iter().map(|(k, b)| k * b).sum::<f64>() * tokens;
     let one_layer = per_layer.iter().map(|(_, b)| *b).fold(0.0, f64::max) * tokens;
-    let layer_inputs = layers * e * h * tokens;
+    // Each layer's input, kept by checkpointing: split along the sequence only with sequence
+    // parallelism.
+    let layer_inputs = layers * e * h * tokens / if o.sequence_parallel { t } else { 1.0 };
     let (kept, recompute) = match s.checkpointing {
         Checkpointing::None => (stack_full, 0.0),
         Checkpointing::Full => (layer_inputs, one_layer),
         Checkpointing::Offloaded => (layers.min(2.0) * e * h * tokens, one_layer),
         Checkpointing::Selective => {
             let no_scores = saved::Saving { flash: true, ..saving.clone() };
-            let stack: f64 = a
-                .groups
-                .iter()
-                .map(|g| g.count as f64 * fusion * no_scores.layer(a, g, s.seq) / t)
-                .sum::<f64>()
-                * tokens;
+            let stack: f64 =
+                a.groups.iter().map(|g| g.count as f64 * per_gpu(&no_scores, g)).sum::<f64>() * tokens;
             (stack, (one_layer - stack / layers).max(0.0))
         }
     };
@@ -1497,6 +1529,18 @@ pub fn training_memory(
     }
     if o.compile {
         act_assume.push(Msg::new(MsgId::AssumeCompile, vec![]));
+    }
+    if t > 1.0 {
+        let id =
+            if o.sequence_parallel { MsgId::AssumeTpSequenceParallel } else { MsgId::AssumeTpReplicated };
+        act_assume.push(Msg::new(id, vec![Arg::Int(s.tp)]));
+    }
+    let split = o.cp.max(1) * o.ulysses.max(1);
+    if split > 1 {
+        act_assume.push(Msg::new(
+            MsgId::AssumeSequenceSplit,
+            vec![Arg::Int(split), Arg::Int(o.cp.max(1)), Arg::Int(o.ulysses.max(1)), Arg::Int(tokens as u64)],
+        ));
     }
     if o.activation_offload {
         act_assume.push(Msg::new(MsgId::AssumeActivationOffload, vec![]));

@@ -173,6 +173,83 @@ pub struct TrainOptions {
     /// Float8 training (torchao's `Float8Linear`, torchtitan's `quantize.linear.float8`): the
     /// linear layers' matrix products in FP8 (full fine-tuning; FP8 tensor cores).
     pub fp8: bool,
+    /// With tensor parallelism: the norms, dropouts and residual stream split along the sequence
+    /// too (Megatron's `--sequence-parallel`, torchtitan's `SequenceParallel` norms). Off, as in
+    /// transformers', accelerate's and torchtune's tensor-parallel plans, every GPU of a group
+    /// keeps those `hidden`-wide tensors whole.
+    pub sequence_parallel: bool,
+    /// DeepSpeed-Ulysses sequence parallelism (accelerate's `sp_size`, Arctic Long Sequence
+    /// Training): each sequence split over this many GPUs, attention run on whole sequences for
+    /// `heads / ulysses` heads after an all-to-all.
+    pub ulysses: u64,
+    /// How samples become batches (padding, packing, padding-free).
+    pub batching: Batching,
+    /// The dataset's mean sample length in tokens; 0: every sample fills the sequence.
+    pub mean_sample: u64,
+}
+
+/// How a framework turns samples of uneven length into batches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum Batching {
+    /// Each micro-batch padded to its longest sample (the default collators of the Trainer,
+    /// TRL, Axolotl, LLaMA-Factory and torchtune).
+    #[default]
+    Padded,
+    /// Samples concatenated into rows of the full sequence (TRL's `packing`, Axolotl's
+    /// `sample_packing`, torchtune's `packed`).
+    Packed,
+    /// Samples concatenated without padding, attention kept within each (TRL's `padding_free`,
+    /// flash attention's variable-length kernels).
+    PaddingFree,
+}
+
+impl Batching {
+    /// Every way.
+    pub const ALL: [Batching; 3] = [Batching::Padded, Batching::Packed, Batching::PaddingFree];
+
+    /// The id of the CLI and the link.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Batching::Padded => "padded",
+            Batching::Packed => "packed",
+            Batching::PaddingFree => "padding-free",
+        }
+    }
+
+    /// Parses an id.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] on `batching`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        Ok(match t.to_ascii_lowercase().replace(['_', ' '], "-").as_str() {
+            "padded" | "padding" | "pad" | "longest" => Batching::Padded,
+            "packed" | "packing" | "pack" => Batching::Packed,
+            "padding-free" | "paddingfree" | "varlen" => Batching::PaddingFree,
+            _ => {
+                return Err(Error::invalid(
+                    "batching",
+                    format!("`{t}` is not a batching; accepted: padded packed padding-free"),
+                ));
+            }
+        })
+    }
+
+    /// Tokens computed per token of data: a padded micro-batch of `b` samples is as long as its
+    /// longest, taken as the expected maximum of `b` lengths spread exponentially around `mean`
+    /// (`mean · H_b`, `H_b` the harmonic number) capped by `seq`; `(point, low, high)`, low 1
+    /// (batches grouped by length), high `min(b, seq / mean)`. Packing and padding-free compute
+    /// only real tokens (1).
+    pub fn padding_factor(self, mean: u64, seq: u64, micro_batch: u64) -> (f64, f64, f64) {
+        if self != Batching::Padded || mean == 0 || micro_batch <= 1 || mean >= seq {
+            return (1.0, 1.0, 1.0);
+        }
+        let cap = seq as f64 / mean as f64;
+        let harmonic: f64 = (1..=micro_batch.min(1 << 20)).map(|k| 1.0 / k as f64).sum();
+        let high = (micro_batch as f64).min(cap);
+        (harmonic.min(cap), 1.0, high)
+    }
 }
 
 impl Default for TrainOptions {
@@ -193,6 +270,10 @@ impl Default for TrainOptions {
             reduce_bucket: 0,
             overlap_comm: None,
             fp8: false,
+            sequence_parallel: false,
+            ulysses: 1,
+            batching: Batching::Padded,
+            mean_sample: 0,
         }
     }
 }
@@ -287,4 +368,36 @@ pub fn preset(framework: Framework, mode: Mode) -> Preset {
         }
     }
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn padding_grows_with_the_batch_and_stops_at_the_sequence() {
+        // One sample, packing, padding-free, an unknown mean, or samples filling the sequence:
+        // nothing computed for padding.
+        for (b, mean, seq, way) in [
+            (1, 500, 4096, Batching::Padded),
+            (8, 500, 4096, Batching::Packed),
+            (8, 500, 4096, Batching::PaddingFree),
+            (8, 0, 4096, Batching::Padded),
+            (8, 4096, 4096, Batching::Padded),
+        ] {
+            assert_eq!(way.padding_factor(mean, seq, b), (1.0, 1.0, 1.0), "{b} {mean} {way:?}");
+        }
+        // Two samples: 1 + 1/2; four: 25/12; the most is the batch itself.
+        assert_eq!(Batching::Padded.padding_factor(100, 4096, 2), (1.5, 1.0, 2.0));
+        let (p, _, hi) = Batching::Padded.padding_factor(100, 4096, 4);
+        assert!((p - 25.0 / 12.0).abs() < 1e-12 && hi == 4.0);
+        // Capped by the sequence: samples of 3,000 on average under 4,096 are at most 1.37× longer.
+        let (p, lo, hi) = Batching::Padded.padding_factor(3000, 4096, 16);
+        assert!((p - 4096.0 / 3000.0).abs() < 1e-12 && lo == 1.0 && hi == p);
+        for id in ["padded", "packed", "padding-free"] {
+            assert_eq!(Batching::parse(id).unwrap().id(), id);
+        }
+        assert!(Batching::parse("zip").unwrap_err().to_string().contains("batching"));
+    }
 }

@@ -149,14 +149,7 @@ impl Saving<'_> {
                     let v = st.v_width() as f64;
                     let heads = st.num_heads as f64;
                     let gate = if st.output_gate { q } else { 0.0 };
-                    if st.fused_qkv {
-                        bytes += self.linear_inputs(h, self.e, 1.0, self.adapted(LoraTarget::Qkv));
-                    } else {
-                        let ad = self.adapted(LoraTarget::Q)
-                            + self.adapted(LoraTarget::K)
-                            + self.adapted(LoraTarget::V);
-                        bytes += self.linear_inputs(h, self.e, 3.0, ad);
-                    }
+                    bytes += self.mixer_input(h, m);
                     // Rotated Q and K, V, the output (and an output gate's product).
                     bytes += c * (2.0 * q + kv + v + gate);
                     if st.qk_norm != QkNorm::None {
@@ -179,7 +172,7 @@ impl Saving<'_> {
                     let ad_q = self.adapted(LoraTarget::Q);
                     let ad_kv = self.adapted(LoraTarget::K).max(self.adapted(LoraTarget::V));
                     // Down-projections read the hidden state; up-projections their latents.
-                    bytes += self.linear_inputs(h, self.e, 2.0, ad_q + ad_kv);
+                    bytes += self.mixer_input(h, m);
                     if qa > 0.0 {
                         bytes += self.norm(qa) + self.linear_inputs(qa, self.e, 1.0, ad_q);
                     }
@@ -199,8 +192,7 @@ impl Saving<'_> {
                     let qa = cm.q_lora_rank as f64;
                     let row = cm.head_dim as f64;
                     let ad_q = self.adapted(LoraTarget::Q);
-                    let ad_kv = self.adapted(LoraTarget::K).max(self.adapted(LoraTarget::V));
-                    bytes += self.linear_inputs(h, self.e, 2.0, ad_q + ad_kv);
+                    bytes += self.mixer_input(h, m);
                     bytes += self.norm(qa) + self.linear_inputs(qa, self.e, 1.0, ad_q);
                     bytes += self.norm(row) + c * (2.0 * q + 2.0 * row);
                     if cm.ratio > 0 {
@@ -249,16 +241,19 @@ impl Saving<'_> {
 
     /// A feed-forward of width `i` run `times` per token (MoE: top-k experts).
     fn mlp(&self, h: f64, i: f64, gated: bool, fused: bool, times: f64) -> f64 {
-        let c = self.mlp_c;
-        let input = if gated && !fused {
+        let inner = if gated { 3.0 * self.mlp_c * i } else { self.mlp_c * i };
+        times * (self.mlp_input(h, gated, fused) + inner + self.down_input(i))
+    }
+
+    /// What a feed-forward's first projections keep of their `h`-wide input.
+    fn mlp_input(&self, h: f64, gated: bool, fused: bool) -> f64 {
+        if gated && !fused {
             self.linear_inputs(h, self.e, 2.0, self.adapted(LoraTarget::Gate) + self.adapted(LoraTarget::Up))
         } else if gated {
             self.linear_inputs(h, self.e, 1.0, self.adapted(LoraTarget::GateUp))
         } else {
             self.linear_inputs(h, self.e, 1.0, self.adapted(LoraTarget::Up))
-        };
-        let inner = if gated { 3.0 * c * i } else { c * i };
-        times * (input + inner + self.down_input(i))
+        }
     }
 
     /// The down projection's input, in the MLP's dtype.
@@ -273,6 +268,49 @@ impl Saving<'_> {
         self.linear_inputs(h, self.e, 1.0, ad)
             + self.c * (2.0 * rows + out)
             + self.linear_inputs(out, self.c, 1.0, ad)
+    }
+
+    /// What a mixer's projections keep of the residual stream they read (`h` wide).
+    fn mixer_input(&self, h: f64, m: &Mixer) -> f64 {
+        match m {
+            Mixer::Attention(st) if st.fused_qkv => {
+                self.linear_inputs(h, self.e, 1.0, self.adapted(LoraTarget::Qkv))
+            }
+            Mixer::Attention(_) => {
+                let ad =
+                    self.adapted(LoraTarget::Q) + self.adapted(LoraTarget::K) + self.adapted(LoraTarget::V);
+                self.linear_inputs(h, self.e, 3.0, ad)
+            }
+            Mixer::Mla(_) | Mixer::Compressed(_) => {
+                let ad_kv = self.adapted(LoraTarget::K).max(self.adapted(LoraTarget::V));
+                self.linear_inputs(h, self.e, 2.0, self.adapted(LoraTarget::Q) + ad_kv)
+            }
+            Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) | Mixer::ShortConv(_) => {
+                self.linear_inputs(h, self.e, 1.0, self.adapted_role(Role::MixIn))
+            }
+        }
+    }
+
+    /// The `hidden`-wide part of [`Saving::layer`]: its norms and what the projections reading
+    /// the residual stream keep (with an MoE, each routed copy too). Tensor parallelism
+    /// without sequence parallelism keeps it whole on every GPU of a group; the rest (heads,
+    /// intermediate widths) divides.
+    pub fn hidden_wide(&self, a: &Architecture, g: &LayerGroup) -> f64 {
+        let h = a.hidden_size as f64;
+        let mut bytes = g.norms as f64 * self.norm(h);
+        for m in &g.mixers {
+            bytes += self.mixer_input(h, m);
+        }
+        bytes += match &g.ffn {
+            Ffn::Dense(mlp) => self.mlp_input(h, mlp.gated, mlp.fused_gate_up),
+            Ffn::Moe(m) => {
+                let k = m.experts_per_token as f64;
+                let shared = if m.shared_intermediate > 0 { self.mlp_input(h, m.gated, false) } else { 0.0 };
+                k * (self.c * h + self.mlp_input(h, m.gated, false)) + shared
+            }
+            Ffn::None => 0.0,
+        };
+        bytes
     }
 
     /// After the last layer: the final norm, the head's input (kept when the head trains or
