@@ -1621,6 +1621,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                 m.id,
                 MsgId::NoticeUnknownFamily
                     | MsgId::NoticeEncoderNotCounted
+                    | MsgId::NoticeSpeechOutputNotCounted
                     | MsgId::NoticeUnknownQuant
                     | MsgId::NoticeQuantInvalid
                     | MsgId::NoticeQuantUnmatched
