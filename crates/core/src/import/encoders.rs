@@ -1169,6 +1169,58 @@ mod tests {
         assert_eq!(e.tokens_per_image(7), 188);
     }
 
+    /// GLM-4.1V / 4.5V / 4.6V's vision model at `Glm4vVisionConfig`'s defaults (the published
+    /// sizes: 1,536 wide, 24 blocks, a 4,096-wide block MLP, a 13,696-wide merger): transformers
+    /// 5.24.0 builds 892,498,432 parameters. Per part: 24 blocks of 4·1536² + 3·1536·4096 matrices
+    /// and two norms (28,314,624 each, 679,550,976 in all); the 576-position table 884,736; the
+    /// biased Conv3d 1,807,872; the biased 2 × 2 downsample 25,169,920; the post-conv and final
+    /// norms 3,072; the merger 185,081,856.
+    #[test]
+    fn glm4v_vision_counts_what_transformers_builds() {
+        for outer in ["glm4v", "glm4v_moe", "glm46v"] {
+            let root = parse(&format!(r#"{{"model_type": "{outer}", "vision_config": {{}}}}"#));
+            let e = vision(&root, "glm4", 4096).unwrap().unwrap();
+            assert_eq!(e.params(), 892_498_432, "{outer}");
+            assert_eq!(e.block_params, 24 * (4 * 1536 * 1536 + 3 * 1536 * 4096));
+            assert_eq!(e.other_params, 884_736 + 1_807_872 + 24 * 3072 + 25_169_920 + 3072 + 185_081_856);
+        }
+        // Qwen2-VL's rounding to 28-pixel cells, a token each: a 1,000-pixel side is 36 cells.
+        let e =
+            vision(&parse(r#"{"model_type": "glm4v", "vision_config": {}}"#), "glm4", 4096).unwrap().unwrap();
+        assert_eq!(e.tokens_per_image(1000), 36 * 36);
+        assert_eq!(e.max_tokens(), 173 * 173);
+    }
+
+    /// Qwen3-Omni's thinker encoders, read from `thinker_config` (transformers 5.24.0's
+    /// `Qwen3OmniMoeConfig` defaults): the Qwen3-VL vision encoder with three deepstack mergers
+    /// (566,949,104) and the audio encoder (649,894,784: 32 Whisper-style blocks of 19,677,440, the
+    /// convolution stem 2,078,880 + 9,830,400, the final norm and the two projections into the
+    /// 3,584-wide output 6,230,784). 13 tokens a second of audio.
+    #[test]
+    fn qwen3_omni_thinker_encoders() {
+        let root = parse(
+            r#"{"model_type": "qwen3_omni_moe", "thinker_config": {
+                "vision_config": {"model_type": "qwen3_omni_moe_vision_encoder", "out_hidden_size": 3584},
+                "audio_config": {"model_type": "qwen3_omni_moe_audio_encoder"}}}"#,
+        );
+        let v = vision(&root, "qwen3_moe", 2048).unwrap().unwrap();
+        assert_eq!(v.params(), 566_949_104);
+        assert_eq!(v.max_tokens(), 112 * 112);
+        let a = audio(&root, 2048).unwrap().unwrap();
+        assert_eq!(a.params(), 649_894_784);
+        assert_eq!(a.block_params, 32 * (4 * 1280 * 1280 + 2 * 1280 * 5120));
+        assert_eq!((a.tokens_per_image(1), a.tokens_per_image(30), a.max_tokens()), (13, 390, 3900));
+        // The talker and code2wav transformers builds by default are named, not counted; a
+        // thinker-only checkpoint has none.
+        assert_eq!(
+            speech_output(&parse(r#"{"model_type": "qwen3_omni_moe", "talker_config": {}}"#)).unwrap(),
+            "qwen3_omni_moe talker + code2wav"
+        );
+        let off =
+            parse(r#"{"model_type": "qwen3_omni_moe", "enable_audio_output": false, "talker_config": {}}"#);
+        assert!(speech_output(&off).is_none());
+    }
+
     /// Sizes no real encoder has are refused by name, never overflowed.
     #[test]
     fn absurd_encoder_sizes_are_named_not_counted() {
