@@ -863,7 +863,8 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
             let mel = n(&["num_mel_bins"], 128);
             let c = n(&["downsample_hidden_size"], 480);
             let out = n(&["output_dim"], 3584);
-            let bins = (((mel + 1) / 2 + 1) / 2 + 1) / 2;
+            // Each stride-2 convolution (padding 1) halves the frequency bins, rounding up.
+            let bins = mel.div_ceil(2).div_ceil(2).div_ceil(2);
             let convs = (9 * c + c) + 2 * (9 * c * c + c) + c * bins * d;
             let block = layers * (4 * d * d + 2 * d * f);
             let other = convs + layers * (4 * d + f + d + 4 * d) + 2 * d + d * d + d + d * out + out;
