@@ -52,7 +52,8 @@ Figures per model (each computed separately; a failure is recorded as {"error": 
   params_embedding_all  numel over every unique nn.Embedding weight (GPT-2's wpe, Gemma 3n's
                       per-layer embeddings, vision position embeddings ...)
   submodules          params_total split over the model's children and the children of a wrapper
-                      child (depth 2: model.layers, model.language_model, model.visual, lm_head);
+                      child (depth 2: model.layers, model.language_model, model.visual, lm_head;
+                      depth 3 below a grandchild named `model`: thinker.model.visual);
                       a tied tensor counts for the first key state_dict lists it under, so the
                       children of one parent sum to its total
   layers              for every nn.ModuleList not nested inside another one: the state_dict numel
@@ -293,8 +294,14 @@ def counts(model: nn.Module) -> dict:
         subs[name] = total
         grandchildren = list(child.named_children())
         if grandchildren:
-            for gname, _ in grandchildren:
+            for gname, grandchild in grandchildren:
                 subs[f"{name}.{gname}"] = prefix_sum(f"{name}.{gname}")
+                # A model inside a model (Qwen3-Omni's thinker.model, talker.model): its
+                # children too.
+                if gname == "model":
+                    for ggname, _ in grandchild.named_children():
+                        key = f"{name}.{gname}.{ggname}"
+                        subs[key] = prefix_sum(key)
     own = sum(t.numel() for k, t in items if "." not in k)
     if own:
         subs["(own)"] = own

@@ -37,6 +37,9 @@ FAMILIES = [
     "mistral", "qwen2", "qwen3",
     # Multimodal: their vision and audio encoders (import/encoders.rs) against transformers' build.
     "internvl", "gemma3n", "gemma4", "phi4_multimodal", "llava", "mllama", "idefics3",
+    # GLM-4.1V / GLM-4.6V-Flash (glm4v), GLM-4.5V / GLM-4.6V (glm4v_moe), Qwen3-Omni's thinker,
+    # talker and code2wav (qwen3_omni_moe): their published config.json was not found here.
+    "glm4v", "glm4v_moe", "qwen3_omni_moe",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 
@@ -57,6 +60,14 @@ def main():
             d = Gemma4Config(audio_config=Gemma4AudioConfig().to_dict(),
                              vision_config=Gemma4VisionConfig().to_dict()).to_dict()
             d["model_type"] = family
+        if family == "qwen3_omni_moe":
+            # Qwen3OmniMoeConfig() names no class, and no Auto class maps it: the class the
+            # published checkpoints name.
+            d["architectures"] = ["Qwen3OmniMoeForConditionalGeneration"]
+            # Its default talker does not build in transformers 5.24.0 (the talker's text config
+            # lacks the shared_expert_intermediate_size its MoE reads): the thinker alone, which
+            # is what vLLM serves.
+            d["enable_audio_output"] = False
         if family == "dbrx":
             # transformers 5.24.0's DBRX reads attn_config.rope_theta, absent from its default.
             d["attn_config"]["rope_theta"] = 10000.0

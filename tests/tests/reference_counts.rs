@@ -255,6 +255,9 @@ fn encoder_submodules(entry: &Value) -> u64 {
         "model.audio_tower",
         "model.embed_audio",
         "model.embed_tokens_extend",
+        // Qwen3-Omni's thinker.
+        "thinker.model.visual",
+        "thinker.model.audio_tower",
     ]
     .iter()
     .filter_map(|k| sub.get(*k).and_then(Value::as_u64))

@@ -1649,6 +1649,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                 m.id,
                 MsgId::NoticeUnknownFamily
                     | MsgId::NoticeEncoderNotCounted
+                    | MsgId::NoticeSpeechOutputNotCounted
                     | MsgId::NoticeUnknownQuant
                     | MsgId::NoticeQuantInvalid
                     | MsgId::NoticeQuantUnmatched

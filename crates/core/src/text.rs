@@ -1070,6 +1070,10 @@ messages! {
     NoticeEncoderNotCounted =>
         "this checkpoint also holds a {0} encoder that Headroom does not count: the weights are the language model's (and any other encoder's) only; such an encoder usually adds 0.1–1 B parameters and little KV",
         "ce point de contrôle contient aussi un encodeur {0} que Headroom ne compte pas : les poids sont ceux du modèle de langue (et des autres encodeurs) seulement ; un tel encodeur ajoute en général 0,1 à 1 Md de paramètres et peu de KV";
+    /// A speech-output stack (Qwen3-Omni's talker and code2wav) is not counted.
+    NoticeSpeechOutputNotCounted =>
+        "this checkpoint also holds a speech-output stack ({0}) that Headroom does not count: vLLM serves the thinker only and does not load it, but transformers builds it (enable_audio_output is true), so under transformers its weights come on top of these",
+        "ce point de contrôle contient aussi une pile de sortie vocale ({0}) que Headroom ne compte pas : vLLM ne sert que le thinker et ne la charge pas, mais transformers la construit (enable_audio_output vaut true) ; sous transformers, ses poids s'ajoutent à ceux-ci";
     /// Unknown family with a sliding window.
     NoticeSlidingAllLayers =>
         "sliding_window is set: all {0} layers are taken to attend within the window",

@@ -12,9 +12,10 @@ use crate::model::{Encoder, Modality, TokenRule};
 /// A vision tower the config describes, or why it is not counted (`Err` names the kind).
 /// `text_hidden` is the language model's width, which the projectors map into.
 pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Result<Encoder, String>> {
+    let outer = root.get("model_type").and_then(Value::as_str).unwrap_or(family);
+    let root = thinker(root);
     let v = root.get("vision_config").filter(|v| v.as_object().is_some());
     let kind = v.and_then(|v| v.get("model_type")).and_then(Value::as_str).unwrap_or("").to_string();
-    let outer = root.get("model_type").and_then(Value::as_str).unwrap_or(family);
     if let Some(v) = v
         && let Some(why) = out_of_range(root, v, text_hidden)
     {
@@ -24,7 +25,9 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
     let vc = v.unwrap_or(&empty);
     let n = |k: &str, d: u64| vc.get(k).and_then(Value::as_u64).unwrap_or(d);
     let enc = match outer {
-        "qwen3_vl" | "qwen3_vl_moe" | "qwen3_5" | "qwen3_5_moe" => {
+        // Qwen3-Omni's thinker carries Qwen3-VL's vision encoder (`Qwen3OmniMoeVisionEncoder`:
+        // the same patch embedding, position table, blocks, merger and deepstack mergers).
+        "qwen3_vl" | "qwen3_vl_moe" | "qwen3_5" | "qwen3_5_moe" | "qwen3_omni_moe" => {
             v?;
             let (h, i, depth) = (n("hidden_size", 1152), n("intermediate_size", 4304), n("depth", 27));
             let (p, t, c, m) = (
@@ -37,8 +40,9 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
             let pos = n("num_position_embeddings", 2304);
             let deepstack = match vc.get("deepstack_visual_indexes").and_then(Value::as_array) {
                 Some(a) => a.len() as u64,
-                // Qwen3.5's vision has no deepstack mergers; Qwen3-VL's default lists three.
-                None if outer.starts_with("qwen3_vl") => 3,
+                // Qwen3.5's vision has no deepstack mergers; Qwen3-VL's and Qwen3-Omni's
+                // defaults list three.
+                None if outer.starts_with("qwen3_vl") || outer == "qwen3_omni_moe" => 3,
                 None => 0,
             };
             let hm = h * m * m;
@@ -62,8 +66,60 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 patch: p,
                 merge: m,
                 tokens: TokenRule::NearestGrid,
-                // The processor's `size.longest_edge` (max pixels): 16,777,216 = 4,096².
-                largest: 4096,
+                // The processor's `size.longest_edge` (max pixels): 16,777,216 = 4,096²;
+                // Qwen3-Omni's `Qwen2VLImageProcessor` keeps `max_pixels` 12,845,056 = 3,584².
+                largest: if outer == "qwen3_omni_moe" { 3584 } else { 4096 },
+                fixed_patches: None,
+            }
+        }
+        "glm4v" | "glm4v_moe" | "glm46v" => {
+            v?;
+            // GLM-4.1V / 4.5V / 4.6V's vision model (transformers 5.24 `Glm4vVisionModel`, the same
+            // in `glm4v_moe`): a learned `(image_size / patch)²` position table, a biased Conv3d
+            // patch embedding, RMS-normed blocks with a fused qkv (biased only with
+            // `attention_bias`), a bias-free output projection and a bias-free gated MLP
+            // `out_hidden_size` wide, a post-block RMS norm, a biased m × m convolution into
+            // `out_hidden_size`, and the merger: a bias-free linear, a LayerNorm and a bias-free
+            // gated MLP `intermediate_size` wide. The text model reads the merger's output.
+            let (h, i, depth) = (n("hidden_size", 1536), n("intermediate_size", 13696), n("depth", 24));
+            let o = n("out_hidden_size", 4096);
+            let (p, t, c, m) = (
+                n("patch_size", 14),
+                n("temporal_patch_size", 2),
+                n("in_channels", 3),
+                n("spatial_merge_size", 2),
+            );
+            let image = n("image_size", 336);
+            let positions = (image / p.max(1)) * (image / p.max(1));
+            let qkv_bias = flag(vc, "attention_bias", false);
+            let block_mat = 4 * h * h + 3 * h * o;
+            let block_other = 2 * h + 3 * h * qkv_bias;
+            let merger = o * o + 2 * o + 3 * o * i;
+            Encoder {
+                modality: Modality::Image,
+                kind: if kind.is_empty() { outer.into() } else { kind },
+                layers: depth,
+                hidden: h,
+                intermediate: o,
+                block_params: depth * block_mat,
+                other_params: positions * h
+                    + c * t * p * p * h
+                    + h
+                    + depth * block_other
+                    + h
+                    + h * m * m * o
+                    + o
+                    + h
+                    + merger,
+                patch: p,
+                merge: m,
+                // `Glm4vImageProcessor`'s smart_resize: each side rounded to the nearest multiple
+                // of patch × merge (28), one token per merged patch, as Qwen2-VL's.
+                tokens: TokenRule::NearestGrid,
+                // The pixel budget vLLM's GLM-4.1V example and the published video processor
+                // set (`size.longest_edge` 47,040,000 over an image's two temporal frames):
+                // 23,520,000 pixels, a square of 173 × 28 = 4,844 a side.
+                largest: 4844,
                 fixed_patches: None,
             }
         }
@@ -414,6 +470,31 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
     Some(Ok(enc))
 }
 
+/// The config a multimodal model's text model and encoders are read from: Qwen3-Omni
+/// (`qwen3_omni_moe`) keeps them in `thinker_config` (its `text_config`, `vision_config` and
+/// `audio_config`); every other model at the top.
+pub(crate) fn thinker(root: &Value) -> &Value {
+    match root.get("model_type").and_then(Value::as_str) {
+        Some("qwen3_omni_moe") => {
+            root.get("thinker_config").filter(|t| t.as_object().is_some()).unwrap_or(root)
+        }
+        _ => root,
+    }
+}
+
+/// A speech-output stack the checkpoint holds beside its thinker, which Headroom does not count:
+/// Qwen3-Omni's talker (an MoE text model with its code predictor) and code2wav (the codec
+/// decoder). transformers builds both when `enable_audio_output` is true (its default;
+/// `Qwen3OmniMoeForConditionalGeneration.enable_talker`); vLLM serves the thinker only
+/// (`Qwen3OmniMoeForConditionalGeneration` maps to `Qwen3OmniMoeThinkerForConditionalGeneration`,
+/// whose loader skips the `talker.` and `code2wav.` weights).
+pub(crate) fn speech_output(root: &Value) -> Option<String> {
+    let outer = root.get("model_type").and_then(Value::as_str)?;
+    let on = root.get("enable_audio_output").and_then(Value::as_bool).unwrap_or(true);
+    (outer == "qwen3_omni_moe" && on && root.get("talker_config").is_some())
+        .then(|| format!("{outer} talker + code2wav"))
+}
+
 /// `true`/`false` config flags with their default.
 fn flag(v: &Value, key: &str, default: bool) -> u64 {
     u64::from(v.get(key).and_then(Value::as_bool).unwrap_or(default))
@@ -615,7 +696,9 @@ fn limit(key: &str) -> Option<u64> {
         | "input_feat_size"
         | "num_mel_bins"
         | "input_size"
-        | "nemo_final_size" => 1 << 16,
+        | "nemo_final_size"
+        | "downsample_hidden_size"
+        | "output_dim" => 1 << 16,
         "depth"
         | "num_hidden_layers"
         | "vt_num_hidden_layers"
@@ -723,9 +806,10 @@ fn pos_side(n: u64) -> u64 {
 
 /// An audio tower the config describes, or why it is not counted (`Err` names the kind).
 pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, String>> {
+    let outer = root.get("model_type").and_then(Value::as_str).unwrap_or("");
+    let root = thinker(root);
     let ac = root.get("audio_config").filter(|v| v.as_object().is_some())?;
     let kind = ac.get("model_type").and_then(Value::as_str).unwrap_or("").to_string();
-    let outer = root.get("model_type").and_then(Value::as_str).unwrap_or("");
     if let Some(why) = out_of_range(root, ac, text_hidden) {
         return Some(Err(format!("{} audio ({why})", if kind.is_empty() { outer } else { &kind })));
     }
@@ -764,6 +848,42 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 // One 30 s window (`max_source_positions` frames at 50 a second).
                 largest: positions / 50,
                 fixed_patches: Some(positions),
+            }))
+        }
+        "qwen3_omni_moe" => {
+            // Qwen3-Omni's audio encoder (transformers 5.24 `Qwen3OmniMoeAudioEncoder`): three
+            // biased 3 × 3 stride-2 convolutions `downsample_hidden_size` wide over the mel
+            // spectrogram, a bias-free linear from the flattened channels × frequency bins to
+            // `d_model`, sinusoidal positions (a buffer, not stored), Whisper-style LayerNorm
+            // blocks (q, k, v and output all biased, a biased two-layer MLP), a final LayerNorm,
+            // then two biased linears to `output_dim`, the text model's width (no projector).
+            let d = n(&["d_model"], 1280);
+            let layers = n(&["encoder_layers"], 32);
+            let f = n(&["encoder_ffn_dim"], 5120);
+            let mel = n(&["num_mel_bins"], 128);
+            let c = n(&["downsample_hidden_size"], 480);
+            let out = n(&["output_dim"], 3584);
+            // Each stride-2 convolution (padding 1) halves the frequency bins, rounding up.
+            let bins = mel.div_ceil(2).div_ceil(2).div_ceil(2);
+            let convs = (9 * c + c) + 2 * (9 * c * c + c) + c * bins * d;
+            let block = layers * (4 * d * d + 2 * d * f);
+            let other = convs + layers * (4 * d + f + d + 4 * d) + 2 * d + d * d + d + d * out + out;
+            Some(Ok(Encoder {
+                modality: Modality::Audio,
+                kind: if kind.is_empty() { "qwen3_omni_moe_audio_encoder".into() } else { kind },
+                layers,
+                hidden: d,
+                intermediate: f,
+                block_params: block,
+                other_params: other,
+                patch: 0,
+                merge: 1,
+                // 100 mel frames a second, 13 tokens for each whole second (its
+                // `_get_feat_extract_output_lengths`: 100 frames → 13 after three halvings).
+                tokens: TokenRule::PerSecond { per_ks: 13_000, whole_windows: false },
+                // The published feature extractor's `n_samples`: 4,800,000 at 16 kHz, 300 s.
+                largest: 300,
+                fixed_patches: None,
             }))
         }
         "gemma3n" => {
@@ -1048,6 +1168,58 @@ mod tests {
         let e = audio(&g, 2048).unwrap().unwrap();
         assert_eq!(e.params(), 681_348_640 + 3_345_408);
         assert_eq!(e.tokens_per_image(7), 188);
+    }
+
+    /// GLM-4.1V / 4.5V / 4.6V's vision model at `Glm4vVisionConfig`'s defaults (the published
+    /// sizes: 1,536 wide, 24 blocks, a 4,096-wide block MLP, a 13,696-wide merger): transformers
+    /// 5.24.0 builds 892,498,432 parameters. Per part: 24 blocks of 4·1536² + 3·1536·4096 matrices
+    /// and two norms (28,314,624 each, 679,550,976 in all); the 576-position table 884,736; the
+    /// biased Conv3d 1,807,872; the biased 2 × 2 downsample 25,169,920; the post-conv and final
+    /// norms 3,072; the merger 185,081,856.
+    #[test]
+    fn glm4v_vision_counts_what_transformers_builds() {
+        for outer in ["glm4v", "glm4v_moe", "glm46v"] {
+            let root = parse(&format!(r#"{{"model_type": "{outer}", "vision_config": {{}}}}"#));
+            let e = vision(&root, "glm4", 4096).unwrap().unwrap();
+            assert_eq!(e.params(), 892_498_432, "{outer}");
+            assert_eq!(e.block_params, 24 * (4 * 1536 * 1536 + 3 * 1536 * 4096));
+            assert_eq!(e.other_params, 884_736 + 1_807_872 + 24 * 3072 + 25_169_920 + 3072 + 185_081_856);
+        }
+        // Qwen2-VL's rounding to 28-pixel cells, a token each: a 1,000-pixel side is 36 cells.
+        let e =
+            vision(&parse(r#"{"model_type": "glm4v", "vision_config": {}}"#), "glm4", 4096).unwrap().unwrap();
+        assert_eq!(e.tokens_per_image(1000), 36 * 36);
+        assert_eq!(e.max_tokens(), 173 * 173);
+    }
+
+    /// Qwen3-Omni's thinker encoders, read from `thinker_config` (transformers 5.24.0's
+    /// `Qwen3OmniMoeConfig` defaults): the Qwen3-VL vision encoder with three deepstack mergers
+    /// (566,949,104) and the audio encoder (649,894,784: 32 Whisper-style blocks of 19,677,440, the
+    /// convolution stem 2,078,880 + 9,830,400, the final norm and the two projections into the
+    /// 3,584-wide output 6,230,784). 13 tokens a second of audio.
+    #[test]
+    fn qwen3_omni_thinker_encoders() {
+        let root = parse(
+            r#"{"model_type": "qwen3_omni_moe", "thinker_config": {
+                "vision_config": {"model_type": "qwen3_omni_moe_vision_encoder", "out_hidden_size": 3584},
+                "audio_config": {"model_type": "qwen3_omni_moe_audio_encoder"}}}"#,
+        );
+        let v = vision(&root, "qwen3_moe", 2048).unwrap().unwrap();
+        assert_eq!(v.params(), 566_949_104);
+        assert_eq!(v.max_tokens(), 112 * 112);
+        let a = audio(&root, 2048).unwrap().unwrap();
+        assert_eq!(a.params(), 649_894_784);
+        assert_eq!(a.block_params, 32 * (4 * 1280 * 1280 + 2 * 1280 * 5120));
+        assert_eq!((a.tokens_per_image(1), a.tokens_per_image(30), a.max_tokens()), (13, 390, 3900));
+        // The talker and code2wav transformers builds by default are named, not counted; a
+        // thinker-only checkpoint has none.
+        assert_eq!(
+            speech_output(&parse(r#"{"model_type": "qwen3_omni_moe", "talker_config": {}}"#)).unwrap(),
+            "qwen3_omni_moe talker + code2wav"
+        );
+        let off =
+            parse(r#"{"model_type": "qwen3_omni_moe", "enable_audio_output": false, "talker_config": {}}"#);
+        assert!(speech_output(&off).is_none());
     }
 
     /// Sizes no real encoder has are refused by name, never overflowed.

@@ -109,8 +109,9 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
         }
     }
     let mut notices = Vec::new();
-    // Multimodal wrappers keep the language model in `text_config` (or `llm_config`).
-    let text = root
+    // Multimodal wrappers keep the language model in `text_config` (or `llm_config`); Qwen3-Omni
+    // in its thinker's.
+    let text = super::encoders::thinker(&root)
         .get("text_config")
         .or_else(|| root.get("llm_config"))
         // A text config that names its class but leaves its sizes out (Qwen2-Audio's) is read
@@ -175,6 +176,9 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
             Ok(e) => architecture.encoders.push(e),
             Err(kind) => notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, vec![Arg::Text(kind)])),
         }
+    }
+    if let Some(stack) = super::encoders::speech_output(&root) {
+        notices.push(Msg::new(MsgId::NoticeSpeechOutputNotCounted, vec![Arg::Text(stack)]));
     }
     let format = read_format(&root, &cfg, &mut architecture, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);
@@ -283,6 +287,12 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "qwen3_vl_text" | "qwen3_vl" => "qwen3".into(),
         "qwen3_vl_moe_text" | "qwen3_vl_moe" => "qwen3_moe".into(),
         "qwen2_5_vl_text" | "qwen2_5_vl" | "qwen2_vl" | "qwen2_vl_text" => "qwen2".into(),
+        // Qwen3-Omni's thinker text model is Qwen3-MoE's (`Qwen3OmniMoeThinkerTextModel`).
+        "qwen3_omni_moe_text" | "qwen3_omni_moe" => "qwen3_moe".into(),
+        // GLM-4.1V / GLM-4.6V-Flash's text model is GLM-4's (four norms a layer, fused gate/up,
+        // biased q/k/v); GLM-4.5V / GLM-4.6V's is GLM-4.5's MoE.
+        "glm4v_text" | "glm4v" | "glm46v" => "glm4".into(),
+        "glm4v_moe_text" | "glm4v_moe" => "glm4_moe".into(),
         "kimi_k2" | "deepseek_v3" | "kimi_vl" => "deepseek_v3".into(),
         "mistral3" | "ministral" => "mistral".into(),
         // Phi-4-multimodal keeps Phi-4-mini's Phi-3 text model in its flat config.
@@ -844,6 +854,11 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     match family {
         "qwen2" | "qwen2_moe" => (t.qkv_bias, t.o_bias) = (true, false),
         "gpt_oss" => (t.qkv_bias, t.o_bias, t.sinks) = (true, true, true),
+        // `Glm4vTextAttention` (GLM-4.1V's text model) biases q, k and v whatever
+        // `attention_bias` says.
+        "glm4" if cfg.str("model_type").is_some_and(|t| t.starts_with("glm4v")) => {
+            (t.qkv_bias, t.o_bias) = (true, false);
+        }
         "glm" | "glm4" | "glm4_moe" | "seed_oss" => t.o_bias = false,
         "phi3" => (t.fused_qkv, t.fused_gate_up) = (true, true),
         "ernie4_5" | "ernie4_5_moe" => {
@@ -865,7 +880,13 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
         | "exaone4" | "lfm2" | "gemma3n_text" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
-        "glm4_moe" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
+        // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
+        "glm4_moe"
+            if cfg.flag("use_qk_norm") == Some(true)
+                && !cfg.str("model_type").is_some_and(|t| t.starts_with("glm4v")) =>
+        {
+            QkNorm::PerHead
+        }
         // HunYuan always normalises queries and keys per head (`query_layernorm`, `key_layernorm`).
         "hunyuan_v1_dense" | "hunyuan_v1_moe" => QkNorm::PerHead,
         "cohere" | "cohere2" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHeadEach,
