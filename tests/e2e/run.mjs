@@ -450,6 +450,39 @@ test('a framework preset sets the knobs as the CLI does; a run that does not fit
   await shot('training-limits');
 });
 
+test('long sequences and batching: tensor, sequence and Ulysses parallelism and padding as the CLI computes them', async ({ page, base, shot }) => {
+  await page.goto(`${base}?v=1&model=llama-3.1-8b&mode=full&gpus=4&ctx=8192`);
+  await ready(page);
+  await page.fill('#hr-tp-train', '4');
+  const tp = cli(['estimate', '--model', 'llama-3.1-8b', '--mode', 'full', '--gpus', '4', '--context', '8192', '--tp', '4']);
+  await waitBytes(page, '#hr-total-bytes', tp.memory.total);
+  await page.check('#hr-seq-parallel');
+  const sp = cli(['estimate', '--model', 'llama-3.1-8b', '--mode', 'full', '--gpus', '4', '--context', '8192', '--tp', '4', '--sequence-parallel']);
+  await waitBytes(page, '#hr-total-bytes', sp.memory.total);
+  assert(sp.memory.total < tp.memory.total, 'sequence parallelism keeps less');
+  assertEq((await linkOf(page)).search, sp.link, 'the page link is the CLI link');
+  await page.fill('#hr-tp-train', '1');
+  await page.fill('#hr-ulysses', '4');
+  const uly = cli(['estimate', '--model', 'llama-3.1-8b', '--mode', 'full', '--gpus', '4', '--context', '8192', '--sequence-parallel', '--ulysses', '4']);
+  await waitBytes(page, '#hr-total-bytes', uly.memory.total);
+  assert(uly.notes.some((n) => n.includes('changes nothing')), 'the CLI says sequence parallelism alone does nothing');
+  assert((await page.locator('body').textContent()).includes('changes nothing'), 'and so does the page');
+  await page.fill('#hr-ulysses', '3');
+  await page.locator('text=do not divide by 3').first().waitFor({ timeout: 10000 });
+  await page.fill('#hr-ulysses', '1');
+  await page.fill('#hr-batch', '8');
+  await page.fill('#hr-mean-sample', '600');
+  const padded = cli(['estimate', '--model', 'llama-3.1-8b', '--mode', 'full', '--gpus', '4', '--context', '8192', '--sequence-parallel', '--batch', '8', '--mean-sample-tokens', '600']);
+  await waitBytes(page, '#hr-total-bytes', padded.memory.total);
+  await page.locator('text=about 2.72× the data\'s tokens').first().waitFor({ timeout: 10000 });
+  await shot('training-padding');
+  await page.selectOption('#hr-batching', 'packed');
+  const packed = cli(['estimate', '--model', 'llama-3.1-8b', '--mode', 'full', '--gpus', '4', '--context', '8192', '--sequence-parallel', '--batch', '8', '--mean-sample-tokens', '600', '--batching', 'packed']);
+  await waitBytes(page, '#hr-total-bytes', packed.memory.total);
+  assertEq(packed.memory.total, padded.memory.total, 'packing changes the time, not the peak');
+  assertEq((await linkOf(page)).search, packed.link, 'the page link is the CLI link');
+});
+
 test('every golden link opens to the same scenario and the CLI numbers', async ({ page, base }) => {
   const lines = fs.readFileSync(path.join(root, 'tests/fixtures/golden-links.tsv'), 'utf8')
     .split('\n').filter((l) => l.trim() && !l.startsWith('#'));
