@@ -409,13 +409,9 @@ pub fn option_label(id: &str, lang: Lang) -> String {
         "loss-chunked" => ("Chunked (torchtune, LitGPT)", "Par morceaux (torchtune, LitGPT)"),
         "loss-fused" => ("Fused (Liger, Unsloth, CCE)", "Fusionnée (Liger, Unsloth, CCE)"),
         "custom" => ("Custom (every knob by hand)", "Personnalisé (chaque réglage à la main)"),
-        "padded" => {
-            ("Padded to the longest in each micro-batch", "Remplis jusqu'au plus long de chaque micro-lot")
-        }
+        "padded" => ("Padded to the longest", "Remplis jusqu'au plus long"),
         "packed" => ("Packed into full sequences", "Empaquetés en séquences pleines"),
-        "padding-free" => {
-            ("Padding-free (variable-length attention)", "Sans remplissage (attention à longueur variable)")
-        }
+        "padding-free" => ("Padding-free", "Sans remplissage"),
         "selective" => ("Selective (attention scores)", "Sélectif (scores d'attention)"),
         "full" => ("Full (every layer)", "Complet (chaque couche)"),
         "optimizer" => ("Optimizer states to CPU", "États de l'optimiseur sur le CPU"),
