@@ -356,6 +356,8 @@ ui_text! {
     DetectUnsure => "Not enough to name a device: choose it, or give “my machine”. Nothing is sent anywhere.", "Pas assez pour nommer un appareil : choisissez-le, ou indiquez « ma machine ». Rien n'est envoyé nulle part.";
     GibUnit => " GiB", "\u{a0}Gio";
     GbUnit => " GB", "\u{a0}Go";
+    TibUnit => " TiB", "\u{a0}Tio";
+    TbUnit => " TB", "\u{a0}To";
     SizeUnits => "Size units", "Unités de taille";
     Measured => "Measured", "Mesuré";
     MeasuredIntro => "Published measurements of this model, format and device, each beside the estimate for the same setting (its tokens, one sequence, its runtime).", "Mesures publiées pour ce modèle, ce format et cet appareil, chacune à côté de l'estimation au même réglage (ses tokens, une séquence, son moteur).";

@@ -1109,10 +1109,17 @@ pub fn chart(pts: &[SweepPoint], capacity: Option<Bytes>, current: u64, l: Lang)
     if pts.len() < 2 {
         return String::new();
     }
-    // The axis in the units the page writes sizes in (GiB when both).
-    let (per, unit) = match units() {
-        Units::Decimal => (1e9, T::GbUnit),
-        _ => ((1u64 << 30) as f64, T::GibUnit),
+    // The axis in the units the page writes sizes in (GiB when both), in TB/TiB from a
+    // thousand (five-digit labels would not fit the margin).
+    let decimal = units() == Units::Decimal;
+    let giga = if decimal { 1e9 } else { (1u64 << 30) as f64 };
+    let peak =
+        pts.iter().map(|p| p.high.get() as f64).fold(capacity.map_or(0.0, |c| c.get() as f64), f64::max);
+    let (per, unit) = match (decimal, peak * 1.08 / giga >= 1000.0) {
+        (true, false) => (giga, T::GbUnit),
+        (true, true) => (giga * 1e3, T::TbUnit),
+        (false, false) => (giga, T::GibUnit),
+        (false, true) => (giga * 1024.0, T::TibUnit),
     };
     let gib = |b: Bytes| b.get() as f64 / per;
     let ln = headroom_core::ops::ln;
@@ -1666,6 +1673,12 @@ mod tests {
         let pts = headroom_core::estimate::sweep_context(&s, &chart_contexts(4096, 131_072)).unwrap();
         let svg = chart(&pts, Some(f.capacity), 4096, Lang::En);
         assert!(svg.starts_with("<div") && svg.contains("<svg") && svg.contains("hr-capacity"));
+        assert!(svg.contains(" GiB<") && !svg.contains(" TiB<"));
+        // Thousands of GiB are written in TiB: five-digit labels would not fit the margin.
+        let big = Scenario { mode: headroom_core::training::Mode::Full, batch: 8, ..Scenario::default() };
+        let pts = headroom_core::estimate::sweep_context(&big, &chart_contexts(8192, 131_072)).unwrap();
+        let svg = chart(&pts, None, 8192, Lang::En);
+        assert!(svg.contains(" TiB<") && !svg.contains(" GiB<"), "{svg}");
         let none = DeviceFilter::default();
         let d = devices(std::slice::from_ref(&f), &none, 10, Some(f.device), FitOrder::Fit, Lang::En);
         assert!(
