@@ -699,10 +699,18 @@ test('hybrid models, pipeline stages and SGLang pools: the page\'s fields give t
   const off = cli(['estimate', '--model', 'qwen3-next-80b-a3b', '--runtime', 'vllm', '--gpus', '4', '--device', 'h100-sxm', '--context', '262144', '--prefix-caching', 'off']);
   await page.waitForFunction((l) => document.querySelector('#hr-vllm-budget')?.textContent.includes(l), off.vllm.log.find((l) => l.startsWith('GPU KV cache size')), { timeout: 10000 });
   assertEq((await linkOf(page)).search, off.link, 'the page link is the CLI link (prefix caching)');
+  // An FP32 recurrent state: a larger page, fewer tokens, as the CLI says.
+  await page.selectOption('#hr-mamba-ssm', 'float32');
+  const f32 = cli(['estimate', '--model', 'qwen3-next-80b-a3b', '--runtime', 'vllm', '--gpus', '4', '--device', 'h100-sxm', '--context', '262144', '--prefix-caching', 'off', '--mamba-ssm-cache-dtype', 'float32']);
+  await page.waitForFunction((l) => document.querySelector('#hr-vllm-budget')?.textContent.includes(l), f32.vllm.log[0], { timeout: 10000 });
+  assert(f32.vllm.log[0] !== off.vllm.log[0], 'the FP32 state changes the block');
+  assertEq((await linkOf(page)).search, f32.link, 'the page link is the CLI link (Mamba dtype)');
+  // A dense model has no such field.
   // Two pipeline stages of Llama-3.1-70B on H100s.
   await page.goto(`${base}?v=1&model=llama-3.1-70b&runtime=vllm&device=h100-sxm`);
   await ready(page);
   await page.click('#hr-vllm summary');
+  assertEq(await page.locator('#hr-mamba-ssm').count(), 0, 'no Mamba dtype for a dense model');
   await page.fill('#hr-pp', '2');
   const pp = cli(['estimate', '--model', 'llama-3.1-70b', '--runtime', 'vllm', '--device', 'h100-sxm', '--pipeline-parallel-size', '2']);
   await waitBytes(page, '#hr-total-bytes', pp.memory.total);

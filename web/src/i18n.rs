@@ -82,6 +82,9 @@ ui_text! {
     VllmPrefix => "Prefix caching (hybrid models keep more Mamba states with it)", "Cache de préfixes (les modèles hybrides gardent alors plus d'états Mamba)";
     VllmPipeline => "--pipeline-parallel-size (stages; the GPU count is each stage's)", "--pipeline-parallel-size (étages ; le nombre de GPU est celui de chaque étage)";
     VllmPrefixDefault => "the default", "par défaut";
+    VllmMambaConv => "--mamba-cache-dtype (a hybrid's convolution state)", "--mamba-cache-dtype (état de convolution d'un hybride)";
+    VllmMambaSsm => "--mamba-ssm-cache-dtype (a hybrid's recurrent state)", "--mamba-ssm-cache-dtype (état récurrent d'un hybride)";
+    DtypeAuto => "auto (the model's; FP32 recurrent state where it asks)", "auto (celui du modèle ; état récurrent FP32 s'il le demande)";
     On => "on", "activé";
     Float8 => "Float8 training (torchao; FP8 tensor cores)", "Entraînement float8 (torchao ; cœurs tensoriels FP8)";
     Off => "off", "désactivé";

@@ -730,10 +730,13 @@ fn LlamaCppInputs() -> impl IntoView {
 /// the card's. A count of 0 means the default.
 #[component]
 fn VllmInputs() -> impl IntoView {
-    use headroom_core::vllm::VllmVersion;
+    use headroom_core::vllm::{self, VllmVersion};
     let ui = ui();
     let lang = ui.lang;
     let s = ui.scenario;
+    // Whether the model keeps a recurrent state (a hybrid's Mamba or linear-attention layers).
+    let hybrid =
+        Memo::new(move |_| ui.result.with(|r| r.as_ref().is_ok_and(|(e, _)| e.state_per_sequence.get() > 0)));
     let versions = Signal::derive(move || {
         let mut v: Vec<(String, String)> = ["0.34", "0.30", "0.25", "0.21", "0.11"]
             .iter()
@@ -754,6 +757,19 @@ fn VllmInputs() -> impl IntoView {
             ("off".to_string(), tr(l, T::VllmPrefixOff).to_string()),
         ]
     });
+    let mamba_options = Signal::derive(move || {
+        vec![
+            (String::new(), tr(lang.get(), T::DtypeAuto).to_string()),
+            ("float32".to_string(), "float32".to_string()),
+            ("bfloat16".to_string(), "bfloat16 / float16".to_string()),
+        ]
+    });
+    // A Mamba state dtype's select: "" for auto, else the id of its bytes per value.
+    let mamba_dtype = move |get: fn(&Scenario) -> Option<u64>| {
+        Signal::derive(move || {
+            s.with(|x| get(x).map(|b| vllm::mamba_dtype_id(b).to_string()).unwrap_or_default())
+        })
+    };
     let spec_options = Signal::derive(move || {
         let l = lang.get();
         let mut v = vec![
@@ -782,11 +798,11 @@ fn VllmInputs() -> impl IntoView {
             <CountField id="hr-max-num-seqs" label=label_of(lang.get_untracked(), T::VllmMaxNumSeqs)
                 value=count_value(s, |x| x.vllm.max_num_seqs)
                 set=count_set(s, |x, v| x.vllm.max_num_seqs = v)
-                min=0 max=headroom_core::vllm::MAX_VLLM_TOKENS/>
+                min=0 max=vllm::MAX_VLLM_TOKENS/>
             <CountField id="hr-max-batched" label=label_of(lang.get_untracked(), T::VllmMaxBatched)
                 value=count_value(s, |x| x.vllm.max_num_batched_tokens)
                 set=count_set(s, |x, v| x.vllm.max_num_batched_tokens = v)
-                min=0 max=headroom_core::vllm::MAX_VLLM_TOKENS/>
+                min=0 max=vllm::MAX_VLLM_TOKENS/>
             <CountField id="hr-pp" label=label_of(lang.get_untracked(), T::VllmPipeline)
                 value=Signal::derive(move || s.with(|s| s.vllm.pipeline_parallel.unwrap_or(1)))
                 set=Callback::new(move |v: u64| s.update(|s| s.vllm.pipeline_parallel = (v > 1).then_some(v)))
@@ -808,9 +824,17 @@ fn VllmInputs() -> impl IntoView {
                     "off" => Some(false),
                     _ => None,
                 }))/>
+            {move || hybrid.get().then(|| view! {
+                <Choice id="hr-mamba-conv" label=label_of(lang.get_untracked(), T::VllmMambaConv) options=mamba_options
+                    selected=mamba_dtype(|x| x.vllm.mamba_cache_bytes)
+                    set=Callback::new(move |v: String| s.update(|x| x.vllm.mamba_cache_bytes = vllm::mamba_dtype_bytes(&v).ok().flatten()))/>
+                <Choice id="hr-mamba-ssm" label=label_of(lang.get_untracked(), T::VllmMambaSsm) options=mamba_options
+                    selected=mamba_dtype(|x| x.vllm.mamba_ssm_cache_bytes)
+                    set=Callback::new(move |v: String| s.update(|x| x.vllm.mamba_ssm_cache_bytes = vllm::mamba_dtype_bytes(&v).ok().flatten()))/>
+            })}
             <Choice id="hr-spec" label=label_of(lang.get_untracked(), T::VllmSpec) options=spec_options
                 selected=Signal::derive(move || s.with(|s| s.vllm.speculative.as_ref().map(|x| x.id()).unwrap_or_default()))
-                set=Callback::new(move |v: String| s.update(|s| s.vllm.speculative = headroom_core::vllm::Speculative::parse(&v).ok()))/>
+                set=Callback::new(move |v: String| s.update(|s| s.vllm.speculative = vllm::Speculative::parse(&v).ok()))/>
         </details>
         <details class="hr-vllm" id="hr-sglang">
             <summary>{move || tr(lang.get(), T::SglangOptions)}</summary>
