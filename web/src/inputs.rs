@@ -408,13 +408,13 @@ pub fn WorkloadInputs() -> impl IntoView {
                     set=Callback::new(move |v: String| s.update(|s| s.runtime = Runtime::parse(&v).ok()))/>
             })}
             <Toggle id="hr-fa" label=label_of(lang.get_untracked(), T::FlashAttention)
-                checked=Signal::derive(move || s.with(|s| s.flash_attention))
-                set=Callback::new(move |v| s.update(|s| s.flash_attention = v))/>
+                checked=flag_value(s, |x| x.flash_attention)
+                set=flag_set(s, |x, v| x.flash_attention = v)/>
             // A multimodal model: its encoder can be left out.
             {move || multimodal().then(|| view! {
                 <Toggle id="hr-text-only" label=label_of(lang.get_untracked(), T::TextOnly)
-                    checked=Signal::derive(move || s.with(|s| s.text_only))
-                    set=Callback::new(move |v| s.update(|s| s.text_only = v))/>
+                    checked=flag_value(s, |x| x.text_only)
+                    set=flag_set(s, |x, v| x.text_only = v)/>
             })}
             {move || (!training()).then(|| view! { <LlamaCppInputs/> })}
             {move || (!training()).then(|| view! { <VllmInputs/> })}
@@ -441,19 +441,19 @@ pub fn WorkloadInputs() -> impl IntoView {
                             min=1 max=65_536/>
                         <LoraTargetsField/>
                         <Toggle id="hr-lora-dropout" label=label_of(lang.get_untracked(), T::LoraDropout)
-                            checked=Signal::derive(move || s.with(|s| s.train.lora_dropout))
-                            set=Callback::new(move |v| s.update(|s| s.train.lora_dropout = v))/>
+                            checked=flag_value(s, |x| x.train.lora_dropout)
+                            set=flag_set(s, |x, v| x.train.lora_dropout = v)/>
                         <Toggle id="hr-dora" label=label_of(lang.get_untracked(), T::Dora)
-                            checked=Signal::derive(move || s.with(|s| s.train.dora))
-                            set=Callback::new(move |v| s.update(|s| s.train.dora = v))/>
+                            checked=flag_value(s, |x| x.train.dora)
+                            set=flag_set(s, |x, v| x.train.dora = v)/>
                         <Toggle id="hr-adapters-fp32" label=label_of(lang.get_untracked(), T::AdaptersFp32)
-                            checked=Signal::derive(move || s.with(|s| s.train.adapters_fp32))
-                            set=Callback::new(move |v| s.update(|s| s.train.adapters_fp32 = v))/>
+                            checked=flag_value(s, |x| x.train.adapters_fp32)
+                            set=flag_set(s, |x, v| x.train.adapters_fp32 = v)/>
                     })}
                     {move || qlora().then(|| view! {
                         <Toggle id="hr-kbit-upcast" label=label_of(lang.get_untracked(), T::KbitUpcast)
-                            checked=Signal::derive(move || s.with(|s| s.train.kbit_upcast))
-                            set=Callback::new(move |v| s.update(|s| s.train.kbit_upcast = v))/>
+                            checked=flag_value(s, |x| x.train.kbit_upcast)
+                            set=flag_set(s, |x, v| x.train.kbit_upcast = v)/>
                     })}
                     <Choice id="hr-ckpt" help=T::HelpCkpt label=label_of(lang.get_untracked(), T::Checkpointing) options=ckpts
                         selected=Signal::derive(move || s.with(|s| s.checkpointing.id().to_string()))
@@ -463,26 +463,26 @@ pub fn WorkloadInputs() -> impl IntoView {
                         set=Callback::new(move |v| s.update(|s| s.train.grad_accum = v))
                         min=1 max=1 << 20/>
                     <Toggle id="hr-oib" label=label_of(lang.get_untracked(), T::OptimizerInBackward)
-                        checked=Signal::derive(move || s.with(|s| s.train.optimizer_in_backward))
-                        set=Callback::new(move |v| s.update(|s| s.train.optimizer_in_backward = v))/>
+                        checked=flag_value(s, |x| x.train.optimizer_in_backward)
+                        set=flag_set(s, |x, v| x.train.optimizer_in_backward = v)/>
                     <Toggle id="hr-act-offload" label=label_of(lang.get_untracked(), T::ActivationOffload)
-                        checked=Signal::derive(move || s.with(|s| s.train.activation_offload))
-                        set=Callback::new(move |v| s.update(|s| s.train.activation_offload = v))/>
+                        checked=flag_value(s, |x| x.train.activation_offload)
+                        set=flag_set(s, |x, v| x.train.activation_offload = v)/>
                     <Toggle id="hr-compile" label=label_of(lang.get_untracked(), T::Compile)
-                        checked=Signal::derive(move || s.with(|s| s.train.compile))
-                        set=Callback::new(move |v| s.update(|s| s.train.compile = v))/>
+                        checked=flag_value(s, |x| x.train.compile)
+                        set=flag_set(s, |x, v| x.train.compile = v)/>
                     {move || (s.with(|s| s.mode == Mode::Full)).then(|| view! {
                         <Toggle id="hr-float8" label=label_of(lang.get_untracked(), T::Float8)
-                            checked=Signal::derive(move || s.with(|s| s.train.fp8))
-                            set=Callback::new(move |v| s.update(|s| s.train.fp8 = v))/>
+                            checked=flag_value(s, |x| x.train.fp8)
+                            set=flag_set(s, |x, v| x.train.fp8 = v)/>
                     })}
                     <CountField id="hr-gpus-train" label=label_of(lang.get_untracked(), T::Gpus)
                         value=Signal::derive(move || s.with(|s| s.gpus))
                         set=Callback::new(move |v| s.update(|s| s.gpus = v))
                         min=1 max=4096/>
                     <Toggle id="hr-device-map" label=label_of(lang.get_untracked(), T::DeviceMap)
-                        checked=Signal::derive(move || s.with(|s| s.train.device_map))
-                        set=Callback::new(move |v| s.update(|s| s.train.device_map = v))/>
+                        checked=flag_value(s, |x| x.train.device_map)
+                        set=flag_set(s, |x, v| x.train.device_map = v)/>
                     <CountField id="hr-cp" label=label_of(lang.get_untracked(), T::ContextParallel)
                         value=Signal::derive(move || s.with(|s| s.train.cp))
                         set=Callback::new(move |v| s.update(|s| s.train.cp = v))
@@ -497,8 +497,8 @@ pub fn WorkloadInputs() -> impl IntoView {
                         min=1 max=4096/>
                     {move || (s.with(|s| s.tp > 1)).then(|| view! {
                         <Toggle id="hr-seq-parallel" label=label_of(lang.get_untracked(), T::SequenceParallel)
-                            checked=Signal::derive(move || s.with(|s| s.train.sequence_parallel))
-                            set=Callback::new(move |v| s.update(|s| s.train.sequence_parallel = v))/>
+                            checked=flag_value(s, |x| x.train.sequence_parallel)
+                            set=flag_set(s, |x, v| x.train.sequence_parallel = v)/>
                     })}
                     <Choice id="hr-zero" help=T::HelpZero label=label_of(lang.get_untracked(), T::Zero) options=zeros
                         selected=Signal::derive(move || s.with(|s| s.zero.to_string()))
@@ -647,11 +647,11 @@ fn LlamaCppInputs() -> impl IntoView {
                 selected=Signal::derive(move || s.with(|s| s.llama.v_type.map(|k| k.id().to_string()).unwrap_or_default()))
                 set=Callback::new(move |v: String| s.update(|s| s.llama.v_type = KvDtype::parse(&v).ok()))/>
             <Toggle id="hr-swa-full" label=label_of(lang.get_untracked(), T::SwaFull)
-                checked=Signal::derive(move || s.with(|s| s.llama.swa_full))
-                set=Callback::new(move |v| s.update(|s| s.llama.swa_full = v))/>
+                checked=flag_value(s, |x| x.llama.swa_full)
+                set=flag_set(s, |x, v| x.llama.swa_full = v)/>
             <Toggle id="hr-kv-unified" label=label_of(lang.get_untracked(), T::KvUnified)
-                checked=Signal::derive(move || s.with(|s| s.llama.unified))
-                set=Callback::new(move |v| s.update(|s| s.llama.unified = v))/>
+                checked=flag_value(s, |x| x.llama.unified)
+                set=flag_set(s, |x, v| x.llama.unified = v)/>
             <Choice id="hr-draft" label=label_of(lang.get_untracked(), T::DraftModel) options=draft_options
                 selected=Signal::derive(move || s.with(|s| s.llama.draft.clone().unwrap_or_default()))
                 set=Callback::new(move |v: String| s.update(|s| s.llama.draft = catalog::model(&v).ok().map(|m| m.id.to_string())))/>
@@ -808,11 +808,11 @@ fn VllmInputs() -> impl IntoView {
                 set=Callback::new(move |v: u64| s.update(|s| s.vllm.pipeline_parallel = (v > 1).then_some(v)))
                 min=1 max=headroom_core::scenario::MAX_GPUS/>
             <Toggle id="hr-eager" label=label_of(lang.get_untracked(), T::VllmEager)
-                checked=Signal::derive(move || s.with(|s| s.vllm.enforce_eager))
-                set=Callback::new(move |v| s.update(|s| s.vllm.enforce_eager = v))/>
+                checked=flag_value(s, |x| x.vllm.enforce_eager)
+                set=flag_set(s, |x, v| x.vllm.enforce_eager = v)/>
             <Toggle id="hr-mm-data" label=label_of(lang.get_untracked(), T::VllmEncoderData)
-                checked=Signal::derive(move || s.with(|s| s.vllm.mm_encoder_data))
-                set=Callback::new(move |v| s.update(|s| s.vllm.mm_encoder_data = v))/>
+                checked=flag_value(s, |x| x.vllm.mm_encoder_data)
+                set=flag_set(s, |x, v| x.vllm.mm_encoder_data = v)/>
             <Choice id="hr-prefix" label=label_of(lang.get_untracked(), T::VllmPrefix) options=prefix_options
                 selected=Signal::derive(move || s.with(|s| match s.vllm.prefix_caching {
                     Some(true) => "on".to_string(),
@@ -851,15 +851,15 @@ fn VllmInputs() -> impl IntoView {
                 set=count_set(s, |x, v| x.sglang.page_size = v)
                 min=0 max=headroom_core::sglang::MAX_SGLANG/>
             <Toggle id="hr-nocg" label=label_of(lang.get_untracked(), T::SglangNoGraph)
-                checked=Signal::derive(move || s.with(|s| s.sglang.disable_cuda_graph))
-                set=Callback::new(move |v| s.update(|s| s.sglang.disable_cuda_graph = v))/>
+                checked=flag_value(s, |x| x.sglang.disable_cuda_graph)
+                set=flag_set(s, |x, v| x.sglang.disable_cuda_graph = v)/>
             <CountField id="hr-swa-ratio" label=label_of(lang.get_untracked(), T::SglangSwaRatio)
                 value=percent_value(s, |x| x.sglang.swa_full_tokens_ratio)
                 set=percent_set(s, |x, v| x.sglang.swa_full_tokens_ratio = v)
                 min=0 max=100/>
             <Toggle id="hr-noswa" label=label_of(lang.get_untracked(), T::SglangNoSwa)
-                checked=Signal::derive(move || s.with(|s| s.sglang.disable_hybrid_swa_memory))
-                set=Callback::new(move |v| s.update(|s| s.sglang.disable_hybrid_swa_memory = v))/>
+                checked=flag_value(s, |x| x.sglang.disable_hybrid_swa_memory)
+                set=flag_set(s, |x, v| x.sglang.disable_hybrid_swa_memory = v)/>
             <CountField id="hr-mamba-ratio" label=label_of(lang.get_untracked(), T::SglangMambaRatio)
                 value=percent_value(s, |x| x.sglang.mamba_full_memory_ratio)
                 set=percent_set(s, |x, v| x.sglang.mamba_full_memory_ratio = v)
@@ -880,6 +880,16 @@ fn percent_value(s: RwSignal<Scenario>, get: fn(&Scenario) -> Option<u32>) -> Si
 /// Writes a percent typed into a ten-thousandths setting (0: back to its default).
 fn percent_set(s: RwSignal<Scenario>, put: fn(&mut Scenario, Option<u32>)) -> Callback<u64> {
     Callback::new(move |v: u64| s.update(|x| put(x, (v > 0).then_some((v.min(100) * 100) as u32))))
+}
+
+/// A switch's state.
+fn flag_value(s: RwSignal<Scenario>, get: fn(&Scenario) -> bool) -> Signal<bool> {
+    Signal::derive(move || s.with(get))
+}
+
+/// Writes a switch.
+fn flag_set(s: RwSignal<Scenario>, put: fn(&mut Scenario, bool)) -> Callback<bool> {
+    Callback::new(move |v: bool| s.update(|x| put(x, v)))
 }
 
 /// A count setting (`None`: its default), shown as 0 when left to its default.
