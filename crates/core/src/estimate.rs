@@ -419,6 +419,12 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         (true, WeightFormat::F32) => WeightFormat::Gguf(crate::precision::GgufMix::F32),
         (true, WeightFormat::F16) => WeightFormat::Gguf(crate::precision::GgufMix::F16),
         (true, WeightFormat::Bf16) => WeightFormat::Gguf(crate::precision::GgufMix::BF16),
+        // An MXFP4 checkpoint (gpt-oss) runs in llama.cpp as its MXFP4_MOE GGUF: the experts
+        // kept in MXFP4, every other tensor in Q8_0 (`llama_tensor_get_type`; the 12.1 GB file of
+        // gpt-oss-20b). Ollama ships its own file, with 16-bit attention.
+        (true, WeightFormat::Mxfp4) if runtime == Runtime::LlamaCpp => {
+            WeightFormat::Gguf(crate::precision::GgufMix::MXFP4_MOE)
+        }
         (_, f) => f,
     };
     let gpus = if runtime == Runtime::Cpu { 1 } else { scenario.gpus };

@@ -172,6 +172,9 @@ pub const LLAMA_CPP_AMD_UTILISATION: f64 = 0.25;
 /// AMD GPUs its kernels reach a smaller share of the FP16 peak than vendor BLAS. Everything else
 /// runs on the FP16 (or FP8) units at [`prefill_utilisation`].
 pub fn prefill_rate(runtime: Runtime, format: WeightFormat, cap: &Capability, class: Class) -> (f64, f64) {
+    // gpt-oss's MXFP4_MOE file: its expert kernels run at the MXFP4 rate the mixture-of-experts
+    // share ([`MOE_PREFILL_HALF_TOKENS`]) was fitted with, not MMQ's INT8 one.
+    let format = if format == WeightFormat::Gguf(GgufMix::MXFP4_MOE) { WeightFormat::Mxfp4 } else { format };
     let quantized_gguf =
         matches!(format, WeightFormat::Gguf(m) if !matches!(m, GgufMix::F32 | GgufMix::F16 | GgufMix::BF16));
     if class == Class::Gpu && runtime.is_llama_cpp() && cap.intel_igpu {
