@@ -123,7 +123,12 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 fixed_patches: None,
             }
         }
-        "qwen2_5_vl" => {
+        // Qwen2.5-Omni's thinker carries Qwen2.5-VL's vision encoder (transformers 5.24
+        // `Qwen2_5OmniVisionEncoder`: the same bias-free Conv3d patch embedding, RMS-normed blocks
+        // with biased q, k, v (three linears where Qwen2.5-VL fuses them: the same count), a
+        // biased output projection and a biased gated MLP, and the same merger; the same class
+        // defaults). Its window attention and `fullatt_block_indexes` change no weight.
+        "qwen2_5_vl" | "qwen2_5_omni" => {
             v?;
             let (h, i, depth) = (n("hidden_size", 3584), n("intermediate_size", 3420), n("depth", 32));
             let (p, t, c, m) = (
@@ -139,7 +144,11 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
             let block_other = 2 * h + 3 * h + h + 2 * i + h;
             Encoder {
                 modality: Modality::Image,
-                kind: "qwen2_5_vl".into(),
+                kind: match outer {
+                    "qwen2_5_omni" if !kind.is_empty() => kind,
+                    "qwen2_5_omni" => "qwen2_5_omni_vision_encoder".into(),
+                    _ => "qwen2_5_vl".into(),
+                },
                 layers: depth,
                 hidden: h,
                 intermediate: i,
@@ -148,7 +157,8 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 patch: p,
                 merge: m,
                 tokens: TokenRule::NearestGrid,
-                // The processor's `max_pixels`: 12,845,056 = 3,584².
+                // The processor's `max_pixels`: 12,845,056 = 3,584² (Qwen2.5-Omni's published
+                // `Qwen2VLImageProcessor` keeps the same).
                 largest: 3584,
                 fixed_patches: None,
             }
@@ -178,7 +188,8 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 patch: p,
                 merge: m,
                 tokens: TokenRule::NearestGrid,
-                // The processor's `max_pixels`: 12,845,056 = 3,584².
+                // The processor's `max_pixels`: 12,845,056 = 3,584² (Qwen2.5-Omni's published
+                // `Qwen2VLImageProcessor` keeps the same).
                 largest: 3584,
                 fixed_patches: None,
             }
@@ -471,11 +482,11 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
 }
 
 /// The config a multimodal model's text model and encoders are read from: Qwen3-Omni
-/// (`qwen3_omni_moe`) keeps them in `thinker_config` (its `text_config`, `vision_config` and
-/// `audio_config`); every other model at the top.
+/// (`qwen3_omni_moe`) and Qwen2.5-Omni (`qwen2_5_omni`) keep them in `thinker_config` (its
+/// `text_config`, `vision_config` and `audio_config`); every other model at the top.
 pub(crate) fn thinker(root: &Value) -> &Value {
     match root.get("model_type").and_then(Value::as_str) {
-        Some("qwen3_omni_moe") => {
+        Some("qwen3_omni_moe" | "qwen2_5_omni") => {
             root.get("thinker_config").filter(|t| t.as_object().is_some()).unwrap_or(root)
         }
         _ => root,
@@ -484,15 +495,21 @@ pub(crate) fn thinker(root: &Value) -> &Value {
 
 /// A speech-output stack the checkpoint holds beside its thinker, which Headroom does not count:
 /// Qwen3-Omni's talker (an MoE text model with its code predictor) and code2wav (the codec
-/// decoder). transformers builds both when `enable_audio_output` is true (its default;
-/// `Qwen3OmniMoeForConditionalGeneration.enable_talker`); vLLM serves the thinker only
-/// (`Qwen3OmniMoeForConditionalGeneration` maps to `Qwen3OmniMoeThinkerForConditionalGeneration`,
-/// whose loader skips the `talker.` and `code2wav.` weights).
+/// decoder); Qwen2.5-Omni's talker (a Qwen2-style text model) and token2wav (a DiT and a BigVGAN
+/// vocoder). transformers builds both when `enable_audio_output` is true (its default;
+/// `enable_talker` of `Qwen3OmniMoeForConditionalGeneration` and
+/// `Qwen2_5OmniForConditionalGeneration`); vLLM serves the thinker only (both classes map to
+/// their `…ThinkerForConditionalGeneration`, whose loader skips the `talker.` and `code2wav.` or
+/// `token2wav.` weights).
 pub(crate) fn speech_output(root: &Value) -> Option<String> {
     let outer = root.get("model_type").and_then(Value::as_str)?;
     let on = root.get("enable_audio_output").and_then(Value::as_bool).unwrap_or(true);
-    (outer == "qwen3_omni_moe" && on && root.get("talker_config").is_some())
-        .then(|| format!("{outer} talker + code2wav"))
+    let vocoder = match outer {
+        "qwen3_omni_moe" => "code2wav",
+        "qwen2_5_omni" => "token2wav",
+        _ => return None,
+    };
+    (on && root.get("talker_config").is_some()).then(|| format!("{outer} talker + {vocoder}"))
 }
 
 /// `true`/`false` config flags with their default.
@@ -848,6 +865,42 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 // One 30 s window (`max_source_positions` frames at 50 a second).
                 largest: positions / 50,
                 fixed_patches: Some(positions),
+            }))
+        }
+        "qwen2_5_omni" => {
+            // Qwen2.5-Omni's audio encoder (transformers 5.24 `Qwen2_5OmniAudioEncoder`): Whisper's
+            // two 1-D convolutions (the second halves the 100 mel frames a second), sinusoidal
+            // positions (a buffer, not stored), Whisper's LayerNorm blocks (q, v and output
+            // biased, k not; a biased two-layer MLP), a two-entry `audio_bos_eos_token` table
+            // `output_dim` wide, then a 2× average pool, a final LayerNorm and one biased linear
+            // to `output_dim`, the text model's width (no projector). `n_window` (attention in
+            // chunks of 2 × 100 frames) changes no weight.
+            let d = n(&["d_model"], 1280);
+            let layers = n(&["encoder_layers"], 32);
+            let f = n(&["encoder_ffn_dim"], 5120);
+            let mel = n(&["num_mel_bins"], 128);
+            let out = n(&["output_dim"], 3584);
+            let block = layers * (4 * d * d + 2 * d * f);
+            let convs = (mel * d * 3 + d) + (d * d * 3 + d);
+            let other = convs + 2 * out + layers * (3 * d + f + d + 4 * d) + 2 * d + d * out + out;
+            Some(Ok(Encoder {
+                modality: Modality::Audio,
+                kind: if kind.is_empty() { "qwen2_5_omni_audio_encoder".into() } else { kind },
+                layers,
+                hidden: d,
+                intermediate: f,
+                block_params: block,
+                other_params: other,
+                patch: 0,
+                // The average pool: two encoder positions a token.
+                merge: 2,
+                // 100 mel frames a second (the feature extractor's hop of 160 samples at 16 kHz),
+                // 50 after the strided convolution, 25 tokens after the pool: the processor's
+                // `_get_feat_extract_output_lengths` of the sound's frames (not the padding).
+                tokens: TokenRule::PerSecond { per_ks: 25_000, whole_windows: false },
+                // The published feature extractor's `n_samples`: 4,800,000 at 16 kHz, 300 s.
+                largest: 300,
+                fixed_patches: None,
             }))
         }
         "qwen3_omni_moe" => {
@@ -1222,6 +1275,53 @@ mod tests {
         assert!(speech_output(&off).is_none());
     }
 
+    /// Qwen2.5-Omni's thinker encoders, read from `thinker_config` (transformers 5.24.0 builds
+    /// them on the meta device). The vision encoder at the published 1,280 width into the 7B's
+    /// 3,584: 676,550,144 (32 blocks of 4·1280² + 3·1280·3420 matrices, 19,686,400 each, and 15,800
+    /// of norms and biases each; the bias-free Conv3d 1,505,280; the merger's norm 1,280, its
+    /// 5,120² linear 26,219,520 and its projection 18,353,664); 668,684,288 into the 3B's 2,048.
+    /// The audio encoder at its class defaults (the published sizes): 639,647,232 (32 blocks of
+    /// 4·1280² + 2·1280·5120 matrices and 15,360 of norms and biases, 19,676,160 each; the
+    /// convolutions 492,800 + 4,916,480; `audio_bos_eos_token` 7,168; `ln_post` 2,560; `proj`
+    /// 4,591,104), 637,676,544 into the 3B's 2,048. 25 tokens a second of sound.
+    #[test]
+    fn qwen2_5_omni_thinker_encoders() {
+        let root = parse(
+            r#"{"model_type": "qwen2_5_omni", "thinker_config": {
+                "vision_config": {"model_type": "qwen2_5_omni_vision_encoder", "hidden_size": 1280},
+                "audio_config": {"model_type": "qwen2_5_omni_audio_encoder"}}}"#,
+        );
+        let v = vision(&root, "qwen2", 3584).unwrap().unwrap();
+        assert_eq!(v.params(), 676_550_144);
+        assert_eq!(v.block_params, 32 * 19_686_400);
+        assert_eq!(v.other_params, 32 * 15_800 + 1_505_280 + 1280 + 26_219_520 + 18_353_664);
+        assert_eq!(v.kind, "qwen2_5_omni_vision_encoder");
+        // Qwen2.5-VL's rounding to 28-pixel cells, a token each, up to 3,584² pixels.
+        assert_eq!((v.tokens_per_image(1000), v.max_tokens()), (36 * 36, 128 * 128));
+        let a = audio(&root, 3584).unwrap().unwrap();
+        assert_eq!(a.params(), 639_647_232);
+        assert_eq!(a.block_params, 32 * (4 * 1280 * 1280 + 2 * 1280 * 5120));
+        assert_eq!(a.other_params, 32 * 15_360 + 492_800 + 4_916_480 + 7168 + 2560 + 4_591_104);
+        // 100 frames a second → 50 after the strided convolution → 25 after the pool; 300 s at most.
+        assert_eq!((a.tokens_per_image(1), a.tokens_per_image(30), a.max_tokens()), (25, 750, 7500));
+        assert_eq!((a.patches_per_image(30), a.max_positions()), (1500, 15_000));
+        let three_b = parse(
+            r#"{"model_type": "qwen2_5_omni", "thinker_config": {
+                "vision_config": {"hidden_size": 1280, "out_hidden_size": 2048},
+                "audio_config": {"output_dim": 2048}}}"#,
+        );
+        assert_eq!(vision(&three_b, "qwen2", 2048).unwrap().unwrap().params(), 668_684_288);
+        assert_eq!(audio(&three_b, 2048).unwrap().unwrap().params(), 637_676_544);
+        // The talker and token2wav transformers builds by default are named, not counted.
+        assert_eq!(
+            speech_output(&parse(r#"{"model_type": "qwen2_5_omni", "talker_config": {}}"#)).unwrap(),
+            "qwen2_5_omni talker + token2wav"
+        );
+        let off =
+            parse(r#"{"model_type": "qwen2_5_omni", "enable_audio_output": false, "talker_config": {}}"#);
+        assert!(speech_output(&off).is_none());
+    }
+
     /// Sizes no real encoder has are refused by name, never overflowed.
     #[test]
     fn absurd_encoder_sizes_are_named_not_counted() {
@@ -1265,8 +1365,7 @@ mod tests {
         assert_eq!(vision(&root, "llama", 4096).unwrap().unwrap_err(), "clip_vision_model");
         let text = crate::json::parse(br#"{"model_type": "llama"}"#, "test").unwrap();
         assert!(vision(&text, "llama", 4096).is_none());
-        let audio =
-            crate::json::parse(br#"{"model_type": "qwen2_5_omni", "audio_config": {}}"#, "test").unwrap();
-        assert_eq!(super::audio(&audio, 3584).unwrap().unwrap_err(), "qwen2_5_omni audio");
+        let audio = crate::json::parse(br#"{"model_type": "ultravox", "audio_config": {}}"#, "test").unwrap();
+        assert_eq!(super::audio(&audio, 3584).unwrap().unwrap_err(), "ultravox audio");
     }
 }

@@ -110,9 +110,13 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
     }
     let mut notices = Vec::new();
     // Multimodal wrappers keep the language model in `text_config` (or `llm_config`); Qwen3-Omni
-    // in its thinker's.
-    let text = super::encoders::thinker(&root)
+    // and Qwen2.5-Omni in their thinker's, or in the thinker's own keys.
+    let thinker = super::encoders::thinker(&root);
+    let text = thinker
         .get("text_config")
+        .or_else(|| {
+            (!core::ptr::eq(thinker, &root) && thinker.get("hidden_size").is_some()).then_some(thinker)
+        })
         .or_else(|| root.get("llm_config"))
         // A text config that names its class but leaves its sizes out (Qwen2-Audio's) is read
         // with that class's defaults, as transformers builds it.
@@ -132,7 +136,7 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
     let model_type = cfg.str("model_type").unwrap_or(outer_type).to_string();
     let family = normalise_family(&model_type, outer_type);
     let mut confidence = Confidence::Config;
-    let architecture = if is_known(&family) {
+    let mut architecture = if is_known(&family) {
         read_family(&cfg, &family, &mut notices)?
     } else {
         let unread = unread_structural_keys(cfg.main);
@@ -162,12 +166,18 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
         confidence = Confidence::Inferred;
         read_decoder(&cfg, &family, &mut notices)?
     };
+    if outer_type == "qwen2_5_omni" {
+        // transformers ties Qwen2.5-Omni's head by the thinker config's own flag
+        // (`Qwen2_5OmniThinkerConfig.tie_word_embeddings`, default false), whatever its text
+        // config says (`Qwen2_5OmniTextConfig`'s default is true).
+        architecture.tie_word_embeddings =
+            thinker.get("tie_word_embeddings").and_then(Value::as_bool).unwrap_or(false);
+    }
     architecture.validate().map_err(|e| match e {
         Error::Invalid { field, reason } => Error::parse(FORMAT, format!("{field}: {reason}")),
         other => other,
     })?;
     architecture.param_breakdown()?;
-    let mut architecture = architecture;
     let text_hidden = architecture.hidden_size;
     let found =
         [super::encoders::vision(&root, &family, text_hidden), super::encoders::audio(&root, text_hidden)];
@@ -289,6 +299,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "qwen2_5_vl_text" | "qwen2_5_vl" | "qwen2_vl" | "qwen2_vl_text" => "qwen2".into(),
         // Qwen3-Omni's thinker text model is Qwen3-MoE's (`Qwen3OmniMoeThinkerTextModel`).
         "qwen3_omni_moe_text" | "qwen3_omni_moe" => "qwen3_moe".into(),
+        // Qwen2.5-Omni's thinker text model is Qwen2's (`Qwen2_5OmniThinkerTextModel`: biased q, k,
+        // v, a bias-free output projection, a gated MLP).
+        "qwen2_5_omni_text" | "qwen2_5_omni_thinker" | "qwen2_5_omni" => "qwen2".into(),
         // GLM-4.1V / GLM-4.6V-Flash's text model is GLM-4's (four norms a layer, fused gate/up,
         // biased q/k/v); GLM-4.5V / GLM-4.6V's is GLM-4.5's MoE.
         "glm4v_text" | "glm4v" | "glm46v" => "glm4".into(),
@@ -2038,6 +2051,38 @@ mod tests {
         )
         .unwrap();
         assert_eq!((m.architecture.hidden_size, m.architecture.num_layers()), (4096, 32));
+    }
+
+    /// Qwen2.5-Omni: the thinker's Qwen2 text model (its `text_config`, or its own keys), its head
+    /// tied by the thinker's flag (false unless said) whatever the text config says, both encoders
+    /// counted, and the talker and token2wav named as not counted.
+    #[test]
+    fn qwen2_5_omni_reads_its_thinker() {
+        const QWEN2_7B: &str = r#""hidden_size": 3584, "intermediate_size": 18944, "num_hidden_layers": 28,
+            "num_attention_heads": 28, "num_key_value_heads": 4, "vocab_size": 152064"#;
+        let m = read(&format!(
+            r#"{{"model_type": "qwen2_5_omni", "talker_config": {{}}, "thinker_config": {{
+                "text_config": {{"model_type": "qwen2_5_omni_text", "tie_word_embeddings": true, {QWEN2_7B}}},
+                "vision_config": {{"hidden_size": 1280}}, "audio_config": {{}}}}}}"#
+        ))
+        .unwrap();
+        let a = &m.architecture;
+        assert_eq!((a.family.as_str(), m.confidence), ("qwen2", Confidence::Config));
+        // Qwen2.5-7B's 7,615,616,512 with its own head, as transformers builds the thinker.
+        assert!(!a.tie_word_embeddings);
+        assert_eq!(a.params_total().unwrap().get(), 7_615_616_512);
+        let counted: Vec<u64> = a.encoders.iter().map(crate::model::Encoder::params).collect();
+        assert_eq!(counted, [676_550_144, 639_647_232]);
+        assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeSpeechOutputNotCounted));
+        assert!(!m.notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted));
+        // The text model's keys in the thinker itself; a thinker that ties its head.
+        let m = read(&format!(
+            r#"{{"model_type": "qwen2_5_omni", "enable_audio_output": false, "talker_config": {{}},
+                "thinker_config": {{"tie_word_embeddings": true, {QWEN2_7B}}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(m.architecture.params_total().unwrap().get(), 7_615_616_512 - 152_064 * 3584);
+        assert!(!m.notices.iter().any(|n| n.id == MsgId::NoticeSpeechOutputNotCounted));
     }
 
     #[test]
