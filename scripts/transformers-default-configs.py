@@ -38,8 +38,9 @@ FAMILIES = [
     # Multimodal: their vision and audio encoders (import/encoders.rs) against transformers' build.
     "internvl", "gemma3n", "gemma4", "phi4_multimodal", "llava", "mllama", "idefics3",
     # GLM-4.1V / GLM-4.6V-Flash (glm4v), GLM-4.5V / GLM-4.6V (glm4v_moe), Qwen3-Omni's thinker,
-    # talker and code2wav (qwen3_omni_moe): their published config.json was not found here.
-    "glm4v", "glm4v_moe", "qwen3_omni_moe",
+    # talker and code2wav (qwen3_omni_moe), Qwen2.5-Omni's thinker, talker and token2wav
+    # (qwen2_5_omni): their published config.json was not found here.
+    "glm4v", "glm4v_moe", "qwen3_omni_moe", "qwen2_5_omni",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 
@@ -67,6 +68,13 @@ def main():
             # Its default talker does not build in transformers 5.24.0 (the talker's text config
             # lacks the shared_expert_intermediate_size its MoE reads): the thinker alone, which
             # is what vLLM serves.
+            d["enable_audio_output"] = False
+        if family == "qwen2_5_omni":
+            # Qwen2_5OmniConfig() names no class: the one transformers 5.24.0 maps it to (the
+            # published checkpoints name Qwen2_5OmniModel, which it no longer has). Its thinker
+            # alone is the reference (what Headroom counts and vLLM serves): the talker and
+            # token2wav are left out as Qwen3-Omni's are.
+            d["architectures"] = ["Qwen2_5OmniForConditionalGeneration"]
             d["enable_audio_output"] = False
         if family == "dbrx":
             # transformers 5.24.0's DBRX reads attn_config.rope_theta, absent from its default.
