@@ -725,3 +725,37 @@ fn the_mamba_state_dtype_follows_the_flag() {
     assert_eq!(headroom_core::share::decode(&link).scenario, s);
     assert!(headroom_core::vllm::mamba_dtype_bytes("int4").is_err());
 }
+
+/// vLLM shards an encoder built from its own parallel layers over tensor parallelism, but runs
+/// Qwen2-Audio's (transformers' `Qwen2AudioEncoder`) whole on every GPU; Voxtral's Whisper is
+/// its own and is sharded.
+#[test]
+fn encoders_vllm_takes_from_transformers_stay_whole_under_tensor_parallelism() {
+    use headroom_core::estimate::TermKind;
+    use headroom_core::import::hf::parse_config;
+    use headroom_core::scenario::ModelSource;
+    use headroom_core::text::MsgId;
+    let per_gpu = |file: &str, gpus: u64| {
+        let m = parse_config(read_fixture(&format!("configs/{file}")).as_bytes()).unwrap();
+        let params: u64 = m.architecture.encoders.iter().map(|e| e.params()).sum();
+        let s = Scenario {
+            model: ModelSource::Custom(Box::new(m.into_custom(file.into()))),
+            runtime: Some(Runtime::Vllm),
+            gpus,
+            ..Scenario::default()
+        };
+        let e = estimate(&s).unwrap();
+        let t = e.memory.terms.iter().find(|t| t.kind == TermKind::Encoders).unwrap().clone();
+        (params, t)
+    };
+    let (params, one) = per_gpu("qwen2-audio-7b-instruct.json", 1);
+    let (_, two) = per_gpu("qwen2-audio-7b-instruct.json", 2);
+    assert_eq!(one.bytes.get(), 2 * params);
+    assert_eq!(two.bytes, one.bytes, "whole on each GPU");
+    assert!(two.assumptions.iter().any(|m| m.id == MsgId::AssumeEncoderWholeVllm));
+    let (params, v1) = per_gpu("voxtral-mini-3b-2507.json", 1);
+    let (_, v2) = per_gpu("voxtral-mini-3b-2507.json", 2);
+    assert_eq!(v1.bytes.get(), 2 * params);
+    assert_eq!(v2.bytes.get(), (2 * params).div_ceil(2), "sharded");
+    assert!(v2.assumptions.iter().all(|m| m.id != MsgId::AssumeEncoderWholeVllm));
+}

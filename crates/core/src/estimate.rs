@@ -1436,12 +1436,27 @@ fn encoders_term(
         assumptions.push(Msg::new(MsgId::AssumeEncoderDataParallel, vec![Arg::Int(gpus)]));
         total
     } else if runtime.tensor_parallel() && gpus > 1 {
-        assumptions
-            .push(Msg::new(MsgId::AssumeEncoderTp, vec![Arg::Text(runtime.label().into()), Arg::Int(gpus)]));
         // vLLM's default `--mm-encoder-tp-mode weights` shards the whole encoder: its log for
         // Qwen3-VL-235B on 8 GPUs (PR #26000) loads 0.94 GiB less than with the encoder copied
-        // on each GPU, 7/8 of the encoder's 1.07 GiB.
-        total.div_ceil(gpus)
+        // on each GPU, 7/8 of the encoder's 1.07 GiB. An encoder vLLM takes from transformers
+        // (plain linears) stays whole on each GPU.
+        let whole_params: u64 =
+            encoders.iter().filter(|e| runtime == Runtime::Vllm && e.whole_in_vllm).map(|e| e.params()).sum();
+        // Its share of the bytes (of the headers' own, when read).
+        let whole = (total as u128 * whole_params as u128 / counted.max(1) as u128) as u64;
+        for e in encoders.iter().filter(|e| runtime == Runtime::Vllm && e.whole_in_vllm) {
+            assumptions.push(Msg::new(
+                MsgId::AssumeEncoderWholeVllm,
+                vec![Arg::Text(e.kind.clone()), Arg::Int(gpus)],
+            ));
+        }
+        if whole < total {
+            assumptions.push(Msg::new(
+                MsgId::AssumeEncoderTp,
+                vec![Arg::Text(runtime.label().into()), Arg::Int(gpus)],
+            ));
+        }
+        whole.saturating_add((total - whole.min(total)).div_ceil(gpus))
     } else {
         if gpus > 1 && !runtime.is_llama_cpp() {
             assumptions.push(Msg::new(MsgId::AssumeEncoderFirstGpu, vec![]));

@@ -293,6 +293,10 @@ messages! {
         "the checkpoint's vision and audio encoder tensors, as its headers store them",
         "les tenseurs des encodeurs vision et audio du point de contrôle, tels que ses en-têtes les stockent";
     /// vLLM's encoder under tensor parallelism.
+    AssumeEncoderWholeVllm =>
+        "vLLM runs the {0} as transformers builds it (plain linear layers): whole on each of the {1} GPUs, in 16 bits",
+        "vLLM exécute le {0} tel que transformers le construit (couches linéaires simples) : entier sur chacun des {1} GPU, en 16 bits";
+    /// vLLM shards the encoder.
     AssumeEncoderTp =>
         "{0} shards the encoder over the {1} GPUs (--mm-encoder-tp-mode data would copy all of it on each)",
         "{0} répartit l'encodeur sur les {1} GPU (--mm-encoder-tp-mode data le copierait en entier sur chacun)";

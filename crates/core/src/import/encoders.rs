@@ -70,6 +70,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 // Qwen3-Omni's `Qwen2VLImageProcessor` keeps `max_pixels` 12,845,056 = 3,584².
                 largest: if outer == "qwen3_omni_moe" { 3584 } else { 4096 },
                 fixed_patches: None,
+                whole_in_vllm: false,
             }
         }
         "glm4v" | "glm4v_moe" | "glm46v" => {
@@ -121,6 +122,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 // 23,520,000 pixels, a square of 173 × 28 = 4,844 a side.
                 largest: 4844,
                 fixed_patches: None,
+                whole_in_vllm: false,
             }
         }
         // Qwen2.5-Omni's thinker carries Qwen2.5-VL's vision encoder (transformers 5.24
@@ -161,6 +163,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 // `Qwen2VLImageProcessor` keeps the same).
                 largest: 3584,
                 fixed_patches: None,
+                whole_in_vllm: false,
             }
         }
         "qwen2_vl" => {
@@ -192,6 +195,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 // `Qwen2VLImageProcessor` keeps the same).
                 largest: 3584,
                 fixed_patches: None,
+                whole_in_vllm: false,
             }
         }
         "gemma3" => {
@@ -229,6 +233,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 },
                 largest: image,
                 fixed_patches: Some(positions),
+                whole_in_vllm: false,
             }
         }
         "llama4" => {
@@ -269,6 +274,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 // The processor's `max_patches`: 16 tiles, 4 × 4.
                 largest: 4 * image,
                 fixed_patches: Some(patches),
+                whole_in_vllm: false,
             }
         }
         "kimi_k25" => {
@@ -315,6 +321,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 // 128 × 128 patches.
                 largest: 128 * p,
                 fixed_patches: None,
+                whole_in_vllm: false,
             }
         }
         "gemma4" => {
@@ -350,6 +357,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 },
                 largest: pos_side(pos) * p,
                 fixed_patches: None,
+                whole_in_vllm: false,
             }
         }
         "mistral3" | "llava" if kind == "pixtral" => {
@@ -471,6 +479,8 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 },
                 largest: 768,
                 fixed_patches: None,
+                // vLLM's gemma3n_mm builds both towers with transformers' `AutoModel.from_config`.
+                whole_in_vllm: true,
             }
         }
         _ => {
@@ -672,6 +682,7 @@ impl Tower {
             tokens,
             largest,
             fixed_patches: fixed,
+            whole_in_vllm: false,
         }
     }
 }
@@ -865,6 +876,8 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 // One 30 s window (`max_source_positions` frames at 50 a second).
                 largest: positions / 50,
                 fixed_patches: Some(positions),
+                // vLLM imports transformers' `Qwen2AudioEncoder`; Voxtral's is its own parallel Whisper.
+                whole_in_vllm: !voxtral,
             }))
         }
         "qwen2_5_omni" => {
@@ -901,6 +914,8 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 // The published feature extractor's `n_samples`: 4,800,000 at 16 kHz, 300 s.
                 largest: 300,
                 fixed_patches: None,
+                // vLLM imports transformers' `Qwen2_5OmniAudioEncoder`.
+                whole_in_vllm: true,
             }))
         }
         "qwen3_omni_moe" => {
@@ -937,6 +952,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 // The published feature extractor's `n_samples`: 4,800,000 at 16 kHz, 300 s.
                 largest: 300,
                 fixed_patches: None,
+                whole_in_vllm: false,
             }))
         }
         "gemma3n" => {
@@ -986,6 +1002,8 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 },
                 largest: 30,
                 fixed_patches: None,
+                // vLLM's gemma3n_mm builds both towers with transformers' `AutoModel.from_config`.
+                whole_in_vllm: true,
             }))
         }
         "phi4_multimodal" => {
@@ -1035,6 +1053,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 tokens: TokenRule::PerSecond { per_ks: 100_000 / reduction, whole_windows: false },
                 largest: 30,
                 fixed_patches: None,
+                whole_in_vllm: false,
             }))
         }
         "gemma4" => {
@@ -1070,6 +1089,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 tokens: TokenRule::PerSecond { per_ks: 25_000, whole_windows: false },
                 largest: 30,
                 fixed_patches: None,
+                whole_in_vllm: false,
             }))
         }
         _ => Some(Err(if kind.is_empty() { format!("{outer} audio") } else { kind })),

@@ -124,6 +124,10 @@ pub struct Encoder {
     /// (SigLIP's `image_size`, a class token included), or per audio window when it pads every
     /// clip to one length (Whisper's 1,500 frames); `None` when it follows the input.
     pub fixed_patches: Option<u64>,
+    /// vLLM builds this encoder from transformers' own module (plain linears, not its parallel
+    /// layers): whole on every GPU under tensor parallelism, and never quantized.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub whole_in_vllm: bool,
 }
 
 impl Encoder {
