@@ -110,6 +110,36 @@ pub fn Answer() -> impl IntoView {
     }
 }
 
+/// One card of the results: drawn whole at first (the build-time first view has it), then
+/// updated in place ([`crate::morph`]) when its HTML changes.
+fn part_view(p: Memo<String>) -> impl IntoView {
+    view! { <div class="hr-part" node_ref=morphed(p) inner_html=p.get_untracked()></div> }
+}
+
+/// A node whose content follows `html` after its first drawing, updated in place.
+fn morphed(html: Memo<String>) -> NodeRef<leptos::html::Div> {
+    let node = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |prev: Option<()>| {
+        let h = html.get();
+        if prev.is_some()
+            && let Some(el) = node.get_untracked()
+        {
+            crate::morph::morph(&el, &h);
+        }
+    });
+    node
+}
+
+/// What one card of the results is drawn from.
+struct PartCtx<'a> {
+    e: &'a headroom_core::estimate::Estimate,
+    f: Option<&'a fit::Fit>,
+    s: &'a Scenario,
+    l: headroom_core::text::Lang,
+    open: RwSignal<Vec<String>>,
+    answer: Memo<Option<String>>,
+}
+
 /// Every result card.
 #[component]
 pub fn Results() -> impl IntoView {
@@ -179,60 +209,77 @@ pub fn Results() -> impl IntoView {
             })
         })
     });
-    let html = move || {
-        let l = lang.get();
-        let _units = render::write_sizes_in(ui.units.get());
-        let open = open.get();
-        ui.result.with(|r| match r {
-            Err(e) => render::error(e, l),
-            Ok((e, f)) => ui.scenario.with(|s| {
-                let c = Ctx { lang: l, open: &open };
-                let mut h = String::new();
-                let pending = ui.pending.get();
-                if !pending.is_empty() {
-                    h.push_str(&render::stale(l));
-                }
-                h.push_str(&render::resources(e, f.as_ref(), l));
-                h.push_str(&render::warnings(e, l));
-                if let Some(f) = f {
-                    h.push_str(&render::verdict(f, l));
-                    if let Ok(Some(a)) = fit::training_advice(s) {
-                        h.push_str(&render::training_advice(&a, l));
-                    }
-                }
-                h.push_str(&render::questions(
-                    s.device.is_some(),
-                    s.mode.is_training(),
-                    answer.get().as_deref(),
-                    l,
-                ));
-                h.push_str(&render::llama_gpus(&e.llama_gpus, l));
-                if let Some(b) = f.as_ref().and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
-                    h.push_str(&render::vllm_budget(b, l));
-                }
-                if let Some(b) = f.as_ref().and_then(|f| f.sglang.as_ref()).or(e.sglang.as_ref()) {
-                    h.push_str(&render::sglang_budget(b, l));
-                }
-                h.push_str(&render::breakdown(e, &c));
-                if let Some(f) = f {
-                    h.push_str(&render::speed(e, f, l));
-                    if !s.mode.is_training() {
-                        let found = headroom_core::measured::for_scenario(s, e.format).unwrap_or_default();
-                        h.push_str(&render::measured(&found, l));
-                    }
-                }
-                h.push_str(&render::commands(&headroom_core::flags::commands(s, e, f.as_ref()), l));
-                h
-            }),
+    // The results, one part per card: each part's HTML is a memo, so a change rebuilds the
+    // strings but replaces only the cards whose HTML differs (an input's frame lays out what
+    // changed, not every card).
+    let part = move |f: fn(&PartCtx) -> String| {
+        Memo::new(move |_| {
+            let l = lang.get();
+            let _units = render::write_sizes_in(ui.units.get());
+            ui.result.with(|r| match r {
+                Err(_) => String::new(),
+                Ok((e, fit)) => ui.scenario.with(|s| f(&PartCtx { e, f: fit.as_ref(), s, l, open, answer })),
+            })
         })
     };
-    let chart_html = move || {
+    let error = Memo::new(move |_| {
+        let l = lang.get();
+        ui.result.with(|r| match r {
+            Err(e) => render::error(e, l),
+            Ok(_) => String::new(),
+        })
+    });
+    let stale = Memo::new(move |_| {
+        let l = lang.get();
+        if ui.pending.with(|p| p.is_empty()) || ui.result.with(|r| r.is_err()) {
+            String::new()
+        } else {
+            render::stale(l)
+        }
+    });
+    let parts = [
+        part(|c| render::resources(c.e, c.f, c.l)),
+        part(|c| render::warnings(c.e, c.l)),
+        part(|c| {
+            let Some(f) = c.f else { return String::new() };
+            let mut h = render::verdict(f, c.l);
+            if let Ok(Some(a)) = fit::training_advice(c.s) {
+                h.push_str(&render::training_advice(&a, c.l));
+            }
+            h
+        }),
+        part(|c| {
+            render::questions(c.s.device.is_some(), c.s.mode.is_training(), c.answer.get().as_deref(), c.l)
+        }),
+        part(|c| {
+            let mut h = render::llama_gpus(&c.e.llama_gpus, c.l);
+            if let Some(b) = c.f.and_then(|f| f.vllm.as_ref()).or(c.e.vllm.as_ref()) {
+                h.push_str(&render::vllm_budget(b, c.l));
+            }
+            if let Some(b) = c.f.and_then(|f| f.sglang.as_ref()).or(c.e.sglang.as_ref()) {
+                h.push_str(&render::sglang_budget(b, c.l));
+            }
+            h
+        }),
+        part(|c| c.open.with(|o| render::breakdown(c.e, &Ctx { lang: c.l, open: o }))),
+        part(|c| {
+            let Some(f) = c.f else { return String::new() };
+            let mut h = render::speed(c.e, f, c.l);
+            if !c.s.mode.is_training() {
+                let found = headroom_core::measured::for_scenario(c.s, c.e.format).unwrap_or_default();
+                h.push_str(&render::measured(&found, c.l));
+            }
+            h
+        }),
+        part(|c| render::commands(&headroom_core::flags::commands(c.s, c.e, c.f), c.l)),
+    ];
+    let chart_html = Memo::new(move |_| {
         if ui.result.with(|r| r.is_err()) {
             return String::new();
         }
         chart.get().unwrap_or_default()
-    };
-    let tail_html = move || {
+    });
+    let tail_html = Memo::new(move |_| {
         let l = lang.get();
         let _units = render::write_sizes_in(ui.units.get());
         ui.result.with(|r| match r {
@@ -248,8 +295,8 @@ pub fn Results() -> impl IntoView {
                 h
             }
         })
-    };
-    let devices_html = move || {
+    });
+    let devices_html = Memo::new(move |_| {
         let l = lang.get();
         let _units = render::write_sizes_in(ui.units.get());
         // No table under an error: the scenario itself has no answer.
@@ -276,7 +323,7 @@ pub fn Results() -> impl IntoView {
                 filter.with(|k| render::devices_waiting(k, training, l))
             }
         })
-    };
+    });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((action, arg)) = target_action(&ev) else { return };
         match action.as_str() {
@@ -367,14 +414,18 @@ pub fn Results() -> impl IntoView {
         });
     };
     view! {
-        <div class="hr-results-body" class:hr-stale=move || !ui.pending.get().is_empty()
-            on:click=on_click inner_html=html></div>
+        <div class="hr-results-body" class:hr-stale=move || !ui.pending.get().is_empty() on:click=on_click>
+            <div class="hr-part" inner_html=error></div>
+            <div class="hr-part" inner_html=stale></div>
+            {parts.map(part_view)}
+        </div>
         <div class="hr-chart-body" class:hr-updating=move || pending.get()
-            aria-busy=move || pending.get().to_string() inner_html=chart_html></div>
-        <div class="hr-results-tail" on:click=on_click on:change=on_change inner_html=tail_html></div>
+            aria-busy=move || pending.get().to_string() node_ref=morphed(chart_html) inner_html=chart_html.get_untracked()></div>
+        <div class="hr-results-tail" on:click=on_click on:change=on_change
+            node_ref=morphed(tail_html) inner_html=tail_html.get_untracked()></div>
         <div class="hr-devices-body" class:hr-updating=move || pending.get()
             aria-busy=move || pending.get().to_string()
-            on:click=on_click on:change=on_change inner_html=devices_html></div>
+            on:click=on_click on:change=on_change node_ref=morphed(devices_html) inner_html=devices_html.get_untracked()></div>
     }
 }
 
