@@ -447,7 +447,15 @@ test('a framework preset sets the knobs as the CLI does; a run that does not fit
   const limits = await page.locator('#hr-training-limits').textContent({ timeout: 10000 });
   const fmt = (n) => n.toLocaleString('en-US');
   assert(limits.includes(fmt(fits.training.advice.max_context)) && limits.includes(fmt(fits.training.advice.max_micro_batch)), limits);
+  // LoRA's rank/targets trade-off: the CLI's ten settings, the scenario's marked, each a link.
+  const table = page.locator('#hr-lora-tradeoff');
+  assertEq(await table.locator('td').count(), fits.training.advice.lora.length, 'ten settings');
+  const cur = fits.training.advice.lora.find((o) => o.current);
+  assert((await table.locator('td.hr-current').textContent()).includes(fmt(cur.trainable)), 'the scenario\'s own is marked');
   await shot('training-limits');
+  await table.locator('td a').nth(6).click();
+  await page.waitForFunction(() => document.querySelector('#hr-rank')?.value === '64');
+  assert((await linkOf(page)).search.includes('rank=64'), 'the link applies the rank');
 });
 
 test('long sequences and batching: tensor, sequence and Ulysses parallelism and padding as the CLI computes them', async ({ page, base, shot }) => {

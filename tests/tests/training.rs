@@ -529,3 +529,38 @@ fn sequence_parallelism_ulysses_and_padding() {
     assert!(e.notes.iter().any(|m| m.id == MsgId::NoteMeanSampleTruncated));
     assert_eq!(e.training.as_ref().unwrap().padding.0, 1.0);
 }
+
+/// LoRA's rank/targets trade-off: ranks 8 to 128 on the attention projections and on every
+/// linear layer, trained parameters as peft counts them, memory growing with both, the
+/// scenario's own setting marked; nothing for full fine-tuning.
+#[test]
+fn lora_rank_and_targets_tradeoff() {
+    use headroom_core::fit::{LORA_RANKS, lora_tradeoff};
+    let s = Scenario {
+        mode: Mode::Lora,
+        checkpointing: Checkpointing::Full,
+        ..Scenario::catalog("llama-3.1-8b")
+    };
+    let h100 = catalog::device("h100-sxm").unwrap();
+    let o = lora_tradeoff(&s, Some(h100)).unwrap();
+    assert_eq!(o.len(), 2 * LORA_RANKS.len());
+    // peft's count on Llama-3.1-8B: q,k,v,o at rank 16 is 13,631,488; all-linear 41,943,040.
+    let at = |t: &str, r: u64| o.iter().find(|x| x.targets == t && x.rank == r).unwrap();
+    assert_eq!(at("q,k,v,o", 16).trainable, 13_631_488);
+    assert_eq!(at("all-linear", 16).trainable, 41_943_040);
+    assert!(at("all-linear", 16).current && o.iter().filter(|x| x.current).count() == 1);
+    for t in ["q,k,v,o", "all-linear"] {
+        for w in LORA_RANKS.windows(2) {
+            let (a, b) = (at(t, w[0]), at(t, w[1]));
+            assert_eq!(b.trainable, 2 * a.trainable, "{t}: rank doubles the adapters");
+            assert!(b.need > a.need, "{t}: {} {}", a.rank, b.rank);
+        }
+    }
+    for r in LORA_RANKS {
+        assert!(at("all-linear", r).need > at("q,k,v,o", r).need);
+        assert_eq!(at("q,k,v,o", r).fits, Some(true), "an H100 holds 8B LoRA at every rank");
+    }
+    // Without a device: the totals, no verdict; full fine-tuning has no trade-off.
+    assert!(lora_tradeoff(&s, None).unwrap().iter().all(|x| x.fits.is_none()));
+    assert!(lora_tradeoff(&Scenario { mode: Mode::Full, ..s.clone() }, None).unwrap().is_empty());
+}

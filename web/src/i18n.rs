@@ -141,6 +141,10 @@ ui_text! {
     Dora => "DoRA (weight-decomposed adapters)", "DoRA (adaptateurs à poids décomposés)";
     MakeItFit => "To make it fit, in the order people try (each step keeps the ones before)", "Pour que ça tienne, dans l'ordre où on essaie (chaque étape garde les précédentes)";
     ItFits => "fits", "tient";
+    LoraTradeoff => "LoRA: rank and adapted modules (trainable parameters, memory per device)", "LoRA : rang et modules adaptés (paramètres entraînés, mémoire par appareil)";
+    LoraAttention => "Attention (q, k, v, o)", "Attention (q, k, v, o)";
+    LoraAllLinear => "Every linear layer", "Toutes les couches linéaires";
+    DoesNotFit => "does not fit", "ne tient pas";
     FitsUpTo => "Fits as set up with up to {0} tokens per sequence, or up to {1} sequences per micro-batch.", "Tient tel quel jusqu'à {0} tokens par séquence, ou jusqu'à {1} séquences par micro-batch.";
     ContextParallel => "Context parallelism (GPUs per sequence)", "Parallélisme de contexte (GPU par séquence)";
     Ulysses => "Ulysses sequence parallelism (GPUs per sequence)", "Parallélisme de séquence Ulysses (GPU par séquence)";

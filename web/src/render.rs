@@ -368,6 +368,50 @@ pub fn training_advice(a: &headroom_core::fit::TrainingAdvice, l: Lang) -> Strin
     s
 }
 
+/// LoRA's rank/targets trade-off as a table (ranks down, targets across), each setting a link
+/// that applies it to `s`, the scenario's own marked.
+pub fn lora_tradeoff(options: &[headroom_core::fit::LoraOption], s: &Scenario, l: Lang) -> String {
+    use headroom_core::training::LoraTargets;
+    if options.is_empty() {
+        return String::new();
+    }
+    let mut h = format!(
+        "<div class=\"hr-card hr-lora\" id=\"hr-lora-tradeoff\"><h2>{}</h2><table><thead><tr><th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th></tr></thead><tbody>",
+        tr(l, T::LoraTradeoff),
+        tr(l, T::LoraRank),
+        tr(l, T::LoraAttention),
+        tr(l, T::LoraAllLinear),
+    );
+    for rank in headroom_core::fit::LORA_RANKS {
+        let _ = write!(h, "<tr><th scope=\"row\">{rank}</th>");
+        for o in options.iter().filter(|o| o.rank == rank) {
+            let Ok(targets) = LoraTargets::parse(&o.targets) else { continue };
+            let link = headroom_core::share::encode(&Scenario {
+                lora_rank: rank,
+                lora_targets: targets,
+                ..s.clone()
+            });
+            let fit = match o.fits {
+                Some(true) => format!(" <span class=\"hr-fit-yes\">{}</span>", tr(l, T::ItFits)),
+                Some(false) => format!(" <span class=\"hr-fit-no\">{}</span>", tr(l, T::DoesNotFit)),
+                None => String::new(),
+            };
+            let _ = write!(
+                h,
+                "<td{}><a href=\"{}\">{}</a> · {}{}</td>",
+                if o.current { " class=\"hr-current\" aria-current=\"true\"" } else { "" },
+                esc(&link),
+                format_int(o.trainable, l),
+                format_size(o.need, l),
+                fit
+            );
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody></table></div>");
+    h
+}
+
 /// llama.cpp over several GPUs: each card's layers and memory under its layer split.
 pub fn llama_gpus(gpus: &[headroom_core::llama_cpp::GpuShare], l: Lang) -> String {
     if gpus.is_empty() {

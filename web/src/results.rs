@@ -245,6 +245,7 @@ pub fn Results() -> impl IntoView {
             let mut h = render::verdict(f, c.l);
             if let Ok(Some(a)) = fit::training_advice(c.s) {
                 h.push_str(&render::training_advice(&a, c.l));
+                h.push_str(&render::lora_tradeoff(&a.lora, c.s, c.l));
             }
             h
         }),

@@ -286,6 +286,19 @@ struct JsonAdvice {
     remedies: Vec<JsonRemedy>,
     max_context: Option<u64>,
     max_micro_batch: Option<u64>,
+    /// LoRA's rank/targets trade-off (LoRA and QLoRA).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    lora: Vec<JsonLora>,
+}
+
+#[derive(Serialize)]
+struct JsonLora {
+    rank: u64,
+    targets: String,
+    trainable: u64,
+    need: u64,
+    fits: Option<bool>,
+    current: bool,
 }
 
 /// For a training scenario on a device: what would make it fit, and the longest sequence and
@@ -306,6 +319,18 @@ fn training_advice(scenario: &Scenario) -> Option<JsonAdvice> {
             .collect(),
         max_context: a.max_context,
         max_micro_batch: a.max_micro_batch,
+        lora: a
+            .lora
+            .into_iter()
+            .map(|o| JsonLora {
+                rank: o.rank,
+                targets: o.targets,
+                trainable: o.trainable,
+                need: o.need.get(),
+                fits: o.fits,
+                current: o.current,
+            })
+            .collect(),
     })
 }
 
@@ -668,6 +693,25 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
                     let _ = writeln!(
                         s,
                         "  none of these is enough: a bigger card or more GPUs (`headroom fit` lists them)"
+                    );
+                }
+            }
+            if !a.lora.is_empty() {
+                let _ = writeln!(s, "LoRA rank and targets (trainable parameters, per device):");
+                for o in &a.lora {
+                    let _ = writeln!(
+                        s,
+                        "  r={:<4} {:<11} {:>15}  {}{}{}",
+                        o.rank,
+                        o.targets,
+                        format_int(o.trainable, lang),
+                        format_size(headroom_core::units::Bytes::new(o.need), lang),
+                        match o.fits {
+                            Some(true) => "  fits",
+                            Some(false) => "  does not fit",
+                            None => "",
+                        },
+                        if o.current { "  ← as set" } else { "" }
                     );
                 }
             }

@@ -1028,3 +1028,32 @@ fn sequence_splits_and_batching_flags() {
         assert!(String::from_utf8_lossy(&out.stderr).contains(field), "{flag} {value}");
     }
 }
+
+/// LoRA's rank/targets trade-off in the JSON advice and the text, the scenario's own marked.
+#[test]
+fn lora_tradeoff_in_json_and_text() {
+    let args = [
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--mode",
+        "lora",
+        "--device",
+        "rtx-4090",
+        "--grad-checkpointing",
+    ];
+    let j = json(&args);
+    let o = j["training"]["advice"]["lora"].as_array().unwrap();
+    assert_eq!(o.len(), 10);
+    let current: Vec<_> = o.iter().filter(|x| x["current"] == true).collect();
+    assert_eq!(
+        (current.len(), current[0]["rank"].as_u64(), current[0]["targets"].as_str()),
+        (1, Some(16), Some("all-linear"))
+    );
+    assert!(o.iter().any(|x| x["fits"] == false) && o.iter().any(|x| x["fits"] == true));
+    let text = String::from_utf8_lossy(&headroom(&args).stdout).to_string();
+    assert!(text.contains("LoRA rank and targets") && text.contains("← as set"), "{text}");
+    // Full fine-tuning: no trade-off.
+    let full = json(&["estimate", "--model", "llama-3.1-8b", "--mode", "full", "--device", "h100-sxm"]);
+    assert!(full["training"]["advice"].get("lora").is_none());
+}

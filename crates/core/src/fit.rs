@@ -1425,6 +1425,64 @@ pub fn max_micro_batch(scenario: &Scenario, device: &Device) -> Result<Option<u6
     })
 }
 
+/// One LoRA setting of the rank/targets trade-off: what it trains and what it needs.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LoraOption {
+    /// Adapter rank.
+    pub rank: u64,
+    /// Adapted modules (`q,k,v,o` or `all-linear`).
+    pub targets: String,
+    /// Parameters trained.
+    pub trainable: u64,
+    /// Memory per device.
+    pub need: Bytes,
+    /// Whether it fits the device (none given: `None`).
+    pub fits: Option<bool>,
+    /// The scenario's own setting.
+    pub current: bool,
+}
+
+/// The ranks of [`lora_tradeoff`].
+pub const LORA_RANKS: [u64; 5] = [8, 16, 32, 64, 128];
+
+/// LoRA's rank/targets trade-off for a LoRA or QLoRA scenario: ranks 8 to 128 on the attention
+/// projections (`q,k,v,o`) and on every linear layer, each with what it trains and needs per
+/// device (everything else as set up); empty for other modes. Higher ranks and more targets
+/// train more (and adapt more), at more memory: adapters, their gradients and optimizer states,
+/// and what each adapted module keeps for backward.
+///
+/// # Errors
+/// What the estimate reports.
+pub fn lora_tradeoff(scenario: &Scenario, device: Option<&Device>) -> Result<Vec<LoraOption>> {
+    use crate::training::{LoraTargets, Mode};
+    if !matches!(scenario.mode, Mode::Lora | Mode::Qlora) {
+        return Ok(Vec::new());
+    }
+    let r = resolve(&scenario.model)?;
+    let attention = LoraTargets::parse("q,k,v,o")?;
+    let mut out = Vec::new();
+    for targets in [attention, LoraTargets::AllLinear] {
+        for rank in LORA_RANKS {
+            let s = Scenario { lora_rank: rank, lora_targets: targets.clone(), ..scenario.clone() };
+            let (need, fits, trainable) = match device {
+                Some(d) => {
+                    let f = fit_resolved(&s, &r, d)?;
+                    let trainable = estimate_resolved(&s, &r)?.trainable_params;
+                    (f.need, Some(f.verdict == Verdict::Fits), trainable)
+                }
+                None => {
+                    let e = estimate_resolved(&s, &r)?;
+                    (e.memory.total, None, e.trainable_params)
+                }
+            };
+            let current = rank == scenario.lora_rank && targets == scenario.lora_targets;
+            out.push(LoraOption { rank, targets: targets.id(), trainable, need, fits, current });
+        }
+    }
+    Ok(out)
+}
+
 /// What a training scenario on its device comes to beyond the verdict: what would make it fit,
 /// and the longest sequence and largest micro-batch that fit as set up.
 #[derive(Clone, Debug, PartialEq)]
@@ -1435,6 +1493,8 @@ pub struct TrainingAdvice {
     pub max_context: Option<u64>,
     /// [`max_micro_batch`].
     pub max_micro_batch: Option<u64>,
+    /// [`lora_tradeoff`] (LoRA and QLoRA).
+    pub lora: Vec<LoraOption>,
 }
 
 /// [`TrainingAdvice`] for a training scenario with a device (`None` otherwise).
@@ -1451,6 +1511,7 @@ pub fn training_advice(scenario: &Scenario) -> Result<Option<TrainingAdvice>> {
         remedies: training_remedies(scenario, &device)?,
         max_context: max_context(scenario, &device)?,
         max_micro_batch: max_micro_batch(scenario, &device)?,
+        lora: lora_tradeoff(scenario, Some(&device))?,
     }))
 }
 
