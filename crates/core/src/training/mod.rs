@@ -1466,24 +1466,29 @@ pub fn training_memory(
     if s.checkpointing == Checkpointing::Offloaded {
         host_activations += layer_inputs;
     }
-    let head = (saving.head(a) + saving.head_adapter_kept(a)) * tokens / t;
-    let loss_bwd = o.loss.bytes_per_token(a, c) * tokens / t;
+    // The head and the loss: with sequence parallelism (Megatron, torchtitan) the head's input is
+    // split along the sequence and the loss is vocabulary-parallel, each GPU keeping `1/t` of the
+    // logits; transformers' and torchtune's plans gather the head's output (`colwise_rep`,
+    // `output_layouts=Replicate()`), so every GPU of the group holds all of them.
+    let tv = if o.sequence_parallel { t } else { 1.0 };
+    let head = (saving.head(a) + saving.head_adapter_kept(a)) * tokens / tv;
+    let loss_bwd = o.loss.bytes_per_token(a, c) * tokens / tv;
     // At the end of the forward pass the loss has built the 16-bit logits, their FP32 copy and
     // the log-softmax (the full kernel), and autocast still caches every copy.
     let loss_fwd = match o.loss {
-        LossKernel::Full => (c.min(4.0) + 8.0) * a.vocab_size as f64 * tokens / t,
+        LossKernel::Full => (c.min(4.0) + 8.0) * a.vocab_size as f64 * tokens / tv,
         _ => loss_bwd,
     };
     // Gradients of the activations flowing back: a few hidden-sized tensors.
-    let grad_flow = 4.0 * e * h * tokens / t;
+    let grad_flow = 4.0 * e * h * tokens / tv;
     // The moments the peak can fall on, with the gradients that exist at each.
     let v = a.vocab_size as f64;
     let at_forward_end =
-        kept + head + loss_fwd.max(saving.head_adapter_transient(a) * tokens / t) + copies.0 + workspace;
+        kept + head + loss_fwd.max(saving.head_adapter_transient(a) * tokens / tv) + copies.0 + workspace;
     let at_loss = kept + head + loss_bwd + copies.1 + workspace;
     // The logits' 16-bit gradient reaches the head (a fused loss never builds it: its kernel
     // computes the hidden state's gradient in the forward pass).
-    let logits_grad = if o.loss == LossKernel::Fused { 0.0 } else { c * v * tokens / t };
+    let logits_grad = if o.loss == LossKernel::Fused { 0.0 } else { c * v * tokens / tv };
     let at_head_grad = kept + head + logits_grad + copies.1 + head_grad;
     let at_layer = kept + recompute + copies.1 + grad_flow + workspace;
     let at_end = grads_bytes + tied_grad;
