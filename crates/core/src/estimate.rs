@@ -1417,7 +1417,9 @@ fn encoders_term(
 ) -> Option<Term> {
     let encoders: &[crate::model::Encoder] = r.architecture.as_deref().map_or(&[], |a| a.encoders.as_slice());
     let elem: u64 = if format == WeightFormat::F32 { 4 } else { 2 };
-    let counted: u64 = encoders.iter().map(|e| e.params()).sum();
+    let speech = speech_loaded(r, runtime);
+    let counted: u64 =
+        encoders.iter().map(|e| e.params()).sum::<u64>().saturating_add(speech.map_or(0, |s| s.params()));
     // A GGUF file holds no encoder: llama.cpp reads it from an mmproj file, which only a model
     // whose config describes the encoder (a catalog model) is known to have.
     let total = match from_file {
@@ -1425,7 +1427,11 @@ fn encoders_term(
         None if counted > 0 => counted.saturating_mul(if runtime.is_llama_cpp() { 2 } else { elem }),
         None => return None,
     };
-    let kind = encoders.first().map_or_else(|| "vision".into(), |e| e.kind.clone());
+    let kind = encoders
+        .first()
+        .map(|e| e.kind.clone())
+        .or_else(|| speech.map(|s| s.kind.clone()))
+        .unwrap_or_else(|| "vision".into());
     if scenario.text_only {
         notes.push(Msg::new(MsgId::NoteTextOnly, vec![Arg::Text(kind), Arg::Size(Bytes::new(total))]));
         return None;
@@ -1487,12 +1493,27 @@ fn encoders_term(
             ],
         )
     };
+    let speech_line = |s: &crate::model::SpeechOutput| {
+        Msg::new(
+            MsgId::EncodersTermSpeech,
+            vec![
+                Arg::Text(s.kind.clone()),
+                Arg::Int(s.params()),
+                Arg::Int(s.talker),
+                Arg::Int(s.vocoder),
+                Arg::Int(bytes_each),
+            ],
+        )
+    };
     let formula = match (from_file, encoders.first()) {
         (None, Some(e)) => {
-            // A model with several encoders (vision and audio): the others' lines beside it.
+            // A model with several encoders (vision and audio): the others' lines beside it,
+            // and the speech output transformers loads with them.
             assumptions.extend(encoders.iter().skip(1).map(line));
+            assumptions.extend(speech.map(speech_line));
             line(e)
         }
+        (None, None) if let Some(s) = speech => speech_line(s),
         _ => Msg::new(MsgId::EncodersFromFile, vec![]),
     };
     let device = Bytes::new(device);
@@ -1511,14 +1532,37 @@ fn encoders_term(
     Some(Term::exact(TermKind::Encoders, device, formula, assumptions))
 }
 
-/// Bytes the encoders add to a download counted from the config (a GGUF download has none: its
-/// mmproj file is separate).
+/// The speech-output stack `runtime` loads beside the thinker: transformers' `from_pretrained`
+/// builds Qwen3-Omni's talker and code2wav (`enable_audio_output`); vLLM and SGLang map the
+/// checkpoint to its thinker class and skip the `talker.` and `code2wav.` weights; llama.cpp,
+/// Ollama, MLX and the CPU runtime have no talker.
+fn speech_loaded<'a>(r: &'a Resolved<'_>, runtime: Runtime) -> Option<&'a crate::model::SpeechOutput> {
+    match runtime {
+        Runtime::Transformers => r.architecture.as_deref()?.speech_output.as_ref(),
+        Runtime::Vllm
+        | Runtime::Sglang
+        | Runtime::LlamaCpp
+        | Runtime::Ollama
+        | Runtime::Mlx
+        | Runtime::Cpu => None,
+    }
+}
+
+/// Bytes the encoders add to a download counted from the config, the speech output included
+/// (the checkpoint ships it whatever the runtime loads); a GGUF download has none: its mmproj
+/// file is separate.
 fn encoder_download(r: &Resolved, format: WeightFormat) -> Bytes {
     if format.is_gguf() {
         return Bytes::ZERO;
     }
     let elem = if format == WeightFormat::F32 { 4 } else { 2 };
-    let params: u64 = r.architecture.as_deref().map_or(0, |a| a.encoders.iter().map(|e| e.params()).sum());
+    let params: u64 = r.architecture.as_deref().map_or(0, |a| {
+        a.encoders
+            .iter()
+            .map(|e| e.params())
+            .sum::<u64>()
+            .saturating_add(a.speech_output.as_ref().map_or(0, |s| s.params()))
+    });
     Bytes::new(params.saturating_mul(elem))
 }
 
@@ -1671,6 +1715,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                 MsgId::NoticeUnknownFamily
                     | MsgId::NoticeEncoderNotCounted
                     | MsgId::NoticeSpeechOutputNotCounted
+                    | MsgId::NoticeSpeechOutputCounted
                     | MsgId::NoticeUnknownQuant
                     | MsgId::NoticeQuantInvalid
                     | MsgId::NoticeQuantUnmatched
@@ -2282,5 +2327,56 @@ mod cpu_moe_tests {
             run(None, Some(24)).host.get(TermKind::Weights).get()
                 + run(None, Some(24)).memory.get(TermKind::Weights).get()
         );
+    }
+}
+
+#[cfg(test)]
+mod speech_output_tests {
+    use super::*;
+    use crate::import::hf::parse_config;
+    use crate::scenario::ModelSource;
+
+    /// transformers' defaults for Qwen3-Omni with its speech output on and the talker's shared
+    /// expert at the published 768 (its config class has no default for it).
+    fn omni(runtime: Runtime) -> (Estimate, u64, u64) {
+        let json = include_str!("../../../tests/fixtures/configs/transformers-defaults/qwen3_omni_moe.json")
+            .replace(r#""enable_audio_output": false"#, r#""enable_audio_output": true"#)
+            .replacen(
+                r#""moe_intermediate_size": 384,"#,
+                r#""moe_intermediate_size": 384, "shared_expert_intermediate_size": 768,"#,
+                1,
+            );
+        let m = parse_config(json.as_bytes()).unwrap();
+        let encoders: u64 = m.architecture.encoders.iter().map(|e| e.params()).sum();
+        let speech = m.architecture.speech_output.as_ref().unwrap().params();
+        assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeSpeechOutputCounted));
+        assert!(m.notices.iter().all(|n| n.id != MsgId::NoticeSpeechOutputNotCounted));
+        let s = Scenario {
+            model: ModelSource::Custom(alloc::boxed::Box::new(m.into_custom("qwen3-omni".into()))),
+            runtime: Some(runtime),
+            ..Scenario::default()
+        };
+        (estimate(&s).unwrap(), encoders, speech)
+    }
+
+    /// transformers loads the talker and code2wav with the thinker; vLLM and SGLang skip their
+    /// weights; every download holds them.
+    #[test]
+    fn the_speech_output_is_loaded_by_transformers_only() {
+        let (t, encoders, speech) = omni(Runtime::Transformers);
+        assert_eq!(speech, 3_344_516_864 + 216_016_577);
+        let term =
+            |e: &Estimate| e.memory.terms.iter().find(|t| t.kind == TermKind::Encoders).unwrap().clone();
+        let tt = term(&t);
+        assert_eq!(tt.bytes.get(), 2 * (encoders + speech));
+        assert!(tt.assumptions.iter().any(|m| m.id == MsgId::EncodersTermSpeech));
+        for runtime in [Runtime::Vllm, Runtime::Sglang] {
+            let (e, _, _) = omni(runtime);
+            let et = term(&e);
+            assert_eq!(et.bytes.get(), 2 * encoders, "{runtime:?}");
+            assert!(et.assumptions.iter().all(|m| m.id != MsgId::EncodersTermSpeech));
+            assert_eq!(e.disk.weights, t.disk.weights, "{runtime:?}: the checkpoint ships it");
+        }
+        assert!(t.disk.weights.get() >= 2 * (encoders + speech));
     }
 }

@@ -1078,6 +1078,14 @@ messages! {
     NoticeSpeechOutputNotCounted =>
         "this checkpoint also holds a speech-output stack ({0}) that Headroom does not count: vLLM serves the thinker only and does not load it, but transformers builds it (enable_audio_output is true), so under transformers its weights come on top of these",
         "ce point de contrôle contient aussi une pile de sortie vocale ({0}) que Headroom ne compte pas : vLLM ne sert que le thinker et ne la charge pas, mais transformers la construit (enable_audio_output vaut true) ; sous transformers, ses poids s'ajoutent à ceux-ci";
+    /// A speech-output stack (Qwen3-Omni's talker and code2wav) counted under transformers only.
+    NoticeSpeechOutputCounted =>
+        "this checkpoint also holds a speech-output stack ({0}, {1} parameters): transformers builds it (enable_audio_output is true), so the weights under transformers include it; vLLM and SGLang serve the thinker only and do not load it; the download includes it",
+        "ce point de contrôle contient aussi une pile de sortie vocale ({0}, {1} paramètres) : transformers la construit (enable_audio_output vaut true), donc les poids sous transformers l'incluent ; vLLM et SGLang ne servent que le thinker et ne la chargent pas ; le téléchargement l'inclut";
+    /// The speech-output stack's line in the encoders term (transformers only).
+    EncodersTermSpeech =>
+        "{0}: {1} parameters ({2} talker, {3} vocoder), {4} bytes each, loaded by transformers beside the thinker",
+        "{0} : {1} paramètres ({2} talker, {3} vocodeur), {4} octets chacun, chargés par transformers avec le thinker";
     /// Unknown family with a sliding window.
     NoticeSlidingAllLayers =>
         "sliding_window is set: all {0} layers are taken to attend within the window",

@@ -7,7 +7,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::json::Value;
-use crate::model::{Encoder, Modality, TokenRule};
+use crate::model::{Encoder, Modality, SpeechOutput, TokenRule};
 
 /// A vision tower the config describes, or why it is not counted (`Err` names the kind).
 /// `text_hidden` is the language model's width, which the projectors map into.
@@ -503,15 +503,15 @@ pub(crate) fn thinker(root: &Value) -> &Value {
     }
 }
 
-/// A speech-output stack the checkpoint holds beside its thinker, which Headroom does not count:
-/// Qwen3-Omni's talker (an MoE text model with its code predictor) and code2wav (the codec
-/// decoder); Qwen2.5-Omni's talker (a Qwen2-style text model) and token2wav (a DiT and a BigVGAN
-/// vocoder). transformers builds both when `enable_audio_output` is true (its default;
+/// A speech-output stack the checkpoint holds beside its thinker: Qwen3-Omni's talker (an MoE
+/// text model with its code predictor) and code2wav (the codec decoder), counted (`Ok`);
+/// Qwen2.5-Omni's talker (a Qwen2-style text model) and token2wav (a DiT and a BigVGAN vocoder),
+/// named only (`Err`). transformers builds both when `enable_audio_output` is true (its default;
 /// `enable_talker` of `Qwen3OmniMoeForConditionalGeneration` and
 /// `Qwen2_5OmniForConditionalGeneration`); vLLM serves the thinker only (both classes map to
 /// their `…ThinkerForConditionalGeneration`, whose loader skips the `talker.` and `code2wav.` or
 /// `token2wav.` weights).
-pub(crate) fn speech_output(root: &Value) -> Option<String> {
+pub(crate) fn speech_output(root: &Value) -> Option<Result<SpeechOutput, String>> {
     let outer = root.get("model_type").and_then(Value::as_str)?;
     let on = root.get("enable_audio_output").and_then(Value::as_bool).unwrap_or(true);
     let vocoder = match outer {
@@ -519,7 +519,116 @@ pub(crate) fn speech_output(root: &Value) -> Option<String> {
         "qwen2_5_omni" => "token2wav",
         _ => return None,
     };
-    (on && root.get("talker_config").is_some()).then(|| format!("{outer} talker + {vocoder}"))
+    let talker = root.get("talker_config").filter(|_| on)?;
+    let kind = format!("{outer} talker + {vocoder}");
+    if outer != "qwen3_omni_moe" {
+        return Some(Err(kind));
+    }
+    let empty = Value::Object(Vec::new());
+    let code2wav = root.get("code2wav_config").filter(|v| v.as_object().is_some()).unwrap_or(&empty);
+    Some(match (qwen3_omni_talker(talker), qwen3_omni_code2wav(code2wav)) {
+        (Some(talker), Some(vocoder)) => Ok(SpeechOutput { kind, talker, vocoder }),
+        _ => Err(kind),
+    })
+}
+
+/// A number from `v` with its class default, widened so that products of four never overflow;
+/// `None` past what a real model has.
+fn sized(v: &Value, key: &str, default: u64) -> Option<u128> {
+    let n = v.get(key).map_or(Some(default), Value::as_u64)?;
+    (n <= 1 << 20).then_some(u128::from(n))
+}
+
+/// `Qwen3OmniMoeTalkerForConditionalGeneration` (transformers 5.24): the MoE text model
+/// (`codec_embedding`, layers of Qwen3-MoE attention with q/k norms and a sparse block of routed
+/// experts, a shared expert and its sigmoid gate, the final norm), `codec_head`, the text and
+/// hidden projections (`thinker_hidden → intermediate → hidden`, biased) and the code predictor
+/// (a Qwen3 dense model with `num_code_groups − 1` codec embeddings and as many heads). `None`
+/// when the text config lacks `shared_expert_intermediate_size`: its class has no default for
+/// it, and transformers cannot build the talker either.
+fn qwen3_omni_talker(tc: &Value) -> Option<u64> {
+    let flag = |v: &Value, k: &str| u128::from(flag(v, k, false));
+    let empty = Value::Object(Vec::new());
+    let sub = |k: &str| tc.get(k).filter(|v| v.as_object().is_some()).unwrap_or(&empty);
+    let (t, cp) = (sub("text_config"), sub("code_predictor_config"));
+    let h = sized(t, "hidden_size", 1024)?;
+    let i = sized(t, "intermediate_size", 2048)?;
+    let layers = sized(t, "num_hidden_layers", 20)?;
+    let heads = sized(t, "num_attention_heads", 16)?;
+    let kv = sized(t, "num_key_value_heads", 2)?;
+    let hd = sized(t, "head_dim", u64::try_from(h / heads.max(1)).ok()?)?;
+    let vocab = sized(t, "vocab_size", 3072)?;
+    let experts = sized(t, "num_experts", 128)?;
+    let mi = sized(t, "moe_intermediate_size", 384)?;
+    let si = t.get("shared_expert_intermediate_size").and_then(Value::as_u64).filter(|n| *n <= 1 << 20)?;
+    let si = u128::from(si);
+    let bias = flag(t, "attention_bias");
+    let attention = |h: u128, heads: u128, kv: u128, hd: u128, bias: u128| {
+        2 * h * heads * hd + 2 * h * kv * hd + bias * (heads * hd + 2 * kv * hd + h) + 2 * hd
+    };
+    let moe = experts * h + experts * 3 * mi * h + 3 * h * si + h;
+    let text_model = vocab * h + layers * (attention(h, heads, kv, hd, bias) + moe + 2 * h) + h;
+    let head =
+        if tc.get("tie_word_embeddings").and_then(Value::as_bool).unwrap_or(false) { 0 } else { h * vocab };
+    let th = sized(tc, "thinker_hidden_size", 2048)?;
+    let projections = 2 * (th * i + i + i * h + h);
+    let ch = sized(cp, "hidden_size", 1024)?;
+    let ci = sized(cp, "intermediate_size", 3072)?;
+    let cl = sized(cp, "num_hidden_layers", 5)?;
+    let cheads = sized(cp, "num_attention_heads", 16)?;
+    let ckv = sized(cp, "num_key_value_heads", 8)?;
+    let chd = sized(cp, "head_dim", 128)?;
+    let cvocab = sized(cp, "vocab_size", 2048)?;
+    let groups = sized(cp, "num_code_groups", 32)?.saturating_sub(1);
+    let cbias = flag(cp, "attention_bias");
+    let predictor =
+        cl * (attention(ch, cheads, ckv, chd, cbias) + 3 * ch * ci + 2 * ch) + ch + 2 * groups * cvocab * ch;
+    u64::try_from(text_model + head + projections + predictor).ok()
+}
+
+/// `Qwen3OmniMoeCode2Wav` (transformers 5.24): the code embedding (`codebook_size ×
+/// num_quantizers` rows), the pre-transformer (sliding-window layers with two RMSNorms and two
+/// layer scales, no q/k norms), an upsampling transposed convolution and ConvNeXt block per
+/// `upsampling_ratios` entry, then the decoder: a causal convolution to `decoder_dim`, one block
+/// per `upsample_rates` entry (SnakeBeta, a transposed convolution halving the width, three
+/// residual units of SnakeBeta, a 7-tap and a 1-tap convolution), SnakeBeta and a 7-tap
+/// convolution to one channel.
+fn qwen3_omni_code2wav(c: &Value) -> Option<u64> {
+    let h = sized(c, "hidden_size", 1024)?;
+    let i = sized(c, "intermediate_size", 3072)?;
+    let layers = sized(c, "num_hidden_layers", 8)?;
+    let heads = sized(c, "num_attention_heads", 16)?;
+    let kv = sized(c, "num_key_value_heads", 16)?;
+    let hd = sized(c, "head_dim", u64::try_from(h / heads.max(1)).ok()?)?;
+    let bias = u128::from(flag(c, "attention_bias", false));
+    let codes = sized(c, "codebook_size", 2048)? * sized(c, "num_quantizers", 16)?;
+    let d = sized(c, "decoder_dim", 1536)?;
+    let list = |k: &str, default: &[u128]| -> Option<Vec<u128>> {
+        let l: Vec<u128> = match c.get(k) {
+            None => default.to_vec(),
+            Some(v) => v
+                .as_array()?
+                .iter()
+                .map(|x| x.as_u64().filter(|n| *n <= 1 << 10).map(u128::from))
+                .collect::<Option<_>>()?,
+        };
+        (l.len() <= 16).then_some(l)
+    };
+    let rates = list("upsample_rates", &[8, 5, 4, 3])?;
+    let ratios = list("upsampling_ratios", &[2, 2])?;
+    let attention = 2 * h * heads * hd + 2 * h * kv * hd + bias * (heads * hd + 2 * kv * hd + h);
+    let transformer = layers * (attention + 3 * h * i + 4 * h) + h;
+    let convnext = 7 * h + h + 2 * h + 8 * h * h + 4 * h + h + h;
+    let upsample: u128 = ratios.iter().map(|f| h * h * f + h + convnext).sum();
+    let unit = |o: u128| 8 * o * o + 6 * o;
+    let mut decoder = h * d * 7 + d;
+    for (k, r) in rates.iter().enumerate() {
+        let (inp, out) = (d >> k, d >> (k + 1));
+        decoder += 2 * inp + inp * out * 2 * r + out + 3 * unit(out);
+    }
+    let last = d >> rates.len();
+    decoder += 2 * last + 7 * last + 1;
+    u64::try_from(codes * h + transformer + upsample + decoder).ok()
 }
 
 /// `true`/`false` config flags with their default.
@@ -1284,15 +1393,71 @@ mod tests {
         assert_eq!(a.params(), 649_894_784);
         assert_eq!(a.block_params, 32 * (4 * 1280 * 1280 + 2 * 1280 * 5120));
         assert_eq!((a.tokens_per_image(1), a.tokens_per_image(30), a.max_tokens()), (13, 390, 3900));
-        // The talker and code2wav transformers builds by default are named, not counted; a
-        // thinker-only checkpoint has none.
+        // Without `shared_expert_intermediate_size` (no class default) transformers cannot build
+        // the talker: named, not counted; a thinker-only checkpoint has none.
         assert_eq!(
             speech_output(&parse(r#"{"model_type": "qwen3_omni_moe", "talker_config": {}}"#)).unwrap(),
-            "qwen3_omni_moe talker + code2wav"
+            Err("qwen3_omni_moe talker + code2wav".into())
         );
-        let off =
-            parse(r#"{"model_type": "qwen3_omni_moe", "enable_audio_output": false, "talker_config": {}}"#);
+        let off = parse(
+            r#"{"model_type": "qwen3_omni_moe", "enable_audio_output": false,
+                "talker_config": {"text_config": {"shared_expert_intermediate_size": 768}}}"#,
+        );
         assert!(speech_output(&off).is_none());
+    }
+
+    /// Qwen3-Omni's talker and code2wav at their class defaults, the talker's shared expert at the
+    /// published 768 (transformers 5.24.0 builds them on the meta device: 3,344,516,864 and
+    /// 216,016,577). The talker: 20 layers of 155,847,808 (attention 2·1024² + 2·1024·128 with
+    /// 64-wide q/k norms, 2,359,424; the router 128·1024, 128 experts of 3·384·1024, the shared
+    /// expert 3·1024·768 and its gate 1,024, 153,486,336; two norms 2,048), the final norm, the
+    /// codec embedding and head 3072·1024 each, two projections 2048·2048 + 2048 + 2048·1024 +
+    /// 1024 = 6,294,528 each, and the code predictor: 5 layers of 15,730,944 (attention
+    /// 6,291,456 + 256, MLP 3·1024·3072, norms 2,048), its norm, 31 codec embeddings and 31 heads
+    /// of 2048·1024. code2wav: the code embedding 32,768·1024, 8 layers of 13,635,584 and a norm,
+    /// two upsamplers of 10,503,168, the decoder's input convolution 11,011,584, its blocks
+    /// 33,047,808, 6,496,896, 1,478,976 and 333,984, and the output 192 + 673.
+    #[test]
+    fn qwen3_omni_speech_output() {
+        let root = parse(
+            r#"{"model_type": "qwen3_omni_moe",
+                "talker_config": {"text_config": {"shared_expert_intermediate_size": 768}}}"#,
+        );
+        let s = speech_output(&root).unwrap().unwrap();
+        assert_eq!(s.kind, "qwen3_omni_moe talker + code2wav");
+        let layer = 2_359_424 + 153_486_336 + 2048;
+        assert_eq!(layer, 155_847_808);
+        let predictor = 5 * 15_730_944 + 1024 + 2 * 31 * 2048 * 1024;
+        assert_eq!(s.talker, 20 * layer + 1024 + 2 * 3072 * 1024 + 2 * 6_294_528 + predictor);
+        assert_eq!(s.talker, 3_344_516_864);
+        let decoder = 11_011_584 + 33_047_808 + 6_496_896 + 1_478_976 + 333_984 + 192 + 673;
+        assert_eq!(s.vocoder, 32_768 * 1024 + 8 * 13_635_584 + 1024 + 2 * 10_503_168 + decoder);
+        assert_eq!(s.vocoder, 216_016_577);
+        // A tied codec head drops its 3072·1024.
+        let tied = parse(
+            r#"{"model_type": "qwen3_omni_moe", "talker_config": {"tie_word_embeddings": true,
+                "text_config": {"shared_expert_intermediate_size": 768}}}"#,
+        );
+        assert_eq!(speech_output(&tied).unwrap().unwrap().talker, 3_344_516_864 - 3072 * 1024);
+        // The published checkpoint's 128-wide talker heads and 16 code groups, with biased
+        // attention and a shorter code2wav (transformers 5.24.0: 3,324,693,760 and 134,702,337).
+        let published = parse(
+            r#"{"model_type": "qwen3_omni_moe",
+                "talker_config": {"num_code_groups": 16,
+                    "text_config": {"shared_expert_intermediate_size": 768, "head_dim": 128,
+                        "num_experts_per_tok": 6, "attention_bias": true},
+                    "code_predictor_config": {"num_code_groups": 16, "attention_bias": true}},
+                "code2wav_config": {"attention_bias": true, "num_hidden_layers": 4,
+                    "upsample_rates": [8, 5, 4], "upsampling_ratios": [2, 2], "decoder_dim": 1024}}"#,
+        );
+        let s = speech_output(&published).unwrap().unwrap();
+        assert_eq!((s.talker, s.vocoder), (3_324_693_760, 134_702_337));
+        // Sizes past any real model are named, not overflowed.
+        let huge = parse(
+            r#"{"model_type": "qwen3_omni_moe", "talker_config": {"text_config":
+                {"shared_expert_intermediate_size": 768, "hidden_size": 99999999999}}}"#,
+        );
+        assert!(speech_output(&huge).unwrap().is_err());
     }
 
     /// Qwen2.5-Omni's thinker encoders, read from `thinker_config` (transformers 5.24.0 builds
@@ -1335,7 +1500,7 @@ mod tests {
         // The talker and token2wav transformers builds by default are named, not counted.
         assert_eq!(
             speech_output(&parse(r#"{"model_type": "qwen2_5_omni", "talker_config": {}}"#)).unwrap(),
-            "qwen2_5_omni talker + token2wav"
+            Err("qwen2_5_omni talker + token2wav".into())
         );
         let off =
             parse(r#"{"model_type": "qwen2_5_omni", "enable_audio_output": false, "talker_config": {}}"#);

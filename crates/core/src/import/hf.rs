@@ -187,8 +187,18 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
             Err(kind) => notices.push(Msg::new(MsgId::NoticeEncoderNotCounted, vec![Arg::Text(kind)])),
         }
     }
-    if let Some(stack) = super::encoders::speech_output(&root) {
-        notices.push(Msg::new(MsgId::NoticeSpeechOutputNotCounted, vec![Arg::Text(stack)]));
+    match super::encoders::speech_output(&root) {
+        Some(Ok(s)) => {
+            notices.push(Msg::new(
+                MsgId::NoticeSpeechOutputCounted,
+                vec![Arg::Text(s.kind.clone()), Arg::Int(s.params())],
+            ));
+            architecture.speech_output = Some(s);
+        }
+        Some(Err(stack)) => {
+            notices.push(Msg::new(MsgId::NoticeSpeechOutputNotCounted, vec![Arg::Text(stack)]))
+        }
+        None => {}
     }
     let format = read_format(&root, &cfg, &mut architecture, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);

@@ -87,6 +87,27 @@ pub enum TokenRule {
     },
 }
 
+/// A speech-output stack a checkpoint holds beside its thinker (Qwen3-Omni's talker and
+/// code2wav), counted as transformers builds it: `from_pretrained` loads it when the config's
+/// `enable_audio_output` is true; vLLM and SGLang serve the thinker only and skip its weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct SpeechOutput {
+    /// What it is (`qwen3_omni_moe talker + code2wav`).
+    pub kind: String,
+    /// Parameters of the talker: its MoE text model, code predictor, projections and head.
+    pub talker: u64,
+    /// Parameters of the vocoder that turns its codes into a waveform (code2wav).
+    pub vocoder: u64,
+}
+
+impl SpeechOutput {
+    /// All parameters.
+    pub fn params(&self) -> u64 {
+        self.talker.saturating_add(self.vocoder)
+    }
+}
+
 /// An encoder and its projector into the language model.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]

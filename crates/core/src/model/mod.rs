@@ -26,7 +26,7 @@ pub mod linear;
 pub mod mla;
 pub mod ssm;
 
-pub use encoder::{Encoder, Modality, TokenRule};
+pub use encoder::{Encoder, Modality, SpeechOutput, TokenRule};
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -117,6 +117,10 @@ pub struct Architecture {
     /// Vision and audio encoders with their projectors (multimodal checkpoints).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub encoders: Vec<Encoder>,
+    /// The speech-output stack transformers builds beside the thinker (Qwen3-Omni's talker and
+    /// code2wav), which vLLM and SGLang do not load.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub speech_output: Option<SpeechOutput>,
 }
 
 /// `count` consecutive layers of the same kind.
@@ -742,6 +746,7 @@ impl Architecture {
             ssm_state_bytes: None,
             quant: None,
             encoders: Vec::new(),
+            speech_output: None,
         }
     }
 
