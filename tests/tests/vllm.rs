@@ -759,3 +759,52 @@ fn encoders_vllm_takes_from_transformers_stay_whole_under_tensor_parallelism() {
     assert_eq!(v2.bytes.get(), (2 * params).div_ceil(2), "sharded");
     assert!(v2.assumptions.iter().all(|m| m.id != MsgId::AssumeEncoderWholeVllm));
 }
+
+/// An omni checkpoint read from its headers: the talker's and vocoder's tensors are neither the
+/// language model's weights nor, under vLLM (which drops them), on the GPU; transformers loads
+/// them beside the encoders.
+#[test]
+fn an_omni_checkpoints_speech_output_is_loaded_by_transformers_only() {
+    use headroom_core::estimate::TermKind;
+    use headroom_core::import::{hf::parse_config, safetensors};
+    use headroom_core::scenario::ModelSource;
+    let config = parse_config(read_fixture("configs/qwen2-audio-7b-instruct.json").as_bytes()).unwrap();
+    let mut json = String::from("{");
+    let mut offset = 0u64;
+    for (i, (name, rows, cols)) in [
+        ("language_model.model.embed_tokens.weight", 156_032u64, 4096u64),
+        ("language_model.model.layers.0.self_attn.q_proj.weight", 4096, 4096),
+        ("audio_tower.layers.0.fc1.weight", 5120, 1280),
+        ("talker.model.layers.0.mlp.up_proj.weight", 4096, 1024),
+        ("code2wav.decoder.0.conv.weight", 1024, 1024),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let bytes = rows * cols * 2;
+        if i > 0 {
+            json.push(',');
+        }
+        json.push_str(&format!(
+            r#""{name}": {{"dtype": "BF16", "shape": [{rows}, {cols}], "data_offsets": [{offset}, {}]}}"#,
+            offset + bytes
+        ));
+        offset += bytes;
+    }
+    json.push('}');
+    let h = safetensors::parse_json(json.as_bytes()).unwrap();
+    let model = safetensors::custom_model("omni".into(), config, &[(h, 0)]);
+    let terms = |runtime: Runtime| {
+        let s = Scenario {
+            model: ModelSource::Custom(Box::new(model.clone())),
+            runtime: Some(runtime),
+            ..Scenario::default()
+        };
+        let e = estimate(&s).unwrap();
+        (e.memory.get(TermKind::Weights).get(), e.memory.get(TermKind::Encoders).get())
+    };
+    let lm = (156_032 + 4096) * 4096 * 2;
+    let (audio, speech) = (5120 * 1280 * 2, (4096 * 1024 + 1024 * 1024) * 2);
+    assert_eq!(terms(Runtime::Vllm), (lm, audio));
+    assert_eq!(terms(Runtime::Transformers), (lm, audio + speech));
+}

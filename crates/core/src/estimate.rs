@@ -475,7 +475,9 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     // A multimodal checkpoint's encoder tensors go to their own term.
     let (priced, encoder_file): (Option<Priced>, Option<u64>) = match (from_file, &r.architecture) {
         (Some(f), _) => {
-            let (lm, enc) = f.tensors.without_encoders();
+            // An omni checkpoint's speech output is loaded by transformers only.
+            let (lm, enc, speech) = f.tensors.without_encoders();
+            let enc = enc.saturating_add(if speech_runtime(runtime) { speech } else { 0 });
             (Some(lm), (enc > 0).then_some(enc))
         }
         (None, Some(a)) => (Some(tensors::weight_bytes(a, format)?), None),
@@ -1177,8 +1179,11 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     }
     // A multimodal model's encoders are loaded with it (frozen in a text fine-tune), on every
     // data-parallel device.
-    let encoder_file =
-        r.file.as_ref().map(|f| f.tensors.sum_where(|t| t.role == Role::Encoder)).filter(|b| *b > 0);
+    let encoder_file = r
+        .file
+        .as_ref()
+        .map(|f| f.tensors.sum_where(|t| matches!(t.role, Role::Encoder | Role::Speech)))
+        .filter(|b| *b > 0);
     gpu_terms.extend(encoders_term(
         r,
         scenario,
@@ -1537,14 +1542,20 @@ fn encoders_term(
 /// checkpoint to its thinker class and skip the `talker.` and `code2wav.` weights; llama.cpp,
 /// Ollama, MLX and the CPU runtime have no talker.
 fn speech_loaded<'a>(r: &'a Resolved<'_>, runtime: Runtime) -> Option<&'a crate::model::SpeechOutput> {
+    if speech_runtime(runtime) { r.architecture.as_deref()?.speech_output.as_ref() } else { None }
+}
+
+/// Whether `runtime` loads an omni checkpoint's speech output (transformers' `from_pretrained`
+/// builds it; vLLM and SGLang serve the thinker; the others read other files).
+fn speech_runtime(runtime: Runtime) -> bool {
     match runtime {
-        Runtime::Transformers => r.architecture.as_deref()?.speech_output.as_ref(),
+        Runtime::Transformers => true,
         Runtime::Vllm
         | Runtime::Sglang
         | Runtime::LlamaCpp
         | Runtime::Ollama
         | Runtime::Mlx
-        | Runtime::Cpu => None,
+        | Runtime::Cpu => false,
     }
 }
 

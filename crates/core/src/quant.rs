@@ -492,6 +492,7 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         }
         Role::HashTable => (format!("{moe}.gate.tid2eid"), "Buffer"),
         Role::Encoder => ("visual".into(), "Encoder"),
+        Role::Speech => ("talker".into(), "Speech"),
     };
     let root = match style {
         Prefix::Model if mamba_style => "backbone",

@@ -71,6 +71,9 @@ pub enum Role {
     HashTable,
     /// A tensor of a vision or audio encoder or its projector (multimodal checkpoints).
     Encoder,
+    /// A tensor of an omni model's speech output (the talker and its vocoder: `talker.*`,
+    /// `code2wav.*`, `token2wav.*`): built by transformers, dropped by vLLM and SGLang.
+    Speech,
 }
 
 /// The part of the model a tensor is counted in.
@@ -169,7 +172,7 @@ impl Role {
             MixIn | MixOut | MixProj | MixConv | MixState => Part::Recurrent,
             MtpProj | Extra | ExtraEmbd => Part::Other,
             Norm | Bias | Fp32 => Part::Norms,
-            Encoder => Part::Encoders,
+            Encoder | Speech => Part::Encoders,
         }
     }
 }

@@ -69,15 +69,18 @@ impl Priced {
         sums
     }
 
-    /// The tensors without the encoders' (multimodal checkpoints), and the encoders' bytes.
-    pub fn without_encoders(&self) -> (Priced, u64) {
-        let keep: Vec<bool> = self.tensors.iter().map(|t| t.role != Role::Encoder).collect();
+    /// The tensors without the encoders' and the speech output's (multimodal and omni
+    /// checkpoints), the encoders' bytes and the speech output's.
+    pub fn without_encoders(&self) -> (Priced, u64, u64) {
+        let keep: Vec<bool> =
+            self.tensors.iter().map(|t| !matches!(t.role, Role::Encoder | Role::Speech)).collect();
         if keep.iter().all(|k| *k) {
-            return (self.clone(), 0);
+            return (self.clone(), 0, 0);
         }
         let pick =
             |v: &[u64]| v.iter().zip(&keep).filter(|(_, k)| **k).map(|(b, _)| *b).collect::<Vec<u64>>();
         let encoder = self.sum_where(|t| t.role == Role::Encoder);
+        let speech = self.sum_where(|t| t.role == Role::Speech);
         let p = Priced {
             tensors: self.tensors.iter().zip(&keep).filter(|(_, k)| **k).map(|(t, _)| *t).collect(),
             bytes: pick(&self.bytes),
@@ -92,7 +95,7 @@ impl Priced {
                 Vec::new()
             },
         };
-        (p, encoder)
+        (p, encoder, speech)
     }
 
     /// Bytes of the tensors matching `pred`.
@@ -663,6 +666,10 @@ impl GgufRules {
 /// outside any layer: counted in their own term.
 /// Other unknown names are [`Role::Norm`] in the layer their name gives, if any.
 pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
+    // An omni model's speech output (talker, vocoder) has layers of its own too.
+    if ["talker.", "code2wav.", "token2wav."].iter().any(|p| name.starts_with(p)) {
+        return (None, Role::Speech);
+    }
     // A multimodal checkpoint's encoders have layers of their own: not the language model's.
     if ["vision", "visual", "audio", "mm_projector", "multi_modal", "image_newline"]
         .iter()
@@ -858,7 +865,7 @@ mod tests {
 
     #[test]
     fn stored_names_give_layers_and_roles() {
-        let cases: [(&str, Option<u32>, Role); 16] = [
+        let cases: [(&str, Option<u32>, Role); 22] = [
             ("token_embd.weight", None, Role::TokenEmbd),
             ("model.embed_tokens.weight", None, Role::TokenEmbd),
             ("lm_head.weight", None, Role::Output),
@@ -875,6 +882,13 @@ mod tests {
             ("model.layers.5.self_attn.q_proj.bias", Some(5), Role::Bias),
             ("model.layers.0.post_attention_layernorm.weight", Some(0), Role::Norm),
             ("vision_tower.vision_model.encoder.layers.3.self_attn.q_proj.weight", None, Role::Encoder),
+            // An omni checkpoint: the thinker's language model, its encoders, its speech output.
+            ("thinker.model.layers.7.mlp.experts.3.up_proj.weight", Some(7), Role::ExpUp),
+            ("thinker.audio_tower.layers.0.fc1.weight", None, Role::Encoder),
+            ("thinker.visual.blocks.0.attn.qkv.weight", None, Role::Encoder),
+            ("talker.model.layers.2.self_attn.q_proj.weight", None, Role::Speech),
+            ("code2wav.decoder.1.block.0.conv.weight", None, Role::Speech),
+            ("token2wav.code2wav_dit_model.blocks.0.attn.to_q.weight", None, Role::Speech),
         ];
         for (name, layer, role) in cases {
             assert_eq!(role_of_name(name), (layer, role), "{name}");
