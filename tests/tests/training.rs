@@ -575,3 +575,30 @@ fn lora_rank_and_targets_tradeoff() {
     assert!(lora_tradeoff(&s, None).unwrap().iter().all(|x| x.fits.is_none()));
     assert!(lora_tradeoff(&Scenario { mode: Mode::Full, ..s.clone() }, None).unwrap().is_empty());
 }
+
+/// Splitting a hybrid's sequences: the point counts every layer split, the band's top counts the
+/// recurrent layers (Qwen3-Next: three in four) whole, and a note says why; a pure attention
+/// model keeps its band.
+#[test]
+fn sequence_splits_over_recurrent_layers_widen_the_band() {
+    use headroom_core::text::MsgId;
+    let run = |model: &str, cp: u64| {
+        let mut s = Scenario { mode: Mode::Lora, gpus: 4, ..Scenario::catalog(model) };
+        s.train.cp = cp;
+        estimate(&s).unwrap()
+    };
+    let acts =
+        |e: &Estimate| e.memory.terms.iter().find(|t| t.kind == TermKind::Activations).unwrap().clone();
+    let (one, four) = (run("qwen3-next-80b-a3b", 1), run("qwen3-next-80b-a3b", 4));
+    let (a1, a4) = (acts(&one), acts(&four));
+    assert!(a4.bytes < a1.bytes);
+    let widened = a4.high.get() as f64 / a4.bytes.get() as f64;
+    let plain = a1.high.get() as f64 / a1.bytes.get() as f64;
+    // The top is raised by 1 + ¾ × 3 = 3.25 on whatever band the split figure has.
+    assert!(widened > 2.5 * plain, "{widened} {plain}");
+    assert!(four.notes.iter().any(|m| m.id == MsgId::NoteSequenceSplitRecurrent));
+    let dense = run("llama-3.1-8b", 4);
+    assert!(dense.notes.iter().all(|m| m.id != MsgId::NoteSequenceSplitRecurrent));
+    let d = acts(&dense);
+    assert!((d.high.get() as f64 / d.bytes.get() as f64) < 2.0, "the dense model's band is not widened");
+}

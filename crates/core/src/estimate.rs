@@ -1163,6 +1163,27 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     let tm = training_memory(&arch, base_format, &setup)?;
     let mut gpu_terms = tm.gpu;
     let trainable = tm.trainable;
+    // Ring attention and Ulysses split attention over a sequence's GPUs; a recurrent layer runs
+    // its scan across the whole sequence, which their implementations may not split: the band's
+    // top counts those layers' share of the activations whole.
+    let split = scenario.train.cp.saturating_mul(scenario.train.ulysses).max(1);
+    let recurrent = arch
+        .groups
+        .iter()
+        .filter(|g| {
+            g.mixers.iter().any(|m| {
+                matches!(m, Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) | Mixer::ShortConv(_))
+            })
+        })
+        .map(|g| g.count as f64)
+        .sum::<f64>()
+        / arch.num_layers().max(1) as f64;
+    if split > 1 && recurrent > 0.0 {
+        for t in gpu_terms.iter_mut().filter(|t| t.kind == TermKind::Activations) {
+            t.high = t.high.scale(1.0 + recurrent * (split - 1) as f64);
+        }
+        notes.push(Msg::new(MsgId::NoteSequenceSplitRecurrent, vec![]));
+    }
     if let Some(id) = stand_in {
         // A bare count: per-parameter states are exact for it; the shape-dependent terms come
         // from the stand-in architecture, with a wide band.

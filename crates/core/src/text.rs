@@ -805,6 +805,10 @@ messages! {
     NoteFloat8NoUnits =>
         "{0} has no FP8 tensor cores: float8 training would run at the 16-bit rate (torchao's float8 needs Ada, Hopper, Blackwell or MI300); timed without its gain",
         "{0} n'a pas de cœurs tensoriels FP8 : l'entraînement float8 y tournerait au débit 16 bits (le float8 de torchao demande Ada, Hopper, Blackwell ou MI300) ; temps compté sans son gain";
+    /// Sequence splitting over a model with recurrent layers.
+    NoteSequenceSplitRecurrent =>
+        "ring attention and Ulysses split attention layers along the sequence; this model's recurrent layers (Mamba, linear attention) scan the whole sequence and their implementations may not split them: the activations' figure counts them split, the top of its band whole",
+        "l'attention en anneau et Ulysses divisent les couches d'attention le long de la séquence ; les couches récurrentes de ce modèle (Mamba, attention linéaire) parcourent toute la séquence et leurs implémentations peuvent ne pas les diviser : le chiffre des activations les compte divisées, le haut de sa fourchette entières";
     /// Sequence parallelism without tensor parallelism.
     NoteSequenceParallelNoTp =>
         "sequence parallelism splits what tensor parallelism keeps whole: without tensor parallelism above 1 it changes nothing",
