@@ -556,7 +556,7 @@ fn lora_rank_and_targets_tradeoff() {
     let o = lora_tradeoff(&s, Some(h100)).unwrap();
     assert_eq!(o.len(), 2 * LORA_RANKS.len());
     // peft's count on Llama-3.1-8B: q,k,v,o at rank 16 is 13,631,488; all-linear 41,943,040.
-    let at = |t: &str, r: u64| o.iter().find(|x| x.targets == t && x.rank == r).unwrap();
+    let at = |t: &str, r: u64| o.iter().find(|x| x.targets.id() == t && x.rank == r).unwrap();
     assert_eq!(at("q,k,v,o", 16).trainable, 13_631_488);
     assert_eq!(at("all-linear", 16).trainable, 41_943_040);
     assert!(at("all-linear", 16).current && o.iter().filter(|x| x.current).count() == 1);

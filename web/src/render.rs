@@ -371,7 +371,6 @@ pub fn training_advice(a: &headroom_core::fit::TrainingAdvice, l: Lang) -> Strin
 /// LoRA's rank/targets trade-off as a table (ranks down, targets across), each setting a link
 /// that applies it to `s`, the scenario's own marked.
 pub fn lora_tradeoff(options: &[headroom_core::fit::LoraOption], s: &Scenario, l: Lang) -> String {
-    use headroom_core::training::LoraTargets;
     if options.is_empty() {
         return String::new();
     }
@@ -385,10 +384,9 @@ pub fn lora_tradeoff(options: &[headroom_core::fit::LoraOption], s: &Scenario, l
     for rank in headroom_core::fit::LORA_RANKS {
         let _ = write!(h, "<tr><th scope=\"row\">{rank}</th>");
         for o in options.iter().filter(|o| o.rank == rank) {
-            let Ok(targets) = LoraTargets::parse(&o.targets) else { continue };
             let link = headroom_core::share::encode(&Scenario {
                 lora_rank: rank,
-                lora_targets: targets,
+                lora_targets: o.targets.clone(),
                 ..s.clone()
             });
             let fit = match o.fits {

@@ -324,7 +324,7 @@ fn training_advice(scenario: &Scenario) -> Option<JsonAdvice> {
             .into_iter()
             .map(|o| JsonLora {
                 rank: o.rank,
-                targets: o.targets,
+                targets: o.targets.id(),
                 trainable: o.trainable,
                 need: o.need.get(),
                 fits: o.fits,

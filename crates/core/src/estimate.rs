@@ -1170,11 +1170,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     let recurrent = arch
         .groups
         .iter()
-        .filter(|g| {
-            g.mixers.iter().any(|m| {
-                matches!(m, Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) | Mixer::ShortConv(_))
-            })
-        })
+        .filter(|g| g.mixers.iter().any(Mixer::is_recurrent))
         .map(|g| g.count as f64)
         .sum::<f64>()
         / arch.num_layers().max(1) as f64;

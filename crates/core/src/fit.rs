@@ -1431,8 +1431,8 @@ pub fn max_micro_batch(scenario: &Scenario, device: &Device) -> Result<Option<u6
 pub struct LoraOption {
     /// Adapter rank.
     pub rank: u64,
-    /// Adapted modules (`q,k,v,o` or `all-linear`).
-    pub targets: String,
+    /// Adapted modules (`q,k,v,o` or every linear layer).
+    pub targets: crate::training::LoraTargets,
     /// Parameters trained.
     pub trainable: u64,
     /// Memory per device.
@@ -1477,7 +1477,7 @@ pub fn lora_tradeoff(scenario: &Scenario, device: Option<&Device>) -> Result<Vec
                 }
             };
             let current = rank == scenario.lora_rank && targets == scenario.lora_targets;
-            out.push(LoraOption { rank, targets: targets.id(), trainable, need, fits, current });
+            out.push(LoraOption { rank, targets: targets.clone(), trainable, need, fits, current });
         }
     }
     Ok(out)

@@ -569,6 +569,15 @@ impl Mixer {
         });
     }
 
+    /// Whether it scans the sequence with a recurrent state (Mamba, Gated DeltaNet, KDA, a short
+    /// convolution) rather than attending to it.
+    pub fn is_recurrent(&self) -> bool {
+        match self {
+            Mixer::Attention(_) | Mixer::Mla(_) | Mixer::Compressed(_) => false,
+            Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) | Mixer::ShortConv(_) => true,
+        }
+    }
+
     /// What one layer of this mixer keeps between tokens, in a model of width `hidden`.
     pub fn cache(&self, hidden: u64) -> LayerCache {
         match self {
