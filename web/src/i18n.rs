@@ -303,6 +303,13 @@ ui_text! {
     AnswerLayers => "{0} layers on the GPU.", "{0} couches sur le GPU.";
     AnswerSpeed => "About {0} tokens/s per request, limited by {1}.", "Environ {0} tokens/s par requête, limité par {1}.";
     AnswerRun => "The run takes about {0}.", "L'entraînement dure environ {0}.";
+    AnswerRunWaiting => "Of that, {0} ({1} to {2}) waiting on the {3}: gradient and weight exchanges between the GPUs, and offload, that the compute does not hide.", "Dont {0} ({1} à {2}) à attendre {3} : les échanges de gradients et de poids entre GPU, et le déchargement, que le calcul ne masque pas.";
+    AnswerLinkAssumed => "The device does not state how its GPUs are linked: PCIe 4.0 ×16 without peer-to-peer is assumed.", "L'appareil ne dit pas comment ses GPU sont reliés : PCIe 4.0 ×16 sans pair-à-pair est supposé.";
+    LinkNvLink => "NVLink", "le NVLink";
+    LinkInfinityFabric => "Infinity Fabric", "l'Infinity Fabric";
+    LinkEthernet => "cards' Ethernet links", "les liens Ethernet des cartes";
+    LinkPcie => "PCIe bus", "le bus PCIe";
+    LinkPcieHost => "PCIe bus through system memory (no peer-to-peer)", "le bus PCIe via la mémoire système (sans pair-à-pair)";
     Questions => "Ask the other way round", "Poser la question à l'envers";
     QContext => "Longest context that fits?", "Contexte le plus long qui tient ?";
     QQuant => "Best quantization that fits?", "Meilleure quantification qui tient ?";

@@ -1414,6 +1414,29 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
             if let Some(t) = sp.training_s {
                 lines.push(fill(tr(l, T::AnswerRun), &[&duration(t, l)]));
             }
+            // Only a share worth reading: a minute or 2% of the run.
+            if let (Some((w, lo, hi)), Some((link, stated))) = (sp.training_waiting_s, sp.training_link)
+                && ((w >= 60.0 && w >= 0.02 * sp.training_s.unwrap_or(0.0)) || !stated)
+            {
+                use headroom_core::catalog::device::LinkKind;
+                let name = tr(
+                    l,
+                    match link {
+                        LinkKind::NvLink => T::LinkNvLink,
+                        LinkKind::InfinityFabric => T::LinkInfinityFabric,
+                        LinkKind::Ethernet => T::LinkEthernet,
+                        LinkKind::Pcie => T::LinkPcie,
+                        LinkKind::PcieHost | LinkKind::None => T::LinkPcieHost,
+                    },
+                );
+                lines.push(fill(
+                    tr(l, T::AnswerRunWaiting),
+                    &[&duration(w, l), &duration(lo, l), &duration(hi, l), name],
+                ));
+                if !stated {
+                    lines.push(tr(l, T::AnswerLinkAssumed).to_string());
+                }
+            }
         } else if sp.decode_tokens_per_s > 0.0 {
             lines.push(fill(
                 tr(l, T::AnswerSpeed),

@@ -726,12 +726,24 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         }
         if let Some(sp) = &f.speed {
             if let Some(t) = sp.training_s {
-                let _ = writeln!(
+                let _ = write!(
                     s,
-                    "Training {:.1} hours at {:.0}% MFU",
-                    t / 3600.0,
+                    "Training {} at {:.0}% MFU",
+                    run_duration(t),
                     sp.training_mfu.unwrap_or(0.0) * 100.0
                 );
+                if let (Some((w, lo, hi)), Some((link, stated))) = (sp.training_waiting_s, sp.training_link) {
+                    let _ = write!(
+                        s,
+                        ", of which {} ({} to {}) waiting on the {}{} (gradient, weight and offload exchanges the compute does not hide)",
+                        run_duration(w),
+                        run_duration(lo),
+                        run_duration(hi),
+                        link_name(link),
+                        if stated { "" } else { ", assumed: the device does not state its link" }
+                    );
+                }
+                let _ = writeln!(s);
             } else {
                 let _ = writeln!(
                     s,
@@ -943,7 +955,7 @@ pub fn models_table() -> String {
 
 // ---- fit, devices, recommend ----
 
-use headroom_core::catalog::device::{Device, DeviceKind};
+use headroom_core::catalog::device::{Device, DeviceKind, LinkKind};
 use headroom_core::fit::{Fit, Verdict};
 use headroom_core::speed::Speed;
 
@@ -959,6 +971,15 @@ struct JsonSpeed {
     training_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     training_mfu: Option<f64>,
+    /// Seconds of the run waiting on exchanges the compute does not hide: `[point, low, high]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    training_waiting_s: Option<[f64; 3]>,
+    /// The link those exchanges cross (`nvlink`, `pcie`, `pcie-host`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    training_link: Option<&'static str>,
+    /// Whether the catalog states that link (else PCIe 4.0 ×16 without peer-to-peer stood in).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    training_link_stated: Option<bool>,
 }
 
 fn json_speed(s: &Speed) -> JsonSpeed {
@@ -971,6 +992,9 @@ fn json_speed(s: &Speed) -> JsonSpeed {
         decode_limit: s.decode_limit.id(),
         aggregate_limit: s.aggregate_limit.id(),
         training_s: s.training_s,
+        training_waiting_s: s.training_waiting_s.map(|(a, b, c)| [a, b, c]),
+        training_link: s.training_link.map(|(k, _)| k.id()),
+        training_link_stated: s.training_link.map(|(_, stated)| stated),
         training_mfu: s.training_mfu,
     }
 }
@@ -1343,4 +1367,26 @@ pub fn recommend(a: &crate::args::RecommendArgs) -> Result<String, String> {
     }
     let _ = Verdict::Fits;
     Ok(s)
+}
+
+/// A run's length: minutes below two hours, hours above.
+fn run_duration(seconds: f64) -> String {
+    if seconds < 60.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 7200.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} hours", seconds / 3600.0)
+    }
+}
+
+/// How a link reads in a sentence.
+fn link_name(kind: LinkKind) -> &'static str {
+    match kind {
+        LinkKind::NvLink => "NVLink",
+        LinkKind::InfinityFabric => "Infinity Fabric",
+        LinkKind::Ethernet => "cards' Ethernet links",
+        LinkKind::Pcie => "PCIe bus",
+        LinkKind::PcieHost | LinkKind::None => "PCIe bus through system memory (no peer-to-peer)",
+    }
 }

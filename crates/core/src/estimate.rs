@@ -197,6 +197,19 @@ pub struct TrainingInfo {
     /// packed, padding-free or of one sample), in [`Self::flops_total`]: `(point, low, high)`.
     #[cfg_attr(feature = "serde", serde(default = "no_padding"))]
     pub padding: (f64, f64, f64),
+    /// What each GPU sends to the others and to the CPU (for the time).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub traffic: crate::training::Traffic,
+    /// Tokens of one micro-batch of one sequence-parallel group (`micro-batch × sequence`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub micro_tokens: u64,
+    /// Micro-batches per optimizer step (gradient accumulation).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub grad_accum: u64,
+    /// GPUs that work on one sequence together (tensor, context and Ulysses parallelism): the
+    /// run's micro-batches are shared by `gpus / group` of them.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub group: u64,
 }
 
 #[cfg(feature = "serde")]
@@ -1161,6 +1174,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         cpu: scenario.runtime == Some(Runtime::Cpu),
     };
     let tm = training_memory(&arch, base_format, &setup)?;
+    let traffic = tm.traffic;
     let mut gpu_terms = tm.gpu;
     let trainable = tm.trainable;
     // Ring attention and Ulysses split attention over a sequence's GPUs; a recurrent layer runs
@@ -1325,6 +1339,14 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             } else {
                 1.0
             },
+            traffic,
+            micro_tokens: scenario.batch.max(1).saturating_mul(scenario.context.max(1)),
+            grad_accum: scenario.train.grad_accum.max(1),
+            group: scenario
+                .tp
+                .max(1)
+                .saturating_mul(scenario.train.cp.max(1))
+                .saturating_mul(scenario.train.ulysses.max(1)),
         }),
         warnings: warnings_of(r, &notes),
         state_per_sequence: state_per_sequence(r, Runtime::Transformers),

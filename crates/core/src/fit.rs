@@ -507,9 +507,13 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     let devices = if training { gpus.max(scenario.tp.max(1)) } else { gpus };
     let mut speed = if training {
         let mut sp = speed::inference_speed(&e, speed_cap, arch, scenario.context, scenario.batch, gpus);
-        if let Some((t, mfu)) = speed::training_time(&e, speed_cap, devices) {
-            sp.training_s = Some(t.get());
-            sp.training_mfu = Some(mfu);
+        if let Some(t) = speed::training_time(&e, speed_cap, devices, scenario.gpus_per_node) {
+            sp.training_s = Some(t.seconds);
+            sp.training_mfu = Some(t.mfu);
+            if let Some(net) = t.net {
+                sp.training_waiting_s = Some(t.waiting);
+                sp.training_link = Some((net.kind, !net.assumed));
+            }
         }
         sp
     } else {
@@ -1133,6 +1137,8 @@ impl Speed {
             aggregate_limit: speed::Limit::WeightBandwidth,
             training_s: None,
             training_mfu: None,
+            training_waiting_s: None,
+            training_link: None,
         }
     }
 }

@@ -124,6 +124,7 @@ impl MyMachine {
             price_usd: 0.0,
             usd_per_hour: 0.0,
             host_ram_gib: self.ram_gib,
+            link: crate::catalog::device::links::NONE,
             source: "entered by the user",
             date: "",
         }
@@ -205,6 +206,8 @@ pub struct Capability {
     pub host_bandwidth: BytesPerSec,
     /// Whether accelerators share memory with the CPU (Apple).
     pub unified: bool,
+    /// How the accelerators reach each other (tensor- and data-parallel traffic).
+    pub link: crate::catalog::device::Link,
 }
 
 impl Capability {
@@ -286,6 +289,7 @@ impl Capability {
             host_ram,
             host_bandwidth,
             unified: class == Class::Apple || apu,
+            link: d.link,
         }
     }
 

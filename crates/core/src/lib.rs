@@ -18,6 +18,7 @@ extern crate alloc;
 
 pub mod breakdown;
 pub mod catalog;
+pub mod comm;
 pub mod command;
 pub mod cost;
 pub mod error;

@@ -9,12 +9,12 @@
 //! (`docs/FORMULAS.md`). Prefill is `2 × active parameters` FLOPs per token over the peak
 //! throughput times a utilisation.
 
+use crate::catalog::device::LinkKind;
 use crate::estimate::Estimate;
 use crate::hardware::{Capability, Class};
 use crate::inference::Runtime;
 use crate::model::Architecture;
 use crate::precision::{GgufMix, WeightFormat};
-use crate::units::Seconds;
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -68,6 +68,14 @@ pub struct Speed {
     pub training_s: Option<f64>,
     /// The model FLOPs utilisation assumed for training.
     pub training_mfu: Option<f64>,
+    /// For training: seconds of the run spent waiting on exchanges between GPUs and with the
+    /// CPU, `(point, low, high)` ([`TrainingTime::waiting`]); included in `training_s`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub training_waiting_s: Option<(f64, f64, f64)>,
+    /// The link those exchanges cross, and whether the catalog stated it (else PCIe 4.0 ×16
+    /// without peer-to-peer stood in).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub training_link: Option<(LinkKind, bool)>,
 }
 
 /// Efficiency of memory reads (share of peak bandwidth) and per-layer latency (seconds) of a
@@ -274,16 +282,23 @@ pub fn inference_speed(
     // Serving engines: each tensor-parallel layer synchronises twice, and each mixture-of-experts
     // layer routes and launches its experts (fitted on published single-request decode).
     let serving = class == Class::Gpu && matches!(e.runtime, Runtime::Vllm | Runtime::Sglang);
-    let (all_reduce, moe_layer) = if serving && cap.amd_instinct {
-        (TP_ALL_REDUCE_INSTINCT_S, MOE_LAYER_INSTINCT_S)
+    let moe_layer = if serving && cap.amd_instinct {
+        MOE_LAYER_INSTINCT_S
     } else if serving {
-        (TP_ALL_REDUCE_S, MOE_LAYER_S)
+        MOE_LAYER_S
     } else {
-        (20e-6, 0.0)
+        0.0
     };
-    let sync = if tp { layers * 2.0 * all_reduce } else { 0.0 };
+    // The two all-reduces of a layer carry one hidden-sized BF16 vector per sequence of the step:
+    // their latency over NVLink, their bandwidth too over PCIe at high concurrency
+    // (`crate::comm`). The AMD Instinct's fitted latency stands for its Infinity Fabric.
+    let net = crate::comm::Net::of(cap, gpus, 8);
+    let hidden_bytes = arch.map_or(0, |a| a.hidden_size) as f64 * 2.0;
+    let sync_at = |sequences: f64| {
+        if tp { layers * 2.0 * net.all_reduce(gpus, hidden_bytes * sequences) } else { 0.0 }
+    };
     let moe_layers = arch.map_or(0, |a| a.moe_layers()) as f64;
-    let t_latency = layers * layer_latency + sync + moe_layers * moe_layer;
+    let t_latency = layers * layer_latency + sync_at(1.0) + moe_layers * moe_layer;
     let decode_time = t_weights + t_kv + t_host + t_latency;
     let decode = if decode_time > 0.0 { 1.0 / decode_time } else { 0.0 };
     let decode_limit = largest(&[
@@ -306,6 +321,10 @@ pub fn inference_speed(
     let prefill_util = util * moe_prefill_share(e, arch, context);
     let mut prefill_time_per_token =
         if peak > 0.0 { prefill_flops / (peak * prefill_util) } else { f64::INFINITY };
+    // A prompt's activations cross the link twice per layer (the latency paid once per chunk).
+    if tp {
+        prefill_time_per_token += layers * 2.0 * net.all_reduce_bytes(gpus, hidden_bytes);
+    }
     // Offloaded layers: their weights pass once per micro-batch of 512 (llama.cpp), once per
     // forward pass over the whole prompt (transformers).
     if reads.weights_host > 0.0 {
@@ -328,7 +347,8 @@ pub fn inference_speed(
     let step_host = (step_reads.weights_host + reads.kv_host * b) / host_bw;
     let step_compute = if peak > 0.0 { b * 2.0 * active / (peak * util) } else { f64::INFINITY };
     let step_memory = step_weights + step_kv + step_host;
-    let step = step_memory.max(step_compute) + t_latency;
+    let step_latency = t_latency - sync_at(1.0) + sync_at(b);
+    let step = step_memory.max(step_compute) + step_latency;
     let aggregate = if step.is_finite() && step > 0.0 { b / step } else { 0.0 };
     let aggregate_limit = if step_compute > step_memory {
         Limit::Compute
@@ -337,7 +357,7 @@ pub fn inference_speed(
             (step_weights, Limit::WeightBandwidth),
             (step_kv, Limit::KvBandwidth),
             (step_host, Limit::HostMemory),
-            (t_latency, Limit::Latency),
+            (step_latency, Limit::Latency),
         ])
     };
     Speed {
@@ -349,20 +369,97 @@ pub fn inference_speed(
         aggregate_limit,
         training_s: None,
         training_mfu: None,
+        training_waiting_s: None,
+        training_link: None,
     }
 }
 
-/// Seconds of a training run: total FLOPs over the GPUs' peak times the assumed MFU.
-pub fn training_time(e: &Estimate, cap: &Capability, gpus: u64) -> Option<(Seconds, f64)> {
+/// A training run's time on a device.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrainingTime {
+    /// Seconds for the whole run.
+    pub seconds: f64,
+    /// The model FLOPs utilisation assumed.
+    pub mfu: f64,
+    /// Seconds of it spent waiting on the link and the CPU (communication and offload not
+    /// hidden behind compute): `(point, low, high)` — low when every overlappable exchange hides
+    /// behind the whole micro-batch's compute, high when none does.
+    pub waiting: (f64, f64, f64),
+    /// The link the exchanges cross, when GPUs exchange anything.
+    pub net: Option<crate::comm::Net>,
+}
+
+/// Seconds of a training run: total FLOPs over the GPUs' peak times the assumed MFU, plus the
+/// exchanges between GPUs and with the CPU that the compute does not hide.
+///
+/// Each GPU runs `M = tokens / (gpus / group × micro-batch × sequence)` micro-batches and
+/// `M / accumulation` optimizer steps. Per micro-batch: ZeRO-2/3 and FSDP reduce-scatter the
+/// gradients during the backward pass (hidden behind its two thirds of the compute), ZeRO-3 and
+/// FSDP gather the weights before the forward and the backward pass (prefetched: hidden behind the
+/// whole micro-batch), CPU-offloaded weights cross PCIe likewise; tensor parallelism's
+/// all-reduces wait (Megatron-style layers block on them). Per step: DDP all-reduces the
+/// gradients during the last micro-batch's backward pass, ZeRO-1 reduce-scatters them; ZeRO-1 and
+/// 2 all-gather the updated weights after the step, and ZeRO-Offload copies gradients and
+/// weights over PCIe and runs Adam on the CPU, all waited for.
+pub fn training_time(e: &Estimate, cap: &Capability, gpus: u64, per_node: u64) -> Option<TrainingTime> {
     let t = e.training.as_ref()?;
     // Float8 training's gain needs FP8 tensor cores; elsewhere it runs at the 16-bit rate.
     let fp8_lost = if t.float8 && cap.fp8.get() <= 0.0 { crate::training::FLOAT8_SPEEDUP } else { 1.0 };
     let mfu = (training_mfu(cap.class) * t.mfu_factor / fp8_lost).clamp(0.05, 0.65);
-    let peak = cap.fp16.get() * gpus.max(1) as f64;
+    let gpus = gpus.max(1);
+    let peak = cap.fp16.get() * gpus as f64;
     if peak <= 0.0 {
         return None;
     }
-    Some((Seconds::new(t.flops_total / (peak * mfu)), mfu))
+    let compute = t.flops_total / (peak * mfu);
+    let x = &t.traffic;
+    let dp = x.dp.max(1);
+    let exchanges = dp > 1 || x.tp > 1 || x.offload_step_bytes > 0.0 || x.offload_micro_bytes > 0.0;
+    if !exchanges || t.micro_tokens == 0 {
+        return Some(TrainingTime { seconds: compute, mfu, waiting: (0.0, 0.0, 0.0), net: None });
+    }
+    let net = crate::comm::Net::of(cap, gpus, per_node);
+    // Tensor-parallel groups stay inside a machine.
+    let tp_net = crate::comm::Net::of(cap, x.tp.max(1), per_node.max(x.tp));
+    let groups = (gpus / t.group.max(1)).max(1) as f64;
+    let micro = (t.tokens as f64 * t.padding.0 / (groups * t.micro_tokens as f64)).max(1.0);
+    let steps = (micro / t.grad_accum.max(1) as f64).max(1.0);
+    let per_micro = compute / micro;
+    let pcie = PCIE_STREAM_BYTES_PER_S;
+    // Hidden behind the backward pass (two thirds of a micro-batch's compute) where the GPUs
+    // reach each other directly; through system memory (consumer cards without peer-to-peer)
+    // NCCL's copies contend with the step, and the point counts them all (measured on 2 and 4
+    // RTX 4090s: data parallelism 0.15–0.75 as efficient per GPU as one card — research notes in
+    // FORMULAS.md).
+    let overlaps = !matches!(net.kind, LinkKind::PcieHost | LinkKind::None);
+    let per_micro_hiding = if overlaps { per_micro } else { 0.0 };
+    let backward = 2.0 / 3.0 * per_micro_hiding;
+    let reduce = if x.zero >= 2 { net.all_gather(dp, x.grad_bytes) } else { 0.0 };
+    let gather = 2.0 * net.all_gather(dp, x.gather_bytes);
+    let fetch = x.offload_micro_bytes / pcie;
+    let hidden_micro = (reduce - backward).max(0.0) + (gather + fetch - per_micro_hiding).max(0.0);
+    let hidden_micro = hidden_micro.max(reduce + gather + fetch - per_micro_hiding);
+    let tp = x.tp_collectives * tp_net.all_reduce(x.tp, x.tp_bytes);
+    let step_sync = match x.zero {
+        0 => net.all_reduce(dp, x.grad_bytes),
+        1 => net.all_gather(dp, x.grad_bytes),
+        _ => 0.0,
+    };
+    let step_gather = net.all_gather(dp, x.step_gather_bytes);
+    let cpu_share = gpus.min(per_node.max(1)) as f64;
+    let offload = x.offload_step_bytes / pcie
+        + x.offload_cpu_bytes * cpu_share / (cap.host_bandwidth.get() * 0.7).max(1.0);
+    let point =
+        micro * (hidden_micro + tp) + steps * ((step_sync - backward).max(0.0) + step_gather + offload);
+    let all = micro * (reduce + gather + fetch + tp) + steps * (step_sync + step_gather + offload);
+    let low = micro * ((reduce + gather + fetch - per_micro).max(0.0) + tp)
+        + steps * ((step_sync - per_micro).max(0.0) + step_gather + offload);
+    Some(TrainingTime {
+        seconds: compute + point,
+        mfu,
+        waiting: (point, low.min(point), all),
+        net: Some(net),
+    })
 }
 
 /// Bytes read per token for one sequence (or per step for `batch` sequences, for the weights),
@@ -475,6 +572,106 @@ mod tests {
 #[cfg(test)]
 mod moe_tests {
     use super::*;
+
+    /// A training run's time on `gpus` of a catalog device: (seconds, waiting).
+    fn train(
+        device_id: &str,
+        gpus: u64,
+        zero: u8,
+        edit: &dyn Fn(&mut crate::scenario::Scenario),
+    ) -> (f64, (f64, f64, f64)) {
+        use crate::scenario::Scenario;
+        use crate::training::Mode;
+        let mut s = Scenario {
+            mode: Mode::Full,
+            gpus,
+            zero,
+            context: 2048,
+            batch: 2,
+            dataset_tokens: 100_000_000,
+            checkpointing: crate::training::Checkpointing::Full,
+            ..Scenario::catalog("qwen2.5-0.5b")
+        };
+        edit(&mut s);
+        let d = crate::catalog::device(device_id).unwrap();
+        let f = crate::fit::fit(&s, d).unwrap();
+        let sp = f.speed.unwrap_or_else(|| panic!("{device_id} ×{gpus} ZeRO-{zero}: {:?}", f.verdict));
+        (sp.training_s.unwrap(), sp.training_waiting_s.unwrap_or((0.0, 0.0, 0.0)))
+    }
+
+    #[test]
+    fn training_waits_on_what_the_link_cannot_hide() {
+        let none = |_: &mut crate::scenario::Scenario| {};
+        // One GPU exchanges nothing.
+        let (one, w) = train("h100-sxm", 1, 0, &none);
+        assert_eq!(w, (0.0, 0.0, 0.0));
+        // Eight NVLink GPUs hide DDP's all-reduce behind the backward pass: nearly linear.
+        let (eight, w) = train("h100-sxm", 8, 0, &none);
+        assert!(w.1 <= w.0 && w.0 <= w.2, "{w:?}");
+        assert!(one / (8.0 * eight) > 0.95, "{one} {eight}");
+        // GeForce cards without peer-to-peer wait for every byte: far from linear, and worse
+        // than workstation cards with peer-to-peer at the same bus.
+        let (g1, _) = train("rtx-4090", 1, 0, &none);
+        let (g4, gw) = train("rtx-4090", 4, 0, &none);
+        let eff = g1 / (4.0 * g4);
+        assert!(eff < 0.9 && eff > 0.2, "{eff}");
+        assert!(gw.0 > 0.0 && gw.0 <= gw.2);
+        let (_, aw) = train("rtx-6000-ada", 4, 0, &none);
+        assert!(aw.0 < gw.0, "{aw:?} {gw:?}");
+        // Gradient accumulation all-reduces once per step: less waiting.
+        let (_, acc) = train("rtx-4090", 4, 0, &|s| s.train.grad_accum = 4);
+        assert!(acc.0 < gw.0 / 3.0, "{acc:?} {gw:?}");
+        // ZeRO-3 gathers the weights twice per micro-batch on top of the gradients' exchange.
+        let (_, z3) = train("rtx-4090", 4, 3, &none);
+        assert!(z3.0 > gw.0, "{z3:?} {gw:?}");
+        // Across machines the NIC per GPU is narrower than NVLink.
+        let (_, node) = train("h100-sxm", 16, 3, &|s| s.gpus_per_node = 8);
+        let (_, within) = train("h100-sxm", 16, 3, &|s| s.gpus_per_node = 16);
+        assert!(node.2 > within.2, "{node:?} {within:?}");
+        // ZeRO-Offload steps on the CPU: its pass over the states is waited for.
+        let (_, off) = train("a100-sxm-80gb", 4, 2, &|s| s.offload = crate::training::Offload::Optimizer);
+        let (_, on_gpu) = train("a100-sxm-80gb", 4, 2, &none);
+        assert!(off.0 > on_gpu.0 + 1.0, "{off:?} {on_gpu:?}");
+    }
+
+    #[test]
+    fn tensor_parallel_decode_pays_the_link_latency_and_at_high_concurrency_its_bytes() {
+        use crate::scenario::Scenario;
+        let run = |device_id: &str, batch: u64| {
+            let s = Scenario {
+                runtime: Some(Runtime::Vllm),
+                weights: Some(WeightFormat::Awq { bits: 4, group: 128 }),
+                gpus: 4,
+                batch,
+                context: 2048,
+                ..Scenario::catalog("llama-3.1-70b")
+            };
+            let f = crate::fit::fit(&s, crate::catalog::device(device_id).unwrap()).unwrap();
+            f.speed.unwrap()
+        };
+        // The same bandwidth and compute, reached over NVLink or through system memory.
+        let a6000 = run("rtx-a6000", 1);
+        let a6000_host = {
+            let d = crate::catalog::device::Device {
+                link: crate::catalog::device::links::HOST4_X16,
+                ..*crate::catalog::device("rtx-a6000").unwrap()
+            };
+            let s = Scenario {
+                runtime: Some(Runtime::Vllm),
+                weights: Some(WeightFormat::Awq { bits: 4, group: 128 }),
+                gpus: 4,
+                context: 2048,
+                ..Scenario::catalog("llama-3.1-70b")
+            };
+            crate::fit::fit(&s, &d).unwrap().speed.unwrap()
+        };
+        assert!(a6000_host.decode_tokens_per_s < a6000.decode_tokens_per_s);
+        assert!(a6000_host.prefill_tokens_per_s < a6000.prefill_tokens_per_s);
+        // At 64 sequences the all-reduces carry 64 hidden vectors: the aggregate grows less than
+        // the batch.
+        let many = run("rtx-a6000", 64);
+        assert!(many.aggregate_tokens_per_s < 64.0 * a6000.aggregate_tokens_per_s);
+    }
 
     #[test]
     fn llama_cpp_reads_a_mixture_of_experts_prompt_slower_the_fewer_tokens_each_expert_gets() {

@@ -2,7 +2,7 @@
 //! source and date.
 
 #[cfg(feature = "serde")]
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What kind of machine a catalog row is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,6 +35,103 @@ impl DeviceKind {
             DeviceKind::Apu => "apu",
         }
     }
+}
+
+/// How an accelerator exchanges data with the other accelerators of its machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum LinkKind {
+    /// Not applicable or not known: one accelerator (a Mac, a laptop, a CPU machine, an APU), or a
+    /// card whose multi-GPU link is not stated.
+    None,
+    /// PCI Express with peer-to-peer transfers between the cards (datacenter and workstation
+    /// cards).
+    Pcie,
+    /// PCI Express without peer-to-peer: GeForce and Radeon consumer cards, whose drivers do not
+    /// enable it, so collectives stage every transfer through system memory (NCCL's SHM path) and
+    /// vLLM's custom all-reduce, which needs peer access, is not used.
+    PcieHost,
+    /// NVIDIA NVLink (SXM boards through NVSwitch, or an NVLink bridge).
+    NvLink,
+    /// AMD Infinity Fabric between Instinct accelerators (OAM boards, xGMI).
+    InfinityFabric,
+    /// Intel Gaudi's integrated RoCE Ethernet ports, the ones wired between the server's cards.
+    Ethernet,
+}
+
+impl LinkKind {
+    /// The id used by the CLI and JSON.
+    pub const fn id(self) -> &'static str {
+        match self {
+            LinkKind::None => "none",
+            LinkKind::Pcie => "pcie",
+            LinkKind::PcieHost => "pcie-host",
+            LinkKind::NvLink => "nvlink",
+            LinkKind::InfinityFabric => "infinity-fabric",
+            LinkKind::Ethernet => "ethernet",
+        }
+    }
+}
+
+/// An accelerator's link to the others of its machine: its kind and its theoretical bandwidth
+/// per accelerator in each direction, in GB/s (the figure vendors double as "bidirectional").
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct Link {
+    /// What carries the traffic.
+    pub kind: LinkKind,
+    /// GB/s (10^9 bytes per second) per accelerator per direction; 0.0 when not known.
+    pub gbs: f64,
+}
+
+/// The links of the catalog's accelerators, each from its maker's specification (bandwidths per
+/// direction: half the bidirectional figure the data sheets print).
+pub mod links {
+    use super::{Link, LinkKind};
+
+    /// No second accelerator to talk to, or not stated.
+    pub const NONE: Link = Link { kind: LinkKind::None, gbs: 0.0 };
+    /// PCIe 3.0 ×16: 8 GT/s × 16 lanes, 128b/130b encoding = 15.75 GB/s (PCI-SIG).
+    pub const PCIE3_X16: Link = Link { kind: LinkKind::Pcie, gbs: 15.75 };
+    /// PCIe 4.0 ×16: 31.5 GB/s (PCI-SIG).
+    pub const PCIE4_X16: Link = Link { kind: LinkKind::Pcie, gbs: 31.5 };
+    /// PCIe 5.0 ×16: 63 GB/s (PCI-SIG).
+    pub const PCIE5_X16: Link = Link { kind: LinkKind::Pcie, gbs: 63.0 };
+    /// A consumer card on PCIe 3.0 ×16 without peer-to-peer.
+    pub const HOST3_X16: Link = Link { kind: LinkKind::PcieHost, gbs: 15.75 };
+    /// A consumer card on PCIe 4.0 ×16 without peer-to-peer.
+    pub const HOST4_X16: Link = Link { kind: LinkKind::PcieHost, gbs: 31.5 };
+    /// A consumer card on PCIe 4.0 ×8 (RTX 3050, 4060, 4060 Ti, RX 6600/7600, Arc B570/B580).
+    pub const HOST4_X8: Link = Link { kind: LinkKind::PcieHost, gbs: 15.75 };
+    /// A consumer card on PCIe 5.0 ×16 without peer-to-peer.
+    pub const HOST5_X16: Link = Link { kind: LinkKind::PcieHost, gbs: 63.0 };
+    /// A consumer card on PCIe 5.0 ×8 (RTX 5050, 5060, 5060 Ti).
+    pub const HOST5_X8: Link = Link { kind: LinkKind::PcieHost, gbs: 31.5 };
+    /// NVLink 2.0 on V100 SXM2/SXM3: six links, 300 GB/s bidirectional (NVIDIA Tesla V100 data
+    /// sheet).
+    pub const NVLINK2: Link = Link { kind: LinkKind::NvLink, gbs: 150.0 };
+    /// NVLink 3.0 on A100 SXM4: twelve links, 600 GB/s bidirectional (NVIDIA A100 data sheet).
+    pub const NVLINK3: Link = Link { kind: LinkKind::NvLink, gbs: 300.0 };
+    /// NVLink 4.0 on H100/H200 SXM (and the H200 NVL's bridge): eighteen links, 900 GB/s
+    /// bidirectional (NVIDIA H100 and H200 data sheets).
+    pub const NVLINK4: Link = Link { kind: LinkKind::NvLink, gbs: 450.0 };
+    /// NVLink 5.0 on B200/B300: eighteen links, 1.8 TB/s bidirectional (NVIDIA DGX B200 data
+    /// sheet).
+    pub const NVLINK5: Link = Link { kind: LinkKind::NvLink, gbs: 900.0 };
+    /// Infinity Fabric on MI250X: eight links, 800 GB/s peak (AMD Instinct MI250X data sheet).
+    pub const XGMI_MI250X: Link = Link { kind: LinkKind::InfinityFabric, gbs: 400.0 };
+    /// Infinity Fabric on MI300X/MI325X: seven links of 128 GB/s bidirectional, 896 GB/s peer to
+    /// peer in all (AMD Instinct MI300X and MI325X data sheets).
+    pub const XGMI_MI300: Link = Link { kind: LinkKind::InfinityFabric, gbs: 448.0 };
+    /// Gaudi (HL-205): ten 100 GbE ports, seven wired to the server's other cards (Habana Gaudi
+    /// white paper): 700 Gb/s.
+    pub const GAUDI1_ROCE: Link = Link { kind: LinkKind::Ethernet, gbs: 87.5 };
+    /// Gaudi 2: twenty-four 100 GbE ports, twenty-one to the other cards (Intel Gaudi 2 white
+    /// paper): 2.1 Tb/s.
+    pub const GAUDI2_ROCE: Link = Link { kind: LinkKind::Ethernet, gbs: 262.5 };
+    /// Gaudi 3: twenty-four 200 GbE ports, twenty-one to the other cards (Intel Gaudi 3 white
+    /// paper): 4.2 Tb/s.
+    pub const GAUDI3_ROCE: Link = Link { kind: LinkKind::Ethernet, gbs: 525.0 };
 }
 
 /// One catalog device. Numbers are per accelerator unless the field says otherwise; 0.0 means
@@ -81,6 +178,9 @@ pub struct Device {
     /// System RAM beside the accelerators in GiB (cloud instance, laptop, workstation); 0.0 when
     /// unknown. For Apple and CPU rows it equals the memory above.
     pub host_ram_gib: f64,
+    /// The link between this machine's accelerators (or the card's own link, for several of
+    /// the same card): [`links`].
+    pub link: Link,
     /// Where the numbers come from (URLs or files, as in `../shared/reference/hardware`).
     pub source: &'static str,
     /// Date of the data (for prices, the price's date; `YYYY-MM` or `YYYY`, "approx." when the

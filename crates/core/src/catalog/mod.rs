@@ -299,6 +299,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_card_states_how_it_reaches_the_others() {
+        use device::LinkKind;
+        for d in devices() {
+            let accelerator = matches!(d.kind, DeviceKind::Gpu | DeviceKind::Cloud);
+            assert_eq!(accelerator, d.link.kind != LinkKind::None, "{}", d.id);
+            assert!(d.link.kind == LinkKind::None || d.link.gbs > 0.0, "{}", d.id);
+            // An SXM/OAM board talks over its fabric, a GeForce or Radeon card through system
+            // memory.
+            let name = d.name.to_ascii_lowercase();
+            if name.contains("sxm") {
+                assert_eq!(d.link.kind, LinkKind::NvLink, "{}", d.id);
+            }
+            if accelerator && (name.contains("geforce") || name.contains("radeon")) {
+                assert_eq!(d.link.kind, LinkKind::PcieHost, "{}", d.id);
+            }
+        }
+    }
+
+    #[test]
     fn an_architecture_points_to_its_generation_never_one_card() {
         let ada = devices_of_family("nvidia", "lovelace");
         assert!(ada.iter().any(|d| d.id == "rtx-4090") && ada.len() > 3);

@@ -897,6 +897,49 @@ pub struct TrainingSetup {
     pub cpu: bool,
 }
 
+/// What one GPU of a training run sends to the others and to the CPU, for the time estimate
+/// (`crate::speed::training_time`). Sizes are whole (before a collective's `(n−1)/n`), of one
+/// tensor-parallel shard.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Traffic {
+    /// GPUs that exchange gradients (data-parallel replicas: `gpus / tp`; 1 under `device_map`).
+    pub dp: u64,
+    /// Tensor-parallel degree.
+    pub tp: u64,
+    /// ZeRO stage (FSDP's full shard is 3).
+    pub zero: u8,
+    /// The trained parameters' gradients, in the dtype they are produced: reduced across the
+    /// replicas once per optimizer step (DDP, ZeRO 0–1, under gradient accumulation's
+    /// `no_sync`), or reduce-scattered after every micro-batch (ZeRO 2–3, FSDP).
+    pub grad_bytes: f64,
+    /// ZeRO-1 and 2: the updated 16-bit trained weights, all-gathered after each optimizer step.
+    pub step_gather_bytes: f64,
+    /// ZeRO-3 and FSDP: the weights gathered whole before each forward and each backward pass of
+    /// every micro-batch, in the dtype they are gathered.
+    pub gather_bytes: f64,
+    /// Tensor parallelism: all-reduces (or reduce-scatter and all-gather pairs under sequence
+    /// parallelism) per micro-batch — two per layer forward, two backward, two more when layers
+    /// are recomputed —, and the bytes of each (`micro-batch × tokens × hidden`, BF16).
+    pub tp_collectives: f64,
+    /// Bytes of each tensor-parallel collective.
+    pub tp_bytes: f64,
+    /// ZeRO-Offload: bytes each GPU copies over PCIe per optimizer step (its gradients out, its
+    /// updated 16-bit weights back).
+    pub offload_step_bytes: f64,
+    /// ZeRO-Offload: bytes the CPU optimizer reads and writes per GPU per step
+    /// ([`CPU_ADAM_BYTES_PER_PARAM`] per trained parameter of the GPU's partition).
+    pub offload_cpu_bytes: f64,
+    /// ZeRO-Infinity and FSDP's CPU offload: bytes each GPU fetches over PCIe per micro-batch
+    /// (its weights' shard twice, its gradients out when FSDP offloads them).
+    pub offload_micro_bytes: f64,
+}
+
+/// Bytes DeepSpeed's CPU Adam moves per parameter at each step: it reads the FP32 gradient,
+/// master weight and two moments (16 B) and writes the three back with the 16-bit copy sent to
+/// the GPU (14 B) — one pass at the host's memory bandwidth.
+pub const CPU_ADAM_BYTES_PER_PARAM: f64 = 30.0;
+
 /// Training memory per GPU and per node, and what the run trains.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainingMemory {
@@ -912,6 +955,8 @@ pub struct TrainingMemory {
     pub checkpoint_with_optimizer: u64,
     /// DeepSpeed ZeRO's gradient buckets, in the gradients term, when they apply.
     pub zero_buckets: Option<ZeroBuckets>,
+    /// What a GPU sends to the others and to the CPU.
+    pub traffic: Traffic,
 }
 
 /// The largest `reduce_bucket_size` accepted, in elements.
@@ -1094,6 +1139,9 @@ pub fn training_memory(
     let trainable;
     let checkpoint;
     let checkpoint_with_optimizer;
+    // (gradients, the 16-bit trained weights, the weights ZeRO-3 gathers), whole, of one
+    // tensor-parallel shard.
+    let traffic_sizes: (f64, f64, f64);
     // How activations are kept: compute and residual dtypes, autocast, adapters.
     let (c, e, autocast);
     // BF16 copies of FP32 weights autocast makes for the matmuls: (all of them at the end of the
@@ -1177,6 +1225,8 @@ pub fn training_memory(
                 g = 0.0;
             }
             grads_bytes = g;
+            let gathered_dtype = if o.fp8 && o.framework == Framework::Fsdp { 1 } else { wb.min(2) };
+            traffic_sizes = (p * gb as f64 / t, p * wb.min(2) as f64 / t, p * gathered_dtype as f64 / t);
             gpu.push(term(
                 TermKind::Gradients,
                 g,
@@ -1307,6 +1357,7 @@ pub fn training_memory(
             ));
             let g = pt * ab / t / shard(2);
             grads_bytes = g;
+            traffic_sizes = (pt * ab / t, pt * ab / t, (base_bytes + pt * ab) / t);
             gpu.push(term(
                 TermKind::Gradients,
                 g,
@@ -1614,7 +1665,45 @@ pub fn training_memory(
             vec![],
         ));
     }
-    Ok(TrainingMemory { gpu, host, trainable, checkpoint, checkpoint_with_optimizer, zero_buckets: buckets })
+    // Traffic: whole sizes of one tensor-parallel shard.
+    let (grad_whole, step_gather_whole, gather_whole) = traffic_sizes;
+    let sharded_params = s.zero >= 3;
+    let split = (o.cp.max(1) * o.ulysses.max(1)) as f64;
+    let recompute = if s.checkpointing.recomputes() { 6.0 } else { 4.0 };
+    let traffic = Traffic {
+        dp: n as u64,
+        tp: s.tp.max(1),
+        zero: s.zero,
+        grad_bytes: grad_whole,
+        step_gather_bytes: if (1..3).contains(&s.zero) { step_gather_whole } else { 0.0 },
+        gather_bytes: if sharded_params { gather_whole } else { 0.0 },
+        tp_collectives: if s.tp > 1 { recompute * layers } else { 0.0 },
+        tp_bytes: if s.tp > 1 {
+            s.micro_batch.max(1) as f64 * s.seq as f64 / split * a.hidden_size as f64 * 2.0
+        } else {
+            0.0
+        },
+        offload_step_bytes: if offload_states { (grad_whole + step_gather_whole) / n } else { 0.0 },
+        offload_cpu_bytes: if offload_states {
+            trainable as f64 / t / n * CPU_ADAM_BYTES_PER_PARAM
+        } else {
+            0.0
+        },
+        offload_micro_bytes: if offload_params {
+            2.0 * gather_whole / n + if offload_grads { grad_whole / n } else { 0.0 }
+        } else {
+            0.0
+        },
+    };
+    Ok(TrainingMemory {
+        gpu,
+        host,
+        trainable,
+        checkpoint,
+        checkpoint_with_optimizer,
+        zero_buckets: buckets,
+        traffic,
+    })
 }
 
 fn optimizer_term(s: &TrainingSetup, bytes: f64, params: u64) -> Term {
