@@ -491,6 +491,25 @@ test('long sequences and batching: tensor, sequence and Ulysses parallelism and 
   assertEq((await linkOf(page)).search, packed.link, 'the page link is the CLI link');
 });
 
+test('GPUs that train together wait on their link: the page says how long and over what, as the CLI computes it', async ({ page, base, shot }) => {
+  const args = ['estimate', '--model', 'qwen2.5-0.5b', '--mode', 'full', '--gpus', '4', '--context', '2048', '--batch', '2', '--checkpointing', 'full', '--dataset-tokens', '100000000'];
+  const pcie = cli([...args, '--device', 'rtx-4090']);
+  assertEq(pcie.speed.training_link, 'pcie_host', 'GeForce cards reach each other through system memory');
+  assert(pcie.speed.training_waiting_s[0] > 60, 'a DDP run over PCIe waits minutes');
+  await page.goto(`${base}${pcie.link}`);
+  await ready(page);
+  const answer = page.locator('#hr-answer');
+  await answer.locator('text=waiting on the PCIe bus through system memory').waitFor({ timeout: 10000 });
+  await shot('training-link-wait');
+  // Over NVLink the same exchange hides behind the backward pass: nothing to say.
+  const nvlink = cli([...args, '--device', 'h100-sxm']);
+  assert(nvlink.speed.training_waiting_s[0] < 60, 'NVLink hides it');
+  await page.goto(`${base}${nvlink.link}`);
+  await ready(page);
+  await answer.locator('text=The run takes about').waitFor({ timeout: 10000 });
+  assert(!(await answer.textContent()).includes('waiting on'), 'no waiting sentence over NVLink');
+});
+
 test('every golden link opens to the same scenario and the CLI numbers', async ({ page, base }) => {
   const lines = fs.readFileSync(path.join(root, 'tests/fixtures/golden-links.tsv'), 'utf8')
     .split('\n').filter((l) => l.trim() && !l.startsWith('#'));

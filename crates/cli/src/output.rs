@@ -974,7 +974,7 @@ struct JsonSpeed {
     /// Seconds of the run waiting on exchanges the compute does not hide: `[point, low, high]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     training_waiting_s: Option<[f64; 3]>,
-    /// The link those exchanges cross (`nvlink`, `pcie`, `pcie-host`, …).
+    /// The link those exchanges cross (`nvlink`, `pcie`, `pcie_host`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     training_link: Option<&'static str>,
     /// Whether the catalog states that link (else PCIe 4.0 ×16 without peer-to-peer stood in).

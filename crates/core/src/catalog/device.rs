@@ -52,6 +52,7 @@ pub enum LinkKind {
     /// vLLM's custom all-reduce, which needs peer access, is not used.
     PcieHost,
     /// NVIDIA NVLink (SXM boards through NVSwitch, or an NVLink bridge).
+    #[cfg_attr(feature = "serde", serde(rename = "nvlink"))]
     NvLink,
     /// AMD Infinity Fabric between Instinct accelerators (OAM boards, xGMI).
     InfinityFabric,
@@ -60,14 +61,14 @@ pub enum LinkKind {
 }
 
 impl LinkKind {
-    /// The id used by the CLI and JSON.
+    /// The id used by the CLI and JSON (as serialized).
     pub const fn id(self) -> &'static str {
         match self {
             LinkKind::None => "none",
             LinkKind::Pcie => "pcie",
-            LinkKind::PcieHost => "pcie-host",
+            LinkKind::PcieHost => "pcie_host",
             LinkKind::NvLink => "nvlink",
-            LinkKind::InfinityFabric => "infinity-fabric",
+            LinkKind::InfinityFabric => "infinity_fabric",
             LinkKind::Ethernet => "ethernet",
         }
     }
