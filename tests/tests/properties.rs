@@ -518,6 +518,42 @@ fn device_strategy() -> impl Strategy<Value = catalog::device::Device> {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A training run's waiting on its link lies in its band, and a faster link never makes the
+    /// run longer, whatever the ZeRO stage, offload and accumulation.
+    #[test]
+    fn a_faster_link_never_slows_training(
+        s in training(),
+        d in device_strategy(),
+        zero in 0u8..=3,
+        accum in 1u64..=8,
+        offload in any::<bool>(),
+        k in 1.0f64..16.0,
+    ) {
+        use headroom_core::hardware::Capability;
+        use headroom_core::speed::training_time;
+        let mut s = Scenario { zero, ..s };
+        s.train.grad_accum = accum;
+        if offload {
+            s.offload = headroom_core::training::Offload::Optimizer;
+        }
+        let Ok(e) = estimate(&s) else { return Ok(()) };
+        let cap = Capability::of(&d, Runtime::Transformers, None);
+        let Some(a) = training_time(&e, &cap, s.gpus, 8) else { return Ok(()) };
+        let (w, lo, hi) = a.waiting;
+        prop_assert!(lo <= w * (1.0 + 1e-9) && w <= hi * (1.0 + 1e-9), "{:?}", a.waiting);
+        prop_assert!(a.seconds.is_finite() && a.seconds >= w);
+        let faster = Capability {
+            link: catalog::device::Link { gbs: cap.link.gbs * k, ..cap.link },
+            ..cap
+        };
+        let b = training_time(&e, &faster, s.gpus, 8).unwrap();
+        prop_assert!(b.seconds <= a.seconds * (1.0 + 1e-9), "{} > {}", b.seconds, a.seconds);
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// More memory or more bandwidth never gives a worse verdict, nor a slower speed at the same
