@@ -72,8 +72,9 @@ def main():
         if family == "qwen2_5_omni":
             # Qwen2_5OmniConfig() names no class: the one transformers 5.24.0 maps it to (the
             # published checkpoints name Qwen2_5OmniModel, which it no longer has). Its thinker
-            # alone is the reference (what Headroom counts and vLLM serves): the talker and
-            # token2wav are left out as Qwen3-Omni's are.
+            # alone is the reference here (the language model and encoders, what vLLM serves);
+            # the talker and token2wav, counted apart as Headroom's speech output, are checked
+            # against transformers' own counts in the core's unit tests.
             d["architectures"] = ["Qwen2_5OmniForConditionalGeneration"]
             d["enable_audio_output"] = False
         if family == "dbrx":

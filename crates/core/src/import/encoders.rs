@@ -506,7 +506,7 @@ pub(crate) fn thinker(root: &Value) -> &Value {
 /// A speech-output stack the checkpoint holds beside its thinker: Qwen3-Omni's talker (an MoE
 /// text model with its code predictor) and code2wav (the codec decoder), counted (`Ok`);
 /// Qwen2.5-Omni's talker (a Qwen2-style text model) and token2wav (a DiT and a BigVGAN vocoder),
-/// named only (`Err`). transformers builds both when `enable_audio_output` is true (its default;
+/// counted likewise; `Err` names a stack whose config cannot be read. transformers builds both when `enable_audio_output` is true (its default;
 /// `enable_talker` of `Qwen3OmniMoeForConditionalGeneration` and
 /// `Qwen2_5OmniForConditionalGeneration`); vLLM serves the thinker only (both classes map to
 /// their `…ThinkerForConditionalGeneration`, whose loader skips the `talker.` and `code2wav.` or
@@ -521,15 +521,115 @@ pub(crate) fn speech_output(root: &Value) -> Option<Result<SpeechOutput, String>
     };
     let talker = root.get("talker_config").filter(|_| on)?;
     let kind = format!("{outer} talker + {vocoder}");
-    if outer != "qwen3_omni_moe" {
-        return Some(Err(kind));
-    }
     let empty = Value::Object(Vec::new());
-    let code2wav = root.get("code2wav_config").filter(|v| v.as_object().is_some()).unwrap_or(&empty);
-    Some(match (qwen3_omni_talker(talker), qwen3_omni_code2wav(code2wav)) {
+    let sub = |k: &str| root.get(k).filter(|v| v.as_object().is_some()).unwrap_or(&empty);
+    let counted = if outer == "qwen3_omni_moe" {
+        (qwen3_omni_talker(talker), qwen3_omni_code2wav(sub("code2wav_config")))
+    } else {
+        (qwen2_5_omni_talker(talker), qwen2_5_omni_token2wav(sub("token2wav_config")))
+    };
+    Some(match counted {
         (Some(talker), Some(vocoder)) => Ok(SpeechOutput { kind, talker, vocoder }),
         _ => Err(kind),
     })
+}
+
+/// `Qwen2_5OmniTalkerForConditionalGeneration` (transformers 5.24): a Qwen2 text model (codec
+/// embeddings `vocab × embedding_size`, layers with biased q/k/v, bias-free o and a gated MLP,
+/// two RMS norms, the final norm), the projection from the thinker's width (`embedding_size →
+/// hidden`, biased) and the codec head (`hidden × vocab`, bias-free).
+fn qwen2_5_omni_talker(tc: &Value) -> Option<u64> {
+    let h = sized(tc, "hidden_size", 3584)?;
+    let e = sized(tc, "embedding_size", 3584)?;
+    let i = sized(tc, "intermediate_size", 18944)?;
+    let layers = sized(tc, "num_hidden_layers", 28)?;
+    let heads = sized(tc, "num_attention_heads", 28)?;
+    let kv = sized(tc, "num_key_value_heads", 4)?;
+    let hd = sized(tc, "head_dim", 128)?;
+    let vocab = sized(tc, "vocab_size", 8448)?;
+    let attention = h * heads * hd + heads * hd + 2 * (h * kv * hd + kv * hd) + heads * hd * h;
+    let layer = attention + 3 * h * i + 2 * h;
+    let head =
+        if tc.get("tie_word_embeddings").and_then(Value::as_bool).unwrap_or(false) { 0 } else { h * vocab };
+    u64::try_from(vocab * e + layers * layer + h + e * h + h + head).ok()
+}
+
+/// `Qwen2_5OmniToken2WavModel` (transformers 5.24): the DiT (a timestep MLP from 256 sinusoids,
+/// the codec embedding `(num_embeds + 1) × emb_dim`, the input projection with its ECAPA-TDNN
+/// speaker encoder, blocks of an adaptive LayerNorm's `hidden → 6·hidden` modulation, biased
+/// attention and a two-layer MLP of `ff_mult`, the final `hidden → 2·hidden` modulation and the
+/// mel projection) and the BigVGAN vocoder (a 7-tap input convolution, one transposed
+/// convolution per upsampling rate halving the width, per stage one AMP block per resblock
+/// kernel — six convolutions and six SnakeBeta activations —, a SnakeBeta and a bias-free 7-tap
+/// output convolution).
+fn qwen2_5_omni_token2wav(c: &Value) -> Option<u64> {
+    let empty = Value::Object(Vec::new());
+    let sub = |k: &str| c.get(k).filter(|v| v.as_object().is_some()).unwrap_or(&empty);
+    let (d, v) = (sub("dit_config"), sub("bigvgan_config"));
+    let list = |cfg: &Value, k: &str, default: &[u128]| -> Option<Vec<u128>> {
+        let l: Vec<u128> = match cfg.get(k) {
+            None => default.to_vec(),
+            Some(x) => x
+                .as_array()?
+                .iter()
+                .map(|n| n.as_u64().filter(|n| *n <= 1 << 16).map(u128::from))
+                .collect::<Option<_>>()?,
+        };
+        (l.len() <= 16).then_some(l)
+    };
+    // The DiT.
+    let h = sized(d, "hidden_size", 1024)?;
+    let layers = sized(d, "num_hidden_layers", 22)?;
+    let inner = sized(d, "num_attention_heads", 16)? * sized(d, "head_dim", 64)?;
+    let ff = h * sized(d, "ff_mult", 2)?;
+    let emb = sized(d, "emb_dim", 512)?;
+    let mel = sized(d, "mel_dim", 80)?;
+    let enc_emb = sized(d, "enc_emb_dim", 192)?;
+    let enc_dim = sized(d, "enc_dim", 128)?;
+    let channels = list(d, "enc_channels", &[256, 256, 256, 256, 768])?;
+    let kernels = list(d, "enc_kernel_sizes", &[5, 3, 3, 3, 1])?;
+    let attention_channels = sized(d, "enc_attention_channels", 64)?;
+    let scale = sized(d, "enc_res2net_scale", 2)?.max(1);
+    let se = sized(d, "enc_se_channels", 64)?;
+    if channels.len() < 2 || kernels.len() != channels.len() {
+        return None;
+    }
+    let conv = |i: u128, o: u128, k: u128| i * o * k + o;
+    let mut ecapa = conv(mel, channels[0], kernels[0]);
+    for b in 1..channels.len() - 1 {
+        let (i, o, k) = (channels[b - 1], channels[b], kernels[b]);
+        let res2net = (scale - 1) * conv(o / scale, o / scale, k);
+        ecapa += conv(i, o, 1) + res2net + conv(o, o, 1) + conv(o, se, 1) + conv(se, o, 1);
+    }
+    let last = channels[channels.len() - 1];
+    ecapa += conv(last, last, kernels[kernels.len() - 1])
+        + conv(3 * last, attention_channels, 1)
+        + conv(attention_channels, last, 1)
+        + conv(2 * last, enc_dim, 1);
+    let input = conv(mel + enc_dim + enc_emb + emb, h, 1) + ecapa;
+    let time = conv(256, h, 1) + conv(h, h, 1);
+    let codec = (sized(d, "num_embeds", 8193)? + 1) * emb;
+    let block =
+        conv(h, 6 * h, 1) + 3 * conv(h, inner, 1) + conv(inner, h, 1) + conv(h, ff, 1) + conv(ff, h, 1);
+    let dit = time + codec + input + layers * block + conv(h, 2 * h, 1) + conv(h, mel, 1);
+    // BigVGAN.
+    let vmel = sized(v, "mel_dim", 80)?;
+    let initial = sized(v, "upsample_initial_channel", 1536)?;
+    let rates = list(v, "upsample_rates", &[5, 3, 2, 2, 2, 2])?;
+    let up_kernels = list(v, "upsample_kernel_sizes", &[11, 7, 4, 4, 4, 4])?;
+    let res_kernels = list(v, "resblock_kernel_sizes", &[3, 7, 11])?;
+    if up_kernels.len() != rates.len() {
+        return None;
+    }
+    let mut vocoder = conv(vmel, initial, 7);
+    for (l, k) in up_kernels.iter().enumerate() {
+        let (i, o) = (initial >> l, initial >> (l + 1));
+        vocoder += conv(i, o, *k);
+        vocoder += res_kernels.iter().map(|rk| 6 * conv(o, o, *rk) + 6 * 2 * o).sum::<u128>();
+    }
+    let out = initial >> rates.len();
+    vocoder += 2 * out + 7 * out;
+    u64::try_from(dit + vocoder).ok()
 }
 
 /// A number from `v` with its class default, widened so that products of four never overflow;
@@ -1417,6 +1517,55 @@ mod tests {
     /// of 2048·1024. code2wav: the code embedding 32,768·1024, 8 layers of 13,635,584 and a norm,
     /// two upsamplers of 10,503,168, the decoder's input convolution 11,011,584, its blocks
     /// 33,047,808, 6,496,896, 1,478,976 and 333,984, and the output 192 + 673.
+    /// Qwen2.5-Omni's talker and token2wav, at their class defaults and at other widths
+    /// (transformers 5.24.0 on the meta device: 6,599,025,664 and 449,051,264 — the DiT
+    /// 333,607,760, BigVGAN 115,443,504 —; 398,957,312 and 27,593,136 for the second). The
+    /// defaults: 28 talker layers of 233,057,792 (biased q/k/v 29,364,736, MLP 3·3584·18944, two
+    /// norms), codec embeddings and head 8448·3584 each, the final norm, the thinker projection
+    /// 3584² + 3584; the DiT's timestep MLP 1,312,768, codec embedding 8194·512, input projection
+    /// 912·1024 + 1024 with its ECAPA-TDNN of 1,729,280, 22 blocks of 14,693,376, the final
+    /// modulation 2,099,200 and mel projection 82,000; BigVGAN's input convolution 861,696, six
+    /// upsamplers 15,433,704, eighteen AMP blocks 99,147,888 and the output 48 + 168.
+    #[test]
+    fn qwen2_5_omni_speech_output() {
+        let s =
+            speech_output(&parse(r#"{"model_type": "qwen2_5_omni", "talker_config": {}}"#)).unwrap().unwrap();
+        assert_eq!(s.kind, "qwen2_5_omni talker + token2wav");
+        let layer = 29_364_736 + 3 * 3584 * 18944 + 2 * 3584;
+        assert_eq!(layer, 233_057_792);
+        assert_eq!(s.talker, 28 * layer + 2 * 8448 * 3584 + 3584 + 3584 * 3584 + 3584);
+        assert_eq!(s.talker, 6_599_025_664);
+        let dit =
+            1_312_768 + 8194 * 512 + 912 * 1024 + 1024 + 1_729_280 + 22 * 14_693_376 + 2_099_200 + 82_000;
+        assert_eq!(dit, 333_607_760);
+        assert_eq!(s.vocoder, dit + 861_696 + 15_433_704 + 99_147_888 + 48 + 168);
+        assert_eq!(s.vocoder, 449_051_264);
+        let other = parse(
+            r#"{"model_type": "qwen2_5_omni",
+                "talker_config": {"hidden_size": 896, "embedding_size": 3584, "intermediate_size": 4864,
+                    "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,
+                    "head_dim": 64, "vocab_size": 8448},
+                "token2wav_config": {
+                    "dit_config": {"hidden_size": 512, "num_hidden_layers": 4, "num_attention_heads": 8,
+                        "head_dim": 32, "ff_mult": 3, "enc_channels": [128, 128, 384],
+                        "enc_kernel_sizes": [5, 3, 1], "enc_dilations": [1, 2, 1], "enc_res2net_scale": 4},
+                    "bigvgan_config": {"upsample_initial_channel": 512, "upsample_rates": [4, 4, 2],
+                        "upsample_kernel_sizes": [8, 8, 4], "resblock_kernel_sizes": [3, 7],
+                        "resblock_dilation_sizes": [[1, 3, 5], [1, 3, 5]]}}}"#,
+        );
+        let o = speech_output(&other).unwrap().unwrap();
+        assert_eq!((o.talker, o.vocoder), (398_957_312, 27_593_136));
+        // Without audio output, nothing; a malformed list, named and not counted.
+        let off =
+            parse(r#"{"model_type": "qwen2_5_omni", "enable_audio_output": false, "talker_config": {}}"#);
+        assert!(speech_output(&off).is_none());
+        let bad = parse(
+            r#"{"model_type": "qwen2_5_omni", "talker_config": {},
+                "token2wav_config": {"bigvgan_config": {"upsample_rates": [4, 4], "upsample_kernel_sizes": [8]}}}"#,
+        );
+        assert_eq!(speech_output(&bad).unwrap(), Err("qwen2_5_omni talker + token2wav".into()));
+    }
+
     #[test]
     fn qwen3_omni_speech_output() {
         let root = parse(
@@ -1497,10 +1646,10 @@ mod tests {
         );
         assert_eq!(vision(&three_b, "qwen2", 2048).unwrap().unwrap().params(), 668_684_288);
         assert_eq!(audio(&three_b, 2048).unwrap().unwrap().params(), 637_676_544);
-        // The talker and token2wav transformers builds by default are named, not counted.
-        assert_eq!(
-            speech_output(&parse(r#"{"model_type": "qwen2_5_omni", "talker_config": {}}"#)).unwrap(),
-            Err("qwen2_5_omni talker + token2wav".into())
+        // The talker and token2wav transformers builds by default are counted
+        // (`qwen2_5_omni_speech_output`).
+        assert!(
+            speech_output(&parse(r#"{"model_type": "qwen2_5_omni", "talker_config": {}}"#)).unwrap().is_ok()
         );
         let off =
             parse(r#"{"model_type": "qwen2_5_omni", "enable_audio_output": false, "talker_config": {}}"#);

@@ -2065,7 +2065,7 @@ mod tests {
 
     /// Qwen2.5-Omni: the thinker's Qwen2 text model (its `text_config`, or its own keys), its head
     /// tied by the thinker's flag (false unless said) whatever the text config says, both encoders
-    /// counted, and the talker and token2wav named as not counted.
+    /// counted, and the talker and token2wav counted apart (`speech_output`).
     #[test]
     fn qwen2_5_omni_reads_its_thinker() {
         const QWEN2_7B: &str = r#""hidden_size": 3584, "intermediate_size": 18944, "num_hidden_layers": 28,
@@ -2083,7 +2083,9 @@ mod tests {
         assert_eq!(a.params_total().unwrap().get(), 7_615_616_512);
         let counted: Vec<u64> = a.encoders.iter().map(crate::model::Encoder::params).collect();
         assert_eq!(counted, [676_550_144, 639_647_232]);
-        assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeSpeechOutputNotCounted));
+        assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeSpeechOutputCounted));
+        let speech = a.speech_output.as_ref().unwrap();
+        assert_eq!((speech.talker, speech.vocoder), (6_599_025_664, 449_051_264));
         assert!(!m.notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted));
         // The text model's keys in the thinker itself; a thinker that ties its head.
         let m = read(&format!(
