@@ -5958,9 +5958,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 28.0,
         link: links::PCIE3_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16467 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the t4 row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nc64as-t4-v3",
@@ -5981,9 +5981,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 440.0,
         link: links::PCIE3_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the t4 row of gpus.csv"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16468 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the t4 row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nc6s-v3",
@@ -6004,9 +6004,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 112.0,
         link: links::PCIE3_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16472 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nc24s-v3",
@@ -6027,9 +6027,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 448.0,
         link: links::PCIE3_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16450 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the v100-pcie-16gb row of gpus.csv (catalog says V100 16GB; form factor not stated)"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nd40rs-v2",
@@ -6050,9 +6050,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 672.0,
         link: links::NVLINK2,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the v100-sxm-32gb row of gpus.csv"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16480 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the v100-sxm-32gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nv36ads-a10-v5",
@@ -6073,9 +6073,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 440.0,
         link: links::PCIE4_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a10 row of gpus.csv"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16507 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the a10 row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nc24ads-a100-v4",
@@ -6096,9 +6096,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 220.0,
         link: links::PCIE4_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16446 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nc48ads-a100-v4",
@@ -6119,9 +6119,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 440.0,
         link: links::PCIE4_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16466 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; a GPU price tracker (datareceipts, 2026-11-09) lists 9.554 for eastus, not confirmed by the Retail Prices API snapshot ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nc96ads-a100-v4",
@@ -6142,9 +6142,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 880.0,
         link: links::PCIE4_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16478 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; a GPU price tracker (datareceipts, 2026-11-09) lists 19.108 for eastus, not confirmed by the Retail Prices API snapshot ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the a100-pcie-80gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nd96asr-v4",
@@ -6165,9 +6165,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 900.0,
         link: links::NVLINK3,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16485 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the a100-sxm-40gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nd96amsr-a100-v4",
@@ -6188,9 +6188,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 1800.0,
         link: links::NVLINK3,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16483 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the a100-sxm-80gb row of gpus.csv"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nc40ads-h100-v5",
@@ -6211,9 +6211,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 320.0,
         link: links::PCIE5_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; costnimbus (2026) also quotes ~$6.98/h in East US"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16465 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; costnimbus (2026) also quotes ~$6.98/h in East US"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nc80adis-h100-v5",
@@ -6234,9 +6234,9 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 640.0,
         link: links::PCIE5_X16,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; See NC40ads_H100_v5"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16475 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; a GPU price tracker (datareceipts, 2026-11-09) lists 17.64 for eastus, not confirmed by the Retail Prices API snapshot ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the h100-pcie row of gpus.csv (the catalog does not say PCIe or NVL; the H100 PCIe row is the conservative match; 80 GB per GPU per https://huggingface.co/docs/microsoft-azure/azure-ai/hardware) ; See NC40ads_H100_v5"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
     },
     Device {
         id: "azure-nd96isr-h100-v5",
@@ -6257,9 +6257,55 @@ pub static DEVICES: &[Device] = &[
         host_ram_gib: 1900.0,
         link: links::NVLINK4,
         source: src!(
-            "https://github.com/skypilot-org/skypilot-catalog/blob/098741e70562f65d7af1cceb81e33b284f742604/catalogs/v6/azure/vms.csv ; price approx., SkyPilot catalog v6 commit (date not recorded, about 2024), eastus ; GPU numbers from the h100-sxm row of gpus.csv ; CATALOG ERROR: the catalog lists an accelerator count of 12; this VM has 8 H100s. Per-GPU price here is computed with 8"
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L16489 ; pay-as-you-go Linux price, eastus, from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18; the same price in every snapshot since 2024-04) ; also in the SkyPilot catalog v6 (eastus) ; GPU numbers from the h100-sxm row of gpus.csv ; CATALOG ERROR: the catalog lists an accelerator count of 12; this VM has 8 H100s. Per-GPU price here is computed with 8"
         ),
-        date: "2024 approx.",
+        date: "2026-06",
+    },
+    Device {
+        id: "azure-nd96isr-h200-v5",
+        aliases: &["standard_nd96isr_h200_v5"],
+        name: "Azure Standard_ND96isr_H200_v5 (8x H200 SXM 141GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "NVIDIA",
+        count: 8,
+        memory_mib: 144384,
+        compute_capability: 90,
+        bandwidth_gbs: 4800.0,
+        fp16_tflops: 989.5,
+        fp8_tflops: 1979.0,
+        int8_tops: 1979.0,
+        tdp_w: 700.0,
+        price_usd: 0.0,
+        usd_per_hour: 84.8,
+        host_ram_gib: 1850.0,
+        link: links::NVLINK4,
+        source: src!(
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L18154 ; pay-as-you-go Linux price, eastus2 (no eastus price), from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18) ; 96 vCPUs, 1850 GiB RAM, 8 GPUs: https://aspire.dev/reference/api/csharp/aspire.hosting.azure.kubernetes/standardndisrh200v5/fields.md ; GPU numbers from the 8x-h200 row"
+        ),
+        date: "2026-06",
+    },
+    Device {
+        id: "azure-nd96isr-mi300x-v5",
+        aliases: &["standard_nd96isr_mi300x_v5"],
+        name: "Azure Standard_ND96isr_MI300X_v5 (8x AMD Instinct MI300X 192GB)",
+        kind: DeviceKind::Cloud,
+        vendor: "AMD",
+        count: 8,
+        memory_mib: 196608,
+        compute_capability: 0,
+        bandwidth_gbs: 5300.0,
+        fp16_tflops: 1307.4,
+        fp8_tflops: 2614.9,
+        int8_tops: 2614.9,
+        tdp_w: 750.0,
+        price_usd: 0.0,
+        usd_per_hour: 48.0,
+        host_ram_gib: 1850.0,
+        link: links::XGMI_MI300,
+        source: src!(
+            "https://github.com/Azure/karpenter-provider-azure/blob/2b431da153a6a92b705c18046512c60b1631b682/pkg/providers/pricing/zz_generated.pricing.go#L18155 ; pay-as-you-go Linux price, eastus2 (no eastus price), from the Azure Retail Prices API (prices.azure.com) as Microsoft's karpenter-provider-azure snapshots it (generated 2026-06-18) ; 96 vCPUs, 1850 GiB RAM, 8 GPUs: https://github.com/MicrosoftDocs/azure-docs/blob/main/articles/virtual-machines/sizes/gpu-accelerated/nd-mi300x-v5-series.md ; GPU numbers from the 8x-mi300x row"
+        ),
+        date: "2026-06",
     },
     Device {
         id: "lambda-gpu-1x-rtx6000",
