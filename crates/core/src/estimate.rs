@@ -128,6 +128,10 @@ pub struct Estimate {
     /// transformers' `device_map="auto"` split on one GPU, when the scenario places layers
     /// (`gpu_layers`) under transformers.
     pub device_map: Option<DeviceMap>,
+    /// GPUs the routed experts are spread over whole (vLLM's `--enable-expert-parallel`: every GPU
+    /// of every replica); 0 or 1 when each expert is split by tensor parallelism instead.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub expert_gpus: u64,
 }
 
 /// How accelerate's `device_map` splits a model between one GPU and system RAM: the input
@@ -983,6 +987,11 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         state_per_sequence: state_per_sequence(r, runtime),
         llama_gpus,
         device_map,
+        expert_gpus: if runtime == Runtime::Vllm && scenario.vllm.expert_parallel {
+            expert_gpus.max(1)
+        } else {
+            1
+        },
         llama_cpp: llama_compute.map(|cb| {
             let state = state_per_sequence(r, runtime).get().saturating_mul(setup.llama.sequences);
             LlamaCppBuffers {
@@ -1353,6 +1362,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         llama_cpp: None,
         llama_gpus: Vec::new(),
         device_map: None,
+        expert_gpus: 1,
         vllm: None,
         sglang: None,
         notes,
