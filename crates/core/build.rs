@@ -1,6 +1,8 @@
 //! Copies the catalog's `config.json` files into `OUT_DIR` without the whitespace between
 //! tokens (strings and numbers are kept byte for byte), so the binary and the WASM bundle carry
-//! them smaller; the repository keeps them as published.
+//! them smaller; the repository keeps them as published. Compiles the hardware catalog,
+//! `data/devices.tsv` (one device per line), into the `DEVICES` table `src/catalog/devices.rs`
+//! includes; a malformed line stops the build naming it.
 
 use std::error::Error;
 use std::fs;
@@ -20,7 +22,99 @@ fn main() -> Result<(), Box<dyn Error>> {
             fs::write(out.join(e.file_name()), minify(&text))?;
         }
     }
+    let devices = Path::new("data/devices.tsv");
+    println!("cargo::rerun-if-changed={}", devices.display());
+    let table = devices_table(&fs::read_to_string(devices)?).map_err(|e| format!("data/devices.tsv: {e}"))?;
+    fs::write(Path::new(&std::env::var("OUT_DIR")?).join("devices.rs"), table)?;
     Ok(())
+}
+
+/// The columns of `data/devices.tsv`, in order.
+const COLUMNS: [&str; 19] = [
+    "id",
+    "aliases",
+    "name",
+    "kind",
+    "vendor",
+    "count",
+    "memory_mib",
+    "compute_capability",
+    "bandwidth_gbs",
+    "fp16_tflops",
+    "fp8_tflops",
+    "int8_tops",
+    "tdp_w",
+    "price_usd",
+    "usd_per_hour",
+    "host_ram_gib",
+    "link",
+    "date",
+    "source",
+];
+
+/// The Rust source of the `DEVICES` table from the catalog's lines.
+fn devices_table(tsv: &str) -> Result<String, String> {
+    let mut lines = tsv.lines().enumerate().filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty());
+    let header = lines.next().ok_or("no header line")?.1;
+    if header.split('\t').collect::<Vec<_>>() != COLUMNS {
+        return Err(format!("the header must name the columns {}", COLUMNS.join(", ")));
+    }
+    let mut out = String::from("/// Every catalog device.\npub static DEVICES: &[Device] = &[\n");
+    let mut ids = std::collections::HashSet::new();
+    for (n, line) in lines {
+        let at = |why: String| format!("line {}: {why}", n + 1);
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != COLUMNS.len() {
+            return Err(at(format!("{} columns, {} expected", f.len(), COLUMNS.len())));
+        }
+        if f[0].is_empty() || !ids.insert(f[0]) {
+            return Err(at(format!("the id `{}` is empty or repeated", f[0])));
+        }
+        const KINDS: [&str; 6] = ["Gpu", "Apple", "Laptop", "Cpu", "Cloud", "Apu"];
+        if !KINDS.contains(&f[3]) {
+            return Err(at(format!("kind `{}` is not one of {}", f[3], KINDS.join(" "))));
+        }
+        let int = |i: usize| -> Result<u64, String> {
+            f[i].parse::<u64>().map_err(|_| at(format!("{} `{}` is not a whole number", COLUMNS[i], f[i])))
+        };
+        let float = |i: usize| -> Result<String, String> {
+            match f[i].parse::<f64>() {
+                Ok(v) if v.is_finite() && v >= 0.0 => Ok(format!("{v:?}")),
+                _ => Err(at(format!("{} `{}` is not a number of 0 or more", COLUMNS[i], f[i]))),
+            }
+        };
+        if !f[16].chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            || f[16].is_empty()
+        {
+            return Err(at(format!("link `{}` is not a constant name", f[16])));
+        }
+        let aliases: Vec<String> =
+            f[1].split(',').filter(|a| !a.is_empty()).map(|a| format!("{a:?}")).collect();
+        let count = u32::try_from(int(5)?).map_err(|_| at("count is too large".into()))?;
+        let cc = u16::try_from(int(7)?).map_err(|_| at("compute_capability is too large".into()))?;
+        out.push_str(&format!(
+            "    Device {{ id: {:?}, aliases: &[{}], name: {:?}, kind: DeviceKind::{}, vendor: {:?}, count: {count}, memory_mib: {}, compute_capability: {cc}, bandwidth_gbs: {}, fp16_tflops: {}, fp8_tflops: {}, int8_tops: {}, tdp_w: {}, price_usd: {}, usd_per_hour: {}, host_ram_gib: {}, link: links::{}, source: src!({:?}), date: {:?} }},\n",
+            f[0],
+            aliases.join(", "),
+            f[2],
+            f[3],
+            f[4],
+            int(6)?,
+            float(8)?,
+            float(9)?,
+            float(10)?,
+            float(11)?,
+            float(12)?,
+            float(13)?,
+            float(14)?,
+            float(15)?,
+            f[16],
+            f[18],
+            f[17],
+        ));
+    }
+    out.push_str("];\n");
+    Ok(out)
 }
 
 /// `text` without the whitespace outside its strings.

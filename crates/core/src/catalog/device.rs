@@ -1,4 +1,4 @@
-//! The hardware catalog's row type. The rows themselves are in `devices.rs`, each with its
+//! The hardware catalog's row type. The rows themselves are in `data/devices.tsv`, each with its
 //! source and date.
 
 #[cfg(feature = "serde")]
