@@ -304,7 +304,6 @@ ui_text! {
     AnswerSpeed => "About {0} tokens/s per request, limited by {1}.", "Environ {0} tokens/s par requête, limité par {1}.";
     AnswerRun => "The run takes about {0}.", "L'entraînement dure environ {0}.";
     AnswerRunWaiting => "Of that, {0} ({1} to {2}) waiting on the {3}: gradient and weight exchanges between the GPUs, and offload, that the compute does not hide.", "Dont {0} ({1} à {2}) à attendre {3} : les échanges de gradients et de poids entre GPU, et le déchargement, que le calcul ne masque pas.";
-    AnswerLinkAssumed => "The device does not state how its GPUs are linked: PCIe 4.0 ×16 without peer-to-peer is assumed.", "L'appareil ne dit pas comment ses GPU sont reliés : PCIe 4.0 ×16 sans pair-à-pair est supposé.";
     LinkNvLink => "NVLink", "le NVLink";
     LinkInfinityFabric => "Infinity Fabric", "l'Infinity Fabric";
     LinkEthernet => "cards' Ethernet links", "les liens Ethernet des cartes";

@@ -1433,9 +1433,7 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
                     tr(l, T::AnswerRunWaiting),
                     &[&duration(w, l), &duration(lo, l), &duration(hi, l), name],
                 ));
-                if !stated {
-                    lines.push(tr(l, T::AnswerLinkAssumed).to_string());
-                }
+                // An assumed link is said among the device's notes (`NoteLinkAssumed`).
             }
         } else if sp.decode_tokens_per_s > 0.0 {
             lines.push(fill(

@@ -530,6 +530,14 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         speed.decode_tokens_per_s = 0.0;
         speed.aggregate_tokens_per_s = 0.0;
     }
+    // GPUs that exchange data over a link the catalog does not state (a Mac, "my machine"): said.
+    let exchanging = if training { devices > 1 } else { gpus > 1 && e.runtime.tensor_parallel() };
+    if exchanging
+        && verdict != Verdict::No
+        && crate::comm::Net::of(speed_cap, devices, scenario.gpus_per_node).assumed
+    {
+        advice.push(Msg::new(MsgId::NoteLinkAssumed, vec![Arg::Int(devices)]));
+    }
     // Different cards: what they cost and draw together (each card's own price and power).
     let mixed_device = (!cards.is_empty()).then(|| {
         let n = cards.len() as f64;

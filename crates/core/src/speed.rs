@@ -679,6 +679,25 @@ mod moe_tests {
     }
 
     #[test]
+    fn a_link_the_device_does_not_state_is_assumed_and_said() {
+        use crate::hardware::MyMachine;
+        use crate::scenario::Scenario;
+        use crate::text::MsgId;
+        let s = Scenario { runtime: Some(Runtime::Vllm), gpus: 2, ..Scenario::catalog("qwen2.5-7b") };
+        let mine =
+            MyMachine { vram_gib: 24.0, ram_gib: 64.0, unified: false, bandwidth_gbs: 0.0, tflops: 0.0 }
+                .device();
+        let said = |d: &crate::catalog::device::Device| {
+            crate::fit::fit(&s, d).unwrap().advice.iter().any(|m| m.id == MsgId::NoteLinkAssumed)
+        };
+        assert!(said(&mine));
+        assert!(!said(crate::catalog::device("rtx-4090").unwrap()));
+        // One GPU exchanges nothing: nothing to say.
+        let one = Scenario { gpus: 1, ..s.clone() };
+        assert!(!crate::fit::fit(&one, &mine).unwrap().advice.iter().any(|m| m.id == MsgId::NoteLinkAssumed));
+    }
+
+    #[test]
     fn expert_parallelism_waits_for_the_busiest_gpu() {
         use crate::scenario::Scenario;
         let run = |ep: bool, batch: u64| {

@@ -998,6 +998,10 @@ messages! {
     AdviceCardRunsOut =>
         "GPU {0} ({1}) would hold {2} of its {3}: give it a smaller share (--tensor-split) or move layers to the CPU (-ngl)",
         "le GPU {0} ({1}) porterait {2} de ses {3} : donnez-lui une plus petite part (--tensor-split) ou passez des couches au CPU (-ngl)";
+    /// The device does not state its link between GPUs.
+    NoteLinkAssumed =>
+        "the device does not state how its {0} GPUs reach each other: PCIe 4.0 ×16 without peer-to-peer is assumed for the exchanges between them",
+        "l'appareil ne dit pas comment ses {0} GPU communiquent : PCIe 4.0 ×16 sans pair-à-pair est supposé pour leurs échanges";
     /// The card with the least room among different ones.
     NoteTightestCard =>
         "of the cards, GPU {0} ({1}) has the least room left: the need and capacity shown are its own",
