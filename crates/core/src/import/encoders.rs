@@ -566,17 +566,7 @@ fn qwen2_5_omni_token2wav(c: &Value) -> Option<u64> {
     let empty = Value::Object(Vec::new());
     let sub = |k: &str| c.get(k).filter(|v| v.as_object().is_some()).unwrap_or(&empty);
     let (d, v) = (sub("dit_config"), sub("bigvgan_config"));
-    let list = |cfg: &Value, k: &str, default: &[u128]| -> Option<Vec<u128>> {
-        let l: Vec<u128> = match cfg.get(k) {
-            None => default.to_vec(),
-            Some(x) => x
-                .as_array()?
-                .iter()
-                .map(|n| n.as_u64().filter(|n| *n <= 1 << 16).map(u128::from))
-                .collect::<Option<_>>()?,
-        };
-        (l.len() <= 16).then_some(l)
-    };
+    let list = |cfg: &Value, k: &str, default: &[u128]| sized_list(cfg, k, default, 1 << 16);
     // The DiT.
     let h = sized(d, "hidden_size", 1024)?;
     let layers = sized(d, "num_hidden_layers", 22)?;
@@ -703,17 +693,7 @@ fn qwen3_omni_code2wav(c: &Value) -> Option<u64> {
     let bias = u128::from(flag(c, "attention_bias", false));
     let codes = sized(c, "codebook_size", 2048)? * sized(c, "num_quantizers", 16)?;
     let d = sized(c, "decoder_dim", 1536)?;
-    let list = |k: &str, default: &[u128]| -> Option<Vec<u128>> {
-        let l: Vec<u128> = match c.get(k) {
-            None => default.to_vec(),
-            Some(v) => v
-                .as_array()?
-                .iter()
-                .map(|x| x.as_u64().filter(|n| *n <= 1 << 10).map(u128::from))
-                .collect::<Option<_>>()?,
-        };
-        (l.len() <= 16).then_some(l)
-    };
+    let list = |k: &str, default: &[u128]| sized_list(c, k, default, 1 << 10);
     let rates = list("upsample_rates", &[8, 5, 4, 3])?;
     let ratios = list("upsampling_ratios", &[2, 2])?;
     let attention = 2 * h * heads * hd + 2 * h * kv * hd + bias * (heads * hd + 2 * kv * hd + h);
@@ -729,6 +709,20 @@ fn qwen3_omni_code2wav(c: &Value) -> Option<u64> {
     let last = d >> rates.len();
     decoder += 2 * last + 7 * last + 1;
     u64::try_from(codes * h + transformer + upsample + decoder).ok()
+}
+
+/// A list of up to 16 numbers, each at most `max`, from `v` with its class default; `None` when
+/// malformed or past what a real model has.
+fn sized_list(v: &Value, key: &str, default: &[u128], max: u64) -> Option<Vec<u128>> {
+    let l: Vec<u128> = match v.get(key) {
+        None => default.to_vec(),
+        Some(x) => x
+            .as_array()?
+            .iter()
+            .map(|n| n.as_u64().filter(|n| *n <= max).map(u128::from))
+            .collect::<Option<_>>()?,
+    };
+    (l.len() <= 16).then_some(l)
 }
 
 /// `true`/`false` config flags with their default.
