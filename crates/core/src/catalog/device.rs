@@ -102,6 +102,8 @@ pub mod links {
     pub const HOST3_X16: Link = Link { kind: LinkKind::PcieHost, gbs: 15.75 };
     /// A consumer card on PCIe 4.0 ×16 without peer-to-peer.
     pub const HOST4_X16: Link = Link { kind: LinkKind::PcieHost, gbs: 31.5 };
+    /// A consumer card on PCIe 4.0 ×4 (Radeon RX 6500 XT).
+    pub const HOST4_X4: Link = Link { kind: LinkKind::PcieHost, gbs: 7.875 };
     /// A consumer card on PCIe 4.0 ×8 (RTX 3050, 4060, 4060 Ti, RX 6600/7600, Arc B570/B580).
     pub const HOST4_X8: Link = Link { kind: LinkKind::PcieHost, gbs: 15.75 };
     /// A consumer card on PCIe 5.0 ×16 without peer-to-peer.
