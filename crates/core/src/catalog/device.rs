@@ -126,6 +126,9 @@ pub mod links {
     /// Infinity Fabric on MI300X/MI325X: seven links of 128 GB/s bidirectional, 896 GB/s peer to
     /// peer in all (AMD Instinct MI300X and MI325X data sheets).
     pub const XGMI_MI300: Link = Link { kind: LinkKind::InfinityFabric, gbs: 448.0 };
+    /// Infinity Fabric on MI350X/MI355X: seven links of 153.6 GB/s bidirectional, about 1,075
+    /// GB/s in all (AMD Instinct MI350X product page).
+    pub const XGMI_MI350: Link = Link { kind: LinkKind::InfinityFabric, gbs: 537.6 };
     /// Gaudi (HL-205): ten 100 GbE ports, seven wired to the server's other cards (Habana Gaudi
     /// white paper): 700 Gb/s.
     pub const GAUDI1_ROCE: Link = Link { kind: LinkKind::Ethernet, gbs: 87.5 };
