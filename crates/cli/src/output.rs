@@ -1145,13 +1145,17 @@ pub fn devices_table(kind: Option<DeviceKind>) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:<34} {:<7} {:>5} {:>10} {:>9} {:>8} {:>9} {:>9}",
+        "{:<34} {:<7} {:>5} {:>10} {:>9} {:>8} {:>9} {:>9}  LINK (GB/S EACH WAY)",
         "ID", "KIND", "COUNT", "MEMORY", "GB/S", "TFLOPS", "PRICE", "$/HOUR"
     );
     for d in filtered(kind) {
+        let link = match d.link.kind {
+            LinkKind::None => "-".to_string(),
+            k => format!("{} {}", k.id(), d.link.gbs),
+        };
         let _ = writeln!(
             s,
-            "{:<34} {:<7} {:>5} {:>10} {:>9.0} {:>8.1} {:>9} {:>9}",
+            "{:<34} {:<7} {:>5} {:>10} {:>9.0} {:>8.1} {:>9} {:>9}  {link}",
             d.id,
             d.kind.id(),
             d.count,

@@ -316,8 +316,14 @@ fn fit_devices_and_recommend() {
     let out = headroom(&["devices", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v.as_array().unwrap().len() >= 60);
+    let h100 = v.as_array().unwrap().iter().find(|d| d["id"] == "h100-sxm").unwrap();
+    assert_eq!((h100["link"]["kind"].as_str(), h100["link"]["gbs"].as_f64()), (Some("nvlink"), Some(450.0)));
     let out = headroom(&["devices", "--kind", "apple"]);
     assert!(String::from_utf8(out.stdout).unwrap().contains("m3-max-128gb"));
+    // The table names each card's link to the others, each way.
+    let out = String::from_utf8(headroom(&["devices", "--kind", "gpu"]).stdout).unwrap();
+    let row = out.lines().find(|l| l.starts_with("rtx-4090 ")).unwrap();
+    assert!(row.ends_with("pcie_host 31.5"), "{row}");
 
     let out = headroom(&[
         "recommend",
