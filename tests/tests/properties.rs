@@ -544,6 +544,7 @@ proptest! {
         let (w, lo, hi) = a.waiting;
         prop_assert!(lo <= w * (1.0 + 1e-9) && w <= hi * (1.0 + 1e-9), "{:?}", a.waiting);
         prop_assert!(a.seconds.is_finite() && a.seconds >= w);
+        prop_assert!(a.band.0 <= a.seconds && a.seconds <= a.band.1, "{:?} {}", a.band, a.seconds);
         let faster = Capability {
             link: catalog::device::Link { gbs: cap.link.gbs * k, ..cap.link },
             ..cap

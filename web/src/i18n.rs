@@ -302,7 +302,7 @@ ui_text! {
         "Ne tourne pas sur {0} avec {1} : demande {2}, dispose de {3}. Les questions ci-dessous disent ce qui passerait.";
     AnswerLayers => "{0} layers on the GPU.", "{0} couches sur le GPU.";
     AnswerSpeed => "About {0} tokens/s per request, limited by {1}.", "Environ {0} tokens/s par requête, limité par {1}.";
-    AnswerRun => "The run takes about {0}.", "L'entraînement dure environ {0}.";
+    AnswerRun => "The run takes about {0} ({1} to {2}).", "L'entraînement dure environ {0} ({1} à {2}).";
     AnswerRunWaiting => "Of that, {0} ({1} to {2}) waiting on the {3}: gradient and weight exchanges between the GPUs, and offload, that the compute does not hide.", "Dont {0} ({1} à {2}) à attendre {3} : les échanges de gradients et de poids entre GPU, et le déchargement, que le calcul ne masque pas.";
     LinkNvLink => "NVLink", "le NVLink";
     LinkInfinityFabric => "Infinity Fabric", "l'Infinity Fabric";

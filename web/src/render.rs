@@ -1412,7 +1412,8 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
     if let Some(sp) = f.speed.as_ref().filter(|_| f.verdict != Verdict::No) {
         if e.training.is_some() {
             if let Some(t) = sp.training_s {
-                lines.push(fill(tr(l, T::AnswerRun), &[&duration(t, l)]));
+                let (lo, hi) = sp.training_band_s.unwrap_or((t, t));
+                lines.push(fill(tr(l, T::AnswerRun), &[&duration(t, l), &duration(lo, l), &duration(hi, l)]));
             }
             // Only a share worth reading: a minute or 2% of the run.
             if let (Some((w, lo, hi)), Some((link, stated))) = (sp.training_waiting_s, sp.training_link)

@@ -726,10 +726,13 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         }
         if let Some(sp) = &f.speed {
             if let Some(t) = sp.training_s {
+                let (lo, hi) = sp.training_band_s.unwrap_or((t, t));
                 let _ = write!(
                     s,
-                    "Training {} at {:.0}% MFU",
+                    "Training {} ({} to {}) at {:.0}% MFU",
                     run_duration(t),
+                    run_duration(lo),
+                    run_duration(hi),
                     sp.training_mfu.unwrap_or(0.0) * 100.0
                 );
                 if let (Some((w, lo, hi)), Some((link, stated))) = (sp.training_waiting_s, sp.training_link) {
@@ -980,6 +983,9 @@ struct JsonSpeed {
     /// Whether the catalog states that link (else PCIe 4.0 ×16 without peer-to-peer stood in).
     #[serde(skip_serializing_if = "Option::is_none")]
     training_link_stated: Option<bool>,
+    /// The run's band in seconds: `[low, high]` (the utilisation's band and the waiting's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    training_band_s: Option<[f64; 2]>,
 }
 
 fn json_speed(s: &Speed) -> JsonSpeed {
@@ -995,6 +1001,7 @@ fn json_speed(s: &Speed) -> JsonSpeed {
         training_waiting_s: s.training_waiting_s.map(|(a, b, c)| [a, b, c]),
         training_link: s.training_link.map(|(k, _)| k.id()),
         training_link_stated: s.training_link.map(|(_, stated)| stated),
+        training_band_s: s.training_band_s.map(|(a, b)| [a, b]),
         training_mfu: s.training_mfu,
     }
 }

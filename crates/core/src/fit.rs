@@ -510,6 +510,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         if let Some(t) = speed::training_time(&e, speed_cap, devices, scenario.gpus_per_node) {
             sp.training_s = Some(t.seconds);
             sp.training_mfu = Some(t.mfu);
+            sp.training_band_s = Some(t.band);
             if let Some(net) = t.net {
                 sp.training_waiting_s = Some(t.waiting);
                 sp.training_link = Some((net.kind, !net.assumed));
@@ -1147,6 +1148,7 @@ impl Speed {
             training_mfu: None,
             training_waiting_s: None,
             training_link: None,
+            training_band_s: None,
         }
     }
 }
