@@ -308,7 +308,11 @@ pub fn inference_speed(
         if tp { layers * 2.0 * net.all_reduce(gpus, hidden_bytes * sequences) } else { 0.0 }
     };
     let moe_layers = arch.map_or(0, |a| a.moe_layers()) as f64;
-    let t_latency = layers * layer_latency + sync_at(1.0) + moe_layers * moe_layer;
+    // vLLM's pipeline stages hand each step's hidden states to the next stage: one send over the
+    // link per boundary (its latency; the bytes are one hidden vector per sequence).
+    let stages = e.vllm.as_ref().map_or(1, |v| v.stages.len().max(1)) as f64;
+    let handoff = if stages > 1.0 { (stages - 1.0) * net.latency_s } else { 0.0 };
+    let t_latency = layers * layer_latency + sync_at(1.0) + moe_layers * moe_layer + handoff;
     // Expert parallelism: whole experts live on one GPU each, and a step waits for the GPU that
     // holds the most of the experts its tokens picked.
     let ep_wait = |sequences: u64| -> f64 {
@@ -720,6 +724,31 @@ mod moe_tests {
         // One GPU exchanges nothing: nothing to say.
         let one = Scenario { gpus: 1, ..s.clone() };
         assert!(!crate::fit::fit(&one, &mine).unwrap().advice.iter().any(|m| m.id == MsgId::NoteLinkAssumed));
+    }
+
+    #[test]
+    fn pipeline_stages_hand_each_token_over_the_link() {
+        use crate::hardware::DeviceChoice;
+        use crate::scenario::Scenario;
+        let mut s = Scenario {
+            runtime: Some(Runtime::Vllm),
+            gpus: 2,
+            device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+            ..Scenario::catalog("llama-3.1-70b")
+        };
+        s.vllm.pipeline_parallel = Some(4);
+        let r = crate::estimate::resolve(&s.model).unwrap();
+        let e = crate::estimate::estimate_resolved(&s, &r).unwrap();
+        assert_eq!(e.vllm.as_ref().unwrap().stages.len(), 4);
+        let cap = Capability::of(crate::catalog::device("h100-sxm").unwrap(), Runtime::Vllm, None);
+        let a = r.architecture.as_deref();
+        let with = inference_speed(&e, &cap, a, 4096, 1, 2);
+        let mut one = e.clone();
+        one.vllm.as_mut().unwrap().stages.clear();
+        let without = inference_speed(&one, &cap, a, 4096, 1, 2);
+        let added = 1.0 / with.decode_tokens_per_s - 1.0 / without.decode_tokens_per_s;
+        // Three boundaries, NVLink's latency each.
+        assert!((added - 3.0 * crate::comm::latency(LinkKind::NvLink)).abs() < 1e-9, "{added}");
     }
 
     #[test]
