@@ -84,11 +84,7 @@ impl Net {
 
     /// Seconds to all-reduce `bytes` across `n` GPUs.
     pub fn all_reduce(&self, n: u64, bytes: f64) -> f64 {
-        if n <= 1 {
-            return 0.0;
-        }
-        let n = n as f64;
-        self.latency_s + 2.0 * (n - 1.0) / n * bytes / self.bytes_per_s
+        if n <= 1 { 0.0 } else { self.latency_s + self.all_reduce_bytes(n, bytes) }
     }
 
     /// Seconds to all-gather (or reduce-scatter) a whole of `bytes` across `n` GPUs.
