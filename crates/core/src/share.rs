@@ -367,12 +367,18 @@ pub fn encode(s: &Scenario) -> String {
     if s.kv != d.kv {
         q.push("kv", s.kv.id());
     }
-    q.push_changed("ctx", s.context, d.context);
-    q.push_changed("batch", s.batch, d.batch);
+    if s.context != d.context {
+        q.push("ctx", &format!("{}", s.context));
+    }
+    if s.batch != d.batch {
+        q.push("batch", &format!("{}", s.batch));
+    }
     if let Some(r) = s.runtime {
         q.push("runtime", r.id());
     }
-    q.push_changed("gpus", s.gpus, d.gpus);
+    if s.gpus != d.gpus {
+        q.push("gpus", &format!("{}", s.gpus));
+    }
     if !s.flash_attention {
         q.push("fa", "0");
     }
@@ -382,8 +388,12 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(n) = s.gpu_layers {
         q.push("ngl", &format!("{n}"));
     }
-    q.push_changed("ub", s.llama.ubatch, d.llama.ubatch);
-    q.push_changed("nb", s.llama.batch, d.llama.batch);
+    if s.llama.ubatch != d.llama.ubatch {
+        q.push("ub", &format!("{}", s.llama.ubatch));
+    }
+    if s.llama.batch != d.llama.batch {
+        q.push("nb", &format!("{}", s.llama.batch));
+    }
     if let Some(v) = s.llama.v_type {
         q.push("kvv", v.id());
     }
@@ -401,7 +411,9 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(dm) = &s.llama.draft {
         q.push("draft", dm);
     }
-    q.push_changed("draftmax", s.llama.draft_max, d.llama.draft_max);
+    if s.llama.draft_max != d.llama.draft_max {
+        q.push("draftmax", &format!("{}", s.llama.draft_max));
+    }
     if !s.llama.with_gpus.is_empty() {
         q.push("with", &s.llama.with_gpus.join(","));
     }
@@ -492,7 +504,9 @@ pub fn encode(s: &Scenario) -> String {
     if s.precision != d.precision {
         q.push("prec", s.precision.id());
     }
-    q.push_changed("rank", s.lora_rank, d.lora_rank);
+    if s.lora_rank != d.lora_rank {
+        q.push("rank", &format!("{}", s.lora_rank));
+    }
     if s.lora_targets != d.lora_targets {
         q.push("targets", &s.lora_targets.id());
     }
@@ -524,25 +538,45 @@ pub fn encode(s: &Scenario) -> String {
     if t.adapters_fp32 != dt.adapters_fp32 {
         q.push("adt", if t.adapters_fp32 { "fp32" } else { "bf16" });
     }
-    q.push_changed("accum", t.grad_accum, dt.grad_accum);
-    q.push_changed("cp", t.cp, dt.cp);
-    q.push_changed("uly", t.ulysses, dt.ulysses);
+    if t.grad_accum != dt.grad_accum {
+        q.push("accum", &format!("{}", t.grad_accum));
+    }
+    if t.cp != dt.cp {
+        q.push("cp", &format!("{}", t.cp));
+    }
+    if t.ulysses != dt.ulysses {
+        q.push("uly", &format!("{}", t.ulysses));
+    }
     if t.batching != dt.batching {
         q.push("bat", t.batching.id());
     }
-    q.push_changed("msamp", t.mean_sample, dt.mean_sample);
-    q.push_changed("rbs", t.reduce_bucket, dt.reduce_bucket);
+    if t.mean_sample != dt.mean_sample {
+        q.push("msamp", &format!("{}", t.mean_sample));
+    }
+    if t.reduce_bucket != dt.reduce_bucket {
+        q.push("rbs", &format!("{}", t.reduce_bucket));
+    }
     if let Some(on) = t.overlap_comm {
         q.push("ovl", if on { "1" } else { "0" });
     }
-    q.push_changed("zero", s.zero, d.zero);
+    if s.zero != d.zero {
+        q.push("zero", &format!("{}", s.zero));
+    }
     if s.offload != d.offload {
         q.push("offload", s.offload.id());
     }
-    q.push_changed("tp", s.tp, d.tp);
-    q.push_changed("tokens", s.dataset_tokens, d.dataset_tokens);
-    q.push_changed("epochs", s.epochs, d.epochs);
-    q.push_changed("node", s.gpus_per_node, d.gpus_per_node);
+    if s.tp != d.tp {
+        q.push("tp", &format!("{}", s.tp));
+    }
+    if s.dataset_tokens != d.dataset_tokens {
+        q.push("tokens", &format!("{}", s.dataset_tokens));
+    }
+    if s.epochs != d.epochs {
+        q.push("epochs", &format!("{}", s.epochs));
+    }
+    if s.gpus_per_node != d.gpus_per_node {
+        q.push("node", &format!("{}", s.gpus_per_node));
+    }
     match &s.device {
         None => {}
         Some(DeviceChoice::Catalog(id)) => q.push("device", id),
@@ -1057,13 +1091,6 @@ struct QueryWriter {
 impl QueryWriter {
     fn new() -> Self {
         QueryWriter { out: String::from("?") }
-    }
-
-    /// `key=value` when the value differs from the default it would decode to.
-    fn push_changed<T: PartialEq + core::fmt::Display>(&mut self, key: &str, value: T, default: T) {
-        if value != default {
-            self.push(key, &alloc::format!("{value}"));
-        }
     }
 
     fn push(&mut self, key: &str, value: &str) {
