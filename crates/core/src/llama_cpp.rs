@@ -41,6 +41,8 @@ pub const LATE_OUTPUT_FAMILIES: &[&str] = &[
     "kimi_k2",
     "glm4_moe",
     "glm4moe",
+    // GLM-4.7-Flash converts to llama.cpp's `deepseek2` architecture.
+    "glm4_moe_lite",
     "qwen3_next",
     "qwen3next",
     "qwen3_5",
@@ -174,6 +176,7 @@ pub const GRAPH_CHECKED_FAMILIES: &[&str] = &[
     "deepseek2",
     "deepseek_v3",
     "deepseek_v32",
+    "glm4_moe_lite",
     "kimi_k2",
     "nemotron_h",
     "qwen35",

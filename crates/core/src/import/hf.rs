@@ -362,6 +362,9 @@ const KNOWN: &[&str] = &[
     "glm",
     "glm4",
     "glm4_moe",
+    "glm4_moe_lite",
+    "apertus",
+    "arcee",
     "olmoe",
     "minimax_m2",
     "llama4_text",
@@ -584,6 +587,9 @@ fn defaults(family: &str) -> Option<Defaults> {
         "phi3" => (32064, 3072, 8192, 32, 32, 0, 0, false),
         "deepseek_v2" => (102400, 4096, 11008, 30, 32, 32, 0, false),
         "deepseek_v3" | "deepseek_v32" => (129280, 7168, 18432, 61, 128, 128, 0, false),
+        "glm4_moe_lite" => (154880, 2048, 10240, 47, 20, 20, 0, false),
+        "apertus" => (131072, 4096, 14336, 32, 32, 0, 0, false),
+        "arcee" => (32000, 2560, 18432, 32, 32, 0, 0, false),
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         _ => return None,
     })
@@ -894,6 +900,9 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
             let b = cfg.flag("bias").unwrap_or(true);
             (t.qkv_bias, t.o_bias, t.fused_qkv) = (b, b, true);
         }
+        // Apertus and Arcee (AFM): an MLP of `up_proj` and `down_proj` alone, whatever the
+        // activation (xIELU, squared ReLU).
+        "apertus" | "arcee" => t.gated_mlp = false,
         _ => {}
     }
     if matches!(family, "glm" | "glm4") {
@@ -901,7 +910,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     }
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
-        | "exaone4" | "lfm2" | "gemma3n_text" => QkNorm::PerHead,
+        | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
@@ -986,6 +995,7 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "qwen2_moe") => 60,
         (None, "qwen3_moe") => 128,
         (None, "deepseek_v3" | "deepseek_v32") => 256,
+        (None, "glm4_moe_lite") => 64,
         _ => 0,
     };
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
@@ -998,9 +1008,17 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         return Ok(types.iter().map(|t| *t == "sparse").collect());
     }
     Ok(match family {
-        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "kimi_k2" => {
-            let first =
-                cfg.count_or("first_k_dense_replace", if family.starts_with("deepseek_v3") { 3 } else { 0 })?;
+        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "glm4_moe_lite" | "kimi_k2" => {
+            // GLM-4.7-Flash's class makes layer 0 dense (`mlp_layer_types`' default); vLLM reads
+            // `first_k_dense_replace`, which its config sets to 1.
+            let first = cfg.count_or(
+                "first_k_dense_replace",
+                match family {
+                    "deepseek_v3" | "deepseek_v32" => 3,
+                    "glm4_moe_lite" => 1,
+                    _ => 0,
+                },
+            )?;
             let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
             (0..layers).map(|i| i >= first && i % freq == 0).collect()
         }
@@ -1041,12 +1059,13 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             "gpt_oss" => 128,
             "qwen2_moe" => 60,
             "qwen3_moe" => 128,
+            "glm4_moe_lite" => 64,
             _ => 256,
         });
     let k_default = match family {
         "mixtral" | "jamba" => 2,
         "hunyuan_v1_moe" => 1,
-        "qwen2_moe" | "gpt_oss" => 4,
+        "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" => 4,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" => 8,
         _ => 0,
     };
@@ -1071,6 +1090,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "qwen3_moe" => cfg.count_or("moe_intermediate_size", 768)?,
         "deepseek_v2" => cfg.count_or("moe_intermediate_size", 1407)?,
         "deepseek_v3" | "deepseek_v32" => cfg.count_or("moe_intermediate_size", 2048)?,
+        "glm4_moe_lite" => cfg.count_or("moe_intermediate_size", 1536)?,
         _ => cfg.count("moe_intermediate_size")?.unwrap_or(inter),
     };
     let n_shared = cfg.count_any(&[
@@ -1081,8 +1101,13 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     ])?;
     let shared_intermediate = match family {
         "qwen2_moe" => cfg.count_or("shared_expert_intermediate_size", 5632)?,
-        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "ernie4_5_moe" | "kimi_linear" => {
-            let n = n_shared.unwrap_or(if family.starts_with("deepseek_v3") { 1 } else { 0 });
+        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "glm4_moe_lite" | "ernie4_5_moe"
+        | "kimi_linear" => {
+            let n = n_shared.unwrap_or(if family.starts_with("deepseek_v3") || family == "glm4_moe_lite" {
+                1
+            } else {
+                0
+            });
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
         "nemotron_h" => cfg.count_or("moe_shared_expert_intermediate_size", 0)?,
@@ -1104,6 +1129,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             "deepseek_v3"
                 | "deepseek_v32"
                 | "glm4_moe"
+                | "glm4_moe_lite"
                 | "nemotron_h"
                 | "minimax_m2"
                 | "ernie4_5_moe"
@@ -1115,6 +1141,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
 }
 
 fn mla(cfg: &Cfg<'_>, family: &str, heads: u64) -> Result<Mla> {
+    let lite = family == "glm4_moe_lite";
     let q_lora_rank = match cfg.raw("q_lora_rank") {
         // Absent means the class default (1536) for DeepSeek V2/V3; an explicit null means none.
         None if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32")
@@ -1122,6 +1149,7 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64) -> Result<Mla> {
         {
             Some(1536)
         }
+        None if family == "glm4_moe_lite" && !cfg.present("q_lora_rank") => Some(768),
         None => None,
         Some(_) => cfg.count("q_lora_rank")?,
     };
@@ -1138,9 +1166,10 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64) -> Result<Mla> {
         num_heads: heads,
         q_lora_rank,
         kv_lora_rank: cfg.count_or("kv_lora_rank", 512)?,
-        qk_nope_head_dim: cfg.count_or("qk_nope_head_dim", 128)?,
+        // GLM-4.7-Flash's class defaults: 192 + 64 wide keys, 256 wide values.
+        qk_nope_head_dim: cfg.count_or("qk_nope_head_dim", if lite { 192 } else { 128 })?,
         qk_rope_head_dim: cfg.count_or("qk_rope_head_dim", 64)?,
-        v_head_dim: cfg.count_or("v_head_dim", 128)?,
+        v_head_dim: cfg.count_or("v_head_dim", if lite { 256 } else { 128 })?,
         indexer,
     })
 }
@@ -1401,6 +1430,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         }
         if family == "gemma3n_text" {
             gemma3n_layer_extras(cfg, &c, &mut group)?;
+        }
+        if family == "apertus" && cfg.str("hidden_act").unwrap_or("xielu") == "xielu" {
+            // Each MLP's xIELU activation stores `alpha_p`, `alpha_n`, `beta` and `eps`.
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 4 });
         }
         stack.push(group);
     }
