@@ -41,6 +41,11 @@ FAMILIES = [
     # talker and code2wav (qwen3_omni_moe), Qwen2.5-Omni's thinker, talker and token2wav
     # (qwen2_5_omni): their published config.json was not found here.
     "glm4v", "glm4v_moe", "qwen3_omni_moe", "qwen2_5_omni",
+    # 2026 MoE families served by vLLM (Step-3.5-Flash, MiMo-V2-Flash, Arcee Trinity, LFM2-MoE,
+    # MiniMax-M1/Text-01).
+    "step3p5", "mimo_v2_flash", "afmoe", "lfm2_moe", "minimax",
+    # GLM-5's DeepSeek-sparse-attention MoE.
+    "glm_moe_dsa",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 
@@ -77,6 +82,11 @@ def main():
             # against transformers' own counts in the core's unit tests.
             d["architectures"] = ["Qwen2_5OmniForConditionalGeneration"]
             d["enable_audio_output"] = False
+        if family == "lfm2_moe":
+            # Lfm2MoeConfig() leaves layer_types None, and its model cannot build without them:
+            # nine attention layers among the 32, in LFM2's manner, stand in.
+            full = (2, 6, 10, 14, 18, 21, 24, 27, 30)
+            d["layer_types"] = ["full_attention" if i in full else "conv" for i in range(d["num_hidden_layers"])]
         if family == "dbrx":
             # transformers 5.24.0's DBRX reads attn_config.rope_theta, absent from its default.
             d["attn_config"]["rope_theta"] = 10000.0

@@ -286,3 +286,45 @@ fn a_rule_that_names_no_module_is_said() {
         assert!(!model(case).notices.iter().any(|n| n.id == MsgId::NoticeQuantUnmatched), "{case}");
     }
 }
+
+/// NVIDIA's Qwen3.6-27B NVFP4 (ModelOpt MIXED_PRECISION, its published config): every module
+/// its `quantized_layers` names is found and priced in its own format — the 193 weight-only NVFP4
+/// tensors (the MLPs and the head) and the 208 FP8 ones, the Gated DeltaNet's `in_proj_qkv` and
+/// `in_proj_z` included (Qwen3.5 stores them apart from `in_proj_b`/`in_proj_a`).
+#[test]
+fn a_modelopt_mixed_checkpoint_prices_every_listed_module_in_its_format() {
+    let text = read_fixture("configs/quantized/qwen3.6-27b-nvfp4.json");
+    let m = hf::parse_config(text.as_bytes()).unwrap();
+    let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let listed = raw["quantization_config"]["quantized_layers"].as_object().unwrap();
+    let want = |algo: &str| listed.values().filter(|l| l["quant_algo"] == algo).count();
+    let p = tensors::weight_bytes(&m.architecture, m.format.unwrap()).unwrap();
+    let got = |f: WeightFormat| p.formats.iter().filter(|g| **g == f).count();
+    assert_eq!(got(WeightFormat::Nvfp4A16), want("W4A16_NVFP4"));
+    let fp8 = WeightFormat::Fp8Scaled {
+        grain: headroom_core::precision::Grain::Tensor,
+        scale_bytes: 4,
+        input_bytes: 4,
+    };
+    assert_eq!(got(fp8), want("FP8"));
+    assert!(
+        !m.notices.iter().any(|n| n.id == MsgId::NoticeQuantInvalid || n.id == MsgId::NoticeQuantUnmatched)
+    );
+}
+
+/// A rule that finds some modules but lists others Headroom does not have (a misspelt or
+/// unknown name) is said, and the weights' band opens downwards only: those modules are priced in
+/// the base format, above what the checkpoint stores.
+#[test]
+fn a_rule_with_entries_that_name_nothing_is_said_and_lowers_the_band() {
+    let m = with_quant("ct-w4a16", |q| {
+        q["config_groups"]["group_0"]["targets"] =
+            serde_json::json!(["Linear", "model.layers.0.mlp.dwn_proj"])
+    });
+    assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeQuantEntriesUnmatched), "{:?}", m.notices);
+    let s =
+        Scenario { model: ModelSource::Custom(Box::new(m.into_custom("x".into()))), ..Scenario::default() };
+    let e = estimate(&s).unwrap();
+    let w = e.memory.term(TermKind::Weights).unwrap();
+    assert!(w.low < w.bytes && w.high == w.bytes, "{w:?}");
+}

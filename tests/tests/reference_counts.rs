@@ -37,6 +37,10 @@ const EXPECTED_REFUSALS: &[(&str, &str)] = &[
     ("longcat_flash.json", "unknown MoE family with zero experts: refused naming its keys"),
     ("zamba2.json", "Zamba2's shared blocks are not read from a config: refused naming its keys"),
     (
+        "minimax.json",
+        "MiniMax-Text-01/M1's lightning attention (and its decay tables) is not modelled: refused naming its keys",
+    ),
+    (
         "llama-3.2-90b-vision-instruct.json",
         "Llama 3.2 Vision's text model interleaves cross-attention layers: refused naming cross_attention_layers",
     ),
@@ -187,6 +191,17 @@ fn vllm_caches(c: &Value) -> (u64, u64) {
             kv = layers.unwrap() * ((u("kv_lora_rank") + u("qk_rope_head_dim")) * b + ix + ix / 128 * 4);
         }
         "deepseek_v3" | "kimi_k2" => kv = layers.unwrap() * (u("kv_lora_rank") + u("qk_rope_head_dim")) * b,
+        "glm_moe_dsa" => {
+            // GLM-5: DeepSeek V3.2's latent and FP8 indexer key, the key only on the layers that
+            // run their own indexer (GLM-5.2's `indexer_types` "full"; every layer without it).
+            let ix = u("index_head_dim");
+            let indexers = match c.get("indexer_types").and_then(Value::as_array) {
+                Some(t) => t.iter().filter(|x| *x == "full").count() as u64,
+                None => layers.unwrap(),
+            };
+            kv = layers.unwrap() * (u("kv_lora_rank") + u("qk_rope_head_dim")) * b
+                + indexers * (ix + ix / 128 * 4);
+        }
         "gemma4_text" => {
             for t in c["layer_types"].as_array().unwrap() {
                 if t == "full_attention" {
@@ -221,6 +236,8 @@ fn kv_and_state_equal_vllms_formulas_on_hybrid_and_latent_models() {
         "nemotron-3-nano-30b-a3b",
         "nemotron-h-56b-base-8k",
         "deepseek-v3.2",
+        "glm-5",
+        "glm-5.2",
         "kimi-k2-instruct",
         "gemma-4-26b-a4b",
         "smollm3-3b",

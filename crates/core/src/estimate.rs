@@ -1746,12 +1746,17 @@ fn widen_for_confidence(terms: &mut [Term], confidence: Confidence) {
 
 /// Widens the weights when the checkpoint's quantization was not fully read: a config Headroom
 /// could not read prices everything in one guessed format (the truth may be anywhere from 4-bit
-/// to 16-bit: ×0.3 … ×1.15); an approximated layout (HQQ, Quark) ±6 %.
+/// to 16-bit: ×0.3 … ×1.15); entries of a rule that name no module ×0.7 … ×1; an approximated
+/// layout (HQQ, Quark) ±6 %.
 fn widen_for_quant(terms: &mut [Term], notices: &[Msg]) {
     let (lo, hi) = if notices.iter().any(|n| {
         matches!(n.id, MsgId::NoticeQuantInvalid | MsgId::NoticeUnknownQuant | MsgId::NoticeQuantUnmatched)
     }) {
         (0.3, 1.15)
+    } else if notices.iter().any(|n| n.id == MsgId::NoticeQuantEntriesUnmatched) {
+        // Modules a rule lists but Headroom did not find are priced in the base format: the
+        // truth can only be lower.
+        (0.7, 1.0)
     } else if notices.iter().any(|n| n.id == MsgId::NoticeQuantApprox) {
         (0.94, 1.06)
     } else {
@@ -1779,6 +1784,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                     | MsgId::NoticeUnknownQuant
                     | MsgId::NoticeQuantInvalid
                     | MsgId::NoticeQuantUnmatched
+                    | MsgId::NoticeQuantEntriesUnmatched
                     | MsgId::NoticeQuantApprox
                     | MsgId::NoticeSlidingAllLayers
             )

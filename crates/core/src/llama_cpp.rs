@@ -43,6 +43,7 @@ pub const LATE_OUTPUT_FAMILIES: &[&str] = &[
     "glm4moe",
     // GLM-4.7-Flash converts to llama.cpp's `deepseek2` architecture.
     "glm4_moe_lite",
+    "glm_moe_dsa",
     "qwen3_next",
     "qwen3next",
     "qwen3_5",

@@ -289,6 +289,44 @@ pub fn rules_hit(a: &Architecture, plan: &QuantPlan) -> Result<Vec<bool>> {
     Ok(hit)
 }
 
+/// For each of the plan's rules, the first of its targets that names no module of the model
+/// (as Headroom names them), with how many of its targets do so; `None` when every target finds
+/// one. A per-module list (ModelOpt's `quantized_layers`, compressed-tensors' explicit targets)
+/// with an entry that finds nothing leaves that module in the wrong format.
+///
+/// # Errors
+/// As [`price`].
+pub fn targets_missed(a: &Architecture, plan: &QuantPlan) -> Result<Vec<Option<(usize, usize)>>> {
+    let tensors = a.inventory()?;
+    let rules = compiled_rules(plan);
+    let style = prefix_of(plan);
+    let mut hit: Vec<Vec<bool>> = rules.iter().map(|(t, _)| alloc::vec![false; t.len()]).collect();
+    for (t, nth) in tensors.iter().zip(numbered(&tensors)) {
+        if t.role.is_vector() || t.role.fixed_width().is_some() {
+            continue;
+        }
+        let experts: &[Option<u64>] =
+            if t.experts > 1 && t.role.is_expert() { &[Some(0), Some(t.experts - 1)] } else { &[None] };
+        for e in experts {
+            let module = module_of(a, t, nth, *e, style);
+            for ((targets, format), seen) in rules.iter().zip(hit.iter_mut()) {
+                for (c, s) in targets.iter().zip(seen.iter_mut()) {
+                    if !*s && c.hits(a, t, &module, *format)? {
+                        *s = true;
+                    }
+                }
+            }
+        }
+    }
+    Ok(hit
+        .iter()
+        .map(|seen| {
+            let missed = seen.iter().filter(|s| !**s).count();
+            seen.iter().position(|s| !*s).map(|first| (first, missed))
+        })
+        .collect())
+}
+
 /// One tensor priced by the plan (the multi-token-prediction modules).
 ///
 /// # Errors
@@ -469,19 +507,19 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         // quantized only when a rule names them.
         Role::Router if family == "gpt_oss" => ("mlp.router".into(), "Router"),
         Role::Router => (format!("{moe}.gate"), "Router"),
-        Role::MixIn => (
-            format!(
-                "{mixer}.{}",
-                if mixer == "linear_attn" && nth == 1 {
-                    "in_proj_ba"
-                } else if mixer == "linear_attn" {
-                    "in_proj_qkvz"
-                } else {
-                    "in_proj"
-                }
-            ),
-            "Linear",
-        ),
+        Role::MixIn => {
+            let split = matches!(mixer_of_layer, Some(Mixer::GatedDeltaNet(g)) if g.split_in_proj);
+            let name = match (mixer, split, nth) {
+                ("linear_attn", true, 0) => "in_proj_qkv",
+                ("linear_attn", true, 1) => "in_proj_z",
+                ("linear_attn", true, 2) => "in_proj_b",
+                ("linear_attn", true, _) => "in_proj_a",
+                ("linear_attn", false, 1) => "in_proj_ba",
+                ("linear_attn", false, _) => "in_proj_qkvz",
+                _ => "in_proj",
+            };
+            (format!("{mixer}.{name}"), "Linear")
+        }
         Role::MixOut => (format!("{mixer}.out_proj"), "Linear"),
         Role::MixProj => (format!("{mixer}.x_proj"), "Linear"),
         Role::MtpProj => ("eh_proj".into(), "Linear"),

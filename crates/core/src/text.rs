@@ -1102,6 +1102,10 @@ messages! {
     NoticeUnknownQuant =>
         "quantization_config `{0}` is not understood; sizes use torch_dtype instead",
         "quantization_config `{0}` n'est pas compris ; les tailles utilisent torch_dtype à la place";
+    /// Some entries of a quantization rule match nothing.
+    NoticeQuantEntriesUnmatched =>
+        "{0} (`{1}`, and {2} entries in all) names no module of this model as Headroom names them: what they put in {3} may be priced in the checkpoint's base format instead, with a wider band",
+        "{0} (`{1}`, et {2} entrées en tout) ne désigne aucun module de ce modèle tel que Headroom les nomme : ce qu'elles mettent en {3} est peut-être compté dans le format de base du point de contrôle, avec une marge plus large";
     /// A quantization rule that decides no tensor.
     NoticeQuantUnmatched =>
         "{0} (`{1}`) names none of this model's modules as Headroom names them: what it puts in {2} may be priced in the checkpoint's base format instead, with a wider band",

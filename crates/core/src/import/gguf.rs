@@ -621,6 +621,7 @@ impl Gguf {
                     key_head_dim: self.u(&k("ssm.state_size")).unwrap_or(128),
                     value_head_dim: self.u(&k("ssm.inner_size")).unwrap_or(value_heads * 128) / value_heads,
                     conv_kernel: self.u(&k("ssm.conv_kernel")).unwrap_or(4),
+                    split_in_proj: false,
                 }));
             } else if let Some(kv_lora) = self.u(&k("attention.kv_lora_rank")) {
                 let rope = self.u(&k("rope.dimension_count")).unwrap_or(64);

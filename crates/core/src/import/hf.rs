@@ -278,6 +278,26 @@ impl Cfg<'_> {
             .map(Some)
     }
 
+    /// A per-layer list of 0/1 flags (MiMo-V2's `hybrid_layer_pattern`, `moe_layer_freq`), checked
+    /// against the layer count.
+    fn layer_flags(&self, key: &str, layers: u64) -> Result<Option<Vec<bool>>> {
+        let Some(list) = self.indices(key)? else { return Ok(None) };
+        if list.len() as u64 != layers {
+            return Err(Error::parse(
+                FORMAT,
+                format!("`{key}` lists {} layers but the model has {layers}", list.len()),
+            ));
+        }
+        list.iter()
+            .map(|x| match x {
+                0 => Ok(false),
+                1 => Ok(true),
+                _ => Err(Error::parse(FORMAT, format!("`{key}` must list 0 or 1 per layer"))),
+            })
+            .collect::<Result<Vec<bool>>>()
+            .map(Some)
+    }
+
     /// `layer_types` (or another per-layer list of strings), checked against the layer count.
     fn strings(&self, key: &str, layers: u64) -> Result<Option<Vec<&str>>> {
         let Some(v) = self.raw(key) else { return Ok(None) };
@@ -321,6 +341,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // Phi-4-multimodal keeps Phi-4-mini's Phi-3 text model in its flat config.
         "phi4_multimodal" => "phi3".into(),
         "falcon_mamba" => "mamba".into(),
+        // MiMo-7B is Qwen2 with multi-token-prediction modules (vLLM's `MiMoForCausalLM`).
+        "mimo" => "qwen2".into(),
         other => other.to_string(),
     }
 }
@@ -363,6 +385,10 @@ const KNOWN: &[&str] = &[
     "glm4",
     "glm4_moe",
     "glm4_moe_lite",
+    "glm_moe_dsa",
+    "afmoe",
+    "mimo_v2_flash",
+    "lfm2_moe",
     "apertus",
     "arcee",
     "olmoe",
@@ -588,7 +614,11 @@ fn defaults(family: &str) -> Option<Defaults> {
         "deepseek_v2" => (102400, 4096, 11008, 30, 32, 32, 0, false),
         "deepseek_v3" | "deepseek_v32" => (129280, 7168, 18432, 61, 128, 128, 0, false),
         "glm4_moe_lite" => (154880, 2048, 10240, 47, 20, 20, 0, false),
+        "glm_moe_dsa" => (154880, 6144, 12288, 78, 64, 64, 0, false),
         "apertus" => (131072, 4096, 14336, 32, 32, 0, 0, false),
+        "afmoe" => (200192, 2048, 6144, 32, 16, 0, 128, false),
+        "mimo_v2_flash" => (152576, 4096, 16384, 48, 64, 4, 192, false),
+        "lfm2_moe" => (65536, 2048, 7168, 32, 32, 8, 0, true),
         "arcee" => (32000, 2560, 18432, 32, 32, 0, 0, false),
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         _ => return None,
@@ -678,6 +708,7 @@ fn tied_by_default(family: &str) -> bool {
             | "cohere"
             | "cohere2"
             | "lfm2"
+            | "lfm2_moe"
             | "smollm3"
             | "mamba"
             | "mamba2"
@@ -707,9 +738,13 @@ enum Kind {
 
 fn kind_of(s: &str) -> Option<Kind> {
     Some(match s {
-        "full_attention" | "attention" | "full" | "global" | "global_attention" | "indexed_attention" => {
-            Kind::Full
-        }
+        "full_attention"
+        | "attention"
+        | "full"
+        | "global"
+        | "global_attention"
+        | "indexed_attention"
+        | "deepseek_sparse_attention" => Kind::Full,
         "sliding_attention" | "sliding" | "local" | "local_attention" | "sliding_window" => Kind::Sliding,
         "chunked_attention" => Kind::Chunked,
         "linear_attention" => Kind::Linear,
@@ -804,9 +839,23 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
             let at = cfg.indices("attn_layer_indices")?.unwrap_or_default();
             (0..layers).map(|i| if at.contains(&i) { Kind::Full } else { Kind::Mamba }).collect()
         }
-        "lfm2" => {
+        "lfm2" | "lfm2_moe" => {
             let at = cfg.indices("full_attn_idxs")?.unwrap_or_default();
             (0..layers).map(|i| if at.contains(&i) { Kind::Full } else { Kind::Conv }).collect()
+        }
+        // MiMo-V2-Flash: its hub config's `hybrid_layer_pattern` (1 slides), else transformers' rule
+        // (the first layer and every sixth global).
+        "mimo_v2_flash" => match cfg.layer_flags("hybrid_layer_pattern", layers)? {
+            Some(p) => p.iter().map(|s| if *s { Kind::Sliding } else { Kind::Full }).collect(),
+            None => (0..layers)
+                .map(|i| if i == 0 || (i + 1) % 6 == 0 { Kind::Full } else { Kind::Sliding })
+                .collect(),
+        },
+        // Arcee's Trinity (AFMoE): every `global_attn_every_n_layers`-th layer global, the rest
+        // sliding.
+        "afmoe" => {
+            let every = cfg.count_or("global_attn_every_n_layers", 4)?.max(1);
+            (0..layers).map(|i| if (i + 1) % every == 0 { Kind::Full } else { Kind::Sliding }).collect()
         }
         "qwen3_next" | "qwen3_5" | "qwen3_5_moe" => {
             let every = cfg.count_or("full_attention_interval", 4)?.max(1);
@@ -910,7 +959,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     }
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
-        | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" => QkNorm::PerHead,
+        | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
@@ -926,7 +975,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         _ => QkNorm::None,
     };
     t.norms = match family {
-        "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" => 4,
+        "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" | "afmoe" => 4,
         "cohere" | "cohere2" => 1,
         "olmo2" | "olmo3" | "exaone4" => 2,
         _ => 2,
@@ -996,6 +1045,10 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "qwen3_moe") => 128,
         (None, "deepseek_v3" | "deepseek_v32") => 256,
         (None, "glm4_moe_lite") => 64,
+        (None, "glm_moe_dsa") => 256,
+        (None, "afmoe") => 64,
+        (None, "mimo_v2_flash") => 256,
+        (None, "lfm2_moe") => 32,
         _ => 0,
     };
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
@@ -1008,13 +1061,14 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         return Ok(types.iter().map(|t| *t == "sparse").collect());
     }
     Ok(match family {
-        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "glm4_moe_lite" | "kimi_k2" => {
+        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "glm4_moe_lite" | "glm_moe_dsa"
+        | "kimi_k2" => {
             // GLM-4.7-Flash's class makes layer 0 dense (`mlp_layer_types`' default); vLLM reads
             // `first_k_dense_replace`, which its config sets to 1.
             let first = cfg.count_or(
                 "first_k_dense_replace",
                 match family {
-                    "deepseek_v3" | "deepseek_v32" => 3,
+                    "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" => 3,
                     "glm4_moe_lite" => 1,
                     _ => 0,
                 },
@@ -1036,6 +1090,17 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
             let end = cfg.count_or("moe_layer_end_index", layers.saturating_sub(1))?;
             let every = cfg.count_or("moe_layer_interval", 1)?.max(1);
             (0..layers).map(|i| i >= start && i <= end && (i - start) % every == 0).collect()
+        }
+        // MiMo-V2-Flash's hub config lists 0/1 per layer in `moe_layer_freq`; transformers' default
+        // makes the first layer dense.
+        "mimo_v2_flash" => match cfg.layer_flags("moe_layer_freq", layers)? {
+            Some(list) => list,
+            None => (0..layers).map(|i| i > 0).collect(),
+        },
+        // AFMoE and LFM2-MoE: the first `num_dense_layers` layers dense.
+        "afmoe" | "lfm2_moe" => {
+            let first = cfg.count_or("num_dense_layers", if family == "afmoe" { 1 } else { 2 })?;
+            (0..layers).map(|i| i >= first).collect()
         }
         "jamba" => {
             let period = cfg.count_or("expert_layer_period", 2)?.max(1);
@@ -1059,14 +1124,16 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             "gpt_oss" => 128,
             "qwen2_moe" => 60,
             "qwen3_moe" => 128,
-            "glm4_moe_lite" => 64,
+            "glm4_moe_lite" | "afmoe" => 64,
+            "lfm2_moe" => 32,
             _ => 256,
         });
     let k_default = match family {
         "mixtral" | "jamba" => 2,
         "hunyuan_v1_moe" => 1,
-        "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" => 4,
-        "qwen3_moe" | "deepseek_v3" | "deepseek_v32" => 8,
+        "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
+        "afmoe" => 6,
+        "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1089,8 +1156,12 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "qwen2_moe" => cfg.count_or("moe_intermediate_size", 1408)?,
         "qwen3_moe" => cfg.count_or("moe_intermediate_size", 768)?,
         "deepseek_v2" => cfg.count_or("moe_intermediate_size", 1407)?,
-        "deepseek_v3" | "deepseek_v32" => cfg.count_or("moe_intermediate_size", 2048)?,
+        "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" => {
+            cfg.count_or("moe_intermediate_size", 2048)?
+        }
         "glm4_moe_lite" => cfg.count_or("moe_intermediate_size", 1536)?,
+        "afmoe" => cfg.count_or("moe_intermediate_size", 1408)?,
+        "lfm2_moe" => cfg.count_or("moe_intermediate_size", 1792)?,
         _ => cfg.count("moe_intermediate_size")?.unwrap_or(inter),
     };
     let n_shared = cfg.count_any(&[
@@ -1101,16 +1172,17 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     ])?;
     let shared_intermediate = match family {
         "qwen2_moe" => cfg.count_or("shared_expert_intermediate_size", 5632)?,
-        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "glm4_moe_lite" | "ernie4_5_moe"
-        | "kimi_linear" => {
-            let n = n_shared.unwrap_or(if family.starts_with("deepseek_v3") || family == "glm4_moe_lite" {
-                1
-            } else {
-                0
-            });
+        "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "glm4_moe_lite" | "glm_moe_dsa"
+        | "ernie4_5_moe" | "kimi_linear" => {
+            let one = family.starts_with("deepseek_v3") || matches!(family, "glm4_moe_lite" | "glm_moe_dsa");
+            let n = n_shared.unwrap_or(if one { 1 } else { 0 });
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
         "nemotron_h" => cfg.count_or("moe_shared_expert_intermediate_size", 0)?,
+        "afmoe" => n_shared
+            .unwrap_or(2)
+            .checked_mul(expert_intermediate)
+            .ok_or(Error::Overflow { what: "shared experts" })?,
         // transformers' HunYuan MoE: a shared MLP of `intermediate_size` beside the experts.
         "hunyuan_v1_moe" => inter,
         "llama4_text" => inter,
@@ -1130,18 +1202,23 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "deepseek_v32"
                 | "glm4_moe"
                 | "glm4_moe_lite"
+                | "glm_moe_dsa"
+                | "afmoe"
+                | "mimo_v2_flash"
                 | "nemotron_h"
                 | "minimax_m2"
                 | "ernie4_5_moe"
                 | "kimi_linear"
-        ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false)),
+        ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
+            || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true)),
         expert_bias: family == "gpt_oss",
         latent: cfg.count("moe_latent_size")?.unwrap_or(0),
     })
 }
 
-fn mla(cfg: &Cfg<'_>, family: &str, heads: u64) -> Result<Mla> {
-    let lite = family == "glm4_moe_lite";
+fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
+    // GLM-4.7-Flash's and GLM-5's class defaults: 192 + 64 wide keys, 256 wide values.
+    let wide = matches!(family, "glm4_moe_lite" | "glm_moe_dsa");
     let q_lora_rank = match cfg.raw("q_lora_rank") {
         // Absent means the class default (1536) for DeepSeek V2/V3; an explicit null means none.
         None if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32")
@@ -1150,12 +1227,15 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64) -> Result<Mla> {
             Some(1536)
         }
         None if family == "glm4_moe_lite" && !cfg.present("q_lora_rank") => Some(768),
+        None if family == "glm_moe_dsa" && !cfg.present("q_lora_rank") => Some(2048),
         None => None,
         Some(_) => cfg.count("q_lora_rank")?,
     };
-    let indexer = if family == "deepseek_v32" || cfg.present("index_topk") {
+    let indexer = if (matches!(family, "deepseek_v32" | "glm_moe_dsa") || cfg.present("index_topk"))
+        && own_indexer(cfg, layer)?
+    {
         Some(Indexer {
-            heads: cfg.count_or("index_n_heads", 64)?,
+            heads: cfg.count_or("index_n_heads", if family == "glm_moe_dsa" { 32 } else { 64 })?,
             head_dim: cfg.count_or("index_head_dim", 128)?,
             topk: cfg.count_or("index_topk", 2048)?,
         })
@@ -1166,12 +1246,37 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64) -> Result<Mla> {
         num_heads: heads,
         q_lora_rank,
         kv_lora_rank: cfg.count_or("kv_lora_rank", 512)?,
-        // GLM-4.7-Flash's class defaults: 192 + 64 wide keys, 256 wide values.
-        qk_nope_head_dim: cfg.count_or("qk_nope_head_dim", if lite { 192 } else { 128 })?,
+        qk_nope_head_dim: cfg.count_or("qk_nope_head_dim", if wide { 192 } else { 128 })?,
         qk_rope_head_dim: cfg.count_or("qk_rope_head_dim", 64)?,
-        v_head_dim: cfg.count_or("v_head_dim", if lite { 256 } else { 128 })?,
+        v_head_dim: cfg.count_or("v_head_dim", if wide { 256 } else { 128 })?,
         indexer,
     })
+}
+
+/// Whether layer `i` runs its own sparse-attention indexer, or reuses the index of the last layer
+/// that did (GLM-5.2's IndexCache, arXiv 2603.12201: `indexer_types` `"full"` / `"shared"`, or
+/// `index_topk_pattern` `F`/`S`, or every `index_topk_freq`-th layer from
+/// `index_skip_topk_offset − 1`, as transformers' `GlmMoeDsaConfig` derives them). A shared layer
+/// stores no indexer weights and caches no indexer keys.
+fn own_indexer(cfg: &Cfg<'_>, i: u64) -> Result<bool> {
+    let bad = |k: &str| Error::parse(FORMAT, format!("`{k}` must list \"full\" or \"shared\" per layer"));
+    if let Some(list) = cfg.raw("indexer_types").and_then(Value::as_array) {
+        return match list.get(i as usize).and_then(Value::as_str) {
+            Some("full") => Ok(true),
+            Some("shared") => Ok(false),
+            _ => Err(bad("indexer_types")),
+        };
+    }
+    if let Some(p) = cfg.raw("index_topk_pattern").and_then(Value::as_str) {
+        return match p.as_bytes().get(i as usize) {
+            Some(b'F') => Ok(true),
+            Some(b'S') => Ok(false),
+            _ => Err(Error::parse(FORMAT, "`index_topk_pattern` must give an F or S per layer")),
+        };
+    }
+    let freq = cfg.count_or("index_topk_freq", 1)?.max(1);
+    let offset = cfg.count_or("index_skip_topk_offset", 2)?;
+    Ok((i + 1).saturating_sub(offset) % freq == 0)
 }
 
 fn mamba(cfg: &Cfg<'_>, family: &str, hidden: u64) -> Result<Mamba> {
@@ -1241,6 +1346,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "gemma2" | "gemma3_text" => Some(4096),
         "gpt_oss" => Some(128),
         "cohere2" => Some(4096),
+        "afmoe" => Some(1024),
+        "mimo_v2_flash" => Some(129),
         _ => None,
     });
     if kinds.contains(&Kind::Sliding) && window.is_none() {
@@ -1294,12 +1401,30 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         let attn = |span| -> Result<Mixer> {
             if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32") || cfg.present("kv_lora_rank")
             {
-                return Ok(Mixer::Mla(mla(cfg, family, c.heads)?));
+                return Ok(Mixer::Mla(mla(cfg, family, c.heads, i)?));
             }
             let mut a = attention(&t, c.heads, c.kv, c.head_dim, span);
             match family {
                 "qwen3_next" | "qwen3_5" | "qwen3_5_moe" => {
                     a.output_gate = cfg.flag("attn_output_gate").unwrap_or(true)
+                }
+                // AFMoE's sigmoid gate on the attention output (its own `gate_proj`, as wide as q).
+                "afmoe" => a.output_gate = true,
+                // MiMo-V2-Flash: sliding layers have their own heads and widths (the hub config's
+                // `swa_*` keys; transformers' port doubles the key/value heads) and learned sinks;
+                // values are narrower than keys; no bias on the output.
+                "mimo_v2_flash" => {
+                    a.o_bias = false;
+                    a.v_head_dim = cfg.count_or("v_head_dim", 128)?;
+                    if span != Span::Full {
+                        a.num_heads = cfg.count_or("swa_num_attention_heads", c.heads)?;
+                        a.num_kv_heads = cfg.count_or("swa_num_key_value_heads", c.kv.saturating_mul(2))?;
+                        a.head_dim = cfg.count_or("swa_head_dim", c.head_dim)?;
+                        a.v_head_dim = cfg.count_or("swa_v_head_dim", a.v_head_dim)?;
+                        a.sinks = cfg.flag("add_swa_attention_sink_bias").unwrap_or(true);
+                    } else {
+                        a.sinks = cfg.flag("add_full_attention_sink_bias").unwrap_or(false);
+                    }
                 }
                 "gemma4_text" => {
                     let k_eq_v = cfg.flag("attention_k_eq_v").unwrap_or(false);
@@ -1355,6 +1480,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 key_head_dim: cfg.count_or("linear_key_head_dim", 128)?,
                 value_head_dim: cfg.count_or("linear_value_head_dim", 128)?,
                 conv_kernel: cfg.count_or("linear_conv_kernel_dim", 4)?,
+                // transformers' Qwen3.5 keeps `in_proj_qkv`, `in_proj_z`, `in_proj_b`, `in_proj_a`.
+                split_in_proj: matches!(family, "qwen3_5" | "qwen3_5_moe"),
             })],
             Kind::Mamba => vec![Mixer::Mamba(mamba(cfg, family, c.hidden)?)],
             Kind::Conv => vec![Mixer::ShortConv(ShortConv {
@@ -1472,7 +1599,9 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     a.mtp = match cfg.count_any(&["num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"])? {
         Some(n) if n > 0 => Some(Mtp {
             modules: n,
-            own_embeddings: family.starts_with("deepseek_v3"),
+            // GLM-4.7-Flash's MTP layer stores them too (LightLLM loads it with DeepSeek V3's MTP
+            // weights; its 48 files hold 31,221,488,576 parameters, the count with both copies).
+            own_embeddings: family.starts_with("deepseek_v3") || family == "glm4_moe_lite",
             layer: None,
             extras: Vec::new(),
         }),
@@ -2039,7 +2168,7 @@ fn read_format(
             // A rule that decides no tensor: its targets name modules this model does not have,
             // or names Headroom does not give them; what it quantizes may be priced wrong.
             if let Ok(hit) = crate::quant::rules_hit(architecture, &plan) {
-                for (rule, _) in plan.rules.iter().zip(hit).filter(|(_, h)| !h) {
+                for (rule, _) in plan.rules.iter().zip(&hit).filter(|(_, h)| !**h) {
                     let first = rule.targets.first();
                     notices.push(Msg::new(
                         MsgId::NoticeQuantUnmatched,
@@ -2051,6 +2180,22 @@ fn read_format(
                             Arg::Text(rule.format.label()),
                         ],
                     ));
+                }
+                // A rule that finds some modules but not every one it lists by name.
+                if let Ok(missed) = crate::quant::targets_missed(architecture, &plan) {
+                    for ((rule, _), m) in plan.rules.iter().zip(&hit).zip(missed).filter(|((_, h), _)| **h) {
+                        let Some((first, count)) = m else { continue };
+                        let Some(t) = rule.targets.get(first) else { continue };
+                        notices.push(Msg::new(
+                            MsgId::NoticeQuantEntriesUnmatched,
+                            vec![
+                                Arg::Text(t.field.clone()),
+                                Arg::Text(t.text.clone()),
+                                Arg::Int(count as u64),
+                                Arg::Text(rule.format.label()),
+                            ],
+                        ));
+                    }
                 }
             }
             let headline = plan.headline;
@@ -2247,6 +2392,127 @@ mod tests {
         );
         let unknown = with(r#"{"quant_method": "brand-new-quant"}"#);
         assert!(unknown.notices.iter().any(|n| n.id == MsgId::NoticeUnknownQuant));
+    }
+
+    /// ModelOpt's weight-only NVFP4 (`W4A16_NVFP4`, Qwen3.6's MLPs), and a ModelOpt export that
+    /// names itself only as the producer.
+    #[test]
+    fn modelopt_weight_only_nvfp4_and_producer_only_configs_are_read() {
+        let with = |q: &str| {
+            read(&format!(r#"{{"model_type": "llama", {LLAMA}, "quantization_config": {q}}}"#)).unwrap()
+        };
+        let mixed = with(
+            r#"{"quant_method": "modelopt", "quant_algo": "MIXED_PRECISION", "quantized_layers": {
+            "model.layers.0.mlp.down_proj": {"quant_algo": "W4A16_NVFP4", "group_size": 16},
+            "model.layers.0.self_attn.q_proj": {"quant_algo": "FP8"}}}"#,
+        );
+        assert!(mixed.notices.iter().all(|n| n.id != MsgId::NoticeQuantInvalid), "{:?}", mixed.notices);
+        let plan = mixed.architecture.quant.as_ref().expect("a plan");
+        assert!(plan.rules.iter().any(|r| r.format == WeightFormat::Nvfp4A16), "{plan:?}");
+        // An entry that names no module of the model (here a misspelt one) is said, with how
+        // many such entries the rule has, while the rule's other entries still apply.
+        let typo = with(
+            r#"{"quant_method": "modelopt", "quant_algo": "MIXED_PRECISION", "quantized_layers": {
+            "model.layers.0.mlp.down_proj": {"quant_algo": "FP8"},
+            "model.layers.0.mlp.dwn_proj": {"quant_algo": "FP8"}}}"#,
+        );
+        let n = typo.notices.iter().find(|n| n.id == MsgId::NoticeQuantEntriesUnmatched).expect("said");
+        assert!(
+            format!("{:?}", n.args).contains("dwn_proj") && n.args.contains(&Arg::Int(1)),
+            "{:?}",
+            n.args
+        );
+        assert!(!typo.notices.iter().any(|n| n.id == MsgId::NoticeQuantUnmatched));
+        let bad_group =
+            with(r#"{"quant_method": "modelopt", "quant_algo": "W4A16_NVFP4", "group_size": 32}"#);
+        assert!(bad_group.notices.iter().any(|n| n.id == MsgId::NoticeQuantInvalid));
+        let producer = with(
+            r#"{"quant_algo": "FP8", "producer": {"name": "modelopt", "version": "0.31.0"}, "ignore": ["lm_head"]}"#,
+        );
+        assert!(producer.notices.iter().all(|n| n.id != MsgId::NoticeUnknownQuant), "{:?}", producer.notices);
+        assert!(producer.architecture.quant.is_some());
+    }
+
+    /// GLM-5.2's IndexCache: a layer marked `shared` has no indexer (no weights, no indexer key
+    /// cache); the pattern, frequency and list spellings agree; a malformed list is refused.
+    #[test]
+    fn glm5_shared_indexer_layers_keep_no_indexer() {
+        let glm = r#""model_type": "glm_moe_dsa", "hidden_size": 256, "num_hidden_layers": 8,
+            "num_attention_heads": 4, "vocab_size": 1000, "n_routed_experts": 4, "num_experts_per_tok": 2,
+            "moe_intermediate_size": 64, "intermediate_size": 512, "q_lora_rank": 64, "kv_lora_rank": 32,
+            "index_head_dim": 32, "index_n_heads": 2, "first_k_dense_replace": 1"#;
+        let own = |extra: &str| -> Vec<bool> {
+            let m = read(&format!("{{{glm}{extra}}}")).unwrap();
+            m.architecture
+                .groups
+                .iter()
+                .flat_map(|g| core::iter::repeat_n(g, g.count as usize))
+                .map(|g| matches!(&g.mixers[0], Mixer::Mla(m) if m.indexer.is_some()))
+                .collect()
+        };
+        assert_eq!(own(""), vec![true; 8], "every layer indexes by default");
+        // transformers' rule: full when max(i − offset + 1, 0) is a multiple of the frequency.
+        let freq = own(r#", "index_topk_freq": 4, "index_skip_topk_offset": 3"#);
+        assert_eq!(freq, vec![true, true, true, false, false, false, true, false]);
+        let listed = own(
+            r#", "indexer_types": ["full", "full", "full", "shared", "shared", "shared", "full", "shared"]"#,
+        );
+        assert_eq!(listed, freq);
+        assert_eq!(own(r#", "index_topk_pattern": "FFFSSSFS""#), freq);
+        let e =
+            read(&format!(r#"{{{glm}, "indexer_types": ["full", "sometimes"]}}"#)).unwrap_err().to_string();
+        assert!(e.contains("indexer_types"), "{e}");
+        // Fewer indexers: fewer parameters and fewer cached bytes per token.
+        let all = read(&format!("{{{glm}}}")).unwrap().architecture;
+        let some = read(&format!(r#"{{{glm}, "index_topk_freq": 4, "index_skip_topk_offset": 3}}"#))
+            .unwrap()
+            .architecture;
+        assert!(some.params_total().unwrap().get() < all.params_total().unwrap().get());
+        use crate::precision::KvDtype;
+        assert!(
+            crate::inference::kv_bytes_per_token(&some, KvDtype::Bf16)
+                < crate::inference::kv_bytes_per_token(&all, KvDtype::Bf16)
+        );
+    }
+
+    /// MiMo-V2-Flash's hub config (`hybrid_layer_pattern`, `moe_layer_freq` as 0/1 lists,
+    /// `swa_*` widths and sinks) reads like transformers' port; a list of the wrong length or
+    /// with other values is refused naming it.
+    #[test]
+    fn mimo_v2_flash_hub_keys_are_read() {
+        let base = r#""model_type": "mimo_v2_flash", "hidden_size": 256, "num_hidden_layers": 4,
+            "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 96, "v_head_dim": 64,
+            "vocab_size": 1000, "intermediate_size": 512, "moe_intermediate_size": 64,
+            "n_routed_experts": 4, "num_experts_per_tok": 2, "sliding_window": 128,
+            "swa_num_attention_heads": 4, "swa_num_key_value_heads": 2, "swa_head_dim": 96, "swa_v_head_dim": 64"#;
+        let m = read(&format!(
+            r#"{{{base}, "hybrid_layer_pattern": [0, 1, 1, 0], "moe_layer_freq": [0, 1, 1, 1]}}"#
+        ))
+        .unwrap();
+        let layers: Vec<&LayerGroup> =
+            m.architecture.groups.iter().flat_map(|g| core::iter::repeat_n(g, g.count as usize)).collect();
+        let attn = |l: &LayerGroup| match &l.mixers[0] {
+            Mixer::Attention(a) => a.clone(),
+            other => panic!("{other:?}"),
+        };
+        let (full, swa) = (attn(layers[0]), attn(layers[1]));
+        assert_eq!((full.num_kv_heads, full.v_head_dim, full.sinks, full.span), (1, 64, false, Span::Full));
+        assert_eq!((swa.num_kv_heads, swa.v_head_dim, swa.sinks), (2, 64, true));
+        assert_eq!(swa.span, Span::Sliding { window: 128 });
+        assert!(matches!(layers[0].ffn, Ffn::Dense(_)) && matches!(layers[1].ffn, Ffn::Moe(_)));
+        for bad in [r#""hybrid_layer_pattern": [0, 1]"#, r#""moe_layer_freq": [0, 2, 1, 1]"#] {
+            let e = read(&format!("{{{base}, {bad}}}")).unwrap_err().to_string();
+            assert!(e.contains(bad.split('"').nth(1).unwrap()), "{e}");
+        }
+    }
+
+    /// GLM-4.7-Flash's MTP layer stores its own embedding and head, as DeepSeek V3's does.
+    #[test]
+    fn glm47_flash_mtp_stores_its_own_embedding_and_head() {
+        let m =
+            read(&format!(r#"{{"model_type": "glm4_moe_lite", {LLAMA}, "num_nextn_predict_layers": 1}}"#))
+                .unwrap();
+        assert!(m.architecture.mtp.as_ref().is_some_and(|t| t.own_embeddings));
     }
 
     #[test]

@@ -38,7 +38,14 @@ fn fault(field: &str, why: &str) -> Fault {
 
 /// Reads `q` for a checkpoint whose unquantized tensors are in `base`.
 pub(crate) fn read(q: &Value, base: WeightFormat) -> Read {
-    let method = q.get("quant_method").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
+    // A ModelOpt export may name itself only as the producer (`"producer": {"name": "modelopt"}`).
+    let producer = q.get("producer").and_then(|p| p.get("name")).and_then(Value::as_str);
+    let method = q
+        .get("quant_method")
+        .and_then(Value::as_str)
+        .or(producer.filter(|p| p.eq_ignore_ascii_case("modelopt")))
+        .unwrap_or("")
+        .to_ascii_lowercase();
     let mut notices = Vec::new();
     let planned = match method.as_str() {
         "compressed-tensors" => compressed_tensors(q, base, &mut notices),
@@ -83,6 +90,7 @@ fn legacy_guess(q: &Value, method: &str) -> Option<WeightFormat> {
         "modelopt" => {
             match q.get("quant_algo").and_then(Value::as_str).map(str::to_ascii_uppercase).as_deref() {
                 Some("NVFP4") => Some(WeightFormat::Nvfp4),
+                Some("W4A16_NVFP4") => Some(WeightFormat::Nvfp4A16),
                 Some("FP8") => {
                     Some(WeightFormat::Fp8Scaled { grain: Grain::Tensor, scale_bytes: 4, input_bytes: 4 })
                 }
@@ -334,8 +342,11 @@ fn modelopt_format(algo: &str, field: &str, group: Option<u32>) -> Result<Weight
         "FP8_PB_WO" => {
             Ok(WeightFormat::Fp8Scaled { grain: Grain::Block(128, 128), scale_bytes: 4, input_bytes: 0 })
         }
-        "NVFP4" => match group {
-            None | Some(16) => Ok(WeightFormat::Nvfp4),
+        // W4A16_NVFP4: the same weights (E2M1, an FP8 scale per 16, a per-tensor FP32 scale), the
+        // activations left in 16 bits.
+        a @ ("NVFP4" | "W4A16_NVFP4") => match group {
+            None | Some(16) if a == "NVFP4" => Ok(WeightFormat::Nvfp4),
+            None | Some(16) => Ok(WeightFormat::Nvfp4A16),
             Some(g) => Err(fault(
                 "quantization_config.group_size",
                 &format!("is {g}, but NVFP4 scales groups of 16"),
@@ -343,7 +354,9 @@ fn modelopt_format(algo: &str, field: &str, group: Option<u32>) -> Result<Weight
         },
         other => Err(fault(
             field,
-            &format!("`{other}` is not a ModelOpt algorithm Headroom reads (FP8, NVFP4, MIXED_PRECISION)"),
+            &format!(
+                "`{other}` is not a ModelOpt algorithm Headroom reads (FP8, FP8_PER_CHANNEL_PER_TOKEN, FP8_PB_WO, NVFP4, W4A16_NVFP4, MIXED_PRECISION)"
+            ),
         )),
     }
 }

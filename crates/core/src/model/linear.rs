@@ -32,6 +32,11 @@ pub struct GatedDeltaNet {
     pub value_head_dim: u64,
     /// Convolution taps (`linear_conv_kernel_dim`).
     pub conv_kernel: u64,
+    /// The input projections stored apart, as Qwen3.5 does (`in_proj_qkv`, `in_proj_z`,
+    /// `in_proj_b`, `in_proj_a`), rather than fused (`in_proj_qkvz`, `in_proj_ba`): the same
+    /// parameters, but a quantization config can name each.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub split_in_proj: bool,
 }
 
 impl GatedDeltaNet {
@@ -63,8 +68,15 @@ impl GatedDeltaNet {
     }
 
     pub(crate) fn tensors(&self, h: u64, e: &mut Emit<'_>) {
-        e.push(Role::MixIn, 2 * self.key_dim() + 2 * self.value_dim(), h);
-        e.push(Role::MixIn, 2 * self.value_heads, h);
+        if self.split_in_proj {
+            e.push(Role::MixIn, 2 * self.key_dim() + self.value_dim(), h);
+            e.push(Role::MixIn, self.value_dim(), h);
+            e.push(Role::MixIn, self.value_heads, h);
+            e.push(Role::MixIn, self.value_heads, h);
+        } else {
+            e.push(Role::MixIn, 2 * self.key_dim() + 2 * self.value_dim(), h);
+            e.push(Role::MixIn, 2 * self.value_heads, h);
+        }
         e.push(Role::MixConv, self.conv_channels(), self.conv_kernel);
         e.push(Role::MixState, 1, self.value_heads);
         e.push(Role::MixState, 1, self.value_heads);
