@@ -191,6 +191,16 @@ fn vllm_caches(c: &Value) -> (u64, u64) {
             kv = layers.unwrap() * ((u("kv_lora_rank") + u("qk_rope_head_dim")) * b + ix + ix / 128 * 4);
         }
         "deepseek_v3" | "kimi_k2" => kv = layers.unwrap() * (u("kv_lora_rank") + u("qk_rope_head_dim")) * b,
+        "nemotron-nas" => {
+            // Only the layers that keep attention cache, each with heads / n_heads_in_group.
+            for b in c["block_configs"].as_array().unwrap() {
+                let att = &b["attention"];
+                if att["no_op"] != true && att["replace_with_linear"] != true {
+                    kv +=
+                        attn(u("num_attention_heads") / att["n_heads_in_group"].as_u64().unwrap(), head_dim);
+                }
+            }
+        }
         "glm_moe_dsa" => {
             // GLM-5: DeepSeek V3.2's latent and FP8 indexer key, the key only on the layers that
             // run their own indexer (GLM-5.2's `indexer_types` "full"; every layer without it).
@@ -236,6 +246,7 @@ fn kv_and_state_equal_vllms_formulas_on_hybrid_and_latent_models() {
         "nemotron-3-nano-30b-a3b",
         "nemotron-h-56b-base-8k",
         "deepseek-v3.2",
+        "llama-3.3-nemotron-super-49b-v1",
         "glm-5",
         "glm-5.2",
         "kimi-k2-instruct",

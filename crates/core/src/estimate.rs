@@ -1435,13 +1435,14 @@ fn kv_term(
     if s.gpus > 1 {
         assumptions.push(Msg::new(MsgId::AssumeKvSplit, vec![Arg::Int(num), Arg::Int(den)]));
     }
+    let (layout, cached) = inference::kv_layout_label(a);
     let formula = Msg::new(
         MsgId::KvFormula,
         vec![
             Arg::Int(s.batch),
             Arg::Int(s.context),
-            Arg::Int(a.num_layers()),
-            Arg::Text(inference::kv_layout_label(a)),
+            Arg::Int(if cached > 0 { cached } else { a.num_layers() }),
+            Arg::Text(layout),
             Arg::Text(s.kv.id().into()),
         ],
     );

@@ -746,8 +746,9 @@ pub fn banded(kind: TermKind, bytes: Bytes, band: (f64, f64), formula: Msg, assu
     Term { kind, bytes, low: bytes.scale(band.0), high: bytes.scale(band.1), formula, assumptions }
 }
 
-/// A short label of the KV dtype and layout for messages.
-pub fn kv_layout_label(a: &Architecture) -> String {
+/// A short label of the KV layout for messages, and how many layers keep a cache (hybrids,
+/// Llama-Nemotron's attention-free layers and Gemma 3n's sharing layers keep none).
+pub fn kv_layout_label(a: &Architecture) -> (String, u64) {
     let mut parts: Vec<(String, u64)> = Vec::new();
     for (n, m) in a.mixers() {
         let label = match m {
@@ -780,8 +781,9 @@ pub fn kv_layout_label(a: &Architecture) -> String {
             None => parts.push((label, n)),
         }
     }
+    let cached = parts.iter().map(|p| p.1).sum();
     if parts.len() == 1 {
-        return parts.pop().map(|p| p.0).unwrap_or_default();
+        return (parts.pop().map(|p| p.0).unwrap_or_default(), cached);
     }
     let mut out = String::new();
     for (i, (label, n)) in parts.iter().enumerate() {
@@ -790,7 +792,7 @@ pub fn kv_layout_label(a: &Architecture) -> String {
         }
         out.push_str(&format!("{n} layers {label}"));
     }
-    out
+    (out, cached)
 }
 
 #[cfg(test)]

@@ -343,6 +343,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "falcon_mamba" => "mamba".into(),
         // MiMo-7B is Qwen2 with multi-token-prediction modules (vLLM's `MiMoForCausalLM`).
         "mimo" => "qwen2".into(),
+        // Llama-Nemotron Super/Ultra's neural-architecture-searched Llama (`DeciLMForCausalLM`).
+        "deci" | "decilm" => "nemotron-nas".into(),
         other => other.to_string(),
     }
 }
@@ -389,6 +391,7 @@ const KNOWN: &[&str] = &[
     "afmoe",
     "mimo_v2_flash",
     "lfm2_moe",
+    "nemotron-nas",
     "apertus",
     "arcee",
     "olmoe",
@@ -1016,6 +1019,7 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
         "starcoder2" => read_starcoder2(cfg),
         "dbrx" => read_dbrx(cfg),
         "deepseek_v4" => read_deepseek_v4(cfg),
+        "nemotron-nas" => read_decilm(cfg),
         _ => read_decoder(cfg, family, notices),
     }
 }
@@ -2123,6 +2127,73 @@ fn read_starcoder2(cfg: &Cfg<'_>) -> Result<Architecture> {
     Ok(a)
 }
 
+/// Llama-Nemotron Super and Ultra (`nemotron-nas`, `DeciLMForCausalLM`): a Llama whose every layer
+/// has its own shape from `block_configs` — attention with `num_attention_heads /
+/// n_heads_in_group` key/value heads, or none (`no_op`, and no norm before it), or one `h × h`
+/// linear (`replace_with_linear`); an MLP of `ffn_mult`, or none, or one linear. The MLP's width
+/// is `2 · ffn_mult · h / 3` rounded up to a multiple of 256, as NVIDIA's `modeling_decilm.py`
+/// and vLLM's `nemotron_nas.py` compute it.
+fn read_decilm(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let vocab = cfg.required(&["vocab_size"])?;
+    let hidden = cfg.required(&["hidden_size"])?;
+    let heads = cfg.required(&["num_attention_heads"])?.max(1);
+    let head_dim = cfg.count("head_dim")?.unwrap_or(hidden / heads);
+    let blocks = cfg
+        .raw("block_configs")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::parse(FORMAT, "`block_configs` (one entry per layer) is missing"))?;
+    let layers = cfg.count("num_hidden_layers")?.unwrap_or(blocks.len() as u64);
+    if blocks.len() as u64 != layers || layers > MAX_LAYERS {
+        return Err(Error::parse(
+            FORMAT,
+            format!("`block_configs` lists {} layers but the model has {layers}", blocks.len()),
+        ));
+    }
+    let bad = |i: usize, why: &str| Error::parse(FORMAT, format!("`block_configs[{i}]`: {why}"));
+    let mut stack = Stack::default();
+    for (i, b) in blocks.iter().enumerate() {
+        let part = |k: &str| b.get(k).filter(|v| v.as_object().is_some());
+        let (Some(att), Some(ffn)) = (part("attention"), part("ffn")) else {
+            return Err(bad(i, "needs an `attention` and an `ffn` object"));
+        };
+        let on = |v: &Value, k: &str| v.get(k).and_then(Value::as_bool).unwrap_or(false);
+        let mut group =
+            LayerGroup { count: 1, mixers: Vec::new(), ffn: Ffn::None, norms: 0, extras: Vec::new() };
+        if !on(att, "no_op") {
+            group.norms += 1;
+            if on(att, "replace_with_linear") {
+                group.extras.push(Extra { role: Role::Extra, rows: hidden, cols: hidden });
+            } else {
+                let per = att
+                    .get("n_heads_in_group")
+                    .and_then(Value::as_u64)
+                    .filter(|g| *g > 0 && heads % g == 0)
+                    .ok_or_else(|| bad(i, "`attention.n_heads_in_group` must divide the heads"))?;
+                group.mixers.push(Mixer::Attention(Attention::gqa(heads, heads / per, head_dim)));
+            }
+        }
+        if !on(ffn, "no_op") {
+            group.norms += 1;
+            if on(ffn, "replace_with_linear") {
+                group.extras.push(Extra { role: Role::Extra, rows: hidden, cols: hidden });
+            } else {
+                let mult = ffn
+                    .get("ffn_mult")
+                    .and_then(Value::as_f64)
+                    .filter(|m| m.is_finite() && *m > 0.0 && *m < 1000.0)
+                    .ok_or_else(|| bad(i, "`ffn.ffn_mult` must be a positive number"))?;
+                let width = ((2.0 * mult * hidden as f64 / 3.0) as u64).div_ceil(256).saturating_mul(256);
+                group.ffn = Ffn::Dense(Mlp::gated(width));
+            }
+        }
+        stack.push(group);
+    }
+    let mut a = Architecture::new("nemotron-nas", vocab, hidden, stack.groups);
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(false);
+    a.max_context = cfg.count_or("max_position_embeddings", 131072)?;
+    Ok(a)
+}
+
 /// The checkpoint's own format: `quantization_config` first, else `torch_dtype` (or `dtype`).
 /// The checkpoint's format: its `quantization_config` read tensor by tensor (the plan goes on the
 /// architecture), else its `torch_dtype`.
@@ -2504,6 +2575,50 @@ mod tests {
             let e = read(&format!("{{{base}, {bad}}}")).unwrap_err().to_string();
             assert!(e.contains(bad.split('"').nth(1).unwrap()), "{e}");
         }
+    }
+
+    /// Llama-Nemotron's searched layers: attention with its own key/value heads, or none, or a
+    /// linear; an MLP of `ffn_mult` (rounded up to 256), or none, or a linear; a norm before each
+    /// block that exists. Malformed `block_configs` are refused naming the layer.
+    #[test]
+    fn nemotron_nas_layers_take_their_own_shapes() {
+        let block = |att: &str, ffn: &str| format!(r#"{{"attention": {att}, "ffn": {ffn}}}"#);
+        let full =
+            block(r#"{"n_heads_in_group": 2, "no_op": false}"#, r#"{"ffn_mult": 1.5, "no_op": false}"#);
+        let mlp_only = block(r#"{"no_op": true}"#, r#"{"ffn_mult": 1.0}"#);
+        let linear = block(r#"{"replace_with_linear": true}"#, r#"{"no_op": true}"#);
+        let cfg = |blocks: &[&str]| {
+            format!(
+                r#"{{"model_type": "nemotron-nas", "hidden_size": 256, "num_attention_heads": 4, "vocab_size": 1000,
+                "num_hidden_layers": {}, "intermediate_size": null, "num_key_value_heads": null, "block_configs": [{}]}}"#,
+                blocks.len(),
+                blocks.join(",")
+            )
+        };
+        let a = read(&cfg(&[&full, &mlp_only, &linear])).unwrap().architecture;
+        let h = 256u64;
+        // 2·1.5·256/3 = 256 and 2·256/3 = 170 → 256, both multiples of 256.
+        let attn = h * h * 2 + 2 * h * 2 * 64;
+        let want = 2 * 1000 * h + h + (attn + 3 * h * 256 + 2 * h) + (3 * h * 256 + h) + (h * h + h);
+        assert_eq!(a.params_total().unwrap().get(), want);
+        use crate::precision::KvDtype;
+        assert_eq!(
+            crate::inference::kv_bytes_per_token(&a, KvDtype::Bf16),
+            2 * 2 * 64 * 2,
+            "one attention layer"
+        );
+        for bad in [
+            block(r#"{"n_heads_in_group": 3}"#, r#"{"ffn_mult": 1.0}"#),
+            block(r#"{"n_heads_in_group": 2}"#, r#"{"ffn_mult": -1.0}"#),
+            r#"{"attention": {}}"#.to_string(),
+        ] {
+            let e = read(&cfg(&[&bad])).unwrap_err().to_string();
+            assert!(e.contains("block_configs[0]"), "{e}");
+        }
+        let e = read(&cfg(&[&full]).replace(r#""num_hidden_layers": 1"#, r#""num_hidden_layers": 2"#))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("block_configs"), "{e}");
     }
 
     /// GLM-4.7-Flash's MTP layer stores its own embedding and head, as DeepSeek V3's does.
