@@ -46,6 +46,10 @@ FAMILIES = [
     "step3p5", "mimo_v2_flash", "afmoe", "lfm2_moe", "minimax",
     # GLM-5's DeepSeek-sparse-attention MoE.
     "glm_moe_dsa",
+    # Families Headroom does not know but reads as inferred through the generic MoE and latent
+    # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
+    "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",
+    "sarvam_mla", "sarvam_moe", "solar_open", "youtu", "minicpm3", "hy_v3",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 

@@ -428,6 +428,14 @@ fn is_known(family: &str) -> bool {
 
 /// Keys of any `config.json` that say nothing about the shape of the weights.
 const NON_STRUCTURAL: &[&str] = &[
+    // Scales, initialisers and routing switches that change no weight's shape.
+    "dim_model_base",
+    "embedding_initializer_range",
+    "enable_moe_fp32_combine",
+    "moe_renormalize",
+    "mtp_loss_scaling_factor",
+    "moe_routed_scaling_factor",
+    "moe_router_logit_softcapping",
     "architectures",
     "model_type",
     "_name_or_path",
@@ -546,6 +554,41 @@ const GENERIC_READS: &[&str] = &[
     "max_seq_len",
 ];
 
+/// The keys of a mixture of experts, of multi-head latent attention (and its sparse indexer) and
+/// of multi-token prediction that the generic reading understands in any family, with the
+/// meaning DeepSeek's and Qwen-MoE's configs give them; routing-only keys among them
+/// (`n_group`, `topk_group`) change no weight.
+const GENERIC_MOE_MLA_READS: &[&str] = &[
+    "num_experts",
+    "num_local_experts",
+    "n_routed_experts",
+    "moe_num_experts",
+    "num_experts_per_tok",
+    "num_experts_per_token",
+    "moe_intermediate_size",
+    "n_shared_experts",
+    "num_shared_experts",
+    "shared_expert_intermediate_size",
+    "shared_intermediate_size",
+    "first_k_dense_replace",
+    "mlp_layer_types",
+    "mlp_only_layers",
+    "decoder_sparse_step",
+    "n_group",
+    "topk_group",
+    "num_expert_group",
+    "kv_lora_rank",
+    "q_lora_rank",
+    "qk_nope_head_dim",
+    "qk_rope_head_dim",
+    "qk_head_dim",
+    "v_head_dim",
+    "index_topk",
+    "index_head_dim",
+    "index_n_heads",
+    "num_nextn_predict_layers",
+];
+
 /// Words that mark a key as describing the weights' shape.
 const STRUCTURAL_WORDS: &[&str] = &[
     "layer", "expert", "head", "dim", "size", "rank", "ssm", "mamba", "conv", "window", "moe", "pattern",
@@ -565,7 +608,11 @@ fn unread_structural_keys(cfg: &Value) -> Vec<String> {
         if matches!(v.as_bool(), Some(false)) {
             continue;
         }
-        if k.ends_with("_token_id") || k.ends_with("_token_ids") || GENERIC_READS.contains(&k) {
+        if k.ends_with("_token_id")
+            || k.ends_with("_token_ids")
+            || GENERIC_READS.contains(&k)
+            || GENERIC_MOE_MLA_READS.contains(&k)
+        {
             continue;
         }
         if matches!(k, "vision_config" | "audio_config" | "speech_config" | "quantization_config") {
@@ -1113,7 +1160,9 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         }
         _ => {
             let first = cfg.count_or("first_k_dense_replace", 0)?;
-            (0..layers).map(|i| i >= first).collect()
+            let step = cfg.count_or("decoder_sparse_step", 1)?.max(1);
+            let only = cfg.indices("mlp_only_layers")?.unwrap_or_default();
+            (0..layers).map(|i| i >= first && !only.contains(&i) && (i + 1) % step == 0).collect()
         }
     })
 }
@@ -1190,7 +1239,15 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         // transformers' HunYuan MoE: a shared MLP of `intermediate_size` beside the experts.
         "hunyuan_v1_moe" => inter,
         "llama4_text" => inter,
-        _ => cfg.count("shared_expert_intermediate_size")?.unwrap_or(0),
+        // Elsewhere, `shared_expert_intermediate_size` (Qwen-MoE's way), else DeepSeek's
+        // `n_shared_experts` experts of the routed width.
+        _ => match cfg.count_any(&["shared_expert_intermediate_size", "shared_intermediate_size"])? {
+            Some(w) => w,
+            None => n_shared
+                .unwrap_or(0)
+                .checked_mul(expert_intermediate)
+                .ok_or(Error::Overflow { what: "shared experts" })?,
+        },
     };
     Ok(Moe {
         num_experts,
@@ -2356,11 +2413,26 @@ mod tests {
     #[test]
     fn an_unknown_family_with_unread_structure_is_refused_naming_the_keys() {
         let e = read(&format!(
-            r#"{{"model_type": "brand_new", {LLAMA}, "num_experts": 8, "ssm_state_size": 16, "token_mixer": "x"}}"#
+            r#"{{"model_type": "brand_new", {LLAMA}, "zero_expert_num": 8, "ssm_state_size": 16, "token_mixer": "x"}}"#
         ))
         .unwrap_err()
         .to_string();
-        assert!(e.contains("`num_experts`") && e.contains("`ssm_state_size`"), "{e}");
+        assert!(e.contains("`zero_expert_num`") && e.contains("`ssm_state_size`"), "{e}");
+        // The keys of a mixture of experts and of latent attention are understood in any family:
+        // read, with the inferred confidence.
+        let m = read(&format!(
+            r#"{{"model_type": "brand_new", {LLAMA}, "n_routed_experts": 8, "num_experts_per_tok": 2,
+            "moe_intermediate_size": 64, "n_shared_experts": 1, "first_k_dense_replace": 1,
+            "kv_lora_rank": 32, "q_lora_rank": 64, "qk_nope_head_dim": 32, "qk_rope_head_dim": 16, "v_head_dim": 32}}"#
+        ))
+        .unwrap();
+        assert_eq!(m.confidence, Confidence::Inferred);
+        let g = &m.architecture.groups;
+        assert!(
+            matches!(g[0].ffn, Ffn::Dense(_))
+                && matches!(&g[1].ffn, Ffn::Moe(m) if m.shared_intermediate == 64)
+        );
+        assert!(matches!(g[0].mixers[0], Mixer::Mla(_)));
         assert!(e.contains("safetensors") && e.contains("GGUF"), "{e}");
         // Token ids and other non-structural keys never block a read.
         assert!(read(&format!(r#"{{"model_type": "brand_new", {LLAMA}, "eod_token_id": 3}}"#)).is_ok());
