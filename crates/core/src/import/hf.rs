@@ -436,6 +436,7 @@ const NON_STRUCTURAL: &[&str] = &[
     "mtp_loss_scaling_factor",
     "moe_routed_scaling_factor",
     "moe_router_logit_softcapping",
+    "layer_rope_theta",
     "architectures",
     "model_type",
     "_name_or_path",
@@ -586,6 +587,10 @@ const GENERIC_MOE_MLA_READS: &[&str] = &[
     "index_topk",
     "index_head_dim",
     "index_n_heads",
+    "indexer_types",
+    "index_topk_pattern",
+    "index_topk_freq",
+    "index_skip_topk_offset",
     "num_nextn_predict_layers",
 ];
 
@@ -593,7 +598,7 @@ const GENERIC_MOE_MLA_READS: &[&str] = &[
 const STRUCTURAL_WORDS: &[&str] = &[
     "layer", "expert", "head", "dim", "size", "rank", "ssm", "mamba", "conv", "window", "moe", "pattern",
     "block", "linear", "kv", "lora", "num_", "n_", "group", "state", "chunk", "shared", "dense", "nextn",
-    "mtp", "index", "latent", "ffn", "mlp", "inner", "proj", "embed",
+    "mtp", "index", "latent", "ffn", "mlp", "inner", "proj", "embed", "hc_", "sink", "gate",
 ];
 
 /// Structural keys of an unknown family's config that the generic decoder reading would ignore.
