@@ -808,3 +808,49 @@ fn an_omni_checkpoints_speech_output_is_loaded_by_transformers_only() {
     assert_eq!(terms(Runtime::Vllm), (lm, audio));
     assert_eq!(terms(Runtime::Transformers), (lm, audio + speech));
 }
+
+fn config_scenario(file: &str, context: u64, gpus: u64) -> Scenario {
+    use headroom_core::import::hf;
+    use headroom_core::scenario::ModelSource;
+    let m = hf::parse_config(read_fixture(&format!("configs/{file}")).as_bytes()).unwrap();
+    Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom(file.into()))),
+        context,
+        gpus,
+        runtime: Some(Runtime::Vllm),
+        device: Some(DeviceChoice::Catalog("h200-sxm".into())),
+        ..Scenario::default()
+    }
+}
+
+/// Layers whose page is a fraction of the largest take a larger block (vLLM's
+/// `unify_kv_cache_spec_page_size`): MiMo-V2-Flash's 9 full layers (4 key/value heads of
+/// 192 + 128) page half what its 39 sliding layers (8 heads) do, so their blocks hold twice the
+/// tokens; layers grouped 9 at a time (one full group, five sliding ones).
+#[test]
+fn smaller_pages_take_larger_blocks() {
+    let len = 32768;
+    // On 2 GPUs (2 and 4 heads a GPU); on 8, both kinds keep one head a GPU and pages match.
+    let b = estimate(&config_scenario("mimo-v2-flash.json", len, 2)).unwrap().vllm.unwrap();
+    assert!(b.layout_exact);
+    let (block, step) = (b.block_size, b.max_num_batched_tokens);
+    let full = len.div_ceil(2 * block);
+    let sliding = (128 - 1 + step).min(len).div_ceil(block) + 1;
+    assert_eq!(b.blocks_per_request, full + 5 * sliding, "block {block}, step {step}");
+}
+
+/// Layers of one type with pages of different sizes form one group whose page is their sum
+/// (`UniformTypeKVCacheSpecs`): GLM-5.2's 21 layers with an indexer key and 57 without.
+#[test]
+fn one_type_of_layer_with_different_pages_is_one_group() {
+    let len = 65536;
+    let s = config_scenario("glm-5.2.json", len, 8);
+    let e = estimate(&s).unwrap();
+    let b = e.vllm.unwrap();
+    assert!(b.layout_exact);
+    assert_eq!(b.blocks_per_request, len.div_ceil(b.block_size));
+    // MLA's latent (512 + 64 BF16 values) on every layer; the FP8 indexer key with its scale
+    // (132 bytes) on 21: one page per block of them all.
+    let per_token = 78 * 576 * 2 + 21 * 132;
+    assert_eq!(b.block_bytes, per_token * b.block_size);
+}

@@ -713,6 +713,9 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64, ns: u64, dtypes: (Option<u64>,
     if packed > 0 {
         kinds.push((SpecKind::Full, 1, packed.div_ceil(256)));
     }
+    if mamba.is_none() {
+        merge_uniform(&mut kinds);
+    }
     Layout { kinds, mamba, approximate }
 }
 
@@ -1107,6 +1110,9 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             Some(k) => k.1 += d.layers,
             None => kinds.push((SpecKind::Full, d.layers, d.layer_bytes)),
         }
+        if mamba.is_none() {
+            merge_uniform(&mut kinds);
+        }
     }
     let mut exact = !approximate && drafter_exact;
     let mla = a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(_)));
@@ -1137,8 +1143,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     } else {
         // Several kinds of one page size: layers grouped `group_size` at a time, each tensor
         // shared by one layer of every group (vLLM's uniform-page hybrid layout).
-        let bytes = kinds[0].2;
-        if kinds.iter().any(|k| k.2 != bytes) {
+        // Pages of other sizes: a page that divides the largest takes a larger block; one that
+        // does not is padded (attention) or not modelled (MLA: vLLM falls back), so said.
+        let largest = kinds.iter().map(|k| k.2).max().unwrap_or(0);
+        if kinds.iter().any(|k| k.2 > 0 && !largest.is_multiple_of(k.2)) {
             exact = false;
         }
         let group_size = group_size(&kinds, wide);
@@ -1377,10 +1385,37 @@ fn group_size(kinds: &[(SpecKind, u64, u64)], wide: bool) -> u64 {
     if close { max } else { min }
 }
 
-/// Blocks one request of `len` tokens takes over every group of layers.
+/// Blocks one request of `len` tokens takes over every group of layers. Layers whose page is a
+/// fraction of the largest hold that many more tokens a block (`unify_kv_cache_spec_page_size`
+/// raises their block size so every page is the largest).
 fn blocks_for(kinds: &[(SpecKind, u64, u64)], len: u64, step: u64, block: u64, wide: bool) -> u64 {
     let g = group_size(kinds, wide);
-    kinds.iter().map(|k| request_blocks(k.0, len, step, block).saturating_mul(k.1.div_ceil(g))).sum()
+    let largest = kinds.iter().map(|k| k.2).max().unwrap_or(0);
+    kinds
+        .iter()
+        .map(|k| {
+            let b = block.saturating_mul(page_ratio(largest, k.2));
+            request_blocks(k.0, len, step, b).saturating_mul(k.1.div_ceil(g))
+        })
+        .sum()
+}
+
+/// How many times a layer's page of `bytes` per token fits the largest page (its block size is
+/// raised that many times), or 1 when it does not divide it (the page is padded instead).
+fn page_ratio(largest: u64, bytes: u64) -> u64 {
+    if bytes > 0 && largest.is_multiple_of(bytes) { largest / bytes } else { 1 }
+}
+
+/// Kinds that are all one type (every layer full attention, or every layer the same window) form
+/// one group whose page is the sum of the layers' pages, whatever their widths
+/// (`UniformTypeKVCacheSpecs`: GLM-5.2's layers with and without an indexer).
+fn merge_uniform(kinds: &mut Vec<(SpecKind, u64, u64)>) {
+    let Some(first) = kinds.first().map(|k| k.0) else { return };
+    if kinds.len() < 2 || kinds.iter().any(|k| k.0 != first) || matches!(first, SpecKind::Mamba { .. }) {
+        return;
+    }
+    let bytes = kinds.iter().fold(0u64, |a, k| a.saturating_add(k.1.saturating_mul(k.2)));
+    *kinds = alloc::vec![(first, 1, bytes)];
 }
 
 /// What a hybrid (attention + Mamba) model's layout comes to.
