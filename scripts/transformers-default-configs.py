@@ -44,8 +44,8 @@ FAMILIES = [
     # 2026 MoE families served by vLLM (Step-3.5-Flash, MiMo-V2-Flash, Arcee Trinity, LFM2-MoE,
     # MiniMax-M1/Text-01).
     "step3p5", "mimo_v2_flash", "afmoe", "lfm2_moe", "minimax",
-    # GLM-5's DeepSeek-sparse-attention MoE.
-    "glm_moe_dsa",
+    # GLM-5's DeepSeek-sparse-attention MoE; K-EXAONE's MoE.
+    "glm_moe_dsa", "exaone_moe",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

@@ -391,6 +391,7 @@ const KNOWN: &[&str] = &[
     "afmoe",
     "mimo_v2_flash",
     "lfm2_moe",
+    "exaone_moe",
     "nemotron-nas",
     "apertus",
     "arcee",
@@ -917,9 +918,9 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
             (0..layers).map(|i| if (i + 1) % every == 0 { Kind::Full } else { Kind::Linear }).collect()
         }
         "gemma2" => (0..layers).map(|i| if i % 2 == 0 { Kind::Sliding } else { Kind::Full }).collect(),
-        "gemma3_text" | "cohere2" => {
+        "gemma3_text" | "cohere2" | "exaone_moe" => {
             let every =
-                cfg.count_or("sliding_window_pattern", if family == "cohere2" { 4 } else { 6 })?.max(1);
+                cfg.count_or("sliding_window_pattern", if family == "gemma3_text" { 6 } else { 4 })?.max(1);
             (0..layers).map(|i| if (i + 1) % every == 0 { Kind::Full } else { Kind::Sliding }).collect()
         }
         "gpt_oss" => (0..layers).map(|i| if i % 2 == 0 { Kind::Sliding } else { Kind::Full }).collect(),
@@ -1014,7 +1015,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     }
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
-        | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" => QkNorm::PerHead,
+        | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
@@ -1271,6 +1272,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "glm_moe_dsa"
                 | "afmoe"
                 | "mimo_v2_flash"
+                | "exaone_moe"
                 | "nemotron_h"
                 | "minimax_m2"
                 | "ernie4_5_moe"
