@@ -298,10 +298,18 @@ impl Cfg<'_> {
             .map(Some)
     }
 
-    /// `layer_types` (or another per-layer list of strings), checked against the layer count.
+    /// `layer_types` (or another per-layer list of strings), checked against the layer count. A
+    /// list that goes on with one entry per multi-token-prediction layer (Step-3.5's hub config)
+    /// is read for the stack's layers.
     fn strings(&self, key: &str, layers: u64) -> Result<Option<Vec<&str>>> {
         let Some(v) = self.raw(key) else { return Ok(None) };
         let list = v.as_array().ok_or_else(|| Error::parse(FORMAT, format!("`{key}` must be a list")))?;
+        let mtp = self.raw("num_nextn_predict_layers").and_then(Value::as_u64).unwrap_or(0);
+        let list = if mtp > 0 && list.len() as u64 == layers.saturating_add(mtp) {
+            &list[..layers as usize]
+        } else {
+            list
+        };
         if list.len() as u64 != layers {
             return Err(Error::parse(
                 FORMAT,
@@ -343,6 +351,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "falcon_mamba" => "mamba".into(),
         // MiMo-7B is Qwen2 with multi-token-prediction modules (vLLM's `MiMoForCausalLM`).
         "mimo" => "qwen2".into(),
+        // Step-3.7-Flash's flat config reads as Step-3.5-Flash's text model (transformers'
+        // `Step3p7TextConfig` is `step3p5`).
+        "step3p7" => "step3p5".into(),
         // Llama-Nemotron Super/Ultra's neural-architecture-searched Llama (`DeciLMForCausalLM`).
         "deci" | "decilm" => "nemotron-nas".into(),
         other => other.to_string(),
@@ -392,6 +403,7 @@ const KNOWN: &[&str] = &[
     "mimo_v2_flash",
     "lfm2_moe",
     "exaone_moe",
+    "step3p5",
     "nemotron-nas",
     "apertus",
     "arcee",
@@ -675,6 +687,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "afmoe" => (200192, 2048, 6144, 32, 16, 0, 128, false),
         "mimo_v2_flash" => (152576, 4096, 16384, 48, 64, 4, 192, false),
         "lfm2_moe" => (65536, 2048, 7168, 32, 32, 8, 0, true),
+        "step3p5" => (128815, 4096, 11264, 45, 64, 8, 128, false),
         "arcee" => (32000, 2560, 18432, 32, 32, 0, 0, false),
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         _ => return None,
@@ -1015,7 +1028,8 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     }
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
-        | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe" => QkNorm::PerHead,
+        | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
+        | "step3p5" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
@@ -1106,6 +1120,7 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "afmoe") => 64,
         (None, "mimo_v2_flash") => 256,
         (None, "lfm2_moe") => 32,
+        (None, "step3p5") => 288,
         _ => 0,
     };
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
@@ -1148,6 +1163,28 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
             let every = cfg.count_or("moe_layer_interval", 1)?.max(1);
             (0..layers).map(|i| i >= start && i <= end && (i - start) % every == 0).collect()
         }
+        // Step-3.5's hub config names its MoE layers in `moe_layers_enum` ("3,4,…" or a list);
+        // else every layer from the fourth.
+        "step3p5" => {
+            let listed: Option<Vec<u64>> = match cfg.raw("moe_layers_enum") {
+                None => None,
+                Some(v) => Some(match (v.as_str(), v.as_array()) {
+                    (Some(text), _) => text
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|t| !t.is_empty())
+                        .map(|t| t.parse::<u64>())
+                        .collect::<core::result::Result<Vec<u64>, _>>()
+                        .map_err(|_| Error::parse(FORMAT, "`moe_layers_enum` must list layer numbers"))?,
+                    (None, Some(_)) => cfg.indices("moe_layers_enum")?.unwrap_or_default(),
+                    _ => return Err(Error::parse(FORMAT, "`moe_layers_enum` must list layer numbers")),
+                }),
+            };
+            match listed {
+                Some(l) => (0..layers).map(|i| l.contains(&i)).collect(),
+                None => (0..layers).map(|i| i >= 3).collect(),
+            }
+        }
         // MiMo-V2-Flash's hub config lists 0/1 per layer in `moe_layer_freq`; transformers' default
         // makes the first layer dense.
         "mimo_v2_flash" => match cfg.layer_flags("moe_layer_freq", layers)? {
@@ -1185,6 +1222,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             "qwen3_moe" => 128,
             "glm4_moe_lite" | "afmoe" => 64,
             "lfm2_moe" => 32,
+            "step3p5" => 288,
             _ => 256,
         });
     let k_default = match family {
@@ -1192,7 +1230,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "hunyuan_v1_moe" => 1,
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
         "afmoe" => 6,
-        "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" => 8,
+        "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1221,6 +1259,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "glm4_moe_lite" => cfg.count_or("moe_intermediate_size", 1536)?,
         "afmoe" => cfg.count_or("moe_intermediate_size", 1408)?,
         "lfm2_moe" => cfg.count_or("moe_intermediate_size", 1792)?,
+        "step3p5" => cfg.count_or("moe_intermediate_size", 1280)?,
         _ => cfg.count("moe_intermediate_size")?.unwrap_or(inter),
     };
     let n_shared = cfg.count_any(&[
@@ -1238,6 +1277,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
         "nemotron_h" => cfg.count_or("moe_shared_expert_intermediate_size", 0)?,
+        // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
+        "step3p5" => cfg.count_any(&["share_expert_dim", "share_expert_dims"])?.unwrap_or(1280),
         "afmoe" => n_shared
             .unwrap_or(2)
             .checked_mul(expert_intermediate)
@@ -1273,6 +1314,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "afmoe"
                 | "mimo_v2_flash"
                 | "exaone_moe"
+                | "step3p5"
                 | "nemotron_h"
                 | "minimax_m2"
                 | "ernie4_5_moe"
@@ -1319,6 +1361,15 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
         v_head_dim: cfg.count_or("v_head_dim", if wide { 256 } else { 128 })?,
         indexer,
     })
+}
+
+/// Whether Step-3.5's attention output gate is one value per head (transformers' `gating`: true or
+/// "per-head", its default) rather than per element.
+fn step_gate_per_head(cfg: &Cfg<'_>) -> bool {
+    match cfg.raw("gating") {
+        Some(v) => v.as_bool().unwrap_or(false) || v.as_str() == Some("per-head"),
+        None => true,
+    }
 }
 
 /// Whether layer `i` runs its own sparse-attention indexer, or reuses the index of the last layer
@@ -1478,6 +1529,19 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 }
                 // AFMoE's sigmoid gate on the attention output (its own `gate_proj`, as wide as q).
                 "afmoe" => a.output_gate = true,
+                // Step-3.5's sliding layers have their own query heads (`num_sliding_attention_heads`,
+                // the hub config's `attention_other_setting`); an element-wise gate when the config
+                // asks for one (the per-head gate is an extra of the layer).
+                "step3p5" => {
+                    if span != Span::Full {
+                        let other = cfg
+                            .raw("attention_other_setting")
+                            .and_then(|o| o.get("num_attention_heads"))
+                            .and_then(Value::as_u64);
+                        a.num_heads = cfg.count("num_sliding_attention_heads")?.or(other).unwrap_or(c.heads);
+                    }
+                    a.output_gate = !step_gate_per_head(cfg);
+                }
                 // MiMo-V2-Flash: sliding layers have their own heads and widths (the hub config's
                 // `swa_*` keys; transformers' port doubles the key/value heads) and learned sinks;
                 // values are narrower than keys; no bias on the output.
@@ -1625,6 +1689,13 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         }
         if family == "gemma3n_text" {
             gemma3n_layer_extras(cfg, &c, &mut group)?;
+        }
+        if family == "step3p5"
+            && step_gate_per_head(cfg)
+            && let Some(Mixer::Attention(at)) = group.mixers.first()
+        {
+            // Step-3.5's per-head sigmoid gate on the attention output: `g_proj`, one row a head.
+            group.extras.push(Extra { role: Role::Extra, rows: at.num_heads, cols: c.hidden });
         }
         if family == "apertus" && cfg.str("hidden_act").unwrap_or("xielu") == "xielu" {
             // Each MLP's xIELU activation stores `alpha_p`, `alpha_n`, `beta` and `eps`.
@@ -2698,6 +2769,41 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("block_configs"), "{e}");
+    }
+
+    /// Step-3.5-Flash's text model counts what transformers 5.24 builds (`Step3p7TextModel` on the
+    /// meta device, plus its `vocab × hidden` head): the class defaults; sliding layers with 96
+    /// query heads from the hub config's `attention_other_setting`; the hub's `moe_layers_enum`
+    /// and per-layer lists padded with its three MTP layers. The per-head output gate is a
+    /// `heads × hidden` matrix a layer.
+    #[test]
+    fn step35_flash_counts_what_transformers_builds() {
+        let swa: Vec<&str> = (0..48)
+            .map(|i| if i % 4 == 0 { "\"full_attention\"" } else { "\"sliding_attention\"" })
+            .collect();
+        let swa45 = swa[..45].join(",");
+        let swa48 = swa.join(",");
+        let enum_ = (3..45).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+        for (extra, want) in [
+            (String::new(), 195_843_845_184u64),
+            (
+                format!(
+                    r#", "layer_types": [{swa45}], "sliding_window": 512, "attention_other_setting": {{"num_attention_heads": 96}}"#
+                ),
+                196_955_466_816,
+            ),
+            (
+                format!(
+                    r#", "moe_layers_enum": "{enum_}", "num_nextn_predict_layers": 3, "layer_types": [{swa48}], "sliding_window": 512"#
+                ),
+                195_843_845_184,
+            ),
+        ] {
+            let m = read(&format!(r#"{{"model_type": "step3p5"{extra}}}"#)).unwrap();
+            assert_eq!(m.architecture.params_total().unwrap().get(), want, "{extra}");
+        }
+        let e = read(r#"{"model_type": "step3p5", "moe_layers_enum": "3,x"}"#).unwrap_err().to_string();
+        assert!(e.contains("moe_layers_enum"), "{e}");
     }
 
     /// GLM-4.7-Flash's MTP layer stores its own embedding and head, as DeepSeek V3's does.
