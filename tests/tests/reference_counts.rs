@@ -40,11 +40,6 @@ const EXPECTED_REFUSALS: &[(&str, &str)] = &[
         "minimax.json",
         "MiniMax-Text-01/M1's lightning attention (and its decay tables) is not modelled: refused naming its keys",
     ),
-    (
-        "llama-3.2-90b-vision-instruct.json",
-        "Llama 3.2 Vision's text model interleaves cross-attention layers: refused naming cross_attention_layers",
-    ),
-    ("mllama.json", "Llama 3.2 Vision's cross-attention text model: refused naming cross_attention_layers"),
 ];
 
 /// Expands a run-length list `[[count, numel], …]` to one value per layer.

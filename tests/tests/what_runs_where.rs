@@ -173,3 +173,36 @@ fn a_mac_fit_that_starves_macos_says_so() {
     let default = at(None);
     assert!(!default.advice.iter().any(|m| m.id == MsgId::AdviceMacReserve));
 }
+
+/// Llama 3.2 Vision's cross-attention layers: transformers runs them (the default runtime for
+/// such a config), vLLM (since 0.10.2) and llama.cpp do not — a clear refusal naming the runtime
+/// and the way out. Its cache: the 80 self-attention layers per token, the 20 cross-attention
+/// layers one image's 6,432 positions (4 tiles of 1,601, padded to 1,608) whatever the context.
+#[test]
+fn cross_attention_runs_in_transformers_only() {
+    use headroom_core::estimate::{TermKind, estimate};
+    use headroom_core::import::hf;
+    use headroom_core::precision::KvDtype;
+    use headroom_core::scenario::ModelSource;
+    let text = headroom_tests::read_fixture("configs/llama-3.2-90b-vision-instruct.json");
+    let m = hf::parse_config(text.as_bytes()).unwrap();
+    let a = m.architecture.clone();
+    let s = Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("llama-3.2-90b-vision".into()))),
+        context: 4096,
+        kv: KvDtype::F16,
+        ..Scenario::default()
+    };
+    let e = estimate(&s).unwrap();
+    let kv = e.memory.term(TermKind::KvCache).unwrap().bytes.get();
+    let per_layer_token = 2 * 8 * 128 * 2;
+    assert_eq!(kv, 80 * 4096 * per_layer_token + 20 * 6432 * per_layer_token);
+    assert_eq!(headroom_core::inference::kv_bytes_per_token(&a, KvDtype::F16), 80 * per_layer_token);
+    // Twice the context: only the self-attention part doubles.
+    let long = estimate(&Scenario { context: 8192, ..s.clone() }).unwrap();
+    assert_eq!(long.memory.term(TermKind::KvCache).unwrap().bytes.get() - kv, 80 * 4096 * per_layer_token);
+    for r in [Runtime::Vllm, Runtime::LlamaCpp, Runtime::Sglang] {
+        let err = estimate(&Scenario { runtime: Some(r), ..s.clone() }).unwrap_err().to_string();
+        assert!(err.contains("cross-attention") && err.contains("transformers"), "{err}");
+    }
+}

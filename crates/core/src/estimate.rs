@@ -420,17 +420,37 @@ pub fn estimate_resolved(scenario: &Scenario, r: &Resolved) -> Result<Estimate> 
     estimate_on(scenario, r, device.as_ref())
 }
 
+/// Whether a layer attends an encoder's positions rather than the text (Llama 3.2 Vision).
+pub fn has_cross_attention(a: &Architecture) -> bool {
+    a.mixers().any(|(_, m)| matches!(m, Mixer::Attention(at) if matches!(at.span, Span::Cross { .. })))
+}
+
 /// [`estimate_resolved`] on `device` (which decides vLLM's defaults and budget) rather than the
 /// scenario's own.
 ///
 /// # Errors
-/// As [`estimate`].
+/// As [`estimate`]; a runtime that cannot run the model's cross-attention layers.
 pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -> Result<Estimate> {
     if scenario.mode.is_training() {
         return estimate_training(scenario, r);
     }
     let requested = scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16);
-    let runtime = scenario.runtime.unwrap_or_else(|| Runtime::default_for(requested));
+    // Cross-attention to an image encoder (Llama 3.2 Vision): transformers runs it; vLLM dropped
+    // encoder-decoder models in 0.10.2, llama.cpp never had them, and SGLang's and Ollama's own
+    // engines are not modelled.
+    let cross = r.architecture.as_deref().is_some_and(has_cross_attention);
+    let runtime = scenario
+        .runtime
+        .unwrap_or_else(|| if cross { Runtime::Transformers } else { Runtime::default_for(requested) });
+    if cross && runtime != Runtime::Transformers {
+        return Err(Error::invalid(
+            "runtime",
+            format!(
+                "{} does not run this model's cross-attention layers (Llama 3.2 Vision: vLLM dropped encoder-decoder models in 0.10.2 and llama.cpp never ran them; Ollama's own engine is not modelled): choose transformers",
+                runtime.label()
+            ),
+        ));
+    }
     // llama.cpp runs GGUF files: a float checkpoint becomes the GGUF file of the same precision.
     let format = match (runtime.is_llama_cpp(), requested) {
         (true, WeightFormat::F32) => WeightFormat::Gguf(crate::precision::GgufMix::F32),
@@ -1398,9 +1418,23 @@ fn kv_term(
         kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
     }
     let mut assumptions = Vec::new();
+    let cross: Vec<(u64, u64)> = a
+        .mixers()
+        .filter_map(|(n, m)| match m {
+            Mixer::Attention(at) => match at.span {
+                Span::Cross { tokens } => Some((n, tokens)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    if let Some(&(_, tokens)) = cross.first() {
+        let layers = cross.iter().map(|c| c.0).sum();
+        assumptions.push(Msg::new(MsgId::AssumeCrossImage, vec![Arg::Int(layers), Arg::Int(tokens)]));
+    }
     let sliding: u64 = a
         .mixers()
-        .filter(|(_, m)| matches!(m, Mixer::Attention(at) if at.span != Span::Full))
+        .filter(|(_, m)| matches!(m, Mixer::Attention(at) if matches!(at.span, Span::Sliding { .. } | Span::Chunked { .. })))
         .map(|(n, _)| n)
         .sum();
     let llama = s.runtime.is_llama_cpp() || s.runtime == Runtime::Cpu;
@@ -1421,6 +1455,7 @@ fn kv_term(
             .find_map(|(_, m)| match m {
                 Mixer::Attention(at) => match at.span {
                     Span::Sliding { window } => Some(window),
+                    Span::Cross { .. } => None,
                     Span::Chunked { chunk } => Some(chunk),
                     Span::Full => None,
                 },

@@ -218,10 +218,12 @@ fn compressed_kv_bytes(cache: LayerCache, kv: KvDtype, tokens: u64) -> u64 {
     }
 }
 
-/// Bytes of KV cache per token of one sequence over every layer, before any window applies.
+/// Bytes of KV cache per token of one sequence over every layer, before any window applies
+/// (cross-attention layers cache their encoder positions, not the text's tokens: not counted).
 pub fn kv_bytes_per_token(a: &Architecture, kv: KvDtype) -> u64 {
-    a.mixers().fold(0u64, |acc, (n, m)| {
-        acc.saturating_add(layer_kv_bytes_per_token(m.cache(a.hidden_size), kv).saturating_mul(n))
+    a.mixers().fold(0u64, |acc, (n, m)| match m.cache(a.hidden_size) {
+        LayerCache::Kv { span: Span::Cross { .. }, .. } => acc,
+        cache => acc.saturating_add(layer_kv_bytes_per_token(cache, kv).saturating_mul(n)),
     })
 }
 
@@ -756,7 +758,12 @@ pub fn kv_layout_label(a: &Architecture) -> (String, u64) {
             Mixer::Attention(s) if s.k_eq_v => {
                 format!("2 × {} kv heads × {} (V from K's projection)", s.num_kv_heads, s.head_dim)
             }
-            Mixer::Attention(s) => format!("2 × {} kv heads × {}", s.num_kv_heads, s.head_dim),
+            Mixer::Attention(s) => match s.span {
+                Span::Cross { tokens } => {
+                    format!("2 × {} kv heads × {} over {tokens} image positions", s.num_kv_heads, s.head_dim)
+                }
+                _ => format!("2 × {} kv heads × {}", s.num_kv_heads, s.head_dim),
+            },
             Mixer::Mla(m) if m.indexer.is_some() => {
                 format!(
                     "MLA latent {} + {}, indexer key {}",

@@ -225,6 +225,7 @@ fn longest_window(a: &Architecture) -> u64 {
         .map(|(_, m)| match m {
             Mixer::Attention(at) => match at.span {
                 crate::model::Span::Sliding { window } => window,
+                crate::model::Span::Cross { .. } => 0,
                 crate::model::Span::Chunked { chunk } => chunk,
                 crate::model::Span::Full => 0,
             },

@@ -445,6 +445,10 @@ messages! {
     KvFormula =>
         "{0} sequence(s) × {1} tokens × {2} layers × ({3}) values × {4}",
         "{0} séquence(s) × {1} tokens × {2} couches × ({3}) valeurs × {4}";
+    /// Cross-attention layers keep one image per sequence.
+    AssumeCrossImage =>
+        "{0} cross-attention layers keep the keys and values of one image's {1} positions per sequence, whatever the context (each further image as many again)",
+        "{0} couches d'attention croisée gardent les clés et valeurs des {1} positions d'une image par séquence, quel que soit le contexte (autant pour chaque image de plus)";
     /// Sliding-window layers.
     AssumeSlidingLayers =>
         "{0} of {1} layers attend within a sliding window and keep at most {2} tokens",

@@ -672,6 +672,8 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64, ns: u64, dtypes: (Option<u64>,
                     Span::Full => SpecKind::Full,
                     Span::Sliding { window } => SpecKind::Window(window),
                     Span::Chunked { chunk } => SpecKind::Chunk(chunk),
+                    // (vLLM serves no cross-attention model: refused before its budget.)
+                    Span::Cross { .. } => continue,
                 };
                 (kind, bytes)
             }

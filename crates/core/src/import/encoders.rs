@@ -277,6 +277,54 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 whole_in_vllm: false,
             }
         }
+        "mllama" => {
+            v?;
+            // Llama 3.2 Vision (transformers 5.24 `MllamaVisionModel` and its projector): a
+            // bias-free patch convolution, a class token, a gated position table (`num_patches`
+            // rows, and one `tiles × num_patches × h` row per aspect ratio), gated pre- and
+            // post-tile embeddings (`tiles × h` per aspect ratio), LayerNorms before and after;
+            // `num_hidden_layers` blocks and `num_global_layers` gated ones (bias-free q, k, v,
+            // o; a biased two-layer MLP; two LayerNorms; the global blocks' two gates); then the
+            // biased projector from the concatenated intermediate outputs
+            // (`vision_output_dim`) into the text model. The text attends the tiles' positions
+            // through its cross-attention layers: one `<|image|>` token enters the context.
+            let (h, i) = (n("hidden_size", 1280), n("intermediate_size", 5120));
+            let (local, global) = (n("num_hidden_layers", 32), n("num_global_layers", 8));
+            let (p, image, c) = (n("patch_size", 14), n("image_size", 448), n("num_channels", 3));
+            let tiles = n("max_num_tiles", 4);
+            let ratios =
+                vc.get("supported_aspect_ratios").and_then(Value::as_array).map_or(8, |a| a.len() as u64);
+            let out = n("vision_output_dim", 7680);
+            let patches = (image / p.max(1)) * (image / p.max(1)) + 1;
+            let layers = local + global;
+            let block_mat = 4 * h * h + 2 * h * i;
+            let block_other = i + h + 4 * h;
+            Encoder {
+                modality: Modality::Image,
+                kind: "mllama_vision_model".into(),
+                layers,
+                hidden: h,
+                intermediate: i,
+                block_params: layers * block_mat,
+                other_params: c * p * p * h
+                    + h
+                    + patches * h
+                    + 1
+                    + (ratios + 1) * tiles * patches * h
+                    + 2 * ((ratios + 1) * tiles * h + 1)
+                    + 4 * h
+                    + layers * block_other
+                    + global * 2
+                    + out * text_hidden
+                    + text_hidden,
+                patch: p,
+                merge: 1,
+                tokens: TokenRule::Fixed { tokens: 1 },
+                largest: image,
+                fixed_patches: Some(tiles * patches),
+                whole_in_vllm: false,
+            }
+        }
         "kimi_k25" => {
             v?;
             // Kimi K2.5's MoonViT: a Conv2d patch embedding with bias, a learned 2-D position
@@ -1019,6 +1067,18 @@ fn out_of_range(root: &Value, config: &Value, text_hidden: u64) -> Option<String
 /// feed-forward matrices, everything else).
 fn conformer_blocks(d: u64, layers: u64, heads: u64, kernel: u64, stored: u64) -> (u64, u64) {
     (layers * 20 * d * d, layers * (4 * d * d + d * kernel + d / heads.max(1) + 9 * d + stored))
+}
+
+/// Positions Llama 3.2 Vision's cross-attention layers attend for one image, as transformers
+/// keeps them: every tile's patches and class token, padded to a multiple of 8 (1,608 a tile at
+/// 560 pixels), for the processor's largest image (`max_num_tiles` tiles).
+pub(crate) fn mllama_cross_tokens(root: &Value) -> u64 {
+    let empty = Value::Object(Vec::new());
+    let vc = root.get("vision_config").filter(|v| v.as_object().is_some()).unwrap_or(&empty);
+    let n = |k: &str, d: u64| vc.get(k).and_then(Value::as_u64).unwrap_or(d);
+    let (p, image) = (n("patch_size", 14).max(1), n("image_size", 448));
+    let per_tile = ((image / p) * (image / p) + 1).next_multiple_of(8);
+    n("max_num_tiles", 4).saturating_mul(per_tile)
 }
 
 /// The number at `path` inside nested lists (`[[3, 3], [3, 3]]`, `[128, 32]`).

@@ -354,6 +354,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // Step-3.7-Flash's flat config reads as Step-3.5-Flash's text model (transformers'
         // `Step3p7TextConfig` is `step3p5`).
         "step3p7" => "step3p5".into(),
+        // Llama 3.2 Vision's language model (`MllamaTextModel`).
+        "mllama_text_model" | "mllama" => "mllama".into(),
         // Llama-Nemotron Super/Ultra's neural-architecture-searched Llama (`DeciLMForCausalLM`).
         "deci" | "decilm" => "nemotron-nas".into(),
         other => other.to_string(),
@@ -404,6 +406,7 @@ const KNOWN: &[&str] = &[
     "lfm2_moe",
     "exaone_moe",
     "step3p5",
+    "mllama",
     "nemotron-nas",
     "apertus",
     "arcee",
@@ -688,6 +691,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "mimo_v2_flash" => (152576, 4096, 16384, 48, 64, 4, 192, false),
         "lfm2_moe" => (65536, 2048, 7168, 32, 32, 8, 0, true),
         "step3p5" => (128815, 4096, 11264, 45, 64, 8, 128, false),
+        "mllama" => (128256, 4096, 14336, 40, 32, 8, 0, false),
         "arcee" => (32000, 2560, 18432, 32, 32, 0, 0, false),
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         _ => return None,
@@ -1509,6 +1513,13 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "gemma3n_text" | "gemma4_text" => c.layers.saturating_sub(cfg.count_or("num_kv_shared_layers", 0)?),
         _ => c.layers,
     };
+    // Llama 3.2 Vision's cross-attention layers (`MllamaTextConfig`'s default list).
+    let mllama_cross = match family {
+        "mllama" => {
+            cfg.indices("cross_attention_layers")?.unwrap_or_else(|| vec![3, 8, 13, 18, 23, 28, 33, 38])
+        }
+        _ => Vec::new(),
+    };
     let mut stack = Stack::default();
     for (i, kind) in kinds.iter().enumerate() {
         let i = i as u64;
@@ -1529,6 +1540,13 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 }
                 // AFMoE's sigmoid gate on the attention output (its own `gate_proj`, as wide as q).
                 "afmoe" => a.output_gate = true,
+                // Llama 3.2 Vision's cross-attention layers: q from the text, k and v from the
+                // image's positions (projected to the text's width), per-head q/k norms; their
+                // keys and values are the image's, cached once per sequence.
+                "mllama" if mllama_cross.contains(&i) => {
+                    a.qk_norm = QkNorm::PerHead;
+                    a.span = Span::Cross { tokens: super::encoders::mllama_cross_tokens(cfg.outer) };
+                }
                 // Step-3.5's sliding layers have their own query heads (`num_sliding_attention_heads`,
                 // the hub config's `attention_other_setting`); an element-wise gate when the config
                 // asks for one (the per-head gate is an extra of the layer).
@@ -1690,6 +1708,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         if family == "gemma3n_text" {
             gemma3n_layer_extras(cfg, &c, &mut group)?;
         }
+        if family == "mllama" && mllama_cross.contains(&i) {
+            // Each cross-attention layer's two tanh gates (attention and MLP), one value each.
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 2 });
+        }
         if family == "step3p5"
             && step_gate_per_head(cfg)
             && let Some(Mixer::Attention(at)) = group.mixers.first()
@@ -1713,6 +1735,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         for _ in 0..streams.saturating_mul(2).min(32) {
             a.extras.push(Extra { role: Role::Extra, rows: c.hidden, cols: c.hidden });
         }
+    }
+    if family == "mllama" {
+        // `MllamaTextModel` embeds `vocab_size + 8` tokens (the head predicts `vocab_size`).
+        a.extras.push(Extra { role: Role::ExtraEmbd, rows: 8, cols: c.hidden });
     }
     if family == "gemma4_text" || family == "gemma3n_text" {
         let per_layer = cfg.count_or("hidden_size_per_layer_input", 0)?;

@@ -44,6 +44,12 @@ pub enum Span {
         /// Tokens.
         chunk: u64,
     },
+    /// Cross-attention to `tokens` encoder positions (Llama 3.2 Vision's image tiles), whose keys
+    /// and values are computed once per sequence; none of the text's own tokens are cached.
+    Cross {
+        /// Encoder positions.
+        tokens: u64,
+    },
 }
 
 impl Span {
@@ -53,6 +59,7 @@ impl Span {
             Span::Full => context,
             Span::Sliding { window } => context.min(window),
             Span::Chunked { chunk } => context.min(chunk),
+            Span::Cross { tokens } => tokens,
         }
     }
 }

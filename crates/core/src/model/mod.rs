@@ -356,6 +356,7 @@ impl MixerSummary {
                     Span::Full => 0,
                     Span::Sliding { window } => window,
                     Span::Chunked { chunk } => chunk,
+                    Span::Cross { tokens } => tokens,
                 },
                 shared_kv: a.shares_kv,
                 ..blank
@@ -659,6 +660,7 @@ impl Mixer {
                 Span::Full => "attention",
                 Span::Sliding { .. } => "sliding attention",
                 Span::Chunked { .. } => "chunked attention",
+                Span::Cross { .. } => "cross-attention",
             },
             Mixer::Mla(m) if m.indexer.is_some() => "MLA + indexer",
             Mixer::Mla(_) => "MLA",
@@ -1232,6 +1234,9 @@ fn detail(m: &Mixer) -> String {
                 }
                 Span::Chunked { chunk } => {
                     let _ = write!(d, ", chunks of {chunk}");
+                }
+                Span::Cross { tokens } => {
+                    let _ = write!(d, " to {tokens} image positions");
                 }
                 Span::Full => {}
             }
