@@ -45,7 +45,7 @@ FAMILIES = [
     # MiniMax-M1/Text-01).
     "step3p5", "mimo_v2_flash", "afmoe", "lfm2_moe", "minimax",
     # GLM-5's DeepSeek-sparse-attention MoE; K-EXAONE's MoE.
-    "glm_moe_dsa", "exaone_moe",
+    "glm_moe_dsa", "exaone_moe", "laguna",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

@@ -406,6 +406,7 @@ const KNOWN: &[&str] = &[
     "lfm2_moe",
     "exaone_moe",
     "step3p5",
+    "laguna",
     "mllama",
     "nemotron-nas",
     "apertus",
@@ -692,6 +693,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "lfm2_moe" => (65536, 2048, 7168, 32, 32, 8, 0, true),
         "step3p5" => (128815, 4096, 11264, 45, 64, 8, 128, false),
         "mllama" => (128256, 4096, 14336, 40, 32, 8, 0, false),
+        "laguna" => (100352, 2048, 8192, 40, 48, 8, 128, false),
         "arcee" => (32000, 2560, 18432, 32, 32, 0, 0, false),
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         _ => return None,
@@ -1033,7 +1035,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
         | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
-        | "step3p5" => QkNorm::PerHead,
+        | "step3p5" | "laguna" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
@@ -1125,6 +1127,7 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "mimo_v2_flash") => 256,
         (None, "lfm2_moe") => 32,
         (None, "step3p5") => 288,
+        (None, "laguna") => 256,
         _ => 0,
     };
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
@@ -1189,6 +1192,8 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
                 None => (0..layers).map(|i| i >= 3).collect(),
             }
         }
+        // Laguna's class makes the first layer dense.
+        "laguna" => (0..layers).map(|i| i > 0).collect(),
         // MiMo-V2-Flash's hub config lists 0/1 per layer in `moe_layer_freq`; transformers' default
         // makes the first layer dense.
         "mimo_v2_flash" => match cfg.layer_flags("moe_layer_freq", layers)? {
@@ -1234,7 +1239,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "hunyuan_v1_moe" => 1,
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
         "afmoe" => 6,
-        "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5" => 8,
+        "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
+        | "laguna" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1264,6 +1270,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "afmoe" => cfg.count_or("moe_intermediate_size", 1408)?,
         "lfm2_moe" => cfg.count_or("moe_intermediate_size", 1792)?,
         "step3p5" => cfg.count_or("moe_intermediate_size", 1280)?,
+        "laguna" => cfg.count_or("moe_intermediate_size", 512)?,
         _ => cfg.count("moe_intermediate_size")?.unwrap_or(inter),
     };
     let n_shared = cfg.count_any(&[
@@ -1281,6 +1288,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
         "nemotron_h" => cfg.count_or("moe_shared_expert_intermediate_size", 0)?,
+        "laguna" => cfg.count_or("shared_expert_intermediate_size", 512)?,
         // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
         "step3p5" => cfg.count_any(&["share_expert_dim", "share_expert_dims"])?.unwrap_or(1280),
         "afmoe" => n_shared
@@ -1319,6 +1327,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "mimo_v2_flash"
                 | "exaone_moe"
                 | "step3p5"
+                | "laguna"
                 | "nemotron_h"
                 | "minimax_m2"
                 | "ernie4_5_moe"
@@ -1560,6 +1569,19 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                     }
                     a.output_gate = !step_gate_per_head(cfg);
                 }
+                // Poolside's Laguna: each layer's own query heads (`num_attention_heads_per_layer`)
+                // and Step-3.5's softplus gate on the output (per head, or per element).
+                "laguna" => {
+                    if let Some(list) = cfg.indices("num_attention_heads_per_layer")? {
+                        a.num_heads = list.get(i as usize).copied().filter(|h| *h > 0).ok_or_else(|| {
+                            Error::parse(
+                                FORMAT,
+                                "`num_attention_heads_per_layer` must give a head count per layer",
+                            )
+                        })?;
+                    }
+                    a.output_gate = !step_gate_per_head(cfg);
+                }
                 // MiMo-V2-Flash: sliding layers have their own heads and widths (the hub config's
                 // `swa_*` keys; transformers' port doubles the key/value heads) and learned sinks;
                 // values are narrower than keys; no bias on the output.
@@ -1712,7 +1734,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             // Each cross-attention layer's two tanh gates (attention and MLP), one value each.
             group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 2 });
         }
-        if family == "step3p5"
+        if matches!(family, "step3p5" | "laguna")
             && step_gate_per_head(cfg)
             && let Some(Mixer::Attention(at)) = group.mixers.first()
         {
@@ -2830,6 +2852,27 @@ mod tests {
         }
         let e = read(r#"{"model_type": "step3p5", "moe_layers_enum": "3,x"}"#).unwrap_err().to_string();
         assert!(e.contains("moe_layers_enum"), "{e}");
+    }
+
+    /// Poolside's Laguna: each layer's own query heads and the element-wise gate when `gating`
+    /// says "per-element" — transformers 5.24 builds 33,941,018,368 parameters from the class
+    /// defaults with heads alternating 64 and 48 and that gate; a list too short is refused.
+    #[test]
+    fn laguna_layers_take_their_own_heads() {
+        let heads: Vec<String> = (0..40).map(|i| if i % 2 == 1 { "48" } else { "64" }.to_string()).collect();
+        let types: Vec<&str> = (0..40)
+            .map(|i| if i % 4 == 0 { "\"full_attention\"" } else { "\"sliding_attention\"" })
+            .collect();
+        let cfg = format!(
+            r#"{{"model_type": "laguna", "gating": "per-element", "sliding_window": 512,
+            "num_attention_heads_per_layer": [{}], "layer_types": [{}]}}"#,
+            heads.join(","),
+            types.join(",")
+        );
+        assert_eq!(read(&cfg).unwrap().architecture.params_total().unwrap().get(), 33_941_018_368);
+        let short = cfg.replacen("[64,48,", "[", 1);
+        let e = read(&short).unwrap_err().to_string();
+        assert!(e.contains("num_attention_heads_per_layer"), "{e}");
     }
 
     /// GLM-4.7-Flash's MTP layer stores its own embedding and head, as DeepSeek V3's does.
