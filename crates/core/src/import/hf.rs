@@ -1376,12 +1376,19 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
     })
 }
 
-/// Whether Step-3.5's attention output gate is one value per head (transformers' `gating`: true or
-/// "per-head", its default) rather than per element.
-fn step_gate_per_head(cfg: &Cfg<'_>) -> bool {
+/// Step-3.5's and Laguna's gate on the attention output: `Some(true)` one value per head,
+/// `Some(false)` one per element, `None` no gate. transformers' and vLLM's `gating`: true or
+/// "per-head" per head (transformers' default), "per-element" per element, false none; Step-3.5's
+/// hub key `use_head_wise_attn_gate` (what vLLM reads, false when absent there) wins when present.
+fn step_gate(cfg: &Cfg<'_>) -> Option<bool> {
+    if let Some(on) = cfg.flag("use_head_wise_attn_gate") {
+        return on.then_some(true);
+    }
     match cfg.raw("gating") {
-        Some(v) => v.as_bool().unwrap_or(false) || v.as_str() == Some("per-head"),
-        None => true,
+        None => Some(true),
+        Some(v) if v.as_bool() == Some(true) || v.as_str() == Some("per-head") => Some(true),
+        Some(v) if v.as_str() == Some("per-element") => Some(false),
+        Some(_) => None,
     }
 }
 
@@ -1474,7 +1481,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     let kinds = layer_kinds(cfg, family, c.layers)?;
     let moe_at = moe_layer(cfg, family, c.layers)?;
     let moe = if moe_at.iter().any(|m| *m) { Some(read_moe(cfg, family, c.inter)?) } else { None };
-    let window = cfg.count("sliding_window")?.filter(|w| *w > 0).or(match family {
+    // MiMo-V2's hub config gives the window vLLM uses as `sliding_window_size` (transformers' port
+    // stores one more: the query itself).
+    let size_key = if family == "mimo_v2_flash" { cfg.count("sliding_window_size")? } else { None };
+    let window = size_key.or(cfg.count("sliding_window")?).filter(|w| *w > 0).or(match family {
         "gemma2" | "gemma3_text" => Some(4096),
         "gpt_oss" => Some(128),
         "cohere2" => Some(4096),
@@ -1560,6 +1570,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 // the hub config's `attention_other_setting`); an element-wise gate when the config
                 // asks for one (the per-head gate is an extra of the layer).
                 "step3p5" => {
+                    // The hub config names the key/value heads `num_attention_groups`.
+                    if let Some(g) = cfg.count("num_attention_groups")? {
+                        a.num_kv_heads = g;
+                    }
                     if span != Span::Full {
                         let other = cfg
                             .raw("attention_other_setting")
@@ -1567,7 +1581,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                             .and_then(Value::as_u64);
                         a.num_heads = cfg.count("num_sliding_attention_heads")?.or(other).unwrap_or(c.heads);
                     }
-                    a.output_gate = !step_gate_per_head(cfg);
+                    a.output_gate = step_gate(cfg) == Some(false);
                 }
                 // Poolside's Laguna: each layer's own query heads (`num_attention_heads_per_layer`)
                 // and Step-3.5's softplus gate on the output (per head, or per element).
@@ -1580,7 +1594,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                             )
                         })?;
                     }
-                    a.output_gate = !step_gate_per_head(cfg);
+                    a.output_gate = step_gate(cfg) == Some(false);
                 }
                 // MiMo-V2-Flash: sliding layers have their own heads and widths (the hub config's
                 // `swa_*` keys; transformers' port doubles the key/value heads) and learned sinks;
@@ -1735,7 +1749,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 2 });
         }
         if matches!(family, "step3p5" | "laguna")
-            && step_gate_per_head(cfg)
+            && step_gate(cfg) == Some(true)
             && let Some(Mixer::Attention(at)) = group.mixers.first()
         {
             // Step-3.5's per-head sigmoid gate on the attention output: `g_proj`, one row a head.
@@ -2850,6 +2864,23 @@ mod tests {
             let m = read(&format!(r#"{{"model_type": "step3p5"{extra}}}"#)).unwrap();
             assert_eq!(m.architecture.params_total().unwrap().get(), want, "{extra}");
         }
+        // vLLM's `step3p5.py` reads the hub's `use_head_wise_attn_gate` (no gate without it there);
+        // when it is given, it decides: a 64 × 4,096 gate a layer, or none.
+        let count = |extra: &str| {
+            read(&format!(r#"{{"model_type": "step3p5"{extra}}}"#))
+                .unwrap()
+                .architecture
+                .params_total()
+                .unwrap()
+                .get()
+        };
+        assert_eq!(count(r#", "use_head_wise_attn_gate": true"#), 195_843_845_184);
+        assert_eq!(count(r#", "use_head_wise_attn_gate": false"#), 195_843_845_184 - 45 * 64 * 4096);
+        // The hub names the key/value heads `num_attention_groups`.
+        let groups = read(r#"{"model_type": "step3p5", "num_attention_groups": 4}"#).unwrap();
+        assert!(
+            matches!(&groups.architecture.groups[0].mixers[0], Mixer::Attention(a) if a.num_kv_heads == 4)
+        );
         let e = read(r#"{"model_type": "step3p5", "moe_layers_enum": "3,x"}"#).unwrap_err().to_string();
         assert!(e.contains("moe_layers_enum"), "{e}");
     }
