@@ -823,6 +823,28 @@ test('a hybrid model shows its recurrent state apart from the KV cache, and its 
   await shot('desktop-hybrid-state-layers');
 });
 
+test('Llama 3.2 Vision runs in transformers: its image cache is said, and vLLM is refused by name', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-config');
+  const file = path.join(root, 'tests', 'fixtures', 'configs', 'llama-3.2-90b-vision-instruct.json');
+  await page.fill('#hr-config', fs.readFileSync(file, 'utf8'));
+  await page.click('#hr-config-read');
+  const want = cli(['estimate', '--config', file]);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  const kv = want.breakdown.find((t) => t.term === 'kv_cache');
+  assert(kv.assumptions.some((a) => a.includes('6,432')), 'the CLI says the image positions');
+  // The KV term's assumptions (inside its folded details) say the image's positions.
+  await page.waitForFunction(() => [...document.querySelectorAll('ul.hr-assume li')]
+    .some((li) => li.textContent.includes('6,432 positions')));
+  await shot('desktop-cross-attention');
+  await page.selectOption('#hr-runtime', 'vllm');
+  const refusal = page.locator('.hr-error-card[role="alert"]');
+  await refusal.filter({ hasText: 'cross-attention' }).waitFor();
+  assert((await refusal.textContent()).includes('choose transformers'), 'the way out is named');
+  await shot('desktop-cross-attention-vllm');
+});
+
 test('an unknown family is inferred with a visible warning, or refused naming its keys', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);
@@ -842,10 +864,10 @@ test('an unknown family is inferred with a visible warning, or refused naming it
   assert(high > 1.2 * want.memory.total && low < 0.9 * want.memory.total, `band widened: ${low}–${high}`);
   await shot('desktop-inferred-warning');
   const refused = JSON.stringify({ model_type: 'brand_new_lm', hidden_size: 2048, num_hidden_layers: 22,
-    num_attention_heads: 32, vocab_size: 32000, intermediate_size: 5632, num_experts: 64, ssm_state_size: 16 });
+    num_attention_heads: 32, vocab_size: 32000, intermediate_size: 5632, zero_expert_num: 64, ssm_state_size: 16 });
   await page.fill('#hr-config', refused);
   await page.click('#hr-config-read');
-  await page.locator('.hr-error').filter({ hasText: '`num_experts`' }).waitFor();
+  await page.locator('.hr-error').filter({ hasText: '`zero_expert_num`' }).waitFor();
   await page.locator('.hr-error').filter({ hasText: 'safetensors' }).waitFor();
 });
 

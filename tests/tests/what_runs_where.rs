@@ -201,6 +201,13 @@ fn cross_attention_runs_in_transformers_only() {
     // Twice the context: only the self-attention part doubles.
     let long = estimate(&Scenario { context: 8192, ..s.clone() }).unwrap();
     assert_eq!(long.memory.term(TermKind::KvCache).unwrap().bytes.get() - kv, 80 * 4096 * per_layer_token);
+    // Every device is judged under transformers (no MLX on Macs, no CPU back end), and the command
+    // loads the image-text class, encoder included.
+    let all = headroom_core::fit::fit_all(&s).unwrap();
+    assert!(all.iter().all(|f| f.runtime == Runtime::Transformers));
+    assert!(all.iter().any(|f| f.verdict != Verdict::No));
+    let commands = headroom_core::flags::commands(&s, &e, None);
+    assert!(commands.iter().any(|c| c.contains("AutoModelForImageTextToText")), "{commands:?}");
     for r in [Runtime::Vllm, Runtime::LlamaCpp, Runtime::Sglang] {
         let err = estimate(&Scenario { runtime: Some(r), ..s.clone() }).unwrap_err().to_string();
         assert!(err.contains("cross-attention") && err.contains("transformers"), "{err}");

@@ -160,7 +160,9 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     let native = scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16);
     // Training runs under transformers (what the training estimate assumes), whatever the
     // checkpoint's format would pick for serving.
-    let runtime = if scenario.mode.is_training() {
+    // So does a model with cross-attention layers (Llama 3.2 Vision), the only runtime that runs them.
+    let cross = r.architecture.as_deref().is_some_and(crate::estimate::has_cross_attention);
+    let runtime = if scenario.mode.is_training() || (cross && scenario.runtime.is_none()) {
         Runtime::Transformers
     } else {
         runtime_for(device, native, scenario.runtime)
@@ -404,8 +406,8 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
                 .push(Msg::new(MsgId::AdviceOffloadNeedsRam, vec![Arg::Size(e.host.total), Arg::Size(ram)]));
         }
     }
-    if chosen.is_none() && !training {
-        // The CPU from system RAM.
+    if chosen.is_none() && !training && !cross {
+        // The CPU from system RAM (llama.cpp's CPU back end: not for cross-attention models).
         if let Some(ram) = cap.host_ram {
             let cpu = estimate_resolved(
                 &Scenario { runtime: Some(Runtime::Cpu), gpus: 1, gpu_layers: None, ..s.clone() },

@@ -310,8 +310,12 @@ fn transformers(s: &Scenario, e: &Estimate, out: &mut Vec<String>) {
         _ => String::new(),
     };
     let attn = if s.flash_attention { "sdpa" } else { "eager" };
+    // A model whose encoder is loaded (Llama 3.2 Vision, Qwen-VL…) loads through its
+    // image-text class; the causal-LM class builds the language model alone.
+    let with_encoder = e.memory.term(crate::breakdown::TermKind::Encoders).is_some_and(|t| t.bytes.get() > 0);
+    let class = if with_encoder { "AutoModelForImageTextToText" } else { "AutoModelForCausalLM" };
     out.push(format!(
-                "AutoModelForCausalLM.from_pretrained(\"{}\", torch_dtype={dtype}, device_map=\"auto\", attn_implementation=\"{attn}\"{quant})",
+                "{class}.from_pretrained(\"{}\", torch_dtype={dtype}, device_map=\"auto\", attn_implementation=\"{attn}\"{quant})",
                 repo(s)
             ));
 }
