@@ -184,9 +184,10 @@ pub fn indexer_key_bytes(width: u64) -> u64 {
 pub fn layer_kv_bytes_per_token(cache: LayerCache, kv: KvDtype) -> u64 {
     match cache {
         // K and V are separate rows (V absent when values are the keys).
-        LayerCache::Kv { k, v, .. } => {
-            kv.row_bytes(k).saturating_add(if v == 0 { 0 } else { kv.row_bytes(v) })
-        }
+        LayerCache::Kv { k, v, index, .. } => kv
+            .row_bytes(k)
+            .saturating_add(if v == 0 { 0 } else { kv.row_bytes(v) })
+            .saturating_add(index.saturating_mul(2)),
         LayerCache::Latent { width, indexer } => {
             kv.row_bytes(width).saturating_add(if indexer == 0 { 0 } else { indexer_key_bytes(indexer) })
         }
@@ -347,15 +348,29 @@ pub fn kv_cache_bytes_llama_cpp(a: &Architecture, s: &crate::llama_cpp::Setup) -
     Ok(Bytes::new(total))
 }
 
+/// Bytes per token of one attention layer's cache on one of the GPUs its `heads` key/value heads
+/// are split over (`per_rank` of them there): an indexer's key stays whole on each.
+pub fn attention_kv_bytes_on_rank(cache: LayerCache, kv: KvDtype, heads: u64, per_rank: u64) -> u64 {
+    let whole = match cache {
+        LayerCache::Kv { index, .. } => index.saturating_mul(2),
+        _ => 0,
+    };
+    let split = layer_kv_bytes_per_token(cache, kv).saturating_sub(whole);
+    (split.saturating_mul(per_rank) / heads.max(1)).saturating_add(whole)
+}
+
 /// One mixer's llama.cpp cache, as (cells per stream, bytes per cell): K and V rows in their own
 /// types (V absent when values are the keys); an MLA latent and its indexer key in the K type, one
 /// type for K and V. `None` for mixers with no KV cache (recurrent state is apart).
 fn llama_cpp_cache_row(m: &Mixer, hidden: u64, s: &crate::llama_cpp::Setup, swa: bool) -> Option<(u64, u64)> {
     match m.cache(hidden) {
         LayerCache::None | LayerCache::State { .. } => None,
-        LayerCache::Kv { k, v, span } => Some((
+        LayerCache::Kv { k, v, span, index } => Some((
             s.cells(span, swa),
-            s.k_type.row_bytes(k).saturating_add(if v == 0 { 0 } else { s.v_type.row_bytes(v) }),
+            s.k_type
+                .row_bytes(k)
+                .saturating_add(if v == 0 { 0 } else { s.v_type.row_bytes(v) })
+                .saturating_add(if index == 0 { 0 } else { s.k_type.row_bytes(index) }),
         )),
         LayerCache::Latent { width, indexer } => Some((
             s.cells(Span::Full, swa),
@@ -445,15 +460,17 @@ pub fn kv_device_bytes_tp(
     let mut one: u128 = 0;
     for (n, m) in a.mixers() {
         let cache = m.cache(a.hidden_size);
-        let (tokens, num, den) = match (m, cache) {
-            (Mixer::Attention(at), LayerCache::Kv { span, .. }) => {
+        let (tokens, num, den, whole) = match (m, cache) {
+            (Mixer::Attention(at), LayerCache::Kv { span, index, .. }) => {
                 let heads = at.num_kv_heads.max(1);
-                (span.tokens(context), heads.div_ceil(gpus).max(1), heads)
+                (span.tokens(context), heads.div_ceil(gpus).max(1), heads, index.saturating_mul(2))
             }
-            _ => (context, 1, 1),
+            _ => (context, 1, 1, 0),
         };
-        let bytes = layer_kv_bytes_per_token(cache, kv) as u128 * tokens as u128 * n as u128 * num as u128;
-        one += bytes.div_ceil(den as u128);
+        // The key/value heads split over the GPUs; an indexer's single key head on every one.
+        let split = layer_kv_bytes_per_token(cache, kv).saturating_sub(whole);
+        let per = |b: u64| b as u128 * tokens as u128 * n as u128;
+        one += (per(split) * num as u128).div_ceil(den as u128) + per(whole);
     }
     u64::try_from(one * batch as u128).ok().map(Bytes::new).or_overflow("KV cache")
 }

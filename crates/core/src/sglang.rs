@@ -208,7 +208,7 @@ pub fn cell_sizes(a: &Architecture, kv: KvDtype, tp: u64) -> (u64, u64) {
             (Mixer::Attention(at), LayerCache::Kv { .. }) => {
                 let heads = at.num_kv_heads.max(1);
                 let per_rank = heads.div_ceil(tp.max(1)).max(1);
-                crate::inference::layer_kv_bytes_per_token(cache, kv).saturating_mul(per_rank) / heads
+                crate::inference::attention_kv_bytes_on_rank(cache, kv, heads, per_rank)
             }
             (_, LayerCache::Latent { .. }) => crate::inference::layer_kv_bytes_per_token(cache, kv),
             _ => 0,

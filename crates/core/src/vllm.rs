@@ -666,8 +666,7 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64, ns: u64, dtypes: (Option<u64>,
             (Mixer::Attention(at), LayerCache::Kv { span, .. }) => {
                 let heads = at.num_kv_heads.max(1);
                 let per_rank = heads.div_ceil(tp.max(1)).max(1);
-                let bytes =
-                    crate::inference::layer_kv_bytes_per_token(cache, kv).saturating_mul(per_rank) / heads;
+                let bytes = crate::inference::attention_kv_bytes_on_rank(cache, kv, heads, per_rank);
                 let kind = match span {
                     Span::Full => SpecKind::Full,
                     Span::Sliding { window } => SpecKind::Window(window),

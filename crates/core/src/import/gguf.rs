@@ -670,6 +670,7 @@ impl Gguf {
                         (true, Some(w)) => Span::Sliding { window: w },
                         _ => Span::Full,
                     },
+                    index_key: 0,
                 }));
             }
             let ffn = if has(blk("ffn_gate_inp.weight")) {

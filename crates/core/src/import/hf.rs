@@ -354,6 +354,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // Step-3.7-Flash's flat config reads as Step-3.5-Flash's text model (transformers'
         // `Step3p7TextConfig` is `step3p5`).
         "step3p7" => "step3p5".into(),
+        // MiniMax-M3's language model (transformers' `MiniMaxM3VLTextConfig`).
+        "minimax_m3_vl_text" | "minimax_m3_vl" => "minimax_m3".into(),
         // Llama 3.2 Vision's language model (`MllamaTextModel`).
         "mllama_text_model" | "mllama" => "mllama".into(),
         // Llama-Nemotron Super/Ultra's neural-architecture-searched Llama (`DeciLMForCausalLM`).
@@ -407,6 +409,7 @@ const KNOWN: &[&str] = &[
     "exaone_moe",
     "step3p5",
     "laguna",
+    "minimax_m3",
     "mllama",
     "nemotron-nas",
     "apertus",
@@ -694,6 +697,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "step3p5" => (128815, 4096, 11264, 45, 64, 8, 128, false),
         "mllama" => (128256, 4096, 14336, 40, 32, 8, 0, false),
         "laguna" => (100352, 2048, 8192, 40, 48, 8, 128, false),
+        "minimax_m3" => (200064, 6144, 3072, 60, 64, 4, 128, false),
         "arcee" => (32000, 2560, 18432, 32, 32, 0, 0, false),
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         _ => return None,
@@ -819,7 +823,8 @@ fn kind_of(s: &str) -> Option<Kind> {
         | "global"
         | "global_attention"
         | "indexed_attention"
-        | "deepseek_sparse_attention" => Kind::Full,
+        | "deepseek_sparse_attention"
+        | "minimax_m3_sparse" => Kind::Full,
         "sliding_attention" | "sliding" | "local" | "local_attention" | "sliding_window" => Kind::Sliding,
         "chunked_attention" => Kind::Chunked,
         "linear_attention" => Kind::Linear,
@@ -1035,7 +1040,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
         | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
-        | "step3p5" | "laguna" => QkNorm::PerHead,
+        | "step3p5" | "laguna" | "minimax_m3" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
@@ -1192,6 +1197,11 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
                 None => (0..layers).map(|i| i >= 3).collect(),
             }
         }
+        // MiniMax-M3's hub config lists 0/1 per layer in `moe_layer_freq`; else every layer routes.
+        "minimax_m3" => match cfg.layer_flags("moe_layer_freq", layers)? {
+            Some(list) => list,
+            None => vec![true; n],
+        },
         // Laguna's class makes the first layer dense.
         "laguna" => (0..layers).map(|i| i > 0).collect(),
         // MiMo-V2-Flash's hub config lists 0/1 per layer in `moe_layer_freq`; transformers' default
@@ -1259,7 +1269,9 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     }
     let expert_intermediate = match family {
         // Their experts take `intermediate_size` (Llama 4's dense layers take `intermediate_size_mlp`).
-        "mixtral" | "gpt_oss" | "jamba" | "minimax_m2" | "llama4_text" | "hunyuan_v1_moe" => inter,
+        "mixtral" | "gpt_oss" | "jamba" | "minimax_m2" | "minimax_m3" | "llama4_text" | "hunyuan_v1_moe" => {
+            inter
+        }
         "qwen2_moe" => cfg.count_or("moe_intermediate_size", 1408)?,
         "qwen3_moe" => cfg.count_or("moe_intermediate_size", 768)?,
         "deepseek_v2" => cfg.count_or("moe_intermediate_size", 1407)?,
@@ -1289,6 +1301,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         }
         "nemotron_h" => cfg.count_or("moe_shared_expert_intermediate_size", 0)?,
         "laguna" => cfg.count_or("shared_expert_intermediate_size", 512)?,
+        "minimax_m3" => cfg.count_or("shared_intermediate_size", 3072)?,
         // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
         "step3p5" => cfg.count_any(&["share_expert_dim", "share_expert_dims"])?.unwrap_or(1280),
         "afmoe" => n_shared
@@ -1328,6 +1341,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "exaone_moe"
                 | "step3p5"
                 | "laguna"
+                | "minimax_m3"
                 | "nemotron_h"
                 | "minimax_m2"
                 | "ernie4_5_moe"
@@ -1374,6 +1388,29 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
         v_head_dim: cfg.count_or("v_head_dim", if wide { 256 } else { 128 })?,
         indexer,
     })
+}
+
+/// Whether MiniMax-M3's layer `i` attends sparsely through its block indexer: `layer_types`
+/// `minimax_m3_sparse`, or the hub config's `sparse_attention_config.sparse_attention_freq`.
+fn m3_sparse(cfg: &Cfg<'_>, i: u64) -> bool {
+    if let Some(t) = cfg.raw("layer_types").and_then(Value::as_array) {
+        return t.get(i as usize).and_then(Value::as_str) == Some("minimax_m3_sparse");
+    }
+    cfg.raw("sparse_attention_config")
+        .and_then(|s| s.get("sparse_attention_freq"))
+        .and_then(Value::as_array)
+        .and_then(|f| f.get(i as usize))
+        .and_then(Value::as_u64)
+        == Some(1)
+}
+
+/// MiniMax-M3's indexer: (query heads, head width) — `index_n_heads`/`index_head_dim`, or the hub
+/// config's `sparse_num_index_heads`/`sparse_index_dim` (transformers' defaults 4 and 128).
+fn m3_index(cfg: &Cfg<'_>) -> (u64, u64) {
+    let sparse = |k: &str| cfg.raw("sparse_attention_config").and_then(|s| s.get(k)).and_then(Value::as_u64);
+    let heads = cfg.raw("index_n_heads").and_then(Value::as_u64).or(sparse("sparse_num_index_heads"));
+    let dim = cfg.raw("index_head_dim").and_then(Value::as_u64).or(sparse("sparse_index_dim"));
+    (heads.unwrap_or(4), dim.unwrap_or(128))
 }
 
 /// Step-3.5's and Laguna's gate on the attention output: `Some(true)` one value per head,
@@ -1512,6 +1549,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 let multiple = cfg.count_or("block_multiple_of", 256)?.max(1);
                 ff.div_ceil(multiple).saturating_mul(multiple)
             }
+            // MiniMax-M3's dense layers are wider than its experts.
+            "minimax_m3" => cfg.count_or("dense_intermediate_size", 12288)?,
             "gemma3n_text" => match per_layer_widths(cfg)? {
                 Some(list) => list.get(i as usize).copied().ok_or_else(|| {
                     Error::parse(
@@ -1583,6 +1622,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                     }
                     a.output_gate = step_gate(cfg) == Some(false);
                 }
+                // MiniMax-M3's sparse layers cache their block indexer's key beside K and V.
+                "minimax_m3" if m3_sparse(cfg, i) => a.index_key = m3_index(cfg).1,
                 // Poolside's Laguna: each layer's own query heads (`num_attention_heads_per_layer`)
                 // and Step-3.5's softplus gate on the output (per head, or per element).
                 "laguna" => {
@@ -1747,6 +1788,13 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         if family == "mllama" && mllama_cross.contains(&i) {
             // Each cross-attention layer's two tanh gates (attention and MLP), one value each.
             group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 2 });
+        }
+        if family == "minimax_m3" && m3_sparse(cfg, i) {
+            // The block indexer: its query (`index_n_heads` heads) and key projections, two norms.
+            let (heads, dim) = m3_index(cfg);
+            group.extras.push(Extra { role: Role::Extra, rows: heads.saturating_mul(dim), cols: c.hidden });
+            group.extras.push(Extra { role: Role::Extra, rows: dim, cols: c.hidden });
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: dim.saturating_mul(2) });
         }
         if matches!(family, "step3p5" | "laguna")
             && step_gate(cfg) == Some(true)
@@ -2904,6 +2952,31 @@ mod tests {
         let short = cfg.replacen("[64,48,", "[", 1);
         let e = read(&short).unwrap_err().to_string();
         assert!(e.contains("num_attention_heads_per_layer"), "{e}");
+    }
+
+    /// MiniMax-M3 from its hub config (`sparse_attention_config`, the 0/1 `moe_layer_freq`): what
+    /// transformers 5.24 builds from the same keys (`MiniMaxM3VLTextModel` plus its head,
+    /// 426,174,572,928), and per token the 60 layers' K and V (4 heads × 128, 2,048 bytes in BF16)
+    /// and the 57 sparse layers' indexer key (128 BF16 values), as vLLM 0.34's MiniMax-M3 caches
+    /// them (`FullAttentionSpec` and `MiniMaxM3IndexerCache`).
+    #[test]
+    fn minimax_m3_counts_its_indexers_and_caches_their_keys() {
+        let text = include_str!("../../../../tests/fixtures/configs/minimax-m3.json");
+        let a = read(text).unwrap().architecture;
+        assert_eq!(a.params_total().unwrap().get(), 426_174_572_928);
+        use crate::precision::KvDtype;
+        assert_eq!(crate::inference::kv_bytes_per_token(&a, KvDtype::Bf16), 60 * 2048 + 57 * 256);
+        // On 4 GPUs the key/value heads split (one each), the indexer's key does not.
+        let on_rank = a
+            .mixers()
+            .map(|(n, m)| match (m, m.cache(a.hidden_size)) {
+                (Mixer::Attention(at), c) => {
+                    n * crate::inference::attention_kv_bytes_on_rank(c, KvDtype::Bf16, at.num_kv_heads, 1)
+                }
+                _ => 0,
+            })
+            .sum::<u64>();
+        assert_eq!(on_rank, 60 * 512 + 57 * 256);
     }
 
     /// GLM-4.7-Flash's MTP layer stores its own embedding and head, as DeepSeek V3's does.

@@ -96,6 +96,15 @@ pub struct Attention {
     pub shares_kv: bool,
     /// Which tokens it attends.
     pub span: Span,
+    /// Elements per token of a block-sparse indexer's key cached beside K and V (MiniMax-M3's
+    /// sparse layers: `index_head_dim`, one head); 0 without an indexer.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub index_key: u64,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Attention {
@@ -115,6 +124,7 @@ impl Attention {
             k_eq_v: false,
             shares_kv: false,
             span: Span::Full,
+            index_key: 0,
         }
     }
 
@@ -209,6 +219,7 @@ impl Attention {
                 k: self.kv_width(),
                 v: self.num_kv_heads.saturating_mul(self.v_head_dim),
                 span: self.span,
+                index: self.index_key,
             }
         }
     }

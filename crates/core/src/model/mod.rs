@@ -204,6 +204,9 @@ pub enum LayerCache {
         v: u64,
         /// Which tokens are cached.
         span: Span,
+        /// A sparse indexer's key elements per token (MiniMax-M3's: one head, in BF16, whole on
+        /// every GPU); 0 without one.
+        index: u64,
     },
     /// One latent per token (MLA), and the indexer's keys per token when present.
     Latent {
@@ -1100,7 +1103,9 @@ impl Architecture {
             let mut state = 0u64;
             for m in &g.mixers {
                 match m.cache(self.hidden_size) {
-                    LayerCache::Kv { k, v, .. } => kv = kv.saturating_add(k).saturating_add(v),
+                    LayerCache::Kv { k, v, index, .. } => {
+                        kv = kv.saturating_add(k).saturating_add(v).saturating_add(index)
+                    }
                     LayerCache::Latent { width, indexer } => {
                         kv = kv.saturating_add(width).saturating_add(indexer)
                     }
