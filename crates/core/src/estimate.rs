@@ -1567,8 +1567,12 @@ fn encoders_term(
         vec![Arg::Text(kind.clone()), Arg::Size(Bytes::new(device))],
     ));
     let bytes_each = if runtime.is_llama_cpp() { 2 } else { elem };
+    // An encoder the text reads through cross-attention (Llama 3.2 Vision): an image is one
+    // token of the context, its positions attended by those layers (the KV term says their cache).
+    let cross = r.architecture.as_deref().is_some_and(has_cross_attention);
     let line = |e: &crate::model::Encoder| {
         let (id, input) = match e.modality {
+            crate::model::Modality::Image if cross => (MsgId::EncodersTermCross, 1024),
             crate::model::Modality::Image => (MsgId::EncodersTerm, 1024),
             crate::model::Modality::Audio => (MsgId::EncodersTermAudio, 30),
         };

@@ -284,6 +284,10 @@ messages! {
     EncodersTerm =>
         "{0} encoder: {1} parameters in {2} blocks and its projector, {3} bytes each; a 1024×1024 image is {4} tokens of the context",
         "encodeur {0} : {1} paramètres en {2} blocs et son projecteur, {3} octets chacun ; une image 1024×1024 fait {4} jetons du contexte";
+    /// An encoder read through cross-attention layers.
+    EncodersTermCross =>
+        "{0} encoder: {1} parameters in {2} blocks and its projector, {3} bytes each; an image is one token of the context, its tiles' positions attended by the cross-attention layers",
+        "encodeur {0} : {1} paramètres en {2} blocs et son projecteur, {3} octets chacun ; une image est un jeton du contexte, les positions de ses tuiles lues par les couches d'attention croisée";
     /// An audio encoder's part of the encoders term.
     EncodersTermAudio =>
         "{0} audio encoder: {1} parameters in {2} blocks and its projector, {3} bytes each; 30 s of audio is {4} tokens of the context",
