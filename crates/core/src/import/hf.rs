@@ -354,6 +354,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // Step-3.7-Flash's flat config reads as Step-3.5-Flash's text model (transformers'
         // `Step3p7TextConfig` is `step3p5`).
         "step3p7" => "step3p5".into(),
+        // Cosmos 3 Edge's language model (`Cosmos3EdgeTextModel`).
+        "cosmos3_edge_text" | "cosmos3_edge" => "cosmos3_edge".into(),
         // MiniMax-M3's language model (transformers' `MiniMaxM3VLTextConfig`).
         "minimax_m3_vl_text" | "minimax_m3_vl" => "minimax_m3".into(),
         // Llama 3.2 Vision's language model (`MllamaTextModel`).
@@ -414,6 +416,7 @@ const KNOWN: &[&str] = &[
     "nemotron-nas",
     "apertus",
     "arcee",
+    "cosmos3_edge",
     "olmoe",
     "minimax_m2",
     "llama4_text",
@@ -699,6 +702,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "laguna" => (100352, 2048, 8192, 40, 48, 8, 128, false),
         "minimax_m3" => (200064, 6144, 3072, 60, 64, 4, 128, false),
         "arcee" => (32000, 2560, 18432, 32, 32, 0, 0, false),
+        "cosmos3_edge" => (131072, 2048, 9216, 28, 16, 8, 128, false),
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         _ => return None,
     })
@@ -1029,9 +1033,9 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
             let b = cfg.flag("bias").unwrap_or(true);
             (t.qkv_bias, t.o_bias, t.fused_qkv) = (b, b, true);
         }
-        // Apertus and Arcee (AFM): an MLP of `up_proj` and `down_proj` alone, whatever the
-        // activation (xIELU, squared ReLU).
-        "apertus" | "arcee" => t.gated_mlp = false,
+        // Apertus, Arcee (AFM) and NVIDIA's Cosmos 3 Edge: an MLP of two matrices alone (`up_proj`
+        // and `down_proj`, `fc1` and `fc2`), whatever the activation (xIELU, squared ReLU).
+        "apertus" | "arcee" | "cosmos3_edge" => t.gated_mlp = false,
         _ => {}
     }
     if matches!(family, "glm" | "glm4") {
@@ -2977,6 +2981,16 @@ mod tests {
             })
             .sum::<u64>();
         assert_eq!(on_rank, 60 * 512 + 57 * 256);
+    }
+
+    /// NVIDIA's Cosmos 3 Edge text model: a Llama with a two-matrix squared-ReLU MLP; at the class
+    /// defaults transformers 5.24 builds 1,946,273,792 parameters (`Cosmos3EdgeTextModel` and its
+    /// head).
+    #[test]
+    fn cosmos3_edge_has_a_plain_mlp() {
+        let m = read(r#"{"model_type": "cosmos3_edge_text"}"#).unwrap();
+        assert_eq!(m.architecture.params_total().unwrap().get(), 1_946_273_792);
+        assert!(matches!(&m.architecture.groups[0].ffn, Ffn::Dense(d) if !d.gated));
     }
 
     /// GLM-4.7-Flash's MTP layer stores its own embedding and head, as DeepSeek V3's does.
