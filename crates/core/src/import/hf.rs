@@ -417,6 +417,7 @@ const KNOWN: &[&str] = &[
     "apertus",
     "arcee",
     "cosmos3_edge",
+    "nemotron",
     "olmoe",
     "minimax_m2",
     "llama4_text",
@@ -703,6 +704,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "minimax_m3" => (200064, 6144, 3072, 60, 64, 4, 128, false),
         "arcee" => (32000, 2560, 18432, 32, 32, 0, 0, false),
         "cosmos3_edge" => (131072, 2048, 9216, 28, 16, 8, 128, false),
+        "nemotron" => (256000, 6144, 24576, 32, 48, 0, 0, false),
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         _ => return None,
     })
@@ -1036,6 +1038,12 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         // Apertus, Arcee (AFM) and NVIDIA's Cosmos 3 Edge: an MLP of two matrices alone (`up_proj`
         // and `down_proj`, `fc1` and `fc2`), whatever the activation (xIELU, squared ReLU).
         "apertus" | "arcee" | "cosmos3_edge" => t.gated_mlp = false,
+        // Nemotron-4 and Minitron: the same plain squared-ReLU MLP, and LayerNorms with a bias
+        // (`NemotronLayerNorm1P`).
+        "nemotron" => {
+            t.gated_mlp = false;
+            t.norm = NormKind::LayerNorm;
+        }
         _ => {}
     }
     if matches!(family, "glm" | "glm4") {
@@ -2991,6 +2999,18 @@ mod tests {
         let m = read(r#"{"model_type": "cosmos3_edge_text"}"#).unwrap();
         assert_eq!(m.architecture.params_total().unwrap().get(), 1_946_273_792);
         assert!(matches!(&m.architecture.groups[0].ffn, Ffn::Dense(d) if !d.gated));
+    }
+
+    /// Nemotron-4 / Minitron (`nemotron`): the plain squared-ReLU MLP and biased LayerNorms;
+    /// transformers 5.24 builds 7,734,829,056 parameters from these keys.
+    #[test]
+    fn nemotron_has_a_plain_mlp_and_biased_norms() {
+        let m = read(
+            r#"{"model_type": "nemotron", "num_key_value_heads": 8, "head_dim": 128, "hidden_size": 4096,
+            "num_attention_heads": 32, "intermediate_size": 16384, "vocab_size": 256000, "num_hidden_layers": 32}"#,
+        )
+        .unwrap();
+        assert_eq!(m.architecture.params_total().unwrap().get(), 7_734_829_056);
     }
 
     /// GLM-4.7-Flash's MTP layer stores its own embedding and head, as DeepSeek V3's does.
