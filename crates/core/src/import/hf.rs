@@ -418,6 +418,8 @@ const KNOWN: &[&str] = &[
     "arcee",
     "cosmos3_edge",
     "nemotron",
+    "jais2",
+    "nanochat",
     "olmoe",
     "minimax_m2",
     "llama4_text",
@@ -1040,9 +1042,14 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         "apertus" | "arcee" | "cosmos3_edge" => t.gated_mlp = false,
         // Nemotron-4 and Minitron: the same plain squared-ReLU MLP, and LayerNorms with a bias
         // (`NemotronLayerNorm1P`).
-        "nemotron" => {
+        "nemotron" | "jais2" => {
             t.gated_mlp = false;
             t.norm = NormKind::LayerNorm;
+        }
+        // nanochat: the same plain MLP, and RMS norms without weights (none on q and k either).
+        "nanochat" => {
+            t.gated_mlp = false;
+            t.norm = NormKind::NoParams;
         }
         _ => {}
     }
@@ -3011,6 +3018,25 @@ mod tests {
         )
         .unwrap();
         assert_eq!(m.architecture.params_total().unwrap().get(), 7_734_829_056);
+    }
+
+    /// Jais 2 (biased LayerNorms, biased attention and MLP) and nanochat (weightless RMS norms)
+    /// with their plain squared-ReLU MLPs: transformers 5.24's builds at their class defaults.
+    #[test]
+    fn jais2_and_nanochat_have_plain_mlps() {
+        let jais2 = read(
+            r#"{"model_type": "jais2", "vocab_size": 150272, "hidden_size": 3328, "intermediate_size": 26624,
+            "num_hidden_layers": 32, "num_attention_heads": 26, "num_key_value_heads": 26, "head_dim": 128,
+            "attention_bias": true, "mlp_bias": true}"#,
+        )
+        .unwrap();
+        assert_eq!(jais2.architecture.params_total().unwrap().get(), 8_090_401_280);
+        let nanochat = read(
+            r#"{"model_type": "nanochat", "vocab_size": 50304, "hidden_size": 768, "intermediate_size": 8192,
+            "num_hidden_layers": 12, "num_attention_heads": 6, "num_key_value_heads": 6}"#,
+        )
+        .unwrap();
+        assert_eq!(nanochat.architecture.params_total().unwrap().get(), 256_573_440);
     }
 
     /// GLM-4.7-Flash's MTP layer stores its own embedding and head, as DeepSeek V3's does.
