@@ -439,9 +439,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     // encoder-decoder models in 0.10.2, llama.cpp never had them, and SGLang's and Ollama's own
     // engines are not modelled.
     let cross = r.architecture.as_deref().is_some_and(has_cross_attention);
-    let runtime = scenario
-        .runtime
-        .unwrap_or_else(|| if cross { Runtime::Transformers } else { Runtime::default_for(requested) });
+    let runtime = scenario.runtime.unwrap_or_else(|| Runtime::default_for_model(requested, cross));
     if cross && runtime != Runtime::Transformers {
         return Err(Error::invalid(
             "runtime",

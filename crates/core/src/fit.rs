@@ -160,12 +160,11 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     let native = scenario.weights.or(r.native_format).unwrap_or(WeightFormat::Bf16);
     // Training runs under transformers (what the training estimate assumes), whatever the
     // checkpoint's format would pick for serving.
-    // So does a model with cross-attention layers (Llama 3.2 Vision), the only runtime that runs them.
     let cross = r.architecture.as_deref().is_some_and(crate::estimate::has_cross_attention);
-    let runtime = if scenario.mode.is_training() || (cross && scenario.runtime.is_none()) {
+    let runtime = if scenario.mode.is_training() {
         Runtime::Transformers
     } else {
-        runtime_for(device, native, scenario.runtime)
+        runtime_for(device, native, scenario.runtime, cross)
     };
     let gpus = gpus_on(device, scenario);
     let mut s = scenario.clone();

@@ -300,11 +300,20 @@ impl Capability {
     }
 }
 
-/// The runtime to use on a device when the scenario does not name one: GGUF with llama.cpp
-/// everywhere; on a Mac, MLX for other formats; on a CPU, the CPU runtime; else by format.
-pub fn runtime_for(device: &Device, format: WeightFormat, requested: Option<Runtime>) -> Runtime {
+/// The runtime to use on a device when the scenario does not name one: a model with
+/// cross-attention layers with `transformers` everywhere; GGUF with llama.cpp everywhere; on a Mac,
+/// MLX for other formats; on a CPU, the CPU runtime; else by format.
+pub fn runtime_for(
+    device: &Device,
+    format: WeightFormat,
+    requested: Option<Runtime>,
+    cross: bool,
+) -> Runtime {
     if let Some(r) = requested {
         return r;
+    }
+    if cross {
+        return Runtime::default_for_model(format, true);
     }
     match device.kind {
         DeviceKind::Cpu => Runtime::Cpu,

@@ -104,6 +104,14 @@ impl Runtime {
         })
     }
 
+    /// [`Runtime::default_for`] for a model: one with cross-attention layers runs with
+    /// `transformers`.
+    pub fn default_for_model(format: WeightFormat, cross_attention: bool) -> Runtime {
+        // Cross-attention to an image encoder (Llama 3.2 Vision): transformers is the only runtime
+        // that runs it.
+        if cross_attention { Runtime::Transformers } else { Runtime::default_for(format) }
+    }
+
     /// The runtime a format is usually run with: GGUF files with llama.cpp, FP8/AWQ/GPTQ/MXFP4
     /// checkpoints with vLLM, everything else with `transformers`.
     pub fn default_for(format: WeightFormat) -> Runtime {
