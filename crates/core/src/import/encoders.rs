@@ -587,9 +587,13 @@ pub(crate) fn speech_output(root: &Value) -> Option<Result<SpeechOutput, String>
 /// two RMS norms, the final norm), the projection from the thinker's width (`embedding_size →
 /// hidden`, biased) and the codec head (`hidden × vocab`, bias-free).
 fn qwen2_5_omni_talker(tc: &Value) -> Option<u64> {
-    let Widths { hidden: h, intermediate: i, layers, heads, kv, head_dim: hd } =
-        widths(tc, [3584, 18944, 28, 28, 4, 128])?;
+    let h = sized(tc, "hidden_size", 3584)?;
     let e = sized(tc, "embedding_size", 3584)?;
+    let i = sized(tc, "intermediate_size", 18944)?;
+    let layers = sized(tc, "num_hidden_layers", 28)?;
+    let heads = sized(tc, "num_attention_heads", 28)?;
+    let kv = sized(tc, "num_key_value_heads", 4)?;
+    let hd = sized(tc, "head_dim", 128)?;
     let vocab = sized(tc, "vocab_size", 8448)?;
     let attention = h * heads * hd + heads * hd + 2 * (h * kv * hd + kv * hd) + heads * hd * h;
     let layer = attention + 3 * h * i + 2 * h;
@@ -673,33 +677,6 @@ fn sized(v: &Value, key: &str, default: u64) -> Option<u128> {
     (n <= 1 << 20).then_some(u128::from(n))
 }
 
-/// The widths of a transformer stack in a sub-config, each with its class default ([`sized`]).
-struct Widths {
-    hidden: u128,
-    intermediate: u128,
-    layers: u128,
-    heads: u128,
-    kv: u128,
-    head_dim: u128,
-}
-
-/// `hidden_size`, `intermediate_size`, `num_hidden_layers`, `num_attention_heads`,
-/// `num_key_value_heads` and `head_dim` of `v`, defaulting to `d` in that order (a `head_dim`
-/// default of 0: `hidden / heads`, as the classes derive it).
-fn widths(v: &Value, d: [u64; 6]) -> Option<Widths> {
-    let hidden = sized(v, "hidden_size", d[0])?;
-    let heads = sized(v, "num_attention_heads", d[3])?;
-    let derived = if d[5] == 0 { u64::try_from(hidden / heads.max(1)).ok()? } else { d[5] };
-    Some(Widths {
-        hidden,
-        intermediate: sized(v, "intermediate_size", d[1])?,
-        layers: sized(v, "num_hidden_layers", d[2])?,
-        heads,
-        kv: sized(v, "num_key_value_heads", d[4])?,
-        head_dim: sized(v, "head_dim", derived)?,
-    })
-}
-
 /// `Qwen3OmniMoeTalkerForConditionalGeneration` (transformers 5.24): the MoE text model
 /// (`codec_embedding`, layers of Qwen3-MoE attention with q/k norms and a sparse block of routed
 /// experts, a shared expert and its sigmoid gate, the final norm), `codec_head`, the text and
@@ -712,8 +689,12 @@ fn qwen3_omni_talker(tc: &Value) -> Option<u64> {
     let empty = Value::Object(Vec::new());
     let sub = |k: &str| tc.get(k).filter(|v| v.as_object().is_some()).unwrap_or(&empty);
     let (t, cp) = (sub("text_config"), sub("code_predictor_config"));
-    let Widths { hidden: h, intermediate: i, layers, heads, kv, head_dim: hd } =
-        widths(t, [1024, 2048, 20, 16, 2, 0])?;
+    let h = sized(t, "hidden_size", 1024)?;
+    let i = sized(t, "intermediate_size", 2048)?;
+    let layers = sized(t, "num_hidden_layers", 20)?;
+    let heads = sized(t, "num_attention_heads", 16)?;
+    let kv = sized(t, "num_key_value_heads", 2)?;
+    let hd = sized(t, "head_dim", u64::try_from(h / heads.max(1)).ok()?)?;
     let vocab = sized(t, "vocab_size", 3072)?;
     let experts = sized(t, "num_experts", 128)?;
     let mi = sized(t, "moe_intermediate_size", 384)?;
@@ -729,8 +710,12 @@ fn qwen3_omni_talker(tc: &Value) -> Option<u64> {
         if tc.get("tie_word_embeddings").and_then(Value::as_bool).unwrap_or(false) { 0 } else { h * vocab };
     let th = sized(tc, "thinker_hidden_size", 2048)?;
     let projections = 2 * (th * i + i + i * h + h);
-    let Widths { hidden: ch, intermediate: ci, layers: cl, heads: cheads, kv: ckv, head_dim: chd } =
-        widths(cp, [1024, 3072, 5, 16, 8, 128])?;
+    let ch = sized(cp, "hidden_size", 1024)?;
+    let ci = sized(cp, "intermediate_size", 3072)?;
+    let cl = sized(cp, "num_hidden_layers", 5)?;
+    let cheads = sized(cp, "num_attention_heads", 16)?;
+    let ckv = sized(cp, "num_key_value_heads", 8)?;
+    let chd = sized(cp, "head_dim", 128)?;
     let cvocab = sized(cp, "vocab_size", 2048)?;
     let groups = sized(cp, "num_code_groups", 32)?.saturating_sub(1);
     let cbias = flag(cp, "attention_bias");
@@ -747,8 +732,12 @@ fn qwen3_omni_talker(tc: &Value) -> Option<u64> {
 /// residual units of SnakeBeta, a 7-tap and a 1-tap convolution), SnakeBeta and a 7-tap
 /// convolution to one channel.
 fn qwen3_omni_code2wav(c: &Value) -> Option<u64> {
-    let Widths { hidden: h, intermediate: i, layers, heads, kv, head_dim: hd } =
-        widths(c, [1024, 3072, 8, 16, 16, 0])?;
+    let h = sized(c, "hidden_size", 1024)?;
+    let i = sized(c, "intermediate_size", 3072)?;
+    let layers = sized(c, "num_hidden_layers", 8)?;
+    let heads = sized(c, "num_attention_heads", 16)?;
+    let kv = sized(c, "num_key_value_heads", 16)?;
+    let hd = sized(c, "head_dim", u64::try_from(h / heads.max(1)).ok()?)?;
     let bias = u128::from(flag(c, "attention_bias", false));
     let codes = sized(c, "codebook_size", 2048)? * sized(c, "num_quantizers", 16)?;
     let d = sized(c, "decoder_dim", 1536)?;
