@@ -46,6 +46,8 @@ FAMILIES = [
     "step3p5", "mimo_v2_flash", "afmoe", "lfm2_moe", "minimax",
     # GLM-5's DeepSeek-sparse-attention MoE; K-EXAONE's MoE.
     "glm_moe_dsa", "exaone_moe", "laguna",
+    # Ling 3 (Ling-3.0-flash: Kimi Delta Attention, MLA, MoE), served by vLLM's bailing_moe_v3.
+    "bailing_hybrid",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

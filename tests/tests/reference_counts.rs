@@ -36,11 +36,23 @@ const EXPECTED_REFUSALS: &[(&str, &str)] = &[
     ("aria_text.json", "unknown MoE family: refused naming its expert keys"),
     ("longcat_flash.json", "unknown MoE family with zero experts: refused naming its keys"),
     ("zamba2.json", "Zamba2's shared blocks are not read from a config: refused naming its keys"),
-    (
-        "minimax.json",
-        "MiniMax-Text-01/M1's lightning attention (and its decay tables) is not modelled: refused naming its keys",
-    ),
 ];
+
+/// Persistent buffers transformers registers that checkpoints do not store (the runtimes compute
+/// them): MiniMax-Text-01/M1's lightning attention keeps its decay tables in `state_dict` —
+/// `slope_rate` (a value a head), `query_decay` and `key_decay` (`block_size` a head) and
+/// `diagonal_decay` (`block_size²` a head) on every linear layer. The count compared is the
+/// parameters', and the buffers must be exactly these tables, layer by layer.
+fn computed_buffers(config: &Value) -> Option<Vec<u64>> {
+    if config["model_type"] != "minimax" {
+        return None;
+    }
+    let heads = config["num_attention_heads"].as_u64()?;
+    let block = config["block_size"].as_u64().unwrap_or(256);
+    let per_layer = heads + 2 * heads * block + heads * block * block;
+    let types = config["layer_types"].as_array()?;
+    Some(types.iter().map(|t| if t == "linear_attention" { per_layer } else { 0 }).collect())
+}
 
 /// Expands a run-length list `[[count, numel], …]` to one value per layer.
 fn expand(runs: &[(u64, u64)]) -> Vec<u64> {
@@ -71,6 +83,17 @@ fn every_accepted_config_counts_what_transformers_builds() {
             want -= encoder_submodules(entry);
         }
         let bytes = std::fs::read(repo_root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let raw: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        let computed = computed_buffers(&raw);
+        if let Some(tables) = &computed {
+            let sum: u64 = tables.iter().sum();
+            assert_eq!(
+                r["buffers_persistent"].as_u64(),
+                Some(sum),
+                "{path}: its buffers are the decay tables"
+            );
+            want -= sum;
+        }
         let m = match parse_config(&bytes) {
             Ok(m) => m,
             Err(e) => {
@@ -104,9 +127,13 @@ fn every_accepted_config_counts_what_transformers_builds() {
         }) {
             let theirs: Vec<(u64, u64)> =
                 runs.iter().map(|p| (p[0].as_u64().unwrap(), p[1].as_u64().unwrap())).collect();
+            let mut theirs = expand(&theirs);
+            if let Some(tables) = &computed {
+                theirs.iter_mut().zip(tables).for_each(|(t, b)| *t -= b);
+            }
             let ours: Vec<(u64, u64)> =
                 a.layer_summaries().unwrap().iter().map(|s| (s.count, s.params_per_layer)).collect();
-            if expand(&theirs) != expand(&ours) {
+            if theirs != expand(&ours) {
                 wrong.push(format!("{path}: layers ours {ours:?}, transformers {theirs:?}"));
                 continue;
             }
@@ -182,7 +209,18 @@ fn vllm_caches(c: &Value) -> (u64, u64) {
                 }
             }
         }
-        "kimi_linear" => {
+        "minimax" => {
+            // Lightning attention's state: a head_dim² matrix a head in the model's dtype
+            // (`linear_attention_state_shape` / `_dtype`), no convolution; GQA K and V elsewhere.
+            for t in c["layer_types"].as_array().unwrap() {
+                if t == "linear_attention" {
+                    state += u("num_attention_heads") * head_dim * head_dim * b;
+                } else {
+                    kv += attn(u("num_key_value_heads"), head_dim);
+                }
+            }
+        }
+        "kimi_linear" | "bailing_hybrid" => {
             // MLA latents on the full layers; Kimi Delta Attention's state (FP32 recurrent part,
             // `kda_state_dtype`) on the others.
             let (h, d, k) = (u("linear_num_heads"), u("linear_head_dim"), u("linear_conv_kernel_dim"));
@@ -265,7 +303,11 @@ fn kv_and_state_equal_vllms_formulas_on_hybrid_and_latent_models() {
         "starcoder2-7b",
         "falcon-40b",
     ];
-    for f in files.iter().map(|f| f.to_string()).chain(["transformers-defaults/kimi_linear".to_string()]) {
+    for f in files
+        .iter()
+        .map(|f| f.to_string())
+        .chain(["kimi_linear", "bailing_hybrid", "minimax"].map(|f| format!("transformers-defaults/{f}")))
+    {
         let f = f.as_str();
         let text = read_fixture(&format!("configs/{f}.json"));
         let raw: Value = serde_json::from_str(&text.replace("Infinity", "1e308")).unwrap();

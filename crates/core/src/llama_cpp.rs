@@ -1268,7 +1268,7 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
                         let norms = mb.inner_norms || matches!(a.family.as_str(), "falcon_mamba" | "jamba");
                         mamba1(&mut g, xn, mb, norms, s, conv_state.unwrap_or(s_copy), h, &mut fetch_next)
                     }
-                    Mixer::GatedDeltaNet(_) | Mixer::Kda(_) => {
+                    Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Lightning(_) => {
                         // Stand-in for a recurrent mixer: its input projection, the recurrence's
                         // output of the same width, the output projection (no scores: it
                         // attends to a state, not to the context).

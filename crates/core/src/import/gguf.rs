@@ -612,6 +612,7 @@ impl Gguf {
                     heads: self.u_at(&k("attention.head_count"), i).unwrap_or(heads).max(1),
                     head_dim: self.u(&k("kda.head_dim")).unwrap_or(128).max(1),
                     conv_kernel: self.u(&k("ssm.conv_kernel")).unwrap_or(4),
+                    full_rank_gates: false,
                 }));
             } else if gated_delta {
                 let value_heads = self.u(&k("ssm.time_step_rank")).unwrap_or(32).max(1);

@@ -446,6 +446,10 @@ const KNOWN: &[&str] = &[
     "dbrx",
     "kimi_linear",
     "deepseek_v4",
+    "bailing_moe",
+    "bailing_hybrid",
+    "bailing_moe_linear",
+    "minimax",
 ];
 
 fn is_known(family: &str) -> bool {
@@ -708,6 +712,8 @@ fn defaults(family: &str) -> Option<Defaults> {
         "cosmos3_edge" => (131072, 2048, 9216, 28, 16, 8, 128, false),
         "nemotron" => (256000, 6144, 24576, 32, 48, 0, 0, false),
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
+        "bailing_hybrid" => (157184, 2560, 6144, 42, 32, 32, 0, false),
+        "minimax" => (32000, 4096, 14336, 32, 32, 8, 0, false),
         _ => return None,
     })
 }
@@ -773,7 +779,13 @@ fn read_common(cfg: &Cfg<'_>, family: &str) -> Result<Common> {
         _ => 2048,
     };
     let max_context = cfg
-        .count_any(&["max_position_embeddings", "n_positions", "seq_length", "max_seq_len"])?
+        .count_any(&[
+            "max_position_embeddings",
+            "n_positions",
+            "seq_length",
+            "max_seq_len",
+            "model_max_length",
+        ])?
         .unwrap_or(context_default);
     Ok(Common { vocab, hidden, layers, heads, kv, head_dim, inter, tie, max_context })
 }
@@ -886,6 +898,24 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         return list.iter().map(|s| ssm_kind(family, s, "layer_types")).collect();
     }
     let all = |k| vec![k; n];
+    // Ling (Bailing) hybrids: the last layer of every `layer_group_size` attends fully, the rest are
+    // linear; vLLM's Ling 3 (`bailing_moe_v3.py`) makes the layers past the last whole group full too.
+    if matches!(family, "bailing_hybrid" | "bailing_moe_linear") {
+        let group = cfg.count_or("layer_group_size", if family == "bailing_hybrid" { 6 } else { 1 })?.max(1);
+        let whole = layers / group * group;
+        let trailing_full = !bailing_lightning(cfg, family);
+        return Ok((0..layers)
+            .map(|i| {
+                if (i + 1) % group == 0 || (trailing_full && i >= whole) { Kind::Full } else { Kind::Linear }
+            })
+            .collect());
+    }
+    // MiniMax-Text-01/M1's hub config: `attn_type_list`, 0 for lightning, 1 for softmax attention.
+    if family == "minimax"
+        && let Some(list) = cfg.layer_flags("attn_type_list", layers)?
+    {
+        return Ok(list.iter().map(|full| if *full { Kind::Full } else { Kind::Linear }).collect());
+    }
     if family == "kimi_linear" {
         // `linear_attn_config.full_attn_layers` / `kda_layers`, numbered from 1; else every
         // fourth layer after the first is full.
@@ -988,6 +1018,19 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
     })
 }
 
+/// Whether a Ling (Bailing) hybrid's linear layers are lightning attention (Ling 2.5/2.6's
+/// `BailingMoeV2_5ForCausalLM`, Ring-linear's `bailing_moe_linear`) rather than Ling 3's Kimi Delta
+/// Attention: both ship as `bailing_hybrid`, told apart by the architecture they name.
+fn bailing_lightning(cfg: &Cfg<'_>, family: &str) -> bool {
+    family == "bailing_moe_linear"
+        || family == "bailing_hybrid"
+            && cfg.raw("architectures").and_then(Value::as_array).is_some_and(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .any(|n| n.starts_with("BailingMoeV2") || n.contains("Linear"))
+            })
+}
+
 /// The family's attention traits.
 struct Traits {
     qkv_bias: bool,
@@ -1040,6 +1083,13 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         // Apertus, Arcee (AFM) and NVIDIA's Cosmos 3 Edge: an MLP of two matrices alone (`up_proj`
         // and `down_proj`, `fc1` and `fc2`), whatever the activation (xIELU, squared ReLU).
         "apertus" | "arcee" | "cosmos3_edge" => t.gated_mlp = false,
+        // Ling (Bailing): one fused `query_key_value` and `dense`, biased by `use_bias` /
+        // `use_qkv_bias`; the MLPs biased by `use_bias` (vLLM's `bailing_moe.py`).
+        "bailing_moe" | "bailing_moe_linear" | "bailing_hybrid" => {
+            let u = cfg.flag("use_bias").unwrap_or(false);
+            (t.qkv_bias, t.o_bias, t.mlp_bias) = (u || cfg.flag("use_qkv_bias").unwrap_or(false), u, u);
+            t.fused_qkv = true;
+        }
         // Nemotron-4 and Minitron: the same plain squared-ReLU MLP, and LayerNorms with a bias
         // (`NemotronLayerNorm1P`).
         "nemotron" | "jais2" => {
@@ -1070,6 +1120,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         }
         // HunYuan always normalises queries and keys per head (`query_layernorm`, `key_layernorm`).
         "hunyuan_v1_dense" | "hunyuan_v1_moe" => QkNorm::PerHead,
+        "bailing_moe" | "bailing_moe_linear" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
         "cohere" | "cohere2" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHeadEach,
         "llama4_text" => QkNorm::None,
         _ => QkNorm::None,
@@ -1140,7 +1191,8 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         cfg.count_any(&["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"])?;
     let experts = match (experts, family) {
         (Some(e), _) => e,
-        (None, "mixtral") => 8,
+        (None, "mixtral" | "minimax") => 8,
+        (None, "bailing_hybrid") => 512,
         (None, "gpt_oss") => 128,
         (None, "qwen2_moe") => 60,
         (None, "qwen3_moe") => 128,
@@ -1254,17 +1306,18 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         .count_any(&["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"])?
         .unwrap_or(match family {
             "hunyuan_v1_moe" => 1,
-            "mixtral" => 8,
+            "mixtral" | "minimax" => 8,
             "gpt_oss" => 128,
             "qwen2_moe" => 60,
             "qwen3_moe" => 128,
+            "bailing_hybrid" => 512,
             "glm4_moe_lite" | "afmoe" => 64,
             "lfm2_moe" => 32,
             "step3p5" => 288,
             _ => 256,
         });
     let k_default = match family {
-        "mixtral" | "jamba" => 2,
+        "mixtral" | "jamba" | "minimax" => 2,
         "hunyuan_v1_moe" => 1,
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
         "afmoe" => 6,
@@ -1288,9 +1341,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     }
     let expert_intermediate = match family {
         // Their experts take `intermediate_size` (Llama 4's dense layers take `intermediate_size_mlp`).
-        "mixtral" | "gpt_oss" | "jamba" | "minimax_m2" | "minimax_m3" | "llama4_text" | "hunyuan_v1_moe" => {
-            inter
-        }
+        "mixtral" | "gpt_oss" | "jamba" | "minimax" | "minimax_m2" | "minimax_m3" | "llama4_text"
+        | "hunyuan_v1_moe" => inter,
         "qwen2_moe" => cfg.count_or("moe_intermediate_size", 1408)?,
         "qwen3_moe" => cfg.count_or("moe_intermediate_size", 768)?,
         "deepseek_v2" => cfg.count_or("moe_intermediate_size", 1407)?,
@@ -1319,6 +1371,21 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
         "nemotron_h" => cfg.count_or("moe_shared_expert_intermediate_size", 0)?,
+        // Ling: `num_shared_experts` experts of `moe_shared_expert_intermediate_size`, else of the
+        // routed width (vLLM's `BailingMoE`; transformers' Ling 3 port: one, routed width).
+        "bailing_moe" | "bailing_moe_linear" | "bailing_hybrid" | "minimax" => {
+            let n = n_shared.unwrap_or(if family == "bailing_hybrid" { 1 } else { 0 });
+            let width = match cfg.count("moe_shared_expert_intermediate_size")? {
+                Some(w) => w,
+                None if family == "minimax" => cfg.count_or("shared_intermediate_size", 0)?,
+                None => expert_intermediate,
+            };
+            if family == "minimax" {
+                width
+            } else {
+                n.checked_mul(width).ok_or(Error::Overflow { what: "shared experts" })?
+            }
+        }
         "laguna" => cfg.count_or("shared_expert_intermediate_size", 512)?,
         "minimax_m3" => cfg.count_or("shared_intermediate_size", 3072)?,
         // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
@@ -1366,7 +1433,10 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "ernie4_5_moe"
                 | "kimi_linear"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
-            || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true)),
+            || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
+            // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
+            || family == "bailing_hybrid" && !bailing_lightning(cfg, family)
+            || (family.starts_with("bailing") && cfg.flag("moe_router_enable_expert_bias") == Some(true)),
         expert_bias: family == "gpt_oss",
         latent: cfg.count("moe_latent_size")?.unwrap_or(0),
     })
@@ -1710,6 +1780,27 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         };
         let mixers = match kind {
             Kind::Full | Kind::Sliding | Kind::Chunked => vec![attn(span)?],
+            Kind::Linear if bailing_lightning(cfg, family) || family == "minimax" => {
+                let ling = family.starts_with("bailing");
+                vec![Mixer::Lightning(crate::model::LightningAttention {
+                    heads: c.heads,
+                    head_dim: c.head_dim,
+                    qk_norm: ling && cfg.flag("use_qk_norm") == Some(true),
+                    qkv_bias: ling && t.qkv_bias,
+                    o_bias: ling && t.o_bias,
+                })]
+            }
+            // Ling 3: Kimi Delta Attention with full-rank forget and output gates.
+            Kind::Linear if family == "bailing_hybrid" => {
+                vec![Mixer::Kda(crate::model::KimiDeltaAttention {
+                    heads: cfg.count_any(&["linear_num_heads", "num_attention_heads"])?.unwrap_or(c.heads),
+                    head_dim: cfg.count_any(&["linear_head_dim", "head_dim"])?.unwrap_or(128),
+                    conv_kernel: cfg
+                        .count_any(&["linear_conv_kernel_dim", "short_conv_kernel_size"])?
+                        .unwrap_or(4),
+                    full_rank_gates: true,
+                })]
+            }
             Kind::Linear if family == "kimi_linear" => {
                 let lac = cfg.raw("linear_attn_config");
                 let sub = |k: &str| lac.and_then(|v| v.get(k)).and_then(Value::as_u64);
@@ -1718,6 +1809,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                     head_dim: sub("head_dim").map_or_else(|| cfg.count_or("linear_head_dim", 128), Ok)?,
                     conv_kernel: sub("short_conv_kernel_size")
                         .map_or_else(|| cfg.count_or("linear_conv_kernel_dim", 4), Ok)?,
+                    full_rank_gates: false,
                 })]
             }
             Kind::Linear => vec![Mixer::GatedDeltaNet(GatedDeltaNet {
@@ -1822,6 +1914,21 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             // Step-3.5's per-head sigmoid gate on the attention output: `g_proj`, one row a head.
             group.extras.push(Extra { role: Role::Extra, rows: at.num_heads, cols: c.hidden });
         }
+        if family == "bailing_hybrid"
+            && !bailing_lightning(cfg, family)
+            && let Some(Mixer::Mla(m)) = group.mixers.first()
+        {
+            // Ling 3's gate on the attention output (`g_proj`): one value a head (transformers'
+            // port; vLLM's `gated_attention_proj_granularity_type: head_wise`), or one an element.
+            let rows = match cfg.str("gated_attention_proj_granularity_type") {
+                None | Some("head_wise") => m.num_heads,
+                Some("element_wise") => m.num_heads.saturating_mul(m.v_head_dim),
+                Some(_) => 0,
+            };
+            if rows > 0 {
+                group.extras.push(Extra { role: Role::Extra, rows, cols: c.hidden });
+            }
+        }
         if family == "apertus" && cfg.str("hidden_act").unwrap_or("xielu") == "xielu" {
             // Each MLP's xIELU activation stores `alpha_p`, `alpha_n`, `beta` and `eps`.
             group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 4 });
@@ -1858,7 +1965,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         Some("bfloat16" | "float16" | "bf16" | "fp16") => Some(2),
         _ => None,
     };
-    if matches!(family, "kimi_linear" | "nemotron_h") && a.ssm_state_bytes.is_none() {
+    if (matches!(family, "kimi_linear" | "nemotron_h")
+        || family == "bailing_hybrid" && !bailing_lightning(cfg, family))
+        && a.ssm_state_bytes.is_none()
+    {
         // vLLM keeps Kimi Delta Attention's recurrent state in FP32 (`kda_state_dtype`), and a
         // Nemotron-H's SSM state in FP32 unless its config says otherwise
         // (`NemotronHForCausalLMConfig`: `mamba_ssm_cache_dtype` defaults to float32).
@@ -2996,6 +3106,98 @@ mod tests {
             })
             .sum::<u64>();
         assert_eq!(on_rank, 60 * 512 + 57 * 256);
+    }
+
+    /// Ling-plus (`bailing_moe`, the config Ant Group ships beside its MindIE deployment): fused
+    /// `query_key_value` (42 query and 6 key/value heads of 128), 64 routed experts of 3,072 and one
+    /// shared expert on all 88 layers, untied head — 290,602,910,976 parameters, the "290B" its
+    /// README states, as vLLM's `bailing_moe.py` builds it.
+    #[test]
+    fn ling_plus_reads_as_vllm_builds_it() {
+        let text = include_str!("../../../../tests/fixtures/configs/ling-plus.json");
+        let m = read(text).unwrap();
+        assert_eq!(m.confidence, Confidence::Config);
+        assert_eq!(m.architecture.params_total().unwrap().get(), 290_602_910_976);
+        assert!(matches!(&m.architecture.groups[0].mixers[0], Mixer::Attention(a) if a.fused_qkv));
+    }
+
+    /// Ling 2.0's keys (Ling-mini-2.0's shape, as vLLM's `bailing_moe.py` reads them): per-head q/k
+    /// norms (`use_qk_norm`), the router's expert bias (`moe_router_enable_expert_bias`), a shared
+    /// expert of `moe_shared_expert_intermediate_size`, the first layer dense
+    /// (`first_k_dense_replace`) and one multi-token-prediction layer apart — 16,255,643,392
+    /// parameters, the model card's 16B.
+    #[test]
+    fn ling_2_reads_its_norms_bias_shared_expert_and_dense_layer() {
+        let cfg = r#"{"model_type": "bailing_moe", "architectures": ["BailingMoeV2ForCausalLM"],
+            "hidden_size": 2048, "num_hidden_layers": 20, "intermediate_size": 5120,
+            "first_k_dense_replace": 1, "moe_intermediate_size": 512,
+            "moe_shared_expert_intermediate_size": 512, "num_shared_experts": 1, "num_experts": 256,
+            "num_experts_per_tok": 8, "num_attention_heads": 16, "num_key_value_heads": 4,
+            "head_dim": 128, "use_qk_norm": true, "moe_router_enable_expert_bias": true,
+            "use_bias": false, "use_qkv_bias": false, "vocab_size": 157184,
+            "tie_word_embeddings": false, "num_nextn_predict_layers": 1}"#;
+        let a = read(cfg).unwrap().architecture;
+        assert_eq!(a.params_total().unwrap().get(), 16_255_643_392);
+        assert!(matches!(&a.groups[0].ffn, Ffn::Dense(d) if d.intermediate_size == 5120));
+        assert!(matches!(&a.groups[1].ffn, Ffn::Moe(m) if m.score_bias && m.shared_intermediate == 512));
+        assert_eq!(a.mtp.as_ref().map(|m| m.modules), Some(1));
+        // Without the flag, no expert bias: 19 layers × 256 fewer.
+        let plain = cfg
+            .replace(r#""moe_router_enable_expert_bias": true"#, r#""moe_router_enable_expert_bias": false"#);
+        assert_eq!(
+            read(&plain).unwrap().architecture.params_total().unwrap().get(),
+            16_255_643_392 - 19 * 256
+        );
+    }
+
+    /// Ling 2.5/2.6 (`bailing_hybrid` naming `BailingMoeV2_5ForCausalLM`): the last layer of every
+    /// `layer_group_size` is MLA, the others lightning attention (fused q/k/v, per-head q/k norms, an
+    /// output gate, a group norm over the heads, `dense`), as vLLM's `bailing_moe_linear.py` builds
+    /// them; each lightning layer keeps one 128 × 128 state a head in the model's dtype, no
+    /// convolution. The count is the formula's, term by term.
+    #[test]
+    fn ling_2_5_lightning_layers_and_their_state() {
+        let cfg = r#"{"model_type": "bailing_hybrid", "architectures": ["BailingMoeV2_5ForCausalLM"],
+            "hidden_size": 2048, "num_hidden_layers": 8, "layer_group_size": 4, "group_norm_size": 4,
+            "num_attention_heads": 16, "head_dim": 128, "intermediate_size": 5120,
+            "first_k_dense_replace": 1, "num_experts": 32, "num_experts_per_tok": 4,
+            "moe_intermediate_size": 512, "moe_shared_expert_intermediate_size": 512,
+            "num_shared_experts": 1, "moe_router_enable_expert_bias": true, "use_qk_norm": true,
+            "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128,
+            "v_head_dim": 128, "vocab_size": 1000, "num_nextn_predict_layers": 1}"#;
+        let a = read(cfg).unwrap().architecture;
+        let labels: Vec<&str> = a
+            .groups
+            .iter()
+            .flat_map(|g| core::iter::repeat_n(g.mixers[0].label(), g.count as usize))
+            .collect();
+        assert_eq!(labels[..4], ["lightning attention", "lightning attention", "lightning attention", "MLA"]);
+        assert_eq!(a.params_total().unwrap().get(), 919_228_128);
+        use crate::precision::KvDtype;
+        assert_eq!(crate::inference::kv_bytes_per_token(&a, KvDtype::Bf16), 2 * (512 + 64) * 2);
+        assert_eq!(crate::inference::state_bytes_per_sequence(&a, 2), 6 * 16 * 128 * 128 * 2);
+        // Ling 3's config (no such architecture named) reads its linear layers as Kimi Delta
+        // Attention instead, with vLLM's FP32 recurrent state.
+        let ling3 = cfg.replace(r#""architectures": ["BailingMoeV2_5ForCausalLM"],"#, "");
+        let b = read(&ling3).unwrap().architecture;
+        assert_eq!(b.groups[0].mixers[0].label(), "Kimi Delta Attention");
+        assert_eq!(b.ssm_state_bytes, Some(4));
+    }
+
+    /// MiniMax-Text-01/M1's hub config names each layer in `attn_type_list` (0 lightning, 1
+    /// softmax); a list of the wrong length is refused naming it.
+    #[test]
+    fn minimax_reads_attn_type_list() {
+        let cfg = r#"{"model_type": "minimax", "num_hidden_layers": 4, "attn_type_list": [0, 1, 0, 1]}"#;
+        let a = read(cfg).unwrap().architecture;
+        let labels: Vec<&str> = a
+            .groups
+            .iter()
+            .flat_map(|g| core::iter::repeat_n(g.mixers[0].label(), g.count as usize))
+            .collect();
+        assert_eq!(labels, ["lightning attention", "attention", "lightning attention", "attention"]);
+        let e = read(&cfg.replace("[0, 1, 0, 1]", "[0, 1]")).unwrap_err().to_string();
+        assert!(e.contains("attn_type_list"), "{e}");
     }
 
     /// NVIDIA's Cosmos 3 Edge text model: a Llama with a two-matrix squared-ReLU MLP; at the class

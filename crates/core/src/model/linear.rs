@@ -108,6 +108,10 @@ pub struct KimiDeltaAttention {
     pub head_dim: u64,
     /// Convolution taps (`linear_conv_kernel_dim`, `short_conv_kernel_size`).
     pub conv_kernel: u64,
+    /// The forget and output gates as one full-rank projection each (`f_proj`, `g_proj`: Ling 3's
+    /// `no_kda_lora`) rather than Kimi Linear's low-rank pairs (`f_a`/`f_b`, `g_a`/`g_b`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub full_rank_gates: bool,
 }
 
 impl KimiDeltaAttention {
@@ -132,20 +136,83 @@ impl KimiDeltaAttention {
             e.push(Role::MixIn, w, h);
         }
         e.push(Role::MixConv, 3 * w, self.conv_kernel);
-        e.push(Role::MixProj, self.head_dim, h);
-        e.push(Role::MixProj, w, self.head_dim);
+        self.gate(h, e);
         e.push(Role::MixState, 1, w);
         e.push(Role::MixState, 1, self.heads);
         e.push(Role::MixIn, self.heads, h);
-        e.push(Role::MixProj, self.head_dim, h);
-        e.push(Role::MixProj, w, self.head_dim);
+        self.gate(h, e);
         e.push(Role::MixState, 1, self.head_dim);
         e.push(Role::MixOut, h, w);
+    }
+
+    /// A gate's projection from the hidden state to `heads × head_dim`: one matrix, or a rank
+    /// `head_dim` pair.
+    fn gate(&self, h: u64, e: &mut Emit<'_>) {
+        if self.full_rank_gates {
+            e.push(Role::MixProj, self.width(), h);
+        } else {
+            e.push(Role::MixProj, self.head_dim, h);
+            e.push(Role::MixProj, self.width(), self.head_dim);
+        }
     }
 
     pub(crate) fn cache(&self) -> LayerCache {
         LayerCache::State {
             conv: self.conv_kernel.saturating_sub(1).saturating_mul(self.width().saturating_mul(3)),
+            recurrent: self.heads.saturating_mul(self.head_dim).saturating_mul(self.head_dim),
+        }
+    }
+}
+
+/// Lightning attention (MiniMax-Text-01/M1, Ling 2.5/2.6's linear layers): linear attention with a
+/// fixed per-head decay. Tensors: the fused `qkv` projection (`3 × heads × head_dim` rows), per-head
+/// q/k RMS norms where the family has them (Ling's `use_qk_norm`), the output gate (`heads ×
+/// head_dim` rows), a (group) RMSNorm over the heads' outputs and the output projection. State per
+/// sequence: one `head_dim × head_dim` matrix per head (vLLM's `linear_attention_state_shape`), no
+/// convolution; the decay is computed from the layer's index, not stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct LightningAttention {
+    /// Heads (`num_attention_heads`; keys and values have as many).
+    pub heads: u64,
+    /// Width of a head (`head_dim`).
+    pub head_dim: u64,
+    /// Per-head RMS norms on queries and keys.
+    pub qk_norm: bool,
+    /// A bias on the `qkv` projection.
+    pub qkv_bias: bool,
+    /// A bias on the output projection.
+    pub o_bias: bool,
+}
+
+impl LightningAttention {
+    fn width(&self) -> u64 {
+        self.heads * self.head_dim
+    }
+
+    pub(crate) fn validate(&self) -> Result<()> {
+        size("num_attention_heads", self.heads)?;
+        size("head_dim", self.head_dim)?;
+        bounded("linear attention width", self.heads.saturating_mul(self.head_dim))
+    }
+
+    pub(crate) fn tensors(&self, h: u64, e: &mut Emit<'_>) {
+        let w = self.width();
+        e.push(Role::MixIn, 3 * w, h);
+        e.bias(self.qkv_bias, 3 * w);
+        if self.qk_norm {
+            e.push(Role::MixState, 1, self.head_dim);
+            e.push(Role::MixState, 1, self.head_dim);
+        }
+        e.push(Role::MixProj, w, h);
+        e.push(Role::MixState, 1, w);
+        e.push(Role::MixOut, h, w);
+        e.bias(self.o_bias, h);
+    }
+
+    pub(crate) fn cache(&self) -> LayerCache {
+        LayerCache::State {
+            conv: 0,
             recurrent: self.heads.saturating_mul(self.head_dim).saturating_mul(self.head_dim),
         }
     }

@@ -38,7 +38,7 @@ use crate::units::Params;
 pub use attention::{Attention, QkNorm, Span};
 pub use csa::CompressedAttention;
 pub use ffn::{Ffn, Mlp, Moe};
-pub use linear::{GatedDeltaNet, KimiDeltaAttention};
+pub use linear::{GatedDeltaNet, KimiDeltaAttention, LightningAttention};
 pub use mla::{Indexer, Mla};
 pub use ssm::{Mamba, MambaVersion, ShortConv};
 
@@ -153,6 +153,8 @@ pub enum Mixer {
     GatedDeltaNet(GatedDeltaNet),
     /// Kimi Delta Attention (Kimi Linear).
     Kda(KimiDeltaAttention),
+    /// Lightning attention (MiniMax-M1, Ling 2.5/2.6).
+    Lightning(LightningAttention),
     /// A Mamba or Mamba-2 selective state-space model.
     Mamba(Mamba),
     /// A gated short convolution (LFM2).
@@ -372,6 +374,9 @@ impl MixerSummary {
                 MixerSummary { heads: g.value_heads, kv_heads: g.key_heads, width: g.key_head_dim, ..blank }
             }
             Mixer::Kda(k) => MixerSummary { heads: k.heads, kv_heads: k.heads, width: k.head_dim, ..blank },
+            Mixer::Lightning(l) => {
+                MixerSummary { heads: l.heads, kv_heads: l.heads, width: l.head_dim, ..blank }
+            }
             Mixer::Mamba(mb) => MixerSummary { heads: mb.heads, width: mb.state, ..blank },
             Mixer::ShortConv(c) => MixerSummary { width: c.kernel, ..blank },
         }
@@ -551,6 +556,7 @@ impl Mixer {
             Mixer::Compressed(c) => c.validate(),
             Mixer::GatedDeltaNet(g) => g.validate(),
             Mixer::Kda(k) => k.validate(),
+            Mixer::Lightning(l) => l.validate(),
             Mixer::Mamba(m) => m.validate(),
             Mixer::ShortConv(c) => c.validate(),
         }
@@ -568,6 +574,7 @@ impl Mixer {
             Mixer::Compressed(c) => c.tensors(hidden, e),
             Mixer::GatedDeltaNet(g) => g.tensors(hidden, e),
             Mixer::Kda(k) => k.tensors(hidden, e),
+            Mixer::Lightning(l) => l.tensors(hidden, e),
             Mixer::Mamba(m) => m.tensors(hidden, e),
             Mixer::ShortConv(c) => c.tensors(hidden, e),
         });
@@ -578,7 +585,11 @@ impl Mixer {
     pub fn is_recurrent(&self) -> bool {
         match self {
             Mixer::Attention(_) | Mixer::Mla(_) | Mixer::Compressed(_) => false,
-            Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) | Mixer::ShortConv(_) => true,
+            Mixer::GatedDeltaNet(_)
+            | Mixer::Kda(_)
+            | Mixer::Lightning(_)
+            | Mixer::Mamba(_)
+            | Mixer::ShortConv(_) => true,
         }
     }
 
@@ -590,6 +601,7 @@ impl Mixer {
             Mixer::Compressed(c) => c.cache(),
             Mixer::GatedDeltaNet(g) => g.cache(),
             Mixer::Kda(k) => k.cache(),
+            Mixer::Lightning(l) => l.cache(),
             Mixer::Mamba(m) => m.cache(),
             Mixer::ShortConv(c) => c.cache(hidden),
         }
@@ -626,6 +638,7 @@ impl Mixer {
                 (k.conv_kernel.saturating_sub(1) + spec) * per(3 * k.heads * k.head_dim),
                 per(k.heads) * k.head_dim * k.head_dim,
             )),
+            Mixer::Lightning(l) => Some((0, per(l.heads) * l.head_dim * l.head_dim)),
             Mixer::ShortConv(c) => Some(((c.kernel.saturating_sub(1) + spec) * per(hidden), 0)),
             _ => None,
         }
@@ -672,6 +685,7 @@ impl Mixer {
             Mixer::Compressed(_) => "heavily compressed attention",
             Mixer::GatedDeltaNet(_) => "Gated DeltaNet",
             Mixer::Kda(_) => "Kimi Delta Attention",
+            Mixer::Lightning(_) => "lightning attention",
             Mixer::Mamba(m) => match m.version {
                 MambaVersion::V1 => "Mamba",
                 MambaVersion::V2 => "Mamba-2",
@@ -1262,6 +1276,7 @@ fn detail(m: &Mixer) -> String {
         ),
         Mixer::GatedDeltaNet(g) => alloc::format!("{}/{} heads", g.key_heads, g.value_heads),
         Mixer::Kda(k) => alloc::format!("{} heads × {}", k.heads, k.head_dim),
+        Mixer::Lightning(l) => alloc::format!("{} heads × {}", l.heads, l.head_dim),
         Mixer::Mamba(m) => alloc::format!("state {}", m.state),
         Mixer::ShortConv(c) => alloc::format!("kernel {}", c.kernel),
     }

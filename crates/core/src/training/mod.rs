@@ -722,8 +722,9 @@ fn layer_activation_bytes(
                 c.num_heads as f64,
                 c.attended(seq) as f64,
             ),
-            Mixer::Kda(k) => {
-                let w = (k.heads * k.head_dim) as f64;
+            Mixer::Kda(crate::model::KimiDeltaAttention { heads, head_dim, .. })
+            | Mixer::Lightning(crate::model::LightningAttention { heads, head_dim, .. }) => {
+                let w = (heads * head_dim) as f64;
                 split += 2.0 * s * b * (2.0 * 3.0 * w + 2.0 * w);
                 repl += 2.0 * sbh;
                 continue;

@@ -209,8 +209,9 @@ impl Saving<'_> {
                     let vd = (d.value_heads * d.value_head_dim) as f64;
                     bytes += self.recurrent(h, 2.0 * kd + 2.0 * vd, vd);
                 }
-                Mixer::Kda(k) => {
-                    let w = (k.heads * k.head_dim) as f64;
+                Mixer::Kda(crate::model::KimiDeltaAttention { heads, head_dim, .. })
+                | Mixer::Lightning(crate::model::LightningAttention { heads, head_dim, .. }) => {
+                    let w = (heads * head_dim) as f64;
                     bytes += self.recurrent(h, 4.0 * w, w);
                 }
                 Mixer::Mamba(mb) => {
@@ -285,9 +286,11 @@ impl Saving<'_> {
                 let ad_kv = self.adapted(LoraTarget::K).max(self.adapted(LoraTarget::V));
                 self.linear_inputs(h, self.e, 2.0, self.adapted(LoraTarget::Q) + ad_kv)
             }
-            Mixer::GatedDeltaNet(_) | Mixer::Kda(_) | Mixer::Mamba(_) | Mixer::ShortConv(_) => {
-                self.linear_inputs(h, self.e, 1.0, self.adapted_role(Role::MixIn))
-            }
+            Mixer::GatedDeltaNet(_)
+            | Mixer::Kda(_)
+            | Mixer::Lightning(_)
+            | Mixer::Mamba(_)
+            | Mixer::ShortConv(_) => self.linear_inputs(h, self.e, 1.0, self.adapted_role(Role::MixIn)),
         }
     }
 
