@@ -48,6 +48,9 @@ FAMILIES = [
     "glm_moe_dsa", "exaone_moe", "laguna",
     # Ling 3 (Ling-3.0-flash: Kimi Delta Attention, MLA, MoE), served by vLLM's bailing_moe_v3.
     "bailing_hybrid",
+    # Small vision-language models vLLM's recipes serve (PaddleOCR-VL, LFM2.5-VL, GLM-OCR): their
+    # towers are most of their weights.
+    "paddleocr_vl", "lfm2_vl", "glm_ocr", "minicpmv4_6",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

@@ -122,7 +122,12 @@ fn every_accepted_config_counts_what_transformers_builds() {
         }
         // Layer by layer, where the reference lists the main stack.
         if let Some(runs) = r["layers"].as_object().and_then(|l| {
-            let main = r["layers_main"].as_str().unwrap_or("model.layers");
+            // A vision tower can hold more than the text stack (PaddleOCR-VL, GLM-OCR): the text
+            // model's list is the one compared.
+            let main = match r["layers"].get("model.language_model.layers") {
+                Some(_) => "model.language_model.layers",
+                None => r["layers_main"].as_str().unwrap_or("model.layers"),
+            };
             l.get(main).and_then(Value::as_array)
         }) {
             let theirs: Vec<(u64, u64)> =
@@ -327,6 +332,9 @@ fn encoder_submodules(entry: &Value) -> u64 {
         "model.vision_tower",
         "model.vision_model",
         "model.multi_modal_projector",
+        // PaddleOCR-VL's and MiniCPM-V's.
+        "model.projector",
+        "model.merger",
         "model.connector",
         "model.embed_vision",
         "model.audio_tower",

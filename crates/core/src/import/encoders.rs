@@ -447,6 +447,121 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
             let tokens = if full { grid + 1 } else { grid };
             t.encoder("clip", projector, 1, TokenRule::Fixed { tokens }, Some(grid + 1))
         }
+        "paddleocr_vl" => {
+            v?;
+            // PaddleOCR-VL (transformers 5.24 `PaddleOCRVisionModel`): SigLIP so400m at 384 pixels,
+            // patches of 14, its positions interpolated to each image; the projector merges 2 × 2
+            // patches through a LayerNorm and two biased linears.
+            let t = Tower::siglip_with(vc, (1152, 4304, 27, 14, 384));
+            let m = n("spatial_merge_size", 2).max(1);
+            let d = t.h * m * m;
+            let projector = 2 * t.h + d * d + d + d * text_hidden + text_hidden;
+            let mut e = t.encoder("paddleocr_vl", projector, m, TokenRule::NearestGrid, None);
+            // The processor's `max_pixels`: 2,822,400 = 1,680² (PaddleOCR-VL's
+            // preprocessor_config.json).
+            e.largest = 1680;
+            e
+        }
+        "lfm2_vl" => {
+            v?;
+            // LFM2-VL (`Lfm2VlModel`): a SigLIP 2 NaFlex tower (its pooling head built when
+            // `vision_use_head`) and the projector: a pixel unshuffle by `downsample_factor`, a
+            // LayerNorm (`projector_use_layernorm`) and two linears `projector_hidden_size` wide
+            // (biased with `projector_bias`).
+            let t = Tower::siglip_with(vc, (768, 3072, 12, 16, 256));
+            let (h, i) = (t.h, t.i);
+            let head = if flag(vc, "vision_use_head", true) == 1 {
+                h + 3 * h * h + 3 * h + h * h + h + 2 * h + 2 * h * i + i + h
+            } else {
+                0
+            };
+            let f = root.get("downsample_factor").and_then(Value::as_u64).unwrap_or(2).max(1);
+            let d = h * f * f;
+            let ph = root.get("projector_hidden_size").and_then(Value::as_u64).unwrap_or(2560);
+            let bias = flag(root, "projector_bias", true);
+            let projector = 2 * d * flag(root, "projector_use_layernorm", true)
+                + d * ph
+                + ph * bias
+                + ph * text_hidden
+                + text_hidden * bias;
+            // Tiles of 512 pixels, 256 tokens each (`Lfm2VlImageProcessor`: `tile_size`,
+            // `max_image_tokens`), at most 10 and a thumbnail.
+            let mut e = t.encoder(
+                "siglip2",
+                head + projector,
+                f,
+                TokenRule::GridTiles { tile: 512, per_tile: 256, max_tiles: 10 },
+                None,
+            );
+            e.largest = 4 * 512;
+            e
+        }
+        "minicpmv4_6" => {
+            v?;
+            // MiniCPM-V 4.6 (transformers 5.24 `MiniCPMV4_6VisionModel` and `MiniCPMV4_6Merger`): a
+            // SigLIP tower with, inside it, a window-attention merger of 2 × 2 patches (attention,
+            // a LayerNorm, then a LayerNorm and a 4×-wide two-linear MLP back to the tower's width;
+            // built whatever the `downsample_mode`), and the merger into the language model:
+            // `merger_times` LayerNorm + two-linear MLPs over 2 × 2 patches, the last one into the
+            // text width.
+            let t = Tower::siglip_with(vc, (768, 3072, 12, 16, 224));
+            let h = t.h;
+            let d = 4 * h;
+            let vit_merger = 4 * h * h + 4 * h + 2 * h + 2 * d + d * 4 * d + 4 * d + 4 * d * h + h;
+            let mlp = |out: u64| 2 * d + d * d + d + d * out + out;
+            let times = root.get("merger_times").and_then(Value::as_u64).unwrap_or(1).clamp(1, 8);
+            let merger = (times - 1) * mlp(h) + mlp(text_hidden);
+            // Slices of the model's `image_size` (448): 2 × 2 merged twice with "16x" (4 × 4 fewer
+            // tokens), once with "4x"; at most 9 slices and the whole image.
+            let side = root.get("image_size").and_then(Value::as_u64).unwrap_or(448);
+            let per_side = side / t.patch.max(1);
+            let down = if root.get("downsample_mode").and_then(Value::as_str) == Some("4x") { 2 } else { 4 };
+            let per_tile = (per_side / down) * (per_side / down);
+            let mut e = t.encoder(
+                "minicpmv4_6",
+                vit_merger + merger,
+                down,
+                TokenRule::GridTiles { tile: side, per_tile, max_tiles: 9 },
+                None,
+            );
+            e.largest = 4 * side;
+            e
+        }
+        "glm_ocr" => {
+            v?;
+            // GLM-OCR's vision model (transformers 5.24 `GlmOcrVisionModel`): GLM-4.1V's tower
+            // without its position table, with biased attention and MLP, per-head q/k RMS norms and
+            // an MLP `intermediate_size` wide; the merger's gated MLP is `out_hidden_size ×
+            // in_channels` wide.
+            let (h, i, depth) = (n("hidden_size", 1024), n("intermediate_size", 4096), n("depth", 24));
+            let o = n("out_hidden_size", 1536);
+            let (p, t, c, m) = (
+                n("patch_size", 14),
+                n("temporal_patch_size", 2),
+                n("in_channels", 3),
+                n("spatial_merge_size", 2),
+            );
+            let hd = h / n("num_heads", 16).max(1);
+            let block_mat = 4 * h * h + 3 * h * i;
+            let block_other = 2 * h + 3 * h * flag(vc, "attention_bias", true) + h + 2 * hd + 2 * i + h;
+            let merger = o * o + 2 * o + 3 * o * (o * c);
+            Encoder {
+                modality: Modality::Image,
+                kind: "glm_ocr".into(),
+                layers: depth,
+                hidden: h,
+                intermediate: i,
+                block_params: depth * block_mat,
+                other_params: c * t * p * p * h + h + depth * block_other + h + h * m * m * o + o + merger,
+                patch: p,
+                merge: m,
+                tokens: TokenRule::NearestGrid,
+                // GLM-4.1V's pixel budget (its image processor), 4,844 pixels a side.
+                largest: 4844,
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }
+        }
         "internvl" => {
             v?;
             // InternViT (`InternVLVisionModel`: a biased patch convolution, a class token and
@@ -851,7 +966,18 @@ impl Tower {
     /// SigLIP as Idefics3 builds it: biased convolution, positions without a class token,
     /// biased attention and MLP, a post LayerNorm.
     fn siglip(vc: &Value) -> Tower {
-        let (h, i, layers, p, image, c) = Tower::keys(vc, (1152, 3072, 12, 32, 224));
+        Tower::siglip_with(vc, (1152, 3072, 12, 32, 224))
+    }
+
+    /// SigLIP with another class's defaults (hidden, intermediate, layers, patch, image). SigLIP 2's
+    /// NaFlex towers name `num_patches` positions rather than an image size (their patch
+    /// embedding is a linear of the same shape as the convolution).
+    fn siglip_with(vc: &Value, defaults: (u64, u64, u64, u64, u64)) -> Tower {
+        let mut d = defaults;
+        if let Some(n) = vc.get("num_patches").and_then(Value::as_u64) {
+            d.4 = n.isqrt() * vc.get("patch_size").and_then(Value::as_u64).unwrap_or(d.3);
+        }
+        let (h, i, layers, p, image, c) = Tower::keys(vc, d);
         let grid = (image / p.max(1)) * (image / p.max(1));
         Tower {
             layers,

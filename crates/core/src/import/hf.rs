@@ -344,6 +344,10 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // biased q/k/v); GLM-4.5V / GLM-4.6V's is GLM-4.5's MoE.
         "glm4v_text" | "glm4v" | "glm46v" => "glm4".into(),
         "glm4v_moe_text" | "glm4v_moe" => "glm4_moe".into(),
+        // GLM-OCR's text model is GLM-4's (`GlmOcrTextModel`: four norms a layer, fused gate/up).
+        "glm_ocr_text" | "glm_ocr" => "glm4".into(),
+        // PaddleOCR-VL's text model is ERNIE 4.5's (`PaddleOCRTextModel`: biases by `use_bias`).
+        "paddleocr_vl_text" | "paddleocr_vl" => "ernie4_5".into(),
         "kimi_k2" | "deepseek_v3" | "kimi_vl" => "deepseek_v3".into(),
         "mistral3" | "ministral" => "mistral".into(),
         // Phi-4-multimodal keeps Phi-4-mini's Phi-3 text model in its flat config.
