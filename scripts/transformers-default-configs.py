@@ -10,7 +10,7 @@ Run by hand, never by the tests (pinned versions: scripts/reference-requirements
     /work/refenv/bin/python scripts/transformers-default-configs.py
 
 HunYuan's default rope parameters do not build (a `None ** float` in its rotary init): the
-hunyuan_v1_* files set rope_parameters to {"rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0,
+hunyuan_v1_* files (and hunyuan_vl's text_config) set rope_parameters to {"rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0,
 "rope_theta": 10000.0} and head_dim to 128, which changes no parameter count; DBRX's default
 lacks the attn_config.rope_theta its model code reads (set to 10000.0).
 """
@@ -50,7 +50,7 @@ FAMILIES = [
     "bailing_hybrid",
     # Small vision-language models vLLM's recipes serve (PaddleOCR-VL, LFM2.5-VL, GLM-OCR): their
     # towers are most of their weights.
-    "paddleocr_vl", "lfm2_vl", "glm_ocr", "minicpmv4_6",
+    "paddleocr_vl", "lfm2_vl", "glm_ocr", "minicpmv4_6", "hunyuan_vl",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",
@@ -64,9 +64,13 @@ def main():
     for family in FAMILIES:
         d = AutoConfig.for_model(family).to_dict()
         d["model_type"] = family
-        if family.startswith("hunyuan"):
+        if family.startswith("hunyuan_v1"):
             d["rope_parameters"] = HUNYUAN_ROPE
             d["head_dim"] = 128
+        if family == "hunyuan_vl":
+            # HunyuanOCR's text model: the same rope parameters that build.
+            d["text_config"]["rope_parameters"] = HUNYUAN_ROPE
+            d["text_config"]["head_dim"] = 128
         if family == "gemma4":
             # Gemma4Config() has neither a vision nor an audio config: the class defaults of both
             # (the E2B/E4B towers) stand in for the published ones.

@@ -496,6 +496,38 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
             e.largest = 4 * 512;
             e
         }
+        "hunyuan_vl" => {
+            v?;
+            // HunyuanOCR / HunYuan-VL (transformers 5.24 `HunYuanVLVisionTransformer`): SigLIP-style
+            // blocks (biased attention and MLP, two LayerNorms), a biased patch convolution, a
+            // position table of `max_vit_seq_len + 1`, no final norm; the patch merger: an RMS
+            // norm, a biased m × m convolution to 2h, a biased 1 × 1 convolution to `h·m²`, a
+            // biased linear into `out_hidden_size`, an RMS norm, and four learned marker vectors
+            // (a row's newline `h·m²` wide; begin, end and separator in the text width).
+            let (h, i, layers) =
+                (n("hidden_size", 1152), n("intermediate_size", 4304), n("num_hidden_layers", 27));
+            let (p, c, m) = (n("patch_size", 16), n("num_channels", 3), n("spatial_merge_size", 2));
+            let out = n("out_hidden_size", text_hidden);
+            let positions = n("max_vit_seq_len", 16384) + 1;
+            let d = h * m * m;
+            let merger = h + 2 * h * h * m * m + 2 * h + d * 2 * h + d + d * out + out + out + d + 3 * out;
+            Encoder {
+                modality: Modality::Image,
+                kind: "hunyuan_vl".into(),
+                layers,
+                hidden: h,
+                intermediate: i,
+                block_params: layers * (4 * h * h + 2 * h * i),
+                other_params: c * p * p * h + h + positions * h + layers * (9 * h + i) + merger,
+                patch: p,
+                merge: m,
+                // Images scaled to at most `max_image_size` a side; a newline token ends each row.
+                tokens: TokenRule::RowBreaks { longest_edge: n("max_image_size", 2048) },
+                largest: n("max_image_size", 2048),
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }
+        }
         "minicpmv4_6" => {
             v?;
             // MiniCPM-V 4.6 (transformers 5.24 `MiniCPMV4_6VisionModel` and `MiniCPMV4_6Merger`): a

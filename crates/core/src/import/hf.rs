@@ -346,6 +346,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "glm4v_moe_text" | "glm4v_moe" => "glm4_moe".into(),
         // GLM-OCR's text model is GLM-4's (`GlmOcrTextModel`: four norms a layer, fused gate/up).
         "glm_ocr_text" | "glm_ocr" => "glm4".into(),
+        // HunyuanOCR / HunYuan-VL's text model is HunYuan's dense one (per-head q/k norms).
+        "hunyuan_vl_text" | "hunyuan_vl" => "hunyuan_v1_dense".into(),
         // PaddleOCR-VL's text model is ERNIE 4.5's (`PaddleOCRTextModel`: biases by `use_bias`).
         "paddleocr_vl_text" | "paddleocr_vl" => "ernie4_5".into(),
         "kimi_k2" | "deepseek_v3" | "kimi_vl" => "deepseek_v3".into(),
