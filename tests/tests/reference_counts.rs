@@ -332,6 +332,9 @@ fn encoder_submodules(entry: &Value) -> u64 {
         "model.vision_tower",
         "model.vision_model",
         "model.multi_modal_projector",
+        // Nemotron 3 Nano Omni's (top-level modules).
+        "vision_model",
+        "multi_modal_projector",
         // PaddleOCR-VL's and MiniCPM-V's.
         "model.projector",
         "model.merger",

@@ -496,6 +496,58 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
             e.largest = 4 * 512;
             e
         }
+        // NVIDIA's Nemotron Nano VL / Nemotron 3 Nano Omni: the C-RADIO tower (transformers 5.24
+        // `RadioModel`) and an RMS-normed two-linear projector over a pixel shuffle.
+        _ if kind == "radio" => {
+            // Its position table covers `max_img_size` a side; class and register tokens; bias-free
+            // image and video patch projections; LayerNorm blocks with biased attention and MLP
+            // and two layer-scale vectors; no final norm; the two stored summary indices.
+            let (h, layers, p, c) = (
+                n("hidden_size", 1280),
+                n("num_hidden_layers", 32),
+                n("patch_size", 16),
+                n("num_channels", 3),
+            );
+            let ratio = vc.get("mlp_ratio").and_then(Value::as_f64).unwrap_or(4.0);
+            let i = (h as f64 * ratio) as u64;
+            let side = n("max_img_size", 2048) / p.max(1);
+            let tokens = n("num_cls_tokens", 3) + n("num_registers", 7);
+            let video = n("video_temporal_patch_size", 2);
+            let summary = vc.get("summary_idxs").and_then(Value::as_array).map_or(2, |a| a.len() as u64);
+            let other = summary
+                + side * side * h
+                + tokens * h
+                + c * p * p * h
+                + c * p * p * video * h
+                + layers * (4 * h + 4 * h + 2 * h + i + h);
+            let r = root
+                .get("downsample_ratio")
+                .and_then(Value::as_f64)
+                .filter(|x| *x > 0.0)
+                .map_or(2, |x| libm::round(1.0 / x) as u64)
+                .max(1);
+            let d = h * r * r;
+            let ph = root.get("projector_hidden_size").and_then(Value::as_u64).unwrap_or(4096);
+            let projector = d + d * ph + ph * text_hidden;
+            // 512-pixel tiles, 256 tokens each after the shuffle, at most 12 and a thumbnail.
+            let tile = root.get("force_image_size").and_then(Value::as_u64).unwrap_or(512);
+            let per_tile = (tile / p.max(1) / r) * (tile / p.max(1) / r);
+            Encoder {
+                modality: Modality::Image,
+                kind: "radio".into(),
+                layers,
+                hidden: h,
+                intermediate: i,
+                block_params: layers * (4 * h * h + 2 * h * i),
+                other_params: other + projector,
+                patch: p,
+                merge: r,
+                tokens: TokenRule::GridTiles { tile, per_tile, max_tiles: 12 },
+                largest: 4 * tile,
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }
+        }
         "hunyuan_vl" => {
             v?;
             // HunyuanOCR / HunYuan-VL (transformers 5.24 `HunYuanVLVisionTransformer`): SigLIP-style
