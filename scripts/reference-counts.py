@@ -294,6 +294,10 @@ def counts(model: nn.Module) -> dict:
         subs[name] = total
         grandchildren = list(child.named_children())
         if grandchildren:
+            # A wrapper's own tensors beside its children (LLaVA-NeXT's `model.image_newline`).
+            for k, t in items:
+                if k.count(".") == 1 and k.startswith(name + "."):
+                    subs[k] = t.numel()
             for gname, grandchild in grandchildren:
                 subs[f"{name}.{gname}"] = prefix_sum(f"{name}.{gname}")
                 # A model inside a model (Qwen3-Omni's thinker.model, talker.model): its

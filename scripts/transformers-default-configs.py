@@ -51,7 +51,7 @@ FAMILIES = [
     # Small vision-language models vLLM's recipes serve (PaddleOCR-VL, LFM2.5-VL, GLM-OCR): their
     # towers are most of their weights.
     "paddleocr_vl", "lfm2_vl", "glm_ocr", "minicpmv4_6", "hunyuan_vl",
-    "nemotron_h_omni",
+    "nemotron_h_omni", "lighton_ocr", "llava_next", "llava_onevision",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

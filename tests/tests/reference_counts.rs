@@ -335,6 +335,10 @@ fn encoder_submodules(entry: &Value) -> u64 {
         // Nemotron 3 Nano Omni's (top-level modules).
         "vision_model",
         "multi_modal_projector",
+        // LightOnOCR's; LLaVA-NeXT's and OneVision's row separator.
+        "model.vision_encoder",
+        "model.vision_projection",
+        "model.image_newline",
         // PaddleOCR-VL's and MiniCPM-V's.
         "model.projector",
         "model.merger",

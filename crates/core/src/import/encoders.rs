@@ -408,17 +408,17 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 whole_in_vllm: false,
             }
         }
-        "mistral3" | "llava" if kind == "pixtral" => {
+        "mistral3" | "llava" | "lighton_ocr" if kind == "pixtral" => {
             // Pixtral's tower (`PixtralVisionModel`: a bias-free patch convolution, RMS norms, a
             // gated MLP, no final norm, rotary positions that are not stored) at
             // PixtralVisionConfig's defaults. Mistral 3's projector: an RMS norm, the bias-free
-            // patch merger (m² · w → w), then two linears; LLaVA's: the two linears, with
-            // biases by default.
+            // patch merger (m² · w → w), then two linears (LightOnOCR's the same); LLaVA's: the
+            // two linears, with biases by default.
             v?;
             let t = Tower::pixtral(vc);
             let text = text_hidden;
             let f = feature_layers(root);
-            let (merge, projector) = if outer == "mistral3" {
+            let (merge, projector) = if outer != "llava" {
                 let m = root.get("spatial_merge_size").and_then(Value::as_u64).unwrap_or(2);
                 let b = flag(root, "multimodal_projector_bias", false);
                 (m, t.h + m * m * t.h * t.h + t.h * f * text + text * text + 2 * b * text)
@@ -446,6 +446,38 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
             let full = root.get("vision_feature_select_strategy").and_then(Value::as_str) == Some("full");
             let tokens = if full { grid + 1 } else { grid };
             t.encoder("clip", projector, 1, TokenRule::Fixed { tokens }, Some(grid + 1))
+        }
+        "llava_next" | "llava_onevision" => {
+            // LLaVA-NeXT (CLIP) and LLaVA-OneVision (SigLIP, its pooling head when
+            // `vision_use_head`): the tower, LLaVA's two-linear projector and the learned newline
+            // vector (`image_newline`, text width) that ends each row of a tiled image.
+            v?;
+            let t = if kind.starts_with("siglip") {
+                Tower::siglip_with(vc, (1152, 4304, 26, 14, 384))
+            } else {
+                Tower::clip(vc)
+            };
+            let (h, i) = (t.h, t.i);
+            let head = if kind.starts_with("siglip") && flag(vc, "vision_use_head", false) == 1 {
+                h + 3 * h * h + 3 * h + h * h + h + 2 * h + 2 * h * i + i + h
+            } else {
+                0
+            };
+            let text = text_hidden;
+            let projector = head + llava_projector(root, h * feature_layers(root), text) + text;
+            // "anyres": the image cut into tiles of the tower's resolution (at most 2 × 2 for
+            // LLaVA-NeXT's pinpoints, 3 × 3 for OneVision's `anyres_max_9`) and a thumbnail, every
+            // tile all its patches.
+            let max_tiles = if outer == "llava_onevision" { 9 } else { 4 };
+            let full = root.get("vision_feature_select_strategy").and_then(Value::as_str) == Some("full");
+            let per_tile = t.grid() + u64::from(full && !kind.starts_with("siglip"));
+            t.encoder(
+                if kind.starts_with("siglip") { "siglip" } else { "clip" },
+                projector,
+                1,
+                TokenRule::GridTiles { tile: t.image, per_tile, max_tiles },
+                Some(t.grid() + u64::from(!kind.starts_with("siglip"))),
+            )
         }
         "paddleocr_vl" => {
             v?;
@@ -1956,7 +1988,7 @@ mod tests {
     #[test]
     fn an_unread_vision_tower_is_named() {
         let root = crate::json::parse(
-            br#"{"model_type": "llava_next", "vision_config": {"model_type": "clip_vision_model"}}"#,
+            br#"{"model_type": "video_llava", "vision_config": {"model_type": "clip_vision_model"}}"#,
             "test",
         )
         .unwrap();
