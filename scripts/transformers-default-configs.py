@@ -52,6 +52,8 @@ FAMILIES = [
     # towers are most of their weights.
     "paddleocr_vl", "lfm2_vl", "glm_ocr", "minicpmv4_6", "hunyuan_vl",
     "nemotron_h_omni", "lighton_ocr", "llava_next", "llava_onevision",
+    # Thinking Machines' Inkling (vLLM's recipes: Inkling), its text model.
+    "inkling_text",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

@@ -346,6 +346,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "glm4v_moe_text" | "glm4v_moe" => "glm4_moe".into(),
         // GLM-OCR's text model is GLM-4's (`GlmOcrTextModel`: four norms a layer, fused gate/up).
         "glm_ocr_text" | "glm_ocr" => "glm4".into(),
+        // Thinking Machines' Inkling (`InklingTextConfig`, the multimodal model's text model).
+        "inkling_text" | "inkling" => "inkling".into(),
         // HunyuanOCR / HunYuan-VL's text model is HunYuan's dense one (per-head q/k norms).
         "hunyuan_vl_text" | "hunyuan_vl" => "hunyuan_v1_dense".into(),
         // PaddleOCR-VL's text model is ERNIE 4.5's (`PaddleOCRTextModel`: biases by `use_bias`).
@@ -456,6 +458,7 @@ const KNOWN: &[&str] = &[
     "bailing_hybrid",
     "bailing_moe_linear",
     "minimax",
+    "inkling",
 ];
 
 fn is_known(family: &str) -> bool {
@@ -720,6 +723,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "gpt_oss" => (201088, 2880, 2880, 36, 64, 8, 64, false),
         "bailing_hybrid" => (157184, 2560, 6144, 42, 32, 32, 0, false),
         "minimax" => (32000, 4096, 14336, 32, 32, 8, 0, false),
+        "inkling" => (201024, 6144, 24576, 66, 64, 8, 128, false),
         _ => return None,
     })
 }
@@ -850,8 +854,10 @@ fn kind_of(s: &str) -> Option<Kind> {
         | "global_attention"
         | "indexed_attention"
         | "deepseek_sparse_attention"
-        | "minimax_m3_sparse" => Kind::Full,
-        "sliding_attention" | "sliding" | "local" | "local_attention" | "sliding_window" => Kind::Sliding,
+        | "minimax_m3_sparse"
+        | "hybrid" => Kind::Full,
+        "sliding_attention" | "sliding" | "local" | "local_attention" | "sliding_window"
+        | "hybrid_sliding" => Kind::Sliding,
         "chunked_attention" => Kind::Chunked,
         "linear_attention" => Kind::Linear,
         "mamba" | "mamba2" | "ssm" => Kind::Mamba,
@@ -913,6 +919,19 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         return Ok((0..layers)
             .map(|i| {
                 if (i + 1) % group == 0 || (trailing_full && i >= whole) { Kind::Full } else { Kind::Linear }
+            })
+            .collect());
+    }
+    // Inkling: the layers `local_layer_ids` names slide, else all but every sixth.
+    if family == "inkling" {
+        let local = cfg.indices("local_layer_ids")?;
+        return Ok((0..layers)
+            .map(|i| {
+                let sliding = match &local {
+                    Some(l) => l.contains(&i),
+                    None => (i + 1) % 6 != 0,
+                };
+                if sliding { Kind::Sliding } else { Kind::Full }
             })
             .collect());
     }
@@ -1115,7 +1134,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
         | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
-        | "step3p5" | "laguna" | "minimax_m3" => QkNorm::PerHead,
+        | "step3p5" | "laguna" | "minimax_m3" | "inkling" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
@@ -1279,6 +1298,11 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
             Some(list) => list,
             None => vec![true; n],
         },
+        // Inkling: the first `dense_mlp_idx` layers dense.
+        "inkling" => {
+            let first = cfg.count_or("dense_mlp_idx", 0)?;
+            (0..layers).map(|i| i >= first).collect()
+        }
         // Laguna's class makes the first layer dense.
         "laguna" => (0..layers).map(|i| i > 0).collect(),
         // MiMo-V2-Flash's hub config lists 0/1 per layer in `moe_layer_freq`; transformers' default
@@ -1360,6 +1384,9 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "lfm2_moe" => cfg.count_or("moe_intermediate_size", 1792)?,
         "step3p5" => cfg.count_or("moe_intermediate_size", 1280)?,
         "laguna" => cfg.count_or("moe_intermediate_size", 512)?,
+        // Inkling: with `dense_intermediate_size`, `intermediate_size` is the experts' width.
+        "inkling" if cfg.present("dense_intermediate_size") => inter,
+        "inkling" => cfg.count_or("moe_intermediate_size", 3072)?,
         _ => cfg.count("moe_intermediate_size")?.unwrap_or(inter),
     };
     let n_shared = cfg.count_any(&[
@@ -1438,6 +1465,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "minimax_m2"
                 | "ernie4_5_moe"
                 | "kimi_linear"
+                | "inkling"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
@@ -1615,13 +1643,15 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     let moe = if moe_at.iter().any(|m| *m) { Some(read_moe(cfg, family, c.inter)?) } else { None };
     // MiMo-V2's hub config gives the window vLLM uses as `sliding_window_size` (transformers' port
     // stores one more: the query itself).
-    let size_key = if family == "mimo_v2_flash" { cfg.count("sliding_window_size")? } else { None };
+    let size_key =
+        if matches!(family, "mimo_v2_flash" | "inkling") { cfg.count("sliding_window_size")? } else { None };
     let window = size_key.or(cfg.count("sliding_window")?).filter(|w| *w > 0).or(match family {
         "gemma2" | "gemma3_text" => Some(4096),
         "gpt_oss" => Some(128),
         "cohere2" => Some(4096),
         "afmoe" => Some(1024),
         "mimo_v2_flash" => Some(129),
+        "inkling" => Some(512),
         _ => None,
     });
     if kinds.contains(&Kind::Sliding) && window.is_none() {
@@ -1646,6 +1676,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             }
             // MiniMax-M3's dense layers are wider than its experts.
             "minimax_m3" => cfg.count_or("dense_intermediate_size", 12288)?,
+            // Inkling checkpoints may name the dense width `dense_intermediate_size`.
+            "inkling" => cfg.count("dense_intermediate_size")?.unwrap_or(c.inter),
             "gemma3n_text" => match per_layer_widths(cfg)? {
                 Some(list) => list.get(i as usize).copied().ok_or_else(|| {
                     Error::parse(
@@ -1766,6 +1798,13 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                             a.num_kv_heads = kv;
                         }
                     }
+                    a.v_head_dim = a.head_dim;
+                }
+                // Inkling's sliding layers have their own heads and widths (`swa_*`).
+                "inkling" if span != Span::Full => {
+                    a.num_heads = cfg.count_or("swa_num_attention_heads", c.heads)?;
+                    a.num_kv_heads = cfg.count_or("swa_num_key_value_heads", c.kv.saturating_mul(2))?;
+                    a.head_dim = cfg.count_or("swa_head_dim", c.head_dim)?;
                     a.v_head_dim = a.head_dim;
                 }
                 "nemotron_h" => {
@@ -1935,6 +1974,38 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 group.extras.push(Extra { role: Role::Extra, rows, cols: c.hidden });
             }
         }
+        if family == "inkling"
+            && let Some(Mixer::Attention(at)) = group.mixers.first()
+        {
+            // Inkling's relative-position logits: `r_proj` (`d_rel` a head) and the bank of
+            // `d_rel` profiles over `rel_extent` distances (the window on sliding layers); its
+            // short convolutions on K and V and on the attention's and MLP's outputs (`kernel`
+            // taps a channel, no bias); the MLP's or the router's scale, and the router's rows for
+            // the shared experts.
+            let d_rel = cfg.count_or("d_rel", 16)?;
+            let extent = match at.span {
+                Span::Sliding { window } => window,
+                _ => cfg.count_or("rel_extent", 1024)?,
+            };
+            let kernel = cfg.count_any(&["sconv_kernel_size", "conv_kernel_size"])?.unwrap_or(4);
+            group.extras.push(Extra {
+                role: Role::Extra,
+                rows: at.num_heads.saturating_mul(d_rel),
+                cols: c.hidden,
+            });
+            group.extras.push(Extra { role: Role::Norm, rows: d_rel, cols: extent });
+            let kv = at.num_kv_heads.saturating_mul(at.head_dim);
+            group.extras.push(Extra {
+                role: Role::Norm,
+                rows: 2 * kernel,
+                cols: kv.saturating_add(c.hidden),
+            });
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 1 });
+            if let Ffn::Moe(_) = &group.ffn {
+                let shared = cfg.count_or("n_shared_experts", 2)?;
+                group.extras.push(Extra { role: Role::Extra, rows: shared, cols: c.hidden });
+            }
+        }
         if family == "apertus" && cfg.str("hidden_act").unwrap_or("xielu") == "xielu" {
             // Each MLP's xIELU activation stores `alpha_p`, `alpha_n`, `beta` and `eps`.
             group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 4 });
@@ -1951,6 +2022,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         for _ in 0..streams.saturating_mul(2).min(32) {
             a.extras.push(Extra { role: Role::Extra, rows: c.hidden, cols: c.hidden });
         }
+    }
+    if family == "inkling" {
+        // `InklingNormedEmbedding`'s RMS norm.
+        a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden });
     }
     if family == "mllama" {
         // `MllamaTextModel` embeds `vocab_size + 8` tokens (the head predicts `vocab_size`).
@@ -3188,6 +3263,41 @@ mod tests {
         let b = read(&ling3).unwrap().architecture;
         assert_eq!(b.groups[0].mixers[0].label(), "Kimi Delta Attention");
         assert_eq!(b.ssm_state_bytes, Some(4));
+    }
+
+    /// Inkling: every sixth layer global (64 query and 8 key/value heads), the others sliding over
+    /// 512 tokens with their own heads (`swa_*`: 16 key/value heads); the KV per token is theirs,
+    /// the sliding layers' capped at the window. `local_layer_ids` names the sliding layers
+    /// instead.
+    #[test]
+    fn inkling_layers_take_their_own_heads_and_windows() {
+        let text = include_str!("../../../../tests/fixtures/configs/transformers-defaults/inkling_text.json");
+        let a = read(text).unwrap().architecture;
+        let kinds: Vec<(u64, u64, Span)> = a
+            .groups
+            .iter()
+            .flat_map(|g| {
+                let Mixer::Attention(at) = &g.mixers[0] else { panic!("attention") };
+                core::iter::repeat_n((at.num_heads, at.num_kv_heads, at.span), g.count as usize)
+            })
+            .collect();
+        assert_eq!(kinds.len(), 66);
+        assert_eq!(kinds[5], (64, 8, Span::Full));
+        assert_eq!(kinds[0], (64, 16, Span::Sliding { window: 512 }));
+        use crate::precision::KvDtype;
+        let at = |ctx: u64| crate::inference::kv_cache_bytes(&a, KvDtype::Bf16, ctx, 1).unwrap().get();
+        // 11 global layers × 2 × 8 × 128 × 2 bytes a token; 55 sliding ones × 2 × 16 × 128 × 2 within
+        // the window.
+        assert_eq!(at(4096), 11 * 4096 * 4096 + 55 * 512 * 8192);
+        let b = read(r#"{"model_type": "inkling_text", "num_hidden_layers": 4, "local_layer_ids": [0, 1]}"#)
+            .unwrap()
+            .architecture;
+        let sliding: u64 = b
+            .mixers()
+            .filter(|(_, m)| matches!(m, Mixer::Attention(at) if at.span != Span::Full))
+            .map(|(n, _)| n)
+            .sum();
+        assert_eq!(sliding, 2);
     }
 
     /// MiniMax-Text-01/M1's hub config names each layer in `attn_type_list` (0 lightning, 1
