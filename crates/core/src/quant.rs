@@ -507,6 +507,13 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         // quantized only when a rule names them.
         Role::Router if family == "gpt_oss" => ("mlp.router".into(), "Router"),
         Role::Router => (format!("{moe}.gate"), "Router"),
+        // Lightning attention's fused q/k/v, output gate and output (MiniMax's names).
+        Role::MixIn if matches!(mixer_of_layer, Some(Mixer::Lightning(_))) => {
+            (format!("{mixer}.qkv_proj"), "Linear")
+        }
+        Role::MixProj if matches!(mixer_of_layer, Some(Mixer::Lightning(_))) => {
+            (format!("{mixer}.output_gate"), "Linear")
+        }
         Role::MixIn => {
             let split = matches!(mixer_of_layer, Some(Mixer::GatedDeltaNet(g)) if g.split_in_proj);
             let name = match (mixer, split, nth) {
@@ -545,6 +552,20 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
     };
     if family == "deepseek_v4" {
         names.extend(deepseek_v4_names(t, nth, &e));
+    }
+    if family.starts_with("bailing") {
+        // Ling's checkpoints (vLLM's `bailing_moe*.py`): `word_embeddings`, `attention.` with a
+        // fused `query_key_value`, a `dense` output and a `g_proj` gate.
+        let ling = |n: &String| {
+            n.replace("embed_tokens", "word_embeddings")
+                .replace(".self_attn.", ".attention.")
+                .replace("qkv_proj", "query_key_value")
+                .replace("o_proj", "dense")
+                .replace("out_proj", "dense")
+                .replace("output_gate", "g_proj")
+        };
+        let more: Vec<String> = names.iter().map(ling).filter(|n| !names.contains(n)).collect();
+        names.extend(more);
     }
     Module { names, class }
 }

@@ -3231,6 +3231,44 @@ mod tests {
         );
     }
 
+    /// A Ling FP8 checkpoint's list of modules left in BF16 names them as Ling's checkpoints do
+    /// (`word_embeddings`, `attention.query_key_value`, `attention.dense`): every entry is found,
+    /// nothing is said, and the named projections stay in BF16.
+    #[test]
+    fn ling_fp8_exclusions_name_lings_modules() {
+        let cfg = |ignore: &str| {
+            format!(
+                r#"{{"model_type": "bailing_moe", "hidden_size": 1024, "num_hidden_layers": 2,
+                "intermediate_size": 2048, "moe_intermediate_size": 256, "num_experts": 8,
+                "num_experts_per_tok": 2, "num_shared_experts": 1, "num_attention_heads": 8,
+                "num_key_value_heads": 2, "vocab_size": 1000, "first_k_dense_replace": 1,
+                "quantization_config": {{"quant_method": "fp8", "weight_block_size": [128, 128],
+                "modules_to_not_convert": [{ignore}]}}}}"#
+            )
+        };
+        let bytes = |m: &HfModel| {
+            let headline = m.architecture.quant.as_ref().expect("a plan").headline;
+            crate::tensors::weight_bytes(&m.architecture, headline).unwrap().total()
+        };
+        let none = read(&cfg(r#""lm_head""#)).unwrap();
+        let ling =
+            read(&cfg(r#""lm_head", "model.word_embeddings", "model.layers.0.attention.query_key_value",
+            "model.layers.1.attention.dense""#))
+            .unwrap();
+        assert!(
+            ling.notices
+                .iter()
+                .all(|n| !matches!(n.id, MsgId::NoticeQuantEntriesUnmatched | MsgId::NoticeQuantUnmatched)),
+            "{:?}",
+            ling.notices
+        );
+        // Layer 0's q/k/v (1,024 × (8 + 4) × 128) and layer 1's output (1,024²) stay in BF16: one
+        // more byte a weight than FP8, less their block scales.
+        let kept = 1024 * 12 * 128 + 1024 * 1024;
+        let diff = bytes(&ling).get() - bytes(&none).get();
+        assert!(diff > kept * 99 / 100 && diff <= kept, "{diff} vs {kept}");
+    }
+
     /// Ling 2.5/2.6 (`bailing_hybrid` naming `BailingMoeV2_5ForCausalLM`): the last layer of every
     /// `layer_group_size` is MLA, the others lightning attention (fused q/k/v, per-head q/k norms, an
     /// output gate, a group norm over the heads, `dense`), as vLLM's `bailing_moe_linear.py` builds
