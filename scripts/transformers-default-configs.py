@@ -54,6 +54,8 @@ FAMILIES = [
     "nemotron_h_omni", "lighton_ocr", "llava_next", "llava_onevision",
     # Thinking Machines' Inkling (vLLM's recipes: Inkling), its text model.
     "inkling_text",
+    # Step-3.7-Flash and MiniMax-M3 with their vision models.
+    "step3p7", "minimax_m3_vl",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

@@ -612,6 +612,76 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 whole_in_vllm: false,
             }
         }
+        _ if kind == "minimax_m3_vl_vision" => {
+            // MiniMax-M3's vision tower (transformers 5.24 `MiniMaxM3VLVisionModel`): a bias-free
+            // Conv3d patch embedding, a pre-LayerNorm, CLIP-style blocks (biased attention and
+            // MLP, two LayerNorms), no final norm; the projector: two biased linears for each
+            // patch (`projector_hidden_size` wide) and two for the 2 × 2 merged patches
+            // (`merged_hidden_size` in).
+            let (h, i, layers) =
+                (n("hidden_size", 1280), n("intermediate_size", 5120), n("num_hidden_layers", 32));
+            let (p, t, c, m) = (
+                n("patch_size", 14),
+                n("temporal_patch_size", 2),
+                n("num_channels", 3),
+                n("spatial_merge_size", 2),
+            );
+            let ph = root.get("projector_hidden_size").and_then(Value::as_u64).unwrap_or(6144);
+            let merged = root.get("merged_hidden_size").and_then(Value::as_u64).unwrap_or(ph * m * m);
+            let text = text_hidden;
+            let projector = h * ph + ph + ph * text + text + merged * ph + ph + ph * text + text;
+            Encoder {
+                modality: Modality::Image,
+                kind: "minimax_m3_vl_vision".into(),
+                layers,
+                hidden: h,
+                intermediate: i,
+                block_params: layers * (4 * h * h + 2 * h * i),
+                other_params: c * t * p * p * h + 2 * h + layers * (9 * h + i) + projector,
+                patch: p,
+                merge: m,
+                // One token per merged patch of the resized image (Qwen2-VL's grid).
+                tokens: TokenRule::NearestGrid,
+                largest: n("image_size", 2016),
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }
+        }
+        _ if kind == "step3p5_vision" => {
+            // Step-3.7-Flash's vision model (transformers 5.24 `Step3p7VisionModel`): a bias-free
+            // patch convolution, a `max_position_embeddings` position table, a pre-LayerNorm,
+            // LayerNorm blocks with biased attention and MLP and two layer-scale vectors, then two
+            // biased 3 × 3 convolutions doubling the width twice (each halving the grid), and a
+            // linear projector into the text width (biased with `projector_bias`).
+            let (h, i, layers) =
+                (n("hidden_size", 1536), n("intermediate_size", 8960), n("num_hidden_layers", 47));
+            let (p, c, image) = (n("patch_size", 14), n("num_channels", 3), n("image_size", 728));
+            let positions = n("max_position_embeddings", 2704);
+            let down = 2 * h * h * 9 + 2 * h + 4 * h * 2 * h * 9 + 4 * h;
+            let projector = 4 * h * text_hidden + text_hidden * flag(root, "projector_bias", false);
+            let grid = image / p.max(1) / 4;
+            Encoder {
+                modality: Modality::Image,
+                kind: "step3p5_vision".into(),
+                layers,
+                hidden: h,
+                intermediate: i,
+                block_params: layers * (4 * h * h + 2 * h * i),
+                other_params: c * p * p * h
+                    + positions * h
+                    + 2 * h
+                    + layers * (11 * h + i)
+                    + down
+                    + projector,
+                patch: p,
+                merge: 4,
+                // Crops of the tower's resolution, `(image / patch / 4)²` tokens each.
+                tokens: TokenRule::GridTiles { tile: image, per_tile: grid * grid, max_tiles: 9 },
+                largest: 4 * image,
+                fixed_patches: Some(positions),
+                whole_in_vllm: false,
+            }
+        }
         "minicpmv4_6" => {
             v?;
             // MiniCPM-V 4.6 (transformers 5.24 `MiniCPMV4_6VisionModel` and `MiniCPMV4_6Merger`): a
