@@ -328,3 +328,24 @@ fn a_rule_with_entries_that_name_nothing_is_said_and_lowers_the_band() {
     let w = e.memory.term(TermKind::Weights).unwrap();
     assert!(w.low < w.bytes && w.high == w.bytes, "{w:?}");
 }
+
+/// SGLang's FP8 conversion of DeepSeek-V4-Flash names its `model_type` `deepseek_ref` and its class
+/// `DeepseekV4ForCausalLM`: it is read as DeepSeek V4 (the class vLLM and SGLang load), said so,
+/// with the same parameters as DeepSeek's own config; without an `expert_dtype` its experts are in
+/// the block FP8 of the rest, so the weights are those of FP8 (a byte a weight and a scale per
+/// 128 × 128), not DeepSeek's FP4 experts.
+#[test]
+fn a_deepseek_v4_conversion_is_read_by_its_class_with_fp8_experts() {
+    let m = hf::parse_config(read_fixture("configs/quantized/deepseek-v4-flash-fp8-sglang.json").as_bytes())
+        .unwrap();
+    assert_eq!(m.architecture.family, "deepseek_v4");
+    assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeFamilyByArchitecture));
+    let params = m.architecture.params_total().unwrap().get();
+    assert_eq!(params, 284_334_567_511);
+    let s =
+        Scenario { model: ModelSource::Custom(Box::new(m.into_custom("sgl".into()))), ..Scenario::default() };
+    let disk = estimate(&s).unwrap().disk.weights.get() as f64;
+    // Above one byte a weight (its BF16 norms, embeddings and head, the scales), far above the
+    // 0.53 of MXFP4 experts.
+    assert!(disk > params as f64 && disk < params as f64 * 1.05, "{disk} for {params}");
+}

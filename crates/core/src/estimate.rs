@@ -1816,6 +1816,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
             matches!(
                 m.id,
                 MsgId::NoticeUnknownFamily
+                    | MsgId::NoticeFamilyByArchitecture
                     | MsgId::NoticeEncoderNotCounted
                     | MsgId::NoticeSpeechOutputNotCounted
                     | MsgId::NoticeSpeechOutputCounted

@@ -148,7 +148,7 @@ impl Compiled<'_> {
 /// `transformers`' and ModelOpt's comparison of an exclusion with a module path: a wildcard
 /// matching the path or a module above it, else the entry as a run of whole path components.
 fn module_hits(entry: &str, name: &str) -> bool {
-    if entry.contains(['*', '?', '[']) {
+    if entry.bytes().any(|b| matches!(b, b'*' | b'?' | b'[')) {
         let mut prefix = name;
         loop {
             if glob_matches(entry, prefix) {
@@ -161,8 +161,11 @@ fn module_hits(entry: &str, name: &str) -> bool {
         }
     }
     let e = entry.trim_matches('.');
-    if e.is_empty() {
+    if e.is_empty() || e.len() > name.len() {
         return false;
+    }
+    if e.len() == name.len() {
+        return e == name;
     }
     // `e` as a run of whole components: at a start or after a dot, ending at a dot or the end.
     let (n, eb) = (name.as_bytes(), e.as_bytes());
@@ -317,6 +320,24 @@ pub fn targets_missed(a: &Architecture, plan: &QuantPlan) -> Result<Vec<Option<(
                 }
             }
         }
+        // Entries naming the experts between the first and the last (ModelOpt lists every one):
+        // the first expert's names with the entry's expert number put back.
+        if t.experts > 2 && t.role.is_expert() {
+            let first = module_of(a, t, nth, Some(0), style);
+            for ((targets, _), seen) in rules.iter().zip(hit.iter_mut()) {
+                for (c, s) in targets.iter().zip(seen.iter_mut()) {
+                    if *s || (c.layer.is_some() && c.layer != t.layer) {
+                        continue;
+                    }
+                    let Some(as_first) = expert_as_first(&c.m.text, t.experts) else { continue };
+                    *s = match c.m.kind {
+                        MatchKind::Exact => first.names.contains(&as_first),
+                        MatchKind::Module => first.names.iter().any(|n| module_hits(&as_first, n)),
+                        _ => false,
+                    };
+                }
+            }
+        }
     }
     Ok(hit
         .iter()
@@ -325,6 +346,16 @@ pub fn targets_missed(a: &Architecture, plan: &QuantPlan) -> Result<Vec<Option<(
             seen.iter().position(|s| !*s).map(|first| (first, missed))
         })
         .collect())
+}
+
+/// A name with `.experts.K.` for an expert `K` below `experts`, as the first expert's
+/// (`.experts.0.`); `None` for any other name.
+fn expert_as_first(name: &str, experts: u64) -> Option<String> {
+    let at = name.find(".experts.")? + ".experts.".len();
+    let rest = &name[at..];
+    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let k: u64 = rest[..digits].parse().ok()?;
+    (k < experts).then(|| format!("{}0{}", &name[..at], &rest[digits..]))
 }
 
 /// One tensor priced by the plan (the multi-token-prediction modules).
@@ -444,7 +475,7 @@ fn mixer_at(a: &Architecture, l: u64) -> Option<&Mixer> {
 fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, style: Prefix) -> Module {
     let family = a.family.as_str();
     let mamba_style = matches!(family, "nemotron_h" | "mamba" | "mamba2" | "falcon_mamba");
-    let mixtral = matches!(family, "mixtral" | "minimax" | "phimoe");
+    let mixtral = matches!(family, "mixtral" | "minimax" | "phimoe" | "minimax_m3");
     let e = expert.map_or_else(|| "0".to_string(), |e| e.to_string());
     let mixer_of_layer = t.layer.and_then(|l| mixer_at(a, u64::from(l)));
     let mixer = match mixer_of_layer {
@@ -499,9 +530,9 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         Role::ExpDown => {
             (format!("{moe}.experts.{e}.{}", if mixtral { "w2" } else { "down_proj" }), "Linear")
         }
-        Role::ShGate => (format!("mlp.{shared}.gate_proj"), "Linear"),
-        Role::ShUp => (format!("mlp.{shared}.up_proj"), "Linear"),
-        Role::ShDown => (format!("mlp.{shared}.down_proj"), "Linear"),
+        Role::ShGate => (format!("{moe}.{shared}.gate_proj"), "Linear"),
+        Role::ShUp => (format!("{moe}.{shared}.up_proj"), "Linear"),
+        Role::ShDown => (format!("{moe}.{shared}.down_proj"), "Linear"),
         Role::ShExpGate => ("mlp.shared_expert_gate".into(), "Linear"),
         // Routers are custom modules in most families (DeepSeek's MoEGate, gpt-oss's router):
         // quantized only when a rule names them.
@@ -530,6 +561,10 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         Role::MixOut => (format!("{mixer}.out_proj"), "Linear"),
         Role::MixProj => (format!("{mixer}.x_proj"), "Linear"),
         Role::MtpProj => ("eh_proj".into(), "Linear"),
+        // MiniMax-M3's block indexer (its sparse layers' first two extras).
+        Role::Extra if family == "minimax_m3" && nth < 2 => {
+            (format!("{mixer}.{}", if nth == 0 { "index_q_proj" } else { "index_k_proj" }), "Linear")
+        }
         Role::Extra => (format!("extra.{nth}"), "Linear"),
         Role::MixConv => (format!("{mixer}.conv1d"), "Conv1d"),
         Role::MixState | Role::AttnNorm | Role::Norm | Role::Bias | Role::Sinks | Role::Fp32 => {

@@ -1086,6 +1086,10 @@ messages! {
     NoticeUnknownFamily =>
         "model_type `{0}` is not one Headroom knows: read as a Llama-style decoder (gated MLP, RMSNorm, biases only where the config says); check the parameter count against the model card",
         "model_type `{0}` n'est pas connu de Headroom : lu comme un décodeur de type Llama (MLP à porte, RMSNorm, biais seulement si la config le dit) ; vérifiez le nombre de paramètres sur la fiche du modèle";
+    /// An unknown model_type read by the family of the class it names, as vLLM dispatches.
+    NoticeFamilyByArchitecture =>
+        "model_type `{0}` is not one Headroom knows: read as its `architectures` class {1} (the class vLLM loads), with that family's keys",
+        "model_type `{0}` n'est pas connu de Headroom : lu selon sa classe `architectures` {1} (celle que vLLM charge), avec les clés de cette famille";
     /// Multimodal checkpoint: only the language model is counted.
     NoticeEncoderNotCounted =>
         "this checkpoint also holds a {0} encoder that Headroom does not count: the weights are the language model's (and any other encoder's) only; such an encoder usually adds 0.1–1 B parameters and little KV",

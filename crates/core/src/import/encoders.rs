@@ -612,7 +612,8 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 whole_in_vllm: false,
             }
         }
-        _ if kind == "minimax_m3_vl_vision" => {
+        // The hub config names the same tower `clip_vision_model`.
+        _ if kind == "minimax_m3_vl_vision" || outer == "minimax_m3_vl" => {
             // MiniMax-M3's vision tower (transformers 5.24 `MiniMaxM3VLVisionModel`): a bias-free
             // Conv3d patch embedding, a pre-LayerNorm, CLIP-style blocks (biased attention and
             // MLP, two LayerNorms), no final norm; the projector: two biased linears for each

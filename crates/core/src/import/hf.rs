@@ -134,7 +134,19 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
     let cfg = Cfg { main: text.unwrap_or(&root), outer: &root };
     let outer_type = root.get("model_type").and_then(Value::as_str).unwrap_or("");
     let model_type = cfg.str("model_type").unwrap_or(outer_type).to_string();
-    let family = normalise_family(&model_type, outer_type);
+    let mut family = normalise_family(&model_type, outer_type);
+    if !is_known(&family)
+        && let Some((class, known)) =
+            family_of_architecture(cfg.main).or_else(|| family_of_architecture(&root))
+    {
+        // vLLM picks the model class by `architectures`, whatever `model_type` says (SGLang's
+        // DeepSeek V4 FP8 conversions name their type `deepseek_ref`).
+        notices.push(Msg::new(
+            MsgId::NoticeFamilyByArchitecture,
+            vec![Arg::Text(model_type.clone()), Arg::Text(class.into())],
+        ));
+        family = known.into();
+    }
     let mut confidence = Confidence::Config;
     let mut architecture = if is_known(&family) {
         read_family(&cfg, &family, &mut notices)?
@@ -460,6 +472,35 @@ const KNOWN: &[&str] = &[
     "minimax",
     "inkling",
 ];
+
+/// The family of the first `architectures` class a known reader covers: `(class, family)`.
+fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
+    v.get("architectures")?.as_array()?.iter().filter_map(Value::as_str).find_map(|class| {
+        let family = match class {
+            "LlamaForCausalLM" => "llama",
+            "MistralForCausalLM" => "mistral",
+            "MixtralForCausalLM" => "mixtral",
+            "Qwen2ForCausalLM" => "qwen2",
+            "Qwen2MoeForCausalLM" => "qwen2_moe",
+            "Qwen3ForCausalLM" => "qwen3",
+            "Qwen3MoeForCausalLM" => "qwen3_moe",
+            "Qwen3NextForCausalLM" => "qwen3_next",
+            "DeepseekV2ForCausalLM" => "deepseek_v2",
+            "DeepseekV3ForCausalLM" => "deepseek_v3",
+            "DeepseekV32ForCausalLM" => "deepseek_v32",
+            "DeepseekV4ForCausalLM" => "deepseek_v4",
+            "Glm4MoeForCausalLM" => "glm4_moe",
+            "GptOssForCausalLM" => "gpt_oss",
+            "MiniMaxM2ForCausalLM" => "minimax_m2",
+            "KimiLinearForCausalLM" => "kimi_linear",
+            "NemotronHForCausalLM" => "nemotron_h",
+            "BailingMoeForCausalLM" | "BailingMoeV2ForCausalLM" => "bailing_moe",
+            "BailingMoeV2_5ForCausalLM" | "BailingMoeV3ForCausalLM" => "bailing_hybrid",
+            _ => return None,
+        };
+        Some((class, family))
+    })
+}
 
 fn is_known(family: &str) -> bool {
     KNOWN.contains(&family)
@@ -2676,8 +2717,16 @@ fn read_format(
         notices.extend(read.notices);
         if let Some(mut plan) = read.plan {
             if architecture.family == "deepseek_v4" && plan.method == "fp8" {
-                let expert_dtype =
-                    root.get("expert_dtype").or_else(|| q.get("expert_dtype")).and_then(Value::as_str);
+                // SGLang's FP8 conversions of DeepSeek V4 (`model_type` `deepseek_ref`, the
+                // "-FP8" repositories for GPUs without FP4 units) store the experts in the same
+                // block FP8 as the rest and name no `expert_dtype`; vLLM's FP4 default is for
+                // DeepSeek's own checkpoints.
+                let conversion = root.get("model_type").and_then(Value::as_str) == Some("deepseek_ref");
+                let expert_dtype = root
+                    .get("expert_dtype")
+                    .or_else(|| q.get("expert_dtype"))
+                    .and_then(Value::as_str)
+                    .or(conversion.then_some("fp8"));
                 if let Err(why) = super::quant_config::deepseek_v4(&mut plan, expert_dtype) {
                     notices.push(Msg::new(
                         MsgId::NoticeQuantInvalid,
@@ -3229,6 +3278,62 @@ mod tests {
             read(&plain).unwrap().architecture.params_total().unwrap().get(),
             16_255_643_392 - 19 * 256
         );
+    }
+
+    /// ModelOpt's MIXED_PRECISION lists every expert by number (NVIDIA's MiniMax-M3 NVFP4: 21,888
+    /// expert and shared-expert entries in NVFP4, 534 attention and dense ones in MXFP8, a
+    /// Mixtral-style `block_sparse_moe` with `w1`/`w2`/`w3`): every entry finds its module, so
+    /// nothing is said; MXFP8 is an E4M3 byte a weight with a one-byte scale per 32.
+    #[test]
+    fn modelopt_per_expert_lists_and_mxfp8_are_read() {
+        let mut entries = Vec::new();
+        for l in 0..2 {
+            for p in ["q_proj", "k_proj", "v_proj", "o_proj"] {
+                entries.push(format!(
+                    r#""language_model.model.layers.{l}.self_attn.{p}": {{"quant_algo": "MXFP8"}}"#
+                ));
+            }
+            for e in 0..8 {
+                for w in ["w1", "w2", "w3"] {
+                    entries.push(format!(
+                        r#""language_model.model.layers.{l}.block_sparse_moe.experts.{e}.{w}": {{"quant_algo": "NVFP4", "group_size": 16}}"#
+                    ));
+                }
+            }
+            for p in ["gate_proj", "up_proj", "down_proj"] {
+                entries.push(format!(
+                    r#""language_model.model.layers.{l}.block_sparse_moe.shared_experts.{p}": {{"quant_algo": "NVFP4", "group_size": 16}}"#
+                ));
+            }
+        }
+        let cfg = format!(
+            r#"{{"model_type": "minimax_m3", "hidden_size": 1024, "num_hidden_layers": 2, "num_attention_heads": 8,
+            "num_key_value_heads": 2, "head_dim": 128, "intermediate_size": 512, "num_local_experts": 8,
+            "num_experts_per_tok": 2, "shared_intermediate_size": 512, "vocab_size": 1000, "moe_layer_freq": [1, 1],
+            "quantization_config": {{"quant_method": "modelopt", "quant_algo": "MIXED_PRECISION",
+            "exclude_modules": ["lm_head"], "quantized_layers": {{{}}}}}}}"#,
+            entries.join(", ")
+        );
+        let m = read(&cfg).unwrap();
+        assert!(
+            m.notices.iter().all(|n| !matches!(
+                n.id,
+                MsgId::NoticeQuantEntriesUnmatched | MsgId::NoticeQuantUnmatched | MsgId::NoticeQuantInvalid
+            )),
+            "{:?}",
+            m.notices
+        );
+        let plan = m.architecture.quant.as_ref().expect("a plan");
+        let mxfp8 = WeightFormat::Fp8Scaled {
+            grain: crate::precision::Grain::Group(32),
+            scale_bytes: 1,
+            input_bytes: 0,
+        };
+        assert!(plan.rules.iter().any(|r| r.format == mxfp8), "{plan:?}");
+        // Layer 0's q projection (1,024 × 1,024): a byte a weight and a byte per 32.
+        let q =
+            crate::tensor::Tensor { role: Role::AttnQ, rows: 1024, cols: 1024, layer: Some(0), experts: 1 };
+        assert_eq!(crate::quant::price_one(&m.architecture, &q, plan).unwrap(), 1024 * 1024 + 1024 * 32);
     }
 
     /// A Ling FP8 checkpoint's list of modules left in BF16 names them as Ling's checkpoints do

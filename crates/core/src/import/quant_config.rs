@@ -339,6 +339,8 @@ fn modelopt_format(algo: &str, field: &str, group: Option<u32>) -> Result<Weight
         "FP8_PER_CHANNEL_PER_TOKEN" => {
             Ok(WeightFormat::Fp8Scaled { grain: Grain::Channel, scale_bytes: 4, input_bytes: 0 })
         }
+        // MXFP8: E4M3 weights with an E8M0 (one-byte) scale per 32 inputs.
+        "MXFP8" => Ok(WeightFormat::Fp8Scaled { grain: Grain::Group(32), scale_bytes: 1, input_bytes: 0 }),
         "FP8_PB_WO" => {
             Ok(WeightFormat::Fp8Scaled { grain: Grain::Block(128, 128), scale_bytes: 4, input_bytes: 0 })
         }
@@ -355,7 +357,7 @@ fn modelopt_format(algo: &str, field: &str, group: Option<u32>) -> Result<Weight
         other => Err(fault(
             field,
             &format!(
-                "`{other}` is not a ModelOpt algorithm Headroom reads (FP8, FP8_PER_CHANNEL_PER_TOKEN, FP8_PB_WO, NVFP4, W4A16_NVFP4, MIXED_PRECISION)"
+                "`{other}` is not a ModelOpt algorithm Headroom reads (FP8, FP8_PER_CHANNEL_PER_TOKEN, FP8_PB_WO, MXFP8, NVFP4, W4A16_NVFP4, MIXED_PRECISION)"
             ),
         )),
     }
