@@ -358,6 +358,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "glm4v_moe_text" | "glm4v_moe" => "glm4_moe".into(),
         // GLM-OCR's text model is GLM-4's (`GlmOcrTextModel`: four norms a layer, fused gate/up).
         "glm_ocr_text" | "glm_ocr" => "glm4".into(),
+        // Apertus 1.5's language model is Apertus' (`Apertus1p5TextModel`, a larger vocabulary).
+        "apertus1p5_text" | "apertus1p5" => "apertus".into(),
         // Thinking Machines' Inkling (`InklingTextConfig`, the multimodal model's text model).
         "inkling_text" | "inkling" => "inkling".into(),
         // HunyuanOCR / HunYuan-VL's text model is HunYuan's dense one (per-head q/k norms).
@@ -2053,6 +2055,18 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         }
         stack.push(group);
     }
+    // Apertus 1.5's head may predict another vocabulary than it embeds (`output_vocab_size`).
+    if let Some(out) = cfg.count("output_vocab_size")?
+        && out != c.vocab
+    {
+        return Err(Error::parse(
+            FORMAT,
+            format!(
+                "`output_vocab_size` ({out}) differs from `vocab_size` ({}): the head's width is not read from a config; give the safetensors headers",
+                c.vocab
+            ),
+        ));
+    }
     let mut a = Architecture::new(family, c.vocab, c.hidden, stack.groups);
     a.norm = t.norm;
     a.tie_word_embeddings = c.tie;
@@ -3441,6 +3455,17 @@ mod tests {
             .map(|(n, _)| n)
             .sum();
         assert_eq!(sliding, 2);
+    }
+
+    /// Apertus 1.5 reads as Apertus; a head of another vocabulary than the embeddings
+    /// (`output_vocab_size`) is refused naming the key rather than priced as the embeddings'.
+    #[test]
+    fn apertus_1_5_and_its_output_vocabulary() {
+        let base = r#"{"model_type": "apertus1p5_text", "vocab_size": 266752"#;
+        assert_eq!(read(&format!("{base}}}")).unwrap().architecture.family, "apertus");
+        assert!(read(&format!(r#"{base}, "output_vocab_size": 266752}}"#)).is_ok());
+        let e = read(&format!(r#"{base}, "output_vocab_size": 131072}}"#)).unwrap_err().to_string();
+        assert!(e.contains("output_vocab_size"), "{e}");
     }
 
     /// MiniMax-Text-01/M1's hub config names each layer in `attn_type_list` (0 lightning, 1
