@@ -54,8 +54,8 @@ FAMILIES = [
     "nemotron_h_omni", "lighton_ocr", "llava_next", "llava_onevision",
     # Thinking Machines' Inkling (vLLM's recipes: Inkling), its text model.
     "inkling_text",
-    # Apertus 1.5's language model.
-    "apertus1p5_text",
+    # Apertus 1.5's language model; Cohere's MoE.
+    "apertus1p5_text", "cohere2_moe", "lfm3",
     # Step-3.7-Flash and MiniMax-M3 with their vision models.
     "step3p7", "minimax_m3_vl",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent

@@ -358,6 +358,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "glm4v_moe_text" | "glm4v_moe" => "glm4_moe".into(),
         // GLM-OCR's text model is GLM-4's (`GlmOcrTextModel`: four norms a layer, fused gate/up).
         "glm_ocr_text" | "glm_ocr" => "glm4".into(),
+        // Cohere's MoE (`Cohere2MoeForCausalLM`): Cohere 2's layers (one LayerNorm, parallel
+        // attention and feed-forward, sliding layers) with routed experts.
+        "cohere2_moe" => "cohere2".into(),
         // Apertus 1.5's language model is Apertus' (`Apertus1p5TextModel`, a larger vocabulary).
         "apertus1p5_text" | "apertus1p5" => "apertus".into(),
         // Thinking Machines' Inkling (`InklingTextConfig`, the multimodal model's text model).
@@ -473,6 +476,7 @@ const KNOWN: &[&str] = &[
     "bailing_moe_linear",
     "minimax",
     "inkling",
+    "lfm3",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -767,6 +771,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "bailing_hybrid" => (157184, 2560, 6144, 42, 32, 32, 0, false),
         "minimax" => (32000, 4096, 14336, 32, 32, 8, 0, false),
         "inkling" => (201024, 6144, 24576, 66, 64, 8, 128, false),
+        "lfm3" => (128000, 2048, 7680, 24, 16, 4, 128, true),
         _ => return None,
     })
 }
@@ -1025,6 +1030,15 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
             let at = cfg.indices("attn_layer_indices")?.unwrap_or_default();
             (0..layers).map(|i| if at.contains(&i) { Kind::Full } else { Kind::Mamba }).collect()
         }
+        // LFM3's class default: global attention at 2 mod 4, sliding at 0 mod 4 (not the first),
+        // short convolutions elsewhere.
+        "lfm3" => (0..layers)
+            .map(|i| match i % 4 {
+                2 => Kind::Full,
+                0 if i > 0 => Kind::Sliding,
+                _ => Kind::Conv,
+            })
+            .collect(),
         "lfm2" | "lfm2_moe" => {
             let at = cfg.indices("full_attn_idxs")?.unwrap_or_default();
             (0..layers).map(|i| if at.contains(&i) { Kind::Full } else { Kind::Conv }).collect()
@@ -1051,7 +1065,18 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         "gemma3_text" | "cohere2" | "exaone_moe" => {
             let every =
                 cfg.count_or("sliding_window_pattern", if family == "gemma3_text" { 6 } else { 4 })?.max(1);
-            (0..layers).map(|i| if (i + 1) % every == 0 { Kind::Full } else { Kind::Sliding }).collect()
+            // Cohere's MoE: its first `first_k_dense_replace` (dense) layers follow
+            // `prefix_dense_sliding_window_pattern` (1: all global), the rest count from there.
+            let prefix =
+                if family == "cohere2" { cfg.count_or("first_k_dense_replace", 0)?.min(layers) } else { 0 };
+            let prefix_every = cfg.count_or("prefix_dense_sliding_window_pattern", 1)?.max(1);
+            (0..layers)
+                .map(|i| {
+                    let full =
+                        if i < prefix { (i + 1) % prefix_every == 0 } else { (i - prefix + 1) % every == 0 };
+                    if full { Kind::Full } else { Kind::Sliding }
+                })
+                .collect()
         }
         "gpt_oss" => (0..layers).map(|i| if i % 2 == 0 { Kind::Sliding } else { Kind::Full }).collect(),
         "llama4_text" => {
@@ -1177,7 +1202,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
         | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
-        | "step3p5" | "laguna" | "minimax_m3" | "inkling" => QkNorm::PerHead,
+        | "step3p5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
@@ -1695,6 +1720,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "afmoe" => Some(1024),
         "mimo_v2_flash" => Some(129),
         "inkling" => Some(512),
+        "lfm3" => Some(256),
         _ => None,
     });
     if kinds.contains(&Kind::Sliding) && window.is_none() {
@@ -1719,6 +1745,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             }
             // MiniMax-M3's dense layers are wider than its experts.
             "minimax_m3" => cfg.count_or("dense_intermediate_size", 12288)?,
+            // Cohere's MoE: its dense prefix layers are `prefix_dense_intermediate_size` wide.
+            "cohere2" => cfg.count("prefix_dense_intermediate_size")?.unwrap_or(c.inter),
             // Inkling checkpoints may name the dense width `dense_intermediate_size`.
             "inkling" => cfg.count("dense_intermediate_size")?.unwrap_or(c.inter),
             "gemma3n_text" => match per_layer_widths(cfg)? {
@@ -1974,6 +2002,14 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             ("nemotron_h", _) => 1,
             ("mamba" | "mamba2", _) => 1,
             ("lfm2", _) => 2,
+            // LFM3's sandwich norms: before and after the operator and the feed-forward.
+            ("lfm3", _) => {
+                if cfg.flag("use_sandwich_norm").unwrap_or(true) {
+                    4
+                } else {
+                    2
+                }
+            }
             ("falcon_h1", _) => 2,
             _ => t.norms,
         };
@@ -2048,6 +2084,13 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 let shared = cfg.count_or("n_shared_experts", 2)?;
                 group.extras.push(Extra { role: Role::Extra, rows: shared, cols: c.hidden });
             }
+        }
+        if family == "lfm3"
+            && cfg.flag("use_attention_gate").unwrap_or(true)
+            && let Some(Mixer::Attention(at)) = group.mixers.first()
+        {
+            // LFM3's sigmoid gate on the attention output: one value a head (`g_proj`).
+            group.extras.push(Extra { role: Role::Extra, rows: at.num_heads, cols: c.hidden });
         }
         if family == "apertus" && cfg.str("hidden_act").unwrap_or("xielu") == "xielu" {
             // Each MLP's xIELU activation stores `alpha_p`, `alpha_n`, `beta` and `eps`.
@@ -3455,6 +3498,72 @@ mod tests {
             .map(|(n, _)| n)
             .sum();
         assert_eq!(sliding, 2);
+    }
+
+    /// Cohere's MoE: Cohere 2's layers with routed experts (190,004,928,512 at transformers 5.24's
+    /// defaults, equal to its build); from `first_k_dense_replace` the dense prefix follows its own
+    /// sliding pattern (1: global) and width, the rest count from there.
+    #[test]
+    fn cohere2_moe_reads_its_dense_prefix() {
+        let text = include_str!("../../../../tests/fixtures/configs/transformers-defaults/cohere2_moe.json");
+        assert_eq!(read(text).unwrap().architecture.params_total().unwrap().get(), 190_004_928_512);
+        let cfg = r#"{"model_type": "cohere2_moe", "num_hidden_layers": 6, "first_k_dense_replace": 2,
+            "vocab_size": 1000, "hidden_size": 512, "intermediate_size": 2048, "num_attention_heads": 8,
+            "prefix_dense_intermediate_size": 1000, "sliding_window_pattern": 4, "num_experts": 8,
+            "num_experts_per_tok": 2, "sliding_window": 4096}"#;
+        let a = read(cfg).unwrap().architecture;
+        let layers: Vec<(bool, Option<u64>)> = a
+            .groups
+            .iter()
+            .flat_map(|g| {
+                let full = matches!(&g.mixers[0], Mixer::Attention(at) if at.span == Span::Full);
+                let dense = match &g.ffn {
+                    Ffn::Dense(d) => Some(d.intermediate_size),
+                    _ => None,
+                };
+                core::iter::repeat_n((full, dense), g.count as usize)
+            })
+            .collect();
+        assert_eq!(
+            layers,
+            [
+                (true, Some(1000)),
+                (true, Some(1000)),
+                (false, None),
+                (false, None),
+                (false, None),
+                (true, None)
+            ]
+        );
+    }
+
+    /// LFM3: LFM2's short convolutions and attention, with sliding layers, sandwich norms (four a
+    /// layer) and a head-wise gate on the attention output; without `layer_types`, its class's
+    /// pattern.
+    #[test]
+    fn lfm3_layers_norms_and_gates() {
+        let text = include_str!("../../../../tests/fixtures/configs/transformers-defaults/lfm3.json");
+        assert_eq!(read(text).unwrap().architecture.params_total().unwrap().get(), 1_728_801_536);
+        let a = read(r#"{"model_type": "lfm3", "num_hidden_layers": 6}"#).unwrap().architecture;
+        let labels: Vec<&str> = a
+            .groups
+            .iter()
+            .flat_map(|g| core::iter::repeat_n(g.mixers[0].label(), g.count as usize))
+            .collect();
+        assert_eq!(
+            labels,
+            ["short conv", "short conv", "attention", "short conv", "sliding attention", "short conv"]
+        );
+        assert!(a.groups.iter().all(|g| g.norms == 4));
+        let plain = read(
+            r#"{"model_type": "lfm3", "num_hidden_layers": 6, "use_sandwich_norm": false,
+            "use_attention_gate": false}"#,
+        )
+        .unwrap()
+        .architecture;
+        let less = a.params_total().unwrap().get() - plain.params_total().unwrap().get();
+        // Two norms of 2,048 on six layers, and a 16 × 2,048 gate on two attention layers.
+        assert_eq!(less, 6 * 2 * 2048 + 2 * 16 * 2048);
     }
 
     /// Apertus 1.5 reads as Apertus; a head of another vocabulary than the embeddings
