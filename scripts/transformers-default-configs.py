@@ -56,6 +56,9 @@ FAMILIES = [
     "inkling_text",
     # Apertus 1.5's language model; Cohere's MoE.
     "apertus1p5_text", "cohere2_moe", "lfm3",
+    # Mistral Large 4 (MLA without a query latent, DSA indexers, NoPE layers, shared latents) and
+    # its Pixtral tower.
+    "mistral_large4",
     # Step-3.7-Flash and MiniMax-M3 with their vision models.
     "step3p7", "minimax_m3_vl",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent

@@ -408,7 +408,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 whole_in_vllm: false,
             }
         }
-        "mistral3" | "llava" | "lighton_ocr" if kind == "pixtral" => {
+        "mistral3" | "llava" | "lighton_ocr" | "mistral_large4" if kind == "pixtral" => {
             // Pixtral's tower (`PixtralVisionModel`: a bias-free patch convolution, RMS norms, a
             // gated MLP, no final norm, rotary positions that are not stored) at
             // PixtralVisionConfig's defaults. Mistral 3's projector: an RMS norm, the bias-free

@@ -647,6 +647,7 @@ impl Gguf {
                         head_dim: self.u(&k("attention.indexer.key_length")).unwrap_or(128),
                         topk: self.u(&k("attention.indexer.top_k")).unwrap_or(2048),
                     }),
+                    shares_latent: false,
                 }));
             } else if has(blk("attn_q.weight")) || has(blk("attn_qkv.weight")) {
                 let kv = self.u_at(&k("attention.head_count_kv"), i).unwrap_or(kv_heads).max(1);

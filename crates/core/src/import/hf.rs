@@ -358,6 +358,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "glm4v_moe_text" | "glm4v_moe" => "glm4_moe".into(),
         // GLM-OCR's text model is GLM-4's (`GlmOcrTextModel`: four norms a layer, fused gate/up).
         "glm_ocr_text" | "glm_ocr" => "glm4".into(),
+        // Mistral Large 4's language model (`MistralLarge4TextModel`).
+        "mistral_large4_text" | "mistral_large4" => "mistral_large4".into(),
         // Cohere's MoE (`Cohere2MoeForCausalLM`): Cohere 2's layers (one LayerNorm, parallel
         // attention and feed-forward, sliding layers) with routed experts.
         "cohere2_moe" => "cohere2".into(),
@@ -477,6 +479,7 @@ const KNOWN: &[&str] = &[
     "minimax",
     "inkling",
     "lfm3",
+    "mistral_large4",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -1578,6 +1581,7 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
         qk_rope_head_dim: cfg.count_or("qk_rope_head_dim", 64)?,
         v_head_dim: cfg.count_or("v_head_dim", if wide { 256 } else { 128 })?,
         indexer,
+        shares_latent: false,
     })
 }
 
@@ -1787,7 +1791,39 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         let attn = |span| -> Result<Mixer> {
             if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32") || cfg.present("kv_lora_rank")
             {
-                return Ok(Mixer::Mla(mla(cfg, family, c.heads, i)?));
+                let mut m = mla(cfg, family, c.heads, i)?;
+                // Mistral Large 4: a layer whose `kv_source_layers` entry names an earlier layer
+                // reads that layer's latent.
+                if let Some(src) = cfg.indices("kv_source_layers")? {
+                    let s = src.get(i as usize).copied().ok_or_else(|| {
+                        Error::parse(
+                            FORMAT,
+                            format!(
+                                "`kv_source_layers` lists {} layers but the model has {}",
+                                src.len(),
+                                c.layers
+                            ),
+                        )
+                    })?;
+                    if s > i || src.get(s as usize) != Some(&s) {
+                        return Err(Error::parse(
+                            FORMAT,
+                            format!(
+                                "`kv_source_layers`: layer {i} reads layer {s}, which is not an earlier layer keeping its own"
+                            ),
+                        ));
+                    }
+                    m.shares_latent = s != i;
+                }
+                // Mistral Large 4's NoPE layers (`no_rope_layers` 0): the rotary part of each key is
+                // unrotated, so kept in `kv_b`'s per-head keys rather than in the shared latent.
+                if family == "mistral_large4"
+                    && cfg.indices("no_rope_layers")?.is_some_and(|l| l.get(i as usize) == Some(&0))
+                {
+                    m.qk_nope_head_dim = m.qk_nope_head_dim.saturating_add(m.qk_rope_head_dim);
+                    m.qk_rope_head_dim = 0;
+                }
+                return Ok(Mixer::Mla(m));
             }
             let mut a = attention(&t, c.heads, c.kv, c.head_dim, span);
             match family {
@@ -2085,6 +2121,17 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 group.extras.push(Extra { role: Role::Extra, rows: shared, cols: c.hidden });
             }
         }
+        if family == "mistral_large4"
+            && let Some(Mixer::Mla(m)) = group.mixers.first()
+        {
+            // Mistral Large 4's learned softmax scaling (a scale and a bias a head), and its
+            // indexer's LayerNorm on the input and scaling.
+            group.extras.push(Extra { role: Role::Norm, rows: 2, cols: m.num_heads });
+            if let Some(ix) = &m.indexer {
+                group.extras.push(Extra { role: Role::Norm, rows: 2, cols: c.hidden });
+                group.extras.push(Extra { role: Role::Norm, rows: 2, cols: ix.heads });
+            }
+        }
         if family == "lfm3"
             && cfg.flag("use_attention_gate").unwrap_or(true)
             && let Some(Mixer::Attention(at)) = group.mixers.first()
@@ -2120,6 +2167,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         for _ in 0..streams.saturating_mul(2).min(32) {
             a.extras.push(Extra { role: Role::Extra, rows: c.hidden, cols: c.hidden });
         }
+    }
+    if family == "mistral_large4" {
+        // Its rotary embedding's learned `alpha` (LeRoPE), one value a rotary frequency.
+        a.extras.push(Extra { role: Role::Norm, rows: 1, cols: cfg.count_or("qk_rope_head_dim", 64)? / 2 });
     }
     if family == "inkling" {
         // `InklingNormedEmbedding`'s RMS norm.
@@ -3564,6 +3615,42 @@ mod tests {
         let less = a.params_total().unwrap().get() - plain.params_total().unwrap().get();
         // Two norms of 2,048 on six layers, and a 16 × 2,048 gate on two attention layers.
         assert_eq!(less, 6 * 2 * 2048 + 2 * 16 * 2048);
+    }
+
+    /// Mistral Large 4: MLA without a query latent, every layer with a DSA indexer reading the
+    /// hidden state, NoPE layers (`no_rope_layers` 0) whose keys keep their rotary part in `kv_b`
+    /// (a 512-wide latent), and layers reading an earlier layer's latent (`kv_source_layers`):
+    /// equal to transformers 5.24 (1,050,118,202,912 with its head at the class defaults). Per
+    /// token a rotary layer caches 576 latent values, a NoPE layer 512, a sharing layer none, and
+    /// each its indexer key.
+    #[test]
+    fn mistral_large4_nope_and_shared_latents() {
+        use crate::model::LayerCache;
+        let text =
+            include_str!("../../../../tests/fixtures/configs/transformers-defaults/mistral_large4.json");
+        let a = read(text).unwrap().architecture;
+        assert_eq!(a.params_total().unwrap().get(), 1_050_118_202_912);
+        let caches: Vec<LayerCache> = a.mixers().map(|(_, m)| m.cache(a.hidden_size)).collect();
+        assert!(caches.contains(&LayerCache::Latent { width: 576, indexer: 128 }));
+        assert!(caches.contains(&LayerCache::Latent { width: 512, indexer: 128 }));
+        let shared = text.replacen(
+            "\"kv_source_layers\": [\n   0,\n   1,",
+            "\"kv_source_layers\": [\n   0,\n   0,",
+            1,
+        );
+        assert_ne!(shared, text, "the fixture lists its layers' sources");
+        let b = read(&shared).unwrap().architecture;
+        let c: Vec<LayerCache> = b.mixers().map(|(_, m)| m.cache(b.hidden_size)).collect();
+        assert!(c.contains(&LayerCache::Latent { width: 0, indexer: 128 }));
+        // Layer 1 loses its kv_a projection (576 × 6,144) and norm (512).
+        assert_eq!(a.params_total().unwrap().get() - b.params_total().unwrap().get(), 576 * 6144 + 512);
+        let bad = text.replacen(
+            "\"kv_source_layers\": [\n   0,\n   1,",
+            "\"kv_source_layers\": [\n   0,\n   2,",
+            1,
+        );
+        let e = read(&bad).unwrap_err().to_string();
+        assert!(e.contains("kv_source_layers"), "{e}");
     }
 
     /// Apertus 1.5 reads as Apertus; a head of another vocabulary than the embeddings

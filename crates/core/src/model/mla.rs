@@ -12,7 +12,7 @@
 //! `weights_proj` (one weight per index head); it caches one `index_head_dim` key per token.
 
 use super::{Emit, LayerCache, bounded, positive, size};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::tensor::Role;
 
 #[cfg(feature = "serde")]
@@ -36,6 +36,10 @@ pub struct Mla {
     pub v_head_dim: u64,
     /// The sparse-attention indexer, when the layer has one.
     pub indexer: Option<Indexer>,
+    /// The layer reads an earlier layer's latent (Mistral Large 4's `kv_source_layers`): no
+    /// `kv_a` projection or norm of its own, and no latent cached.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub shares_latent: bool,
 }
 
 /// DeepSeek V3.2's lightning indexer.
@@ -54,7 +58,12 @@ impl Mla {
     pub(crate) fn validate(&self) -> Result<()> {
         size("num_attention_heads", self.num_heads)?;
         size("kv_lora_rank", self.kv_lora_rank)?;
-        size("qk_rope_head_dim", self.qk_rope_head_dim)?;
+        // A layer without rotary positions (Mistral Large 4's NoPE layers) has no rotary part.
+        bounded("qk_rope_head_dim", self.qk_rope_head_dim)?;
+        size(
+            "qk_nope_head_dim + qk_rope_head_dim",
+            self.qk_nope_head_dim.saturating_add(self.qk_rope_head_dim),
+        )?;
         size("v_head_dim", self.v_head_dim)?;
         bounded("qk_nope_head_dim", self.qk_nope_head_dim)?;
         bounded("q_lora_rank", self.q_lora_rank.unwrap_or(0))?;
@@ -70,12 +79,7 @@ impl Mla {
             size("index_n_heads", ix.heads)?;
             size("index_head_dim", ix.head_dim)?;
             positive("index_topk", ix.topk)?;
-            if self.q_lora_rank.is_none() {
-                return Err(Error::invalid(
-                    "q_lora_rank",
-                    "the indexer reads the query latent: q_lora_rank is needed",
-                ));
-            }
+            // Without a query latent (Mistral Large 4) the indexer's query reads the hidden state.
         }
         Ok(())
     }
@@ -90,8 +94,10 @@ impl Mla {
             }
             None => e.push(Role::AttnQ, self.num_heads * qk, h),
         }
-        e.push(Role::AttnKvA, self.kv_lora_rank + self.qk_rope_head_dim, h);
-        e.push(Role::AttnNorm, 1, self.kv_lora_rank);
+        if !self.shares_latent {
+            e.push(Role::AttnKvA, self.kv_lora_rank + self.qk_rope_head_dim, h);
+            e.push(Role::AttnNorm, 1, self.kv_lora_rank);
+        }
         e.push(Role::AttnKvB, self.num_heads * (self.qk_nope_head_dim + self.v_head_dim), self.kv_lora_rank);
         e.push(Role::AttnOut, h, self.num_heads * self.v_head_dim);
         if let Some(ix) = &self.indexer {
@@ -106,9 +112,9 @@ impl Mla {
     }
 
     pub(crate) fn cache(&self) -> LayerCache {
-        LayerCache::Latent {
-            width: self.kv_lora_rank.saturating_add(self.qk_rope_head_dim),
-            indexer: self.indexer.as_ref().map_or(0, |ix| ix.head_dim),
-        }
+        let width =
+            if self.shares_latent { 0 } else { self.kv_lora_rank.saturating_add(self.qk_rope_head_dim) };
+        let indexer = self.indexer.as_ref().map_or(0, |ix| ix.head_dim);
+        if width == 0 && indexer == 0 { LayerCache::None } else { LayerCache::Latent { width, indexer } }
     }
 }
