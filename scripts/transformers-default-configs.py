@@ -59,6 +59,8 @@ FAMILIES = [
     # Mistral Large 4 (MLA without a query latent, DSA indexers, NoPE layers, shared latents) and
     # its Pixtral tower.
     "mistral_large4",
+    # OLMo Hybrid (Gated DeltaNet and OLMo's attention); Gemma 4's unified text model.
+    "olmo_hybrid", "gemma4_unified_text",
     # Step-3.7-Flash and MiniMax-M3 with their vision models.
     "step3p7", "minimax_m3_vl",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent

@@ -358,6 +358,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "glm4v_moe_text" | "glm4v_moe" => "glm4_moe".into(),
         // GLM-OCR's text model is GLM-4's (`GlmOcrTextModel`: four norms a layer, fused gate/up).
         "glm_ocr_text" | "glm_ocr" => "glm4".into(),
+        // Gemma 4's unified model: Gemma 4's text layers (per-layer head widths, no per-layer
+        // inputs unless its config names them).
+        "gemma4_unified_text" | "gemma4_unified" => "gemma4_text".into(),
         // Mistral Large 4's language model (`MistralLarge4TextModel`).
         "mistral_large4_text" | "mistral_large4" => "mistral_large4".into(),
         // Cohere's MoE (`Cohere2MoeForCausalLM`): Cohere 2's layers (one LayerNorm, parallel
@@ -480,6 +483,7 @@ const KNOWN: &[&str] = &[
     "inkling",
     "lfm3",
     "mistral_large4",
+    "olmo_hybrid",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -1206,7 +1210,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
         | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
         | "step3p5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" => QkNorm::PerHead,
-        "olmo2" | "olmo3" | "olmoe" | "minimax_m2" => QkNorm::Full,
+        "olmo2" | "olmo3" | "olmoe" | "minimax_m2" | "olmo_hybrid" => QkNorm::Full,
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
             if cfg.flag("use_qk_norm") == Some(true)
@@ -1971,7 +1975,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 value_head_dim: cfg.count_or("linear_value_head_dim", 128)?,
                 conv_kernel: cfg.count_or("linear_conv_kernel_dim", 4)?,
                 // transformers' Qwen3.5 keeps `in_proj_qkv`, `in_proj_z`, `in_proj_b`, `in_proj_a`.
-                split_in_proj: matches!(family, "qwen3_5" | "qwen3_5_moe"),
+                // (OLMo Hybrid's separate q, k, v, a, b and gate projections count the same.)
+                split_in_proj: matches!(family, "qwen3_5" | "qwen3_5_moe" | "olmo_hybrid"),
             })],
             Kind::Mamba => vec![Mixer::Mamba(mamba(cfg, family, c.hidden)?)],
             Kind::Conv => vec![Mixer::ShortConv(ShortConv {
