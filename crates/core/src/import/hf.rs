@@ -484,6 +484,7 @@ const KNOWN: &[&str] = &[
     "lfm3",
     "mistral_large4",
     "olmo_hybrid",
+    "longcat_flash",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -1459,6 +1460,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "lfm2_moe" => cfg.count_or("moe_intermediate_size", 1792)?,
         "step3p5" => cfg.count_or("moe_intermediate_size", 1280)?,
         "laguna" => cfg.count_or("moe_intermediate_size", 512)?,
+        // LongCat-Flash's experts are `expert_ffn_hidden_size` wide.
+        "longcat_flash" => cfg.count_or("expert_ffn_hidden_size", 2048)?,
         // Inkling: with `dense_intermediate_size`, `intermediate_size` is the experts' width.
         "inkling" if cfg.present("dense_intermediate_size") => inter,
         "inkling" => cfg.count_or("moe_intermediate_size", 3072)?,
@@ -1479,6 +1482,9 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             n.checked_mul(expert_intermediate).ok_or(Error::Overflow { what: "shared experts" })?
         }
         "nemotron_h" => cfg.count_or("moe_shared_expert_intermediate_size", 0)?,
+        // LongCat-Flash: each layer's two dense MLPs (`ffn_hidden_size`), always run beside the
+        // experts, stand as its shared experts.
+        "longcat_flash" => inter.checked_mul(2).ok_or(Error::Overflow { what: "shared experts" })?,
         // Ling: `num_shared_experts` experts of `moe_shared_expert_intermediate_size`, else of the
         // routed width (vLLM's `BailingMoE`; transformers' Ling 3 port: one, routed width).
         "bailing_moe" | "bailing_moe_linear" | "bailing_hybrid" | "minimax" => {
@@ -1541,6 +1547,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "ernie4_5_moe"
                 | "kimi_linear"
                 | "inkling"
+                | "longcat_flash"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
@@ -1935,6 +1942,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             Ok(Mixer::Attention(a))
         };
         let mixers = match kind {
+            // LongCat-Flash: two attentions a layer (shortcut-connected MoE).
+            Kind::Full if family == "longcat_flash" => vec![attn(span)?, attn(span)?],
             Kind::Full | Kind::Sliding | Kind::Chunked => vec![attn(span)?],
             Kind::Linear if bailing_lightning(cfg, family) || family == "minimax" => {
                 let ling = family.starts_with("bailing");
@@ -2043,6 +2052,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             ("nemotron_h", _) => 1,
             ("mamba" | "mamba2", _) => 1,
             ("lfm2", _) => 2,
+            // LongCat-Flash: a pre-norm before each of its two attentions and two MLPs.
+            ("longcat_flash", _) => 4,
             // LFM3's sandwich norms: before and after the operator and the feed-forward.
             ("lfm3", _) => {
                 if cfg.flag("use_sandwich_norm").unwrap_or(true) {
@@ -2124,6 +2135,15 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             if let Ffn::Moe(_) = &group.ffn {
                 let shared = cfg.count_or("n_shared_experts", 2)?;
                 group.extras.push(Extra { role: Role::Extra, rows: shared, cols: c.hidden });
+            }
+        }
+        if family == "longcat_flash" && matches!(group.ffn, Ffn::Moe(_)) {
+            // The router also scores `zero_expert_num` zero-computation experts (they return
+            // their input and store nothing): their rows and correction biases.
+            let zero = cfg.count_or("zero_expert_num", 0)?;
+            if zero > 0 {
+                group.extras.push(Extra { role: Role::Extra, rows: zero, cols: c.hidden });
+                group.extras.push(Extra { role: Role::Norm, rows: 1, cols: zero });
             }
         }
         if family == "mistral_large4"
@@ -3656,6 +3676,21 @@ mod tests {
         );
         let e = read(&bad).unwrap_err().to_string();
         assert!(e.contains("kv_source_layers"), "{e}");
+    }
+
+    /// LongCat-Flash: two MLA attentions and two dense MLPs a layer around a MoE of 512 experts
+    /// whose router also scores 256 zero-computation experts (identity, no weights): 560,664,980,480
+    /// parameters at transformers' class defaults ("560B"; transformers itself sizes the fused
+    /// gate/up for the zero experts too, which no checkpoint holds), and two latents a layer cached
+    /// per token.
+    #[test]
+    fn longcat_flash_two_attentions_a_layer_and_zero_experts() {
+        let text =
+            include_str!("../../../../tests/fixtures/configs/transformers-defaults/longcat_flash.json");
+        let a = read(text).unwrap().architecture;
+        assert_eq!(a.params_total().unwrap().get(), 560_664_980_480);
+        use crate::precision::KvDtype;
+        assert_eq!(crate::inference::kv_bytes_per_token(&a, KvDtype::Bf16), 28 * 2 * 576 * 2);
     }
 
     /// Apertus 1.5 reads as Apertus; a head of another vocabulary than the embeddings
