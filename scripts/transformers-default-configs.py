@@ -61,6 +61,8 @@ FAMILIES = [
     "mistral_large4",
     # OLMo Hybrid (Gated DeltaNet and OLMo's attention); Gemma 4's unified text model.
     "olmo_hybrid", "gemma4_unified_text",
+    # LongCat-Flash; Molmo 2 (its language model read, its tower said).
+    "longcat_flash", "molmo2",
     # Step-3.7-Flash and MiniMax-M3 with their vision models.
     "step3p7", "minimax_m3_vl",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent

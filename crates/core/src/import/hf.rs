@@ -361,6 +361,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // Gemma 4's unified model: Gemma 4's text layers (per-layer head widths, no per-layer
         // inputs unless its config names them).
         "gemma4_unified_text" | "gemma4_unified" => "gemma4_text".into(),
+        // Molmo 2's language model (`Molmo2TextModel`).
+        "molmo2_text" | "molmo2" => "molmo2".into(),
         // Mistral Large 4's language model (`MistralLarge4TextModel`).
         "mistral_large4_text" | "mistral_large4" => "mistral_large4".into(),
         // Cohere's MoE (`Cohere2MoeForCausalLM`): Cohere 2's layers (one LayerNorm, parallel
@@ -485,6 +487,7 @@ const KNOWN: &[&str] = &[
     "mistral_large4",
     "olmo_hybrid",
     "longcat_flash",
+    "molmo2",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -1212,6 +1215,12 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
         | "step3p5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" | "olmo_hybrid" => QkNorm::Full,
+        // Molmo 2: Qwen3's per-head q/k norms, or OLMo's over the whole width (`qk_norm_type`).
+        "molmo2" => match cfg.str("qk_norm_type") {
+            Some("olmo") => QkNorm::Full,
+            None | Some("qwen3") => QkNorm::PerHead,
+            Some(_) => QkNorm::None,
+        },
         // `Glm4vMoeTextAttention` has no q/k norms whatever `use_qk_norm` says.
         "glm4_moe"
             if cfg.flag("use_qk_norm") == Some(true)
@@ -2191,6 +2200,14 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         let streams = cfg.count_or("altup_num_inputs", 4)?.saturating_sub(1);
         for _ in 0..streams.saturating_mul(2).min(32) {
             a.extras.push(Extra { role: Role::Extra, rows: c.hidden, cols: c.hidden });
+        }
+    }
+    if family == "molmo2" {
+        // Molmo 2 embeds `additional_vocab_size` more tokens (its image markers) than its head
+        // predicts.
+        let more = cfg.count_or("additional_vocab_size", 128)?;
+        if more > 0 {
+            a.extras.push(Extra { role: Role::ExtraEmbd, rows: more, cols: c.hidden });
         }
     }
     if family == "mistral_large4" {
