@@ -648,6 +648,45 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 whole_in_vllm: false,
             }
         }
+        _ if kind == "molmo2_vision" => {
+            // Molmo 2 (transformers 5.24 `Molmo2VisionModel` and `Molmo2Adapter`): SigLIP-style
+            // blocks (biased attention and MLP, two LayerNorms), a biased linear patch embedding,
+            // a `num_position_embeddings` table, no final norm; the adapter pools 2 × 2 patches
+            // with one attention over the features of its `vision_feature_layer` layers
+            // concatenated (biased q/k/v from that width, biased output), then a bias-free gated
+            // MLP into the text width.
+            let (h, i, layers) =
+                (n("hidden_size", 1152), n("intermediate_size", 4304), n("num_hidden_layers", 25));
+            let (p, c) = (n("patch_size", 14), n("num_channels", 3));
+            let positions = n("num_position_embeddings", 729);
+            let ad = root.get("adapter_config").filter(|a| a.as_object().is_some()).unwrap_or(&empty);
+            let an = |k: &str, d: u64| ad.get(k).and_then(Value::as_u64).unwrap_or(d);
+            let feats =
+                ad.get("vision_feature_layer").and_then(Value::as_array).map_or(2, |l| l.len() as u64);
+            let (ah, ai) = (an("hidden_size", h), an("intermediate_size", 18944));
+            let out = an("text_hidden_size", text_hidden);
+            let b = flag(ad, "attention_bias", true);
+            let pooling = 3 * (ah * h * feats + ah * b) + ah * ah + ah * b;
+            let projector = 2 * ai * ah + out * ai;
+            // Crops of `num_position_embeddings` patches (27 × 27 at 14 pixels: 378), pooled 2 × 2.
+            let side = positions.isqrt();
+            let per_tile = side.div_ceil(2) * side.div_ceil(2);
+            Encoder {
+                modality: Modality::Image,
+                kind: "molmo2_vision".into(),
+                layers,
+                hidden: h,
+                intermediate: i,
+                block_params: layers * (4 * h * h + 2 * h * i),
+                other_params: positions * h + c * p * p * h + h + layers * (9 * h + i) + pooling + projector,
+                patch: p,
+                merge: 2,
+                tokens: TokenRule::GridTiles { tile: side * p, per_tile, max_tiles: 8 },
+                largest: 3 * side * p,
+                fixed_patches: Some(positions),
+                whole_in_vllm: false,
+            }
+        }
         _ if kind == "step3p5_vision" => {
             // Step-3.7-Flash's vision model (transformers 5.24 `Step3p7VisionModel`): a bias-free
             // patch convolution, a `max_position_embeddings` position table, a pre-LayerNorm,
