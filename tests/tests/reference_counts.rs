@@ -270,7 +270,7 @@ fn vllm_caches(c: &Value) -> (u64, u64) {
                 }
             }
         }
-        "glm_moe_dsa" => {
+        "glm_moe_dsa" | "hy_v4" => {
             // GLM-5: DeepSeek V3.2's latent and FP8 indexer key, the key only on the layers that
             // run their own indexer (GLM-5.2's `indexer_types` "full"; every layer without it).
             let ix = u("index_head_dim");
@@ -324,11 +324,9 @@ fn kv_and_state_equal_vllms_formulas_on_hybrid_and_latent_models() {
         "starcoder2-7b",
         "falcon-40b",
     ];
-    for f in files
-        .iter()
-        .map(|f| f.to_string())
-        .chain(["kimi_linear", "bailing_hybrid", "minimax"].map(|f| format!("transformers-defaults/{f}")))
-    {
+    for f in files.iter().map(|f| f.to_string()).chain(
+        ["kimi_linear", "bailing_hybrid", "minimax", "hy_v4"].map(|f| format!("transformers-defaults/{f}")),
+    ) {
         let f = f.as_str();
         let text = read_fixture(&format!("configs/{f}.json"));
         let raw: Value = serde_json::from_str(&text.replace("Infinity", "1e308")).unwrap();

@@ -488,6 +488,7 @@ const KNOWN: &[&str] = &[
     "olmo_hybrid",
     "longcat_flash",
     "molmo2",
+    "hy_v4",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -1557,6 +1558,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "kimi_linear"
                 | "inkling"
                 | "longcat_flash"
+                | "hy_v4"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
@@ -2146,6 +2148,30 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 group.extras.push(Extra { role: Role::Extra, rows: shared, cols: c.hidden });
             }
         }
+        if family == "hy_v4"
+            && let Some(Mixer::Mla(m)) = group.mixers.first()
+        {
+            // HunYuan V4: learned attention sinks, an element-wise sigmoid gate on the attention
+            // output (`gate_proj`), and two static hyper-connection mixings (before the attention
+            // and the feed-forward) over `hc_mult` residual streams: each `2·hc × hc·h` with `2·hc`
+            // biases and two scales, kept in FP32.
+            let hc = cfg.count_or("hc_mult", 4)?;
+            group.extras.push(Extra { role: Role::Sinks, rows: 1, cols: m.num_heads });
+            group.extras.push(Extra {
+                role: Role::Extra,
+                rows: m.num_heads.saturating_mul(m.v_head_dim),
+                cols: c.hidden,
+            });
+            for _ in 0..2 {
+                group.extras.push(Extra {
+                    role: Role::Fp32,
+                    rows: 2 * hc,
+                    cols: hc.saturating_mul(c.hidden),
+                });
+                group.extras.push(Extra { role: Role::Fp32, rows: 1, cols: 2 * hc });
+                group.extras.push(Extra { role: Role::Fp32, rows: 1, cols: 2 });
+            }
+        }
         if family == "longcat_flash" && matches!(group.ffn, Ffn::Moe(_)) {
             // The router also scores `zero_expert_num` zero-computation experts (they return
             // their input and store nothing): their rows and correction biases.
@@ -2201,6 +2227,13 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         for _ in 0..streams.saturating_mul(2).min(32) {
             a.extras.push(Extra { role: Role::Extra, rows: c.hidden, cols: c.hidden });
         }
+    }
+    if family == "hy_v4" {
+        // The hyper-connection head folding the `hc_mult` streams into one.
+        let hc = cfg.count_or("hc_mult", 4)?;
+        a.extras.push(Extra { role: Role::Fp32, rows: hc, cols: hc.saturating_mul(c.hidden) });
+        a.extras.push(Extra { role: Role::Fp32, rows: 1, cols: hc });
+        a.extras.push(Extra { role: Role::Fp32, rows: 1, cols: 1 });
     }
     if family == "molmo2" {
         // Molmo 2 embeds `additional_vocab_size` more tokens (its image markers) than its head
