@@ -63,8 +63,9 @@ FAMILIES = [
     "olmo_hybrid", "gemma4_unified_text",
     # LongCat-Flash; Molmo 2 (its language model read, its tower said).
     "longcat_flash", "molmo2",
-    # HunYuan V4 (DSA with shared indexers, sinks, static hyper-connections).
-    "hy_v4",
+    # HunYuan V4 (DSA with shared indexers, sinks, static hyper-connections); GLM-5-Next (Kimi
+    # Delta Attention, rope-free MLA with pooled indexer keys, hyper-connections).
+    "hy_v4", "glm5_next",
     # Step-3.7-Flash and MiniMax-M3 with their vision models.
     "step3p7", "minimax_m3_vl",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent

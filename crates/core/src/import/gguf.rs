@@ -646,6 +646,7 @@ impl Gguf {
                         heads: self.u(&k("attention.indexer.head_count")).unwrap_or(64),
                         head_dim: self.u(&k("attention.indexer.key_length")).unwrap_or(128),
                         topk: self.u(&k("attention.indexer.top_k")).unwrap_or(2048),
+                        pool: 1,
                     }),
                     shares_latent: false,
                 }));

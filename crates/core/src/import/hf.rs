@@ -361,6 +361,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // Gemma 4's unified model: Gemma 4's text layers (per-layer head widths, no per-layer
         // inputs unless its config names them).
         "gemma4_unified_text" | "gemma4_unified" => "gemma4_text".into(),
+        // GLM-5-Next's language model (`Glm5NextTextModel`).
+        "glm5_next_text" | "glm5_next" => "glm5_next".into(),
         // Molmo 2's language model (`Molmo2TextModel`).
         "molmo2_text" | "molmo2" => "molmo2".into(),
         // Mistral Large 4's language model (`MistralLarge4TextModel`).
@@ -489,6 +491,7 @@ const KNOWN: &[&str] = &[
     "longcat_flash",
     "molmo2",
     "hy_v4",
+    "glm5_next",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -1559,6 +1562,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "inkling"
                 | "longcat_flash"
                 | "hy_v4"
+                | "glm5_next"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
@@ -1591,6 +1595,7 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
             heads: cfg.count_or("index_n_heads", if family == "glm_moe_dsa" { 32 } else { 64 })?,
             head_dim: cfg.count_or("index_head_dim", 128)?,
             topk: cfg.count_or("index_topk", 2048)?,
+            pool: cfg.count_or("index_kpool", 1)?,
         })
     } else {
         None
@@ -1977,7 +1982,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                     full_rank_gates: true,
                 })]
             }
-            Kind::Linear if family == "kimi_linear" => {
+            Kind::Linear if matches!(family, "kimi_linear" | "glm5_next") => {
                 let lac = cfg.raw("linear_attn_config");
                 let sub = |k: &str| lac.and_then(|v| v.get(k)).and_then(Value::as_u64);
                 vec![Mixer::Kda(crate::model::KimiDeltaAttention {
@@ -2172,6 +2177,25 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 group.extras.push(Extra { role: Role::Fp32, rows: 1, cols: 2 });
             }
         }
+        if family == "glm5_next" {
+            // GLM-5-Next: DeepSeek V4's hyper-connections over `hc_mult` residual streams (two FP32
+            // mixings a layer, `(2 + hc)·hc × hc·h` with as many biases and three scales), and
+            // its indexers' key pooling (a position table `index_kpool × d_ix` and a gate
+            // `d_ix × h`).
+            let hc = cfg.count_or("hc_mult", 4)?;
+            let m = hc.saturating_add(2).saturating_mul(hc);
+            for _ in 0..2 {
+                group.extras.push(Extra { role: Role::Fp32, rows: m, cols: hc.saturating_mul(c.hidden) });
+                group.extras.push(Extra { role: Role::Fp32, rows: 1, cols: m });
+                group.extras.push(Extra { role: Role::Fp32, rows: 1, cols: 3 });
+            }
+            if let Some(Mixer::Mla(Mla { indexer: Some(ix), .. })) = group.mixers.first()
+                && ix.pool > 1
+            {
+                group.extras.push(Extra { role: Role::Norm, rows: ix.pool, cols: ix.head_dim });
+                group.extras.push(Extra { role: Role::Extra, rows: ix.head_dim, cols: c.hidden });
+            }
+        }
         if family == "longcat_flash" && matches!(group.ffn, Ffn::Moe(_)) {
             // The router also scores `zero_expert_num` zero-computation experts (they return
             // their input and store nothing): their rows and correction biases.
@@ -2270,7 +2294,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         Some("bfloat16" | "float16" | "bf16" | "fp16") => Some(2),
         _ => None,
     };
-    if (matches!(family, "kimi_linear" | "nemotron_h")
+    if (matches!(family, "kimi_linear" | "nemotron_h" | "glm5_next")
         || family == "bailing_hybrid" && !bailing_lightning(cfg, family))
         && a.ssm_state_bytes.is_none()
     {
@@ -2703,6 +2727,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
         heads: cfg.count_or("index_n_heads", 64)?,
         head_dim: cfg.count_or("index_head_dim", 128)?,
         topk: cfg.count_or("index_topk", 512)?,
+        pool: 1,
     };
     let attention = |i: usize, ratio: u64| -> Result<CompressedAttention> {
         if !matches!(ratio, 0 | 4 | 128) {
@@ -3741,6 +3766,20 @@ mod tests {
         assert_eq!(a.params_total().unwrap().get(), 560_664_980_480);
         use crate::precision::KvDtype;
         assert_eq!(crate::inference::kv_bytes_per_token(&a, KvDtype::Bf16), 28 * 2 * 576 * 2);
+    }
+
+    /// GLM-5-Next: its full layers cache a rope-free latent (512 values) and their indexer's keys
+    /// pooled 16 to one (128 / 16 values a token); its Kimi Delta Attention layers a state whose
+    /// recurrent part is FP32.
+    #[test]
+    fn glm5_next_pools_its_indexer_keys() {
+        use crate::model::LayerCache;
+        let text = include_str!("../../../../tests/fixtures/configs/transformers-defaults/glm5_next.json");
+        let a = read(text).unwrap().architecture;
+        assert_eq!(a.params_total().unwrap().get(), 313_326_828_862);
+        let caches: Vec<LayerCache> = a.mixers().map(|(_, m)| m.cache(a.hidden_size)).collect();
+        assert!(caches.contains(&LayerCache::Latent { width: 512, indexer: 8 }), "{caches:?}");
+        assert_eq!(a.ssm_state_bytes, Some(4));
     }
 
     /// Apertus 1.5 reads as Apertus; a head of another vocabulary than the embeddings

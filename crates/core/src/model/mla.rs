@@ -52,6 +52,10 @@ pub struct Indexer {
     pub head_dim: u64,
     /// Tokens each query attends (`index_topk`).
     pub topk: u64,
+    /// Tokens whose keys are pooled into one cached key (GLM-5-Next's `index_kpool`); 0 or 1 for
+    /// one key a token.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub pool: u64,
 }
 
 impl Mla {
@@ -114,7 +118,7 @@ impl Mla {
     pub(crate) fn cache(&self) -> LayerCache {
         let width =
             if self.shares_latent { 0 } else { self.kv_lora_rank.saturating_add(self.qk_rope_head_dim) };
-        let indexer = self.indexer.as_ref().map_or(0, |ix| ix.head_dim);
+        let indexer = self.indexer.as_ref().map_or(0, |ix| ix.head_dim.div_ceil(ix.pool.max(1)));
         if width == 0 && indexer == 0 { LayerCache::None } else { LayerCache::Latent { width, indexer } }
     }
 }
