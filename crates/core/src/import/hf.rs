@@ -1126,6 +1126,22 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
     })
 }
 
+/// One hyper-connection mixing over `hc` residual streams of width `hidden` (DeepSeek V4,
+/// GLM-5-Next, HunYuan V4), kept in FP32: its `rows × hc·hidden` map, `rows` biases and `scales`
+/// scales.
+fn hyper_mixing(rows: u64, hc: u64, hidden: u64, scales: u64) -> [Extra; 3] {
+    [
+        Extra { role: Role::Fp32, rows, cols: hc.saturating_mul(hidden) },
+        Extra { role: Role::Fp32, rows: 1, cols: rows },
+        Extra { role: Role::Fp32, rows: 1, cols: scales },
+    ]
+}
+
+/// Ling 3 (`bailing_hybrid` with Kimi Delta Attention rather than lightning layers).
+fn ling3(cfg: &Cfg<'_>, family: &str) -> bool {
+    family == "bailing_hybrid" && !bailing_lightning(cfg, family)
+}
+
 /// Whether a Ling (Bailing) hybrid's linear layers are lightning attention (Ling 2.5/2.6's
 /// `BailingMoeV2_5ForCausalLM`, Ring-linear's `bailing_moe_linear`) rather than Ling 3's Kimi Delta
 /// Attention: both ship as `bailing_hybrid`, told apart by the architecture they name.
@@ -1500,18 +1516,10 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "longcat_flash" => inter.checked_mul(2).ok_or(Error::Overflow { what: "shared experts" })?,
         // Ling: `num_shared_experts` experts of `moe_shared_expert_intermediate_size`, else of the
         // routed width (vLLM's `BailingMoE`; transformers' Ling 3 port: one, routed width).
-        "bailing_moe" | "bailing_moe_linear" | "bailing_hybrid" | "minimax" => {
+        "bailing_moe" | "bailing_moe_linear" | "bailing_hybrid" => {
             let n = n_shared.unwrap_or(if family == "bailing_hybrid" { 1 } else { 0 });
-            let width = match cfg.count("moe_shared_expert_intermediate_size")? {
-                Some(w) => w,
-                None if family == "minimax" => cfg.count_or("shared_intermediate_size", 0)?,
-                None => expert_intermediate,
-            };
-            if family == "minimax" {
-                width
-            } else {
-                n.checked_mul(width).ok_or(Error::Overflow { what: "shared experts" })?
-            }
+            let width = cfg.count("moe_shared_expert_intermediate_size")?.unwrap_or(expert_intermediate);
+            n.checked_mul(width).ok_or(Error::Overflow { what: "shared experts" })?
         }
         "laguna" => cfg.count_or("shared_expert_intermediate_size", 512)?,
         "minimax_m3" => cfg.count_or("shared_intermediate_size", 3072)?,
@@ -1566,7 +1574,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
-            || family == "bailing_hybrid" && !bailing_lightning(cfg, family)
+            || ling3(cfg, family)
             || (family.starts_with("bailing") && cfg.flag("moe_router_enable_expert_bias") == Some(true)),
         expert_bias: family == "gpt_oss",
         latent: cfg.count("moe_latent_size")?.unwrap_or(0),
@@ -2106,8 +2114,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             // Step-3.5's per-head sigmoid gate on the attention output: `g_proj`, one row a head.
             group.extras.push(Extra { role: Role::Extra, rows: at.num_heads, cols: c.hidden });
         }
-        if family == "bailing_hybrid"
-            && !bailing_lightning(cfg, family)
+        if ling3(cfg, family)
             && let Some(Mixer::Mla(m)) = group.mixers.first()
         {
             // Ling 3's gate on the attention output (`g_proj`): one value a head (transformers'
@@ -2168,13 +2175,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 cols: c.hidden,
             });
             for _ in 0..2 {
-                group.extras.push(Extra {
-                    role: Role::Fp32,
-                    rows: 2 * hc,
-                    cols: hc.saturating_mul(c.hidden),
-                });
-                group.extras.push(Extra { role: Role::Fp32, rows: 1, cols: 2 * hc });
-                group.extras.push(Extra { role: Role::Fp32, rows: 1, cols: 2 });
+                group.extras.extend(hyper_mixing(2 * hc, hc, c.hidden, 2));
             }
         }
         if family == "glm5_next" {
@@ -2185,9 +2186,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             let hc = cfg.count_or("hc_mult", 4)?;
             let m = hc.saturating_add(2).saturating_mul(hc);
             for _ in 0..2 {
-                group.extras.push(Extra { role: Role::Fp32, rows: m, cols: hc.saturating_mul(c.hidden) });
-                group.extras.push(Extra { role: Role::Fp32, rows: 1, cols: m });
-                group.extras.push(Extra { role: Role::Fp32, rows: 1, cols: 3 });
+                group.extras.extend(hyper_mixing(m, hc, c.hidden, 3));
             }
             if let Some(Mixer::Mla(Mla { indexer: Some(ix), .. })) = group.mixers.first()
                 && ix.pool > 1
@@ -2255,9 +2254,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     if family == "hy_v4" {
         // The hyper-connection head folding the `hc_mult` streams into one.
         let hc = cfg.count_or("hc_mult", 4)?;
-        a.extras.push(Extra { role: Role::Fp32, rows: hc, cols: hc.saturating_mul(c.hidden) });
-        a.extras.push(Extra { role: Role::Fp32, rows: 1, cols: hc });
-        a.extras.push(Extra { role: Role::Fp32, rows: 1, cols: 1 });
+        a.extras.extend(hyper_mixing(hc, hc, c.hidden, 1));
     }
     if family == "molmo2" {
         // Molmo 2 embeds `additional_vocab_size` more tokens (its image markers) than its head
@@ -2294,8 +2291,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         Some("bfloat16" | "float16" | "bf16" | "fp16") => Some(2),
         _ => None,
     };
-    if (matches!(family, "kimi_linear" | "nemotron_h" | "glm5_next")
-        || family == "bailing_hybrid" && !bailing_lightning(cfg, family))
+    if (matches!(family, "kimi_linear" | "nemotron_h" | "glm5_next") || ling3(cfg, family))
         && a.ssm_state_bytes.is_none()
     {
         // vLLM keeps Kimi Delta Attention's recurrent state in FP32 (`kda_state_dtype`), and a
@@ -2765,14 +2761,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
     };
     let m = hc.saturating_add(2).saturating_mul(hc);
     let mixing = |role: Role, rows: u64, cols: u64| Extra { role, rows, cols };
-    let hyper = vec![
-        mixing(Role::Fp32, m, hc.saturating_mul(hidden)),
-        mixing(Role::Fp32, 1, m),
-        mixing(Role::Fp32, 1, 3),
-        mixing(Role::Fp32, m, hc.saturating_mul(hidden)),
-        mixing(Role::Fp32, 1, m),
-        mixing(Role::Fp32, 1, 3),
-    ];
+    let hyper = [hyper_mixing(m, hc, hidden, 3), hyper_mixing(m, hc, hidden, 3)].concat();
     let layer = |i: usize, ratio: u64, hash: bool| -> Result<LayerGroup> {
         let mut g = LayerGroup::new(1, Mixer::Compressed(attention(i, ratio)?), Ffn::Moe(moe(hash)), 2);
         g.extras = hyper.clone();
@@ -2785,13 +2774,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
     for (i, &ratio) in ratios.iter().take(layers as usize).enumerate() {
         stack.push(layer(i, ratio, (i as u64) < hash_layers)?);
     }
-    let head = |hc: u64| {
-        vec![
-            mixing(Role::Fp32, hc, hc.saturating_mul(hidden)),
-            mixing(Role::Fp32, 1, hc),
-            mixing(Role::Fp32, 1, 1),
-        ]
-    };
+    let head = |hc: u64| hyper_mixing(hc, hc, hidden, 1).to_vec();
     let mut a = Architecture::new("deepseek_v4", vocab, hidden, stack.groups);
     a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(false);
     a.max_context = cfg.count_or("max_position_embeddings", 1_048_576)?;
