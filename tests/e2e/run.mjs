@@ -845,6 +845,29 @@ test('Llama 3.2 Vision runs in transformers: its image cache is said, and vLLM i
   await shot('desktop-cross-attention-vllm');
 });
 
+test('a config named by the class vLLM loads is read as that family and said; a small VLM counts its tower', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-config');
+  const conversion = path.join(root, 'tests', 'fixtures', 'configs', 'quantized', 'deepseek-v4-flash-fp8-sglang.json');
+  await page.fill('#hr-config', fs.readFileSync(conversion, 'utf8'));
+  await page.click('#hr-config-read');
+  const want = cli(['estimate', '--config', conversion]);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  // The notice that `deepseek_ref` was read by its `architectures` class is on the page.
+  await page.locator('#hr-warnings').filter({ hasText: 'DeepseekV4ForCausalLM' }).waitFor();
+  assert(want.warnings.some((w) => w.includes('DeepseekV4ForCausalLM')), 'the CLI says it too');
+  await shot('desktop-family-by-architecture');
+  const vlm = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'paddleocr_vl.json');
+  await page.fill('#hr-config', fs.readFileSync(vlm, 'utf8'));
+  await page.click('#hr-config-read');
+  const ocr = cli(['estimate', '--config', vlm]);
+  await waitBytes(page, '#hr-total-bytes', ocr.memory.total);
+  const enc = ocr.breakdown.find((t) => t.term === 'encoders');
+  assert(enc && enc.bytes > 800e6, `the tower is counted: ${JSON.stringify(enc)}`);
+  await shot('desktop-ocr-tower');
+});
+
 test('an unknown family is inferred with a visible warning, or refused naming its keys', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);
