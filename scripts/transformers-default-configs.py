@@ -68,6 +68,9 @@ FAMILIES = [
     "hy_v4", "glm5_next",
     # Step-3.7-Flash and MiniMax-M3 with their vision models.
     "step3p7", "minimax_m3_vl",
+    # ERNIE 4.5 VL (vLLM's recipes): text and vision expert sets in each MoE layer, its ViT and
+    # resampler.
+    "ernie4_5_vl_moe",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

@@ -357,6 +357,8 @@ fn encoder_submodules(entry: &Value) -> u64 {
         "model.projector",
         "model.merger",
         "model.connector",
+        // ERNIE 4.5 VL's.
+        "model.resampler_model",
         "model.embed_vision",
         "model.audio_tower",
         "model.embed_audio",

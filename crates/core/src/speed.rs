@@ -316,10 +316,11 @@ pub fn inference_speed(
     // Expert parallelism: whole experts live on one GPU each, and a step waits for the GPU that
     // holds the most of the experts its tokens picked.
     let ep_wait = |sequences: u64| -> f64 {
-        let (Some(m), true) = (arch.and_then(|a| a.moe()), e.expert_gpus > 1) else { return 0.0 };
+        let (Some(a), true) = (arch, e.expert_gpus > 1) else { return 0.0 };
+        let Some(m) = a.moe() else { return 0.0 };
         let (k, total) = (m.experts_per_token as f64, m.num_experts.max(1) as f64);
         let picked = total * (1.0 - crate::ops::powf(1.0 - k / total, sequences.max(1) as f64));
-        let per_expert = e.expert_bytes.get() as f64 / total;
+        let per_expert = e.expert_bytes.get() as f64 * m.first_set_share(a.hidden_size) / total;
         let busiest =
             busiest_gpu_experts(m.num_experts, crate::ops::round_u64(picked).unwrap_or(1), e.expert_gpus);
         let ep = per_expert * busiest / (cap.bandwidth.get() * 0.9 * eff);
@@ -561,10 +562,12 @@ pub fn token_reads(e: &Estimate, arch: Option<&Architecture>, batch: u64, step: 
     let experts = e.expert_bytes.get() as f64;
     let total = (e.weights_total.get() as f64 - emb).max(0.0);
     let dense = (total - experts).max(0.0);
-    let expert_share = match arch.and_then(|a| a.moe()) {
-        Some(m) => {
+    // A second, image-only expert set (ERNIE 4.5 VL) is never read for text tokens.
+    let expert_share = match arch.and_then(|a| a.moe().map(|m| (m, a.hidden_size))) {
+        Some((m, h)) => {
             let f = m.experts_per_token as f64 / m.num_experts as f64;
-            if step { 1.0 - crate::ops::powf(1.0 - f, batch.max(1) as f64) } else { f }
+            let picked = if step { 1.0 - crate::ops::powf(1.0 - f, batch.max(1) as f64) } else { f };
+            picked * m.first_set_share(h)
         }
         None => 0.0,
     };

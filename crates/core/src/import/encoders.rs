@@ -479,6 +479,46 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 Some(t.grid() + u64::from(!kind.starts_with("siglip"))),
             )
         }
+        "ernie4_5_vl_moe" | "ernie4_5_moe_vl" => {
+            v?;
+            // ERNIE 4.5 VL (vLLM's `ernie45_vl.py`, transformers' `Ernie4_5_VLMoe`): Qwen2-VL's
+            // ViT without a temporal patch (a bias-free linear over 3 × 14 × 14 pixels), LayerNorm
+            // blocks with biased qkv, output and MLP, a final LayerNorm; then the resampler: 2 × 2
+            // patches through a biased linear pair and a LayerNorm, the same for 2 frames of a
+            // video (`use_temporal_conv`, always built by transformers), a biased linear to the
+            // text width and an RMS norm. The hub names the width `embed_dim` and the MLP
+            // `mlp_ratio`; transformers `hidden_size` and `intermediate_size`.
+            let e = vc.get("embed_dim").and_then(Value::as_u64).unwrap_or(n("hidden_size", 1280));
+            let i = vc.get("intermediate_size").and_then(Value::as_u64).unwrap_or(e * n("mlp_ratio", 4));
+            let (depth, p, c) = (n("depth", 32), n("patch_size", 14), n("in_channels", 3));
+            let top = |k: &str| root.get(k).and_then(Value::as_u64);
+            let m = top("spatial_conv_size").unwrap_or(n("spatial_merge_size", 2)).max(1);
+            let tm = top("temporal_conv_size").unwrap_or(n("temporal_merge_size", 2)).max(1);
+            let pixel = top("pixel_hidden_size").unwrap_or(e);
+            let block_mat = 3 * e * e + e * e + 2 * e * i;
+            let block_other = 4 * e + 3 * e + e + i + e;
+            let (sd, td) = (pixel * m * m, pixel * m * m * tm);
+            let spatial = 2 * (sd * sd + sd) + 2 * sd;
+            let temporal = (td * sd + sd + sd * sd + sd + 2 * sd) * flag(root, "use_temporal_conv", true);
+            let resampler = spatial + temporal + sd * text_hidden + text_hidden + text_hidden;
+            Encoder {
+                modality: Modality::Image,
+                kind: "ernie4_5_vl".into(),
+                layers: depth,
+                hidden: e,
+                intermediate: i,
+                block_params: depth * block_mat,
+                other_params: c * p * p * e + depth * block_other + 2 * e + resampler,
+                patch: p,
+                merge: m,
+                tokens: TokenRule::NearestGrid,
+                // The processor's largest image: 28 × 28 × 6,177 pixels (transformers'
+                // `Ernie4_5_VLMoeImageProcessor` `longest_edge`), about 2,200².
+                largest: 2200,
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }
+        }
         "paddleocr_vl" => {
             v?;
             // PaddleOCR-VL (transformers 5.24 `PaddleOCRVisionModel`): SigLIP so400m at 384 pixels,

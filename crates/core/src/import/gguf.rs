@@ -699,6 +699,8 @@ impl Gguf {
                     score_bias: has(blk("exp_probs_b.bias")),
                     expert_bias: has(blk("ffn_up_exps.bias")),
                     latent: 0,
+                    modality_experts: 0,
+                    modality_intermediate: 0,
                 })
             } else if has(blk("ffn_up.weight")) || has(blk("ffn_down.weight")) {
                 let width = self.u_at(&k("feed_forward_length"), i).unwrap_or(inter);

@@ -378,6 +378,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "hunyuan_vl_text" | "hunyuan_vl" => "hunyuan_v1_dense".into(),
         // PaddleOCR-VL's text model is ERNIE 4.5's (`PaddleOCRTextModel`: biases by `use_bias`).
         "paddleocr_vl_text" | "paddleocr_vl" => "ernie4_5".into(),
+        // ERNIE 4.5 VL's language model: ERNIE 4.5's MoE with a second, vision-only expert set
+        // (transformers' `ernie4_5_vl_moe`, the hub's `ernie4_5_moe_vl`).
+        "ernie4_5_vl_moe_text" | "ernie4_5_vl_moe" | "ernie4_5_moe_vl" => "ernie4_5_vl_moe".into(),
         "kimi_k2" | "deepseek_v3" | "kimi_vl" => "deepseek_v3".into(),
         "mistral3" | "ministral" => "mistral".into(),
         // Phi-4-multimodal keeps Phi-4-mini's Phi-3 text model in its flat config.
@@ -470,6 +473,7 @@ const KNOWN: &[&str] = &[
     "lfm2",
     "ernie4_5",
     "ernie4_5_moe",
+    "ernie4_5_vl_moe",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -1298,8 +1302,83 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
         "dbrx" => read_dbrx(cfg),
         "deepseek_v4" => read_deepseek_v4(cfg),
         "nemotron-nas" => read_decilm(cfg),
+        "ernie4_5_vl_moe" => read_ernie_vl(cfg, notices),
         _ => read_decoder(cfg, family, notices),
     }
+}
+
+/// ERNIE 4.5 VL's language model (vLLM's `ernie45_vl_moe.py`, transformers'
+/// `Ernie4_5_VLMoeTextModel`): ERNIE 4.5's MoE layers, each with a second routed expert set,
+/// router and correction bias that only image and video tokens go through. Its config pairs
+/// `[text, vision]` values: `moe_num_experts`, `moe_intermediate_size` and, on the hub,
+/// `moe_layer_start_index` / `moe_layer_end_index` (a layer is MoE when `(i + 1)` is a multiple
+/// of `moe_layer_interval` and it lies between the smallest start and the largest end);
+/// transformers lists `mlp_layer_types`. A MoE layer outside one modality's range runs that
+/// modality through a dense MLP, which a layer here cannot hold: such a config is refused.
+fn read_ernie_vl(cfg: &Cfg<'_>, notices: &mut Vec<Msg>) -> Result<Architecture> {
+    let pair = |key: &str, default: (u64, u64)| -> Result<(u64, u64)> {
+        let bad = || Error::parse(FORMAT, format!("`{key}` must be a number or a [text, vision] pair"));
+        match cfg.raw(key) {
+            None => Ok(default),
+            Some(v) => match (v.as_u64(), v.as_array()) {
+                (Some(n), _) => Ok((n, n)),
+                (None, Some([a, b])) => Ok((a.as_u64().ok_or_else(bad)?, b.as_u64().ok_or_else(bad)?)),
+                _ => Err(bad()),
+            },
+        }
+    };
+    let layers = cfg.count_or("num_hidden_layers", 28)?;
+    let (text_experts, vision_experts) = pair("moe_num_experts", (64, 64))?;
+    let (text_width, vision_width) = pair("moe_intermediate_size", (1536, 512))?;
+    let (top_k, _) = pair("moe_k", (6, 6))?;
+    let mut norm = match cfg.main {
+        Value::Object(m) => m.clone(),
+        _ => return Err(Error::parse(FORMAT, "the text config is not a JSON object")),
+    };
+    let uint = |n: u64| Value::Number(json::Number { f: n as f64, u: Some(n) });
+    let mut set = |key: &str, v: Value| match norm.iter_mut().rev().find(|(k, _)| k == key) {
+        Some((_, old)) => *old = v,
+        None => norm.push((key.into(), v)),
+    };
+    set("moe_num_experts", uint(text_experts));
+    set("moe_intermediate_size", uint(text_width));
+    set("moe_k", uint(top_k));
+    if !cfg.present("mlp_layer_types") && text_experts.max(vision_experts) > 0 {
+        let (text_start, vision_start) = pair("moe_layer_start_index", (1, 1))?;
+        let last = layers.saturating_sub(1);
+        let (text_end, vision_end) = pair("moe_layer_end_index", (last, last))?;
+        let every = cfg.count_or("moe_layer_interval", 1)?.max(1);
+        let on = cfg.flag("use_moe").unwrap_or(true);
+        let (first, end) = (text_start.min(vision_start), text_end.max(vision_end));
+        let mut moe_layers = Vec::new();
+        for i in (0..layers).filter(|i| on && (i + 1) % every == 0 && *i >= first && *i <= end) {
+            let text = (text_start..=text_end).contains(&i);
+            let vision = (vision_start..=vision_end).contains(&i);
+            if !(text && vision) {
+                return Err(Error::parse(
+                    FORMAT,
+                    format!(
+                        "layer {i} sends only {} tokens to experts (the others through a dense MLP), which is not read from a config; give the checkpoint's safetensors headers",
+                        if text { "text" } else { "image" }
+                    ),
+                ));
+            }
+            moe_layers.push(uint(i));
+        }
+        set("moe_layers", Value::Array(moe_layers));
+    }
+    let norm = Value::Object(norm);
+    let flat = core::ptr::eq(cfg.main, cfg.outer);
+    let inner = Cfg { main: &norm, outer: if flat { &norm } else { cfg.outer } };
+    let mut a = read_decoder(&inner, "ernie4_5_moe", notices)?;
+    a.family = "ernie4_5_vl_moe".into();
+    for g in &mut a.groups {
+        if let Ffn::Moe(m) = &mut g.ffn {
+            m.modality_experts = vision_experts;
+            m.modality_intermediate = vision_width;
+        }
+    }
+    Ok(a)
 }
 
 /// Which layers use experts, by the family's keys; `None` for a dense model.
@@ -1578,6 +1657,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             || (family.starts_with("bailing") && cfg.flag("moe_router_enable_expert_bias") == Some(true)),
         expert_bias: family == "gpt_oss",
         latent: cfg.count("moe_latent_size")?.unwrap_or(0),
+        modality_experts: 0,
+        modality_intermediate: 0,
     })
 }
 
@@ -2048,6 +2129,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                         score_bias: false,
                         expert_bias: false,
                         latent: 0,
+                        modality_experts: 0,
+                        modality_intermediate: 0,
                     }),
                 }
             }
@@ -2677,6 +2760,8 @@ fn read_dbrx(cfg: &Cfg<'_>) -> Result<Architecture> {
         score_bias: false,
         expert_bias: false,
         latent: 0,
+        modality_experts: 0,
+        modality_intermediate: 0,
     };
     let mut a = Architecture::new(
         "dbrx",
@@ -2758,6 +2843,8 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
         score_bias: !hash,
         expert_bias: false,
         latent: 0,
+        modality_experts: 0,
+        modality_intermediate: 0,
     };
     let m = hc.saturating_add(2).saturating_mul(hc);
     let mixing = |role: Role, rows: u64, cols: u64| Extra { role, rows, cols };
@@ -3005,6 +3092,59 @@ mod tests {
         )
         .unwrap();
         assert_eq!((m.architecture.hidden_size, m.architecture.num_layers()), (4096, 32));
+    }
+
+    /// ERNIE 4.5 VL's hub config (the keys vLLM's `ernie45_vl_moe.py` and `ernie45_vl.py` read,
+    /// at ERNIE-4.5-VL-28B-A3B's sizes): `[text, vision]` pairs, the vision experts counted in
+    /// the total but not in what a text token uses, the ViT and its resampler as the encoder;
+    /// a layer giving experts to one modality only, or a malformed pair, is refused by name.
+    #[test]
+    fn ernie_vl_reads_its_two_expert_sets() {
+        const KEYS: &str = r#""hidden_size": 2560, "intermediate_size": 12288, "num_hidden_layers": 28,
+            "num_attention_heads": 20, "num_key_value_heads": 4, "vocab_size": 103424,
+            "tie_word_embeddings": true, "moe_num_shared_experts": 2, "moe_k": 6,
+            "moe_layer_interval": 1, "moe_num_experts": [64, 64], "moe_intermediate_size": [1536, 512]"#;
+        let vl = |extra: &str| {
+            read(&format!(
+                r#"{{"model_type": "ernie4_5_moe_vl", "pixel_hidden_size": 1280, "spatial_conv_size": 2,
+                "temporal_conv_size": 2, "use_temporal_conv": true, {KEYS}{extra},
+                "vision_config": {{"depth": 32, "embed_dim": 1280, "hidden_size": 1280, "mlp_ratio": 4,
+                "num_heads": 16, "patch_size": 14, "in_channels": 3, "spatial_merge_size": 2}}}}"#
+            ))
+        };
+        let m = vl(r#", "moe_layer_start_index": [1, 1], "moe_layer_end_index": [29, 28]"#).unwrap();
+        let a = &m.architecture;
+        // transformers 5.24 builds 28,624,635,776 in its language model from the same sizes.
+        assert_eq!(a.params_total().unwrap().get(), 28_624_635_776);
+        // Without the vision experts: ERNIE 4.5's MoE with the text pair's values.
+        let text = read(&format!(
+            r#"{{"model_type": "ernie4_5_moe", {}, "moe_num_experts": 64, "moe_intermediate_size": 1536,
+            "moe_layer_start_index": 1}}"#,
+            KEYS.split(r#", "moe_num_experts""#).next().unwrap()
+        ))
+        .unwrap();
+        let vision = 27 * (64 * 3 * 2560 * 512 + 64 * 2560 + 64);
+        assert_eq!(text.architecture.params_total().unwrap().get() + vision, 28_624_635_776);
+        assert_eq!(a.params_active().unwrap(), text.architecture.params_active().unwrap());
+        assert!(a.summary().contains("+ 64 for image tokens"), "{}", a.summary());
+        // A text token reads 6 of the 64 text experts: three quarters of the experts' weights
+        // are text experts (1,536 against 512 wide).
+        assert_eq!(a.moe().unwrap().first_set_share(2560), 0.75);
+        // The ViT (630,433,280) and the resampler (144,225,280), as transformers builds them.
+        assert_eq!(a.encoders.len(), 1);
+        assert_eq!(a.encoders[0].params(), 774_658_560);
+        // Every other layer from the second with `moe_layer_interval` 2.
+        let m = vl(r#", "moe_layer_interval": 2"#).unwrap();
+        let moe_layers: u64 =
+            m.architecture.groups.iter().filter(|g| matches!(g.ffn, Ffn::Moe(_))).map(|g| g.count).sum();
+        assert_eq!(moe_layers, 14);
+        // Layer 1 would send only text tokens to experts.
+        let e = vl(r#", "moe_layer_start_index": [1, 2]"#).unwrap_err().to_string();
+        assert!(e.contains("layer 1 sends only text tokens"), "{e}");
+        for bad in [r#", "moe_layer_end_index": [27]"#, r#", "moe_layer_start_index": "1""#] {
+            let e = vl(bad).unwrap_err().to_string();
+            assert!(e.contains("must be a number or a [text, vision] pair"), "{bad}: {e}");
+        }
     }
 
     /// Qwen2.5-Omni: the thinker's Qwen2 text model (its `text_config`, or its own keys), its head

@@ -97,6 +97,14 @@ pub struct Moe {
     /// Experts work in a smaller latent width, projected down and back up around them
     /// (Nemotron 3's `moe_latent_size`); 0 when they read the hidden state directly.
     pub latent: u64,
+    /// A second set of routed experts, with its own router and correction bias, that only the
+    /// other modality's tokens go through (ERNIE 4.5 VL's vision experts: loaded beside the text
+    /// experts, never used by a text token); 0 when none.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub modality_experts: u64,
+    /// Inner width of one of those experts.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub modality_intermediate: u64,
 }
 
 impl Moe {
@@ -110,6 +118,31 @@ impl Moe {
         let w = mul(&[h, self.expert_intermediate, mats])?;
         let b = if self.expert_bias { (mats - 1) * self.expert_intermediate + h } else { 0 };
         Ok(w.saturating_add(b))
+    }
+
+    /// The share of the routed experts' parameters in the first (text) set: 1 without a second
+    /// set. What a text token reads of the experts is this share's `k / E`.
+    pub fn first_set_share(&self, h: u64) -> f64 {
+        if self.modality_experts == 0 {
+            return 1.0;
+        }
+        let one = |i: u64| {
+            let m = Moe { expert_intermediate: i, ..self.clone() };
+            m.expert_params(h).unwrap_or(u64::MAX) as f64
+        };
+        let first = self.num_experts as f64 * one(self.expert_intermediate);
+        let second = self.modality_experts as f64 * one(self.modality_intermediate);
+        if first + second > 0.0 { first / (first + second) } else { 1.0 }
+    }
+
+    /// Parameters of the second expert set's router and its biases: stored, but passed by no
+    /// token of the first modality.
+    pub fn modality_router_params(&self, h: u64) -> u64 {
+        if self.modality_experts == 0 {
+            return 0;
+        }
+        let vectors = u64::from(self.router_bias) + u64::from(self.score_bias);
+        self.modality_experts.saturating_mul(h.saturating_add(vectors))
     }
 
     fn tensors(&self, hidden: u64, e: &mut Emit<'_>) {
@@ -141,6 +174,28 @@ impl Moe {
                 e.push_experts(Role::Bias, 1, h, n);
             }
         });
+        // The other modality's experts: their router, correction bias and matrices.
+        let (n2, i2) = (self.modality_experts, self.modality_intermediate);
+        if n2 > 0 {
+            e.push(Role::Router, n2, hidden);
+            e.within(Part::Router, |e| {
+                e.bias(self.router_bias, n2);
+                if self.score_bias {
+                    e.push(Role::Fp32, 1, n2);
+                }
+            });
+            e.within(Part::Experts, |e| {
+                if self.gated {
+                    e.push_experts(Role::ExpGate, i2, h, n2);
+                }
+                e.push_experts(Role::ExpUp, i2, h, n2);
+                e.push_experts(Role::ExpDown, h, i2, n2);
+                if self.expert_bias {
+                    e.push_experts(Role::Bias, 1, if self.gated { 2 * i2 } else { i2 }, n2);
+                    e.push_experts(Role::Bias, 1, h, n2);
+                }
+            });
+        }
         let h = hidden;
         if self.shared_intermediate > 0 {
             let s = self.shared_intermediate;
@@ -170,6 +225,13 @@ impl Ffn {
                 positive("moe_intermediate_size", m.expert_intermediate)?;
                 bounded("num_experts", m.num_experts.saturating_mul(m.expert_intermediate))?;
                 bounded("shared_expert_intermediate_size", m.shared_intermediate)?;
+                bounded("modality experts", m.modality_experts.saturating_mul(m.modality_intermediate))?;
+                if (m.modality_experts == 0) != (m.modality_intermediate == 0) {
+                    return Err(Error::invalid(
+                        "moe_intermediate_size",
+                        "a second expert set needs both a count and a width",
+                    ));
+                }
                 if m.experts_per_token > m.num_experts {
                     return Err(Error::invalid(
                         "num_experts_per_tok",

@@ -1174,7 +1174,8 @@ impl Architecture {
     }
 
     /// Parameters used per token: everything except the routed experts, plus each MoE layer's
-    /// `experts_per_token / num_experts` share (embeddings and output head included).
+    /// `experts_per_token / num_experts` share (embeddings and output head included). A second,
+    /// image-only expert set (ERNIE 4.5 VL) and its router count for no text token.
     ///
     /// # Errors
     /// [`Error::Overflow`] for absurd sizes.
@@ -1188,13 +1189,15 @@ impl Architecture {
     /// [`Error::Overflow`] for absurd sizes.
     pub fn params_active_of(&self, b: &ParamBreakdown) -> Result<Params> {
         let mut active_experts: u128 = 0;
+        let mut idle_routers: u128 = 0;
         for g in &self.groups {
             if let Ffn::Moe(m) = &g.ffn {
                 let one = m.expert_params(self.hidden_size)? as u128 * m.experts_per_token as u128;
                 active_experts += one * g.count as u128;
+                idle_routers += m.modality_router_params(self.hidden_size) as u128 * g.count as u128;
             }
         }
-        let active = (b.total() - b.experts) as u128 + active_experts;
+        let active = ((b.total() - b.experts) as u128).saturating_sub(idle_routers) + active_experts;
         Ok(Params::new(u64::try_from(active).unwrap_or(u64::MAX)))
     }
 
@@ -1229,6 +1232,9 @@ impl Architecture {
         }
         if let Some(moe) = self.moe() {
             let _ = write!(s, ", MoE {} experts (top {})", moe.num_experts, moe.experts_per_token);
+            if moe.modality_experts > 0 {
+                let _ = write!(s, " + {} for image tokens", moe.modality_experts);
+            }
         }
         s
     }
