@@ -103,22 +103,23 @@ pub fn decode_efficiency(runtime: Runtime, class: Class) -> (f64, f64) {
 /// Seconds one tensor-parallel all-reduce of a decode step adds on NVIDIA GPUs (two per layer:
 /// after attention and after the MLP), fitted on published single-request decode of dense 70B
 /// models with vLLM and SGLang (Llama-3.3-70B FP8 on 2×H100, NIM 1.8: 18.58 ms per token;
-/// Qwen2.5-72B on 2×H100: 30.9 ms; Llama-3.1-70B on 8×A100, SGLang: 18.6 ms): 25 µs.
+/// Qwen2.5-72B on 2×H100: 30.9 ms; Llama-3.1-70B on 8×A100, SGLang: 18.6 ms): 15 µs.
 pub const TP_ALL_REDUCE_S: f64 = 15e-6;
 
-/// Seconds a mixture-of-experts layer adds to a decode step in vLLM and SGLang on NVIDIA GPUs
-/// (routing, top-k, the fused expert kernels' launches and their small-matrix inefficiency),
-/// fitted on published single-request decode at concurrency 1 (SGLang cookbook, TensorRT-LLM and
-/// vLLM posts, 2025–2026: DeepSeek-R1 on 8×B200 9.16 ms per token, Kimi-K2.5 on 8×H200 9.22 ms,
-/// Qwen3-235B on 8×B200 10.1 ms, MiniMax-M2.5 on 8×H100 8.05 ms, gpt-oss-120b on 8×B200 2.31 ms,
-/// Gemma 4 26B-A4B on one H200 5.6 ms): 60 µs per MoE layer.
-pub const MOE_LAYER_S: f64 = 60e-6;
+/// Seconds each routed expert a token picks adds to a decode step in vLLM and SGLang on NVIDIA
+/// GPUs (routing, top-k, the fused expert kernels' work per expert and their small-matrix
+/// inefficiency), fitted on published single-request decode at concurrency 1 (SGLang cookbook,
+/// TensorRT-LLM and vLLM posts, 2025–2026: DeepSeek-R1 on 8×B200 9.16 ms per token, Kimi-K2.5 on
+/// 8×H200 9.22 ms, Qwen3-235B on 8×B200 10.1 ms, MiniMax-M2.5 on 8×H100 8.05 ms, Gemma 4 26B-A4B
+/// on one H200 5.6 ms — all eight experts a token: 60 µs per MoE layer — and gpt-oss-120b on
+/// 8×B200 2.31 ms with four, which a fixed cost per layer put at 4.4 ms): 7.5 µs per expert.
+pub const MOE_EXPERT_S: f64 = 7.5e-6;
 
 /// The same on AMD Instinct GPUs with vLLM and SGLang (ROCm), fitted on DeepSeek-V3.1 on
-/// 8×MI300X (SGLang 0.5.7: 23.8 ms per token) and Qwen3-Coder-480B FP8 on 8×MI300X (17.1 ms):
-/// 250 µs per MoE layer, and 40 µs per all-reduce (Llama-3.1-405B FP8 on 8×MI300X, vLLM: 27.8 ms
-/// per token with the prompt).
-pub const MOE_LAYER_INSTINCT_S: f64 = 250e-6;
+/// 8×MI300X (SGLang 0.5.7: 23.8 ms per token) and Qwen3-Coder-480B FP8 on 8×MI300X (17.1 ms),
+/// eight experts a token: 250 µs per MoE layer, 31.25 µs per expert; and 40 µs per all-reduce
+/// (Llama-3.1-405B FP8 on 8×MI300X, vLLM: 27.8 ms per token with the prompt).
+pub const MOE_EXPERT_INSTINCT_S: f64 = 31.25e-6;
 /// [`TP_ALL_REDUCE_S`] on AMD Instinct.
 pub const TP_ALL_REDUCE_INSTINCT_S: f64 = 45e-6;
 
@@ -290,12 +291,14 @@ pub fn inference_speed(
     let t_kv = reads.kv_device / (device_bw * eff);
     let t_host = (reads.weights_host + reads.kv_host) / host_bw;
     // Serving engines: each tensor-parallel layer synchronises twice, and each mixture-of-experts
-    // layer routes and launches its experts (fitted on published single-request decode).
+    // layer routes the token and runs the experts it picked (fitted on published single-request
+    // decode).
     let serving = class == Class::Gpu && matches!(e.runtime, Runtime::Vllm | Runtime::Sglang);
+    let picked = arch.and_then(|a| a.moe()).map_or(0, |m| m.experts_per_token) as f64;
     let moe_layer = if serving && cap.amd_instinct {
-        MOE_LAYER_INSTINCT_S
+        MOE_EXPERT_INSTINCT_S * picked
     } else if serving {
-        MOE_LAYER_S
+        MOE_EXPERT_S * picked
     } else {
         0.0
     };
