@@ -16,7 +16,7 @@ mod i18n;
 mod import;
 mod inputs;
 mod link;
-mod morph;
+pub mod morph;
 #[cfg(not(target_arch = "wasm32"))]
 mod prerender;
 mod render;

@@ -43,11 +43,15 @@ function patch(live, next) {
   }
 }
 function attrs(a, b) {
-  for (const { name, value } of b.attributes) {
-    if (a.getAttribute(name) !== value) a.setAttribute(name, value);
+  const na = a.attributes;
+  const nb = b.attributes;
+  for (let i = 0; i < nb.length; i++) {
+    const x = nb[i];
+    if (a.getAttribute(x.name) !== x.value) a.setAttribute(x.name, x.value);
   }
-  for (const { name } of Array.from(a.attributes)) {
-    if (!b.hasAttribute(name)) a.removeAttribute(name);
+  // Every attribute of the new node is on the live one now: it has others only when it has more.
+  for (let i = na.length - 1; na.length > nb.length && i >= 0; i--) {
+    if (!b.hasAttribute(na[i].name)) a.removeAttribute(na[i].name);
   }
   // What a user's edits detach from the attributes follows the new HTML too, except in the
   // field being typed in.

@@ -242,3 +242,31 @@ async fn a_chosen_gguf_file_is_read_from_its_header() {
     );
     assert!(text(&root, "#hr-file-status").contains("GGUF"), "{}", text(&root, "#hr-file-status"));
 }
+
+/// An in-place card update keeps the live nodes and makes their attributes, text and children
+/// those of the new HTML: changed values set, new ones added, dropped ones removed (also when a
+/// node trades one attribute for another), extra children removed and missing ones appended.
+#[wasm_bindgen_test]
+fn a_card_is_updated_in_place() {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let el = doc.create_element("div").unwrap();
+    el.set_inner_html(
+        r#"<p id="a" class="x" data-v="1" title="t">one</p><span class="s">two</span><i>gone</i>"#,
+    );
+    let p = el.query_selector("#a").unwrap().unwrap();
+    let span = el.query_selector("span").unwrap().unwrap();
+    headroom_web::morph::morph(
+        &el,
+        r#"<p id="a" class="y" data-v="1" lang="fr">uno</p><span hidden="">two</span><b>new</b>"#,
+    );
+    assert_eq!(
+        el.inner_html(),
+        r#"<p id="a" class="y" data-v="1" lang="fr">uno</p><span hidden="">two</span><b>new</b>"#
+    );
+    // The same nodes, updated.
+    assert!(el.query_selector("#a").unwrap().unwrap().is_same_node(Some(&p)));
+    assert!(el.query_selector("span").unwrap().unwrap().is_same_node(Some(&span)));
+    // Nothing changes when nothing differs.
+    headroom_web::morph::morph(&el, &el.inner_html());
+    assert!(el.query_selector("#a").unwrap().unwrap().is_same_node(Some(&p)));
+}
