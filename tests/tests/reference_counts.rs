@@ -357,8 +357,9 @@ fn encoder_submodules(entry: &Value) -> u64 {
         "model.projector",
         "model.merger",
         "model.connector",
-        // ERNIE 4.5 VL's.
+        // ERNIE 4.5 VL's; Muse Glimmer's (with `model.vision_projection`).
         "model.resampler_model",
+        "model.vision_adapter",
         "model.embed_vision",
         "model.audio_tower",
         "model.embed_audio",

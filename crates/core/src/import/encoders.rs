@@ -27,7 +27,8 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
     let enc = match outer {
         // Qwen3-Omni's thinker carries Qwen3-VL's vision encoder (`Qwen3OmniMoeVisionEncoder`:
         // the same patch embedding, position table, blocks, merger and deepstack mergers).
-        "qwen3_vl" | "qwen3_vl_moe" | "qwen3_5" | "qwen3_5_moe" | "qwen3_omni_moe" => {
+        // Cosmos 3 Omni (`cosmos3_omni`) carries Qwen3-VL's vision model.
+        "qwen3_vl" | "qwen3_vl_moe" | "qwen3_5" | "qwen3_5_moe" | "qwen3_omni_moe" | "cosmos3_omni" => {
             v?;
             let (h, i, depth) = (n("hidden_size", 1152), n("intermediate_size", 4304), n("depth", 27));
             let (p, t, c, m) = (
@@ -73,7 +74,8 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 whole_in_vllm: false,
             }
         }
-        "glm4v" | "glm4v_moe" | "glm46v" => {
+        // GLM-GA (`glmga`) keeps GLM-4.6V's vision model.
+        "glm4v" | "glm4v_moe" | "glm46v" | "glmga" => {
             v?;
             // GLM-4.1V / 4.5V / 4.6V's vision model (transformers 5.24 `Glm4vVisionModel`, the same
             // in `glm4v_moe`): a learned `(image_size / patch)²` position table, a biased Conv3d
@@ -479,6 +481,46 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 Some(t.grid() + u64::from(!kind.starts_with("siglip"))),
             )
         }
+        "muse_glimmer" => {
+            v?;
+            // Meta's Muse Glimmer (vLLM's `muse_glimmer.py`, transformers' `MuseGlimmerModel`): a
+            // bias-free linear over 2 frames of 3 × 14 × 14 pixels, a `pos_emb_height ×
+            // pos_emb_width` position table, a LayerNorm before and after LayerNorm blocks with
+            // biased q, k, v, output and MLP; 2 × 2 patches shuffled into `out_hidden_size`, the
+            // adapter's two bias-free linears `projector_hidden_size` wide and the bias-free
+            // projection to the text width.
+            let (h, i, depth) =
+                (n("hidden_size", 1536), n("intermediate_size", 8960), n("num_hidden_layers", 50));
+            let (p, t, m) = (n("patch_size", 14), n("patch_temporal", 2), n("merge_size", 2).max(1));
+            let positions = n("pos_emb_height", 32) * n("pos_emb_width", 32);
+            let top = |k: &str, d: u64| root.get(k).and_then(Value::as_u64).unwrap_or(d);
+            let (out, ph) = (top("out_hidden_size", h * m * m), top("projector_hidden_size", 4096));
+            let block_mat = 4 * h * h + 2 * h * i;
+            let block_other = 2 * h + 2 * h + 4 * h + i + h;
+            Encoder {
+                modality: Modality::Image,
+                kind: "muse_glimmer".into(),
+                layers: depth,
+                hidden: h,
+                intermediate: i,
+                block_params: depth * block_mat,
+                other_params: t * 3 * p * p * h
+                    + positions * h
+                    + depth * block_other
+                    + 4 * h
+                    + out * ph
+                    + ph * ph
+                    + ph * text_hidden,
+                patch: p,
+                merge: m,
+                tokens: TokenRule::NearestGrid,
+                // The processor's cap: 4,096 tokens of 28 × 28 pixels (`max_image_tokens`), a
+                // 1,792² square.
+                largest: 64 * p * m,
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }
+        }
         "ernie4_5_vl_moe" | "ernie4_5_moe_vl" => {
             v?;
             // ERNIE 4.5 VL (vLLM's `ernie45_vl.py`, transformers' `Ernie4_5_VLMoe`): Qwen2-VL's
@@ -762,7 +804,8 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 whole_in_vllm: false,
             }
         }
-        "minicpmv4_6" => {
+        // MiniCPM-V 4.7 and MiniCPM-OCR keep 4.6's tower and mergers.
+        "minicpmv4_6" | "minicpmv4_7" | "minicpm_ocr" => {
             v?;
             // MiniCPM-V 4.6 (transformers 5.24 `MiniCPMV4_6VisionModel` and `MiniCPMV4_6Merger`): a
             // SigLIP tower with, inside it, a window-attention merger of 2 × 2 patches (attention,

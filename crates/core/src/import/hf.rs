@@ -381,6 +381,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // ERNIE 4.5 VL's language model: ERNIE 4.5's MoE with a second, vision-only expert set
         // (transformers' `ernie4_5_vl_moe`, the hub's `ernie4_5_moe_vl`).
         "ernie4_5_vl_moe_text" | "ernie4_5_vl_moe" | "ernie4_5_moe_vl" => "ernie4_5_vl_moe".into(),
+        // Meta's Muse Glimmer language model (`MuseGlimmerTextModel`).
+        "muse_glimmer_text" | "muse_glimmer" => "muse_glimmer".into(),
         "kimi_k2" | "deepseek_v3" | "kimi_vl" => "deepseek_v3".into(),
         "mistral3" | "ministral" => "mistral".into(),
         // Phi-4-multimodal keeps Phi-4-mini's Phi-3 text model in its flat config.
@@ -474,6 +476,7 @@ const KNOWN: &[&str] = &[
     "ernie4_5",
     "ernie4_5_moe",
     "ernie4_5_vl_moe",
+    "muse_glimmer",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -791,6 +794,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "minimax" => (32000, 4096, 14336, 32, 32, 8, 0, false),
         "inkling" => (201024, 6144, 24576, 66, 64, 8, 128, false),
         "lfm3" => (128000, 2048, 7680, 24, 16, 4, 128, true),
+        "muse_glimmer" => (202048, 6656, 19968, 52, 32, 2, 128, false),
         _ => return None,
     })
 }
@@ -1049,6 +1053,11 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
             let at = cfg.indices("attn_layer_indices")?.unwrap_or_default();
             (0..layers).map(|i| if at.contains(&i) { Kind::Full } else { Kind::Mamba }).collect()
         }
+        // Muse Glimmer's class default: every fourth layer full (NoPE), counted back from the last;
+        // the others sliding.
+        "muse_glimmer" => (0..layers)
+            .map(|i| if (layers - 1 - i).is_multiple_of(4) { Kind::Full } else { Kind::Sliding })
+            .collect(),
         // LFM3's class default: global attention at 2 mod 4, sliding at 0 mod 4 (not the first),
         // short convolutions elsewhere.
         "lfm3" => (0..layers)
@@ -1260,7 +1269,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         _ => QkNorm::None,
     };
     t.norms = match family {
-        "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" | "afmoe" => 4,
+        "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" | "afmoe" | "muse_glimmer" => 4,
         "cohere" | "cohere2" => 1,
         "olmo2" | "olmo3" | "exaone4" => 2,
         _ => 2,
@@ -1841,6 +1850,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "mimo_v2_flash" => Some(129),
         "inkling" => Some(512),
         "lfm3" => Some(256),
+        "muse_glimmer" => Some(2048),
         _ => None,
     });
     if kinds.contains(&Kind::Sliding) && window.is_none() {
@@ -1946,8 +1956,9 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 "qwen3_next" | "qwen3_5" | "qwen3_5_moe" => {
                     a.output_gate = cfg.flag("attn_output_gate").unwrap_or(true)
                 }
-                // AFMoE's sigmoid gate on the attention output (its own `gate_proj`, as wide as q).
-                "afmoe" => a.output_gate = true,
+                // AFMoE's and Muse Glimmer's sigmoid gate on the attention output (its own
+                // `gate_proj`, as wide as q).
+                "afmoe" | "muse_glimmer" => a.output_gate = true,
                 // Llama 3.2 Vision's cross-attention layers: q from the text, k and v from the
                 // image's positions (projected to the text's width), per-head q/k norms; their
                 // keys and values are the image's, cached once per sequence.
@@ -3145,6 +3156,40 @@ mod tests {
             let e = vl(bad).unwrap_err().to_string();
             assert!(e.contains("must be a number or a [text, vision] pair"), "{bad}: {e}");
         }
+    }
+
+    /// Muse Glimmer (Meta; vLLM's `muse_glimmer.py`): sandwich norms, a sigmoid gate on the
+    /// attention output as wide as q, scale-free q/k norms, every fourth layer full counted back
+    /// from the last and the others in a 2,048-token window; its ViT, adapter and projection.
+    #[test]
+    fn muse_glimmer_reads_its_gated_sandwich_layers() {
+        let m = read(
+            r#"{"model_type": "muse_glimmer", "out_hidden_size": 6144, "projector_hidden_size": 4096,
+            "text_config": {"model_type": "muse_glimmer_text", "vocab_size": 202048, "hidden_size": 6656,
+            "intermediate_size": 19968, "num_hidden_layers": 52, "num_attention_heads": 32,
+            "num_key_value_heads": 2, "head_dim": 128, "tie_word_embeddings": false},
+            "vision_config": {"model_type": "muse_glimmer_vision"}}"#,
+        )
+        .unwrap();
+        let a = &m.architecture;
+        // transformers 5.24 builds 27,854,780,928 in the language model and head, and
+        // 1,921,845,760 in the tower, its adapter and its projection.
+        assert_eq!(a.params_total().unwrap().get(), 27_854_780_928);
+        assert_eq!(a.encoders[0].params(), 1_921_845_760);
+        assert_eq!(a.encoders[0].largest, 1792);
+        // 13 full layers (51, 47, …, 3) and 39 sliding ones.
+        let sliding: u64 = a
+            .groups
+            .iter()
+            .filter(|g| {
+                g.mixers
+                    .iter()
+                    .any(|x| matches!(x, Mixer::Attention(t) if matches!(t.span, Span::Sliding { .. })))
+            })
+            .map(|g| g.count)
+            .sum();
+        assert_eq!(sliding, 39);
+        assert!(m.notices.iter().all(|n| n.id != MsgId::NoticeUnknownFamily));
     }
 
     /// Qwen2.5-Omni: the thinker's Qwen2 text model (its `text_config`, or its own keys), its head
