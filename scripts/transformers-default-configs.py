@@ -74,6 +74,9 @@ FAMILIES = [
     # Meta's Muse Glimmer (sandwich norms, gated attention, its ViT, adapter and projection);
     # GLM-GA, MiniCPM-V 4.7, MiniCPM-OCR and Cosmos 3 Omni, whose towers are an earlier model's.
     "muse_glimmer", "glmga", "minicpmv4_7", "minicpm_ocr", "cosmos3_omni",
+    # Meta's Muse Spark Open (816B-A42B: pooled experts, residual gates, its vision and audio
+    # models).
+    "muse_spark",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

@@ -53,6 +53,19 @@ fn computed_buffers(config: &Value) -> Option<Vec<u64>> {
     Some(types.iter().map(|t| if t == "linear_attention" { per_layer } else { 0 }).collect())
 }
 
+/// Persistent buffers transformers registers that checkpoints store and the core counts as
+/// weights: Muse Spark's router correction biases (`e_score_correction_bias`, an `nn.Buffer` of
+/// one FP32 value per expert on every MoE layer; vLLM loads them as `expert_bias`).
+fn stored_buffers(config: &Value) -> Option<u64> {
+    if config["model_type"] != "muse_spark" {
+        return None;
+    }
+    let text = &config["text_config"];
+    let experts = text["num_local_experts"].as_u64()?;
+    let sparse = text["mlp_layer_types"].as_array()?.iter().filter(|t| *t == "sparse").count() as u64;
+    Some(sparse * experts)
+}
+
 /// Parameters transformers allocates that checkpoints do not hold: LongCat-Flash's fused
 /// `gate_up_proj` is sized for its zero-computation experts too (`total_experts`), which return
 /// their input and have no weights (`down_proj` has the real experts only; vLLM loads those). Per
@@ -105,6 +118,14 @@ fn every_accepted_config_counts_what_transformers_builds() {
                 "{path}: its buffers are the decay tables"
             );
             want -= sum;
+        }
+        if let Some(stored) = stored_buffers(&raw) {
+            // In the reference total with the parameters, as in the checkpoint: nothing to remove.
+            assert_eq!(
+                r["buffers_persistent"].as_u64(),
+                Some(stored),
+                "{path}: its buffers are the routers' biases"
+            );
         }
         if let Some(unloaded) = unloaded_parameters(&raw) {
             want -= unloaded.iter().sum::<u64>();

@@ -481,7 +481,8 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 Some(t.grid() + u64::from(!kind.starts_with("siglip"))),
             )
         }
-        "muse_glimmer" => {
+        // Muse Spark's vision model is Muse Glimmer's.
+        "muse_glimmer" | "muse_spark" => {
             v?;
             // Meta's Muse Glimmer (vLLM's `muse_glimmer.py`, transformers' `MuseGlimmerModel`): a
             // bias-free linear over 2 frames of 3 × 14 × 14 pixels, a `pos_emb_height ×
@@ -499,7 +500,7 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
             let block_other = 2 * h + 2 * h + 4 * h + i + h;
             Encoder {
                 modality: Modality::Image,
-                kind: "muse_glimmer".into(),
+                kind: if outer == "muse_spark" { "muse_spark".into() } else { "muse_glimmer".into() },
                 layers: depth,
                 hidden: h,
                 intermediate: i,
@@ -1541,6 +1542,64 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
     }
     let n = |keys: &[&str], d: u64| keys.iter().find_map(|k| ac.get(k).and_then(Value::as_u64)).unwrap_or(d);
     match outer {
+        "muse_spark" => {
+            // Muse Spark's audio model (transformers 5.24 `MuseSparkAudioModel`): the 24 kHz
+            // waveform through stages that each patch `patch_sizes[l]` steps into
+            // `hidden_sizes[l]` channels (a biased linear and an RMS norm), then `depths[l]`
+            // blocks of a depthwise causal convolution (`conv_kernel_size` taps, biased), an RMS
+            // norm and a biased MLP `mlp_ratio` wide; an RMS norm, a biased linear to
+            // `out_hidden_size` and an RMS norm. One token per product of the patches (1,920
+            // samples: 12.5 a second).
+            let list = |k: &str, d: &[u64]| -> Vec<u64> {
+                match ac.get(k).and_then(Value::as_array) {
+                    Some(a) => a.iter().map(|x| x.as_u64().unwrap_or(0)).collect(),
+                    None => d.to_vec(),
+                }
+            };
+            let (patches, widths, depths) = (
+                list("patch_sizes", &[16, 6, 5, 4]),
+                list("hidden_sizes", &[256, 512, 1024, 2048]),
+                list("depths", &[2; 4]),
+            );
+            let stages = n(&["num_hidden_layers"], 4) as usize;
+            if [patches.len(), widths.len(), depths.len()].iter().any(|l| *l != stages)
+                || patches.iter().chain(&widths).any(|x| *x == 0 || *x > 1 << 16)
+                || depths.iter().any(|d| *d > 256)
+            {
+                return Some(Err(format!("{kind} audio (its stage lists disagree)")));
+            }
+            let ratio = ac.get("mlp_ratio").and_then(Value::as_f64).unwrap_or(4.0);
+            let k = n(&["conv_kernel_size"], 7);
+            let out = n(&["out_hidden_size"], 8192);
+            let (mut block, mut other, mut input, mut samples) = (0u64, 0u64, 1u64, 1u64);
+            for ((p, h), d) in patches.iter().zip(&widths).zip(&depths) {
+                let f = (*h as f64 * ratio) as u64;
+                other += input * p * h + h + h + d * (h * k + h + h + f + h);
+                block += d * 2 * h * f;
+                (input, samples) = (*h, samples * p);
+            }
+            other += input + input * out + out + out;
+            let rate = root.get("sampling_rate").and_then(Value::as_u64).unwrap_or(24_000);
+            Some(Ok(Encoder {
+                modality: Modality::Audio,
+                kind: "muse_spark_audio".into(),
+                layers: depths.iter().sum(),
+                hidden: input,
+                intermediate: (input as f64 * ratio) as u64,
+                block_params: block,
+                other_params: other,
+                patch: 0,
+                merge: 1,
+                tokens: TokenRule::PerSecond {
+                    per_ks: (rate * 1000).div_ceil(samples),
+                    whole_windows: false,
+                },
+                // A convolutional stream has no window: a 30 s clip as the example.
+                largest: 30,
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }))
+        }
         "qwen2_audio" | "voxtral" => {
             // Whisper's encoder: two 1-D convolutions (the second halves the 100 mel frames a
             // second), a learned table of `max_source_positions`, LayerNorm blocks with q, v

@@ -383,6 +383,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "ernie4_5_vl_moe_text" | "ernie4_5_vl_moe" | "ernie4_5_moe_vl" => "ernie4_5_vl_moe".into(),
         // Meta's Muse Glimmer language model (`MuseGlimmerTextModel`).
         "muse_glimmer_text" | "muse_glimmer" => "muse_glimmer".into(),
+        // Meta's Muse Spark Open language model (`MuseSparkTextModel`).
+        "muse_spark_text" | "muse_spark" => "muse_spark".into(),
         "kimi_k2" | "deepseek_v3" | "kimi_vl" => "deepseek_v3".into(),
         "mistral3" | "ministral" => "mistral".into(),
         // Phi-4-multimodal keeps Phi-4-mini's Phi-3 text model in its flat config.
@@ -477,6 +479,7 @@ const KNOWN: &[&str] = &[
     "ernie4_5_moe",
     "ernie4_5_vl_moe",
     "muse_glimmer",
+    "muse_spark",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -795,6 +798,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "inkling" => (201024, 6144, 24576, 66, 64, 8, 128, false),
         "lfm3" => (128000, 2048, 7680, 24, 16, 4, 128, true),
         "muse_glimmer" => (202048, 6656, 19968, 52, 32, 2, 128, false),
+        "muse_spark" => (202048, 8192, 16384, 62, 128, 16, 64, false),
         _ => return None,
     })
 }
@@ -1055,7 +1059,7 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         }
         // Muse Glimmer's class default: every fourth layer full (NoPE), counted back from the last;
         // the others sliding.
-        "muse_glimmer" => (0..layers)
+        "muse_glimmer" | "muse_spark" => (0..layers)
             .map(|i| if (layers - 1 - i).is_multiple_of(4) { Kind::Full } else { Kind::Sliding })
             .collect(),
         // LFM3's class default: global attention at 2 mod 4, sliding at 0 mod 4 (not the first),
@@ -1270,6 +1274,8 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     };
     t.norms = match family {
         "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" | "afmoe" | "muse_glimmer" => 4,
+        // Muse Spark's norm after the attention has no scale.
+        "muse_spark" => 3,
         "cohere" | "cohere2" => 1,
         "olmo2" | "olmo3" | "exaone4" => 2,
         _ => 2,
@@ -1545,7 +1551,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
         "afmoe" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
-        | "laguna" => 8,
+        | "muse_spark" | "laguna" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1659,13 +1665,18 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "longcat_flash"
                 | "hy_v4"
                 | "glm5_next"
+                | "muse_spark"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
             || ling3(cfg, family)
             || (family.starts_with("bailing") && cfg.flag("moe_router_enable_expert_bias") == Some(true)),
         expert_bias: family == "gpt_oss",
-        latent: cfg.count("moe_latent_size")?.unwrap_or(0),
+        // Muse Spark pools the hidden state to `moe_hidden_size` around its experts.
+        latent: match family {
+            "muse_spark" => cfg.count_or("moe_hidden_size", 4096)?,
+            _ => cfg.count("moe_latent_size")?.unwrap_or(0),
+        },
         modality_experts: 0,
         modality_intermediate: 0,
     })
@@ -1850,7 +1861,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "mimo_v2_flash" => Some(129),
         "inkling" => Some(512),
         "lfm3" => Some(256),
-        "muse_glimmer" => Some(2048),
+        "muse_glimmer" | "muse_spark" => Some(2048),
         _ => None,
     });
     if kinds.contains(&Kind::Sliding) && window.is_none() {
@@ -1958,7 +1969,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 }
                 // AFMoE's and Muse Glimmer's sigmoid gate on the attention output (its own
                 // `gate_proj`, as wide as q).
-                "afmoe" | "muse_glimmer" => a.output_gate = true,
+                "afmoe" | "muse_glimmer" | "muse_spark" => a.output_gate = true,
                 // Llama 3.2 Vision's cross-attention layers: q from the text, k and v from the
                 // image's positions (projected to the text's width), per-head q/k norms; their
                 // keys and values are the image's, cached once per sequence.
@@ -2287,6 +2298,14 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             {
                 group.extras.push(Extra { role: Role::Norm, rows: ix.pool, cols: ix.head_dim });
                 group.extras.push(Extra { role: Role::Extra, rows: ix.head_dim, cols: c.hidden });
+            }
+        }
+        if family == "muse_spark" {
+            // Muse Spark: a gate on the residual after the attention and after the feed-forward
+            // (a value a channel, kept in FP32), and norms before and after its pooled experts.
+            group.extras.push(Extra { role: Role::Fp32, rows: 2, cols: c.hidden });
+            if let Ffn::Moe(m) = &group.ffn {
+                group.extras.push(Extra { role: Role::Norm, rows: 2, cols: m.latent });
             }
         }
         if family == "longcat_flash" && matches!(group.ffn, Ffn::Moe(_)) {
@@ -3190,6 +3209,39 @@ mod tests {
             .sum();
         assert_eq!(sliding, 39);
         assert!(m.notices.iter().all(|n| n.id != MsgId::NoticeUnknownFamily));
+    }
+
+    /// Muse Spark Open (Meta; transformers 5.24 `MuseSparkTextModel`): experts pooled to
+    /// `moe_hidden_size` with norms around them, FP32 residual gates, routers' correction biases,
+    /// dense layers by `mlp_layer_types`; its audio model counted stage by stage, and stage lists
+    /// that disagree said rather than guessed.
+    #[test]
+    fn muse_spark_reads_its_pooled_experts_and_audio() {
+        let cfg = |audio: &str| {
+            format!(
+                r#"{{"model_type": "muse_spark", "out_hidden_size": 6144, "projector_hidden_size": 4096,
+                "text_config": {{"model_type": "muse_spark_text", "vocab_size": 1000, "hidden_size": 512,
+                "intermediate_size": 1024, "num_hidden_layers": 4, "num_attention_heads": 8,
+                "num_key_value_heads": 2, "head_dim": 64, "moe_hidden_size": 256, "moe_intermediate_size": 128,
+                "num_local_experts": 16, "num_experts_per_tok": 2,
+                "mlp_layer_types": ["dense", "sparse", "sparse", "sparse"]}},
+                "vision_config": {{"model_type": "muse_spark_vision"}}, "audio_config": {{{audio}}}}}"#
+            )
+        };
+        let m = read(&cfg(r#""model_type": "muse_spark_audio""#)).unwrap();
+        let a = &m.architecture;
+        let (h, mh, e) = (512u64, 256u64, 16u64);
+        let attention = 512 * 512 * 3 + 2 * 128 * 512;
+        let common = attention + 3 * h + 2 * h;
+        let dense = common + 3 * 512 * 1024;
+        let sparse = common + e * h + e + 2 * h * mh + 2 * mh + e * 3 * mh * 128;
+        assert_eq!(a.params_total().unwrap().get(), 2 * 1000 * 512 + h + dense + 3 * sparse);
+        // The audio model as transformers builds it at its defaults.
+        let audio = a.encoders.iter().find(|x| x.modality == crate::model::Modality::Audio).unwrap();
+        assert_eq!(audio.params(), 117_840_384);
+        let m = read(&cfg(r#""model_type": "muse_spark_audio", "depths": [2, 2]"#)).unwrap();
+        assert!(m.architecture.encoders.iter().all(|x| x.modality != crate::model::Modality::Audio));
+        assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted), "{:?}", m.notices);
     }
 
     /// Qwen2.5-Omni: the thinker's Qwen2 text model (its `text_config`, or its own keys), its head
