@@ -77,6 +77,9 @@ FAMILIES = [
     # Meta's Muse Spark Open (816B-A42B: pooled experts, residual gates, its vision and audio
     # models).
     "muse_spark",
+    # Baidu's Unlimited-OCR (vLLM's recipes): DeepSeek-V2's MoE with plain attention, read as an
+    # inferred family; its DeepEncoder (SAM ViT-B into CLIP-L) counted.
+    "unlimited_ocr",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

@@ -381,6 +381,8 @@ fn encoder_submodules(entry: &Value) -> u64 {
         // ERNIE 4.5 VL's; Muse Glimmer's (with `model.vision_projection`).
         "model.resampler_model",
         "model.vision_adapter",
+        // Unlimited-OCR's view separator (beside `model.image_newline`).
+        "model.view_separator",
         "model.embed_vision",
         "model.audio_tower",
         "model.embed_audio",

@@ -481,6 +481,78 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 Some(t.grid() + u64::from(!kind.starts_with("siglip"))),
             )
         }
+        "unlimited_ocr" => {
+            v?;
+            // Unlimited-OCR (transformers 5.24 `UnlimitedOcrVisionModel`, vLLM's DeepSeek-OCR
+            // wrapper): DeepEncoder — SAM ViT-B (`sam_config`: a biased 16-pixel patch conv, an
+            // absolute position table, LayerNorm blocks with a biased qkv, output and MLP,
+            // relative positions `2·window − 1` a side on windowed blocks and `2·image/patch − 1`
+            // on `global_attn_indexes`; a neck of a 1×1 and a 3×3 bias-free conv to
+            // `output_channels` with LayerNorms, and `downsample_channels` 3×3 convs) feeding
+            // CLIP-L (`encoder_config`: a class token and position table but no patch conv,
+            // LayerNorm blocks, biased q, k, v, output and MLP); the projector from both
+            // (`2 ×` CLIP's width) to the text, a row newline and a view separator.
+            let empty = Value::Object(Vec::new());
+            let sam = vc.get("sam_config").unwrap_or(&empty);
+            let clip = vc.get("encoder_config").unwrap_or(&empty);
+            let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
+            let (sh, sl, sm) =
+                (g(sam, "hidden_size", 768), g(sam, "num_hidden_layers", 12), g(sam, "mlp_dim", 3072));
+            let (simg, sp, win) =
+                (g(sam, "image_size", 1024), g(sam, "patch_size", 16).max(1), g(sam, "window_size", 14));
+            let heads = g(sam, "num_attention_heads", 12).max(1);
+            let global = sam
+                .get("global_attn_indexes")
+                .and_then(Value::as_array)
+                .map_or(4, |a| a.len() as u64)
+                .min(sl);
+            let out = g(sam, "output_channels", 256);
+            let down: Vec<u64> = match sam.get("downsample_channels").and_then(Value::as_array) {
+                Some(a) => a.iter().filter_map(Value::as_u64).collect(),
+                None => alloc::vec![512, 1024],
+            };
+            let grid = simg / sp;
+            let rel = |side: u64| 2 * (2 * side).saturating_sub(1) * (sh / heads);
+            let sam_other = grid * grid * sh
+                + 3 * sp * sp * sh
+                + sh
+                + sl * (9 * sh + sm)
+                + (sl - global) * rel(win)
+                + global * rel(grid)
+                + sh * out
+                + 2 * out
+                + 9 * out * out
+                + 2 * out;
+            let mut conv = (0, out);
+            for c in &down {
+                conv = (conv.0 + 9 * conv.1 * c, *c);
+            }
+            let (ch, cl, ci) = (
+                g(clip, "hidden_size", 1024),
+                g(clip, "num_hidden_layers", 24),
+                g(clip, "intermediate_size", 4096),
+            );
+            let side = g(clip, "image_size", 224) / g(clip, "patch_size", 14).max(1);
+            let clip_other = ch + (side * side + 1) * ch + 2 * ch + cl * (9 * ch + ci);
+            let projector = 2 * ch * text_hidden + text_hidden + 2 * text_hidden;
+            Encoder {
+                modality: Modality::Image,
+                kind: "deepencoder".into(),
+                layers: sl + cl,
+                hidden: ch,
+                intermediate: ci,
+                block_params: sl * (4 * sh * sh + 2 * sh * sm) + cl * (4 * ch * ch + 2 * ch * ci),
+                other_params: sam_other + conv.0 + clip_other + projector,
+                patch: sp,
+                merge: 4,
+                // vLLM's views: a 1,024-pixel global view (16 tokens a side) and up to 32 tiles of
+                // 640 (10 a side).
+                tokens: TokenRule::GlobalLocal { global: 16, tile: 640, per_side: 10, max_tiles: 32 },
+                largest: 640 * 5,
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }
+        }
         // Muse Spark's vision model is Muse Glimmer's.
         "muse_glimmer" | "muse_spark" => {
             v?;
@@ -1891,6 +1963,31 @@ mod tests {
 
     fn parse(text: &str) -> Value {
         crate::json::parse(text.as_bytes(), "test").unwrap()
+    }
+
+    /// Unlimited-OCR's DeepEncoder at transformers 5.24's defaults: SAM ViT-B 95,569,152, CLIP-L
+    /// 302,575,616, the projector into a 1,280-wide text model 2,622,720, the row newline and
+    /// the view separator 1,280 each. Its views as vLLM's `deepseek_ocr.py` counts them: the
+    /// 1,024-pixel global view's 16 × 17 tokens and the separator; above a tile, `k × k` tiles
+    /// of 10 × 11 tokens read as one grid (k = 2 for a 1,024 page, 5 for a 3,000 one).
+    #[test]
+    fn unlimited_ocr_counts_its_deepencoder_and_views() {
+        let root = parse(
+            r#"{"model_type": "unlimited_ocr", "vision_config": {"sam_config": {}, "encoder_config": {}},
+            "text_config": {"hidden_size": 1280}}"#,
+        );
+        let e = vision(&root, "unlimited_ocr_text", 1280).unwrap().unwrap();
+        assert_eq!(e.params(), 95_569_152 + 302_575_616 + 2_622_720 + 2 * 1280);
+        assert_eq!(e.tokens_per_image(600), 16 * 17 + 1);
+        assert_eq!(e.tokens_per_image(1024), 16 * 17 + 20 * 21 + 1);
+        assert_eq!(e.tokens_per_image(3000), 16 * 17 + 50 * 51 + 1);
+        assert_eq!(e.max_tokens(), 16 * 17 + 50 * 51 + 1);
+        // DeepSeek-OCR's six tiles at most: a 3,000 page stays 2 × 2.
+        let six = Encoder {
+            tokens: TokenRule::GlobalLocal { global: 16, tile: 640, per_side: 10, max_tiles: 6 },
+            ..e
+        };
+        assert_eq!(six.tokens_per_image(3000), 16 * 17 + 20 * 21 + 1);
     }
 
     /// Pixtral's processor (transformers 5.24 `PixtralProcessor`, `get_resize_output_image_size`):

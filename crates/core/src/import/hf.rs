@@ -930,6 +930,10 @@ fn kind_of(s: &str) -> Option<Kind> {
         | "indexed_attention"
         | "deepseek_sparse_attention"
         | "minimax_m3_sparse"
+        // Unlimited-OCR's reference sliding window: generated tokens see the last `sliding_window`
+        // of themselves and the whole prompt, a mask over a cache that keeps every token (vLLM's
+        // `unlimited_ocr.py`).
+        | "reference_sliding_attention"
         | "hybrid" => Kind::Full,
         "sliding_attention" | "sliding" | "local" | "local_attention" | "sliding_window"
         | "hybrid_sliding" => Kind::Sliding,

@@ -75,6 +75,21 @@ pub enum TokenRule {
         /// Tokens per crop.
         per_tile: u64,
     },
+    /// DeepSeek-OCR's and Unlimited-OCR's views (vLLM's `deepseek_ocr.py`, "gundam" mode): a
+    /// global view of `global × (global + 1)` tokens (a newline ending each row); for an image
+    /// larger than a tile, also `k × k` tiles — `k` from 2, the largest with `k² ≤ max_tiles`
+    /// whose tiles the image covers more than half of — read as one `k·per_side` grid with a
+    /// newline a row; and one separator.
+    GlobalLocal {
+        /// Tokens per side of the global view.
+        global: u64,
+        /// Pixels per side of a tile.
+        tile: u64,
+        /// Tokens per side of one tile.
+        per_side: u64,
+        /// The processor's most tiles (`max_crops`).
+        max_tiles: u64,
+    },
     /// Audio: language-model tokens per second of sound, in thousandths (Whisper's 100 frames a
     /// second halved by its convolution, then pooled or stacked).
     PerSecond {
@@ -186,6 +201,15 @@ impl Encoder {
             TokenRule::ResizedTiles { longest_edge, tile, per_tile } => {
                 let k = longest_edge.div_ceil(tile.max(1)).max(1);
                 per_tile.saturating_mul(k.saturating_mul(k) + 1)
+            }
+            TokenRule::GlobalLocal { global, tile, per_side, max_tiles } => {
+                let local = if side <= tile || max_tiles < 4 {
+                    0
+                } else {
+                    let gk = per_side.saturating_mul(grid_side(side, tile, max_tiles).max(2));
+                    gk.saturating_mul(gk + 1)
+                };
+                global.saturating_mul(global + 1).saturating_add(local).saturating_add(1)
             }
             TokenRule::PerSecond { per_ks, whole_windows } => match self.fixed_patches {
                 Some(w) if whole_windows && w > 0 => {
