@@ -80,6 +80,8 @@ FAMILIES = [
     # Baidu's Unlimited-OCR (vLLM's recipes): DeepSeek-V2's MoE with plain attention, read as an
     # inferred family; its DeepEncoder (SAM ViT-B into CLIP-L) counted.
     "unlimited_ocr",
+    # HunYuan V4 VL: HunYuan V4's language model and a HunyuanOCR-style tower.
+    "hy_v4_vl",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

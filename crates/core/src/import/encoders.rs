@@ -735,7 +735,8 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
                 whole_in_vllm: false,
             }
         }
-        "hunyuan_vl" => {
+        // HunYuan V4 VL keeps the tower with a shorter merger.
+        "hunyuan_vl" | "hy_v4_vl" => {
             v?;
             // HunyuanOCR / HunYuan-VL (transformers 5.24 `HunYuanVLVisionTransformer`): SigLIP-style
             // blocks (biased attention and MLP, two LayerNorms), a biased patch convolution, a
@@ -749,10 +750,16 @@ pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Res
             let out = n("out_hidden_size", text_hidden);
             let positions = n("max_vit_seq_len", 16384) + 1;
             let d = h * m * m;
-            let merger = h + 2 * h * h * m * m + 2 * h + d * 2 * h + d + d * out + out + out + d + 3 * out;
+            // HunYuan V4 VL's (`HYV4VLPatchMerger`): the RMS norm, a biased m × m convolution
+            // straight to `out_hidden_size`, a biased 1 × 1 one, and the row's newline.
+            let merger = if outer == "hy_v4_vl" {
+                h + d * out + out + out * out + out + out
+            } else {
+                h + 2 * h * h * m * m + 2 * h + d * 2 * h + d + d * out + out + out + d + 3 * out
+            };
             Encoder {
                 modality: Modality::Image,
-                kind: "hunyuan_vl".into(),
+                kind: outer.into(),
                 layers,
                 hidden: h,
                 intermediate: i,

@@ -381,6 +381,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // ERNIE 4.5 VL's language model: ERNIE 4.5's MoE with a second, vision-only expert set
         // (transformers' `ernie4_5_vl_moe`, the hub's `ernie4_5_moe_vl`).
         "ernie4_5_vl_moe_text" | "ernie4_5_vl_moe" | "ernie4_5_moe_vl" => "ernie4_5_vl_moe".into(),
+        // HunYuan V4 VL's language model is HunYuan V4's (`HYV4VLTextConfig`: the same keys).
+        "hy_v4_vl_text" | "hy_v4_vl" => "hy_v4".into(),
         // Meta's Muse Glimmer language model (`MuseGlimmerTextModel`).
         "muse_glimmer_text" | "muse_glimmer" => "muse_glimmer".into(),
         // Meta's Muse Spark Open language model (`MuseSparkTextModel`).
