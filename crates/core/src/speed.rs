@@ -172,10 +172,15 @@ pub fn prefill_utilisation(runtime: Runtime, class: Class) -> f64 {
 /// Ampere, Ada and Blackwell cards, median 0.25).
 pub const MMQ_INT8_UTILISATION: f64 = 0.25;
 
-/// Utilisation of the FP16 peak by llama.cpp on AMD GPUs in prefill, fitted on the ROCm
-/// scoreboard (discussion #15021, Llama 2 7B Q4_0 pp512: RX 7900 XTX 0.39, MI100 0.20, MI210
-/// 0.19).
-pub const LLAMA_CPP_AMD_UTILISATION: f64 = 0.25;
+/// Utilisation of the FP16 peak by llama.cpp on AMD's RDNA GPUs (Radeon cards and APUs, WMMA
+/// matrix units) in prefill, fitted on the ROCm scoreboard (discussion #15021, Llama 2 7B Q4_0
+/// pp512: RX 7900 XTX 0.39; its Vulkan run 0.41) and a Ryzen AI Max+ 395 under ROCm 7.2.3
+/// (0.35).
+pub const LLAMA_CPP_AMD_UTILISATION: f64 = 0.39;
+
+/// The same on AMD Instinct (CDNA, MFMA matrix units): MI100 0.20, MI210 0.19 on the ROCm
+/// scoreboard.
+pub const LLAMA_CPP_INSTINCT_UTILISATION: f64 = 0.195;
 
 /// The peak rate prefill runs at and the share of it reached, for a runtime, weight format and
 /// device. llama.cpp multiplies quantized GGUF weights with its own kernels (MMQ): on NVIDIA
@@ -195,6 +200,9 @@ pub fn prefill_rate(runtime: Runtime, format: WeightFormat, cap: &Capability, cl
     if class == Class::Gpu && runtime.is_llama_cpp() && quantized_gguf {
         if cap.cuda_cc >= 75 && cap.int8.get() > 0.0 {
             return (cap.int8.get(), MMQ_INT8_UTILISATION);
+        }
+        if cap.amd_instinct {
+            return (cap.fp16.get(), LLAMA_CPP_INSTINCT_UTILISATION);
         }
         if cap.amd {
             return (cap.fp16.get(), LLAMA_CPP_AMD_UTILISATION);
@@ -654,7 +662,11 @@ mod tests {
         );
         assert_eq!(
             prefill_rate(Runtime::LlamaCpp, q4, &a, Class::Gpu),
-            (a.fp16.get(), LLAMA_CPP_AMD_UTILISATION)
+            (a.fp16.get(), LLAMA_CPP_INSTINCT_UTILISATION)
+        );
+        assert_eq!(
+            prefill_rate(Runtime::LlamaCpp, q4, &x, Class::Gpu),
+            (x.fp16.get(), LLAMA_CPP_AMD_UTILISATION)
         );
         // A Mac is not a CUDA device.
         let m = Capability::of(device("m2-max-64gb").unwrap(), Runtime::LlamaCpp, None);
