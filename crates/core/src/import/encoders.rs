@@ -13,6 +13,34 @@ use crate::model::{Encoder, Modality, SpeechOutput, TokenRule};
 /// `text_hidden` is the language model's width, which the projectors map into.
 pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Result<Encoder, String>> {
     let outer = root.get("model_type").and_then(Value::as_str).unwrap_or(family);
+    match tower_of(root, outer) {
+        Some(by_tower) => tower(root, by_tower, text_hidden),
+        None => tower(root, outer, text_hidden),
+    }
+}
+
+/// A wrapper Headroom has no arm for that keeps a whole vision-language stack of a family it
+/// reads — its vision config names that family's tower and its text config that family's text
+/// model (Intern-S2: `qwen3_5_moe_vision` and `qwen3_5_moe_text`) — is read by that family's arm:
+/// the tower and its merger are all in the vision config. A wrapper that pairs a tower with
+/// another text model (HyperCLOVA X's Qwen2.5-VL tower) may add its own projector, so its
+/// encoder stays said, not counted.
+fn tower_of<'a>(root: &'a Value, outer: &str) -> Option<&'a str> {
+    const BY_CONFIG: [&str; 7] =
+        ["qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe", "qwen2_5_vl", "qwen2_vl", "glm4v"];
+    let inner = thinker(root);
+    let base = inner.get("vision_config")?.get("model_type")?.as_str()?.strip_suffix("_vision")?;
+    let text = inner.get("text_config")?.get("model_type")?.as_str()?;
+    let known = BY_CONFIG.contains(&outer)
+        || matches!(
+            outer,
+            "glm4v_moe" | "glm46v" | "glmga" | "cosmos3_omni" | "qwen3_omni_moe" | "qwen2_5_omni"
+        );
+    (!known && BY_CONFIG.contains(&base) && text.strip_suffix("_text") == Some(base)).then_some(base)
+}
+
+/// The vision encoder of a model whose wrapper is `outer`.
+fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, String>> {
     let root = thinker(root);
     let v = root.get("vision_config").filter(|v| v.as_object().is_some());
     let kind = v.and_then(|v| v.get("model_type")).and_then(Value::as_str).unwrap_or("").to_string();
@@ -1970,6 +1998,25 @@ mod tests {
 
     fn parse(text: &str) -> Value {
         crate::json::parse(text.as_bytes(), "test").unwrap()
+    }
+
+    /// A wrapper with no arm of its own that keeps Qwen3.5-MoE's whole stack (Intern-S2-Preview:
+    /// vLLM's `InternS2PreviewForConditionalGeneration` is Qwen3.5-MoE's class) is counted by
+    /// Qwen3.5-MoE's arm; one pairing that tower with another text model is not.
+    #[test]
+    fn a_wrapper_keeping_a_whole_stack_is_read_by_its_tower() {
+        let cfg = |outer: &str, text: &str| {
+            parse(&format!(
+                r#"{{"model_type": "{outer}", "vision_config": {{"model_type": "qwen3_5_moe_vision"}},
+                "text_config": {{"model_type": "{text}", "hidden_size": 2048}}}}"#
+            ))
+        };
+        let own = vision(&cfg("qwen3_5_moe", "qwen3_5_moe_text"), "qwen3_5_moe", 2048).unwrap().unwrap();
+        let wrapped =
+            vision(&cfg("interns2_preview", "qwen3_5_moe_text"), "qwen3_5_moe", 2048).unwrap().unwrap();
+        assert_eq!(wrapped.params(), own.params());
+        let other = vision(&cfg("someone_vl", "llama"), "llama", 2048).unwrap();
+        assert_eq!(other.unwrap_err(), "qwen3_5_moe_vision");
     }
 
     /// Unlimited-OCR's DeepEncoder at transformers 5.24's defaults: SAM ViT-B 95,569,152, CLIP-L
