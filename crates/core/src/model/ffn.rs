@@ -145,17 +145,9 @@ impl Moe {
         self.modality_experts.saturating_mul(h.saturating_add(vectors))
     }
 
-    fn tensors(&self, hidden: u64, e: &mut Emit<'_>) {
-        let (n, i) = (self.num_experts, self.expert_intermediate);
-        e.push(Role::Router, n, hidden);
-        // The experts' own width: the latent when they work in one.
-        let h = if self.latent > 0 {
-            e.push(Role::Extra, self.latent, hidden);
-            e.push(Role::Extra, hidden, self.latent);
-            self.latent
-        } else {
-            hidden
-        };
+    /// One set of `n` routed experts `i` wide over `h`: the router's biases, then the experts'
+    /// matrices and biases.
+    fn expert_set(&self, n: u64, i: u64, h: u64, e: &mut Emit<'_>) {
         e.within(Part::Router, |e| {
             e.bias(self.router_bias, n);
             // DeepSeek's correction bias is stored in FP32 whatever the model's dtype.
@@ -174,27 +166,24 @@ impl Moe {
                 e.push_experts(Role::Bias, 1, h, n);
             }
         });
+    }
+
+    fn tensors(&self, hidden: u64, e: &mut Emit<'_>) {
+        let (n, i) = (self.num_experts, self.expert_intermediate);
+        e.push(Role::Router, n, hidden);
+        // The experts' own width: the latent when they work in one.
+        let h = if self.latent > 0 {
+            e.push(Role::Extra, self.latent, hidden);
+            e.push(Role::Extra, hidden, self.latent);
+            self.latent
+        } else {
+            hidden
+        };
+        self.expert_set(n, i, h, e);
         // The other modality's experts: their router, correction bias and matrices.
-        let (n2, i2) = (self.modality_experts, self.modality_intermediate);
-        if n2 > 0 {
-            e.push(Role::Router, n2, hidden);
-            e.within(Part::Router, |e| {
-                e.bias(self.router_bias, n2);
-                if self.score_bias {
-                    e.push(Role::Fp32, 1, n2);
-                }
-            });
-            e.within(Part::Experts, |e| {
-                if self.gated {
-                    e.push_experts(Role::ExpGate, i2, h, n2);
-                }
-                e.push_experts(Role::ExpUp, i2, h, n2);
-                e.push_experts(Role::ExpDown, h, i2, n2);
-                if self.expert_bias {
-                    e.push_experts(Role::Bias, 1, if self.gated { 2 * i2 } else { i2 }, n2);
-                    e.push_experts(Role::Bias, 1, h, n2);
-                }
-            });
+        if self.modality_experts > 0 {
+            e.push(Role::Router, self.modality_experts, hidden);
+            self.expert_set(self.modality_experts, self.modality_intermediate, h, e);
         }
         let h = hidden;
         if self.shared_intermediate > 0 {
