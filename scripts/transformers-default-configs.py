@@ -77,8 +77,8 @@ FAMILIES = [
     # Meta's Muse Spark Open (816B-A42B: pooled experts, residual gates, its vision and audio
     # models).
     "muse_spark",
-    # Baidu's Unlimited-OCR (vLLM's recipes): DeepSeek-V2's MoE with plain attention, read as an
-    # inferred family; its DeepEncoder (SAM ViT-B into CLIP-L) counted.
+    # Baidu's Unlimited-OCR (vLLM's recipes): DeepSeek-V2's MoE with plain attention; its
+    # DeepEncoder (SAM ViT-B into CLIP-L) counted.
     "unlimited_ocr",
     # HunYuan V4 VL: HunYuan V4's language model and a HunyuanOCR-style tower.
     "hy_v4_vl",

@@ -383,6 +383,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "ernie4_5_vl_moe_text" | "ernie4_5_vl_moe" | "ernie4_5_moe_vl" => "ernie4_5_vl_moe".into(),
         // HunYuan V4 VL's language model is HunYuan V4's (`HYV4VLTextConfig`: the same keys).
         "hy_v4_vl_text" | "hy_v4_vl" => "hy_v4".into(),
+        // Unlimited-OCR's language model (`UnlimitedOcrTextModel`: DeepSeek-V2's MoE with plain
+        // attention, vLLM's `unlimited_ocr.py`).
+        "unlimited_ocr_text" | "unlimited_ocr" => "unlimited_ocr".into(),
         // Meta's Muse Glimmer language model (`MuseGlimmerTextModel`).
         "muse_glimmer_text" | "muse_glimmer" => "muse_glimmer".into(),
         // Meta's Muse Spark Open language model (`MuseSparkTextModel`).
@@ -482,6 +485,7 @@ const KNOWN: &[&str] = &[
     "ernie4_5_vl_moe",
     "muse_glimmer",
     "muse_spark",
+    "unlimited_ocr",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -801,6 +805,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "lfm3" => (128000, 2048, 7680, 24, 16, 4, 128, true),
         "muse_glimmer" => (202048, 6656, 19968, 52, 32, 2, 128, false),
         "muse_spark" => (202048, 8192, 16384, 62, 128, 16, 64, false),
+        "unlimited_ocr" => (129280, 1280, 6848, 12, 10, 10, 0, false),
         _ => return None,
     })
 }
@@ -1434,6 +1439,7 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "lfm2_moe") => 32,
         (None, "step3p5") => 288,
         (None, "laguna") => 256,
+        (None, "unlimited_ocr") => 64,
         _ => 0,
     };
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
@@ -1510,6 +1516,11 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         }
         // Laguna's class makes the first layer dense.
         "laguna" => (0..layers).map(|i| i > 0).collect(),
+        // Unlimited-OCR: `first_k_dense_replace` (1 by default) dense layers first.
+        "unlimited_ocr" => {
+            let first = cfg.count_or("first_k_dense_replace", 1)?;
+            (0..layers).map(|i| i >= first).collect()
+        }
         // MiMo-V2-Flash's hub config lists 0/1 per layer in `moe_layer_freq`; transformers' default
         // makes the first layer dense.
         "mimo_v2_flash" => match cfg.layer_flags("moe_layer_freq", layers)? {
@@ -1546,7 +1557,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             "qwen2_moe" => 60,
             "qwen3_moe" => 128,
             "bailing_hybrid" => 512,
-            "glm4_moe_lite" | "afmoe" => 64,
+            "glm4_moe_lite" | "afmoe" | "unlimited_ocr" => 64,
             "lfm2_moe" => 32,
             "step3p5" => 288,
             _ => 256,
@@ -1555,7 +1566,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "mixtral" | "jamba" | "minimax" => 2,
         "hunyuan_v1_moe" => 1,
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
-        "afmoe" => 6,
+        "afmoe" | "unlimited_ocr" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
         | "muse_spark" | "laguna" => 8,
         _ => 0,
@@ -1589,6 +1600,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "lfm2_moe" => cfg.count_or("moe_intermediate_size", 1792)?,
         "step3p5" => cfg.count_or("moe_intermediate_size", 1280)?,
         "laguna" => cfg.count_or("moe_intermediate_size", 512)?,
+        "unlimited_ocr" => cfg.count_or("moe_intermediate_size", 896)?,
         // LongCat-Flash's experts are `expert_ffn_hidden_size` wide.
         "longcat_flash" => cfg.count_or("expert_ffn_hidden_size", 2048)?,
         // Inkling: with `dense_intermediate_size`, `intermediate_size` is the experts' width.
@@ -1625,7 +1637,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "minimax_m3" => cfg.count_or("shared_intermediate_size", 3072)?,
         // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
         "step3p5" => cfg.count_any(&["share_expert_dim", "share_expert_dims"])?.unwrap_or(1280),
-        "afmoe" => n_shared
+        "afmoe" | "unlimited_ocr" => n_shared
             .unwrap_or(2)
             .checked_mul(expert_intermediate)
             .ok_or(Error::Overflow { what: "shared experts" })?,
@@ -3248,6 +3260,22 @@ mod tests {
         let m = read(&cfg(r#""model_type": "muse_spark_audio", "depths": [2, 2]"#)).unwrap();
         assert!(m.architecture.encoders.iter().all(|x| x.modality != crate::model::Modality::Audio));
         assert!(m.notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted), "{:?}", m.notices);
+    }
+
+    /// Unlimited-OCR's language model at its class defaults (transformers 5.24
+    /// `UnlimitedOcrTextConfig`: 64 experts of 896, two shared, top 6, the first layer dense, plain
+    /// attention whose reference window keeps every token): 2,934,734,080, read as a known
+    /// family (exact), not as an inferred one.
+    #[test]
+    fn unlimited_ocr_reads_its_class_defaults() {
+        let m =
+            read(r#"{"model_type": "unlimited_ocr", "text_config": {"model_type": "unlimited_ocr_text"}}"#)
+                .unwrap();
+        assert_eq!(m.confidence, Confidence::Config);
+        let a = &m.architecture;
+        assert_eq!(a.params_total().unwrap().get(), 2_934_734_080);
+        assert!(matches!(a.groups[0].ffn, Ffn::Dense(_)) && a.groups[0].count == 1);
+        assert!(a.mixers().all(|(_, x)| matches!(x, Mixer::Attention(t) if t.span == Span::Full)));
     }
 
     /// Qwen2.5-Omni: the thinker's Qwen2 text model (its `text_config`, or its own keys), its head
