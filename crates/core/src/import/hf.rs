@@ -486,6 +486,8 @@ const KNOWN: &[&str] = &[
     "muse_glimmer",
     "muse_spark",
     "unlimited_ocr",
+    "hy_v3",
+    "mellum",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -806,6 +808,9 @@ fn defaults(family: &str) -> Option<Defaults> {
         "muse_glimmer" => (202048, 6656, 19968, 52, 32, 2, 128, false),
         "muse_spark" => (202048, 8192, 16384, 62, 128, 16, 64, false),
         "unlimited_ocr" => (129280, 1280, 6848, 12, 10, 10, 0, false),
+        // Tencent's Hy3 (`HYV3Config`) and JetBrains' Mellum 2 (`MellumConfig`).
+        "hy_v3" => (120832, 4096, 13312, 80, 64, 8, 128, false),
+        "mellum" => (98304, 2304, 7168, 28, 32, 4, 128, false),
         _ => return None,
     })
 }
@@ -1261,7 +1266,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
         | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
-        | "step3p5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" => QkNorm::PerHead,
+        | "step3p5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" | "hy_v3" | "mellum" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" | "olmo_hybrid" => QkNorm::Full,
         // Molmo 2: Qwen3's per-head q/k norms, or OLMo's over the whole width (`qk_norm_type`).
         "molmo2" => match cfg.str("qk_norm_type") {
@@ -1439,7 +1444,8 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "lfm2_moe") => 32,
         (None, "step3p5") => 288,
         (None, "laguna") => 256,
-        (None, "unlimited_ocr") => 64,
+        (None, "unlimited_ocr" | "mellum") => 64,
+        (None, "hy_v3") => 192,
         _ => 0,
     };
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
@@ -1516,6 +1522,8 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         }
         // Laguna's class makes the first layer dense.
         "laguna" => (0..layers).map(|i| i > 0).collect(),
+        // Hy3's class default: the first layer dense.
+        "hy_v3" => (0..layers).map(|i| i > 0).collect(),
         // Unlimited-OCR: `first_k_dense_replace` (1 by default) dense layers first.
         "unlimited_ocr" => {
             let first = cfg.count_or("first_k_dense_replace", 1)?;
@@ -1557,7 +1565,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             "qwen2_moe" => 60,
             "qwen3_moe" => 128,
             "bailing_hybrid" => 512,
-            "glm4_moe_lite" | "afmoe" | "unlimited_ocr" => 64,
+            "glm4_moe_lite" | "afmoe" | "unlimited_ocr" | "mellum" => 64,
+            "hy_v3" => 192,
             "lfm2_moe" => 32,
             "step3p5" => 288,
             _ => 256,
@@ -1568,7 +1577,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
         "afmoe" | "unlimited_ocr" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
-        | "muse_spark" | "laguna" => 8,
+        | "muse_spark" | "laguna" | "hy_v3" | "mellum" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1600,7 +1609,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "lfm2_moe" => cfg.count_or("moe_intermediate_size", 1792)?,
         "step3p5" => cfg.count_or("moe_intermediate_size", 1280)?,
         "laguna" => cfg.count_or("moe_intermediate_size", 512)?,
-        "unlimited_ocr" => cfg.count_or("moe_intermediate_size", 896)?,
+        "unlimited_ocr" | "mellum" => cfg.count_or("moe_intermediate_size", 896)?,
+        "hy_v3" => cfg.count_or("moe_intermediate_size", 1536)?,
         // LongCat-Flash's experts are `expert_ffn_hidden_size` wide.
         "longcat_flash" => cfg.count_or("expert_ffn_hidden_size", 2048)?,
         // Inkling: with `dense_intermediate_size`, `intermediate_size` is the experts' width.
@@ -1637,6 +1647,10 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "minimax_m3" => cfg.count_or("shared_intermediate_size", 3072)?,
         // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
         "step3p5" => cfg.count_any(&["share_expert_dim", "share_expert_dims"])?.unwrap_or(1280),
+        "hy_v3" => n_shared
+            .unwrap_or(1)
+            .checked_mul(expert_intermediate)
+            .ok_or(Error::Overflow { what: "shared experts" })?,
         "afmoe" | "unlimited_ocr" => n_shared
             .unwrap_or(2)
             .checked_mul(expert_intermediate)
@@ -1684,6 +1698,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "hy_v4"
                 | "glm5_next"
                 | "muse_spark"
+                | "hy_v3"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
@@ -1880,6 +1895,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "inkling" => Some(512),
         "lfm3" => Some(256),
         "muse_glimmer" | "muse_spark" => Some(2048),
+        "mellum" => Some(1024),
         _ => None,
     });
     if kinds.contains(&Kind::Sliding) && window.is_none() {
@@ -3276,6 +3292,18 @@ mod tests {
         assert_eq!(a.params_total().unwrap().get(), 2_934_734_080);
         assert!(matches!(a.groups[0].ffn, Ffn::Dense(_)) && a.groups[0].count == 1);
         assert!(a.mixers().all(|(_, x)| matches!(x, Mixer::Attention(t) if t.span == Span::Full)));
+    }
+
+    /// Tencent's Hy3 and JetBrains' Mellum 2 (vLLM's recipes) at their class defaults: per-head
+    /// q/k norms the generic reading cannot see, Hy3's correction biases and dense first layer —
+    /// read as known families, equal to transformers 5.24 (295,033,543,488 and 12,149,923,072).
+    #[test]
+    fn hy3_and_mellum_read_their_class_defaults() {
+        for (t, want) in [("hy_v3", 295_033_543_488u64), ("mellum", 12_149_923_072)] {
+            let m = read(&format!(r#"{{"model_type": "{t}"}}"#)).unwrap();
+            assert_eq!(m.confidence, Confidence::Config, "{t}");
+            assert_eq!(m.architecture.params_total().unwrap().get(), want, "{t}");
+        }
     }
 
     /// Qwen2.5-Omni: the thinker's Qwen2 text model (its `text_config`, or its own keys), its head
