@@ -82,6 +82,8 @@ FAMILIES = [
     "unlimited_ocr",
     # HunYuan V4 VL: HunYuan V4's language model and a HunyuanOCR-style tower.
     "hy_v4_vl",
+    # Ministral 3 and Mistral Small 4's text models (vLLM's recipes).
+    "ministral3", "mistral4",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

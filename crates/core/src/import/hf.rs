@@ -488,6 +488,8 @@ const KNOWN: &[&str] = &[
     "unlimited_ocr",
     "hy_v3",
     "mellum",
+    "ministral3",
+    "mistral4",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -811,6 +813,10 @@ fn defaults(family: &str) -> Option<Defaults> {
         // Tencent's Hy3 (`HYV3Config`) and JetBrains' Mellum 2 (`MellumConfig`).
         "hy_v3" => (120832, 4096, 13312, 80, 64, 8, 128, false),
         "mellum" => (98304, 2304, 7168, 28, 32, 4, 128, false),
+        // Ministral 3's and Mistral Small 4's text models (`Ministral3Config`, `Mistral4Config`:
+        // DeepSeek V3's latent attention and experts in Mistral 4).
+        "ministral3" => (131072, 4096, 14336, 34, 32, 8, 128, false),
+        "mistral4" => (131072, 4096, 12288, 36, 32, 32, 128, false),
         _ => return None,
     })
 }
