@@ -84,6 +84,9 @@ FAMILIES = [
     "hy_v4_vl",
     # Ministral 3 and Mistral Small 4's text models (vLLM's recipes).
     "ministral3", "mistral4",
+    # Read as known families through the generic reading, exact: Meta's CWM, InternLM3,
+    # IQuest-Coder, Granite MoE with shared experts.
+    "cwm", "internlm3", "iquestcoder", "granitemoeshared",
     # Families Headroom does not know but reads as inferred through the generic MoE and latent
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",

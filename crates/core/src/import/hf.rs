@@ -490,6 +490,15 @@ const KNOWN: &[&str] = &[
     "mellum",
     "ministral3",
     "mistral4",
+    "cwm",
+    "internlm3",
+    "iquestcoder",
+    "granitemoe",
+    "granitemoeshared",
+    "exaone",
+    "helium",
+    "minicpm3",
+    "youtu",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -817,6 +826,17 @@ fn defaults(family: &str) -> Option<Defaults> {
         // DeepSeek V3's latent attention and experts in Mistral 4).
         "ministral3" => (131072, 4096, 14336, 34, 32, 8, 128, false),
         "mistral4" => (131072, 4096, 12288, 36, 32, 32, 128, false),
+        // Families the generic reading builds exactly (transformers 5.24's class defaults): Meta's
+        // CWM, InternLM3, IQuest-Coder, IBM's Granite MoE (with and without shared experts),
+        // EXAONE 3.5, Kyutai's Helium, MiniCPM3 (latent attention), Tencent's Youtu.
+        "cwm" => (128256, 6144, 21504, 64, 48, 8, 128, false),
+        "internlm3" => (128512, 4096, 10240, 48, 32, 2, 128, false),
+        "iquestcoder" => (76800, 5120, 27648, 80, 40, 8, 128, false),
+        "granitemoe" | "granitemoeshared" => (32000, 4096, 11008, 32, 32, 32, 0, false),
+        "exaone" => (102400, 4096, 14336, 32, 32, 8, 128, false),
+        "helium" => (48000, 2560, 7040, 24, 20, 20, 128, false),
+        "minicpm3" => (73448, 2560, 6400, 62, 40, 40, 32, true),
+        "youtu" => (128256, 2048, 6144, 32, 16, 16, 64, true),
         _ => return None,
     })
 }
