@@ -499,6 +499,9 @@ const KNOWN: &[&str] = &[
     "helium",
     "minicpm3",
     "youtu",
+    "solar_open",
+    "sarvam_moe",
+    "flint",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -837,6 +840,10 @@ fn defaults(family: &str) -> Option<Defaults> {
         "helium" => (48000, 2560, 7040, 24, 20, 20, 128, false),
         "minicpm3" => (73448, 2560, 6400, 62, 40, 40, 32, true),
         "youtu" => (128256, 2048, 6144, 32, 16, 16, 64, true),
+        // Upstage's Solar Open (experts on every layer), Sarvam's MoE, Flint.
+        "solar_open" => (196608, 4096, 1280, 48, 64, 8, 128, false),
+        "sarvam_moe" => (262144, 4096, 8192, 19, 64, 4, 64, false),
+        "flint" => (150144, 2048, 6144, 49, 32, 4, 128, false),
         _ => return None,
     })
 }
@@ -1246,6 +1253,8 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     match family {
         "qwen2" | "qwen2_moe" => (t.qkv_bias, t.o_bias) = (true, false),
         "gpt_oss" => (t.qkv_bias, t.o_bias, t.sinks) = (true, true, true),
+        // Flint: a learned sink a head on every attention layer.
+        "flint" => t.sinks = true,
         // `Glm4vTextAttention` (GLM-4.1V's text model) biases q, k and v whatever
         // `attention_bias` says.
         "glm4" if cfg.str("model_type").is_some_and(|t| t.starts_with("glm4v")) => {
@@ -1310,6 +1319,9 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         // HunYuan always normalises queries and keys per head (`query_layernorm`, `key_layernorm`).
         "hunyuan_v1_dense" | "hunyuan_v1_moe" => QkNorm::PerHead,
         "bailing_moe" | "bailing_moe_linear" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
+        // Sarvam's MoE by `use_qk_norm` (its class default on); Flint always.
+        "sarvam_moe" if cfg.flag("use_qk_norm").unwrap_or(true) => QkNorm::PerHead,
+        "flint" => QkNorm::PerHead,
         "cohere" | "cohere2" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHeadEach,
         "llama4_text" => QkNorm::None,
         _ => QkNorm::None,
@@ -1725,6 +1737,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "glm5_next"
                 | "muse_spark"
                 | "hy_v3"
+                | "solar_open"
+                | "sarvam_moe"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
