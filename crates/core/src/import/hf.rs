@@ -502,6 +502,7 @@ const KNOWN: &[&str] = &[
     "solar_open",
     "sarvam_moe",
     "flint",
+    "axk1",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -844,6 +845,8 @@ fn defaults(family: &str) -> Option<Defaults> {
         "solar_open" => (196608, 4096, 1280, 48, 64, 8, 128, false),
         "sarvam_moe" => (262144, 4096, 8192, 19, 64, 4, 64, false),
         "flint" => (150144, 2048, 6144, 49, 32, 4, 128, false),
+        // SK Telecom's A.X K1 (`AXK1Config`: DeepSeek V3's latent attention and experts).
+        "axk1" => (163840, 7168, 18432, 61, 64, 64, 0, false),
         _ => return None,
     })
 }
@@ -1560,6 +1563,13 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         }
         // Laguna's class makes the first layer dense.
         "laguna" => (0..layers).map(|i| i > 0).collect(),
+        // A.X K1: `first_k_dense_replace` (1 by default) dense layers, then every
+        // `moe_layer_freq`-th (vLLM's `AXK1.py`).
+        "axk1" => {
+            let first = cfg.count_or("first_k_dense_replace", 1)?;
+            let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
+            (0..layers).map(|i| i >= first && i % freq == 0).collect()
+        }
         // Hy3's class default: the first layer dense.
         "hy_v3" => (0..layers).map(|i| i > 0).collect(),
         // Unlimited-OCR: `first_k_dense_replace` (1 by default) dense layers first.
@@ -1739,6 +1749,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "hy_v3"
                 | "solar_open"
                 | "sarvam_moe"
+                | "axk1"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
@@ -2373,6 +2384,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 group.extras.push(Extra { role: Role::Norm, rows: ix.pool, cols: ix.head_dim });
                 group.extras.push(Extra { role: Role::Extra, rows: ix.head_dim, cols: c.hidden });
             }
+        }
+        if family == "axk1" && matches!(group.ffn, Ffn::Moe(_)) {
+            // A.X K1's norm after its experts (`post_mlp_layernorm`, sparse layers only).
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden });
         }
         if family == "muse_spark" {
             // Muse Spark: a gate on the residual after the attention and after the feed-forward
