@@ -503,6 +503,7 @@ const KNOWN: &[&str] = &[
     "sarvam_moe",
     "flint",
     "axk1",
+    "phimoe",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -847,6 +848,8 @@ fn defaults(family: &str) -> Option<Defaults> {
         "flint" => (150144, 2048, 6144, 49, 32, 4, 128, false),
         // SK Telecom's A.X K1 (`AXK1Config`: DeepSeek V3's latent attention and experts).
         "axk1" => (163840, 7168, 18432, 61, 64, 64, 0, false),
+        // Phi-3.5-MoE (`PhimoeConfig`).
+        "phimoe" => (32064, 4096, 6400, 32, 32, 8, 0, false),
         _ => return None,
     })
 }
@@ -1340,6 +1343,10 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     if matches!(family, "cohere" | "cohere2") {
         t.norm = NormKind::LayerNormNoBias;
     }
+    // Phi-3.5-MoE's norms are LayerNorms with biases.
+    if family == "phimoe" {
+        t.norm = NormKind::LayerNorm;
+    }
     // OLMo 1: LayerNorms without any parameters.
     if family == "olmo" {
         t.norm = NormKind::NoParams;
@@ -1487,6 +1494,7 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "laguna") => 256,
         (None, "unlimited_ocr" | "mellum") => 64,
         (None, "hy_v3") => 192,
+        (None, "phimoe") => 16,
         _ => 0,
     };
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
@@ -1615,12 +1623,13 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             "bailing_hybrid" => 512,
             "glm4_moe_lite" | "afmoe" | "unlimited_ocr" | "mellum" => 64,
             "hy_v3" => 192,
+            "phimoe" => 16,
             "lfm2_moe" => 32,
             "step3p5" => 288,
             _ => 256,
         });
     let k_default = match family {
-        "mixtral" | "jamba" | "minimax" => 2,
+        "mixtral" | "jamba" | "minimax" | "phimoe" => 2,
         "hunyuan_v1_moe" => 1,
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
         "afmoe" | "unlimited_ocr" => 6,
@@ -2469,6 +2478,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     if family == "mistral_large4" {
         // Its rotary embedding's learned `alpha` (LeRoPE), one value a rotary frequency.
         a.extras.push(Extra { role: Role::Norm, rows: 1, cols: cfg.count_or("qk_rope_head_dim", 64)? / 2 });
+    }
+    if family == "phimoe" {
+        // Phi-3.5-MoE's head is biased by `lm_head_bias`.
+        a.head_bias = cfg.flag("lm_head_bias").unwrap_or(false);
     }
     if family == "inkling" {
         // `InklingNormedEmbedding`'s RMS norm.
@@ -3359,6 +3372,17 @@ mod tests {
             assert_eq!(m.confidence, Confidence::Config, "{t}");
             assert_eq!(m.architecture.params_total().unwrap().get(), want, "{t}");
         }
+    }
+
+    /// Phi-3.5-MoE (`phimoe`) as its published config sets it, biased attention and head
+    /// (`attention_bias`, `lm_head_bias`), LayerNorms with biases: transformers 5.24 builds
+    /// 41,873,153,344 from the class defaults with those two flags.
+    #[test]
+    fn phimoe_reads_its_biases_and_layernorms() {
+        let m = read(r#"{"model_type": "phimoe", "attention_bias": true, "lm_head_bias": true}"#).unwrap();
+        assert_eq!(m.confidence, Confidence::Config);
+        assert!(m.architecture.head_bias);
+        assert_eq!(m.architecture.params_total().unwrap().get(), 41_873_153_344);
     }
 
     /// Qwen2.5-Omni: the thinker's Qwen2 text model (its `text_config`, or its own keys), its head
