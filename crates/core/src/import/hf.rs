@@ -1495,6 +1495,9 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "unlimited_ocr" | "mellum") => 64,
         (None, "hy_v3") => 192,
         (None, "phimoe") => 16,
+        (None, "granitemoe" | "granitemoeshared") => 8,
+        (None, "solar_open" | "sarvam_moe") => 128,
+        (None, "flint" | "muse_spark") => 256,
         _ => 0,
     };
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
@@ -1522,9 +1525,11 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
             let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
             (0..layers).map(|i| i >= first && i % freq == 0).collect()
         }
-        "qwen2_moe" | "qwen3_moe" | "qwen3_next" | "qwen3_5_moe" | "olmoe" => {
+        "qwen2_moe" | "qwen3_moe" | "qwen3_next" | "qwen3_5_moe" | "olmoe" | "flint" => {
             let step = cfg.count_or("decoder_sparse_step", 1)?.max(1);
-            let only = cfg.indices("mlp_only_layers")?.unwrap_or_default();
+            // Flint's class default keeps its first two layers dense.
+            let only_default = if family == "flint" { alloc::vec![0, 1] } else { Vec::new() };
+            let only = cfg.indices("mlp_only_layers")?.unwrap_or(only_default);
             (0..layers).map(|i| !only.contains(&i) && (i + 1) % step == 0).collect()
         }
         "llama4_text" => {
@@ -1571,6 +1576,11 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         }
         // Laguna's class makes the first layer dense.
         "laguna" => (0..layers).map(|i| i > 0).collect(),
+        // Sarvam's MoE: `first_k_dense_replace` (1 by default) dense layers first.
+        "sarvam_moe" => {
+            let first = cfg.count_or("first_k_dense_replace", 1)?;
+            (0..layers).map(|i| i >= first).collect()
+        }
         // A.X K1: `first_k_dense_replace` (1 by default) dense layers, then every
         // `moe_layer_freq`-th (vLLM's `AXK1.py`).
         "axk1" => {
@@ -1624,17 +1634,19 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             "glm4_moe_lite" | "afmoe" | "unlimited_ocr" | "mellum" => 64,
             "hy_v3" => 192,
             "phimoe" => 16,
+            "granitemoe" | "granitemoeshared" => 8,
+            "solar_open" | "sarvam_moe" => 128,
             "lfm2_moe" => 32,
             "step3p5" => 288,
             _ => 256,
         });
     let k_default = match family {
-        "mixtral" | "jamba" | "minimax" | "phimoe" => 2,
+        "mixtral" | "jamba" | "minimax" | "phimoe" | "granitemoe" | "granitemoeshared" => 2,
         "hunyuan_v1_moe" => 1,
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
-        "afmoe" | "unlimited_ocr" => 6,
+        "afmoe" | "unlimited_ocr" | "sarvam_moe" | "flint" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
-        | "muse_spark" | "laguna" | "hy_v3" | "mellum" => 8,
+        | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1668,6 +1680,10 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "laguna" => cfg.count_or("moe_intermediate_size", 512)?,
         "unlimited_ocr" | "mellum" => cfg.count_or("moe_intermediate_size", 896)?,
         "hy_v3" => cfg.count_or("moe_intermediate_size", 1536)?,
+        "solar_open" => cfg.count_or("moe_intermediate_size", 1280)?,
+        "sarvam_moe" => cfg.count_or("moe_intermediate_size", 1024)?,
+        "flint" => cfg.count_or("moe_intermediate_size", 512)?,
+        "muse_spark" => cfg.count_or("moe_intermediate_size", 4096)?,
         // LongCat-Flash's experts are `expert_ffn_hidden_size` wide.
         "longcat_flash" => cfg.count_or("expert_ffn_hidden_size", 2048)?,
         // Inkling: with `dense_intermediate_size`, `intermediate_size` is the experts' width.
@@ -1704,10 +1720,11 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "minimax_m3" => cfg.count_or("shared_intermediate_size", 3072)?,
         // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
         "step3p5" => cfg.count_any(&["share_expert_dim", "share_expert_dims"])?.unwrap_or(1280),
-        "hy_v3" => n_shared
+        "hy_v3" | "solar_open" | "sarvam_moe" => n_shared
             .unwrap_or(1)
             .checked_mul(expert_intermediate)
             .ok_or(Error::Overflow { what: "shared experts" })?,
+        "flint" => cfg.count_or("shared_expert_intermediate_size", 1024)?,
         "afmoe" | "unlimited_ocr" => n_shared
             .unwrap_or(2)
             .checked_mul(expert_intermediate)
@@ -3383,6 +3400,24 @@ mod tests {
         assert_eq!(m.confidence, Confidence::Config);
         assert!(m.architecture.head_bias);
         assert_eq!(m.architecture.params_total().unwrap().get(), 41_873_153_344);
+    }
+
+    /// A config that leaves keys at their class defaults reads as transformers 5.24 builds it
+    /// (its `save_pretrained` writes every model key, but hand-made configs need not): the
+    /// experts, routing width, shared experts and dense layers of each class.
+    #[test]
+    fn known_moe_families_take_their_class_defaults() {
+        for (t, want) in [
+            ("granitemoe", 37_039_116_288u64),
+            ("granitemoeshared", 37_039_116_288),
+            ("solar_open", 102_651_799_552),
+            ("sarvam_moe", 32_152_650_368),
+            ("flint", 39_785_287_456),
+            ("muse_spark", 819_990_552_064),
+        ] {
+            let m = read(&format!(r#"{{"model_type": "{t}"}}"#)).unwrap();
+            assert_eq!(m.architecture.params_total().unwrap().get(), want, "{t}");
+        }
     }
 
     /// Qwen2.5-Omni: the thinker's Qwen2 text model (its `text_config`, or its own keys), its head
