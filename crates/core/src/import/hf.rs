@@ -1496,7 +1496,8 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "hy_v3") => 192,
         (None, "phimoe") => 16,
         (None, "granitemoe" | "granitemoeshared") => 8,
-        (None, "solar_open" | "sarvam_moe") => 128,
+        (None, "solar_open" | "sarvam_moe" | "mistral4") => 128,
+        (None, "axk1") => 192,
         (None, "flint" | "muse_spark") => 256,
         _ => 0,
     };
@@ -1635,7 +1636,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             "hy_v3" => 192,
             "phimoe" => 16,
             "granitemoe" | "granitemoeshared" => 8,
-            "solar_open" | "sarvam_moe" => 128,
+            "solar_open" | "sarvam_moe" | "mistral4" => 128,
+            "axk1" => 192,
             "lfm2_moe" => 32,
             "step3p5" => 288,
             _ => 256,
@@ -1643,10 +1645,10 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     let k_default = match family {
         "mixtral" | "jamba" | "minimax" | "phimoe" | "granitemoe" | "granitemoeshared" => 2,
         "hunyuan_v1_moe" => 1,
-        "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" => 4,
+        "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" | "mistral4" => 4,
         "afmoe" | "unlimited_ocr" | "sarvam_moe" | "flint" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
-        | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" => 8,
+        | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1684,6 +1686,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "sarvam_moe" => cfg.count_or("moe_intermediate_size", 1024)?,
         "flint" => cfg.count_or("moe_intermediate_size", 512)?,
         "muse_spark" => cfg.count_or("moe_intermediate_size", 4096)?,
+        "axk1" | "mistral4" => cfg.count_or("moe_intermediate_size", 2048)?,
         // LongCat-Flash's experts are `expert_ffn_hidden_size` wide.
         "longcat_flash" => cfg.count_or("expert_ffn_hidden_size", 2048)?,
         // Inkling: with `dense_intermediate_size`, `intermediate_size` is the experts' width.
@@ -1720,7 +1723,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "minimax_m3" => cfg.count_or("shared_intermediate_size", 3072)?,
         // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
         "step3p5" => cfg.count_any(&["share_expert_dim", "share_expert_dims"])?.unwrap_or(1280),
-        "hy_v3" | "solar_open" | "sarvam_moe" => n_shared
+        "hy_v3" | "solar_open" | "sarvam_moe" | "axk1" | "mistral4" => n_shared
             .unwrap_or(1)
             .checked_mul(expert_intermediate)
             .ok_or(Error::Overflow { what: "shared experts" })?,
@@ -1797,11 +1800,12 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
     let wide = matches!(family, "glm4_moe_lite" | "glm_moe_dsa");
     let q_lora_rank = match cfg.raw("q_lora_rank") {
         // Absent means the class default (1536) for DeepSeek V2/V3; an explicit null means none.
-        None if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32")
+        None if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "axk1")
             && !cfg.present("q_lora_rank") =>
         {
             Some(1536)
         }
+        None if family == "mistral4" && !cfg.present("q_lora_rank") => Some(1024),
         None if family == "glm4_moe_lite" && !cfg.present("q_lora_rank") => Some(768),
         None if family == "glm_moe_dsa" && !cfg.present("q_lora_rank") => Some(2048),
         None => None,
@@ -1822,8 +1826,18 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
     Ok(Mla {
         num_heads: heads,
         q_lora_rank,
-        kv_lora_rank: cfg.count_or("kv_lora_rank", 512)?,
-        qk_nope_head_dim: cfg.count_or("qk_nope_head_dim", if wide { 192 } else { 128 })?,
+        // Mistral Small 4's class: a 256-wide latent, 64 unrotated dimensions a head.
+        kv_lora_rank: cfg.count_or("kv_lora_rank", if family == "mistral4" { 256 } else { 512 })?,
+        qk_nope_head_dim: cfg.count_or(
+            "qk_nope_head_dim",
+            if wide {
+                192
+            } else if family == "mistral4" {
+                64
+            } else {
+                128
+            },
+        )?,
         qk_rope_head_dim: cfg.count_or("qk_rope_head_dim", 64)?,
         v_head_dim: cfg.count_or("v_head_dim", if wide { 256 } else { 128 })?,
         indexer,
@@ -2037,7 +2051,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             _ => Span::Full,
         };
         let attn = |span| -> Result<Mixer> {
-            if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32") || cfg.present("kv_lora_rank")
+            if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "axk1" | "mistral4")
+                || cfg.present("kv_lora_rank")
             {
                 let mut m = mla(cfg, family, c.heads, i)?;
                 // Mistral Large 4: a layer whose `kv_source_layers` entry names an earlier layer
@@ -3414,6 +3429,9 @@ mod tests {
             ("sarvam_moe", 32_152_650_368),
             ("flint", 39_785_287_456),
             ("muse_spark", 819_990_552_064),
+            // Latent attention by class, with its widths.
+            ("axk1", 518_983_063_808),
+            ("mistral4", 118_972_826_624),
         ] {
             let m = read(&format!(r#"{{"model_type": "{t}"}}"#)).unwrap();
             assert_eq!(m.architecture.params_total().unwrap().get(), want, "{t}");
