@@ -192,9 +192,9 @@ fn every_accepted_config_counts_what_transformers_builds() {
     assert!(wrong.is_empty(), "counts that disagree with transformers:\n{}", wrong.join("\n"));
     assert!(refused.is_empty(), "configs transformers builds that Headroom refused:\n{}", refused.join("\n"));
     assert!(compared >= 60, "only {compared} configs compared");
-    // The generic reading stays exercised by the unknown families left (four at stop 32, after
+    // The generic reading stays exercised by the unknown families left (three at stop 32, after
     // the ones it builds exactly, or misses only by a trait, became known families).
-    assert!(inferred >= 4, "only {inferred} inferred configs compared");
+    assert!(inferred >= 3, "only {inferred} inferred configs compared");
     assert!(families.len() >= 40, "only {} families compared: {families:?}", families.len());
 }
 

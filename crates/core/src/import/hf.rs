@@ -504,6 +504,7 @@ const KNOWN: &[&str] = &[
     "flint",
     "axk1",
     "phimoe",
+    "beam",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -848,6 +849,8 @@ fn defaults(family: &str) -> Option<Defaults> {
         "flint" => (150144, 2048, 6144, 49, 32, 4, 128, false),
         // SK Telecom's A.X K1 (`AXK1Config`: DeepSeek V3's latent attention and experts).
         "axk1" => (163840, 7168, 18432, 61, 64, 64, 0, false),
+        // Beam (`BeamConfig`, vLLM's `models/beam`).
+        "beam" => (151936, 5120, 20480, 52, 48, 8, 128, false),
         // Phi-3.5-MoE (`PhimoeConfig`).
         "phimoe" => (32064, 4096, 6400, 32, 32, 8, 0, false),
         _ => return None,
@@ -1114,6 +1117,10 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         }
         // Muse Glimmer's class default: every fourth layer full (NoPE), counted back from the last;
         // the others sliding.
+        // Beam's class default: every sixth layer full, and the last one; the others sliding.
+        "beam" => (0..layers)
+            .map(|i| if (i + 1) % 6 == 0 || i + 1 == layers { Kind::Full } else { Kind::Sliding })
+            .collect(),
         "muse_glimmer" | "muse_spark" => (0..layers)
             .map(|i| if (layers - 1 - i).is_multiple_of(4) { Kind::Full } else { Kind::Sliding })
             .collect(),
@@ -1327,13 +1334,14 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         "bailing_moe" | "bailing_moe_linear" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
         // Sarvam's MoE by `use_qk_norm` (its class default on); Flint always.
         "sarvam_moe" if cfg.flag("use_qk_norm").unwrap_or(true) => QkNorm::PerHead,
-        "flint" => QkNorm::PerHead,
+        "flint" | "beam" => QkNorm::PerHead,
         "cohere" | "cohere2" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHeadEach,
         "llama4_text" => QkNorm::None,
         _ => QkNorm::None,
     };
     t.norms = match family {
-        "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" | "afmoe" | "muse_glimmer" => 4,
+        "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" | "afmoe" | "muse_glimmer"
+        | "beam" => 4,
         // Muse Spark's norm after the attention has no scale.
         "muse_spark" => 3,
         "cohere" | "cohere2" => 1,
@@ -1498,7 +1506,7 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         (None, "granitemoe" | "granitemoeshared") => 8,
         (None, "solar_open" | "sarvam_moe" | "mistral4") => 128,
         (None, "axk1") => 192,
-        (None, "flint" | "muse_spark") => 256,
+        (None, "flint" | "muse_spark" | "beam") => 256,
         _ => 0,
     };
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
@@ -1589,6 +1597,8 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
             let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
             (0..layers).map(|i| i >= first && i % freq == 0).collect()
         }
+        // Beam's class default: the first three layers dense.
+        "beam" => (0..layers).map(|i| i >= 3).collect(),
         // Hy3's class default: the first layer dense.
         "hy_v3" => (0..layers).map(|i| i > 0).collect(),
         // Unlimited-OCR: `first_k_dense_replace` (1 by default) dense layers first.
@@ -1648,7 +1658,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" | "mistral4" => 4,
         "afmoe" | "unlimited_ocr" | "sarvam_moe" | "flint" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
-        | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1" => 8,
+        | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1" | "beam" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1687,6 +1697,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "flint" => cfg.count_or("moe_intermediate_size", 512)?,
         "muse_spark" => cfg.count_or("moe_intermediate_size", 4096)?,
         "axk1" | "mistral4" => cfg.count_or("moe_intermediate_size", 2048)?,
+        "beam" => cfg.count_or("moe_intermediate_size", 2560)?,
         // LongCat-Flash's experts are `expert_ffn_hidden_size` wide.
         "longcat_flash" => cfg.count_or("expert_ffn_hidden_size", 2048)?,
         // Inkling: with `dense_intermediate_size`, `intermediate_size` is the experts' width.
@@ -1779,6 +1790,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "solar_open"
                 | "sarvam_moe"
                 | "axk1"
+                | "beam"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
@@ -1987,6 +1999,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "lfm3" => Some(256),
         "muse_glimmer" | "muse_spark" => Some(2048),
         "mellum" => Some(1024),
+        "beam" => Some(512),
         _ => None,
     });
     if kinds.contains(&Kind::Sliding) && window.is_none() {
@@ -2095,7 +2108,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 }
                 // AFMoE's and Muse Glimmer's sigmoid gate on the attention output (its own
                 // `gate_proj`, as wide as q).
-                "afmoe" | "muse_glimmer" | "muse_spark" => a.output_gate = true,
+                "afmoe" | "muse_glimmer" | "muse_spark" | "beam" => a.output_gate = true,
                 // Llama 3.2 Vision's cross-attention layers: q from the text, k and v from the
                 // image's positions (projected to the text's width), per-head q/k norms; their
                 // keys and values are the image's, cached once per sequence.
@@ -2425,6 +2438,12 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 group.extras.push(Extra { role: Role::Norm, rows: ix.pool, cols: ix.head_dim });
                 group.extras.push(Extra { role: Role::Extra, rows: ix.head_dim, cols: c.hidden });
             }
+        }
+        if family == "beam"
+            && let Some(Mixer::Attention(at)) = group.mixers.first()
+        {
+            // Beam's attention-output gate has a bias a head (`gate_bias`).
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: at.num_heads });
         }
         if family == "axk1" && matches!(group.ffn, Ffn::Moe(_)) {
             // A.X K1's norm after its experts (`post_mlp_layernorm`, sparse layers only).
@@ -3432,6 +3451,8 @@ mod tests {
             // Latent attention by class, with its widths.
             ("axk1", 518_983_063_808),
             ("mistral4", 118_972_826_624),
+            // Gated, sandwich-normed attention over a 512-token window, three dense layers first.
+            ("beam", 501_267_612_352),
         ] {
             let m = read(&format!(r#"{{"model_type": "{t}"}}"#)).unwrap();
             assert_eq!(m.architecture.params_total().unwrap().get(), want, "{t}");
