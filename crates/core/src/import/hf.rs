@@ -1812,12 +1812,13 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
     let wide = matches!(family, "glm4_moe_lite" | "glm_moe_dsa");
     let q_lora_rank = match cfg.raw("q_lora_rank") {
         // Absent means the class default (1536) for DeepSeek V2/V3; an explicit null means none.
-        None if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "axk1")
+        None if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "axk1" | "youtu")
             && !cfg.present("q_lora_rank") =>
         {
             Some(1536)
         }
         None if family == "mistral4" && !cfg.present("q_lora_rank") => Some(1024),
+        None if family == "minicpm3" && !cfg.present("q_lora_rank") => Some(768),
         None if family == "glm4_moe_lite" && !cfg.present("q_lora_rank") => Some(768),
         None if family == "glm_moe_dsa" && !cfg.present("q_lora_rank") => Some(2048),
         None => None,
@@ -1838,20 +1839,31 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
     Ok(Mla {
         num_heads: heads,
         q_lora_rank,
-        // Mistral Small 4's class: a 256-wide latent, 64 unrotated dimensions a head.
-        kv_lora_rank: cfg.count_or("kv_lora_rank", if family == "mistral4" { 256 } else { 512 })?,
+        // Mistral Small 4's and MiniCPM3's classes: a 256-wide latent, 64 unrotated dimensions a
+        // head (MiniCPM3: 32 rotated, 64-wide values).
+        kv_lora_rank: cfg
+            .count_or("kv_lora_rank", if matches!(family, "mistral4" | "minicpm3") { 256 } else { 512 })?,
         qk_nope_head_dim: cfg.count_or(
             "qk_nope_head_dim",
             if wide {
                 192
-            } else if family == "mistral4" {
+            } else if matches!(family, "mistral4" | "minicpm3") {
                 64
             } else {
                 128
             },
         )?,
-        qk_rope_head_dim: cfg.count_or("qk_rope_head_dim", 64)?,
-        v_head_dim: cfg.count_or("v_head_dim", if wide { 256 } else { 128 })?,
+        qk_rope_head_dim: cfg.count_or("qk_rope_head_dim", if family == "minicpm3" { 32 } else { 64 })?,
+        v_head_dim: cfg.count_or(
+            "v_head_dim",
+            if wide {
+                256
+            } else if family == "minicpm3" {
+                64
+            } else {
+                128
+            },
+        )?,
         indexer,
         shares_latent: false,
     })
@@ -2064,8 +2076,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             _ => Span::Full,
         };
         let attn = |span| -> Result<Mixer> {
-            if matches!(family, "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "axk1" | "mistral4")
-                || cfg.present("kv_lora_rank")
+            if matches!(
+                family,
+                "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "axk1" | "mistral4" | "minicpm3" | "youtu"
+            ) || cfg.present("kv_lora_rank")
             {
                 let mut m = mla(cfg, family, c.heads, i)?;
                 // Mistral Large 4: a layer whose `kv_source_layers` entry names an earlier layer
@@ -3453,6 +3467,9 @@ mod tests {
             ("mistral4", 118_972_826_624),
             // Gated, sandwich-normed attention over a 512-token window, three dense layers first.
             ("beam", 501_267_612_352),
+            // MiniCPM3's and Youtu's latent attention by class.
+            ("minicpm3", 4_073_875_968),
+            ("youtu", 1_961_560_064),
         ] {
             let m = read(&format!(r#"{{"model_type": "{t}"}}"#)).unwrap();
             assert_eq!(m.architecture.params_total().unwrap().get(), want, "{t}");
