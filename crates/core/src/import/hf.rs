@@ -1468,6 +1468,26 @@ fn read_ernie_vl(cfg: &Cfg<'_>, notices: &mut Vec<Msg>) -> Result<Architecture> 
     Ok(a)
 }
 
+/// Routed experts a family's config class builds when its config does not say (`None`: the class
+/// has none by default).
+fn class_experts(family: &str) -> Option<u64> {
+    Some(match family {
+        "hunyuan_v1_moe" => 1,
+        "mixtral" | "minimax" | "granitemoe" | "granitemoeshared" => 8,
+        "phimoe" => 16,
+        "lfm2_moe" => 32,
+        "qwen2_moe" => 60,
+        "glm4_moe_lite" | "afmoe" | "unlimited_ocr" | "mellum" => 64,
+        "gpt_oss" | "qwen3_moe" | "solar_open" | "sarvam_moe" | "mistral4" => 128,
+        "hy_v3" | "axk1" => 192,
+        "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "laguna" | "flint"
+        | "muse_spark" | "beam" => 256,
+        "step3p5" => 288,
+        "bailing_hybrid" => 512,
+        _ => return None,
+    })
+}
+
 /// Which layers use experts, by the family's keys; `None` for a dense model.
 fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
     let n = layers as usize;
@@ -1485,30 +1505,7 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
     }
     let experts =
         cfg.count_any(&["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"])?;
-    let experts = match (experts, family) {
-        (Some(e), _) => e,
-        (None, "mixtral" | "minimax") => 8,
-        (None, "bailing_hybrid") => 512,
-        (None, "gpt_oss") => 128,
-        (None, "qwen2_moe") => 60,
-        (None, "qwen3_moe") => 128,
-        (None, "deepseek_v3" | "deepseek_v32") => 256,
-        (None, "glm4_moe_lite") => 64,
-        (None, "glm_moe_dsa") => 256,
-        (None, "afmoe") => 64,
-        (None, "mimo_v2_flash") => 256,
-        (None, "lfm2_moe") => 32,
-        (None, "step3p5") => 288,
-        (None, "laguna") => 256,
-        (None, "unlimited_ocr" | "mellum") => 64,
-        (None, "hy_v3") => 192,
-        (None, "phimoe") => 16,
-        (None, "granitemoe" | "granitemoeshared") => 8,
-        (None, "solar_open" | "sarvam_moe" | "mistral4") => 128,
-        (None, "axk1") => 192,
-        (None, "flint" | "muse_spark" | "beam") => 256,
-        _ => 0,
-    };
+    let experts = experts.or(class_experts(family)).unwrap_or(0);
     if experts <= 1 || (family == "gemma4_text" && cfg.flag("enable_moe_block") != Some(true)) {
         return Ok(vec![false; n]);
     }
@@ -1519,15 +1516,18 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         return Ok(types.iter().map(|t| *t == "sparse").collect());
     }
     Ok(match family {
+        // DeepSeek's rule, which A.X K1 (vLLM's `AXK1.py`), Unlimited-OCR (vLLM's DeepSeek-V2
+        // layers) and Sarvam's MoE keep: `first_k_dense_replace` dense layers, then every
+        // `moe_layer_freq`-th.
         "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "glm4_moe_lite" | "glm_moe_dsa"
-        | "kimi_k2" => {
+        | "kimi_k2" | "axk1" | "unlimited_ocr" | "sarvam_moe" => {
             // GLM-4.7-Flash's class makes layer 0 dense (`mlp_layer_types`' default); vLLM reads
             // `first_k_dense_replace`, which its config sets to 1.
             let first = cfg.count_or(
                 "first_k_dense_replace",
                 match family {
                     "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" => 3,
-                    "glm4_moe_lite" => 1,
+                    "glm4_moe_lite" | "axk1" | "unlimited_ocr" | "sarvam_moe" => 1,
                     _ => 0,
                 },
             )?;
@@ -1585,27 +1585,10 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         }
         // Laguna's class makes the first layer dense.
         "laguna" => (0..layers).map(|i| i > 0).collect(),
-        // Sarvam's MoE: `first_k_dense_replace` (1 by default) dense layers first.
-        "sarvam_moe" => {
-            let first = cfg.count_or("first_k_dense_replace", 1)?;
-            (0..layers).map(|i| i >= first).collect()
-        }
-        // A.X K1: `first_k_dense_replace` (1 by default) dense layers, then every
-        // `moe_layer_freq`-th (vLLM's `AXK1.py`).
-        "axk1" => {
-            let first = cfg.count_or("first_k_dense_replace", 1)?;
-            let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
-            (0..layers).map(|i| i >= first && i % freq == 0).collect()
-        }
         // Beam's class default: the first three layers dense.
         "beam" => (0..layers).map(|i| i >= 3).collect(),
         // Hy3's class default: the first layer dense.
         "hy_v3" => (0..layers).map(|i| i > 0).collect(),
-        // Unlimited-OCR: `first_k_dense_replace` (1 by default) dense layers first.
-        "unlimited_ocr" => {
-            let first = cfg.count_or("first_k_dense_replace", 1)?;
-            (0..layers).map(|i| i >= first).collect()
-        }
         // MiMo-V2-Flash's hub config lists 0/1 per layer in `moe_layer_freq`; transformers' default
         // makes the first layer dense.
         "mimo_v2_flash" => match cfg.layer_flags("moe_layer_freq", layers)? {
@@ -1635,23 +1618,8 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
 fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     let num_experts = cfg
         .count_any(&["num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"])?
-        .unwrap_or(match family {
-            "hunyuan_v1_moe" => 1,
-            "mixtral" | "minimax" => 8,
-            "gpt_oss" => 128,
-            "qwen2_moe" => 60,
-            "qwen3_moe" => 128,
-            "bailing_hybrid" => 512,
-            "glm4_moe_lite" | "afmoe" | "unlimited_ocr" | "mellum" => 64,
-            "hy_v3" => 192,
-            "phimoe" => 16,
-            "granitemoe" | "granitemoeshared" => 8,
-            "solar_open" | "sarvam_moe" | "mistral4" => 128,
-            "axk1" => 192,
-            "lfm2_moe" => 32,
-            "step3p5" => 288,
-            _ => 256,
-        });
+        .or(class_experts(family))
+        .unwrap_or(256);
     let k_default = match family {
         "mixtral" | "jamba" | "minimax" | "phimoe" | "granitemoe" | "granitemoeshared" => 2,
         "hunyuan_v1_moe" => 1,

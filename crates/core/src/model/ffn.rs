@@ -113,10 +113,15 @@ impl Moe {
     /// # Errors
     /// [`Error::Overflow`] for absurd sizes.
     pub fn expert_params(&self, h: u64) -> Result<u64> {
+        self.expert_params_at(h, self.expert_intermediate)
+    }
+
+    /// Parameters of one expert `i` wide (either set's).
+    fn expert_params_at(&self, h: u64, i: u64) -> Result<u64> {
         let h = if self.latent > 0 { self.latent } else { h };
         let mats = if self.gated { 3 } else { 2 };
-        let w = mul(&[h, self.expert_intermediate, mats])?;
-        let b = if self.expert_bias { (mats - 1) * self.expert_intermediate + h } else { 0 };
+        let w = mul(&[h, i, mats])?;
+        let b = if self.expert_bias { (mats - 1) * i + h } else { 0 };
         Ok(w.saturating_add(b))
     }
 
@@ -126,10 +131,7 @@ impl Moe {
         if self.modality_experts == 0 {
             return 1.0;
         }
-        let one = |i: u64| {
-            let m = Moe { expert_intermediate: i, ..self.clone() };
-            m.expert_params(h).unwrap_or(u64::MAX) as f64
-        };
+        let one = |i: u64| self.expert_params_at(h, i).unwrap_or(u64::MAX) as f64;
         let first = self.num_experts as f64 * one(self.expert_intermediate);
         let second = self.modality_experts as f64 * one(self.modality_intermediate);
         if first + second > 0.0 { first / (first + second) } else { 1.0 }
