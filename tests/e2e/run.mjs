@@ -868,6 +868,31 @@ test('a config named by the class vLLM loads is read as that family and said; a 
   await shot('desktop-ocr-tower');
 });
 
+test('ERNIE 4.5 VL with its image-only experts and Unlimited-OCR with its DeepEncoder read as the CLI reads them', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-config');
+  const ernie = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'ernie4_5_vl_moe.json');
+  await page.fill('#hr-config', fs.readFileSync(ernie, 'utf8'));
+  await page.click('#hr-config-read');
+  const want = cli(['estimate', '--config', ernie]);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  assertEq(want.model.params_total, 28624635776, 'the language model with both expert sets');
+  // The second expert set is in the model's summary on the page.
+  await page.getByText('+ 64 for image tokens').first().waitFor();
+  await shot('desktop-ernie-vl');
+  const ocr = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'unlimited_ocr.json');
+  await page.fill('#hr-config', fs.readFileSync(ocr, 'utf8'));
+  await page.click('#hr-config-read');
+  const o = cli(['estimate', '--config', ocr]);
+  await waitBytes(page, '#hr-total-bytes', o.memory.total);
+  const enc = o.breakdown.find((t) => t.term === 'encoders');
+  assert(enc && enc.bytes > 790e6, `the DeepEncoder is counted: ${JSON.stringify(enc)}`);
+  // A known family: no "not one Headroom knows" warning.
+  assert(!(await page.locator('#hr-warnings').innerText().catch(() => '')).includes('not one Headroom knows'), 'read exactly');
+  await shot('desktop-unlimited-ocr');
+});
+
 test('an unknown family is inferred with a visible warning, or refused naming its keys', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);
