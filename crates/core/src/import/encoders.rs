@@ -39,6 +39,78 @@ fn tower_of<'a>(root: &'a Value, outer: &str) -> Option<&'a str> {
     (!known && BY_CONFIG.contains(&base) && text.strip_suffix("_text") == Some(base)).then_some(base)
 }
 
+/// DeepSeek-OCR's DeepEncoder, as vLLM's `deepencoder.py` and transformers 5.24's
+/// `UnlimitedOcrVisionModel` build it: SAM ViT-B (a biased patch conv, an absolute position table,
+/// LayerNorm blocks with a biased qkv, output and MLP, relative positions `2·window − 1` a side on
+/// windowed blocks and `2·image/patch − 1` on the global ones; a neck of a 1×1 and a 3×3 bias-free
+/// conv to 256 channels with LayerNorms, then `down` 3×3 bias-free convs) feeding CLIP-L (a class
+/// token, a position table, a bias-free patch conv where the checkpoint keeps one, a pre-norm,
+/// LayerNorm blocks with biased q, k, v, output and MLP).
+struct DeepEncoder {
+    sam_width: u64,
+    sam_layers: u64,
+    sam_mlp: u64,
+    sam_image: u64,
+    sam_patch: u64,
+    window: u64,
+    sam_heads: u64,
+    global: u64,
+    neck: u64,
+    down: Vec<u64>,
+    clip_width: u64,
+    clip_layers: u64,
+    clip_mlp: u64,
+    clip_image: u64,
+    clip_patch: u64,
+    clip_patch_conv: bool,
+}
+
+impl DeepEncoder {
+    /// The tower with its `projector` and the two learned separators (`embed` wide: a row
+    /// newline and a view separator); views of a 1,024-pixel global image and at most `max_tiles`
+    /// tiles of 640.
+    fn encoder(&self, projector: u64, embed: u64, max_tiles: u64) -> Encoder {
+        let (sh, sl, sm, sp, out) =
+            (self.sam_width, self.sam_layers, self.sam_mlp, self.sam_patch, self.neck);
+        let global = self.global.min(sl);
+        let grid = self.sam_image / sp;
+        let rel = |side: u64| 2 * (2 * side).saturating_sub(1) * (sh / self.sam_heads);
+        let sam_other = grid * grid * sh
+            + 3 * sp * sp * sh
+            + sh
+            + sl * (9 * sh + sm)
+            + (sl - global) * rel(self.window)
+            + global * rel(grid)
+            + sh * out
+            + 2 * out
+            + 9 * out * out
+            + 2 * out;
+        let mut conv = (0, out);
+        for c in &self.down {
+            conv = (conv.0 + 9 * conv.1 * c, *c);
+        }
+        let (ch, cl, ci) = (self.clip_width, self.clip_layers, self.clip_mlp);
+        let side = self.clip_image / self.clip_patch;
+        let patch_conv = if self.clip_patch_conv { 3 * self.clip_patch * self.clip_patch * ch } else { 0 };
+        let clip_other = ch + (side * side + 1) * ch + patch_conv + 2 * ch + cl * (9 * ch + ci);
+        Encoder {
+            modality: Modality::Image,
+            kind: "deepencoder".into(),
+            layers: sl + cl,
+            hidden: ch,
+            intermediate: ci,
+            block_params: sl * (4 * sh * sh + 2 * sh * sm) + cl * (4 * ch * ch + 2 * ch * ci),
+            other_params: sam_other + conv.0 + clip_other + projector + 2 * embed,
+            patch: sp,
+            merge: 4,
+            tokens: TokenRule::GlobalLocal { global: 16, tile: 640, per_side: 10, max_tiles },
+            largest: 640 * 5,
+            fixed_patches: None,
+            whole_in_vllm: false,
+        }
+    }
+}
+
 /// The vision encoder of a model whose wrapper is `outer`.
 fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, String>> {
     let root = thinker(root);
@@ -512,74 +584,104 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
         "unlimited_ocr" => {
             v?;
             // Unlimited-OCR (transformers 5.24 `UnlimitedOcrVisionModel`, vLLM's DeepSeek-OCR
-            // wrapper): DeepEncoder — SAM ViT-B (`sam_config`: a biased 16-pixel patch conv, an
-            // absolute position table, LayerNorm blocks with a biased qkv, output and MLP,
-            // relative positions `2·window − 1` a side on windowed blocks and `2·image/patch − 1`
-            // on `global_attn_indexes`; a neck of a 1×1 and a 3×3 bias-free conv to
-            // `output_channels` with LayerNorms, and `downsample_channels` 3×3 convs) feeding
-            // CLIP-L (`encoder_config`: a class token and position table but no patch conv,
-            // LayerNorm blocks, biased q, k, v, output and MLP); the projector from both
-            // (`2 ×` CLIP's width) to the text, a row newline and a view separator.
+            // wrapper): SAM in `sam_config`, CLIP-L in `encoder_config` (no patch conv: SAM's
+            // features are its input), a linear projector from both (`2 ×` CLIP's width).
             let empty = Value::Object(Vec::new());
+            let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
             let sam = vc.get("sam_config").unwrap_or(&empty);
             let clip = vc.get("encoder_config").unwrap_or(&empty);
-            let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
-            let (sh, sl, sm) =
-                (g(sam, "hidden_size", 768), g(sam, "num_hidden_layers", 12), g(sam, "mlp_dim", 3072));
-            let (simg, sp, win) =
-                (g(sam, "image_size", 1024), g(sam, "patch_size", 16).max(1), g(sam, "window_size", 14));
-            let heads = g(sam, "num_attention_heads", 12).max(1);
-            let global = sam
-                .get("global_attn_indexes")
-                .and_then(Value::as_array)
-                .map_or(4, |a| a.len() as u64)
-                .min(sl);
-            let out = g(sam, "output_channels", 256);
-            let down: Vec<u64> = match sam.get("downsample_channels").and_then(Value::as_array) {
-                Some(a) => a.iter().filter_map(Value::as_u64).collect(),
-                None => alloc::vec![512, 1024],
+            let dims = DeepEncoder {
+                sam_width: g(sam, "hidden_size", 768),
+                sam_layers: g(sam, "num_hidden_layers", 12),
+                sam_mlp: g(sam, "mlp_dim", 3072),
+                sam_image: g(sam, "image_size", 1024),
+                sam_patch: g(sam, "patch_size", 16).max(1),
+                window: g(sam, "window_size", 14),
+                sam_heads: g(sam, "num_attention_heads", 12).max(1),
+                global: sam
+                    .get("global_attn_indexes")
+                    .and_then(Value::as_array)
+                    .map_or(4, |a| a.len() as u64),
+                neck: g(sam, "output_channels", 256),
+                down: match sam.get("downsample_channels").and_then(Value::as_array) {
+                    Some(a) => a.iter().filter_map(Value::as_u64).collect(),
+                    None => alloc::vec![512, 1024],
+                },
+                clip_width: g(clip, "hidden_size", 1024),
+                clip_layers: g(clip, "num_hidden_layers", 24),
+                clip_mlp: g(clip, "intermediate_size", 4096),
+                clip_image: g(clip, "image_size", 224),
+                clip_patch: g(clip, "patch_size", 14).max(1),
+                clip_patch_conv: false,
             };
-            let grid = simg / sp;
-            let rel = |side: u64| 2 * (2 * side).saturating_sub(1) * (sh / heads);
-            let sam_other = grid * grid * sh
-                + 3 * sp * sp * sh
-                + sh
-                + sl * (9 * sh + sm)
-                + (sl - global) * rel(win)
-                + global * rel(grid)
-                + sh * out
-                + 2 * out
-                + 9 * out * out
-                + 2 * out;
-            let mut conv = (0, out);
-            for c in &down {
-                conv = (conv.0 + 9 * conv.1 * c, *c);
-            }
-            let (ch, cl, ci) = (
-                g(clip, "hidden_size", 1024),
-                g(clip, "num_hidden_layers", 24),
-                g(clip, "intermediate_size", 4096),
-            );
-            let side = g(clip, "image_size", 224) / g(clip, "patch_size", 14).max(1);
-            let clip_other = ch + (side * side + 1) * ch + 2 * ch + cl * (9 * ch + ci);
-            let projector = 2 * ch * text_hidden + text_hidden + 2 * text_hidden;
-            Encoder {
-                modality: Modality::Image,
-                kind: "deepencoder".into(),
-                layers: sl + cl,
-                hidden: ch,
-                intermediate: ci,
-                block_params: sl * (4 * sh * sh + 2 * sh * sm) + cl * (4 * ch * ch + 2 * ch * ci),
-                other_params: sam_other + conv.0 + clip_other + projector,
-                patch: sp,
-                merge: 4,
-                // vLLM's views: a 1,024-pixel global view (16 tokens a side) and up to 32 tiles of
-                // 640 (10 a side).
-                tokens: TokenRule::GlobalLocal { global: 16, tile: 640, per_side: 10, max_tiles: 32 },
-                largest: 640 * 5,
-                fixed_patches: None,
-                whole_in_vllm: false,
-            }
+            let ch = dims.clip_width;
+            // vLLM's views: a 1,024-pixel global view (16 tokens a side) and up to 32 tiles of
+            // 640 (10 a side).
+            dims.encoder(2 * ch * text_hidden + text_hidden, text_hidden, 32)
+        }
+        // DeepSeek-OCR (`deepseek_vl_v2` with `DeepseekOCRForCausalLM`, vLLM's `deepseek_ocr.py`):
+        // the same DeepEncoder, its sizes under `vision_config.width` (`sam_vit_b`,
+        // `clip-l-14-224`; MLPs four times as wide), CLIP keeping its bias-free patch conv, and
+        // the projector of `projector_config`. DeepSeek-VL2's own SigLIP tower and DeepSeek-OCR-2's
+        // Qwen2 encoder are not read from their configs: said, not counted.
+        "deepseek_vl_v2" => {
+            v?;
+            let name = vc.get("model_name").and_then(Value::as_str).unwrap_or("");
+            let width = vc.get("width");
+            let (sam, clip) =
+                match (width.and_then(|w| w.get("sam_vit_b")), width.and_then(|w| w.get("clip-l-14-224"))) {
+                    (Some(s), Some(c)) if name == "deeplip_b_l" => (s, c),
+                    _ => {
+                        return Some(Err(if name.is_empty() {
+                            "deepseek_vl_v2 vision".into()
+                        } else {
+                            name.into()
+                        }));
+                    }
+                };
+            let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
+            let (sw, cw) = (g(sam, "width", 768), g(clip, "width", 1024));
+            let dims = DeepEncoder {
+                sam_width: sw,
+                sam_layers: g(sam, "layers", 12),
+                sam_mlp: 4 * sw,
+                sam_image: n("image_size", 1024),
+                sam_patch: 16,
+                window: 14,
+                sam_heads: g(sam, "heads", 12).max(1),
+                global: sam
+                    .get("global_attn_indexes")
+                    .and_then(Value::as_array)
+                    .map_or(4, |a| a.len() as u64),
+                neck: 256,
+                down: match sam.get("downsample_channels").and_then(Value::as_array) {
+                    Some(a) => a.iter().filter_map(Value::as_u64).collect(),
+                    None => alloc::vec![512, 1024],
+                },
+                clip_width: cw,
+                clip_layers: g(clip, "layers", 24),
+                clip_mlp: 4 * cw,
+                clip_image: g(clip, "image_size", 224),
+                clip_patch: g(clip, "patch_size", 14).max(1),
+                clip_patch_conv: true,
+            };
+            let empty = Value::Object(Vec::new());
+            let p = root.get("projector_config").unwrap_or(&empty);
+            let (input, embed) = (g(p, "input_dim", 2 * cw), g(p, "n_embed", text_hidden));
+            let projector = match p.get("projector_type").and_then(Value::as_str).unwrap_or("linear") {
+                "linear" => input * embed + embed,
+                // Two or more GELU-separated linears over `downsample_ratio²` neighbours
+                // (`MlpProjector`).
+                "downsample_mlp_gelu" => {
+                    let (r, ratio, depth) =
+                        (g(p, "downsample_ratio", 2), g(p, "mlp_ratio", 1), g(p, "depth", 2).max(2));
+                    let mid = embed * ratio;
+                    (input * r * r * mid + mid) + (depth - 2) * (mid * mid + mid) + (mid * embed + embed)
+                }
+                other => return Some(Err(format!("deepseek_vl_v2 projector `{other}`"))),
+            };
+            // vLLM's DeepSeek-OCR processor: at most six 640 tiles.
+            dims.encoder(projector, embed, 6)
         }
         // Muse Spark's vision model is Muse Glimmer's.
         "muse_glimmer" | "muse_spark" => {

@@ -118,6 +118,8 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
             (!core::ptr::eq(thinker, &root) && thinker.get("hidden_size").is_some()).then_some(thinker)
         })
         .or_else(|| root.get("llm_config"))
+        // DeepSeek-VL2 and DeepSeek-OCR (`deepseek_vl_v2`) keep it in `language_config`.
+        .or_else(|| root.get("language_config"))
         // A text config that names its class but leaves its sizes out (Qwen2-Audio's) is read
         // with that class's defaults, as transformers builds it.
         .filter(|v| {
@@ -408,6 +410,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "mllama_text_model" | "mllama" => "mllama".into(),
         // Llama-Nemotron Super/Ultra's neural-architecture-searched Llama (`DeciLMForCausalLM`).
         "deci" | "decilm" => "nemotron-nas".into(),
+        // DeepSeek-VL2's and DeepSeek-OCR's language model is DeepSeek-V2's MoE (vLLM's
+        // `DeepseekVLV2Config` builds its text config as `DeepseekV2Config(**language_config)`).
+        "deepseek_vl_v2" => "deepseek_v2".into(),
         other => other.to_string(),
     }
 }
@@ -1775,6 +1780,15 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     })
 }
 
+/// vLLM reads a DeepSeek layer as plain multi-head attention (`DeepseekAttention`: bias-free q, k,
+/// v and output, `hidden / heads` wide heads) when its config sets both query-key widths to zero
+/// (`deepseek_v2.py`: `use_mha`), as DeepSeek-VL2-Tiny's and DeepSeek-OCR's do; absent keys keep
+/// the class's latent attention.
+fn deepseek_plain_attention(cfg: &Cfg<'_>) -> bool {
+    let zero = |k: &str| cfg.raw(k).and_then(Value::as_u64) == Some(0);
+    zero("qk_nope_head_dim") && zero("qk_rope_head_dim")
+}
+
 fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
     // GLM-4.7-Flash's and GLM-5's class defaults: 192 + 64 wide keys, 256 wide values.
     let wide = matches!(family, "glm4_moe_lite" | "glm_moe_dsa");
@@ -2044,10 +2058,11 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             _ => Span::Full,
         };
         let attn = |span| -> Result<Mixer> {
-            if matches!(
+            if (matches!(
                 family,
                 "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "axk1" | "mistral4" | "minicpm3" | "youtu"
-            ) || cfg.present("kv_lora_rank")
+            ) || cfg.present("kv_lora_rank"))
+                && !deepseek_plain_attention(cfg)
             {
                 let mut m = mla(cfg, family, c.heads, i)?;
                 // Mistral Large 4: a layer whose `kv_source_layers` entry names an earlier layer
@@ -3393,6 +3408,42 @@ mod tests {
         assert_eq!(a.params_total().unwrap().get(), 2_934_734_080);
         assert!(matches!(a.groups[0].ffn, Ffn::Dense(_)) && a.groups[0].count == 1);
         assert!(a.mixers().all(|(_, x)| matches!(x, Mixer::Attention(t) if t.span == Span::Full)));
+    }
+
+    /// DeepSeek-OCR's published config (`deepseek_vl_v2`, its language model in `language_config`
+    /// with both query-key widths zero): DeepSeek-V2's MoE with plain multi-head attention, as
+    /// vLLM's `use_mha` reads it (2,934,734,080), and its DeepEncoder — SAM ViT-B, CLIP-L with its
+    /// patch conv, the linear projector and two separators (401,372,160); together the
+    /// 3,336,106,240 parameters of the checkpoint's 2,710 tensors. A DeepSeek-VL2 SigLIP tower is
+    /// said, not counted; a DeepSeek-V2 config without the zero widths keeps latent attention.
+    #[test]
+    fn deepseek_ocr_reads_its_language_config_and_deepencoder() {
+        let m = read(include_str!("../../../../tests/fixtures/configs/deepseek-ocr.json")).unwrap();
+        assert_eq!(m.confidence, Confidence::Config);
+        let a = &m.architecture;
+        assert_eq!(a.params_total().unwrap().get(), 2_934_734_080);
+        assert!(a.mixers().all(|(_, x)| matches!(x, Mixer::Attention(t)
+            if t.num_kv_heads == 10 && t.head_dim == 128 && !t.qkv_bias && !t.o_bias)));
+        assert_eq!(a.encoders.len(), 1);
+        let e = &a.encoders[0];
+        assert_eq!(e.params(), 401_372_160);
+        assert_eq!(a.params_total().unwrap().get() + e.params(), 3_336_106_240);
+        // vLLM's DeepSeek-OCR processor: six tiles at most, so a 3,000-pixel page is 2 × 2 tiles.
+        assert_eq!(e.tokens_per_image(3000), 16 * 17 + 20 * 21 + 1);
+        let vl2 = read(
+            r#"{"model_type": "deepseek_vl_v2", "vision_config": {"model_name": "siglip_so400m_patch14_384"},
+            "language_config": {"hidden_size": 1280, "intermediate_size": 6848, "moe_intermediate_size": 896,
+            "num_hidden_layers": 12, "num_attention_heads": 10, "num_key_value_heads": 10, "n_routed_experts": 64,
+            "n_shared_experts": 2, "num_experts_per_tok": 6, "first_k_dense_replace": 1, "vocab_size": 129280,
+            "qk_nope_head_dim": 0, "qk_rope_head_dim": 0, "kv_lora_rank": null, "q_lora_rank": null}}"#,
+        )
+        .unwrap();
+        assert_eq!(vl2.architecture.params_total().unwrap().get(), 2_934_734_080);
+        assert!(vl2.architecture.encoders.is_empty());
+        assert!(vl2.notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted
+            && n.args == vec![Arg::Text("siglip_so400m_patch14_384".into())]));
+        let latent = read(r#"{"model_type": "deepseek_v2", "kv_lora_rank": 512}"#).unwrap();
+        assert!(latent.architecture.mixers().all(|(_, x)| matches!(x, Mixer::Mla(_))));
     }
 
     /// Tencent's Hy3 and JetBrains' Mellum 2 (vLLM's recipes) at their class defaults: per-head
