@@ -825,7 +825,9 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         _ => None,
     };
     terms.push(match (runtime, shape, &sglang) {
-        (Runtime::Vllm, Some(a), _) => inference::vllm_overhead_term(a, &scenario.vllm, vllm_seqs, gpus),
+        (Runtime::Vllm, Some(a), _) => {
+            inference::vllm_overhead_term(a, &scenario.vllm, (vllm_tokens, vllm_seqs), gpus)
+        }
         (Runtime::Sglang, Some(_), Some(b)) => {
             let act = terms.iter().find(|t| t.kind == TermKind::Activations).map_or(Bytes::ZERO, |t| t.bytes);
             inference::sglang_overhead_term(b, act, &mut notes)
@@ -1826,6 +1828,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                     | MsgId::NoticeQuantEntriesUnmatched
                     | MsgId::NoticeQuantApprox
                     | MsgId::NoticeSlidingAllLayers
+                    | MsgId::NoticeBlockDiffusion
             )
         })
         .cloned()

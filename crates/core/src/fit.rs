@@ -230,6 +230,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     let vllm_ok = base.vllm.as_ref().is_none_or(|b| {
         b.request_fits
             && b.context_outside_fits
+            && b.state_outside_fits
             && b.num_blocks >= b.blocks_per_request.saturating_mul(scenario.batch.max(1))
     }) && base.sglang.as_ref().is_none_or(|b| {
         b.pool > 0
@@ -602,6 +603,11 @@ pub fn vllm_refusals(b: &crate::vllm::VllmBudget, batch: u64) -> Vec<Msg> {
     let mut out = Vec::new();
     if !b.context_outside_fits {
         out.push(Msg::new(MsgId::AdviceVllmNoRoomOutside, vec![Arg::Num(b.utilization, 2)]));
+    } else if !b.state_outside_fits {
+        out.push(Msg::new(
+            MsgId::AdviceVllmDiffusionState,
+            vec![Arg::Size(b.diffusion_state), Arg::Int(b.max_num_seqs), Arg::Num(b.utilization, 2)],
+        ));
     }
     if b.available_kv <= 0 {
         out.push(Msg::new(

@@ -599,7 +599,14 @@ pub fn activation_term(
             }
             (
                 bytes.get(),
-                Msg::new(MsgId::ActVllm, vec![Arg::Int(tokens), Arg::Int(seqs), Arg::Int(a.vocab_size)]),
+                if a.canvas > 0 {
+                    Msg::new(
+                        MsgId::ActVllmCanvas,
+                        vec![Arg::Int(tokens), Arg::Int(a.canvas), Arg::Int(a.vocab_size)],
+                    )
+                } else {
+                    Msg::new(MsgId::ActVllm, vec![Arg::Int(tokens), Arg::Int(seqs), Arg::Int(a.vocab_size)])
+                },
                 assumptions,
                 band,
             )
@@ -729,7 +736,12 @@ pub fn overhead_term(runtime: Runtime, gpus: u64, variable: Bytes) -> Term {
 /// memory, the CUDA graphs' reserve (v0.21 and later, without `--enforce-eager`) and the rotary
 /// cache it loads with the weights. The CUDA context lives outside `gpu_memory_utilization`'s
 /// share and is checked against what that share leaves.
-pub fn vllm_overhead_term(a: &Architecture, o: &crate::vllm::VllmOptions, seqs: u64, gpus: u64) -> Term {
+pub fn vllm_overhead_term(
+    a: &Architecture,
+    o: &crate::vllm::VllmOptions,
+    (tokens, seqs): (u64, u64),
+    gpus: u64,
+) -> Term {
     let (nt, nt_lo, nt_hi) = crate::vllm::non_torch(gpus);
     let (g, g_lo, g_hi) = if o.reserves_graphs() {
         crate::vllm::graph_estimate(seqs)
@@ -741,11 +753,17 @@ pub fn vllm_overhead_term(a: &Architecture, o: &crate::vllm::VllmOptions, seqs: 
     if gpus > 1 {
         assumptions.push(Msg::new(MsgId::AssumeNccl, vec![]));
     }
+    // A block-diffusion model's per-request canvas state, which vLLM's budget leaves out.
+    let state = crate::vllm::diffusion_state(a, seqs, tokens);
+    if !state.is_zero() {
+        assumptions.push(Msg::new(MsgId::AssumeDiffusionState, vec![Arg::Size(state), Arg::Int(seqs)]));
+    }
+    let fixed = rope.saturating_add(state);
     Term {
         kind: TermKind::Overhead,
-        bytes: nt.saturating_add(g).saturating_add(rope),
-        low: nt_lo.saturating_add(g_lo).saturating_add(rope),
-        high: nt_hi.saturating_add(g_hi).saturating_add(rope),
+        bytes: nt.saturating_add(g).saturating_add(fixed),
+        low: nt_lo.saturating_add(g_lo).saturating_add(fixed),
+        high: nt_hi.saturating_add(g_hi).saturating_add(fixed),
         formula: Msg::new(MsgId::OverheadVllm, vec![Arg::Size(nt), Arg::Size(g), Arg::Size(rope)]),
         assumptions,
     }

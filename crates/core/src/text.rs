@@ -505,6 +505,10 @@ messages! {
     ActVllm =>
         "vLLM's profile step, PyTorch's peak: {0} batched tokens through one layer, or the sampler's {1} requests × {2} logits (FP32 copies, top-k/top-p sort, probabilities: about 38 bytes each), whichever is larger",
         "passe de profilage de vLLM, pic de PyTorch : {0} tokens groupés dans une couche, ou les {1} requêtes × {2} logits de l'échantillonneur (copies FP32, tri top-k/top-p, probabilités : environ 38 octets chacun), le plus grand des deux";
+    /// vLLM profile run of a block-diffusion model.
+    ActVllmCanvas =>
+        "vLLM's profile step, PyTorch's peak: {0} batched tokens through one layer, or the diffusion sampler's one canvas of {1} tokens × {2} logits (16-bit logits and probabilities: 4 bytes each), whichever is larger",
+        "passe de profilage de vLLM, pic de PyTorch : {0} tokens groupés dans une couche, ou le canevas de {1} tokens × {2} logits de l'échantillonneur de diffusion (logits et probabilités en 16 bits : 4 octets chacun), le plus grand des deux";
     /// vLLM profile assumption.
     AssumeVllmProfile =>
         "--max-num-batched-tokens {0} and --max-num-seqs {1} (vllm serve's defaults: 8192 and 1024 on cards of 70 GiB or more other than A100s, else 2048 and 256); vLLM gives the KV cache what is left of its share of the GPU",
@@ -1046,6 +1050,10 @@ messages! {
     AdviceVllmNoRoomOutside =>
         "--gpu-memory-utilization {0} leaves too little of the card for the CUDA context: vLLM stops at start (\"Free memory on device … is less than desired GPU memory utilization\")",
         "--gpu-memory-utilization {0} laisse trop peu de la carte au contexte CUDA : vLLM s'arrête au démarrage (« Free memory on device … is less than desired GPU memory utilization »)";
+    /// vLLM: a block-diffusion model's canvas state does not fit beside its share.
+    AdviceVllmDiffusionState =>
+        "vLLM does not count this block-diffusion model's canvas state ({0} for --max-num-seqs {1}) in its budget: with the CUDA context it needs more than --gpu-memory-utilization {2} leaves of the card, so the first full batch runs out of memory; lower --max-num-seqs (its recipe: 4) or --gpu-memory-utilization",
+        "vLLM ne compte pas l'état de canevas de ce modèle à diffusion par blocs ({0} pour --max-num-seqs {1}) dans son budget : avec le contexte CUDA, il lui faut plus que ce que --gpu-memory-utilization {2} laisse de la carte, donc le premier lot complet manque de mémoire ; baissez --max-num-seqs (sa recette : 4) ou --gpu-memory-utilization";
     /// vLLM: nothing left for the cache.
     AdviceVllmNoCacheMemory =>
         "vLLM stops at start, \"No available memory for the cache blocks\": its share is {0} short; raise --gpu-memory-utilization, lower --max-num-seqs (a smaller sampler peak), quantize the weights or add GPUs (--tensor-parallel-size)",
@@ -1094,6 +1102,14 @@ messages! {
     NoticeEncoderNotCounted =>
         "this checkpoint also holds a {0} encoder that Headroom does not count: the weights are the language model's (and any other encoder's) only; such an encoder usually adds 0.1–1 B parameters and little KV",
         "ce point de contrôle contient aussi un encodeur {0} que Headroom ne compte pas : les poids sont ceux du modèle de langue (et des autres encodeurs) seulement ; un tel encodeur ajoute en général 0,1 à 1 Md de paramètres et peu de KV";
+    /// vLLM: a block-diffusion model's per-request state, outside its budget.
+    AssumeDiffusionState =>
+        "with the canvas state of {1} requests, {0}, which vLLM allocates after the weights and counts in no budget line",
+        "avec l'état de canevas de {1} requêtes, {0}, que vLLM alloue après les poids et ne compte dans aucune ligne de son budget";
+    /// A block-diffusion model (DiffusionGemma): memory as its backbone's, speed not.
+    NoticeBlockDiffusion =>
+        "a block-diffusion model: it writes the cache causally as its Gemma 4 backbone does, then denoises a canvas of {0} tokens over several steps with the same weights (and a self-conditioning MLP, counted). The weights and the cache hold; the decode speed shown is an autoregressive one (vLLM's recipe reports about 1.9× its throughput), and vLLM runs every decoding sequence's {0} canvas tokens each step with per-sequence canvas state beside the cache — its recipe sets --max-num-seqs 4 on an 80 GB GPU",
+        "un modèle à diffusion par blocs : il écrit le cache de façon causale comme son socle Gemma 4, puis débruite un canevas de {0} jetons en plusieurs étapes avec les mêmes poids (et un MLP d'auto-conditionnement, compté). Les poids et le cache tiennent ; la vitesse de décodage affichée est celle d'un modèle autorégressif (la recette de vLLM annonce environ 1,9 fois son débit), et vLLM traite à chaque étape les {0} jetons du canevas de chaque séquence en décodage, avec un état de canevas par séquence à côté du cache — sa recette fixe --max-num-seqs 4 sur un GPU de 80 Go";
     /// A speech-output stack (Qwen3-Omni's talker and code2wav) is not counted.
     NoticeSpeechOutputNotCounted =>
         "this checkpoint also holds a speech-output stack ({0}) that Headroom does not count: vLLM serves the thinker only and does not load it, but transformers builds it (enable_audio_output is true), so under transformers its weights come on top of these",

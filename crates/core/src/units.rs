@@ -31,6 +31,11 @@ impl Bytes {
         Bytes(bytes)
     }
 
+    /// Whether this is no bytes at all.
+    pub const fn is_zero(&self) -> bool {
+        self.0 == 0
+    }
+
     /// Whole gibibytes (2^30 bytes each); saturates instead of wrapping.
     pub const fn from_gib(gib: u64) -> Self {
         Bytes(gib.saturating_mul(GIB))

@@ -404,6 +404,27 @@ impl VllmOptions {
 /// workspace, the probabilities and masks. Fitted on published startup logs (H100, five models,
 /// vocabularies 128k–201k): within 0.01 GiB of each, see `docs/FORMULAS.md`.
 pub const SAMPLER_BYTES_PER_LOGIT_X4: u64 = 153;
+/// Bytes per canvas logit in a block-diffusion model's sampler profile: the logits in 16-bit and
+/// their softmax in the embedding's 16-bit dtype (vLLM's `diffusion_gemma.py`).
+pub const DIFFUSION_BYTES_PER_LOGIT: u64 = 4;
+
+/// A block-diffusion model's per-request state, which vLLM allocates after loading the weights
+/// and before its profile step, so that its budget counts it nowhere (DiffusionGemma's
+/// `DiffusionGemmaRequestStates` and inputs buffer): for each of `max_num_seqs` requests the
+/// canvas's FP32 self-conditioning embeddings (`canvas × hidden`), its token canvases (current,
+/// argmax, seed) and a two-step history in int64 and a pin mask; and `max_num_batched_tokens`
+/// input embeddings in 16-bit. Zero for other models.
+pub fn diffusion_state(a: &Architecture, seqs: u64, tokens: u64) -> Bytes {
+    if a.canvas == 0 {
+        return Bytes::ZERO;
+    }
+    let per_request = a.canvas.saturating_mul(a.hidden_size.saturating_mul(4).saturating_add(8 * 5 + 1));
+    Bytes::new(
+        seqs.saturating_mul(per_request)
+            .saturating_add(tokens.saturating_mul(a.hidden_size).saturating_mul(2)),
+    )
+}
+
 /// Bytes per token × hidden width alive beside the sampler (the last hidden states and their
 /// norm, 16-bit), ×2.
 pub const HIDDEN_BYTES_X2: u64 = 5;
@@ -413,8 +434,14 @@ pub const HIDDEN_BYTES_X2: u64 = 5;
 /// in 16-bit, split over `tp`) and the sampler's for `seqs` requests over the whole vocabulary
 /// (the logits are gathered on every rank).
 pub fn profile_peak(a: &Architecture, tokens: u64, seqs: u64, tp: u64) -> Bytes {
-    let sampler = seqs.saturating_mul(a.vocab_size).saturating_mul(SAMPLER_BYTES_PER_LOGIT_X4) / 4
-        + tokens.saturating_mul(a.hidden_size).saturating_mul(HIDDEN_BYTES_X2) / 2;
+    // A block-diffusion model's sampler profiles one request's canvas instead (DiffusionGemma's
+    // `dummy_sampler_run`: its logits in the model's dtype and the softmax in the embedding's).
+    let logits = if a.canvas > 0 {
+        a.canvas.saturating_mul(a.vocab_size).saturating_mul(DIFFUSION_BYTES_PER_LOGIT)
+    } else {
+        seqs.saturating_mul(a.vocab_size).saturating_mul(SAMPLER_BYTES_PER_LOGIT_X4) / 4
+    };
+    let sampler = logits + tokens.saturating_mul(a.hidden_size).saturating_mul(HIDDEN_BYTES_X2) / 2;
     forward_peak(a, tokens, tp).max(Bytes::new(sampler))
 }
 
@@ -944,6 +971,12 @@ pub struct VllmBudget {
     pub longest_request: u64,
     /// Whether the CUDA context fits in what `utilization` leaves of the card.
     pub context_outside_fits: bool,
+    /// A block-diffusion model's per-request state, outside vLLM's budget ([`diffusion_state`]).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Bytes::is_zero"))]
+    pub diffusion_state: Bytes,
+    /// Whether that state fits beside the CUDA context in what `utilization` leaves of the card
+    /// (when not, the first full batch runs out of memory).
+    pub state_outside_fits: bool,
     /// Requests of each context the cache holds at once: `(tokens per request, requests)`.
     pub table: Vec<(u64, u64)>,
     /// Whether the layout follows vLLM's rules exactly (full attention, MLA, and sliding windows
@@ -1296,6 +1329,9 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         longest_request,
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
             || o.kv_cache_memory.is_some(),
+        diffusion_state: diffusion_state(a, seqs, tokens),
+        state_outside_fits: i.total.get().saturating_sub(requested.get())
+            >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get()),
         layout_exact: exact,
         stages,
         table,
@@ -1554,6 +1590,57 @@ mod tests {
         assert!((cuda_total_with(d, Some(0.75)).as_gib() - 96.0).abs() < 0.005);
         let gpu = crate::catalog::device("rtx-4090").unwrap();
         assert_eq!(cuda_total_with(gpu, Some(0.5)), cuda_total(gpu));
+    }
+
+    /// A block-diffusion model: the sampler's profile is one canvas (DiffusionGemma's
+    /// `dummy_sampler_run`), not `max_num_seqs` rows, and its per-request state sits outside the
+    /// budget — on an H100 at 0.92 it fits beside the CUDA context for 1,024 requests; at 0.99
+    /// it does not, and the fit says so.
+    #[test]
+    fn a_block_diffusion_model_profiles_its_canvas_and_keeps_state_outside() {
+        let mut a = crate::import::hf::parse_config(
+            br#"{"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+            "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 262144}"#,
+        )
+        .unwrap()
+        .architecture;
+        let ar = profile_peak(&a, 8192, 1024, 1);
+        a.canvas = 256;
+        let dg = profile_peak(&a, 8192, 1024, 1);
+        assert_eq!(dg, forward_peak(&a, 8192, 1).max(Bytes::new(256 * 262_144 * 4 + 8192 * 4096 * 5 / 2)));
+        assert!(dg < ar, "one canvas is far less than 1,024 rows of logits");
+        let state = diffusion_state(&a, 1024, 8192);
+        assert_eq!(state.get(), 1024 * 256 * (4 * 4096 + 41) + 8192 * 4096 * 2);
+        let h100 = crate::catalog::device("h100-sxm").unwrap();
+        fn input<'a>(a: &'a Architecture, d: &'a crate::catalog::device::Device) -> BudgetInput<'a> {
+            BudgetInput {
+                arch: a,
+                kv: KvDtype::F16,
+                max_model_len: 4096,
+                tp: 1,
+                weights: Bytes::from_gib(20),
+                total: cuda_total(d),
+                device_name: d.name,
+                cuda_cc: 90,
+                drafter: None,
+                encoders: &[],
+                stages: &[],
+            }
+        }
+        let o = VllmOptions { max_num_seqs: Some(1024), ..VllmOptions::default() };
+        let b = budget(&o, &input(&a, h100));
+        assert_eq!(b.diffusion_state, diffusion_state(&a, 1024, b.max_num_batched_tokens));
+        assert!(b.state_outside_fits && b.context_outside_fits);
+        let tight = VllmOptions { utilization: Some(9900), ..o };
+        let b = budget(&tight, &input(&a, h100));
+        assert!(!b.state_outside_fits);
+        assert!(
+            crate::fit::vllm_refusals(&b, 1)
+                .iter()
+                .any(|m| m.id == crate::text::MsgId::AdviceVllmDiffusionState)
+        );
+        a.canvas = 0;
+        assert!(budget(&tight, &input(&a, h100)).diffusion_state.is_zero());
     }
 
     #[test]

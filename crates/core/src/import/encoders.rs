@@ -474,7 +474,8 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 whole_in_vllm: false,
             }
         }
-        "gemma4" => {
+        // DiffusionGemma keeps Gemma 4's vision tower and embedder.
+        "gemma4" | "diffusion_gemma" => {
             v?;
             // Gemma 4's vision encoder: a linear patch embedding, a 2-D position table, RMS-normed
             // blocks with q/k norms and a gated MLP, the soft tokens pooled; the embedder projects

@@ -180,6 +180,13 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
         confidence = Confidence::Inferred;
         read_decoder(&cfg, &family, &mut notices)?
     };
+    if family == "gemma4_text"
+        && (outer_type.starts_with("diffusion_gemma") || model_type.starts_with("diffusion_gemma"))
+    {
+        let canvas = root.get("canvas_length").and_then(Value::as_u64).unwrap_or(256).clamp(1, 1 << 20);
+        architecture.canvas = canvas;
+        notices.push(Msg::new(MsgId::NoticeBlockDiffusion, vec![Arg::Int(canvas)]));
+    }
     if outer_type == "qwen2_5_omni" {
         // transformers ties Qwen2.5-Omni's head by the thinker config's own flag
         // (`Qwen2_5OmniThinkerConfig.tie_word_embeddings`, default false), whatever its text
@@ -363,6 +370,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // Gemma 4's unified model: Gemma 4's text layers (per-layer head widths, no per-layer
         // inputs unless its config names them).
         "gemma4_unified_text" | "gemma4_unified" => "gemma4_text".into(),
+        // DiffusionGemma's backbone is Gemma 4's text model, run causally to write the cache and
+        // bidirectionally over its canvas with the same weights (vLLM's `diffusion_gemma.py`).
+        "diffusion_gemma_text" | "diffusion_gemma" => "gemma4_text".into(),
         // GLM-5-Next's language model (`Glm5NextTextModel`).
         "glm5_next_text" | "glm5_next" => "glm5_next".into(),
         // Molmo 2's language model (`Molmo2TextModel`).
@@ -2539,6 +2549,24 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         // `MllamaTextModel` embeds `vocab_size + 8` tokens (the head predicts `vocab_size`).
         a.extras.push(Extra { role: Role::ExtraEmbd, rows: 8, cols: c.hidden });
     }
+    if family == "gemma4_text"
+        && [cfg.str("model_type"), cfg.outer.get("model_type").and_then(Value::as_str)]
+            .iter()
+            .any(|t| t.is_some_and(|t| t.starts_with("diffusion_gemma")))
+    {
+        // DiffusionGemma's one decoder-only module, its self-conditioning gated MLP
+        // (`intermediate_size` wide, a pre-norm; its post-norm has no scale): the previous
+        // denoising step's soft embeddings added to the canvas's.
+        let i = cfg.count_or("intermediate_size", 2112)?;
+        a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden });
+        for rows in [i, i, c.hidden] {
+            a.extras.push(Extra {
+                role: Role::Extra,
+                rows,
+                cols: if rows == c.hidden { i } else { c.hidden },
+            });
+        }
+    }
     if family == "gemma4_text" || family == "gemma3n_text" {
         let per_layer = cfg.count_or("hidden_size_per_layer_input", 0)?;
         if per_layer > 0 {
@@ -3444,6 +3472,33 @@ mod tests {
             && n.args == vec![Arg::Text("siglip_so400m_patch14_384".into())]));
         let latent = read(r#"{"model_type": "deepseek_v2", "kv_lora_rank": 512}"#).unwrap();
         assert!(latent.architecture.mixers().all(|(_, x)| matches!(x, Mixer::Mla(_))));
+    }
+
+    /// DiffusionGemma (vLLM recipe `diffusiongemma-26B-A4B-it`, "built on Gemma 4's MoE
+    /// backbone"): transformers 5.24's `DiffusionGemmaConfig` over Gemma 4 26B-A4B's published text
+    /// and vision configs builds 25,823,778,864 parameters and Gemma 4's 2,334 stored buffers —
+    /// Gemma 4's model plus the self-conditioning MLP (`3 × 2,816 × 2,112` and a pre-norm,
+    /// 17,844,992). Its canvas (256 tokens by default) is kept, and a visible notice says the speed
+    /// is an autoregressive one.
+    #[test]
+    fn diffusion_gemma_is_gemma4_with_its_self_conditioning_mlp() {
+        let g4 = include_str!("../../../../tests/fixtures/configs/gemma-4-26b-a4b.json");
+        let dg = g4
+            .replace(
+                r#""model_type": "gemma4","#,
+                r#""model_type": "diffusion_gemma", "canvas_length": 256,"#,
+            )
+            .replace(r#""model_type": "gemma4_text""#, r#""model_type": "diffusion_gemma_text""#);
+        let (g4, dg) = (read(g4).unwrap(), read(&dg).unwrap());
+        let total = |m: &HfModel| {
+            m.architecture.params_total().unwrap().get()
+                + m.architecture.encoders.iter().map(crate::model::Encoder::params).sum::<u64>()
+        };
+        assert_eq!(total(&dg), 25_823_778_864 + 2_334);
+        assert_eq!(total(&dg) - total(&g4), 3 * 2816 * 2112 + 2816);
+        assert_eq!((dg.architecture.canvas, g4.architecture.canvas), (256, 0));
+        assert!(dg.notices.iter().any(|n| n.id == MsgId::NoticeBlockDiffusion));
+        assert!(!g4.notices.iter().any(|n| n.id == MsgId::NoticeBlockDiffusion));
     }
 
     /// Tencent's Hy3 and JetBrains' Mellum 2 (vLLM's recipes) at their class defaults: per-head

@@ -121,6 +121,15 @@ pub struct Architecture {
     /// code2wav), which vLLM and SGLang do not load.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub speech_output: Option<SpeechOutput>,
+    /// A block-diffusion model's canvas: the tokens it denoises at once after writing the cache
+    /// causally (DiffusionGemma's `canvas_length`); 0 for a model that decodes token by token.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub canvas: u64,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 /// `count` consecutive layers of the same kind.
@@ -775,6 +784,7 @@ impl Architecture {
             quant: None,
             encoders: Vec::new(),
             speech_output: None,
+            canvas: 0,
         }
     }
 
