@@ -66,16 +66,15 @@ struct DeepEncoder {
 }
 
 impl DeepEncoder {
-    /// The tower with its `projector` and the two learned separators (`embed` wide: a row
-    /// newline and a view separator); views of a 1,024-pixel global image and at most `max_tiles`
-    /// tiles of 640.
-    fn encoder(&self, projector: u64, embed: u64, max_tiles: u64) -> Encoder {
+    /// SAM's parameters: `(block matrices, everything else)`, its neck and downsampling convs
+    /// included.
+    fn sam(&self) -> (u64, u64) {
         let (sh, sl, sm, sp, out) =
             (self.sam_width, self.sam_layers, self.sam_mlp, self.sam_patch, self.neck);
         let global = self.global.min(sl);
         let grid = self.sam_image / sp;
         let rel = |side: u64| 2 * (2 * side).saturating_sub(1) * (sh / self.sam_heads);
-        let sam_other = grid * grid * sh
+        let other = grid * grid * sh
             + 3 * sp * sp * sh
             + sh
             + sl * (9 * sh + sm)
@@ -89,6 +88,14 @@ impl DeepEncoder {
         for c in &self.down {
             conv = (conv.0 + 9 * conv.1 * c, *c);
         }
+        (sl * (4 * sh * sh + 2 * sh * sm), other + conv.0)
+    }
+
+    /// The tower with its `projector` and the two learned separators (`embed` wide: a row
+    /// newline and a view separator); views of a 1,024-pixel global image and at most `max_tiles`
+    /// tiles of 640.
+    fn encoder(&self, projector: u64, embed: u64, max_tiles: u64) -> Encoder {
+        let (sam_blocks, sam_other) = self.sam();
         let (ch, cl, ci) = (self.clip_width, self.clip_layers, self.clip_mlp);
         let side = self.clip_image / self.clip_patch;
         let patch_conv = if self.clip_patch_conv { 3 * self.clip_patch * self.clip_patch * ch } else { 0 };
@@ -96,15 +103,58 @@ impl DeepEncoder {
         Encoder {
             modality: Modality::Image,
             kind: "deepencoder".into(),
-            layers: sl + cl,
+            layers: self.sam_layers + cl,
             hidden: ch,
             intermediate: ci,
-            block_params: sl * (4 * sh * sh + 2 * sh * sm) + cl * (4 * ch * ch + 2 * ch * ci),
-            other_params: sam_other + conv.0 + clip_other + projector + 2 * embed,
-            patch: sp,
+            block_params: sam_blocks + cl * (4 * ch * ch + 2 * ch * ci),
+            other_params: sam_other + clip_other + projector + 2 * embed,
+            patch: self.sam_patch,
             merge: 4,
-            tokens: TokenRule::GlobalLocal { global: 16, tile: 640, per_side: 10, max_tiles },
+            tokens: TokenRule::GlobalLocal { global: 16, tile: 640, per_side: 10, max_tiles, newlines: true },
             largest: 640 * 5,
+            fixed_patches: None,
+            whole_in_vllm: false,
+        }
+    }
+
+    /// DeepSeek-OCR-2's DeepEncoder V2 as vLLM's `deepseek_ocr2.py` builds it, whatever the
+    /// vision config says: SAM ViT-B whose last conv gives `width` channels, into a Qwen2
+    /// decoder run as an encoder (`deepencoder2.py`: `layers` Qwen2 layers `width` wide with
+    /// `heads`/`kv_heads` heads — biased q, k, v — a SiLU gated MLP `mlp` wide, RMS norms and a
+    /// final one, no token embeddings) with learned queries for the 768 and 1,024 views (144 and
+    /// 256 rows); the `projector` and one view separator `embed` wide. Views: the 1,024-pixel
+    /// global view's 16 × 16 tokens and, above a 768 tile, `k × k` tiles of 12 × 12, no newline
+    /// tokens, one separator.
+    fn encoder_v2(
+        &self,
+        qwen: (u64, u64, u64, u64, u64),
+        projector: u64,
+        embed: u64,
+        max_tiles: u64,
+    ) -> Encoder {
+        let (sam_blocks, sam_other) = self.sam();
+        let (layers, w, heads, kv_heads, mlp) = qwen;
+        let kv = w / heads.max(1) * kv_heads;
+        let blocks = layers * (2 * w * w + 2 * w * kv + 3 * w * mlp);
+        let other = layers * (w + 2 * kv + 2 * w) + w + (144 + 256) * w;
+        Encoder {
+            modality: Modality::Image,
+            kind: "deepencoder_v2".into(),
+            layers: self.sam_layers + layers,
+            hidden: w,
+            intermediate: mlp,
+            block_params: sam_blocks + blocks,
+            other_params: sam_other + other + projector + embed,
+            patch: self.sam_patch,
+            merge: 4,
+            tokens: TokenRule::GlobalLocal {
+                global: 16,
+                tile: 768,
+                per_side: 12,
+                max_tiles,
+                newlines: false,
+            },
+            largest: 768 * 5,
             fixed_patches: None,
             whole_in_vllm: false,
         }
@@ -623,15 +673,83 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
         // DeepSeek-OCR (`deepseek_vl_v2` with `DeepseekOCRForCausalLM`, vLLM's `deepseek_ocr.py`):
         // the same DeepEncoder, its sizes under `vision_config.width` (`sam_vit_b`,
         // `clip-l-14-224`; MLPs four times as wide), CLIP keeping its bias-free patch conv, and
-        // the projector of `projector_config`. DeepSeek-VL2's own SigLIP tower and DeepSeek-OCR-2's
-        // Qwen2 encoder are not read from their configs: said, not counted.
+        // the projector of `projector_config`. DeepSeek-OCR-2 (`DeepseekOCR2ForCausalLM`): vLLM
+        // builds its DeepEncoder V2 from fixed sizes, read as it does. DeepSeek-VL2's own SigLIP
+        // tower is not: said, not counted.
         "deepseek_vl_v2" => {
             v?;
+            let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
+            let ocr2 = root
+                .get("architectures")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|c| c.as_str() == Some("DeepseekOCR2ForCausalLM")));
+            let empty = Value::Object(Vec::new());
+            let p = root.get("projector_config").unwrap_or(&empty);
+            let projector = |default_input: u64| -> Result<(u64, u64), String> {
+                let (input, embed) = (g(p, "input_dim", default_input), g(p, "n_embed", text_hidden));
+                Ok((
+                    match p.get("projector_type").and_then(Value::as_str).unwrap_or("linear") {
+                        "linear" => input * embed + embed,
+                        // Two or more GELU-separated linears over `downsample_ratio²` neighbours
+                        // (`MlpProjector`).
+                        "downsample_mlp_gelu" => {
+                            let (r, ratio, depth) =
+                                (g(p, "downsample_ratio", 2), g(p, "mlp_ratio", 1), g(p, "depth", 2).max(2));
+                            let mid = embed * ratio;
+                            (input * r * r * mid + mid)
+                                + (depth - 2) * (mid * mid + mid)
+                                + (mid * embed + embed)
+                        }
+                        other => return Err(format!("deepseek_vl_v2 projector `{other}`")),
+                    },
+                    embed,
+                ))
+            };
+            let sam = |width: Option<&Value>, last: u64| {
+                let sam = width.unwrap_or(&empty);
+                let sw = g(sam, "width", 768);
+                DeepEncoder {
+                    sam_width: sw,
+                    sam_layers: g(sam, "layers", 12),
+                    sam_mlp: 4 * sw,
+                    sam_image: n("image_size", 1024),
+                    sam_patch: 16,
+                    window: 14,
+                    sam_heads: g(sam, "heads", 12).max(1),
+                    global: sam
+                        .get("global_attn_indexes")
+                        .and_then(Value::as_array)
+                        .map_or(4, |a| a.len() as u64),
+                    neck: 256,
+                    down: match sam.get("downsample_channels").and_then(Value::as_array) {
+                        Some(a) => a.iter().filter_map(Value::as_u64).collect(),
+                        None => alloc::vec![512, last],
+                    },
+                    clip_width: 1024,
+                    clip_layers: 24,
+                    clip_mlp: 4096,
+                    clip_image: 224,
+                    clip_patch: 14,
+                    clip_patch_conv: true,
+                }
+            };
+            if ocr2 {
+                // vLLM's `deepseek_ocr2.py`: SAM ViT-B ending in 896 channels, the Qwen2
+                // encoder of `build_qwen2_decoder_as_encoder` (24 layers of 896, 14 heads and 2
+                // KV heads, MLP 4,864), at most six 768 tiles.
+                let (projector, embed) = match projector(896) {
+                    Ok(x) => x,
+                    Err(e) => return Some(Err(e)),
+                };
+                let mut dims = sam(None, 896);
+                dims.sam_image = 1024;
+                return Some(Ok(dims.encoder_v2((24, 896, 14, 2, 4864), projector, embed, 6)));
+            }
             let name = vc.get("model_name").and_then(Value::as_str).unwrap_or("");
             let width = vc.get("width");
-            let (sam, clip) =
+            let clip =
                 match (width.and_then(|w| w.get("sam_vit_b")), width.and_then(|w| w.get("clip-l-14-224"))) {
-                    (Some(s), Some(c)) if name == "deeplip_b_l" => (s, c),
+                    (Some(_), Some(c)) if name == "deeplip_b_l" => c,
                     _ => {
                         return Some(Err(if name.is_empty() {
                             "deepseek_vl_v2 vision".into()
@@ -640,46 +758,16 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                         }));
                     }
                 };
-            let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
-            let (sw, cw) = (g(sam, "width", 768), g(clip, "width", 1024));
-            let dims = DeepEncoder {
-                sam_width: sw,
-                sam_layers: g(sam, "layers", 12),
-                sam_mlp: 4 * sw,
-                sam_image: n("image_size", 1024),
-                sam_patch: 16,
-                window: 14,
-                sam_heads: g(sam, "heads", 12).max(1),
-                global: sam
-                    .get("global_attn_indexes")
-                    .and_then(Value::as_array)
-                    .map_or(4, |a| a.len() as u64),
-                neck: 256,
-                down: match sam.get("downsample_channels").and_then(Value::as_array) {
-                    Some(a) => a.iter().filter_map(Value::as_u64).collect(),
-                    None => alloc::vec![512, 1024],
-                },
-                clip_width: cw,
-                clip_layers: g(clip, "layers", 24),
-                clip_mlp: 4 * cw,
-                clip_image: g(clip, "image_size", 224),
-                clip_patch: g(clip, "patch_size", 14).max(1),
-                clip_patch_conv: true,
-            };
-            let empty = Value::Object(Vec::new());
-            let p = root.get("projector_config").unwrap_or(&empty);
-            let (input, embed) = (g(p, "input_dim", 2 * cw), g(p, "n_embed", text_hidden));
-            let projector = match p.get("projector_type").and_then(Value::as_str).unwrap_or("linear") {
-                "linear" => input * embed + embed,
-                // Two or more GELU-separated linears over `downsample_ratio²` neighbours
-                // (`MlpProjector`).
-                "downsample_mlp_gelu" => {
-                    let (r, ratio, depth) =
-                        (g(p, "downsample_ratio", 2), g(p, "mlp_ratio", 1), g(p, "depth", 2).max(2));
-                    let mid = embed * ratio;
-                    (input * r * r * mid + mid) + (depth - 2) * (mid * mid + mid) + (mid * embed + embed)
-                }
-                other => return Some(Err(format!("deepseek_vl_v2 projector `{other}`"))),
+            let mut dims = sam(width.and_then(|w| w.get("sam_vit_b")), 1024);
+            let cw = g(clip, "width", 1024);
+            dims.clip_width = cw;
+            dims.clip_layers = g(clip, "layers", 24);
+            dims.clip_mlp = 4 * cw;
+            dims.clip_image = g(clip, "image_size", 224);
+            dims.clip_patch = g(clip, "patch_size", 14).max(1);
+            let (projector, embed) = match projector(2 * cw) {
+                Ok(x) => x,
+                Err(e) => return Some(Err(e)),
             };
             // vLLM's DeepSeek-OCR processor: at most six 640 tiles.
             dims.encoder(projector, embed, 6)
@@ -2141,7 +2229,13 @@ mod tests {
         assert_eq!(e.max_tokens(), 16 * 17 + 50 * 51 + 1);
         // DeepSeek-OCR's six tiles at most: a 3,000 page stays 2 × 2.
         let six = Encoder {
-            tokens: TokenRule::GlobalLocal { global: 16, tile: 640, per_side: 10, max_tiles: 6 },
+            tokens: TokenRule::GlobalLocal {
+                global: 16,
+                tile: 640,
+                per_side: 10,
+                max_tiles: 6,
+                newlines: true,
+            },
             ..e
         };
         assert_eq!(six.tokens_per_image(3000), 16 * 17 + 20 * 21 + 1);

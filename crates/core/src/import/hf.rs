@@ -3442,8 +3442,9 @@ mod tests {
     /// with both query-key widths zero): DeepSeek-V2's MoE with plain multi-head attention, as
     /// vLLM's `use_mha` reads it (2,934,734,080), and its DeepEncoder — SAM ViT-B, CLIP-L with its
     /// patch conv, the linear projector and two separators (401,372,160); together the
-    /// 3,336,106,240 parameters of the checkpoint's 2,710 tensors. A DeepSeek-VL2 SigLIP tower is
-    /// said, not counted; a DeepSeek-V2 config without the zero widths keeps latent attention.
+    /// 3,336,106,240 parameters of the checkpoint's 2,710 tensors. DeepSeek-OCR-2's tower is vLLM's
+    /// fixed one; a DeepSeek-VL2 SigLIP tower is said, not counted; a DeepSeek-V2 config without
+    /// the zero widths keeps latent attention.
     #[test]
     fn deepseek_ocr_reads_its_language_config_and_deepencoder() {
         let m = read(include_str!("../../../../tests/fixtures/configs/deepseek-ocr.json")).unwrap();
@@ -3470,6 +3471,20 @@ mod tests {
         assert!(vl2.architecture.encoders.is_empty());
         assert!(vl2.notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted
             && n.args == vec![Arg::Text("siglip_so400m_patch14_384".into())]));
+        // DeepSeek-OCR-2 (`DeepseekOCR2ForCausalLM`): vLLM's fixed DeepEncoder V2 — SAM ending in
+        // 896 channels (94,979,328), the Qwen2 encoder without embeddings (357,898,112 as
+        // transformers 5.24 builds `Qwen2Model` at its sizes, less the table), the 144 + 256
+        // queries, an 896 → 1,280 projector and a separator: 454,385,280, the ~3.4 B of its
+        // recipe with the text model. Views without newlines, 768 tiles of 12 × 12.
+        let ocr2 = include_str!("../../../../tests/fixtures/configs/deepseek-ocr.json")
+            .replace("DeepseekOCRForCausalLM", "DeepseekOCR2ForCausalLM")
+            .replace(r#""input_dim": 2048"#, r#""input_dim": 896"#);
+        let e2 = &read(&ocr2).unwrap().architecture.encoders[0];
+        assert_eq!(e2.params(), 94_979_328 + 357_898_112 + 400 * 896 + 896 * 1280 + 1280 + 1280);
+        assert_eq!(
+            (e2.tokens_per_image(700), e2.tokens_per_image(1024)),
+            (16 * 16 + 1, 16 * 16 + 24 * 24 + 1)
+        );
         let latent = read(r#"{"model_type": "deepseek_v2", "kv_lora_rank": 512}"#).unwrap();
         assert!(latent.architecture.mixers().all(|(_, x)| matches!(x, Mixer::Mla(_))));
     }

@@ -76,7 +76,8 @@ pub enum TokenRule {
         per_tile: u64,
     },
     /// DeepSeek-OCR's and Unlimited-OCR's views (vLLM's `deepseek_ocr.py`, "gundam" mode): a
-    /// global view of `global × (global + 1)` tokens (a newline ending each row); for an image
+    /// global view of `global × (global + 1)` tokens (a newline ending each row, none in
+    /// DeepSeek-OCR-2's views); for an image
     /// larger than a tile, also `k × k` tiles — `k` from 2, the largest with `k² ≤ max_tiles`
     /// whose tiles the image covers more than half of — read as one `k·per_side` grid with a
     /// newline a row; and one separator.
@@ -89,6 +90,9 @@ pub enum TokenRule {
         per_side: u64,
         /// The processor's most tiles (`max_crops`).
         max_tiles: u64,
+        /// Whether each row of a view ends in a newline token (DeepSeek-OCR's; DeepSeek-OCR-2's
+        /// views have none).
+        newlines: bool,
     },
     /// Audio: language-model tokens per second of sound, in thousandths (Whisper's 100 frames a
     /// second halved by its convolution, then pooled or stacked).
@@ -202,14 +206,15 @@ impl Encoder {
                 let k = longest_edge.div_ceil(tile.max(1)).max(1);
                 per_tile.saturating_mul(k.saturating_mul(k) + 1)
             }
-            TokenRule::GlobalLocal { global, tile, per_side, max_tiles } => {
+            TokenRule::GlobalLocal { global, tile, per_side, max_tiles, newlines } => {
+                let nl = u64::from(newlines);
                 let local = if side <= tile || max_tiles < 4 {
                     0
                 } else {
                     let gk = per_side.saturating_mul(grid_side(side, tile, max_tiles).max(2));
-                    gk.saturating_mul(gk + 1)
+                    gk.saturating_mul(gk + nl)
                 };
-                global.saturating_mul(global + 1).saturating_add(local).saturating_add(1)
+                global.saturating_mul(global + nl).saturating_add(local).saturating_add(1)
             }
             TokenRule::PerSecond { per_ks, whole_windows } => match self.fixed_patches {
                 Some(w) if whole_windows && w > 0 => {
