@@ -1861,7 +1861,8 @@ fn model_summary(r: &Resolved) -> Result<ModelSummary> {
             ModelSummary {
                 name: r.name.clone(),
                 params_total: Params::new(b.total()),
-                params_active: a.params_active_of(&b)?,
+                // A looped model's later passes run stored layers again: more compute per token.
+                params_active: Params::new(a.params_active_of(&b)?.get().saturating_add(a.reused_params()?)),
                 breakdown: Some(b),
                 architecture: Some(a.summary()),
                 stand_in: None,

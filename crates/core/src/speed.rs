@@ -582,7 +582,13 @@ pub fn token_reads(e: &Estimate, arch: Option<&Architecture>, batch: u64, step: 
         }
         None => 0.0,
     };
-    let read = dense + experts * expert_share;
+    // A looped model's later passes read the layers they reuse again, at the stored weights'
+    // bytes per parameter.
+    let reused = arch.map_or(0.0, |a| a.reused_params().unwrap_or(0) as f64);
+    let looked_up = e.model.breakdown.as_ref().map_or(0, |b| b.embeddings.saturating_add(b.positions));
+    let stored = e.model.params_total.get().saturating_sub(looked_up) as f64;
+    let again = if stored > 0.0 && reused > 0.0 { reused * total / stored } else { 0.0 };
+    let read = dense + experts * expert_share + again;
     let kv_one = e.kv_total.get() as f64 / batch.max(1) as f64;
     // transformers' device_map copies every offloaded module whole (all its experts) to the GPU
     // each forward pass; the cache stays on the GPU.
@@ -703,6 +709,43 @@ mod moe_tests {
         let f = crate::fit::fit(&s, d).unwrap();
         let sp = f.speed.unwrap_or_else(|| panic!("{device_id} ×{gpus} ZeRO-{zero}: {:?}", f.verdict));
         (sp.training_s.unwrap(), sp.training_waiting_s.unwrap_or((0.0, 0.0, 0.0)))
+    }
+
+    /// A looped model (IQuest's LoopCoder at 2 × 8 layers here) reads the layers it runs again and
+    /// does their compute again: the same stored weights as one pass, about twice the bytes read
+    /// and the FLOPs per token.
+    #[test]
+    fn a_looped_model_reads_and_computes_its_layers_on_every_pass() {
+        use crate::scenario::{CustomModel, ModelSource, Scenario};
+        let speed = |loops: u64| {
+            let text = alloc::format!(
+                r#"{{"model_type": "iquestloopcoder", "hidden_size": 4096, "num_hidden_layers": 8,
+                "intermediate_size": 11008, "num_attention_heads": 32, "num_key_value_heads": 8,
+                "vocab_size": 32000, "loop_num": {loops}}}"#
+            );
+            let m = crate::import::hf::parse_config(text.as_bytes()).unwrap();
+            let arch = m.architecture.clone();
+            let s = Scenario {
+                model: ModelSource::Custom(alloc::boxed::Box::new(CustomModel {
+                    name: "loop".into(),
+                    architecture: m.architecture,
+                    format: None,
+                    file: None,
+                    confidence: m.confidence,
+                    notices: m.notices,
+                })),
+                ..Scenario::default()
+            };
+            let e = crate::estimate::estimate(&s).unwrap();
+            let reads = token_reads(&e, Some(&arch), 1, false).weights_device;
+            (e.weights_total, reads, e.flops_per_token)
+        };
+        let (one, two) = (speed(1), speed(2));
+        assert!(two.0 > one.0 && (two.0.get() as f64) < one.0.get() as f64 * 1.001, "the gates only");
+        let (reads, flops) = (two.1 / one.1, two.2 / one.2);
+        assert!((1.8..2.0).contains(&reads), "{reads}");
+        // The FLOPs count the embeddings once and the second pass's attention over its window.
+        assert!((1.6..2.0).contains(&flops), "{flops}");
     }
 
     #[test]

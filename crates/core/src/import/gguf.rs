@@ -726,7 +726,7 @@ impl Gguf {
             } else {
                 norms_per_layer
             };
-            stack.push(LayerGroup { count: 1, mixers, ffn, norms, extras: Vec::new() });
+            stack.push(LayerGroup { count: 1, mixers, ffn, norms, extras: Vec::new(), tied: false });
         }
         if window.is_some() && all_sliding {
             notices.push(Msg::new(MsgId::NoticeSlidingAllLayers, alloc::vec![Arg::Int(layers)]));

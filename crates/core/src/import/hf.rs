@@ -423,6 +423,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // DeepSeek-VL2's and DeepSeek-OCR's language model is DeepSeek-V2's MoE (vLLM's
         // `DeepseekVLV2Config` builds its text config as `DeepseekV2Config(**language_config)`).
         "deepseek_vl_v2" => "deepseek_v2".into(),
+        // IQuest-Coder's looped variant (vLLM's `IQuestLoopCoderForCausalLM`): IQuest-Coder's
+        // layers run `loop_num` times.
+        "iquestloopcoder" | "iquest_loopcoder" => "iquestcoder".into(),
         other => other.to_string(),
     }
 }
@@ -2340,7 +2343,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             ("falcon_h1", _) => 2,
             _ => t.norms,
         };
-        let mut group = LayerGroup { count: 1, mixers, ffn, norms, extras: Vec::new() };
+        let mut group = LayerGroup { count: 1, mixers, ffn, norms, extras: Vec::new(), tied: false };
         if family == "gemma4_text" {
             gemma4_layer_extras(cfg, &c, &mut group)?;
         }
@@ -2509,7 +2512,41 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             ),
         ));
     }
+    // IQuest's LoopCoder (vLLM's `iquest_loopcoder.py`): every layer runs `loop_num` times with
+    // the same weights; the first pass caches keys and values for the whole context, each later
+    // pass its own over the last `loop_window_size` tokens (and reads the first pass's through a
+    // per-head gate, `head_dim → heads` with a bias, one a layer, stored once).
+    let looped = family == "iquestcoder"
+        && (cfg.str("model_type").is_some_and(|t| t.contains("loop")) || cfg.present("loop_num"));
+    let mut gates = None;
+    if looped {
+        let loops = cfg.count_or("loop_num", 2)?;
+        if !(1..=8).contains(&loops) {
+            return Err(Error::parse(
+                FORMAT,
+                format!("`loop_num` {loops}: a looped model runs its layers 1 to 8 times"),
+            ));
+        }
+        let window = cfg.count_or("loop_window_size", 64)?.max(1);
+        let base = stack.groups.clone();
+        for _ in 1..loops {
+            for g in &base {
+                let mut again = LayerGroup { tied: true, ..g.clone() };
+                for m in &mut again.mixers {
+                    if let Mixer::Attention(at) = m {
+                        at.span = Span::Sliding { window };
+                        gates = Some((at.num_heads, at.head_dim));
+                    }
+                }
+                stack.groups.push(again);
+            }
+        }
+    }
     let mut a = Architecture::new(family, c.vocab, c.hidden, stack.groups);
+    if let Some((heads, dim)) = gates {
+        a.extras.push(Extra { role: Role::Extra, rows: c.layers.saturating_mul(heads), cols: dim });
+        a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.layers.saturating_mul(heads) });
+    }
     a.norm = t.norm;
     a.tie_word_embeddings = c.tie;
     a.max_context = c.max_context;
@@ -3139,8 +3176,14 @@ fn read_decilm(cfg: &Cfg<'_>) -> Result<Architecture> {
             return Err(bad(i, "needs an `attention` and an `ffn` object"));
         };
         let on = |v: &Value, k: &str| v.get(k).and_then(Value::as_bool).unwrap_or(false);
-        let mut group =
-            LayerGroup { count: 1, mixers: Vec::new(), ffn: Ffn::None, norms: 0, extras: Vec::new() };
+        let mut group = LayerGroup {
+            count: 1,
+            mixers: Vec::new(),
+            ffn: Ffn::None,
+            norms: 0,
+            extras: Vec::new(),
+            tied: false,
+        };
         if !on(att, "no_op") {
             group.norms += 1;
             if on(att, "replace_with_linear") {
@@ -3514,6 +3557,40 @@ mod tests {
         assert_eq!((dg.architecture.canvas, g4.architecture.canvas), (256, 0));
         assert!(dg.notices.iter().any(|n| n.id == MsgId::NoticeBlockDiffusion));
         assert!(!g4.notices.iter().any(|n| n.id == MsgId::NoticeBlockDiffusion));
+    }
+
+    /// IQuest-Coder's looped 40B (vLLM's `IQuestLoopCoderForCausalLM`; its config as a public
+    /// Swift port's test transcribes it: 80 layers of 5,120, `loop_num` 2, `loop_window_size` 64):
+    /// its 80 layers stored once (39,007,846,400 with embeddings and head 786,432,000, the final
+    /// norm and the 80 per-head gates `40 × 128 + 40`) and run twice — the second pass caching
+    /// its own last 64 tokens — so a token runs 78,802,542,720 parameters.
+    #[test]
+    fn iquest_loopcoder_stores_its_layers_once_and_runs_them_twice() {
+        const LOOP: &str = r#""architectures": ["IQuestLoopCoderForCausalLM"], "model_type": "iquestloopcoder",
+            "hidden_size": 5120, "num_hidden_layers": 80, "intermediate_size": 27648, "num_attention_heads": 40,
+            "rms_norm_eps": 1e-6, "vocab_size": 76800, "head_dim": 128, "num_key_value_heads": 8,
+            "max_position_embeddings": 131072, "attention_bias": false, "mlp_bias": false, "rope_theta": 500000,
+            "tie_word_embeddings": false"#;
+        let m = read(&format!(r#"{{{LOOP}, "loop_num": 2, "loop_window_size": 64}}"#)).unwrap();
+        assert_eq!(m.confidence, Confidence::Config);
+        let a = &m.architecture;
+        let stored = 786_432_000 + 39_007_846_400 + 5120 + 80 * (40 * 128 + 40);
+        assert_eq!(a.params_total().unwrap().get(), stored);
+        assert_eq!(a.reused_params().unwrap(), 39_007_846_400);
+        assert_eq!((a.num_layers(), a.reused_layers()), (160, 80));
+        assert!(a.summary().contains("(80 stored, 80 passes through them again)"), "{}", a.summary());
+        // The first pass caches the context, the second its last 64 tokens.
+        let per_layer = 2 * 8 * 128 * 2;
+        assert_eq!(
+            crate::inference::kv_cache_bytes(a, crate::precision::KvDtype::F16, 32_768, 1).unwrap().get(),
+            80 * per_layer * 32_768 + 80 * per_layer * 64
+        );
+        // Without `loop_num` the class's default of two passes; a looped model never stores a pass.
+        let default = read(&format!(r#"{{{LOOP}}}"#)).unwrap();
+        assert_eq!(default.architecture.reused_layers(), 80);
+        assert!(read(&format!(r#"{{{LOOP}, "loop_num": 9}}"#)).is_err());
+        let plain = read(&format!(r#"{{{}, "loop_num": 1}}"#, LOOP)).unwrap();
+        assert_eq!(plain.architecture.reused_params().unwrap(), 0);
     }
 
     /// Tencent's Hy3 and JetBrains' Mellum 2 (vLLM's recipes) at their class defaults: per-head

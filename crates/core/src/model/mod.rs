@@ -146,6 +146,10 @@ pub struct LayerGroup {
     pub norms: u64,
     /// Family-specific tensors of each layer (Gemma 3n's AltUp and LAuReL).
     pub extras: Vec<Extra>,
+    /// The layers run weights stored by earlier layers (a looped model's later passes: IQuest's
+    /// LoopCoder): they cost compute, activations and their own cache, but store no tensor.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+    pub tied: bool,
 }
 
 /// A token mixer: how a layer reads the other tokens.
@@ -707,11 +711,15 @@ impl Mixer {
 impl LayerGroup {
     /// One layer of `mixer` and `ffn` with `norms` hidden norms, repeated `count` times.
     pub fn new(count: u64, mixer: Mixer, ffn: Ffn, norms: u64) -> Self {
-        LayerGroup { count, mixers: alloc::vec![mixer], ffn, norms, extras: Vec::new() }
+        LayerGroup { count, mixers: alloc::vec![mixer], ffn, norms, extras: Vec::new(), tied: false }
     }
 
-    /// Emits the tensors of one layer of the group.
+    /// Emits the tensors of one layer of the group (none for a group that runs earlier layers'
+    /// weights).
     pub fn tensors(&self, a: &Architecture, e: &mut Emit<'_>) {
+        if self.tied {
+            return;
+        }
         let h = a.hidden_size;
         e.within(Part::Norms, |e| {
             for _ in 0..self.norms {
@@ -796,7 +804,11 @@ impl Architecture {
         let mut index = Vec::with_capacity(self.groups.len());
         for g in &self.groups {
             let same = |k: &&LayerGroup| {
-                k.mixers == g.mixers && k.ffn == g.ffn && k.norms == g.norms && k.extras == g.extras
+                k.mixers == g.mixers
+                    && k.ffn == g.ffn
+                    && k.norms == g.norms
+                    && k.extras == g.extras
+                    && k.tied == g.tied
             };
             match distinct.iter().position(same) {
                 Some(i) => index.push(i),
@@ -1200,7 +1212,7 @@ impl Architecture {
     pub fn params_active_of(&self, b: &ParamBreakdown) -> Result<Params> {
         let mut active_experts: u128 = 0;
         let mut idle_routers: u128 = 0;
-        for g in &self.groups {
+        for g in self.groups.iter().filter(|g| !g.tied) {
             if let Ffn::Moe(m) = &g.ffn {
                 let one = m.expert_params(self.hidden_size)? as u128 * m.experts_per_token as u128;
                 active_experts += one * g.count as u128;
@@ -1211,11 +1223,47 @@ impl Architecture {
         Ok(Params::new(u64::try_from(active).unwrap_or(u64::MAX)))
     }
 
+    /// Parameters a token runs again through layers that reuse earlier layers' weights (a looped
+    /// model's later passes; for a MoE layer its shared parts and the experts a token picks); 0
+    /// for a model without such layers. Compute and the weights read per token count them; the
+    /// stored parameters do not.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] for absurd sizes.
+    pub fn reused_params(&self) -> Result<u64> {
+        let mut total: u64 = 0;
+        for g in self.groups.iter().filter(|g| g.tied) {
+            let stored = LayerGroup { tied: false, ..g.clone() };
+            let mut one = self.layer_params(&stored)?;
+            if let Ffn::Moe(m) = &g.ffn {
+                let experts = m.expert_params(self.hidden_size)?;
+                let idle = experts.saturating_mul(m.num_experts.saturating_sub(m.experts_per_token));
+                one = one.saturating_sub(idle).saturating_sub(m.modality_router_params(self.hidden_size));
+            }
+            total =
+                one.checked_mul(g.count).and_then(|x| total.checked_add(x)).or_overflow("parameter count")?;
+        }
+        Ok(total)
+    }
+
+    /// Layers that reuse earlier layers' weights.
+    pub fn reused_layers(&self) -> u64 {
+        self.groups.iter().filter(|g| g.tied).map(|g| g.count).sum()
+    }
+
     /// A one-line description of the shape (`32 layers, hidden 4096, attention GQA 32/8 heads × 128`).
     pub fn summary(&self) -> String {
         use core::fmt::Write;
         let mut s = String::new();
         let _ = write!(s, "{} layers, hidden {}", self.num_layers(), self.hidden_size);
+        let reused = self.reused_layers();
+        if reused > 0 {
+            let _ = write!(
+                s,
+                " ({} stored, {reused} passes through them again)",
+                self.num_layers().saturating_sub(reused)
+            );
+        }
         // Each distinct mixer (by its summary's numbers) with its layer count; words at the end.
         let mut kinds: Vec<(MixerSummary, u64)> = Vec::new();
         for (n, m) in self.mixers() {
