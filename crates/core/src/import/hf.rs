@@ -21,7 +21,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
-use crate::json::{self, Value};
+use crate::json::{self, Number, Value};
 pub use crate::model::Confidence;
 use crate::model::{
     Architecture, Attention, CompressedAttention, Extra, Ffn, GatedDeltaNet, Indexer, LayerGroup, MAX_LAYERS,
@@ -108,6 +108,7 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
             members.push(("quantization_config".into(), inner));
         }
     }
+    dory_blocks_to_layers(&mut root)?;
     let mut notices = Vec::new();
     // Multimodal wrappers keep the language model in `text_config` (or `llm_config`); Qwen3-Omni
     // and Qwen2.5-Omni in their thinker's, or in the thinker's own keys.
@@ -523,6 +524,7 @@ const KNOWN: &[&str] = &[
     "axk1",
     "phimoe",
     "beam",
+    "dory",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -869,6 +871,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "axk1" => (163840, 7168, 18432, 61, 64, 64, 0, false),
         // Beam (`BeamConfig`, vLLM's `models/beam`).
         "beam" => (151936, 5120, 20480, 52, 48, 8, 128, false),
+        "dory" => (131072, 2560, 7168, 36, 16, 4, 256, false),
         // Phi-3.5-MoE (`PhimoeConfig`).
         "phimoe" => (32064, 4096, 6400, 32, 32, 8, 0, false),
         _ => return None,
@@ -1139,6 +1142,8 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         "beam" => (0..layers)
             .map(|i| if (i + 1) % 6 == 0 || i + 1 == layers { Kind::Full } else { Kind::Sliding })
             .collect(),
+        // Dory's class default: every fourth layer full, the others sliding.
+        "dory" => (0..layers).map(|i| if (i + 1) % 4 == 0 { Kind::Full } else { Kind::Sliding }).collect(),
         "muse_glimmer" | "muse_spark" => (0..layers)
             .map(|i| if (layers - 1 - i).is_multiple_of(4) { Kind::Full } else { Kind::Sliding })
             .collect(),
@@ -1324,6 +1329,8 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
             t.gated_mlp = false;
             t.norm = NormKind::NoParams;
         }
+        // Dory (nGPT): every activation normalised without weights; its scales are extras.
+        "dory" => t.norm = NormKind::NoParams,
         _ => {}
     }
     if matches!(family, "glm" | "glm4") {
@@ -1440,7 +1447,7 @@ fn read_ernie_vl(cfg: &Cfg<'_>, notices: &mut Vec<Msg>) -> Result<Architecture> 
         Value::Object(m) => m.clone(),
         _ => return Err(Error::parse(FORMAT, "the text config is not a JSON object")),
     };
-    let uint = |n: u64| Value::Number(json::Number { f: n as f64, u: Some(n) });
+    let uint = |n: u64| Value::Number(Number { f: n as f64, u: Some(n) });
     let mut set = |key: &str, v: Value| match norm.iter_mut().rev().find(|(k, _)| k == key) {
         Some((_, old)) => *old = v,
         None => norm.push((key.into(), v)),
@@ -1793,6 +1800,85 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
     })
 }
 
+/// Dory's released configs list each attention block and each MLP block as a layer
+/// (`layer_types` alternating an attention kind and `mlp`, the layer counts in blocks); a layer is
+/// one of each, as transformers' `DoryConfig` reads them (`layer_types[::2]`, counts halved).
+fn dory_blocks_to_layers(root: &mut Value) -> Result<()> {
+    let Value::Object(members) = root else { return Ok(()) };
+    if !members.iter().any(|(k, v)| k == "model_type" && v.as_str() == Some("dory")) {
+        return Ok(());
+    }
+    let blocks = members.iter().rev().find(|(k, _)| k == "layer_types").and_then(|(_, v)| match v {
+        Value::Array(a) if a.iter().any(|x| x.as_str() == Some("mlp")) => Some(a.clone()),
+        _ => None,
+    });
+    let Some(blocks) = blocks else { return Ok(()) };
+    let paired = blocks.len().is_multiple_of(2)
+        && blocks
+            .chunks(2)
+            .all(|p| p[0].as_str().is_some_and(|t| t != "mlp") && p[1].as_str() == Some("mlp"));
+    if !paired {
+        return Err(Error::parse(
+            FORMAT,
+            "Dory's `layer_types` must pair each attention block with an `mlp` block",
+        ));
+    }
+    for (k, v) in members.iter_mut() {
+        match k.as_str() {
+            "layer_types" => *v = Value::Array(blocks.iter().step_by(2).cloned().collect()),
+            "num_hidden_layers" | "n_input_layers" | "n_output_layers" | "n_recurrent_layers" => {
+                if let Some(n) = v.as_u64() {
+                    if !n.is_multiple_of(2) {
+                        return Err(Error::parse(
+                            FORMAT,
+                            format!("Dory's `{k}` ({n}) counts blocks, two a layer: it must be even"),
+                        ));
+                    }
+                    *v = Value::Number(Number { f: (n / 2) as f64, u: Some(n / 2) });
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The layers `[start, end)` of `groups` run `loops` times: the first pass stores their weights,
+/// each later pass is a copy marked `tied` (no tensor of its own) that `later` adjusts (its
+/// cache), placed right after them. `key` names the count in errors (1 to 16 passes).
+fn looped_stack(
+    groups: &[LayerGroup],
+    (start, end): (u64, u64),
+    loops: u64,
+    key: &str,
+    mut later: impl FnMut(&mut LayerGroup),
+) -> Result<Vec<LayerGroup>> {
+    if !(1..=16).contains(&loops) {
+        return Err(Error::parse(
+            FORMAT,
+            format!("`{key}` {loops}: a looped model runs its layers 1 to 16 times"),
+        ));
+    }
+    let layers: Vec<&LayerGroup> =
+        groups.iter().flat_map(|g| core::iter::repeat_n(g, g.count.min(MAX_LAYERS) as usize)).collect();
+    let (start, end) = (start.min(layers.len() as u64) as usize, end.min(layers.len() as u64) as usize);
+    let mut out = Stack::default();
+    for g in &layers[..end] {
+        out.push(LayerGroup { count: 1, ..(*g).clone() });
+    }
+    for _ in 1..loops {
+        for g in &layers[start..end] {
+            let mut again = LayerGroup { count: 1, tied: true, ..(*g).clone() };
+            later(&mut again);
+            out.push(again);
+        }
+    }
+    for g in &layers[end..] {
+        out.push(LayerGroup { count: 1, ..(*g).clone() });
+    }
+    Ok(out.groups)
+}
+
 /// vLLM reads a DeepSeek layer as plain multi-head attention (`DeepseekAttention`: bias-free q, k,
 /// v and output, `hidden / heads` wide heads) when its config sets both query-key widths to zero
 /// (`deepseek_v2.py`: `use_mha`), as DeepSeek-VL2-Tiny's and DeepSeek-OCR's do; absent keys keep
@@ -2118,7 +2204,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 }
                 // AFMoE's and Muse Glimmer's sigmoid gate on the attention output (its own
                 // `gate_proj`, as wide as q).
-                "afmoe" | "muse_glimmer" | "muse_spark" | "beam" => a.output_gate = true,
+                "afmoe" | "muse_glimmer" | "muse_spark" | "beam" | "dory" => a.output_gate = true,
                 // Llama 3.2 Vision's cross-attention layers: q from the text, k and v from the
                 // image's positions (projected to the text's width), per-head q/k norms; their
                 // keys and values are the image's, cached once per sequence.
@@ -2494,6 +2580,15 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             // LFM3's sigmoid gate on the attention output: one value a head (`g_proj`).
             group.extras.push(Extra { role: Role::Extra, rows: at.num_heads, cols: c.hidden });
         }
+        if family == "dory" {
+            // nGPT's learned scales: the two residual interpolation rates (`lambda_1`,
+            // `lambda_2`), the query-key and output-gate scales (`sqk`, `s_gate`, one a query
+            // channel) and the MLP's gate and up scales (`suv_gate`, `suv_up`).
+            let q = c.heads.saturating_mul(c.head_dim);
+            for cols in [c.hidden, c.hidden, q, q, c.inter, c.inter] {
+                group.extras.push(Extra { role: Role::Norm, rows: 1, cols });
+            }
+        }
         if family == "apertus" && cfg.str("hidden_act").unwrap_or("xielu") == "xielu" {
             // Each MLP's xIELU activation stores `alpha_p`, `alpha_n`, `beta` and `eps`.
             group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 4 });
@@ -2521,31 +2616,66 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     let mut gates = None;
     if looped {
         let loops = cfg.count_or("loop_num", 2)?;
-        if !(1..=8).contains(&loops) {
+        let window = cfg.count_or("loop_window_size", 64)?.max(1);
+        stack.groups = looped_stack(&stack.groups, (0, c.layers), loops, "loop_num", |again| {
+            for m in &mut again.mixers {
+                if let Mixer::Attention(at) = m {
+                    at.span = Span::Sliding { window };
+                    gates = Some((at.num_heads, at.head_dim));
+                }
+            }
+        })?;
+    }
+    // Dory (NVIDIA; vLLM's `dory.py`, transformers' `DoryModel`): `n_input_layers` layers, then
+    // `n_recurrent_layers` run `n_recurrent_loops` times, then `n_output_layers`; each loop
+    // writes its own cache (`recurrent_kv_cache_mode` `per_loop`) or all read the last loop's
+    // (`last_loop`: one cache).
+    if family == "dory" {
+        let n_in = cfg.count_or("n_input_layers", 8)?;
+        let n_out = cfg.count_or("n_output_layers", 8)?;
+        let n_rec = match cfg.count("n_recurrent_layers")? {
+            Some(n) => n,
+            None => c.layers.saturating_sub(n_in).saturating_sub(n_out),
+        };
+        if n_in.saturating_add(n_rec).saturating_add(n_out) != c.layers {
             return Err(Error::parse(
                 FORMAT,
-                format!("`loop_num` {loops}: a looped model runs its layers 1 to 8 times"),
+                format!(
+                    "Dory's input, recurrent and output layers ({n_in} + {n_rec} + {n_out}) do not add up to its {} layers",
+                    c.layers
+                ),
             ));
         }
-        let window = cfg.count_or("loop_window_size", 64)?.max(1);
-        let base = stack.groups.clone();
-        for _ in 1..loops {
-            for g in &base {
-                let mut again = LayerGroup { tied: true, ..g.clone() };
+        let one_cache = match cfg.str("recurrent_kv_cache_mode").unwrap_or("per_loop") {
+            "per_loop" => false,
+            "last_loop" => true,
+            other => {
+                return Err(Error::parse(
+                    FORMAT,
+                    format!(
+                        "`recurrent_kv_cache_mode` `{other}`: Dory keeps `per_loop` or `last_loop` caches"
+                    ),
+                ));
+            }
+        };
+        let loops = cfg.count_or("n_recurrent_loops", 2)?;
+        stack.groups =
+            looped_stack(&stack.groups, (n_in, n_in + n_rec), loops, "n_recurrent_loops", |again| {
                 for m in &mut again.mixers {
                     if let Mixer::Attention(at) = m {
-                        at.span = Span::Sliding { window };
-                        gates = Some((at.num_heads, at.head_dim));
+                        at.shares_kv = one_cache;
                     }
                 }
-                stack.groups.push(again);
-            }
-        }
+            })?;
     }
     let mut a = Architecture::new(family, c.vocab, c.hidden, stack.groups);
     if let Some((heads, dim)) = gates {
         a.extras.push(Extra { role: Role::Extra, rows: c.layers.saturating_mul(heads), cols: dim });
         a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.layers.saturating_mul(heads) });
+    }
+    if family == "dory" {
+        // The head's learned per-token logit scale.
+        a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.vocab });
     }
     a.norm = t.norm;
     a.tie_word_embeddings = c.tie;
@@ -3588,9 +3718,42 @@ mod tests {
         // Without `loop_num` the class's default of two passes; a looped model never stores a pass.
         let default = read(&format!(r#"{{{LOOP}}}"#)).unwrap();
         assert_eq!(default.architecture.reused_layers(), 80);
-        assert!(read(&format!(r#"{{{LOOP}, "loop_num": 9}}"#)).is_err());
+        assert!(read(&format!(r#"{{{LOOP}, "loop_num": 17}}"#)).is_err());
         let plain = read(&format!(r#"{{{}, "loop_num": 1}}"#, LOOP)).unwrap();
         assert_eq!(plain.architecture.reused_params().unwrap(), 0);
+    }
+
+    /// NVIDIA's Dory as transformers 5.24 writes its config (attention and MLP blocks listed
+    /// apart, 72 blocks): 36 layers, 8 in, 20 recurrent run twice, 8 out — 3,975,229,440 stored
+    /// parameters as transformers builds them, 56 layer passes; each loop its own cache
+    /// (`per_loop`) or one (`last_loop`); a list that does not pair blocks, or counts that do not
+    /// add up, are refused.
+    #[test]
+    fn dory_pairs_its_blocks_and_loops_its_recurrent_layers() {
+        let text = include_str!("../../../../tests/fixtures/configs/transformers-defaults/dory.json");
+        let m = read(text).unwrap();
+        let a = &m.architecture;
+        assert_eq!(m.confidence, Confidence::Config);
+        assert_eq!(a.params_total().unwrap().get(), 3_975_229_440);
+        assert_eq!((a.num_layers(), a.reused_layers()), (56, 20));
+        let caching = |a: &Architecture| {
+            a.mixers()
+                .filter(|(_, m)| !matches!(m.cache(a.hidden_size), crate::model::LayerCache::None))
+                .map(|(n, _)| n)
+                .sum::<u64>()
+        };
+        assert_eq!(caching(a), 56);
+        let last = text
+            .replace(r#""recurrent_kv_cache_mode": "per_loop""#, r#""recurrent_kv_cache_mode": "last_loop""#);
+        assert_ne!(last, text);
+        let one = read(&last).unwrap().architecture;
+        assert_eq!((caching(&one), one.params_total().unwrap().get()), (36, 3_975_229_440));
+        let three = text.replace(r#""n_recurrent_loops": 2"#, r#""n_recurrent_loops": 3"#);
+        assert_eq!(read(&three).unwrap().architecture.reused_layers(), 40);
+        let unpaired = text.replacen(r#""mlp""#, r#""sliding_attention""#, 1);
+        assert!(read(&unpaired).unwrap_err().to_string().contains("pair"));
+        let short = text.replace(r#""n_output_layers": 16"#, r#""n_output_layers": 14"#);
+        assert!(read(&short).unwrap_err().to_string().contains("add up"));
     }
 
     /// Tencent's Hy3 and JetBrains' Mellum 2 (vLLM's recipes) at their class defaults: per-head

@@ -264,8 +264,11 @@ pub struct LayerSummary {
     pub mixers: Vec<MixerSummary>,
     /// Its feed-forward.
     pub ffn: FfnSummary,
-    /// Parameters of one layer of the run.
+    /// Parameters of one layer of the run (0 when it runs earlier layers' weights).
     pub params_per_layer: u64,
+    /// Whether the run's layers run weights earlier layers store (a looped model's later passes).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "core::ops::Not::not"))]
+    pub tied: bool,
     /// KV-cache elements one layer keeps per token (K + V, or the latent and indexer key).
     pub kv_elements_per_token: u64,
     /// Recurrent-state elements one layer keeps per sequence.
@@ -1180,6 +1183,7 @@ impl Architecture {
                 mixers,
                 ffn,
                 params_per_layer: self.layer_params(g)?,
+                tied: g.tied,
                 kv_elements_per_token: kv,
                 state_elements_per_sequence: state,
             });
