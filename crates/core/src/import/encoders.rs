@@ -632,6 +632,51 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 Some(t.grid() + u64::from(!kind.starts_with("siglip"))),
             )
         }
+        // transformers' DeepSeek-OCR-2 (`DeepseekOcr2VisionModel`): SAM in `sam_config`, the
+        // Qwen2 encoder in `encoder_config` (no token table), 144 + 256 learned queries, the
+        // biased projector into the text model and a view separator — vLLM's fixed tower's sizes
+        // when its configs leave them out.
+        "deepseek_ocr2" => {
+            v?;
+            let empty = Value::Object(Vec::new());
+            let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
+            let sam = vc.get("sam_config").unwrap_or(&empty);
+            let enc = vc.get("encoder_config").unwrap_or(&empty);
+            let dims = DeepEncoder {
+                sam_width: g(sam, "hidden_size", 768),
+                sam_layers: g(sam, "num_hidden_layers", 12),
+                sam_mlp: g(sam, "mlp_dim", 3072),
+                sam_image: g(sam, "image_size", 1024),
+                sam_patch: g(sam, "patch_size", 16).max(1),
+                window: g(sam, "window_size", 14),
+                sam_heads: g(sam, "num_attention_heads", 12).max(1),
+                global: sam
+                    .get("global_attn_indexes")
+                    .and_then(Value::as_array)
+                    .map_or(4, |a| a.len() as u64),
+                neck: g(sam, "output_channels", 256),
+                down: match sam.get("downsample_channels").and_then(Value::as_array) {
+                    Some(a) => a.iter().filter_map(Value::as_u64).collect(),
+                    None => alloc::vec![512, 896],
+                },
+                clip_width: 0,
+                clip_layers: 0,
+                clip_mlp: 0,
+                clip_image: 0,
+                clip_patch: 1,
+                clip_patch_conv: false,
+            };
+            let w = g(enc, "hidden_size", 896);
+            let heads = g(enc, "num_attention_heads", 14).max(1);
+            let qwen = (
+                g(enc, "num_hidden_layers", 24),
+                w,
+                heads,
+                g(enc, "num_key_value_heads", heads),
+                g(enc, "intermediate_size", 4864),
+            );
+            return Some(Ok(dims.encoder_v2(qwen, w * text_hidden + text_hidden, text_hidden, 6)));
+        }
         "unlimited_ocr" => {
             v?;
             // Unlimited-OCR (transformers 5.24 `UnlimitedOcrVisionModel`, vLLM's DeepSeek-OCR

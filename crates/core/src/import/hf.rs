@@ -399,6 +399,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // Unlimited-OCR's language model (`UnlimitedOcrTextModel`: DeepSeek-V2's MoE with plain
         // attention, vLLM's `unlimited_ocr.py`).
         "unlimited_ocr_text" | "unlimited_ocr" => "unlimited_ocr".into(),
+        // transformers' own DeepSeek-OCR-2 (`DeepseekOcr2TextModel`: DeepSeek-V2's MoE with plain
+        // attention, its MoE layers by `mlp_layer_types`).
+        "deepseek_ocr2_text" | "deepseek_ocr2" => "deepseek_ocr2".into(),
         // Meta's Muse Glimmer language model (`MuseGlimmerTextModel`).
         "muse_glimmer_text" | "muse_glimmer" => "muse_glimmer".into(),
         // Meta's Muse Spark Open language model (`MuseSparkTextModel`).
@@ -505,6 +508,7 @@ const KNOWN: &[&str] = &[
     "muse_glimmer",
     "muse_spark",
     "unlimited_ocr",
+    "deepseek_ocr2",
     "hy_v3",
     "mellum",
     "ministral3",
@@ -845,6 +849,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         "muse_glimmer" => (202048, 6656, 19968, 52, 32, 2, 128, false),
         "muse_spark" => (202048, 8192, 16384, 62, 128, 16, 64, false),
         "unlimited_ocr" => (129280, 1280, 6848, 12, 10, 10, 0, false),
+        "deepseek_ocr2" => (102400, 4096, 11008, 32, 32, 32, 128, false),
         // Tencent's Hy3 (`HYV3Config`) and JetBrains' Mellum 2 (`MellumConfig`).
         "hy_v3" => (120832, 4096, 13312, 80, 64, 8, 128, false),
         "mellum" => (98304, 2304, 7168, 28, 32, 4, 128, false),
@@ -1502,7 +1507,7 @@ fn class_experts(family: &str) -> Option<u64> {
         "phimoe" => 16,
         "lfm2_moe" => 32,
         "qwen2_moe" => 60,
-        "glm4_moe_lite" | "afmoe" | "unlimited_ocr" | "mellum" => 64,
+        "glm4_moe_lite" | "afmoe" | "unlimited_ocr" | "mellum" | "deepseek_ocr2" => 64,
         "gpt_oss" | "qwen3_moe" | "solar_open" | "sarvam_moe" | "mistral4" => 128,
         "hy_v3" | "axk1" => 192,
         "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "laguna" | "flint"
@@ -1539,6 +1544,13 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
     }
     if let Some(types) = cfg.strings("mlp_layer_types", layers)? {
         return Ok(types.iter().map(|t| *t == "sparse").collect());
+    }
+    if family == "deepseek_ocr2" {
+        // transformers' class reads only `mlp_layer_types` (it cannot build without it).
+        return Err(Error::parse(
+            FORMAT,
+            "`mlp_layer_types` is missing: DeepSeek-OCR-2 names each layer's MLP by it",
+        ));
     }
     Ok(match family {
         // DeepSeek's rule, which A.X K1 (vLLM's `AXK1.py`), Unlimited-OCR (vLLM's DeepSeek-V2
@@ -1674,7 +1686,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         | "hunyuan_v1_moe" => inter,
         "qwen2_moe" => cfg.count_or("moe_intermediate_size", 1408)?,
         "qwen3_moe" => cfg.count_or("moe_intermediate_size", 768)?,
-        "deepseek_v2" => cfg.count_or("moe_intermediate_size", 1407)?,
+        "deepseek_v2" | "deepseek_ocr2" => cfg.count_or("moe_intermediate_size", 1407)?,
         "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" => {
             cfg.count_or("moe_intermediate_size", 2048)?
         }
@@ -1732,7 +1744,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             .checked_mul(expert_intermediate)
             .ok_or(Error::Overflow { what: "shared experts" })?,
         "flint" => cfg.count_or("shared_expert_intermediate_size", 1024)?,
-        "afmoe" | "unlimited_ocr" => n_shared
+        "afmoe" | "unlimited_ocr" | "deepseek_ocr2" => n_shared
             .unwrap_or(2)
             .checked_mul(expert_intermediate)
             .ok_or(Error::Overflow { what: "shared experts" })?,
@@ -3721,6 +3733,38 @@ mod tests {
         assert!(read(&format!(r#"{{{LOOP}, "loop_num": 17}}"#)).is_err());
         let plain = read(&format!(r#"{{{}, "loop_num": 1}}"#, LOOP)).unwrap();
         assert_eq!(plain.architecture.reused_params().unwrap(), 0);
+    }
+
+    /// transformers 5.24's own DeepSeek-OCR-2 (`deepseek_ocr2`) at DeepSeek-OCR-2's sizes (its
+    /// text model DeepSeek-OCR's, its encoder vLLM's fixed Qwen2 one): transformers builds
+    /// 3,223,640,960 without the head (129,280 × 1,280 more with it) — the text model, SAM
+    /// 94,979,328, the encoder 357,898,112, the queries, projector and separator — the same as
+    /// the hub's `deepseek_vl_v2` reading; its class default, without `mlp_layer_types` or
+    /// `num_experts_per_tok`, does not build and is refused.
+    #[test]
+    fn transformers_deepseek_ocr2_equals_its_build() {
+        let m = read(
+            r#"{"model_type": "deepseek_ocr2", "tie_word_embeddings": false,
+            "text_config": {"model_type": "deepseek_ocr2_text", "vocab_size": 129280, "hidden_size": 1280,
+              "intermediate_size": 6848, "num_hidden_layers": 12, "num_attention_heads": 10,
+              "num_key_value_heads": 10, "head_dim": 128, "n_routed_experts": 64, "n_shared_experts": 2,
+              "num_experts_per_tok": 6, "moe_intermediate_size": 896, "tie_word_embeddings": false,
+              "mlp_layer_types": ["dense", "sparse", "sparse", "sparse", "sparse", "sparse", "sparse",
+                "sparse", "sparse", "sparse", "sparse", "sparse"]},
+            "vision_config": {"model_type": "deepseek_ocr2_vision",
+              "sam_config": {"downsample_channels": [512, 896]},
+              "encoder_config": {"hidden_size": 896, "intermediate_size": 4864, "num_hidden_layers": 24,
+                "num_attention_heads": 14, "num_key_value_heads": 2}}}"#,
+        )
+        .unwrap();
+        let a = &m.architecture;
+        assert_eq!(m.confidence, Confidence::Config);
+        let tower = a.encoders[0].params();
+        assert_eq!(tower, 94_979_328 + 357_898_112 + 400 * 896 + 896 * 1280 + 1280 + 1280);
+        assert_eq!(a.params_total().unwrap().get() + tower, 3_223_640_960 + 129_280 * 1280);
+        let bare =
+            read(r#"{"model_type": "deepseek_ocr2", "text_config": {"model_type": "deepseek_ocr2_text"}}"#);
+        assert!(bare.unwrap_err().to_string().contains("mlp_layer_types"));
     }
 
     /// NVIDIA's Dory as transformers 5.24 writes its config (attention and MLP blocks listed
