@@ -56,8 +56,20 @@ pub struct SglangOptions {
 /// The largest chunk, batch size or page accepted.
 pub const MAX_SGLANG: u64 = 1 << 20;
 
-/// Prefill CUDA-graph token buckets SGLang 0.5.23 captures by default (up to 8,192 tokens).
-pub const PREFILL_GRAPH_BUCKETS: u64 = 58;
+/// Prefill CUDA-graph token buckets SGLang 0.5.23 captures up to `max_tokens`
+/// (`generate_prefill_cuda_graph_batch_sizes`: every 4 to 32, 16 to 256, 32 to 512, 64 to 1,024,
+/// 256 to 4,096, then every 512): 58 up to 8,192, 74 up to 16,384.
+pub fn prefill_graph_buckets(max_tokens: u64) -> u64 {
+    let count = |from: u64, to: u64, step: u64| {
+        if max_tokens < from { 0 } else { (to.min(max_tokens) - from) / step + 1 }
+    };
+    count(4, 32, 4)
+        + count(48, 256, 16)
+        + count(288, 512, 32)
+        + count(576, 1024, 64)
+        + count(1280, 4096, 256)
+        + count(4608, u64::MAX, 512)
+}
 
 /// Families whose sliding-window layers SGLang keeps in their own smaller pool
 /// (`is_hybrid_swa_model`, 0.5.23); Gemma 2 and 3 are forced to one pool.
@@ -161,15 +173,20 @@ impl SglangOptions {
     }
 
     /// `mem_fraction_static` in effect, as a share, and the reserve SGLang's heuristic set aside
-    /// (MiB; 0 when the fraction was given).
-    pub fn fraction(&self, gpu_mem_mib: Option<u64>, tp: u64) -> (f64, f64) {
+    /// (MiB; 0 when the fraction was given). `latent`: the model runs SGLang's MLA backend.
+    pub fn fraction(&self, gpu_mem_mib: Option<u64>, tp: u64, latent: bool) -> (f64, f64) {
         if let Some(f) = self.mem_fraction_static {
             return (f64::from(f) / 10_000.0, 0.0);
         }
         let (chunk, bs) = self.sizes(gpu_mem_mib, tp);
-        // SGLang 0.5.23 also captures prefill ("breakable") CUDA graphs by default: 8 MiB for each of
-        // their 58 token buckets.
-        let prefill_graphs = if self.disable_cuda_graph { 0.0 } else { PREFILL_GRAPH_BUCKETS as f64 * 8.0 };
+        // SGLang 0.5.23 also captures prefill ("breakable") CUDA graphs by default
+        // (`reserve_for_graph_mb`): 8 MiB for each token bucket up to the chunk, or 1.5 GiB flat
+        // with the MLA backend.
+        let prefill_graphs = match (self.disable_cuda_graph, latent) {
+            (true, _) => 0.0,
+            (false, true) => 1536.0,
+            (false, false) => prefill_graph_buckets(chunk) as f64 * 8.0,
+        };
         let mut reserved = 512.0
             + chunk.max(2048) as f64 * 1.5
             + bs as f64 * 2.0
@@ -383,7 +400,8 @@ pub fn free_at_start(total: Bytes, tp: u64) -> Bytes {
 pub fn budget(o: &SglangOptions, i: &SglangInput) -> SglangBudget {
     let tp = i.tp.max(1);
     let (chunk, bs) = o.sizes(Some(i.gpu_mem_mib), tp);
-    let (frac, reserve_mib) = o.fraction(Some(i.gpu_mem_mib), tp);
+    let latent = i.arch.mixers().any(|(_, m)| matches!(m, Mixer::Mla(_)));
+    let (frac, reserve_mib) = o.fraction(Some(i.gpu_mem_mib), tp, latent);
     let free = free_at_start(i.total, tp);
     let dynamic = free.scale((1.0 - frac).max(0.0));
     let signed = |b: Bytes| i64::try_from(b.get()).unwrap_or(i64::MAX);
@@ -477,13 +495,25 @@ mod tests {
         assert_eq!(o.sizes(Some(15360), 1), (2048, 8));
         // H100: 512 + 8192 × 1.5 + 256 × 2 + 128 + 58 × 8 = 13,904 MiB → (81559 − 13904) / 81559
         // (0.830, SGLang 0.5.23's heuristic with its prefill graphs).
-        let (f, r) = o.fraction(Some(81559), 1);
+        let (f, r) = o.fraction(Some(81559), 1, false);
         assert_eq!(r, 13_904.0);
         assert!((f - 0.830).abs() < 1e-9, "{f}");
-        // A 4090: 512 + 3072 + 48 + 128 + 464 = 4,224 MiB → 0.828.
-        assert!((o.fraction(Some(24564), 1).0 - 0.828).abs() < 1e-9, "{}", o.fraction(Some(24564), 1).0);
+        // A 4090: 512 + 3072 + 48 + 128 + 42 × 8 (the buckets up to its 2,048-token chunk) = 4,096
+        // MiB → 0.833.
+        assert!(
+            (o.fraction(Some(24564), 1, false).0 - 0.833).abs() < 1e-9,
+            "{}",
+            o.fraction(Some(24564), 1, false).0
+        );
+        // The MLA backend reserves 1.5 GiB for its prefill graphs instead: an H100 at TP 8,
+        // 512 + 12,288 + 1,024 + 1,024 + 1,536 = 16,384 MiB → 0.799.
+        assert_eq!(o.fraction(Some(81559), 8, true), (0.799, 16_384.0));
+        assert_eq!(
+            (prefill_graph_buckets(2048), prefill_graph_buckets(8192), prefill_graph_buckets(16_384)),
+            (42, 58, 74)
+        );
         let given = SglangOptions { mem_fraction_static: Some(9000), ..o };
-        assert_eq!(given.fraction(Some(81559), 1), (0.9, 0.0));
+        assert_eq!(given.fraction(Some(81559), 1, false), (0.9, 0.0));
     }
 
     #[test]
