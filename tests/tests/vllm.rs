@@ -212,6 +212,34 @@ fn sglang_budget_follows_its_server_arguments() {
     );
 }
 
+/// SGLang lowers its heuristic fraction for a multimodal model by the vision tower's size
+/// (`adjust_mem_fraction_for_vlm`): Qwen2.5-VL-7B's 32 × 1,280 tower on an H100, 0.830 × 0.95 ×
+/// 0.892 = 0.703; `--language-model-only` (text only) keeps 0.830, and a given fraction is kept.
+#[test]
+fn sglang_lowers_a_multimodal_models_fraction_by_its_tower() {
+    let s = Scenario {
+        runtime: Some(Runtime::Sglang),
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        ..Scenario::catalog("qwen2.5-vl-7b")
+    };
+    let f = |s: &Scenario| estimate(s).unwrap().sglang.unwrap().mem_fraction_static;
+    let want = 0.830 * headroom_core::sglang::vlm_factor(32, 1280);
+    assert!((f(&s) - want).abs() < 1e-9, "{}", f(&s));
+    assert!((0.70..0.71).contains(&f(&s)));
+    assert!((f(&Scenario { text_only: true, ..s.clone() }) - 0.830).abs() < 1e-9);
+    let given = Scenario {
+        sglang: headroom_core::sglang::SglangOptions {
+            mem_fraction_static: Some(8500),
+            ..Default::default()
+        },
+        ..s.clone()
+    };
+    assert!((f(&given) - 0.85).abs() < 1e-9);
+    let text = Scenario { ..Scenario::catalog("qwen2.5-7b") };
+    let t = Scenario { runtime: s.runtime, device: s.device.clone(), ..text };
+    assert!((f(&t) - 0.830).abs() < 1e-9, "a text model keeps the heuristic's fraction");
+}
+
 /// SGLang 0.5.23's hybrid pools (`HybridSWAPoolConfigurator`, `_handle_max_mamba_cache`):
 /// gpt-oss's sliding layers get 0.8 of the full layers' tokens, Gemma 3 stays one pool, and
 /// Qwen3-Next's Mamba slots take `0.9/1.9` of the pool before its attention layers get the rest.

@@ -832,6 +832,9 @@ fn sglang(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
                 None => bad(flag.into(), "no value"),
             },
             "--disable-cuda-graph" => c.sglang.disable_cuda_graph = true,
+            // SGLang serves the language model without its encoders (and sizes its memory as for a
+            // text model).
+            "--language-model-only" | "--language-only" => c.text_only = true,
             "--disable-hybrid-swa-memory" => c.sglang.disable_hybrid_swa_memory = true,
             "--swa-full-tokens-ratio" | "--mamba-full-memory-ratio" => match value(&mut i) {
                 Some(v) => match v.trim().parse::<f64>().ok().and_then(crate::vllm::utilization_of) {
@@ -1601,6 +1604,13 @@ mod tests {
         assert_eq!(pieces, ["--port 30000", "--disable-radix-cache"]);
         let c = parse("sglang serve --model-path Qwen/Qwen3-8B").unwrap();
         assert!(c.model_len_default);
+        for flag in ["--language-model-only", "--language-only"] {
+            let c = parse(&format!(
+                "python -m sglang.launch_server --model-path Qwen/Qwen2.5-VL-7B-Instruct {flag}"
+            ))
+            .unwrap();
+            assert!(c.text_only && c.ignored.is_empty(), "{flag}");
+        }
         // What Headroom writes reads back.
         for sg in [
             crate::sglang::SglangOptions::default(),

@@ -820,6 +820,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 weights: weights_device.saturating_add(encoder_device),
                 total: crate::vllm::cuda_total_with(d, scenario.mac_gpu_fraction),
                 gpu_mem_mib: d.memory_mib,
+                vision: !scenario.text_only && a.vision_config_size.is_some(),
             },
         )),
         _ => None,

@@ -249,6 +249,10 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 _ => {}
             }
             c.push_str(torch_format_flag(e.format));
+            if s.text_only && e.has_encoders() {
+                // SGLang's text-only mode: the encoders are not loaded, nor sized for.
+                c.push_str(" --language-model-only");
+            }
             out.push(c);
         }
         Runtime::Mlx => {
@@ -765,6 +769,12 @@ mod tests {
             assert!(c.contains(&alloc::format!("--limit-mm-per-prompt {json}")), "{c}");
             assert!(crate::command::parse(&c).unwrap().text_only, "{c}");
         }
+        // SGLang's: `--language-model-only`, read back as text only.
+        let s =
+            Scenario { runtime: Some(Runtime::Sglang), text_only: true, ..Scenario::catalog("qwen3-vl-8b") };
+        let e = estimate(&s).unwrap();
+        let c = commands(&s, &e, None).into_iter().find(|c| c.contains("sglang")).unwrap();
+        assert!(c.ends_with(" --language-model-only") && crate::command::parse(&c).unwrap().text_only, "{c}");
     }
 
     #[test]

@@ -387,6 +387,17 @@ pub struct SglangInput<'a> {
     pub total: Bytes,
     /// What nvidia-smi reports, in MiB (SGLang's `gpu_mem`).
     pub gpu_mem_mib: u64,
+    /// Whether SGLang serves the model's vision encoder (a multimodal model not served
+    /// `--language-only`): its heuristic fraction is then lowered by the tower's size.
+    pub vision: bool,
+}
+
+/// SGLang's lowering of its heuristic fraction for a multimodal model (`adjust_mem_fraction_for_vlm`):
+/// × 0.95 × `1 − 0.1·(L·h² / (24·1,024²) − 1)` kept within 0.8–1.05, `L` and `h` the vision
+/// config's layers and width (24 and 1,024 when absent).
+pub fn vlm_factor(layers: u64, hidden: u64) -> f64 {
+    let ratio = layers as f64 * (hidden as f64) * (hidden as f64) / (24.0 * 1024.0 * 1024.0);
+    0.95 * (1.0 - 0.1 * (ratio - 1.0)).clamp(0.8, 1.05)
 }
 
 /// Memory free when SGLang starts on a card CUDA reports `total` for: less the CUDA context and,
@@ -401,7 +412,13 @@ pub fn budget(o: &SglangOptions, i: &SglangInput) -> SglangBudget {
     let tp = i.tp.max(1);
     let (chunk, bs) = o.sizes(Some(i.gpu_mem_mib), tp);
     let latent = i.arch.mixers().any(|(_, m)| matches!(m, Mixer::Mla(_)));
-    let (frac, reserve_mib) = o.fraction(Some(i.gpu_mem_mib), tp, latent);
+    let (mut frac, reserve_mib) = o.fraction(Some(i.gpu_mem_mib), tp, latent);
+    if o.mem_fraction_static.is_none()
+        && i.vision
+        && let Some((layers, hidden)) = i.arch.vision_config_size
+    {
+        frac *= vlm_factor(layers, hidden);
+    }
     let free = free_at_start(i.total, tp);
     let dynamic = free.scale((1.0 - frac).max(0.0));
     let signed = |b: Bytes| i64::try_from(b.get()).unwrap_or(i64::MAX);
@@ -512,6 +529,17 @@ mod tests {
             (prefill_graph_buckets(2048), prefill_graph_buckets(8192), prefill_graph_buckets(16_384)),
             (42, 58, 74)
         );
+        // A multimodal model's fraction is lowered by its tower's size: Qwen2.5-VL's 32 layers of
+        // 1,280 (L·h² 2.08× ViT-L's) → × 0.95 × 0.892; a ViT-L × 0.95; the factor within 0.8–1.05.
+        assert!(
+            (vlm_factor(32, 1280)
+                - 0.95 * (1.0 - 0.1 * (32.0 * 1280.0 * 1280.0 / (24.0 * 1024.0 * 1024.0) - 1.0)))
+                .abs()
+                < 1e-12
+        );
+        assert!((vlm_factor(24, 1024) - 0.95).abs() < 1e-12);
+        assert!((vlm_factor(48, 2048) - 0.95 * 0.8).abs() < 1e-12);
+        assert!((vlm_factor(12, 768) - 0.95 * 1.05).abs() < 1e-12);
         let given = SglangOptions { mem_fraction_static: Some(9000), ..o };
         assert_eq!(given.fraction(Some(81559), 1, false), (0.9, 0.0));
     }

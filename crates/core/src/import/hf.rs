@@ -201,6 +201,14 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
     })?;
     architecture.param_breakdown()?;
     let text_hidden = architecture.hidden_size;
+    if let Some(vc) = super::encoders::thinker(&root).get("vision_config").filter(|v| v.as_object().is_some())
+    {
+        let get = |k: &str| vc.get(k).and_then(Value::as_u64);
+        architecture.vision_config_size = Some((
+            get("num_hidden_layers").or(get("depth")).unwrap_or(24),
+            get("hidden_size").unwrap_or(1024),
+        ));
+    }
     let found =
         [super::encoders::vision(&root, &family, text_hidden), super::encoders::audio(&root, text_hidden)];
     for found in found.into_iter().flatten() {

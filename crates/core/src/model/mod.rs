@@ -121,6 +121,11 @@ pub struct Architecture {
     /// code2wav), which vLLM and SGLang do not load.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub speech_output: Option<SpeechOutput>,
+    /// The vision config's `num_hidden_layers` (or `depth`) and `hidden_size` as a runtime reads
+    /// them (24 and 1,024 when absent), for a model whose config has one (SGLang sizes its memory
+    /// fraction by them).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub vision_config_size: Option<(u64, u64)>,
     /// A block-diffusion model's canvas: the tokens it denoises at once after writing the cache
     /// causally (DiffusionGemma's `canvas_length`); 0 for a model that decodes token by token.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
@@ -795,6 +800,7 @@ impl Architecture {
             quant: None,
             encoders: Vec::new(),
             speech_output: None,
+            vision_config_size: None,
             canvas: 0,
         }
     }
