@@ -66,16 +66,25 @@ fn v4_caches_a_window_and_compressed_rows() {
     let window = 61 * 128 * 512 * 2;
     let state = 30 * (2 * 8 * 1024 + 2 * 8 * 256) * 4 + 31 * (2 * 128 * 512) * 4;
     assert_eq!(state_bytes_per_sequence(&a, 2), window + state);
-    // vLLM's FP8 layout: pages of 256-token blocks padded to 576 bytes, 584-byte rows and
-    // 132-byte indexer keys: (37,440 + 8,640) × 30 + 1,728 × 31 per block.
+    // vLLM 0.34's FP8 layout (`_get_packed_kv_cache_groups`): pages padded to 576 bytes. The
+    // compressed rows of a 256-token block (64 rows of 584 bytes a CSA layer, 2 a HCA one, the
+    // CSA layers' 64 indexer keys of 132) are one group of 1,435,968 bytes — the widest, so the
+    // block; the windows (64 tokens of 584 bytes, 61 layers in two groups of 31 repeats), the
+    // CSA compressors' states (4 tokens of 2 × 2 × 512 and 2 × 2 × 128 FP32 values, window 8)
+    // and the HCA ones' (8 tokens of 2 × 512, window 128) take blocks of their own.
     let mut s = scenario(read(&pro()).unwrap(), Some(Runtime::Vllm));
     s.kv = KvDtype::Fp8;
     s.gpus = 8;
     s.device = Some(DeviceChoice::Catalog("h200".into()));
     let e = estimate(&s).unwrap();
     let v = e.vllm.as_ref().unwrap();
-    assert_eq!(v.block_bytes / v.block_size, (30 * (37_440 + 8_640) + 31 * 1_728_u64).div_ceil(256));
-    assert!(!v.layout_exact, "the window and compressor state are not laid out block by block");
+    assert_eq!(v.block_size, 256);
+    assert_eq!(v.block_bytes, 30 * 37_440 + 31 * 1_728 + 30 * 8_640);
+    assert!(v.layout_exact);
+    // A request of 4,096 tokens: 16 blocks of rows; two window groups of 4,096 / 64 + 1; the CSA
+    // states 4,096 / 4 + 1, the HCA ones 4,096 / 8 + 1 (the window and the 2 × 8,192 tokens in
+    // flight reach past the request).
+    assert_eq!(v.blocks_per_request, 16 + 2 * 65 + 1025 + 513);
     // One KV head: the cache is whole on every tensor-parallel GPU.
     let one = estimate(&Scenario { gpus: 1, device: None, ..s.clone() }).unwrap();
     assert_eq!(e.memory.get(TermKind::KvCache), one.memory.get(TermKind::KvCache));

@@ -115,8 +115,9 @@ fn a_mixed_sliding_window_model_uses_the_hybrid_layout() {
     let b = estimate(&s).unwrap().vllm.unwrap();
     assert!(b.layout_exact);
     // 12 full and 12 sliding layers: one tensor of 12 layers' pages. A full layer's request needs
-    // every token; a sliding one its window and a step.
-    assert_eq!(b.blocks_per_request, 32768 / 64 + (127 + 8192u64).div_ceil(64) + 1);
+    // every token; a sliding one its window and every batch in flight (0.34's async scheduling:
+    // two steps of 8,192).
+    assert_eq!(b.blocks_per_request, 32768 / 64 + (127 + 2 * 8192u64).div_ceil(64) + 1);
     // The log's tokens: what the concurrency comes to at the request length (since 0.21).
     assert_eq!(b.kv_tokens, (b.num_blocks as f64 / b.blocks_per_request as f64 * 32768.0) as u64);
     // Before 0.21: one group's blocks in tokens.
@@ -861,7 +862,8 @@ fn smaller_pages_take_larger_blocks() {
     // On 2 GPUs (2 and 4 heads a GPU); on 8, both kinds keep one head a GPU and pages match.
     let b = estimate(&config_scenario("mimo-v2-flash.json", len, 2)).unwrap().vllm.unwrap();
     assert!(b.layout_exact);
-    let (block, step) = (b.block_size, b.max_num_batched_tokens);
+    // Sliding layers keep blocks for the two batches async scheduling has in flight.
+    let (block, step) = (b.block_size, 2 * b.max_num_batched_tokens);
     let full = len.div_ceil(2 * block);
     let sliding = (128 - 1 + step).min(len).div_ceil(block) + 1;
     assert_eq!(b.blocks_per_request, full + 5 * sliding, "block {block}, step {step}");

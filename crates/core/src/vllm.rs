@@ -58,6 +58,10 @@ impl VllmVersion {
     pub const GRAPH_RESERVE: VllmVersion = VllmVersion { major: 0, minor: 21 };
     /// The oldest release modelled: the V1 engine's worker.
     pub const OLDEST: VllmVersion = VllmVersion { major: 0, minor: 8 };
+    /// Sliding-window and chunked layers reserve blocks for every batch in flight
+    /// (`VllmConfig.max_in_flight_tokens`: two with async scheduling, its default) — read in
+    /// 0.34's source; earlier releases are taken to reserve one step.
+    pub const IN_FLIGHT_BATCHES: VllmVersion = VllmVersion { major: 0, minor: 34 };
 
     /// Parses `0.21`, `0.21.1`, `v0.30.0`.
     ///
@@ -649,6 +653,127 @@ struct MambaLayers {
     mixed: bool,
 }
 
+/// DeepSeek V4's KV cache in vLLM: layers of several kinds and page sizes packed side by side
+/// in one pool of blocks (`_get_packed_kv_cache_groups`), each group of layers taking blocks of
+/// the widest group's bytes.
+#[derive(Clone, Debug, PartialEq)]
+struct Packed {
+    /// Bytes of one block of the pool.
+    block_bytes: u64,
+    /// Each group: its kind (every token, or a sliding window), the tokens a block holds, and
+    /// how many such groups.
+    groups: Vec<(SpecKind, u64, u64)>,
+}
+
+impl Packed {
+    /// Blocks one request of `len` tokens takes over every group, with `inflight` tokens
+    /// scheduled but not settled.
+    fn blocks(&self, len: u64, inflight: u64) -> u64 {
+        self.groups
+            .iter()
+            .map(|&(kind, tokens, n)| request_blocks(kind, len, inflight, tokens.max(1)).saturating_mul(n))
+            .sum()
+    }
+}
+
+/// A bucket of DeepSeek V4's layers: the window (0: every token) and the tokens a block holds.
+type Bucket = (u64, u64);
+
+/// vLLM's `_approximate_gcd`: the group width from `lower` up to the largest value that pads the
+/// values least (ties to the larger).
+fn approximate_gcd(values: &[u64], lower: u64) -> u64 {
+    let max = values.iter().copied().max().unwrap_or(1);
+    let mut best = (lower.max(1), u64::MAX);
+    for d in lower.max(1)..=max.max(lower.max(1)) {
+        let pad: u64 = values.iter().map(|x| (d - x % d) % d).sum();
+        if pad <= best.1 {
+            best = (d, pad);
+        }
+    }
+    best.0
+}
+
+/// DeepSeek V4's layout as vLLM 0.34 builds it (`deepseek_v4/attention.py`, `compressor.py`,
+/// `sparse_swa.py`, `kv_cache_planning.py`): every layer's sliding window (blocks of 64 tokens,
+/// its `sliding_window` rows); a compressed layer's rows (blocks of `block` tokens, `block /
+/// ratio` rows each) with, on the overlapping (ratio-4) layers, the indexer's keys; and the
+/// compressors' FP32 states as sliding windows of their own (`2·coff·head_dim` values a token,
+/// blocks of 4 tokens over 8 for ratio 4 — `coff` 2 — and of 8 over 128 for ratio 128), the
+/// indexer's compressor beside the key/value one. FP8 (`fp8_ds_mla`) rows are 584 bytes, pages
+/// padded to 576; 16-bit rows `head_dim × 2`, pages padded to 512. Layers of one kind, block and
+/// window form a bucket; buckets whose page sizes come in equal numbers repeat a pattern and are
+/// cut into groups of the same number of repeats (vLLM's `_approximate_gcd`); a block is the
+/// widest group's pages, and a request takes blocks in every group. `None` for ratios vLLM does
+/// not build (other than 4 and 128) or a block that holds no compressed row.
+fn v4_packed(a: &Architecture, kv: KvDtype, block: u64) -> Option<Packed> {
+    let fp8 = kv == KvDtype::Fp8;
+    let align = if fp8 { 576 } else { 512 };
+    let pad = |bytes: u64| bytes.next_multiple_of(align);
+    // Buckets keyed by (window, tokens a block; window 0 for every token): page → layers.
+    let mut buckets: Vec<(Bucket, Vec<(u64, u64)>)> = Vec::new();
+    let mut add = |key: (u64, u64), page: u64, n: u64| {
+        let i = match buckets.iter().position(|b| b.0 == key) {
+            Some(i) => i,
+            None => {
+                buckets.push((key, Vec::new()));
+                buckets.len() - 1
+            }
+        };
+        match buckets[i].1.iter_mut().find(|p| p.0 == page) {
+            Some(p) => p.1 += n,
+            None => buckets[i].1.push((page, n)),
+        }
+    };
+    for (n, m) in a.mixers() {
+        let Mixer::Compressed(c) = m else { continue };
+        let content = if fp8 { 584 } else { c.head_dim * 2 };
+        add((c.window, 64), pad(64 * content), n);
+        if c.ratio == 0 {
+            continue;
+        }
+        let (tokens, window) = match c.ratio {
+            4 => (4, 8),
+            128 => (8, 128),
+            _ => return None,
+        };
+        let rows = block / c.ratio;
+        if rows == 0 {
+            return None;
+        }
+        add((0, block), pad(rows * content), n);
+        let coff = if c.ratio == 4 { 2 } else { 1 };
+        add((window, tokens), pad(tokens * 2 * coff * c.head_dim * 4), n);
+        if let Some(ix) = &c.indexer {
+            add((0, block), pad(rows * crate::inference::indexer_key_bytes(ix.head_dim)), n);
+            add((window, tokens), pad(tokens * 2 * coff * ix.head_dim * 4), n);
+        }
+    }
+    if buckets.is_empty() {
+        return None;
+    }
+    let most = |pages: &[(u64, u64)]| pages.iter().map(|p| p.1).max().unwrap_or(0);
+    let balanced = |pages: &[(u64, u64)]| pages.iter().all(|p| p.1 == pages[0].1);
+    let floor =
+        buckets.iter().filter(|b| balanced(&b.1) && b.1.len() > 1).map(|b| most(&b.1)).max().unwrap_or(0);
+    let repeats = (floor > 0).then(|| {
+        let values: Vec<u64> = buckets.iter().filter(|b| balanced(&b.1)).map(|b| most(&b.1)).collect();
+        approximate_gcd(&values, floor)
+    });
+    let mut block_bytes = 0u64;
+    let mut groups = Vec::new();
+    for ((window, tokens), pages) in &buckets {
+        let n = match repeats {
+            Some(r) if balanced(pages) => most(pages).div_ceil(r),
+            _ => 1,
+        };
+        let widest: u64 = pages.iter().map(|&(page, count)| count.div_ceil(n) * page).sum();
+        block_bytes = block_bytes.max(widest);
+        let kind = if *window == 0 { SpecKind::Full } else { SpecKind::Window(*window) };
+        groups.push((kind, *tokens, n));
+    }
+    Some(Packed { block_bytes, groups })
+}
+
 /// The KV cache's layout on one GPU.
 struct Layout {
     /// Kinds of layers: kind, count, bytes per token of one layer (for Mamba layers, filled in
@@ -656,12 +781,21 @@ struct Layout {
     kinds: Vec<(SpecKind, u64, u64)>,
     /// The recurrent layers, for a hybrid model.
     mamba: Option<MambaLayers>,
-    /// Layers whose pages are approximated (DeepSeek V4's window and compressor state).
+    /// Layers whose pages are approximated.
     approximate: bool,
+    /// DeepSeek V4's packed pool, when its layers are of the kinds vLLM builds.
+    packed: Option<Packed>,
 }
 
 /// The KV cache's layout on one GPU with `ns` speculative tokens.
-fn layout(a: &Architecture, kv: KvDtype, tp: u64, ns: u64, dtypes: (Option<u64>, Option<u64>)) -> Layout {
+fn layout(
+    a: &Architecture,
+    kv: KvDtype,
+    tp: u64,
+    ns: u64,
+    dtypes: (Option<u64>, Option<u64>),
+    v4_block: u64,
+) -> Layout {
     let mut kinds: Vec<(SpecKind, u64, u64)> = Vec::new();
     let mut mamba: Option<MambaLayers> = None;
     let mut approximate = false;
@@ -744,7 +878,13 @@ fn layout(a: &Architecture, kv: KvDtype, tp: u64, ns: u64, dtypes: (Option<u64>,
     if mamba.is_none() {
         merge_uniform(&mut kinds);
     }
-    Layout { kinds, mamba, approximate }
+    // DeepSeek V4: its packed pool as vLLM builds it, or the old approximation.
+    let v4 = if packed > 0 { v4_packed(a, kv, v4_block) } else { None };
+    if v4.is_some() {
+        kinds.retain(|k| !(k.0 == SpecKind::Full && k.1 == 1 && k.2 == packed.div_ceil(256)));
+        approximate = false;
+    }
+    Layout { kinds, mamba, approximate, packed: v4 }
 }
 
 /// A drafter's memory on one GPU: its weights, and its KV layers (count and bytes per token of
@@ -776,8 +916,11 @@ pub fn drafter(
 ) -> Result<Drafter> {
     let tp = tp.max(1);
     // One attention layer's KV on this GPU, as the target keeps it.
-    let target_layer =
-        layout(a, kv, tp, 0, (None, None)).kinds.iter().find(|k| k.0 == SpecKind::Full).map_or(0, |k| k.2);
+    let target_layer = layout(a, kv, tp, 0, (None, None), 256)
+        .kinds
+        .iter()
+        .find(|k| k.0 == SpecKind::Full)
+        .map_or(0, |k| k.2);
     Ok(match &spec.method {
         SpecMethod::Mtp => {
             let m = a.mtp.as_ref().ok_or_else(|| {
@@ -811,7 +954,7 @@ pub fn drafter(
                 .map_err(|e| Error::invalid("speculative_config", format!("{e}")))?
                 .architecture()?;
             let w = crate::tensors::weight_bytes(&d, format)?.total();
-            let kinds = layout(&d, kv, tp, 0, (None, None)).kinds;
+            let kinds = layout(&d, kv, tp, 0, (None, None), 256).kinds;
             let layers: u64 = kinds.iter().map(|k| k.1).sum();
             let per = kinds.first().map_or(0, |k| k.2);
             Drafter {
@@ -1135,7 +1278,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     };
     let ns = o.speculative.as_ref().map_or(0, |sp| sp.tokens);
     let dtypes = (o.mamba_cache_bytes, o.mamba_ssm_cache_bytes);
-    let Layout { mut kinds, mamba, approximate } = layout(a, i.kv, tp, ns, dtypes);
+    // DeepSeek V4 is served with 256-token blocks (its recipes' `--block-size 256`; a compressed
+    // row of 128 tokens needs at least that many).
+    let v4_block = o.block_size.unwrap_or(256);
+    let Layout { mut kinds, mamba, approximate, packed } = layout(a, i.kv, tp, ns, dtypes, v4_block);
     let mut drafter_exact = true;
     if let Some(d) = i.drafter.filter(|d| d.layers > 0 && d.layer_bytes > 0) {
         // The drafter's layers join the cache: in the target's group when their pages match.
@@ -1167,13 +1313,28 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let wide = o.version >= VllmVersion::GROUP_RATIO_3_2;
     let len = i.max_model_len.max(1);
     let pos = u64::try_from(available.max(0)).unwrap_or(0);
-    let (block_bytes, num_blocks, num_groups, blocks_per_request) = if kinds.is_empty() {
+    // Tokens a sliding or chunked layer keeps blocks for beyond its window: every batch in flight
+    // (0.34: the pipeline's stages and one more with async scheduling, on by default).
+    let inflight = if o.version >= VllmVersion::IN_FLIGHT_BATCHES {
+        tokens.saturating_mul(o.pipeline_parallel().max(1) + 1)
+    } else {
+        tokens
+    };
+    if packed.is_some() && i.drafter.is_some_and(|d| d.layers > 0) {
+        // A drafter's layers join DeepSeek V4's packed pool in ways not modelled.
+        exact = false;
+    }
+    let block = if packed.is_some() { v4_block } else { block };
+    let (block_bytes, num_blocks, num_groups, blocks_per_request) = if let Some(p) = &packed {
+        let bytes = p.block_bytes.max(1);
+        (bytes, pos / bytes, p.groups.iter().map(|g| g.2).sum(), p.blocks(len, inflight))
+    } else if kinds.is_empty() {
         (0, 0, 1, 0)
     } else if kinds.len() == 1 {
         // One kind of layer: every layer its own tensor of `num_blocks` pages.
         let (_, n, bytes) = kinds[0];
         let page = bytes.saturating_mul(block).saturating_mul(n).max(1);
-        (page, pos / page, 1, blocks_for(&kinds, len, tokens, block, wide))
+        (page, pos / page, 1, blocks_for(&kinds, len, inflight, block, wide))
     } else {
         // Several kinds of one page size: layers grouped `group_size` at a time, each tensor
         // shared by one layer of every group (vLLM's uniform-page hybrid layout).
@@ -1187,7 +1348,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         let num_groups: u64 = kinds.iter().map(|k| k.1.div_ceil(group_size)).sum();
         let page = kinds.iter().map(|k| k.2).max().unwrap_or(0).saturating_mul(block);
         let tensor = page.saturating_mul(group_size).max(1);
-        (tensor, pos / tensor, num_groups, blocks_for(&kinds, len, tokens, block, wide))
+        (tensor, pos / tensor, num_groups, blocks_for(&kinds, len, inflight, block, wide))
     };
     // Pipeline parallelism: each stage's worker sizes its own cache from what its layers, weights
     // and profile step leave (the sampler runs on the last stage only), and every worker then takes
@@ -1217,7 +1378,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
                     .saturating_sub(signed(nt))
                     .saturating_sub(signed(graphs)),
             };
-            let sl = layout(&stage_arch(a, start, end), i.kv, tp, ns, dtypes);
+            let sl = layout(&stage_arch(a, start, end), i.kv, tp, ns, dtypes, v4_block);
             let mut counts: Vec<u64> = sl.kinds.iter().map(|x| x.1).collect();
             if let Some(m) = sl.mamba {
                 counts.push(m.layers);
@@ -1267,7 +1428,17 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let max_concurrency =
         if blocks_per_request == 0 { 0.0 } else { num_blocks as f64 / blocks_per_request as f64 };
     let request_fits = available > 0 && num_blocks >= blocks_per_request && blocks_per_request > 0;
-    let longest_request = longest(&kinds, num_blocks, tokens, block, len, wide);
+    let longest_request = match &packed {
+        Some(p) => {
+            let (mut lo, mut hi) = (0u64, len.saturating_mul(64).max(1));
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                if p.blocks(mid, inflight) <= num_blocks { lo = mid } else { hi = mid - 1 }
+            }
+            lo
+        }
+        None => longest(&kinds, num_blocks, inflight, block, len, wide),
+    };
     // Requests at once per context: powers of two from 1,024 to the model's longest, and the
     // asked length.
     let mut contexts: Vec<u64> = Vec::new();
@@ -1283,7 +1454,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let table = contexts
         .into_iter()
         .map(|c| {
-            let need = blocks_for(&kinds, c, tokens, block, wide);
+            let need = match &packed {
+                Some(p) => p.blocks(c, inflight),
+                None => blocks_for(&kinds, c, inflight, block, wide),
+            };
             (c, if need == 0 || available <= 0 { 0 } else { num_blocks / need })
         })
         .collect();
@@ -1641,6 +1815,16 @@ mod tests {
         );
         a.canvas = 0;
         assert!(budget(&tight, &input(&a, h100)).diffusion_state.is_zero());
+    }
+
+    /// vLLM's `_approximate_gcd` picks the group width that pads the layer counts least, ties to
+    /// the larger: DeepSeek V4 Flash's 43 windows, 21 CSA and 20 HCA states group by 22; Pro's
+    /// 61, 30 and 31 by 31.
+    #[test]
+    fn packed_groups_are_cut_where_they_pad_least() {
+        assert_eq!(approximate_gcd(&[43, 21, 20], 21), 22);
+        assert_eq!(approximate_gcd(&[61, 30, 31], 30), 31);
+        assert_eq!(approximate_gcd(&[8, 8], 8), 8);
     }
 
     #[test]
