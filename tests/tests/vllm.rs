@@ -120,6 +120,13 @@ fn a_mixed_sliding_window_model_uses_the_hybrid_layout() {
     assert_eq!(b.blocks_per_request, 32768 / 64 + (127 + 2 * 8192u64).div_ceil(64) + 1);
     // The log's tokens: what the concurrency comes to at the request length (since 0.21).
     assert_eq!(b.kv_tokens, (b.num_blocks as f64 / b.blocks_per_request as f64 * 32768.0) as u64);
+    // Without async scheduling one batch is in flight.
+    let sync = Scenario {
+        vllm: VllmOptions { async_scheduling: Some(false), ..VllmOptions::default() },
+        ..s.clone()
+    };
+    let b1 = estimate(&sync).unwrap().vllm.unwrap();
+    assert_eq!(b1.blocks_per_request, 32768 / 64 + (127 + 8192u64).div_ceil(64) + 1);
     // Before 0.21: one group's blocks in tokens.
     let old = Scenario {
         vllm: VllmOptions { version: VllmVersion::parse("0.20").unwrap(), ..VllmOptions::default() },

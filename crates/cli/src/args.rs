@@ -325,6 +325,12 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "ON|OFF")]
     pub prefix_caching: Option<String>,
 
+    /// vLLM: async scheduling on or off (--async-scheduling / --no-async-scheduling); with it a
+    /// second batch is in flight, whose tokens sliding-window layers keep blocks for [default: on
+    /// from v0.34].
+    #[arg(long, value_name = "ON|OFF")]
+    pub async_scheduling: Option<String>,
+
     /// vLLM: a speculative drafter, as vLLM's JSON ({"method": "mtp", "num_speculative_tokens": 1},
     /// {"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}) or mtp:N, eagle:N, draft:MODEL:N.
     #[arg(long, value_name = "CONFIG")]
@@ -853,6 +859,13 @@ impl ScenarioArgs {
                 "on" | "1" | "true" | "yes" => true,
                 "off" | "0" | "false" | "no" => false,
                 other => return Err(format!("invalid prefix-caching: `{other}` is neither on nor off")),
+            });
+        }
+        if let Some(p) = &self.async_scheduling {
+            v.async_scheduling = Some(match p.trim().to_ascii_lowercase().as_str() {
+                "on" | "1" | "true" | "yes" => true,
+                "off" | "0" | "false" | "no" => false,
+                other => return Err(format!("invalid async-scheduling: `{other}` is neither on nor off")),
             });
         }
         if let Some(c) = &self.speculative_config {

@@ -1064,9 +1064,9 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
             },
             "--enable-prefix-caching" => c.vllm.prefix_caching = Some(true),
             "--no-enable-prefix-caching" => c.vllm.prefix_caching = Some(false),
+            "--async-scheduling" => c.vllm.async_scheduling = Some(true),
+            "--no-async-scheduling" => c.vllm.async_scheduling = Some(false),
             "--trust-remote-code"
-            | "--async-scheduling"
-            | "--no-async-scheduling"
             | "--enable-chunked-prefill"
             | "--disable-log-requests"
             | "--disable-log-stats"
@@ -1391,6 +1391,7 @@ impl Command {
             v.expert_parallel |= o.expert_parallel;
             v.mm_encoder_data |= o.mm_encoder_data;
             v.prefix_caching = o.prefix_caching.or(v.prefix_caching);
+            v.async_scheduling = o.async_scheduling.or(v.async_scheduling);
             v.pipeline_parallel = o.pipeline_parallel.or(v.pipeline_parallel);
             v.mamba_cache_bytes = o.mamba_cache_bytes.or(v.mamba_cache_bytes);
             v.mamba_ssm_cache_bytes = o.mamba_ssm_cache_bytes.or(v.mamba_ssm_cache_bytes);
@@ -1578,6 +1579,10 @@ mod tests {
         let pieces: Vec<&str> = c.ignored.iter().map(|i| i.piece.as_str()).collect();
         assert_eq!(pieces, ["--port 8000", "--weird-flag 3"]);
         assert_eq!(c.vllm.prefix_caching, Some(true));
+        assert_eq!(
+            parse("vllm serve Qwen/Qwen3-8B --no-async-scheduling").unwrap().vllm.async_scheduling,
+            Some(false)
+        );
         let c = parse("python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B").unwrap();
         assert_eq!((c.runtime, c.model_len_default), (Runtime::Vllm, true));
         assert_eq!(c.catalog.as_ref().map(|c| c.0.as_str()), Some("qwen3-8b"));

@@ -113,6 +113,11 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 Some(false) => c.push_str(" --no-enable-prefix-caching"),
                 None => {}
             }
+            match v.async_scheduling {
+                Some(true) => c.push_str(" --async-scheduling"),
+                Some(false) => c.push_str(" --no-async-scheduling"),
+                None => {}
+            }
             if v.mm_encoder_data && e.has_encoders() && !s.text_only {
                 c.push_str(" --mm-encoder-tp-mode data");
             }

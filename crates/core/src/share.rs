@@ -31,6 +31,7 @@
 //! | `pp` | vLLM `--pipeline-parallel-size` | `1` |
 //! | `mconv`, `mssm` | vLLM `--mamba-cache-dtype`, `--mamba-ssm-cache-dtype` (`float32`, `bfloat16`) | auto |
 //! | `vpc` | vLLM prefix caching, `1` or `0` (`--[no-]enable-prefix-caching`) | by release |
+//! | `vas` | vLLM async scheduling, `1` or `0` (`--[no-]async-scheduling`) | by release (on in 0.34) |
 //! | `kvmem` | vLLM `--kv-cache-memory`, bytes | profiled |
 //! | `eager`, `cge` | vLLM `--enforce-eager`, CUDA-graph estimate (`1`/`0`) | off, by release |
 //! | `dp`, `ep` | vLLM `--data-parallel-size`, `--enable-expert-parallel` (`1`) | `1`, off |
@@ -464,6 +465,9 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(p) = v.prefix_caching {
         q.push("vpc", if p { "1" } else { "0" });
     }
+    if let Some(p) = v.async_scheduling {
+        q.push("vas", if p { "1" } else { "0" });
+    }
     if let Some(p) = v.pipeline_parallel {
         q.push("pp", &format!("{p}"));
     }
@@ -805,6 +809,10 @@ pub fn decode(query: &str) -> Decoded {
             },
             "vpc" => match value.as_str() {
                 "0" | "1" => scenario.vllm.prefix_caching = Some(value == "1"),
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "vas" => match value.as_str() {
+                "0" | "1" => scenario.vllm.async_scheduling = Some(value == "1"),
                 _ => ignore(&key, &value, "use 0 or 1".into()),
             },
             "spec" => match crate::vllm::Speculative::parse(&value) {
@@ -1306,6 +1314,7 @@ mod tests {
                 expert_parallel: true,
                 mm_encoder_data: true,
                 prefix_caching: Some(false),
+                async_scheduling: Some(false),
                 pipeline_parallel: Some(2),
                 mamba_cache_bytes: Some(2),
                 mamba_ssm_cache_bytes: Some(4),
@@ -1315,7 +1324,7 @@ mod tests {
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0&pp=2&mconv=bfloat16&mssm=float32"
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0&vas=0&pp=2&mconv=bfloat16&mssm=float32"
         );
         assert_eq!(decode(&q).scenario, s);
         let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");

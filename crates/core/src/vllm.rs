@@ -165,6 +165,10 @@ pub struct VllmOptions {
     /// a request of a hybrid model keeps.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub prefix_caching: Option<bool>,
+    /// `--async-scheduling` / `--no-async-scheduling`; `None`: the release's default (on in
+    /// 0.34). With it a batch more is in flight, whose tokens sliding-window layers keep blocks for.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub async_scheduling: Option<bool>,
     /// `--pipeline-parallel-size`: stages of consecutive layers, each on its own tensor-parallel
     /// group (`None`: 1).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -1316,7 +1320,8 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     // Tokens a sliding or chunked layer keeps blocks for beyond its window: every batch in flight
     // (0.34: the pipeline's stages and one more with async scheduling, on by default).
     let inflight = if o.version >= VllmVersion::IN_FLIGHT_BATCHES {
-        tokens.saturating_mul(o.pipeline_parallel().max(1) + 1)
+        let batches = o.pipeline_parallel().max(1) + u64::from(o.async_scheduling.unwrap_or(true));
+        tokens.saturating_mul(batches)
     } else {
         tokens
     };
