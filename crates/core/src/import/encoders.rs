@@ -66,6 +66,33 @@ struct DeepEncoder {
 }
 
 impl DeepEncoder {
+    /// SAM as transformers' `sam_config` names it (its defaults SAM ViT-B's, the last
+    /// downsampling conv `last` channels), no CLIP yet.
+    fn from_sam_config(sam: &Value, last: u64) -> Self {
+        let g = |k: &str, d: u64| sam.get(k).and_then(Value::as_u64).unwrap_or(d);
+        DeepEncoder {
+            sam_width: g("hidden_size", 768),
+            sam_layers: g("num_hidden_layers", 12),
+            sam_mlp: g("mlp_dim", 3072),
+            sam_image: g("image_size", 1024),
+            sam_patch: g("patch_size", 16).max(1),
+            window: g("window_size", 14),
+            sam_heads: g("num_attention_heads", 12).max(1),
+            global: sam.get("global_attn_indexes").and_then(Value::as_array).map_or(4, |a| a.len() as u64),
+            neck: g("output_channels", 256),
+            down: match sam.get("downsample_channels").and_then(Value::as_array) {
+                Some(a) => a.iter().filter_map(Value::as_u64).collect(),
+                None => alloc::vec![512, last],
+            },
+            clip_width: 0,
+            clip_layers: 0,
+            clip_mlp: 0,
+            clip_image: 0,
+            clip_patch: 1,
+            clip_patch_conv: false,
+        }
+    }
+
     /// SAM's parameters: `(block matrices, everything else)`, its neck and downsampling convs
     /// included.
     fn sam(&self) -> (u64, u64) {
@@ -640,32 +667,8 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
             v?;
             let empty = Value::Object(Vec::new());
             let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
-            let sam = vc.get("sam_config").unwrap_or(&empty);
             let enc = vc.get("encoder_config").unwrap_or(&empty);
-            let dims = DeepEncoder {
-                sam_width: g(sam, "hidden_size", 768),
-                sam_layers: g(sam, "num_hidden_layers", 12),
-                sam_mlp: g(sam, "mlp_dim", 3072),
-                sam_image: g(sam, "image_size", 1024),
-                sam_patch: g(sam, "patch_size", 16).max(1),
-                window: g(sam, "window_size", 14),
-                sam_heads: g(sam, "num_attention_heads", 12).max(1),
-                global: sam
-                    .get("global_attn_indexes")
-                    .and_then(Value::as_array)
-                    .map_or(4, |a| a.len() as u64),
-                neck: g(sam, "output_channels", 256),
-                down: match sam.get("downsample_channels").and_then(Value::as_array) {
-                    Some(a) => a.iter().filter_map(Value::as_u64).collect(),
-                    None => alloc::vec![512, 896],
-                },
-                clip_width: 0,
-                clip_layers: 0,
-                clip_mlp: 0,
-                clip_image: 0,
-                clip_patch: 1,
-                clip_patch_conv: false,
-            };
+            let dims = DeepEncoder::from_sam_config(vc.get("sam_config").unwrap_or(&empty), 896);
             let w = g(enc, "hidden_size", 896);
             let heads = g(enc, "num_attention_heads", 14).max(1);
             let qwen = (
@@ -684,31 +687,14 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
             // features are its input), a linear projector from both (`2 ×` CLIP's width).
             let empty = Value::Object(Vec::new());
             let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
-            let sam = vc.get("sam_config").unwrap_or(&empty);
             let clip = vc.get("encoder_config").unwrap_or(&empty);
             let dims = DeepEncoder {
-                sam_width: g(sam, "hidden_size", 768),
-                sam_layers: g(sam, "num_hidden_layers", 12),
-                sam_mlp: g(sam, "mlp_dim", 3072),
-                sam_image: g(sam, "image_size", 1024),
-                sam_patch: g(sam, "patch_size", 16).max(1),
-                window: g(sam, "window_size", 14),
-                sam_heads: g(sam, "num_attention_heads", 12).max(1),
-                global: sam
-                    .get("global_attn_indexes")
-                    .and_then(Value::as_array)
-                    .map_or(4, |a| a.len() as u64),
-                neck: g(sam, "output_channels", 256),
-                down: match sam.get("downsample_channels").and_then(Value::as_array) {
-                    Some(a) => a.iter().filter_map(Value::as_u64).collect(),
-                    None => alloc::vec![512, 1024],
-                },
                 clip_width: g(clip, "hidden_size", 1024),
                 clip_layers: g(clip, "num_hidden_layers", 24),
                 clip_mlp: g(clip, "intermediate_size", 4096),
                 clip_image: g(clip, "image_size", 224),
                 clip_patch: g(clip, "patch_size", 14).max(1),
-                clip_patch_conv: false,
+                ..DeepEncoder::from_sam_config(vc.get("sam_config").unwrap_or(&empty), 1024)
             };
             let ch = dims.clip_width;
             // vLLM's views: a 1,024-pixel global view (16 tokens a side) and up to 32 tiles of
