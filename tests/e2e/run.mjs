@@ -893,6 +893,31 @@ test('ERNIE 4.5 VL with its image-only experts and Unlimited-OCR with its DeepEn
   await shot('desktop-unlimited-ocr');
 });
 
+test('DeepSeek-OCR with its DeepEncoder and a looped model (Dory) read as the CLI reads them', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-config');
+  const ocr = path.join(root, 'tests', 'fixtures', 'configs', 'deepseek-ocr.json');
+  await page.fill('#hr-config', fs.readFileSync(ocr, 'utf8'));
+  await page.click('#hr-config-read');
+  const o = cli(['estimate', '--config', ocr]);
+  await waitBytes(page, '#hr-total-bytes', o.memory.total);
+  assertEq(o.model.params_total, 2934734080, 'the language model from language_config');
+  const enc = o.breakdown.find((t) => t.term === 'encoders');
+  assert(enc && enc.bytes === 2 * 401372160, `the DeepEncoder is counted: ${JSON.stringify(enc)}`);
+  assert(!(await page.locator('#hr-warnings').innerText().catch(() => '')).includes('not one Headroom knows'), 'read exactly');
+  await shot('desktop-deepseek-ocr');
+  const dory = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'dory.json');
+  await page.fill('#hr-config', fs.readFileSync(dory, 'utf8'));
+  await page.click('#hr-config-read');
+  const d = cli(['estimate', '--config', dory]);
+  await waitBytes(page, '#hr-total-bytes', d.memory.total);
+  assertEq(d.model.params_total, 3975229440, 'the stored layers');
+  // Its loop is in the model's summary on the page.
+  await page.getByText('36 stored, 20 passes through them again').first().waitFor();
+  await shot('desktop-dory-loop');
+});
+
 test('an unknown family is inferred with a visible warning, or refused naming its keys', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);
