@@ -2148,8 +2148,11 @@ fn weights_term(
     runtime: Runtime,
 ) -> Term {
     let label = format.label();
-    let (formula, mut assumptions) = if r.architecture.is_some() {
-        let bpw = if r.params.get() > 0 { total.get() as f64 * 8.0 / r.params.get() as f64 } else { 0.0 };
+    let (formula, mut assumptions) = if let Some(a) = &r.architecture {
+        // Per parameter of the language model the weights term holds (a checkpoint's encoder
+        // tensors are a term of their own).
+        let params = a.param_breakdown().map_or(r.params.get(), |b| b.total().saturating_add(b.mtp));
+        let bpw = if params > 0 { total.get() as f64 * 8.0 / params as f64 } else { 0.0 };
         (
             match file_tensors {
                 Some(n) => Msg::new(

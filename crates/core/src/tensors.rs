@@ -670,10 +670,26 @@ pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
     if ["talker.", "code2wav.", "token2wav."].iter().any(|p| name.starts_with(p)) {
         return (None, Role::Speech);
     }
-    // A multimodal checkpoint's encoders have layers of their own: not the language model's.
-    if ["vision", "visual", "audio", "mm_projector", "multi_modal", "image_newline"]
-        .iter()
-        .any(|k| name.contains(k))
+    // A multimodal checkpoint's encoders have layers of their own: not the language model's
+    // (DeepSeek-OCR's SAM, projector and view separator; DeepSeek-OCR-2's Qwen2 encoder and its
+    // learned queries; ERNIE 4.5 VL's resampler).
+    if [
+        "vision",
+        "visual",
+        "audio",
+        "mm_projector",
+        "multi_modal",
+        "image_newline",
+        "sam_model",
+        "model.projector.",
+        "view_seperator",
+        "view_separator",
+        "qwen2_model.",
+        "model.query_",
+        "resampler",
+    ]
+    .iter()
+    .any(|k| name.contains(k))
     {
         return (None, Role::Encoder);
     }
@@ -865,7 +881,7 @@ mod tests {
 
     #[test]
     fn stored_names_give_layers_and_roles() {
-        let cases: [(&str, Option<u32>, Role); 22] = [
+        let cases: [(&str, Option<u32>, Role); 27] = [
             ("token_embd.weight", None, Role::TokenEmbd),
             ("model.embed_tokens.weight", None, Role::TokenEmbd),
             ("lm_head.weight", None, Role::Output),
@@ -886,6 +902,13 @@ mod tests {
             ("thinker.model.layers.7.mlp.experts.3.up_proj.weight", Some(7), Role::ExpUp),
             ("thinker.audio_tower.layers.0.fc1.weight", None, Role::Encoder),
             ("thinker.visual.blocks.0.attn.qkv.weight", None, Role::Encoder),
+            // DeepSeek-OCR's SAM, projector and view separator; DeepSeek-OCR-2's Qwen2 encoder;
+            // ERNIE 4.5 VL's resampler.
+            ("model.sam_model.blocks.3.attn.qkv.weight", None, Role::Encoder),
+            ("model.projector.layers.weight", None, Role::Encoder),
+            ("model.view_seperator", None, Role::Encoder),
+            ("model.qwen2_model.model.layers.3.mlp.up_proj.weight", None, Role::Encoder),
+            ("model.resampler_model.mlp.0.weight", None, Role::Encoder),
             ("talker.model.layers.2.self_attn.q_proj.weight", None, Role::Speech),
             ("code2wav.decoder.1.block.0.conv.weight", None, Role::Speech),
             ("token2wav.code2wav_dit_model.blocks.0.attn.to_q.weight", None, Role::Speech),

@@ -380,6 +380,143 @@ mod tests {
         assert_eq!(h.bytes_by_dtype()[0], (Dtype::F8E4M3, 8192));
     }
 
+    /// DeepSeek-OCR's checkpoint as its published listing names its 2,710 BF16 tensors: the
+    /// headers split them as the config reads them — the language model's 2,934,734,080
+    /// parameters in the weights, SAM (`model.sam_model`), CLIP (`model.vision_model`), the
+    /// projector, the newline and the view separator (401,372,160) in the encoders.
+    #[test]
+    fn deepseek_ocrs_tensors_split_as_its_config_reads_them() {
+        use alloc::format;
+        let mut t: Vec<(String, Vec<u64>)> = Vec::new();
+        let mut add = |n: &str, s: &[u64]| t.push((n.into(), s.to_vec()));
+        let h = 1280;
+        add("lm_head.weight", &[129_280, h]);
+        add("model.embed_tokens.weight", &[129_280, h]);
+        for n in [
+            "model.image_newline",
+            "model.view_seperator",
+            "model.norm.weight",
+            "model.projector.layers.bias",
+        ] {
+            add(n, &[h]);
+        }
+        add("model.projector.layers.weight", &[h, 2048]);
+        for i in 0..12 {
+            let p = format!("model.layers.{i}.");
+            for x in ["input_layernorm", "post_attention_layernorm"] {
+                add(&format!("{p}{x}.weight"), &[h]);
+            }
+            for x in ["q_proj", "k_proj", "v_proj", "o_proj"] {
+                add(&format!("{p}self_attn.{x}.weight"), &[h, h]);
+            }
+            if i == 0 {
+                add(&format!("{p}mlp.gate_proj.weight"), &[6848, h]);
+                add(&format!("{p}mlp.up_proj.weight"), &[6848, h]);
+                add(&format!("{p}mlp.down_proj.weight"), &[h, 6848]);
+                continue;
+            }
+            for e in 0..64 {
+                add(&format!("{p}mlp.experts.{e}.gate_proj.weight"), &[896, h]);
+                add(&format!("{p}mlp.experts.{e}.up_proj.weight"), &[896, h]);
+                add(&format!("{p}mlp.experts.{e}.down_proj.weight"), &[h, 896]);
+            }
+            add(&format!("{p}mlp.gate.weight"), &[64, h]);
+            add(&format!("{p}mlp.shared_experts.gate_proj.weight"), &[1792, h]);
+            add(&format!("{p}mlp.shared_experts.up_proj.weight"), &[1792, h]);
+            add(&format!("{p}mlp.shared_experts.down_proj.weight"), &[h, 1792]);
+        }
+        for i in 0..12 {
+            let p = format!("model.sam_model.blocks.{i}.");
+            let rel = if [2, 5, 8, 11].contains(&i) { 127 } else { 27 };
+            for (n, s) in [
+                ("attn.proj.bias", vec![768]),
+                ("attn.proj.weight", vec![768, 768]),
+                ("attn.qkv.bias", vec![2304]),
+                ("attn.qkv.weight", vec![2304, 768]),
+                ("mlp.lin1.bias", vec![3072]),
+                ("mlp.lin1.weight", vec![3072, 768]),
+                ("mlp.lin2.bias", vec![768]),
+                ("mlp.lin2.weight", vec![768, 3072]),
+                ("norm1.bias", vec![768]),
+                ("norm1.weight", vec![768]),
+                ("norm2.bias", vec![768]),
+                ("norm2.weight", vec![768]),
+                ("attn.rel_pos_h", vec![rel, 64]),
+                ("attn.rel_pos_w", vec![rel, 64]),
+            ] {
+                add(&format!("{p}{n}"), &s);
+            }
+        }
+        for (n, s) in [
+            ("model.sam_model.neck.0.weight", vec![256, 768, 1, 1]),
+            ("model.sam_model.neck.1.bias", vec![256]),
+            ("model.sam_model.neck.1.weight", vec![256]),
+            ("model.sam_model.neck.2.weight", vec![256, 256, 3, 3]),
+            ("model.sam_model.neck.3.bias", vec![256]),
+            ("model.sam_model.neck.3.weight", vec![256]),
+            ("model.sam_model.net_2.weight", vec![512, 256, 3, 3]),
+            ("model.sam_model.net_3.weight", vec![1024, 512, 3, 3]),
+            ("model.sam_model.patch_embed.proj.bias", vec![768]),
+            ("model.sam_model.patch_embed.proj.weight", vec![768, 3, 16, 16]),
+            ("model.sam_model.pos_embed", vec![1, 64, 64, 768]),
+            ("model.vision_model.embeddings.class_embedding", vec![1024]),
+            ("model.vision_model.embeddings.patch_embedding.weight", vec![1024, 3, 14, 14]),
+            ("model.vision_model.embeddings.position_embedding.weight", vec![257, 1024]),
+            ("model.vision_model.pre_layrnorm.bias", vec![1024]),
+            ("model.vision_model.pre_layrnorm.weight", vec![1024]),
+        ] {
+            add(n, &s);
+        }
+        for i in 0..24 {
+            let p = format!("model.vision_model.transformer.layers.{i}.");
+            for (n, s) in [
+                ("layer_norm1.bias", vec![1024]),
+                ("layer_norm1.weight", vec![1024]),
+                ("layer_norm2.bias", vec![1024]),
+                ("layer_norm2.weight", vec![1024]),
+                ("mlp.fc1.bias", vec![4096]),
+                ("mlp.fc1.weight", vec![4096, 1024]),
+                ("mlp.fc2.bias", vec![1024]),
+                ("mlp.fc2.weight", vec![1024, 4096]),
+                ("self_attn.out_proj.bias", vec![1024]),
+                ("self_attn.out_proj.weight", vec![1024, 1024]),
+                ("self_attn.qkv_proj.bias", vec![3072]),
+                ("self_attn.qkv_proj.weight", vec![3072, 1024]),
+            ] {
+                add(&format!("{p}{n}"), &s);
+            }
+        }
+        assert_eq!(t.len(), 2710);
+        let mut json = String::from("{");
+        let mut off = 0u64;
+        for (i, (n, s)) in t.iter().enumerate() {
+            let bytes = s.iter().product::<u64>() * 2;
+            let shape = s.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+            json.push_str(&format!(
+                "{}\"{n}\": {{\"dtype\": \"BF16\", \"shape\": [{shape}], \"data_offsets\": [{off}, {}]}}",
+                if i > 0 { "," } else { "" },
+                off + bytes
+            ));
+            off += bytes;
+        }
+        json.push('}');
+        let header = parse(&file(&json)).unwrap();
+        assert_eq!(off, 3_336_106_240 * 2);
+        let config = crate::import::hf::parse_config(include_bytes!(
+            "../../../../tests/fixtures/configs/deepseek-ocr.json"
+        ))
+        .unwrap();
+        let m = custom_model("ocr".into(), config, &[(header, off)]);
+        let s = crate::scenario::Scenario {
+            model: crate::scenario::ModelSource::Custom(alloc::boxed::Box::new(m)),
+            ..crate::scenario::Scenario::default()
+        };
+        let e = crate::estimate::estimate(&s).unwrap();
+        use crate::estimate::TermKind;
+        assert_eq!(e.memory.get(TermKind::Weights).get(), 2_934_734_080 * 2);
+        assert_eq!(e.memory.get(TermKind::Encoders).get(), 401_372_160 * 2);
+    }
+
     #[test]
     fn hostile_headers_are_refused() {
         // Absurd declared lengths.
