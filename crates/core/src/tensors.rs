@@ -690,6 +690,10 @@ pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
     ]
     .iter()
     .any(|k| name.contains(k))
+        // MiniCPM-V's SigLIP (`vpm`), InternVL's projector (`mlp1`), Phi-4-multimodal's image
+        // embedding.
+        || ["vpm.", "mlp1."].iter().any(|p| name.starts_with(p))
+        || name.contains("image_embed")
     {
         return (None, Role::Encoder);
     }
@@ -881,7 +885,7 @@ mod tests {
 
     #[test]
     fn stored_names_give_layers_and_roles() {
-        let cases: [(&str, Option<u32>, Role); 27] = [
+        let cases: [(&str, Option<u32>, Role); 30] = [
             ("token_embd.weight", None, Role::TokenEmbd),
             ("model.embed_tokens.weight", None, Role::TokenEmbd),
             ("lm_head.weight", None, Role::Output),
@@ -909,6 +913,9 @@ mod tests {
             ("model.view_seperator", None, Role::Encoder),
             ("model.qwen2_model.model.layers.3.mlp.up_proj.weight", None, Role::Encoder),
             ("model.resampler_model.mlp.0.weight", None, Role::Encoder),
+            ("vpm.encoder.layers.0.self_attn.q_proj.weight", None, Role::Encoder),
+            ("mlp1.1.weight", None, Role::Encoder),
+            ("model.embed_tokens_extend.image_embed.img_projection.0.weight", None, Role::Encoder),
             ("talker.model.layers.2.self_attn.q_proj.weight", None, Role::Speech),
             ("code2wav.decoder.1.block.0.conv.weight", None, Role::Speech),
             ("token2wav.code2wav_dit_model.blocks.0.attn.to_q.weight", None, Role::Speech),
