@@ -85,6 +85,13 @@ fn v4_caches_a_window_and_compressed_rows() {
     // states 4,096 / 4 + 1, the HCA ones 4,096 / 8 + 1 (the window and the 2 × 8,192 tokens in
     // flight reach past the request).
     assert_eq!(v.blocks_per_request, 16 + 2 * 65 + 1025 + 513);
+    // Its MTP module as a drafter attends through its window only: one more window page in the
+    // windows' groups (62 of them, still two groups of 31), the same blocks.
+    let mut mtp = s.clone();
+    mtp.vllm.speculative = Some(headroom_core::vllm::Speculative::parse("mtp:1").unwrap());
+    let m = estimate(&mtp).unwrap().vllm.unwrap();
+    assert!(m.layout_exact);
+    assert_eq!((m.block_bytes, m.blocks_per_request), (v.block_bytes, v.blocks_per_request));
     // One KV head: the cache is whole on every tensor-parallel GPU.
     let one = estimate(&Scenario { gpus: 1, device: None, ..s.clone() }).unwrap();
     assert_eq!(e.memory.get(TermKind::KvCache), one.memory.get(TermKind::KvCache));

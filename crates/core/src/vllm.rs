@@ -709,7 +709,7 @@ fn approximate_gcd(values: &[u64], lower: u64) -> u64 {
 /// cut into groups of the same number of repeats (vLLM's `_approximate_gcd`); a block is the
 /// widest group's pages, and a request takes blocks in every group. `None` for ratios vLLM does
 /// not build (other than 4 and 128) or a block that holds no compressed row.
-fn v4_packed(a: &Architecture, kv: KvDtype, block: u64) -> Option<Packed> {
+fn v4_packed(a: &Architecture, kv: KvDtype, block: u64, windows: u64) -> Option<Packed> {
     let fp8 = kv == KvDtype::Fp8;
     let align = if fp8 { 576 } else { 512 };
     let pad = |bytes: u64| bytes.next_multiple_of(align);
@@ -728,10 +728,12 @@ fn v4_packed(a: &Architecture, kv: KvDtype, block: u64) -> Option<Packed> {
             None => buckets[i].1.push((page, n)),
         }
     };
+    let mut first_window = None;
     for (n, m) in a.mixers() {
         let Mixer::Compressed(c) = m else { continue };
         let content = if fp8 { 584 } else { c.head_dim * 2 };
         add((c.window, 64), pad(64 * content), n);
+        first_window.get_or_insert((c.window, pad(64 * content)));
         if c.ratio == 0 {
             continue;
         }
@@ -751,6 +753,10 @@ fn v4_packed(a: &Architecture, kv: KvDtype, block: u64) -> Option<Packed> {
             add((0, block), pad(rows * crate::inference::indexer_key_bytes(ix.head_dim)), n);
             add((window, tokens), pad(tokens * 2 * coff * ix.head_dim * 4), n);
         }
+    }
+    // An MTP drafter's layers attend through their window only: more window pages.
+    if let Some((window, page)) = first_window.filter(|_| windows > 0) {
+        add((window, 64), page, windows);
     }
     if buckets.is_empty() {
         return None;
@@ -883,7 +889,7 @@ fn layout(
         merge_uniform(&mut kinds);
     }
     // DeepSeek V4: its packed pool as vLLM builds it, or the old approximation.
-    let v4 = if packed > 0 { v4_packed(a, kv, v4_block) } else { None };
+    let v4 = if packed > 0 { v4_packed(a, kv, v4_block, 0) } else { None };
     if v4.is_some() {
         kinds.retain(|k| !(k.0 == SpecKind::Full && k.1 == 1 && k.2 == packed.div_ceil(256)));
         approximate = false;
@@ -1325,10 +1331,18 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     } else {
         tokens
     };
-    if packed.is_some() && i.drafter.is_some_and(|d| d.layers > 0) {
-        // A drafter's layers join DeepSeek V4's packed pool in ways not modelled.
-        exact = false;
-    }
+    // DeepSeek V4's MTP modules attend through their window only: their windows join the pool's
+    // (another drafter's layers are not modelled there).
+    let packed = match (packed, i.drafter.filter(|d| d.layers > 0)) {
+        (Some(p), Some(d)) => match o.speculative.as_ref().map(|sp| &sp.method) {
+            Some(SpecMethod::Mtp) => v4_packed(a, i.kv, v4_block, d.layers).or(Some(p)),
+            _ => {
+                exact = false;
+                Some(p)
+            }
+        },
+        (p, _) => p,
+    };
     let block = if packed.is_some() { v4_block } else { block };
     let (block_bytes, num_blocks, num_groups, blocks_per_request) = if let Some(p) = &packed {
         let bytes = p.block_bytes.max(1);
