@@ -91,8 +91,9 @@ FAMILIES = [
     # attention keys (tests/tests/reference_counts.rs holds them to 0.5%).
     "axk1", "beam", "flex_olmo", "flint", "granitemoe", "kolibri1", "mellum", "phimoe",
     "sarvam_mla", "sarvam_moe", "solar_open", "youtu", "minicpm3", "hy_v3",
-    # NVIDIA's Dory (vLLM's registry): a looped nGPT, its recurrent layers run twice.
-    "dory",
+    # NVIDIA's Dory (vLLM's registry): a looped nGPT, its recurrent layers run twice. Zyphra's
+    # ZAYA (vLLM's registry): compressed convolutional attention, an MLP router.
+    "dory", "zaya",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 

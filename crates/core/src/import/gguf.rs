@@ -701,6 +701,7 @@ impl Gguf {
                     latent: 0,
                     modality_experts: 0,
                     modality_intermediate: 0,
+                    router_hidden: 0,
                 })
             } else if has(blk("ffn_up.weight")) || has(blk("ffn_down.weight")) {
                 let width = self.u_at(&k("feed_forward_length"), i).unwrap_or(inter);

@@ -537,6 +537,7 @@ const KNOWN: &[&str] = &[
     "phimoe",
     "beam",
     "dory",
+    "zaya",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -885,6 +886,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         // Beam (`BeamConfig`, vLLM's `models/beam`).
         "beam" => (151936, 5120, 20480, 52, 48, 8, 128, false),
         "dory" => (131072, 2560, 7168, 36, 16, 4, 256, false),
+        "zaya" => (262272, 2048, 2048, 40, 8, 2, 128, true),
         // Phi-3.5-MoE (`PhimoeConfig`).
         "phimoe" => (32064, 4096, 6400, 32, 32, 8, 0, false),
         _ => return None,
@@ -1770,6 +1772,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         },
     };
     Ok(Moe {
+        router_hidden: if family == "zaya" { cfg.count_or("router_hidden_size", 256)? } else { 0 },
         num_experts,
         experts_per_token,
         expert_intermediate,
@@ -2408,6 +2411,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                         latent: 0,
                         modality_experts: 0,
                         modality_intermediate: 0,
+                        router_hidden: 0,
                     }),
                 }
             }
@@ -2600,6 +2604,27 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             // LFM3's sigmoid gate on the attention output: one value a head (`g_proj`).
             group.extras.push(Extra { role: Role::Extra, rows: at.num_heads, cols: c.hidden });
         }
+        if family == "zaya" {
+            // ZAYA's compressed convolutional attention (vLLM's `zaya.py`, transformers'
+            // `ZayaModel`): a biased depthwise conv of `cca_time0` taps and a biased grouped conv
+            // of `cca_time1` (one group a head) over the raw queries and keys, two norm
+            // temperatures; the residual's four scales and biases around the attention and the
+            // MLP; from the second layer on, the router's scale of the previous layer's state.
+            let ch = c.heads.saturating_add(c.kv).saturating_mul(c.head_dim);
+            let (t0, t1) = (cfg.count_or("cca_time0", 2)?, cfg.count_or("cca_time1", 2)?);
+            group.extras.push(Extra { role: Role::Extra, rows: ch, cols: t0 });
+            group.extras.push(Extra { role: Role::Extra, rows: ch, cols: c.head_dim.saturating_mul(t1) });
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: ch.saturating_mul(2) });
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 2 });
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden.saturating_mul(8) });
+            if i > 0 {
+                group.extras.push(Extra {
+                    role: Role::Norm,
+                    rows: 1,
+                    cols: cfg.count_or("router_hidden_size", 256)?,
+                });
+            }
+        }
         if family == "dory" {
             // nGPT's learned scales: the two residual interpolation rates (`lambda_1`,
             // `lambda_2`), the query-key and output-gate scales (`sqk`, `s_gate`, one a query
@@ -2692,6 +2717,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     if let Some((heads, dim)) = gates {
         a.extras.push(Extra { role: Role::Extra, rows: c.layers.saturating_mul(heads), cols: dim });
         a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.layers.saturating_mul(heads) });
+    }
+    if family == "zaya" {
+        // The embeddings' scale and bias.
+        a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden.saturating_mul(2) });
     }
     if family == "dory" {
         // The head's learned per-token logit scale.
@@ -3157,6 +3186,7 @@ fn read_dbrx(cfg: &Cfg<'_>) -> Result<Architecture> {
         latent: 0,
         modality_experts: 0,
         modality_intermediate: 0,
+        router_hidden: 0,
     };
     let mut a = Architecture::new(
         "dbrx",
@@ -3240,6 +3270,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
         latent: 0,
         modality_experts: 0,
         modality_intermediate: 0,
+        router_hidden: 0,
     };
     let m = hc.saturating_add(2).saturating_mul(hc);
     let mixing = |role: Role, rows: u64, cols: u64| Extra { role, rows, cols };
@@ -3773,6 +3804,24 @@ mod tests {
         let bare =
             read(r#"{"model_type": "deepseek_ocr2", "text_config": {"model_type": "deepseek_ocr2_text"}}"#);
         assert!(bare.unwrap_err().to_string().contains("mlp_layer_types"));
+    }
+
+    /// Zyphra's ZAYA at transformers 5.24's defaults (vLLM's `zaya.py`): 40 layers of compressed
+    /// convolutional attention (its two convs, norm temperatures) and 16 top-1 experts behind an
+    /// MLP router with a skip class and FP32 balancing biases (stored buffers), the residual
+    /// scales — 8,840,488,784 parameters and 680 buffer values, as transformers builds it.
+    #[test]
+    fn zaya_reads_its_convolutional_attention_and_mlp_router() {
+        let m =
+            read(include_str!("../../../../tests/fixtures/configs/transformers-defaults/zaya.json")).unwrap();
+        assert_eq!(m.confidence, Confidence::Config);
+        let a = &m.architecture;
+        assert_eq!(a.params_total().unwrap().get(), 8_840_488_784 + 40 * 17);
+        let moe = a.moe().unwrap();
+        assert_eq!((moe.num_experts, moe.experts_per_token, moe.router_hidden), (16, 1, 256));
+        // The first layer has no previous router state to scale.
+        assert_eq!(a.groups[0].count, 1);
+        assert_eq!(a.layer_params(&a.groups[1]).unwrap() - a.layer_params(&a.groups[0]).unwrap(), 256);
     }
 
     /// NVIDIA's Dory as transformers 5.24 writes its config (attention and MLP blocks listed

@@ -105,6 +105,11 @@ pub struct Moe {
     /// Inner width of one of those experts.
     #[cfg_attr(feature = "serde", serde(default))]
     pub modality_intermediate: u64,
+    /// A router that is an MLP `router_hidden` wide rather than one linear (ZAYA's: a biased
+    /// projection down, two biased layers and a norm, logits for the experts and a skip class,
+    /// and the skip class's FP32 balancing biases); 0 for a linear router.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub router_hidden: u64,
 }
 
 impl Moe {
@@ -172,7 +177,22 @@ impl Moe {
 
     fn tensors(&self, hidden: u64, e: &mut Emit<'_>) {
         let (n, i) = (self.num_experts, self.expert_intermediate);
-        e.push(Role::Router, n, hidden);
+        if self.router_hidden > 0 {
+            let r = self.router_hidden;
+            e.within(Part::Router, |e| {
+                e.push(Role::Router, r, hidden);
+                e.bias(true, r);
+                for _ in 0..2 {
+                    e.push(Role::Router, r, r);
+                    e.bias(true, r);
+                }
+                e.push(Role::Norm, 1, r);
+                e.push(Role::Router, n + 1, r);
+                e.push(Role::Fp32, 1, n + 1);
+            });
+        } else {
+            e.push(Role::Router, n, hidden);
+        }
         // The experts' own width: the latent when they work in one.
         let h = if self.latent > 0 {
             e.push(Role::Extra, self.latent, hidden);
