@@ -449,6 +449,19 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
             ),
         ));
     }
+    // vLLM builds Dory for one GPU only (`DoryForCausalLM`: "tensor_parallel_size=1 only").
+    if runtime == Runtime::Vllm
+        && scenario.gpus > 1
+        && r.architecture.as_deref().is_some_and(|a| a.family == "dory")
+    {
+        return Err(Error::invalid(
+            "runtime",
+            format!(
+                "vLLM serves Dory on one GPU only (tensor_parallel_size=1), not {}: choose one GPU, or transformers",
+                scenario.gpus
+            ),
+        ));
+    }
     // llama.cpp runs GGUF files: a float checkpoint becomes the GGUF file of the same precision.
     let format = match (runtime.is_llama_cpp(), requested) {
         (true, WeightFormat::F32) => WeightFormat::Gguf(crate::precision::GgufMix::F32),

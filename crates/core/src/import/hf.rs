@@ -3855,6 +3855,19 @@ mod tests {
         assert!(read(&unpaired).unwrap_err().to_string().contains("pair"));
         let short = text.replace(r#""n_output_layers": 16"#, r#""n_output_layers": 14"#);
         assert!(read(&short).unwrap_err().to_string().contains("add up"));
+        // vLLM serves it on one GPU only.
+        let on = |gpus: u64| {
+            crate::estimate::estimate(&crate::scenario::Scenario {
+                model: crate::scenario::ModelSource::Custom(alloc::boxed::Box::new(
+                    m.clone().into_custom("dory".into()),
+                )),
+                runtime: Some(crate::inference::Runtime::Vllm),
+                gpus,
+                ..crate::scenario::Scenario::default()
+            })
+        };
+        assert!(on(1).is_ok());
+        assert!(on(2).unwrap_err().to_string().contains("one GPU only"));
     }
 
     /// Tencent's Hy3 and JetBrains' Mellum 2 (vLLM's recipes) at their class defaults: per-head
