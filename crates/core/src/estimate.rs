@@ -449,19 +449,6 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
             ),
         ));
     }
-    // vLLM builds Dory for one GPU only (`DoryForCausalLM`: "tensor_parallel_size=1 only").
-    if runtime == Runtime::Vllm
-        && scenario.gpus > 1
-        && r.architecture.as_deref().is_some_and(|a| a.family == "dory")
-    {
-        return Err(Error::invalid(
-            "runtime",
-            format!(
-                "vLLM serves Dory on one GPU only (tensor_parallel_size=1), not {}: choose one GPU, or transformers",
-                scenario.gpus
-            ),
-        ));
-    }
     // llama.cpp runs GGUF files: a float checkpoint becomes the GGUF file of the same precision.
     let format = match (runtime.is_llama_cpp(), requested) {
         (true, WeightFormat::F32) => WeightFormat::Gguf(crate::precision::GgufMix::F32),
@@ -967,6 +954,10 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         )),
         _ => None,
     };
+    // vLLM builds Dory for one GPU only (`DoryForCausalLM`: "tensor_parallel_size=1 only").
+    if runtime == Runtime::Vllm && gpus > 1 && shape.is_some_and(|a| a.family == "dory") {
+        notes.push(Msg::new(MsgId::AdviceVllmOneGpu, vec![Arg::Int(2)]));
+    }
 
     // System RAM beside the accelerators.
     let cpu_layers = place.first_gpu_layer > 0;
@@ -1843,6 +1834,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                     | MsgId::NoticeQuantApprox
                     | MsgId::NoticeSlidingAllLayers
                     | MsgId::NoticeBlockDiffusion
+                    | MsgId::AdviceVllmOneGpu
             )
         })
         .cloned()

@@ -231,6 +231,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         b.request_fits
             && b.context_outside_fits
             && b.state_outside_fits
+            && !b.one_gpu_only
             && b.num_blocks >= b.blocks_per_request.saturating_mul(scenario.batch.max(1))
     }) && base.sglang.as_ref().is_none_or(|b| {
         b.pool > 0
@@ -601,6 +602,9 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
 /// Why vLLM would not start or not serve the batch at once, as its log says it.
 pub fn vllm_refusals(b: &crate::vllm::VllmBudget, batch: u64) -> Vec<Msg> {
     let mut out = Vec::new();
+    if b.one_gpu_only {
+        out.push(Msg::new(MsgId::AdviceVllmOneGpu, vec![Arg::Int(2)]));
+    }
     if !b.context_outside_fits {
         out.push(Msg::new(MsgId::AdviceVllmNoRoomOutside, vec![Arg::Num(b.utilization, 2)]));
     } else if !b.state_outside_fits {
@@ -638,7 +642,10 @@ fn verdict_no(
     mut advice: Vec<Msg>,
 ) -> Fit {
     let need = e.memory.total;
-    advice.push(Msg::new(MsgId::AdviceDoesNotFit, vec![Arg::Size(need), Arg::Size(cap.usable)]));
+    // Memory short, or no other reason given (a runtime's refusal that fits in memory says its own).
+    if need > cap.usable || advice.is_empty() {
+        advice.push(Msg::new(MsgId::AdviceDoesNotFit, vec![Arg::Size(need), Arg::Size(cap.usable)]));
+    }
     Fit {
         device: device.id,
         name: device.name,

@@ -1050,6 +1050,10 @@ messages! {
     AdviceVllmNoRoomOutside =>
         "--gpu-memory-utilization {0} leaves too little of the card for the CUDA context: vLLM stops at start (\"Free memory on device … is less than desired GPU memory utilization\")",
         "--gpu-memory-utilization {0} laisse trop peu de la carte au contexte CUDA : vLLM s'arrête au démarrage (« Free memory on device … is less than desired GPU memory utilization »)";
+    /// vLLM: a model it builds for one GPU only, on more.
+    AdviceVllmOneGpu =>
+        "vLLM builds this model (Dory) for one GPU only (tensor_parallel_size=1) and refuses {0} or more: choose one GPU, or transformers",
+        "vLLM construit ce modèle (Dory) pour un seul GPU (tensor_parallel_size=1) et refuse {0} ou plus : choisissez un GPU, ou transformers";
     /// vLLM: a block-diffusion model's canvas state does not fit beside its share.
     AdviceVllmDiffusionState =>
         "vLLM does not count this block-diffusion model's canvas state ({0} for --max-num-seqs {1}) in its budget: with the CUDA context it needs more than --gpu-memory-utilization {2} leaves of the card, so the first full batch runs out of memory; lower --max-num-seqs (its recipe: 4) or --gpu-memory-utilization",

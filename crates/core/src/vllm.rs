@@ -1135,6 +1135,10 @@ pub struct VllmBudget {
     /// Whether that state fits beside the CUDA context in what `utilization` leaves of the card
     /// (when not, the first full batch runs out of memory).
     pub state_outside_fits: bool,
+    /// The model is one vLLM builds for a single GPU (Dory: `tensor_parallel_size=1` only) and
+    /// more were asked: vLLM refuses to start.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+    pub one_gpu_only: bool,
     /// Requests of each context the cache holds at once: `(tokens per request, requests)`.
     pub table: Vec<(u64, u64)>,
     /// Whether the layout follows vLLM's rules exactly (full attention, MLA, and sliding windows
@@ -1528,6 +1532,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
             || o.kv_cache_memory.is_some(),
         diffusion_state: diffusion_state(a, seqs, tokens),
+        one_gpu_only: a.family == "dory" && tp > 1,
         state_outside_fits: i.total.get().saturating_sub(requested.get())
             >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get()),
         layout_exact: exact,
