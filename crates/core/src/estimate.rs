@@ -955,7 +955,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         _ => None,
     };
     // vLLM builds Dory for one GPU only (`DoryForCausalLM`: "tensor_parallel_size=1 only").
-    if runtime == Runtime::Vllm && gpus > 1 && shape.is_some_and(|a| a.family == "dory") {
+    if runtime == Runtime::Vllm && gpus > 1 && shape.is_some_and(crate::vllm::one_gpu_only) {
         notes.push(Msg::new(MsgId::AdviceVllmOneGpu, vec![Arg::Int(2)]));
     }
 

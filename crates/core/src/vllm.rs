@@ -680,6 +680,11 @@ impl Packed {
     }
 }
 
+/// Whether vLLM builds the model for one GPU only (Dory: "tensor_parallel_size=1 only").
+pub fn one_gpu_only(a: &Architecture) -> bool {
+    a.family == "dory"
+}
+
 /// A bucket of DeepSeek V4's layers: the window (0: every token) and the tokens a block holds.
 type Bucket = (u64, u64);
 
@@ -1532,7 +1537,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
             || o.kv_cache_memory.is_some(),
         diffusion_state: diffusion_state(a, seqs, tokens),
-        one_gpu_only: a.family == "dory" && tp > 1,
+        one_gpu_only: one_gpu_only(a) && tp > 1,
         state_outside_fits: i.total.get().saturating_sub(requested.get())
             >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get()),
         layout_exact: exact,

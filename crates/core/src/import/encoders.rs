@@ -738,30 +738,17 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
             };
             let sam = |width: Option<&Value>, last: u64| {
                 let sam = width.unwrap_or(&empty);
+                // The hub's keys (`width`, `layers`, `heads`; MLPs four times as wide), the rest
+                // as transformers names them.
                 let sw = g(sam, "width", 768);
                 DeepEncoder {
                     sam_width: sw,
                     sam_layers: g(sam, "layers", 12),
                     sam_mlp: 4 * sw,
                     sam_image: n("image_size", 1024),
-                    sam_patch: 16,
-                    window: 14,
                     sam_heads: g(sam, "heads", 12).max(1),
-                    global: sam
-                        .get("global_attn_indexes")
-                        .and_then(Value::as_array)
-                        .map_or(4, |a| a.len() as u64),
-                    neck: 256,
-                    down: match sam.get("downsample_channels").and_then(Value::as_array) {
-                        Some(a) => a.iter().filter_map(Value::as_u64).collect(),
-                        None => alloc::vec![512, last],
-                    },
-                    clip_width: 1024,
-                    clip_layers: 24,
-                    clip_mlp: 4096,
-                    clip_image: 224,
-                    clip_patch: 14,
                     clip_patch_conv: true,
+                    ..DeepEncoder::from_sam_config(sam, last)
                 }
             };
             if ocr2 {

@@ -181,12 +181,8 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
         confidence = Confidence::Inferred;
         read_decoder(&cfg, &family, &mut notices)?
     };
-    if family == "gemma4_text"
-        && (outer_type.starts_with("diffusion_gemma") || model_type.starts_with("diffusion_gemma"))
-    {
-        let canvas = root.get("canvas_length").and_then(Value::as_u64).unwrap_or(256).clamp(1, 1 << 20);
-        architecture.canvas = canvas;
-        notices.push(Msg::new(MsgId::NoticeBlockDiffusion, vec![Arg::Int(canvas)]));
+    if architecture.canvas > 0 {
+        notices.push(Msg::new(MsgId::NoticeBlockDiffusion, vec![Arg::Int(architecture.canvas)]));
     }
     if outer_type == "qwen2_5_omni" {
         // transformers ties Qwen2.5-Omni's head by the thinker config's own flag
@@ -2782,6 +2778,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 cols: if rows == c.hidden { i } else { c.hidden },
             });
         }
+        // Its canvas: the tokens denoised at once.
+        a.canvas = cfg.outer.get("canvas_length").and_then(Value::as_u64).unwrap_or(256).clamp(1, 1 << 20);
     }
     if family == "gemma4_text" || family == "gemma3n_text" {
         let per_layer = cfg.count_or("hidden_size_per_layer_input", 0)?;
