@@ -37,6 +37,15 @@ const linkOf = async (page) => {
   return new URL(page.url());
 };
 const ready = (page) => page.locator('body[data-hr-live] #hr-total-bytes').waitFor({ timeout: 15000 });
+// Pastes a config.json file on the page, waits for the CLI's total for it, and returns the CLI's
+// estimate.
+const pasteConfig = async (page, file) => {
+  await page.fill('#hr-config', fs.readFileSync(file, 'utf8'));
+  await page.click('#hr-config-read');
+  const want = cli(['estimate', '--config', file]);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  return want;
+};
 
 async function axe(page, label) {
   const source = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -828,10 +837,7 @@ test('Llama 3.2 Vision runs in transformers: its image cache is said, and vLLM i
   await ready(page);
   await page.click('#hr-source-config');
   const file = path.join(root, 'tests', 'fixtures', 'configs', 'llama-3.2-90b-vision-instruct.json');
-  await page.fill('#hr-config', fs.readFileSync(file, 'utf8'));
-  await page.click('#hr-config-read');
-  const want = cli(['estimate', '--config', file]);
-  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  const want = await pasteConfig(page, file);
   const kv = want.breakdown.find((t) => t.term === 'kv_cache');
   assert(kv.assumptions.some((a) => a.includes('6,432')), 'the CLI says the image positions');
   // The KV term's assumptions (inside its folded details) say the image's positions.
@@ -850,19 +856,13 @@ test('a config named by the class vLLM loads is read as that family and said; a 
   await ready(page);
   await page.click('#hr-source-config');
   const conversion = path.join(root, 'tests', 'fixtures', 'configs', 'quantized', 'deepseek-v4-flash-fp8-sglang.json');
-  await page.fill('#hr-config', fs.readFileSync(conversion, 'utf8'));
-  await page.click('#hr-config-read');
-  const want = cli(['estimate', '--config', conversion]);
-  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  const want = await pasteConfig(page, conversion);
   // The notice that `deepseek_ref` was read by its `architectures` class is on the page.
   await page.locator('#hr-warnings').filter({ hasText: 'DeepseekV4ForCausalLM' }).waitFor();
   assert(want.warnings.some((w) => w.includes('DeepseekV4ForCausalLM')), 'the CLI says it too');
   await shot('desktop-family-by-architecture');
   const vlm = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'paddleocr_vl.json');
-  await page.fill('#hr-config', fs.readFileSync(vlm, 'utf8'));
-  await page.click('#hr-config-read');
-  const ocr = cli(['estimate', '--config', vlm]);
-  await waitBytes(page, '#hr-total-bytes', ocr.memory.total);
+  const ocr = await pasteConfig(page, vlm);
   const enc = ocr.breakdown.find((t) => t.term === 'encoders');
   assert(enc && enc.bytes > 800e6, `the tower is counted: ${JSON.stringify(enc)}`);
   await shot('desktop-ocr-tower');
@@ -873,19 +873,13 @@ test('ERNIE 4.5 VL with its image-only experts and Unlimited-OCR with its DeepEn
   await ready(page);
   await page.click('#hr-source-config');
   const ernie = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'ernie4_5_vl_moe.json');
-  await page.fill('#hr-config', fs.readFileSync(ernie, 'utf8'));
-  await page.click('#hr-config-read');
-  const want = cli(['estimate', '--config', ernie]);
-  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  const want = await pasteConfig(page, ernie);
   assertEq(want.model.params_total, 28624635776, 'the language model with both expert sets');
   // The second expert set is in the model's summary on the page.
   await page.getByText('+ 64 for image tokens').first().waitFor();
   await shot('desktop-ernie-vl');
   const ocr = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'unlimited_ocr.json');
-  await page.fill('#hr-config', fs.readFileSync(ocr, 'utf8'));
-  await page.click('#hr-config-read');
-  const o = cli(['estimate', '--config', ocr]);
-  await waitBytes(page, '#hr-total-bytes', o.memory.total);
+  const o = await pasteConfig(page, ocr);
   const enc = o.breakdown.find((t) => t.term === 'encoders');
   assert(enc && enc.bytes > 790e6, `the DeepEncoder is counted: ${JSON.stringify(enc)}`);
   // A known family: no "not one Headroom knows" warning.
@@ -898,20 +892,14 @@ test('DeepSeek-OCR with its DeepEncoder and a looped model (Dory) read as the CL
   await ready(page);
   await page.click('#hr-source-config');
   const ocr = path.join(root, 'tests', 'fixtures', 'configs', 'deepseek-ocr.json');
-  await page.fill('#hr-config', fs.readFileSync(ocr, 'utf8'));
-  await page.click('#hr-config-read');
-  const o = cli(['estimate', '--config', ocr]);
-  await waitBytes(page, '#hr-total-bytes', o.memory.total);
+  const o = await pasteConfig(page, ocr);
   assertEq(o.model.params_total, 2934734080, 'the language model from language_config');
   const enc = o.breakdown.find((t) => t.term === 'encoders');
   assert(enc && enc.bytes === 2 * 401372160, `the DeepEncoder is counted: ${JSON.stringify(enc)}`);
   assert(!(await page.locator('#hr-warnings').innerText().catch(() => '')).includes('not one Headroom knows'), 'read exactly');
   await shot('desktop-deepseek-ocr');
   const dory = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'dory.json');
-  await page.fill('#hr-config', fs.readFileSync(dory, 'utf8'));
-  await page.click('#hr-config-read');
-  const d = cli(['estimate', '--config', dory]);
-  await waitBytes(page, '#hr-total-bytes', d.memory.total);
+  const d = await pasteConfig(page, dory);
   assertEq(d.model.params_total, 3975229440, 'the stored layers');
   // Its loop is in the model's summary on the page.
   await page.getByText('36 stored, 20 passes through them again').first().waitFor();
