@@ -674,6 +674,7 @@ impl Gguf {
                         _ => Span::Full,
                     },
                     index_key: 0,
+                    input_width: 0,
                 }));
             }
             let ffn = if has(blk("ffn_gate_inp.weight")) {
@@ -727,7 +728,15 @@ impl Gguf {
             } else {
                 norms_per_layer
             };
-            stack.push(LayerGroup { count: 1, mixers, ffn, norms, extras: Vec::new(), tied: false });
+            stack.push(LayerGroup {
+                count: 1,
+                mixers,
+                ffn,
+                norms,
+                extras: Vec::new(),
+                tied: false,
+                own: None,
+            });
         }
         if window.is_some() && all_sliding {
             notices.push(Msg::new(MsgId::NoticeSlidingAllLayers, alloc::vec![Arg::Int(layers)]));

@@ -25,7 +25,7 @@ use crate::json::{self, Number, Value};
 pub use crate::model::Confidence;
 use crate::model::{
     Architecture, Attention, CompressedAttention, Extra, Ffn, GatedDeltaNet, Indexer, LayerGroup, MAX_LAYERS,
-    Mamba, MambaVersion, Mixer, Mla, Mlp, Moe, Mtp, NormKind, QkNorm, ShortConv, Span, Stack,
+    Mamba, MambaVersion, Mixer, Mla, Mlp, Moe, Mtp, NormKind, Own, QkNorm, ShortConv, Span, Stack,
 };
 use crate::precision::WeightFormat;
 use crate::tensor::Role;
@@ -534,6 +534,7 @@ const KNOWN: &[&str] = &[
     "beam",
     "dory",
     "zaya",
+    "zamba2",
     "exaone4",
     "hunyuan_v1_dense",
     "hunyuan_v1_moe",
@@ -1426,6 +1427,7 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
         "deepseek_v4" => read_deepseek_v4(cfg),
         "nemotron-nas" => read_decilm(cfg),
         "ernie4_5_vl_moe" => read_ernie_vl(cfg, notices),
+        "zamba2" => read_zamba2(cfg),
         _ => read_decoder(cfg, family, notices),
     }
 }
@@ -2449,7 +2451,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             ("falcon_h1", _) => 2,
             _ => t.norms,
         };
-        let mut group = LayerGroup { count: 1, mixers, ffn, norms, extras: Vec::new(), tied: false };
+        let mut group =
+            LayerGroup { count: 1, mixers, ffn, norms, extras: Vec::new(), tied: false, own: None };
         if family == "gemma4_text" {
             gemma4_layer_extras(cfg, &c, &mut group)?;
         }
@@ -3155,6 +3158,136 @@ fn read_stablelm(cfg: &Cfg<'_>) -> Result<Architecture> {
 
 /// DBRX: fused `Wqkv` without biases, a mixture of gated experts (`w1`, `v1`, `w2`) in
 /// `ffn_config`, key/value heads in `attn_config`, LayerNorms without biases.
+/// Zyphra's Zamba2 (transformers 5.24 `Zamba2Model`, vLLM's `zamba2.py`): a Mamba-2 layer
+/// everywhere, and on its `hybrid` layers, before the Mamba-2 layer, a transformer block shared
+/// across the stack — `num_mem_blocks` of them, used in turn. A block reads the hidden state
+/// concatenated with the embeddings (`2 × hidden` wide: its input norm, and queries, keys and values
+/// of `2 × hidden / heads` wide heads, back to `hidden` by the output projection), then a gated
+/// `gate_up_proj` MLP; a bias-free `hidden × hidden` projection of each hybrid layer brings its
+/// output to the Mamba-2 layer. The block's weights are stored by its first use; later uses keep
+/// their own Mamba-2 layer, its norm and the projection ([`Own`]). Each use has its own rank-
+/// `adapter_rank` adapter on the MLP's gate and up (always built) and, with
+/// `use_shared_attention_adapter`, on the queries, keys and values; checkpoints store them in the
+/// block (`gate_up_proj_adapter_list.{use}`), so they are counted with the block's first use, and
+/// each use's attention has its own cache.
+fn read_zamba2(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let hidden = cfg.count_or("hidden_size", 2560)?;
+    let heads = cfg.count_or("num_attention_heads", 32)?.max(1);
+    let kv = cfg.count("num_key_value_heads")?.unwrap_or(heads);
+    let inter = cfg.count("intermediate_size")?.unwrap_or(hidden.saturating_mul(4));
+    let rank = cfg.count_or("adapter_rank", 128)?;
+    let blocks = cfg.count_or("num_mem_blocks", 1)?;
+    if !(1..=64).contains(&blocks) {
+        return Err(Error::parse(FORMAT, format!("`num_mem_blocks` {blocks}: Zamba2 shares 1 to 64 blocks")));
+    }
+    let bias = cfg.flag("add_bias_linear").unwrap_or(false);
+    let wide = hidden.saturating_mul(2);
+    // The class's default pattern (54 layers, Zamba2-2.7B's).
+    let default: Vec<&str> = core::iter::once("mamba")
+        .chain((0..7).flat_map(|_| core::iter::repeat_n("mamba", 5).chain(core::iter::once("hybrid"))))
+        .chain(core::iter::repeat_n("mamba", 4))
+        .chain(core::iter::once("hybrid"))
+        .chain(core::iter::repeat_n("mamba", 3))
+        .chain(core::iter::once("hybrid"))
+        .chain(core::iter::repeat_n("mamba", 2))
+        .collect();
+    let key = if cfg.present("layers_block_type") { "layers_block_type" } else { "layer_types" };
+    let layers = match cfg.raw(key).and_then(Value::as_array) {
+        Some(list) => cfg.strings(key, list.len() as u64)?.unwrap_or_default(),
+        None if cfg.raw(key).is_some() => {
+            return Err(Error::parse(FORMAT, format!("`{key}` must be a list")));
+        }
+        None => default,
+    };
+    let mut hybrid = Vec::with_capacity(layers.len());
+    for (i, t) in layers.iter().enumerate() {
+        hybrid.push(match *t {
+            "hybrid" => true,
+            "mamba" | "linear_attention" => false,
+            other => {
+                return Err(Error::parse(
+                    FORMAT,
+                    format!("`{key}` entry {i} is `{other}`: Zamba2's layers are `mamba` or `hybrid`"),
+                ));
+            }
+        });
+    }
+    if let Some(n) = cfg.count("num_hidden_layers")?
+        && n != layers.len() as u64
+    {
+        return Err(Error::parse(
+            FORMAT,
+            format!("`{key}` lists {} layers but `num_hidden_layers` is {n}", layers.len()),
+        ));
+    }
+    let uses = hybrid.iter().filter(|h| **h).count() as u64;
+    let inner = hidden.saturating_mul(cfg.count_or("mamba_expand", 2)?);
+    let m = Mamba {
+        version: MambaVersion::V2,
+        inner,
+        state: cfg.count_or("mamba_d_state", 64)?,
+        groups: cfg.count_or("mamba_ngroups", 1)?,
+        heads: cfg.count_or("n_mamba_heads", 8)?,
+        conv_kernel: cfg.count_or("mamba_d_conv", 4)?,
+        dt_rank: 0,
+        // transformers builds the convolution with a bias whatever `use_conv_bias` says.
+        conv_bias: true,
+        proj_bias: bias,
+        gated_norm: true,
+        inner_norms: false,
+    };
+    let att = Attention { input_width: wide, ..Attention::gqa(heads, kv, wide / heads) };
+    let ffn = Ffn::Dense(Mlp { intermediate_size: inter, gated: true, bias, fused_gate_up: true });
+    let adapter = |input: u64, output: u64| {
+        [
+            Extra { role: Role::Extra, rows: rank, cols: input },
+            Extra { role: Role::Extra, rows: output, cols: rank },
+        ]
+    };
+    let attention_adapters = cfg.flag("use_shared_attention_adapter").unwrap_or(false);
+    let mut stack = Stack::default();
+    let mut seen = 0u64;
+    for h in hybrid {
+        if !h {
+            stack.push(LayerGroup::new(1, Mixer::Mamba(m.clone()), Ffn::None, 1));
+            continue;
+        }
+        let first = seen < blocks;
+        let mut extras = vec![Extra { role: Role::Norm, rows: 1, cols: wide }];
+        if first {
+            // The block's adapters, one for each of its uses.
+            let mine = (seen..uses).step_by(blocks as usize).count();
+            for _ in 0..mine {
+                extras.extend(adapter(hidden, inter.saturating_mul(2)));
+                if attention_adapters {
+                    for _ in 0..3 {
+                        extras.extend(adapter(wide, wide));
+                    }
+                }
+            }
+        }
+        extras.push(Extra { role: Role::Extra, rows: hidden, cols: hidden });
+        stack.push(LayerGroup {
+            count: 1,
+            mixers: vec![Mixer::Attention(att.clone()), Mixer::Mamba(m.clone())],
+            ffn: ffn.clone(),
+            norms: 2,
+            extras,
+            tied: !first,
+            own: (!first).then_some(Own { mixers: 1, norms: 1, extras: 1 }),
+        });
+        seen += 1;
+    }
+    let mut a = Architecture::new("zamba2", cfg.count_or("vocab_size", 32000)?, hidden, stack.groups);
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(true);
+    a.max_context = if cfg.flag("use_long_context").unwrap_or(false) {
+        16384
+    } else {
+        cfg.count_or("max_position_embeddings", 4096)?
+    };
+    Ok(a)
+}
+
 fn read_dbrx(cfg: &Cfg<'_>) -> Result<Architecture> {
     let hidden = cfg.count_or("d_model", 2048)?;
     let heads = cfg.count_or("n_heads", 16)?;
@@ -3362,6 +3495,7 @@ fn read_decilm(cfg: &Cfg<'_>) -> Result<Architecture> {
             norms: 0,
             extras: Vec::new(),
             tied: false,
+            own: None,
         };
         if !on(att, "no_op") {
             group.norms += 1;
@@ -4741,6 +4875,65 @@ mod tests {
         )
         .unwrap();
         assert_eq!(nanochat.architecture.params_total().unwrap().get(), 256_573_440);
+    }
+
+    /// Zamba2 (transformers 5.24 `Zamba2ForCausalLM` on the meta device, tied embeddings as in
+    /// every released config): the class default with two shared blocks and attention adapters
+    /// builds 2,687,639,056 parameters; a 12-layer config with three blocks over five hybrid
+    /// layers (the third block used once) and rank-64 adapters, 195,614,272. Each hybrid layer
+    /// caches keys and values of its own, `2 × hidden / heads` wide; each later use of a block runs
+    /// its weights again, and every layer keeps a Mamba-2 state.
+    #[test]
+    fn zamba2_shares_its_transformer_blocks_and_keeps_each_use_its_adapters() {
+        let two =
+            read(r#"{"model_type": "zamba2", "num_mem_blocks": 2, "use_shared_attention_adapter": true}"#)
+                .unwrap()
+                .architecture;
+        assert_eq!(two.params_total().unwrap().get(), 2_687_639_056);
+        assert_eq!((two.num_layers(), two.shared_block_uses(), two.reused_layers()), (54, 7, 0));
+        assert!(two.summary().contains("7 run a shared block stored by earlier layers"), "{}", two.summary());
+        let small = read(
+            r#"{"model_type": "zamba2", "hidden_size": 1024, "num_hidden_layers": 12, "layers_block_type":
+            ["mamba","mamba","hybrid","mamba","hybrid","mamba","hybrid","mamba","mamba","hybrid","mamba","hybrid"],
+            "num_mem_blocks": 3, "use_shared_attention_adapter": true, "n_mamba_heads": 16, "mamba_ngroups": 2,
+            "intermediate_size": 3072, "adapter_rank": 64, "num_attention_heads": 16}"#,
+        )
+        .unwrap()
+        .architecture;
+        assert_eq!(small.params_total().unwrap().get(), 195_614_272);
+        // Five uses of the attention, each its own cache: 2 × 16 heads × 128.
+        let attention: u64 = small
+            .groups
+            .iter()
+            .filter(|g| g.mixers.iter().any(|m| matches!(m, Mixer::Attention(_))))
+            .map(|g| g.count)
+            .sum();
+        assert_eq!(attention, 5);
+        // The two later uses run the block's attention, MLP and two norms without its adapters:
+        // q, k, v (3 × 2,048²), o (1,024 × 2,048), gate-up and down (3 × 1,024 × 3,072) and norms
+        // of 2,048 and 1,024.
+        let block = 3 * 2048 * 2048 + 1024 * 2048 + 3 * 1024 * 3072 + 2048 + 1024;
+        assert_eq!(small.reused_params().unwrap(), 2 * block);
+        // A later use stores its Mamba-2 layer, its norm and the projection after the block.
+        let own = small.groups.iter().find(|g| g.tied).unwrap();
+        let mamba =
+            small.groups.iter().find(|g| !g.mixers.iter().any(|m| matches!(m, Mixer::Attention(_)))).unwrap();
+        assert_eq!(small.layer_params(own).unwrap(), small.layer_params(mamba).unwrap() + 1024 * 1024);
+        for (bad, field) in [
+            (
+                r#"{"model_type": "zamba2", "layers_block_type": ["mamba", "attention"]}"#,
+                "entry 1 is `attention`",
+            ),
+            (
+                r#"{"model_type": "zamba2", "num_hidden_layers": 3, "layers_block_type": ["mamba", "hybrid"]}"#,
+                "`num_hidden_layers` is 3",
+            ),
+            (r#"{"model_type": "zamba2", "num_mem_blocks": 0}"#, "`num_mem_blocks` 0"),
+            (r#"{"model_type": "zamba2", "layers_block_type": "hybrid"}"#, "must be a list"),
+        ] {
+            let e = read(bad).unwrap_err().to_string();
+            assert!(e.contains(field), "{bad}: {e}");
+        }
     }
 
     /// GLM-4.7-Flash's MTP layer stores its own embedding and head, as DeepSeek V3's does.

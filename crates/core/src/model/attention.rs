@@ -100,6 +100,11 @@ pub struct Attention {
     /// sparse layers: `index_head_dim`, one head); 0 without an indexer.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub index_key: u64,
+    /// Width of the input the query, key and value projections read; 0 for the model's hidden
+    /// size. Zamba2's shared blocks attend over the hidden state concatenated with the
+    /// embeddings (`attention_hidden_size = 2 × hidden`).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub input_width: u64,
 }
 
 #[cfg(feature = "serde")]
@@ -125,6 +130,7 @@ impl Attention {
             shares_kv: false,
             span: Span::Full,
             index_key: 0,
+            input_width: 0,
         }
     }
 
@@ -149,7 +155,9 @@ impl Attention {
         size("head_dim", self.head_dim)?;
         size("v_head_dim", self.v_head_dim)?;
         // Every width a tensor takes fits well within 64 bits once these hold.
-        for w in [self.q_width(), self.num_heads.saturating_mul(self.v_head_dim), self.v_width()] {
+        for w in
+            [self.q_width(), self.num_heads.saturating_mul(self.v_head_dim), self.v_width(), self.input_width]
+        {
             bounded("attention width", w)?;
         }
         if self.num_kv_heads > self.num_heads || !self.num_heads.is_multiple_of(self.num_kv_heads) {
@@ -174,19 +182,20 @@ impl Attention {
     }
 
     pub(crate) fn tensors(&self, h: u64, e: &mut Emit<'_>) {
+        let x = if self.input_width > 0 { self.input_width } else { h };
         let q = self.q_width() * if self.output_gate { 2 } else { 1 };
         // A layer reading another layer's cache has no key/value projections of its own.
         let k = if self.shares_kv { 0 } else { self.kv_width() };
         let v = if self.shares_kv { 0 } else { self.v_width() };
         if self.fused_qkv {
-            e.push(Role::AttnQkv, q + k + v, h);
+            e.push(Role::AttnQkv, q + k + v, x);
         } else {
-            e.push(Role::AttnQ, q, h);
+            e.push(Role::AttnQ, q, x);
             if k > 0 {
-                e.push(Role::AttnK, k, h);
+                e.push(Role::AttnK, k, x);
             }
             if v > 0 {
-                e.push(Role::AttnV, v, h);
+                e.push(Role::AttnV, v, x);
             }
         }
         e.bias(self.qkv_bias, q + k + v);

@@ -155,6 +155,24 @@ pub struct LayerGroup {
     /// LoopCoder): they cost compute, activations and their own cache, but store no tensor.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
     pub tied: bool,
+    /// What a `tied` layer stores itself beside the weights it reuses; `None`: nothing.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub own: Option<Own>,
+}
+
+/// The part of a tied layer that is its own (Zamba2's hybrid layers run a transformer block
+/// stored by the first layers that use it, but each keeps its Mamba-2 mixer, that mixer's norm
+/// and the projection after the block): the last `mixers` of [`LayerGroup::mixers`], `norms` of
+/// its hidden norms and the last `extras` of its [`LayerGroup::extras`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Own {
+    /// Mixers, counted from the last.
+    pub mixers: u64,
+    /// Hidden-size norms.
+    pub norms: u64,
+    /// Extras, counted from the last.
+    pub extras: u64,
 }
 
 /// A token mixer: how a layer reads the other tokens.
@@ -269,11 +287,16 @@ pub struct LayerSummary {
     pub mixers: Vec<MixerSummary>,
     /// Its feed-forward.
     pub ffn: FfnSummary,
-    /// Parameters of one layer of the run (0 when it runs earlier layers' weights).
+    /// Parameters one layer of the run stores (0 when it runs earlier layers' weights; its own
+    /// part when it reuses a shared block).
     pub params_per_layer: u64,
-    /// Whether the run's layers run weights earlier layers store (a looped model's later passes).
+    /// Whether the run's layers run weights earlier layers store (a looped model's later passes,
+    /// Zamba2's later uses of a shared block).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "core::ops::Not::not"))]
     pub tied: bool,
+    /// Whether, running earlier layers' weights, they also store weights of their own.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "core::ops::Not::not"))]
+    pub own: bool,
     /// KV-cache elements one layer keeps per token (K + V, or the latent and indexer key).
     pub kv_elements_per_token: u64,
     /// Recurrent-state elements one layer keeps per sequence.
@@ -719,16 +742,39 @@ impl Mixer {
 impl LayerGroup {
     /// One layer of `mixer` and `ffn` with `norms` hidden norms, repeated `count` times.
     pub fn new(count: u64, mixer: Mixer, ffn: Ffn, norms: u64) -> Self {
-        LayerGroup { count, mixers: alloc::vec![mixer], ffn, norms, extras: Vec::new(), tied: false }
+        LayerGroup {
+            count,
+            mixers: alloc::vec![mixer],
+            ffn,
+            norms,
+            extras: Vec::new(),
+            tied: false,
+            own: None,
+        }
     }
 
-    /// Emits the tensors of one layer of the group (none for a group that runs earlier layers'
-    /// weights).
+    /// Emits the tensors one layer of the group stores (for a group that runs earlier layers'
+    /// weights, only its [`Own`] part).
     pub fn tensors(&self, a: &Architecture, e: &mut Emit<'_>) {
+        let h = a.hidden_size;
         if self.tied {
+            let Some(own) = self.own else { return };
+            let last = |n: usize, k: u64| n.saturating_sub(usize::try_from(k).unwrap_or(usize::MAX));
+            e.within(Part::Norms, |e| {
+                for _ in 0..own.norms.min(self.norms) {
+                    norm(a.norm, h, e);
+                }
+            });
+            for m in &self.mixers[last(self.mixers.len(), own.mixers)..] {
+                m.tensors(h, e);
+            }
+            e.within(Part::Other, |e| {
+                for x in &self.extras[last(self.extras.len(), own.extras)..] {
+                    e.push(x.role, x.rows, x.cols);
+                }
+            });
             return;
         }
-        let h = a.hidden_size;
         e.within(Part::Norms, |e| {
             for _ in 0..self.norms {
                 norm(a.norm, h, e);
@@ -761,6 +807,8 @@ impl Stack {
             && last.ffn == g.ffn
             && last.norms == g.norms
             && last.extras == g.extras
+            && last.tied == g.tied
+            && last.own == g.own
         {
             last.count = last.count.saturating_add(g.count);
             return;
@@ -818,6 +866,7 @@ impl Architecture {
                     && k.norms == g.norms
                     && k.extras == g.extras
                     && k.tied == g.tied
+                    && k.own == g.own
             };
             match distinct.iter().position(same) {
                 Some(i) => index.push(i),
@@ -1190,6 +1239,7 @@ impl Architecture {
                 ffn,
                 params_per_layer: self.layer_params(g)?,
                 tied: g.tied,
+                own: g.own.is_some(),
                 kv_elements_per_token: kv,
                 state_elements_per_sequence: state,
             });
@@ -1243,8 +1293,8 @@ impl Architecture {
     pub fn reused_params(&self) -> Result<u64> {
         let mut total: u64 = 0;
         for g in self.groups.iter().filter(|g| g.tied) {
-            let stored = LayerGroup { tied: false, ..g.clone() };
-            let mut one = self.layer_params(&stored)?;
+            let stored = LayerGroup { tied: false, own: None, ..g.clone() };
+            let mut one = self.layer_params(&stored)?.saturating_sub(self.layer_params(g)?);
             if let Ffn::Moe(m) = &g.ffn {
                 let experts = m.expert_params(self.hidden_size)?;
                 let idle = experts.saturating_mul(m.num_experts.saturating_sub(m.experts_per_token));
@@ -1256,9 +1306,15 @@ impl Architecture {
         Ok(total)
     }
 
-    /// Layers that reuse earlier layers' weights.
+    /// Layers that run earlier layers' weights and store none of their own.
     pub fn reused_layers(&self) -> u64 {
-        self.groups.iter().filter(|g| g.tied).map(|g| g.count).sum()
+        self.groups.iter().filter(|g| g.tied && g.own.is_none()).map(|g| g.count).sum()
+    }
+
+    /// Layers that run a block stored by earlier layers beside weights of their own (Zamba2's
+    /// hybrid layers after the first uses of its shared blocks).
+    pub fn shared_block_uses(&self) -> u64 {
+        self.groups.iter().filter(|g| g.tied && g.own.is_some()).map(|g| g.count).sum()
     }
 
     /// A one-line description of the shape (`32 layers, hidden 4096, attention GQA 32/8 heads × 128`).
@@ -1273,6 +1329,10 @@ impl Architecture {
                 " ({} stored, {reused} passes through them again)",
                 self.num_layers().saturating_sub(reused)
             );
+        }
+        let shared = self.shared_block_uses();
+        if shared > 0 {
+            let _ = write!(s, " ({shared} run a shared block stored by earlier layers)");
         }
         // Each distinct mixer (by its summary's numbers) with its layer count; words at the end.
         let mut kinds: Vec<(MixerSummary, u64)> = Vec::new();
