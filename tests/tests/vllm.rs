@@ -127,6 +127,22 @@ fn a_mixed_sliding_window_model_uses_the_hybrid_layout() {
     };
     let b1 = estimate(&sync).unwrap().vllm.unwrap();
     assert_eq!(b1.blocks_per_request, 32768 / 64 + (127 + 8192u64).div_ceil(64) + 1);
+    // `max_in_flight_tokens` came with 0.26 (16-token blocks then); 0.25 reserved one step.
+    let at = |v: &str, pp: u64| {
+        let o = VllmOptions {
+            version: VllmVersion::parse(v).unwrap(),
+            pipeline_parallel: (pp > 1).then_some(pp),
+            ..VllmOptions::default()
+        };
+        let b = estimate(&Scenario { vllm: o, ..s.clone() }).unwrap().vllm.unwrap();
+        b.blocks_per_request - 32768 / 16
+    };
+    assert_eq!(at("0.25", 1), (127 + 8192u64).div_ceil(16) + 1);
+    assert_eq!(at("0.26", 1), (127 + 2 * 8192u64).div_ceil(16) + 1);
+    // On two pipeline stages a MoE ran on the V1 runner before 0.30 (two batches, one per
+    // stage); from 0.30 the V2 runner keeps one more.
+    assert_eq!(at("0.29", 2), (127 + 2 * 8192u64).div_ceil(16) + 1);
+    assert_eq!(at("0.30", 2), (127 + 3 * 8192u64).div_ceil(16) + 1);
     // Before 0.21: one group's blocks in tokens.
     let old = Scenario {
         vllm: VllmOptions { version: VllmVersion::parse("0.20").unwrap(), ..VllmOptions::default() },

@@ -58,10 +58,16 @@ impl VllmVersion {
     pub const GRAPH_RESERVE: VllmVersion = VllmVersion { major: 0, minor: 21 };
     /// The oldest release modelled: the V1 engine's worker.
     pub const OLDEST: VllmVersion = VllmVersion { major: 0, minor: 8 };
-    /// Sliding-window and chunked layers reserve blocks for every batch in flight
-    /// (`VllmConfig.max_in_flight_tokens`: two with async scheduling, its default) — read in
-    /// 0.34's source; earlier releases are taken to reserve one step.
-    pub const IN_FLIGHT_BATCHES: VllmVersion = VllmVersion { major: 0, minor: 34 };
+    /// The release whose sliding-window and chunked layers reserve blocks for every batch in
+    /// flight (`VllmConfig.max_in_flight_tokens`, `max_concurrent_batches ×
+    /// max_num_batched_tokens`: two batches with async scheduling, its default); before, one
+    /// step (`max_num_batched_tokens`). Read in the 0.25, 0.26 and 0.34 wheels' sources.
+    pub const IN_FLIGHT_BATCHES: VllmVersion = VllmVersion { major: 0, minor: 26 };
+    /// The release from which the model runner V2 is the default for every model it supports
+    /// (0.26–0.29: dense models without recurrent layers only), which keeps `pipeline + 1`
+    /// batches in flight with async scheduling; the V1 runner keeps the pipeline's stages only
+    /// (two batches on one stage).
+    pub const RUNNER_V2_DEFAULT: VllmVersion = VllmVersion { major: 0, minor: 30 };
 
     /// Parses `0.21`, `0.21.1`, `v0.30.0`.
     ///
@@ -165,8 +171,9 @@ pub struct VllmOptions {
     /// a request of a hybrid model keeps.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub prefix_caching: Option<bool>,
-    /// `--async-scheduling` / `--no-async-scheduling`; `None`: the release's default (on in
-    /// 0.34). With it a batch more is in flight, whose tokens sliding-window layers keep blocks for.
+    /// `--async-scheduling` / `--no-async-scheduling`; `None`: the release's default (on since
+    /// before 0.20). From 0.26 a batch more is in flight with it, whose tokens sliding-window
+    /// layers keep blocks for.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub async_scheduling: Option<bool>,
     /// `--pipeline-parallel-size`: stages of consecutive layers, each on its own tensor-parallel
@@ -1338,10 +1345,14 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let len = i.max_model_len.max(1);
     let pos = u64::try_from(available.max(0)).unwrap_or(0);
     // Tokens a sliding or chunked layer keeps blocks for beyond its window: every batch in flight
-    // (0.34: the pipeline's stages and one more with async scheduling, on by default).
+    // (from 0.26: the pipeline's stages, and one more with async scheduling, on by default, where
+    // the runner supports it).
     let inflight = if o.version >= VllmVersion::IN_FLIGHT_BATCHES {
-        let batches = o.pipeline_parallel().max(1) + u64::from(o.async_scheduling.unwrap_or(true));
-        tokens.saturating_mul(batches)
+        let pp = o.pipeline_parallel().max(1);
+        let v2 = o.version >= VllmVersion::RUNNER_V2_DEFAULT
+            || (mamba.is_none() && !a.groups.iter().any(|g| matches!(g.ffn, crate::model::Ffn::Moe(_))));
+        let more = o.async_scheduling.unwrap_or(true) && (pp == 1 || v2);
+        tokens.saturating_mul(pp + u64::from(more))
     } else {
         tokens
     };
