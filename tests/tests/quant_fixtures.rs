@@ -250,6 +250,9 @@ fn published_checkpoint_sizes_are_reproduced() {
     for (file, published) in [
         ("configs/quantized/wizard-vicuna-30b-uncensored-gptq.json", 16_940_128_464u64),
         ("configs/quantized/genz-70b-gptq.json", 26_774_982_616),
+        // moonshotai/Kimi-K3 @ 9f62e4e9: 96 shards of 1,560,936,091,448 bytes in all (MXFP4
+        // experts, the rest BF16, the vision tower with them).
+        ("configs/kimi-k3.json", 1_560_936_091_448),
     ] {
         configs.push((file.to_string(), read_fixture(file), published));
     }
@@ -348,4 +351,59 @@ fn a_deepseek_v4_conversion_is_read_by_its_class_with_fp8_experts() {
     // Above one byte a weight (its BF16 norms, embeddings and head, the scales), far above the
     // 0.53 of MXFP4 experts.
     assert!(disk > params as f64 && disk < params as f64 * 1.05, "{disk} for {params}");
+}
+
+/// Moonshot's Kimi K3 (`kimi_k3`, its published config; the checkpoint's listing of 497,220
+/// tensors, `fixtures/configs/SOURCES.tsv`): a Kimi Linear text model — 69 KDA layers whose output
+/// gate is full-rank (`use_full_rank_gate`), 24 NoPE MLA layers with an output gate, attention
+/// residuals (two norms and two `hidden → 1` projections a layer, one of each at the end), a dense
+/// first layer, then 896 MXFP4 experts of 3,072 in a 3,584-wide latent (its BF16 down and up
+/// projections and norm), two shared experts — and a MoonViT tower. The listing gives
+/// 2,779,484,478,208 text parameters: ours less 32 `A_log` values a KDA layer (the checkpoint
+/// stores 128 where vLLM's module loads one a head, 96); the tower's 447,358,976 exactly; the
+/// experts' packed weights and E8M0 scales to the byte. Under vLLM's tensor parallelism the latent
+/// projections are `ReplicatedLinear`: whole on every GPU.
+#[test]
+fn kimi_k3_is_read_as_its_checkpoint_lists_it() {
+    let m = hf::parse_config(read_fixture("configs/kimi-k3.json").as_bytes()).unwrap();
+    let a = &m.architecture;
+    assert_eq!(a.params_total().unwrap().get(), 2_779_484_478_208 - 32 * 69);
+    let tower: u64 = a.encoders.iter().map(headroom_core::model::Encoder::params).sum();
+    assert_eq!(tower, 447_358_976);
+    let p = tensors::weight_bytes(a, m.format.unwrap()).unwrap();
+    let by = quant::bytes_by_format(&p, WeightFormat::Bf16);
+    let mxfp4 = by.iter().find(|(f, _)| f.id() == "mxfp4").map(|(_, b)| *b).unwrap();
+    // 92 layers × 896 experts × (w1, w3: 3,072 × 1,792 bytes and 3,072 × 112 scales; w2: 3,584 ×
+    // 1,536 and 3,584 × 96).
+    assert_eq!(mxfp4, 92 * 896 * (2 * 3072 * (1792 + 112) + 3584 * (1536 + 96)));
+    // The latent projections stay BF16 though the rule targets every `Linear`.
+    let latent: u64 = p
+        .tensors
+        .iter()
+        .zip(&p.bytes)
+        .filter(|(t, _)| t.role == headroom_core::tensor::Role::MoeLatent)
+        .map(|(_, b)| *b)
+        .sum();
+    assert_eq!(latent, 92 * 2 * 3584 * 7168 * 2);
+    // On eight GPUs each holds an eighth of the rest and the latent projections whole.
+    let tp = |gpus: u64| {
+        let s = Scenario {
+            model: ModelSource::Custom(Box::new(
+                hf::parse_config(read_fixture("configs/kimi-k3.json").as_bytes())
+                    .unwrap()
+                    .into_custom("kimi-k3".into()),
+            )),
+            gpus,
+            runtime: Some(headroom_core::inference::Runtime::Vllm),
+            ..Scenario::default()
+        };
+        let e = estimate(&s).unwrap();
+        e.memory.get(TermKind::Weights).get()
+    };
+    let (one, eight) = (tp(1), tp(8));
+    // What vLLM keeps whole besides: the routers (92 × 896 × 7,168 in BF16), MLA's down
+    // projections, the norms.
+    let router = 92 * 896 * 7168 * 2;
+    assert!(eight > one / 8 + (latent + router) * 7 / 8, "{eight} on each of 8 GPUs, {one} on one");
+    assert!(eight < one / 8 + latent + router + (1 << 30), "{eight} on each of 8 GPUs, {one} on one");
 }

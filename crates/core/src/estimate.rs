@@ -2095,7 +2095,8 @@ fn split_weights(
 
 /// Weight bytes on one GPU under vLLM's tensor parallelism: column- and row-parallel matrices,
 /// the vocabulary and every expert sharded `1/gpus`; what vLLM keeps whole on every rank
-/// replicated: norms, routers and the shared experts' gate (`ReplicatedLinear`), MLA's down
+/// replicated: norms, routers, the shared experts' gate and a latent MoE's projections
+/// (`ReplicatedLinear`), MLA's down
 /// projections `q_a` and `kv_a`, the DSA indexer; key and value projections of a layer with fewer
 /// KV heads than GPUs keep one head per rank (`max(1, kv/gpus)` of `kv`).
 fn tensor_parallel_bytes(p: &Priced, a: &Architecture, gpus: u64, expert_gpus: u64) -> u64 {
@@ -2128,6 +2129,7 @@ fn tensor_parallel_bytes_where(
         let b = *b as u128;
         total += match t.role {
             Role::Norm | Role::AttnNorm | Role::Router | Role::ShExpGate | Role::AttnQA | Role::AttnKvA => b,
+            Role::MoeLatent => b,
             Role::IdxQ | Role::IdxK | Role::IdxWeights | Role::Sinks => b,
             Role::AttnK | Role::AttnV => {
                 let kv = t.layer.and_then(|l| kv_heads.get(l as usize)).copied().unwrap_or(0) as u128;

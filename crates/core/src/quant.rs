@@ -13,7 +13,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::error::{Error, OrOverflow, Result};
-use crate::model::{Architecture, Mixer};
+use crate::model::{Architecture, LayerGroup, Mixer};
 use crate::pattern::{Regex, glob_matches};
 use crate::precision::WeightFormat;
 use crate::tensor::{Role, Tensor};
@@ -459,23 +459,29 @@ fn prefix_of(plan: &QuantPlan) -> Prefix {
     style
 }
 
-/// The first token mixer of layer `l`.
-fn mixer_at(a: &Architecture, l: u64) -> Option<&Mixer> {
+/// The group layer `l` belongs to.
+fn group_at(a: &Architecture, l: u64) -> Option<&LayerGroup> {
     let mut start = 0u64;
     for g in &a.groups {
         if l < start.saturating_add(g.count) {
-            return g.mixers.first();
+            return Some(g);
         }
         start = start.saturating_add(g.count);
     }
     None
 }
 
+/// The first token mixer of layer `l`.
+fn mixer_at(a: &Architecture, l: u64) -> Option<&Mixer> {
+    group_at(a, l).and_then(|g| g.mixers.first())
+}
+
 /// The name and class a tensor's module has in a Hugging Face checkpoint of this family.
 fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, style: Prefix) -> Module {
     let family = a.family.as_str();
     let mamba_style = matches!(family, "nemotron_h" | "mamba" | "mamba2" | "falcon_mamba");
-    let mixtral = matches!(family, "mixtral" | "minimax" | "phimoe" | "minimax_m3");
+    // Mixtral's `block_sparse_moe` with `w1`, `w2`, `w3` experts (Kimi Linear's and Kimi K3's too).
+    let mixtral = matches!(family, "mixtral" | "minimax" | "phimoe" | "minimax_m3" | "kimi_linear");
     let e = expert.map_or_else(|| "0".to_string(), |e| e.to_string());
     let mixer_of_layer = t.layer.and_then(|l| mixer_at(a, u64::from(l)));
     let mixer = match mixer_of_layer {
@@ -538,6 +544,14 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         // quantized only when a rule names them.
         Role::Router if family == "gpt_oss" => ("mlp.router".into(), "Router"),
         Role::Router => (format!("{moe}.gate"), "Router"),
+        // Kimi K3's projections into and out of its experts' latent: stored in 16 bits beside
+        // MXFP4 experts whose rule targets every `Linear` (the checkpoint's way, and vLLM's), so
+        // quantized only when a rule names them.
+        Role::MoeLatent if family == "kimi_linear" => {
+            (format!("{moe}.routed_expert_{}", if nth == 0 { "down_proj" } else { "up_proj" }), "Latent")
+        }
+        Role::MoeLatent if family == "nemotron_h" => (format!("mixer.fc{}_latent_proj", nth + 1), "Linear"),
+        Role::MoeLatent => (format!("{moe}.latent.{nth}"), "Linear"),
         // Lightning attention's fused q/k/v, output gate and output (MiniMax's names).
         Role::MixIn if matches!(mixer_of_layer, Some(Mixer::Lightning(_))) => {
             (format!("{mixer}.qkv_proj"), "Linear")

@@ -45,6 +45,10 @@ pub enum Role {
     ShDown,
     ShExpGate,
     Router,
+    /// The projections into and out of a MoE's latent width around its experts (Nemotron 3's
+    /// `fc1_latent_proj`/`fc2_latent_proj`, Kimi K3's `routed_expert_down_proj`/`up_proj`, Muse
+    /// Spark's pooler): `ReplicatedLinear` in vLLM, whole on every tensor-parallel rank.
+    MoeLatent,
     /// Input projection of a recurrent mixer (Mamba `in_proj`, Gated DeltaNet `in_proj_qkvz`…).
     MixIn,
     /// Output projection of a recurrent mixer.
@@ -170,7 +174,7 @@ impl Role {
             ShGate | ShUp | ShDown | ShExpGate => Part::SharedExperts,
             Router | HashTable => Part::Router,
             MixIn | MixOut | MixProj | MixConv | MixState => Part::Recurrent,
-            MtpProj | Extra | ExtraEmbd => Part::Other,
+            MtpProj | Extra | ExtraEmbd | MoeLatent => Part::Other,
             Norm | Bias | Fp32 => Part::Norms,
             Encoder | Speech => Part::Encoders,
         }

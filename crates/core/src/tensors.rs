@@ -750,6 +750,8 @@ pub fn role_of_name(name: &str) -> (Option<u32>, Role) {
         }
     } else if has("eh_proj") {
         Role::MtpProj
+    } else if has("latent_proj") || has("routed_expert_down_proj") || has("routed_expert_up_proj") {
+        Role::MoeLatent
     } else if has("shexp") || has("shared_expert") {
         if has("gate_inp") || last == "shared_expert_gate" {
             Role::ShExpGate

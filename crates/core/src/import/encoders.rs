@@ -551,6 +551,57 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 whole_in_vllm: false,
             }
         }
+        "kimi_k3" | "kimi_k31" => {
+            v?;
+            // Kimi K3's MoonViT (vLLM's `KimiK3VisionConfig`; the checkpoint's `vision_tower.*` and
+            // `mm_projector.*`): a patch embedding (bias by `patch_embed_proj_bias`), a learned
+            // 2-D position table, RMS-normed blocks (`norm_type`) whose fused `wqkv` projects to
+            // `qkv_hidden_size` per q, k and v and `wo` back, a two-layer MLP (biases by
+            // `attn_bias` and `linear_bias`), a final norm; the `patchmergerv2` projector: two
+            // linear layers from the merged patches to the text width and a norm after them.
+            let (h, i, layers) =
+                (n("vt_hidden_size", 1024), n("vt_intermediate_size", 4096), n("vt_num_hidden_layers", 27));
+            let q = n("qkv_hidden_size", 1536);
+            let p = n("patch_size", 14);
+            let pos = n("init_pos_emb_height", 64) * n("init_pos_emb_width", 64);
+            let flag = |k: &str| vc.get(k).and_then(Value::as_bool).unwrap_or(false);
+            let rms = vc.get("norm_type").and_then(Value::as_str).is_none_or(|t| t == "rmsnorm");
+            let norm = if rms { h } else { 2 * h };
+            let kernel: Vec<u64> = vc
+                .get("merge_kernel_size")
+                .and_then(Value::as_array)
+                .map_or(alloc::vec![2, 2], |a| a.iter().filter_map(Value::as_u64).collect());
+            let k: u64 = kernel.iter().product::<u64>().max(1);
+            let merged = n("mm_hidden_size", h) * k;
+            let text = vc.get("text_hidden_size").and_then(Value::as_u64).unwrap_or(text_hidden);
+            let attn_bias = if flag("attn_bias") { 3 * q + h } else { 0 };
+            let mlp_bias = if flag("linear_bias") { i + h } else { 0 };
+            let proj_bias = if flag("linear_bias") { merged + text } else { 0 };
+            Encoder {
+                modality: Modality::Image,
+                kind: "moonvit".into(),
+                layers,
+                hidden: h,
+                intermediate: i,
+                block_params: layers * (3 * q * h + h * q + 2 * h * i),
+                other_params: 3 * p * p * h
+                    + if flag("patch_embed_proj_bias") { h } else { 0 }
+                    + pos * h
+                    + layers * (2 * norm + attn_bias + mlp_bias)
+                    + norm
+                    + merged * merged
+                    + merged * text
+                    + proj_bias
+                    + if rms { text } else { 2 * text },
+                patch: p,
+                merge: kernel.first().copied().unwrap_or(2).max(1),
+                tokens: TokenRule::NearestGrid,
+                // As Kimi K2.5's processor: at most 16,384 patches an image.
+                largest: 128 * p,
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }
+        }
         // DiffusionGemma keeps Gemma 4's vision tower and embedder.
         "gemma4" | "diffusion_gemma" => {
             v?;

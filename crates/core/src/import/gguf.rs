@@ -613,6 +613,7 @@ impl Gguf {
                     head_dim: self.u(&k("kda.head_dim")).unwrap_or(128).max(1),
                     conv_kernel: self.u(&k("ssm.conv_kernel")).unwrap_or(4),
                     full_rank_gates: false,
+                    full_rank_output_gate: false,
                 }));
             } else if gated_delta {
                 let value_heads = self.u(&k("ssm.time_step_rank")).unwrap_or(32).max(1);
@@ -649,6 +650,7 @@ impl Gguf {
                         pool: 1,
                     }),
                     shares_latent: false,
+                    output_gate: false,
                 }));
             } else if has(blk("attn_q.weight")) || has(blk("attn_qkv.weight")) {
                 let kv = self.u_at(&k("attention.head_count_kv"), i).unwrap_or(kv_heads).max(1);

@@ -1814,7 +1814,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         // Muse Spark pools the hidden state to `moe_hidden_size` around its experts.
         latent: match family {
             "muse_spark" => cfg.count_or("moe_hidden_size", 4096)?,
-            _ => cfg.count("moe_latent_size")?.unwrap_or(0),
+            // Nemotron 3's `moe_latent_size`; Kimi K3's `routed_expert_hidden_size`.
+            _ => cfg.count_any(&["moe_latent_size", "routed_expert_hidden_size"])?.unwrap_or(0),
         },
         modality_experts: 0,
         modality_intermediate: 0,
@@ -1968,6 +1969,7 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
         )?,
         indexer,
         shares_latent: false,
+        output_gate: cfg.flag("mla_use_output_gate").unwrap_or(false),
     })
 }
 
@@ -2347,6 +2349,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                         .count_any(&["linear_conv_kernel_dim", "short_conv_kernel_size"])?
                         .unwrap_or(4),
                     full_rank_gates: true,
+                    full_rank_output_gate: false,
                 })]
             }
             Kind::Linear if matches!(family, "kimi_linear" | "glm5_next") => {
@@ -2358,6 +2361,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                     conv_kernel: sub("short_conv_kernel_size")
                         .map_or_else(|| cfg.count_or("linear_conv_kernel_dim", 4), Ok)?,
                     full_rank_gates: false,
+                    full_rank_output_gate: lac
+                        .and_then(|v| v.get("use_full_rank_gate"))
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false),
                 })]
             }
             Kind::Linear => vec![Mixer::GatedDeltaNet(GatedDeltaNet {
@@ -2633,6 +2640,20 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 group.extras.push(Extra { role: Role::Norm, rows: 1, cols });
             }
         }
+        if let Ffn::Moe(m) = &group.ffn
+            && m.latent > 0
+            && cfg.flag("latent_moe_use_norm") == Some(true)
+        {
+            // Kimi K3's norm on the latent between its down projection and the experts
+            // (`routed_expert_norm`).
+            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: m.latent });
+        }
+        if cfg.count("attn_res_block_size")?.is_some() {
+            // Kimi K3's attention residuals (vLLM's `KimiDecoderLayer` with `attn_res_block_size`):
+            // before the attention and before the MLP, a norm and a `hidden → 1` projection that
+            // weigh the earlier blocks' outputs.
+            group.extras.push(Extra { role: Role::Norm, rows: 4, cols: c.hidden });
+        }
         if family == "apertus" && cfg.str("hidden_act").unwrap_or("xielu") == "xielu" {
             // Each MLP's xIELU activation stores `alpha_p`, `alpha_n`, `beta` and `eps`.
             group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 4 });
@@ -2716,6 +2737,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     if let Some((heads, dim)) = gates {
         a.extras.push(Extra { role: Role::Extra, rows: c.layers.saturating_mul(heads), cols: dim });
         a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.layers.saturating_mul(heads) });
+    }
+    if cfg.count("attn_res_block_size")?.is_some() {
+        // The attention residuals' norm and projection before the final norm.
+        a.extras.push(Extra { role: Role::Norm, rows: 2, cols: c.hidden });
     }
     if family == "zaya" {
         // The embeddings' scale and bias.

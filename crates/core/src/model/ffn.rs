@@ -195,8 +195,8 @@ impl Moe {
         }
         // The experts' own width: the latent when they work in one.
         let h = if self.latent > 0 {
-            e.push(Role::Extra, self.latent, hidden);
-            e.push(Role::Extra, hidden, self.latent);
+            e.push(Role::MoeLatent, self.latent, hidden);
+            e.push(Role::MoeLatent, hidden, self.latent);
             self.latent
         } else {
             hidden

@@ -112,6 +112,10 @@ pub struct KimiDeltaAttention {
     /// `no_kda_lora`) rather than Kimi Linear's low-rank pairs (`f_a`/`f_b`, `g_a`/`g_b`).
     #[cfg_attr(feature = "serde", serde(default))]
     pub full_rank_gates: bool,
+    /// The output gate alone full-rank (`g_proj`), the forget gate a low-rank pair: Kimi K3's
+    /// `use_full_rank_gate`.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub full_rank_output_gate: bool,
 }
 
 impl KimiDeltaAttention {
@@ -140,7 +144,11 @@ impl KimiDeltaAttention {
         e.push(Role::MixState, 1, w);
         e.push(Role::MixState, 1, self.heads);
         e.push(Role::MixIn, self.heads, h);
-        self.gate(h, e);
+        if self.full_rank_output_gate {
+            e.push(Role::MixProj, self.width(), h);
+        } else {
+            self.gate(h, e);
+        }
         e.push(Role::MixState, 1, self.head_dim);
         e.push(Role::MixOut, h, w);
     }

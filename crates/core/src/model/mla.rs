@@ -40,6 +40,10 @@ pub struct Mla {
     /// `kv_a` projection or norm of its own, and no latent cached.
     #[cfg_attr(feature = "serde", serde(default))]
     pub shares_latent: bool,
+    /// A gate on the attention's output, projected from the hidden state (`g_proj`, `heads ×
+    /// v_head_dim` rows: Kimi K3's `mla_use_output_gate`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub output_gate: bool,
 }
 
 /// DeepSeek V3.2's lightning indexer.
@@ -104,6 +108,11 @@ impl Mla {
         }
         e.push(Role::AttnKvB, self.num_heads * (self.qk_nope_head_dim + self.v_head_dim), self.kv_lora_rank);
         e.push(Role::AttnOut, h, self.num_heads * self.v_head_dim);
+        if self.output_gate {
+            // A query-side projection of the hidden state, as a gated softmax attention's gate
+            // rows are counted with its queries.
+            e.push(Role::AttnQ, self.num_heads * self.v_head_dim, h);
+        }
         if let Some(ix) = &self.indexer {
             let r = self.q_lora_rank.unwrap_or(h);
             e.push(Role::IdxQ, ix.heads * ix.head_dim, r);

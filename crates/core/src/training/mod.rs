@@ -548,6 +548,7 @@ impl LoraTargets {
             | Role::IdxQ
             | Role::IdxK
             | Role::IdxWeights
+            | Role::MoeLatent
             | Role::Extra => {
                 matches!(self, LoraTargets::AllLinear)
             }
