@@ -407,3 +407,38 @@ fn kimi_k3_is_read_as_its_checkpoint_lists_it() {
     assert!(eight > one / 8 + (latent + router) * 7 / 8, "{eight} on each of 8 GPUs, {one} on one");
     assert!(eight < one / 8 + latent + router + (1 << 30), "{eight} on each of 8 GPUs, {one} on one");
 }
+
+/// Kimi K3.1 (vLLM's `KimiK31ForConditionalGeneration`, `KimiLinearDSAConfig`): K3's layout with
+/// DeepSeek V3.2's indexer on the MLA layers `dsa_config.dsa_layers` lists (from 1) — a query
+/// projection from the query latent (`index_num_heads × index_head_dim`), a key and head weights
+/// from the hidden state, the key's LayerNorm — whose keys vLLM caches in FP8 with one FP32 scale
+/// a key. Here K3's published config with such a `dsa_config` on its 24 MLA layers.
+#[test]
+fn kimi_k31_runs_an_indexer_on_the_layers_its_dsa_config_lists() {
+    let text = read_fixture("configs/kimi-k3.json");
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["model_type"] = "kimi_k31".into();
+    let full = v["text_config"]["linear_attn_config"]["full_attn_layers"].clone();
+    v["text_config"]["dsa_config"] = serde_json::json!({"dsa_layers": full, "index_topk": 2048,
+        "index_head_dim": 64, "index_num_heads": 16, "index_rope_dim": 0, "index_k_norm_type": "layernorm",
+        "index_topk_freq": 1});
+    let k3 = hf::parse_config(text.as_bytes()).unwrap().architecture;
+    let k31 = hf::parse_config(v.to_string().as_bytes()).unwrap().architecture;
+    let added = k31.params_total().unwrap().get() - k3.params_total().unwrap().get();
+    assert_eq!(added, 24 * (16 * 64 * 1536 + 64 * 7168 + 2 * 64 + 16 * 7168));
+    let kv = |a: &headroom_core::model::Architecture| {
+        headroom_core::inference::kv_bytes_per_token(a, headroom_core::precision::KvDtype::Bf16)
+    };
+    assert_eq!((kv(&k3), kv(&k31)), (24 * 576 * 2, 24 * (576 * 2 + 64 + 4)));
+    assert_eq!(k31.encoders.len(), 1, "its tower is read as K3's");
+    // A sharing frequency Kimi's kernels refuse, or no layer list, is refused naming the field.
+    for (edit, field) in [
+        (serde_json::json!({"dsa_layers": [4], "index_topk_freq": 2}), "index_topk_freq"),
+        (serde_json::json!({"index_topk": 2048}), "dsa_layers"),
+        (serde_json::json!({"dsa_layers": ["4"]}), "dsa_layers"),
+    ] {
+        v["text_config"]["dsa_config"] = edit;
+        let e = hf::parse_config(v.to_string().as_bytes()).unwrap_err().to_string();
+        assert!(e.contains(field), "{e}");
+    }
+}

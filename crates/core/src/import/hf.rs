@@ -1927,7 +1927,45 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
         None => None,
         Some(_) => cfg.count("q_lora_rank")?,
     };
-    let indexer = if (matches!(family, "deepseek_v32" | "glm_moe_dsa") || cfg.present("index_topk"))
+    // Kimi K3.1's `dsa_config` (vLLM's `KimiLinearDSAConfig`): DeepSeek V3.2's indexer on the
+    // MLA layers it lists (`dsa_layers`, numbered from 1), its keys FP8 with a scale each.
+    let dsa = cfg.raw("dsa_config").filter(|v| v.as_object().is_some());
+    let indexer = if let Some(d) = dsa {
+        let n = |k: &str, default: u64| -> Result<u64> {
+            match d.get(k).filter(|v| !v.is_null()) {
+                None => Ok(default),
+                Some(v) => v.as_u64().ok_or_else(|| {
+                    Error::parse(FORMAT, format!("`dsa_config.{k}` must be a non-negative integer"))
+                }),
+            }
+        };
+        if n("index_topk_freq", 1)? != 1 {
+            return Err(Error::parse(
+                FORMAT,
+                "`dsa_config.index_topk_freq`: Kimi's sparse attention runs its own indexer on every listed layer (1)",
+            ));
+        }
+        let listed =
+            d.get("dsa_layers").or_else(|| d.get("layers")).and_then(Value::as_array).ok_or_else(|| {
+                Error::parse(
+                    FORMAT,
+                    "`dsa_config.dsa_layers` must list the layers (from 1) that run the indexer",
+                )
+            })?;
+        if listed.iter().any(|x| x.as_u64().is_none()) {
+            return Err(Error::parse(FORMAT, "`dsa_config.dsa_layers` must list layer numbers"));
+        }
+        if listed.iter().any(|x| x.as_u64() == Some(layer + 1)) {
+            Some(Indexer {
+                heads: n("index_num_heads", 16)?,
+                head_dim: n("index_head_dim", 64)?,
+                topk: n("index_topk", 2048)?,
+                pool: 1,
+            })
+        } else {
+            None
+        }
+    } else if (matches!(family, "deepseek_v32" | "glm_moe_dsa") || cfg.present("index_topk"))
         && own_indexer(cfg, layer)?
     {
         Some(Indexer {
