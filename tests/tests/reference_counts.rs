@@ -274,6 +274,17 @@ fn vllm_caches(c: &Value) -> (u64, u64) {
                 }
             }
         }
+        "zaya" => {
+            // Every layer attends (K and V of its KV heads) and keeps vLLM's CCA state beside
+            // (`_cca_state_shapes`): the raw q and k channels over `cca_time0 + cca_time1 - 2`
+            // tokens and half the previous token's values, in the model's dtype.
+            let (h, k, d) = (u("num_attention_heads"), u("num_key_value_heads"), head_dim);
+            let history = u("cca_time0") + u("cca_time1") - 2;
+            for _ in 0..layers.unwrap() {
+                kv += attn(k, d);
+                state += ((h + k) * d * history + k * d / 2) * b;
+            }
+        }
         "zamba2" => {
             // Every layer a Mamba-2 (`MambaMixer2`: `mamba_expand × hidden` channels in
             // `n_mamba_heads` heads, `mamba_ngroups` groups of B and C); a hybrid layer's shared
@@ -372,7 +383,7 @@ fn kv_and_state_equal_vllms_formulas_on_hybrid_and_latent_models() {
         "falcon-40b",
     ];
     for f in files.iter().map(|f| f.to_string()).chain(
-        ["kimi_linear", "bailing_hybrid", "minimax", "hy_v4", "zamba2"]
+        ["kimi_linear", "bailing_hybrid", "minimax", "hy_v4", "zamba2", "zaya"]
             .map(|f| format!("transformers-defaults/{f}")),
     ) {
         let f = f.as_str();

@@ -1224,6 +1224,9 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
                     Mixer::Mamba(mb) if mb.version == MambaVersion::V2 => {
                         mamba2(&mut g, xn, mb, s, conv_state.unwrap_or(s_copy), h, &mut fetch_next)
                     }
+                    // A convolutional attention's state has no graph of its own (llama.cpp has no
+                    // ZAYA).
+                    Mixer::ConvState(_) => continue,
                     Mixer::ShortConv(sc) => {
                         short_conv(&mut g, xn, sc.kernel, s, conv_state.unwrap_or(s_copy), h, &mut fetch_next)
                     }

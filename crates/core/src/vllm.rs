@@ -900,11 +900,6 @@ fn layout(
     if mamba.is_none() {
         merge_uniform(&mut kinds);
     }
-    // ZAYA's compressed convolutional attention keeps a small convolution state per layer beside
-    // its cache, which vLLM pages as a Mamba-style state: not modelled, so said.
-    if a.family == "zaya" {
-        approximate = true;
-    }
     // DeepSeek V4: its packed pool as vLLM builds it, or the old approximation.
     let v4 = if packed > 0 { v4_packed(a, kv, v4_block, 0) } else { None };
     if v4.is_some() {

@@ -24,8 +24,9 @@ use crate::error::{Error, Result};
 use crate::json::{self, Number, Value};
 pub use crate::model::Confidence;
 use crate::model::{
-    Architecture, Attention, CompressedAttention, Extra, Ffn, GatedDeltaNet, Indexer, LayerGroup, MAX_LAYERS,
-    Mamba, MambaVersion, Mixer, Mla, Mlp, Moe, Mtp, NormKind, Own, QkNorm, ShortConv, Span, Stack,
+    Architecture, Attention, CompressedAttention, ConvState, Extra, Ffn, GatedDeltaNet, Indexer, LayerGroup,
+    MAX_LAYERS, Mamba, MambaVersion, Mixer, Mla, Mlp, Moe, Mtp, NormKind, Own, QkNorm, ShortConv, Span,
+    Stack,
 };
 use crate::precision::WeightFormat;
 use crate::tensor::Role;
@@ -2668,6 +2669,13 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                     cols: cfg.count_or("router_hidden_size", 256)?,
                 });
             }
+            // Its state beside the cache (vLLM's `_cca_state_shapes`): the raw q and k inputs of
+            // the last `cca_time0 + cca_time1 − 2` tokens and the previous token's half of v.
+            group.mixers.push(Mixer::ConvState(ConvState {
+                channels: ch,
+                history: t0.saturating_add(t1).saturating_sub(2),
+                carried: c.kv.saturating_mul(c.head_dim) / 2,
+            }));
         }
         if family == "dory" {
             // nGPT's learned scales: the two residual interpolation rates (`lambda_1`,

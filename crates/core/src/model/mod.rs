@@ -40,7 +40,7 @@ pub use csa::CompressedAttention;
 pub use ffn::{Ffn, Mlp, Moe};
 pub use linear::{GatedDeltaNet, KimiDeltaAttention, LightningAttention};
 pub use mla::{Indexer, Mla};
-pub use ssm::{Mamba, MambaVersion, ShortConv};
+pub use ssm::{ConvState, Mamba, MambaVersion, ShortConv};
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -195,6 +195,8 @@ pub enum Mixer {
     Mamba(Mamba),
     /// A gated short convolution (LFM2).
     ShortConv(ShortConv),
+    /// The state a convolutional attention keeps beside its cache (ZAYA); no tensor of its own.
+    ConvState(ConvState),
 }
 
 /// A family-specific tensor: its role, and its shape for one layer (or the model).
@@ -423,6 +425,7 @@ impl MixerSummary {
             }
             Mixer::Mamba(mb) => MixerSummary { heads: mb.heads, width: mb.state, ..blank },
             Mixer::ShortConv(c) => MixerSummary { width: c.kernel, ..blank },
+            Mixer::ConvState(c) => MixerSummary { width: c.history, ..blank },
         }
     }
 }
@@ -603,6 +606,7 @@ impl Mixer {
             Mixer::Lightning(l) => l.validate(),
             Mixer::Mamba(m) => m.validate(),
             Mixer::ShortConv(c) => c.validate(),
+            Mixer::ConvState(c) => c.validate(),
         }
     }
 
@@ -621,6 +625,7 @@ impl Mixer {
             Mixer::Lightning(l) => l.tensors(hidden, e),
             Mixer::Mamba(m) => m.tensors(hidden, e),
             Mixer::ShortConv(c) => c.tensors(hidden, e),
+            Mixer::ConvState(_) => {}
         });
     }
 
@@ -633,7 +638,8 @@ impl Mixer {
             | Mixer::Kda(_)
             | Mixer::Lightning(_)
             | Mixer::Mamba(_)
-            | Mixer::ShortConv(_) => true,
+            | Mixer::ShortConv(_)
+            | Mixer::ConvState(_) => true,
         }
     }
 
@@ -648,6 +654,7 @@ impl Mixer {
             Mixer::Lightning(l) => l.cache(),
             Mixer::Mamba(m) => m.cache(),
             Mixer::ShortConv(c) => c.cache(hidden),
+            Mixer::ConvState(c) => c.cache(),
         }
     }
 
@@ -684,6 +691,9 @@ impl Mixer {
             )),
             Mixer::Lightning(l) => Some((0, per(l.heads) * l.head_dim * l.head_dim)),
             Mixer::ShortConv(c) => Some(((c.kernel.saturating_sub(1) + spec) * per(hidden), 0)),
+            // vLLM keeps it whole on every GPU (`is_kv_cache_tp_replicated`); ZAYA refuses
+            // speculative decoding.
+            Mixer::ConvState(c) => Some((c.elements(), 0)),
             _ => None,
         }
     }
@@ -735,6 +745,7 @@ impl Mixer {
                 MambaVersion::V2 => "Mamba-2",
             },
             Mixer::ShortConv(_) => "short conv",
+            Mixer::ConvState(_) => "convolution state",
         }
     }
 }
@@ -1413,6 +1424,7 @@ fn detail(m: &Mixer) -> String {
         Mixer::Lightning(l) => alloc::format!("{} heads × {}", l.heads, l.head_dim),
         Mixer::Mamba(m) => alloc::format!("state {}", m.state),
         Mixer::ShortConv(c) => alloc::format!("kernel {}", c.kernel),
+        Mixer::ConvState(c) => alloc::format!("{} channels × {}", c.channels, c.history),
     }
 }
 

@@ -170,3 +170,36 @@ impl ShortConv {
         LayerCache::State { conv: self.kernel.saturating_sub(1).saturating_mul(hidden), recurrent: 0 }
     }
 }
+
+/// The state a convolutional attention keeps beside its key/value cache: ZAYA's compressed
+/// convolutional attention (vLLM's `ZayaCCA`, a Mamba-style layer there: `_cca_state_shapes`)
+/// keeps the last `history` raw query and key inputs of its `channels` (for the convolutions over
+/// them) and `carried` values of the previous token's value half. Its weights are the attention's;
+/// the state, in the model's dtype, is whole on every tensor-parallel GPU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct ConvState {
+    /// Channels convolved (`(heads + kv_heads) × head_dim`).
+    pub channels: u64,
+    /// Earlier inputs kept of each (`cca_time0 + cca_time1 − 2`).
+    pub history: u64,
+    /// Values carried to the next token (`kv_heads × head_dim / 2`).
+    pub carried: u64,
+}
+
+impl ConvState {
+    pub(crate) fn validate(&self) -> Result<()> {
+        bounded("convolutional attention channels", self.channels)?;
+        bounded("convolutional attention history", self.history)?;
+        bounded("convolutional attention carried values", self.carried)
+    }
+
+    /// Elements one sequence keeps.
+    pub fn elements(&self) -> u64 {
+        self.channels.saturating_mul(self.history).saturating_add(self.carried)
+    }
+
+    pub(crate) fn cache(&self) -> LayerCache {
+        LayerCache::State { conv: self.elements(), recurrent: 0 }
+    }
+}

@@ -749,6 +749,7 @@ fn layer_activation_bytes(
                 repl += 2.0 * sbh;
                 continue;
             }
+            Mixer::ConvState(_) => continue,
         };
         // Attention: input (replicated under TP), Q, K, V, output-projection input.
         split += 2.0 * s * b * q + 4.0 * s * b * kv + 2.0 * s * b * q;

@@ -219,6 +219,8 @@ impl Saving<'_> {
                     bytes += self.recurrent(h, rows, mb.inner as f64);
                 }
                 Mixer::ShortConv(_) => bytes += self.recurrent(h, 3.0 * h, h),
+                // Its attention's activations are counted with the attention.
+                Mixer::ConvState(_) => {}
             }
         }
         match &g.ffn {
@@ -291,6 +293,7 @@ impl Saving<'_> {
             | Mixer::Lightning(_)
             | Mixer::Mamba(_)
             | Mixer::ShortConv(_) => self.linear_inputs(h, self.e, 1.0, self.adapted_role(Role::MixIn)),
+            Mixer::ConvState(_) => 0.0,
         }
     }
 
