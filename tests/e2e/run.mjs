@@ -906,6 +906,27 @@ test('DeepSeek-OCR with its DeepEncoder and a looped model (Dory) read as the CL
   await shot('desktop-dory-loop');
 });
 
+test('Kimi K3 with its MXFP4 experts and tower, and Zamba2 with its shared blocks, read as the CLI reads them', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-config');
+  const k3 = path.join(root, 'tests', 'fixtures', 'configs', 'kimi-k3.json');
+  const k = await pasteConfig(page, k3);
+  assertEq(k.model.params_total, 2779484476000, 'the text model as its checkpoint lists it');
+  const enc = k.breakdown.find((t) => t.term === 'encoders');
+  assert(enc && enc.bytes === 2 * 447358976, `the MoonViT tower is counted: ${JSON.stringify(enc)}`);
+  // The weights term lists its MXFP4 experts and the BF16 rest.
+  await page.waitForFunction(() => [...document.querySelectorAll('ul.hr-assume li')]
+    .some((li) => li.textContent.includes('MXFP4') && li.textContent.includes('276 tensors')));
+  assert(!(await page.locator('#hr-warnings').innerText().catch(() => '')).includes('not one Headroom knows'), 'read exactly');
+  await shot('desktop-kimi-k3');
+  const zamba = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'zamba2.json');
+  const z = await pasteConfig(page, zamba);
+  assertEq(z.model.params_total, 2481848336, 'equal to transformers');
+  await page.getByText('8 run a shared block stored by earlier layers').first().waitFor();
+  await shot('desktop-zamba2');
+});
+
 test('an unknown family is inferred with a visible warning, or refused naming its keys', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);
