@@ -514,11 +514,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 (n("vt_hidden_size", 1152), n("vt_intermediate_size", 4304), n("vt_num_hidden_layers", 27));
             let p = n("patch_size", 14);
             let pos = n("init_pos_emb_height", 64) * n("init_pos_emb_width", 64);
-            let kernel: Vec<u64> = vc
-                .get("merge_kernel_size")
-                .and_then(Value::as_array)
-                .map_or(alloc::vec![2, 2], |a| a.iter().filter_map(Value::as_u64).collect());
-            let k: u64 = kernel.iter().product::<u64>().max(1);
+            let (side, k) = moonvit_merge(vc);
             let mm = n("mm_hidden_size", h);
             let text = vc.get("text_hidden_size").and_then(Value::as_u64).unwrap_or(text_hidden);
             let merged = mm * k;
@@ -542,7 +538,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                     + merged * text
                     + text,
                 patch: p,
-                merge: kernel.first().copied().unwrap_or(2).max(1),
+                merge: side,
                 tokens: TokenRule::NearestGrid,
                 // Kimi-VL's processor limits an image to 16,384 patches (`in_patch_limit`):
                 // 128 × 128 patches.
@@ -567,11 +563,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
             let flag = |k: &str| vc.get(k).and_then(Value::as_bool).unwrap_or(false);
             let rms = vc.get("norm_type").and_then(Value::as_str).is_none_or(|t| t == "rmsnorm");
             let norm = if rms { h } else { 2 * h };
-            let kernel: Vec<u64> = vc
-                .get("merge_kernel_size")
-                .and_then(Value::as_array)
-                .map_or(alloc::vec![2, 2], |a| a.iter().filter_map(Value::as_u64).collect());
-            let k: u64 = kernel.iter().product::<u64>().max(1);
+            let (side, k) = moonvit_merge(vc);
             let merged = n("mm_hidden_size", h) * k;
             let text = vc.get("text_hidden_size").and_then(Value::as_u64).unwrap_or(text_hidden);
             let attn_bias = if flag("attn_bias") { 3 * q + h } else { 0 };
@@ -594,7 +586,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                     + proj_bias
                     + if rms { text } else { 2 * text },
                 patch: p,
-                merge: kernel.first().copied().unwrap_or(2).max(1),
+                merge: side,
                 tokens: TokenRule::NearestGrid,
                 // As Kimi K2.5's processor: at most 16,384 patches an image.
                 largest: 128 * p,
@@ -2218,6 +2210,16 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
         }
         _ => Some(Err(if kind.is_empty() { format!("{outer} audio") } else { kind })),
     }
+}
+
+/// MoonViT's patch merger (Kimi K2.5, K3): `merge_kernel_size` (2 × 2 by default) as its side
+/// and the patches it merges into one token.
+fn moonvit_merge(vc: &Value) -> (u64, u64) {
+    let kernel: Vec<u64> = vc
+        .get("merge_kernel_size")
+        .and_then(Value::as_array)
+        .map_or(alloc::vec![2, 2], |a| a.iter().filter_map(Value::as_u64).collect());
+    (kernel.first().copied().unwrap_or(2).max(1), kernel.iter().product::<u64>().max(1))
 }
 
 #[cfg(test)]
