@@ -400,6 +400,13 @@ fn kimi_k3_is_read_as_its_checkpoint_lists_it() {
         let e = estimate(&s).unwrap();
         e.memory.get(TermKind::Weights).get()
     };
+    // Its attention residuals keep the outputs of cdiv(93, 12) = 8 blocks for every token through
+    // vLLM's profile step, on every GPU.
+    assert_eq!(a.residual_blocks, 8);
+    let plain = headroom_core::model::Architecture { residual_blocks: 0, ..a.clone() };
+    let peak =
+        |x: &headroom_core::model::Architecture| headroom_core::vllm::profile_peak(x, 8192, 1, 8).get();
+    assert_eq!(peak(a) - peak(&plain), 8192 * 8 * 7168 * 2);
     let (one, eight) = (tp(1), tp(8));
     // What vLLM keeps whole besides: the routers (92 × 896 × 7,168 in BF16), MLA's down
     // projections, the norms.

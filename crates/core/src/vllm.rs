@@ -446,7 +446,7 @@ pub const HIDDEN_BYTES_X2: u64 = 5;
 
 /// PyTorch's peak during vLLM's profile step on one GPU: the larger of the forward pass's working
 /// set for `tokens` tokens (hidden states, attention projections, the MLP's gate, up and product
-/// in 16-bit, split over `tp`) and the sampler's for `seqs` requests over the whole vocabulary
+/// in 16-bit, split over `tp`; the attention residuals' block outputs whole) and the sampler's for `seqs` requests over the whole vocabulary
 /// (the logits are gathered on every rank).
 pub fn profile_peak(a: &Architecture, tokens: u64, seqs: u64, tp: u64) -> Bytes {
     // A block-diffusion model's sampler profiles one request's canvas instead (DiffusionGemma's
@@ -490,7 +490,13 @@ fn forward_peak(a: &Architecture, tokens: u64, tp: u64) -> Bytes {
     let ffn = a.groups.iter().map(|g| g.ffn.active_width()).max().unwrap_or(0);
     let qkv = a.mixers().map(|(_, m)| m.score_width().saturating_mul(3)).max().unwrap_or(0);
     let layer = 3u64.saturating_mul(ffn).max(qkv) / tp;
-    Bytes::new(tokens.saturating_mul(2).saturating_mul(2u64.saturating_mul(h).saturating_add(layer)))
+    // Kimi K3's attention residuals: every block's output for every token, whole on each GPU.
+    let blocks = a.residual_blocks.saturating_mul(h);
+    Bytes::new(
+        tokens
+            .saturating_mul(2)
+            .saturating_mul(2u64.saturating_mul(h).saturating_add(layer).saturating_add(blocks)),
+    )
 }
 
 /// Memory allocated outside PyTorch during the profile step: about 0.13 GiB on one GPU (cuBLAS

@@ -2784,9 +2784,11 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         a.extras.push(Extra { role: Role::Extra, rows: c.layers.saturating_mul(heads), cols: dim });
         a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.layers.saturating_mul(heads) });
     }
-    if cfg.count("attn_res_block_size")?.is_some() {
-        // The attention residuals' norm and projection before the final norm.
+    if let Some(block) = cfg.count("attn_res_block_size")? {
+        // The attention residuals' norm and projection before the final norm, and the blocks'
+        // outputs every token keeps through the forward pass (`cdiv(layers, block)`).
         a.extras.push(Extra { role: Role::Norm, rows: 2, cols: c.hidden });
+        a.residual_blocks = c.layers.div_ceil(block.max(1));
     }
     if family == "zaya" {
         // The embeddings' scale and bias.

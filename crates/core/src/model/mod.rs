@@ -130,6 +130,11 @@ pub struct Architecture {
     /// causally (DiffusionGemma's `canvas_length`); 0 for a model that decodes token by token.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub canvas: u64,
+    /// Hidden states of every token a forward pass keeps beside its working set: Kimi K3's
+    /// attention residuals keep one per block of `attn_res_block_size` layers (vLLM's
+    /// `block_residual`); 0 for a plain residual stream.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub residual_blocks: u64,
 }
 
 #[cfg(feature = "serde")]
@@ -861,6 +866,7 @@ impl Architecture {
             speech_output: None,
             vision_config_size: None,
             canvas: 0,
+            residual_blocks: 0,
         }
     }
 
