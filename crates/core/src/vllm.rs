@@ -1350,8 +1350,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     // the runner supports it).
     let inflight = if o.version >= VllmVersion::IN_FLIGHT_BATCHES {
         let pp = o.pipeline_parallel().max(1);
-        let v2 = o.version >= VllmVersion::RUNNER_V2_DEFAULT
-            || (mamba.is_none() && !a.groups.iter().any(|g| matches!(g.ffn, crate::model::Ffn::Moe(_))));
+        let v2 = o.version >= VllmVersion::RUNNER_V2_DEFAULT || (mamba.is_none() && a.moe().is_none());
         let more = o.async_scheduling.unwrap_or(true) && (pp == 1 || v2);
         tokens.saturating_mul(pp + u64::from(more))
     } else {

@@ -521,8 +521,6 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
             let block_mat = 4 * h * h + 2 * h * i;
             let block_other = 4 * h + 3 * h + h + i + h;
             Encoder {
-                modality: Modality::Image,
-                kind: "moonvit".into(),
                 layers,
                 hidden: h,
                 intermediate: i,
@@ -537,14 +535,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                     + merged
                     + merged * text
                     + text,
-                patch: p,
-                merge: side,
-                tokens: TokenRule::NearestGrid,
-                // Kimi-VL's processor limits an image to 16,384 patches (`in_patch_limit`):
-                // 128 × 128 patches.
-                largest: 128 * p,
-                fixed_patches: None,
-                whole_in_vllm: false,
+                ..moonvit(p, side)
             }
         }
         "kimi_k3" | "kimi_k31" => {
@@ -570,8 +561,6 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
             let mlp_bias = if flag("linear_bias") { i + h } else { 0 };
             let proj_bias = if flag("linear_bias") { merged + text } else { 0 };
             Encoder {
-                modality: Modality::Image,
-                kind: "moonvit".into(),
                 layers,
                 hidden: h,
                 intermediate: i,
@@ -585,13 +574,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                     + merged * text
                     + proj_bias
                     + if rms { text } else { 2 * text },
-                patch: p,
-                merge: side,
-                tokens: TokenRule::NearestGrid,
-                // As Kimi K2.5's processor: at most 16,384 patches an image.
-                largest: 128 * p,
-                fixed_patches: None,
-                whole_in_vllm: false,
+                ..moonvit(p, side)
             }
         }
         // DiffusionGemma keeps Gemma 4's vision tower and embedder.
@@ -2209,6 +2192,27 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
             }))
         }
         _ => Some(Err(if kind.is_empty() { format!("{outer} audio") } else { kind })),
+    }
+}
+
+/// What Kimi's MoonViT towers (K2.5, K3) share besides their sizes: an image encoder of `p`-pixel
+/// patches merged `side × side`, one token per merged patch of the nearest grid; Kimi-VL's
+/// processor limits an image to 16,384 patches (`in_patch_limit`: 128 × 128).
+fn moonvit(p: u64, side: u64) -> Encoder {
+    Encoder {
+        modality: Modality::Image,
+        kind: "moonvit".into(),
+        layers: 0,
+        hidden: 0,
+        intermediate: 0,
+        block_params: 0,
+        other_params: 0,
+        patch: p,
+        merge: side,
+        tokens: TokenRule::NearestGrid,
+        largest: 128 * p,
+        fixed_patches: None,
+        whole_in_vllm: false,
     }
 }
 

@@ -1932,14 +1932,7 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
     // MLA layers it lists (`dsa_layers`, numbered from 1), its keys FP8 with a scale each.
     let dsa = cfg.raw("dsa_config").filter(|v| v.as_object().is_some());
     let indexer = if let Some(d) = dsa {
-        let n = |k: &str, default: u64| -> Result<u64> {
-            match d.get(k).filter(|v| !v.is_null()) {
-                None => Ok(default),
-                Some(v) => v.as_u64().ok_or_else(|| {
-                    Error::parse(FORMAT, format!("`dsa_config.{k}` must be a non-negative integer"))
-                }),
-            }
-        };
+        let n = |k: &str, default: u64| nested_count(d, "dsa_config", k, default);
         if n("index_topk_freq", 1)? != 1 {
             return Err(Error::parse(
                 FORMAT,
@@ -3231,6 +3224,17 @@ fn read_stablelm(cfg: &Cfg<'_>) -> Result<Architecture> {
 
 /// DBRX: fused `Wqkv` without biases, a mixture of gated experts (`w1`, `v1`, `w2`) in
 /// `ffn_config`, key/value heads in `attn_config`, LayerNorms without biases.
+/// A count inside a sub-object of the config (`attn_config.kv_n_heads`, `dsa_config.index_topk`):
+/// `default` when absent or null; an error naming `{object}.{key}` when not a non-negative integer.
+fn nested_count(v: &Value, object: &str, key: &str, default: u64) -> Result<u64> {
+    match v.get(key).filter(|x| !x.is_null()) {
+        None => Ok(default),
+        Some(x) => x
+            .as_u64()
+            .ok_or_else(|| Error::parse(FORMAT, format!("`{object}.{key}` must be a non-negative integer"))),
+    }
+}
+
 /// Zyphra's Zamba2 (transformers 5.24 `Zamba2Model`, vLLM's `zamba2.py`): a Mamba-2 layer
 /// everywhere, and on its `hybrid` layers, before the Mamba-2 layer, a transformer block shared
 /// across the stack — `num_mem_blocks` of them, used in turn. A block reads the hidden state
@@ -3365,14 +3369,9 @@ fn read_dbrx(cfg: &Cfg<'_>) -> Result<Architecture> {
     let hidden = cfg.count_or("d_model", 2048)?;
     let heads = cfg.count_or("n_heads", 16)?;
     let layers = cfg.count_or("n_layers", 24)?;
-    let sub = |k: &str, key: &str| cfg.raw(k).and_then(|v| v.get(key)).filter(|v| !v.is_null());
-    let count = |k: &str, key: &str, default: u64| -> Result<u64> {
-        match sub(k, key) {
-            None => Ok(default),
-            Some(v) => v
-                .as_u64()
-                .ok_or_else(|| Error::parse(FORMAT, format!("`{k}.{key}` must be a non-negative integer"))),
-        }
+    let count = |k: &str, key: &str, default: u64| match cfg.raw(k) {
+        Some(v) => nested_count(v, k, key, default),
+        None => Ok(default),
     };
     let kv = count("attn_config", "kv_n_heads", 1)?;
     let att =
