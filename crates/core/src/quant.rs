@@ -13,7 +13,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::error::{Error, OrOverflow, Result};
-use crate::model::{Architecture, LayerGroup, Mixer};
+use crate::model::{Architecture, Mixer};
 use crate::pattern::{Regex, glob_matches};
 use crate::precision::WeightFormat;
 use crate::tensor::{Role, Tensor};
@@ -459,21 +459,16 @@ fn prefix_of(plan: &QuantPlan) -> Prefix {
     style
 }
 
-/// The group layer `l` belongs to.
-fn group_at(a: &Architecture, l: u64) -> Option<&LayerGroup> {
+/// The first token mixer of layer `l`.
+fn mixer_at(a: &Architecture, l: u64) -> Option<&Mixer> {
     let mut start = 0u64;
     for g in &a.groups {
         if l < start.saturating_add(g.count) {
-            return Some(g);
+            return g.mixers.first();
         }
         start = start.saturating_add(g.count);
     }
     None
-}
-
-/// The first token mixer of layer `l`.
-fn mixer_at(a: &Architecture, l: u64) -> Option<&Mixer> {
-    group_at(a, l).and_then(|g| g.mixers.first())
 }
 
 /// The name and class a tensor's module has in a Hugging Face checkpoint of this family.
