@@ -35,7 +35,76 @@ fn main() -> Result<(), Box<dyn Error>> {
     println!("cargo::rerun-if-changed={}", devices.display());
     let table = devices_table(&fs::read_to_string(devices)?).map_err(|e| format!("data/devices.tsv: {e}"))?;
     fs::write(Path::new(&std::env::var("OUT_DIR")?).join("devices.rs"), table)?;
+    // Which runtimes load which checkpoint classes, and mlx-lm's model types: one line each,
+    // comments dropped, the columns packed (`Name<TAB>` llama.cpp, Ollama, SGLang flags then
+    // vLLM's `y`, `-` or last release).
+    let classes = Path::new("data/runtime-classes.tsv");
+    println!("cargo::rerun-if-changed={}", classes.display());
+    let packed =
+        runtime_classes(&fs::read_to_string(classes)?).map_err(|e| format!("{}: {e}", classes.display()))?;
+    fs::write(Path::new(&std::env::var("OUT_DIR")?).join("runtime-classes.txt"), packed)?;
+    let mlx = Path::new("data/mlx-model-types.txt");
+    println!("cargo::rerun-if-changed={}", mlx.display());
+    let mut types = String::new();
+    for (i, line) in fs::read_to_string(mlx)?.lines().enumerate() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        if !line.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+            return Err(format!("{} line {}: `{line}` is not a model_type", mlx.display(), i + 1).into());
+        }
+        types.push_str(line);
+        types.push('\n');
+    }
+    fs::write(Path::new(&std::env::var("OUT_DIR")?).join("mlx-model-types.txt"), types)?;
     Ok(())
+}
+
+/// `data/runtime-classes.tsv` packed: `Class<TAB>` then the llama.cpp, Ollama and SGLang flags
+/// (`y` or `-`) and vLLM's column (`y`, `-` or the last release that ran the class), sorted by
+/// class so the core can stop early.
+fn runtime_classes(tsv: &str) -> Result<String, String> {
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut header = false;
+    for (i, line) in tsv.lines().enumerate() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        if !header {
+            if cols != ["class", "llama.cpp", "ollama", "vllm", "sglang"] {
+                return Err(format!(
+                    "line {}: the header must be class, llama.cpp, ollama, vllm, sglang",
+                    i + 1
+                ));
+            }
+            header = true;
+            continue;
+        }
+        let bad = |what: &str| format!("line {}: {what} in `{line}`", i + 1);
+        let [class, llama, ollama, vllm, sglang] = cols[..] else {
+            return Err(bad("not five columns"));
+        };
+        if class.is_empty() || !class.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.') {
+            return Err(bad("a class that is not a (dotted) identifier"));
+        }
+        for flag in [llama, ollama, sglang] {
+            if flag != "y" && flag != "-" {
+                return Err(bad("a flag other than y or -"));
+            }
+        }
+        let version_ok = vllm.split('.').count() >= 2
+            && vllm.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        if vllm != "y" && vllm != "-" && !version_ok {
+            return Err(bad("a vLLM column that is neither y, - nor a release"));
+        }
+        rows.push((class.to_string(), format!("{llama}{ollama}{sglang}{vllm}")));
+    }
+    rows.sort();
+    if let Some(w) = rows.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(format!("{} is listed twice", w[0].0));
+    }
+    Ok(rows.iter().map(|(c, f)| format!("{c}\t{f}\n")).collect())
 }
 
 /// The columns of `data/devices.tsv`, in order.

@@ -851,6 +851,31 @@ test('Llama 3.2 Vision runs in transformers: its image cache is said, and vLLM i
   await shot('desktop-cross-attention-vllm');
 });
 
+test('a runtime that cannot load the model says why, fits nowhere and writes no command; one that can does', async ({ page, base, shot }) => {
+  const q = '?v=1&model=opt-1.3b&runtime=llama.cpp&device=rtx-4090';
+  const want = cli(['estimate', '--model', 'opt-1.3b', '--runtime', 'llama-cpp', '--device', 'rtx-4090']);
+  assertEq(want.fit.verdict, 'no', 'the CLI refuses it');
+  await page.goto(base + q);
+  await ready(page);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  const warning = page.locator('#hr-warnings li').filter({ hasText: 'no class for `OPTForCausalLM`' });
+  await warning.waitFor();
+  assertEq((await warning.textContent()).trim(), want.warnings[0], 'the CLI\'s warning, word for word');
+  const answer = page.locator('#hr-answer');
+  assertEq(await answer.getAttribute('data-verdict'), 'no', 'the device says no');
+  const said = await answer.textContent();
+  assert(said.includes('llama.cpp cannot load this model') && !said.includes('needs'), `the reason, not memory: ${said}`);
+  assert((await page.locator('#hr-commands').textContent()).includes('No command'), 'no llama-server line');
+  assert((await page.locator('#hr-verdict').textContent()).includes('cannot run'), 'cannot run, not "does not fit"');
+  await shot('desktop-runtime-cannot-load');
+  await page.selectOption('#hr-runtime', 'vllm');
+  const vllm = cli(['estimate', '--model', 'opt-1.3b', '--runtime', 'vllm', '--device', 'rtx-4090']);
+  await page.locator('#hr-answer[data-verdict="fits"]').waitFor();
+  await waitBytes(page, '#hr-total-bytes', vllm.memory.total);
+  assertEq(await page.locator('#hr-warnings').count(), 0, 'vLLM loads OPT: no warning');
+  assert((await page.locator('#hr-commands').textContent()).includes('vllm serve facebook/opt-1.3b'), 'the vLLM command');
+});
+
 test('a config named by the class vLLM loads is read as that family and said; a small VLM counts its tower', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);

@@ -213,3 +213,64 @@ fn cross_attention_runs_in_transformers_only() {
         assert!(err.contains("cross-attention") && err.contains("transformers"), "{err}");
     }
 }
+
+/// A runtime whose own list of models lacks the checkpoint's class refuses it on every device,
+/// says so beside the numbers, and writes no command; the runtimes that list it still fit.
+#[test]
+fn a_runtime_that_cannot_load_the_model_fits_nowhere() {
+    use headroom_core::estimate::estimate;
+    use headroom_core::flags::commands;
+    // OPT: vLLM and SGLang implement it; llama.cpp's converter has no class for it.
+    let llama = Scenario { runtime: Some(Runtime::LlamaCpp), ..Scenario::catalog("opt-1.3b") };
+    for device in ["rtx-4090", "m3-max-128gb", "h100-sxm"] {
+        let (v, ids, text) = advice_ids(&llama, device);
+        assert_eq!(v, Verdict::No, "{device}");
+        assert!(ids.contains(&MsgId::AdviceLlamaCppNoConverter), "{device}: {text}");
+        assert!(text.contains("OPTForCausalLM"), "{text}");
+    }
+    let e = estimate(&llama).unwrap();
+    assert!(e.warnings.iter().any(|m| m.id == MsgId::AdviceLlamaCppNoConverter));
+    assert!(commands(&llama, &e, None).is_empty(), "no llama-server line for a model it cannot load");
+    let vllm = Scenario { runtime: Some(Runtime::Vllm), ..Scenario::catalog("opt-1.3b") };
+    assert_eq!(advice_ids(&vllm, "rtx-4090").0, Verdict::Fits);
+    let e = estimate(&vllm).unwrap();
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    assert!(commands(&vllm, &e, None)[0].starts_with("vllm serve facebook/opt-1.3b"));
+    // MPT: vLLM ran it until 0.28.0; the current release refuses it, a pinned 0.28 does not.
+    let mpt = Scenario { runtime: Some(Runtime::Vllm), ..Scenario::catalog("mpt-30b") };
+    let (v, ids, text) = advice_ids(&mpt, "h200");
+    assert_eq!(v, Verdict::No);
+    assert!(ids.contains(&MsgId::AdviceVllmDropped) && text.contains("0.28.0"), "{text}");
+    let mut pinned = mpt.clone();
+    pinned.vllm.version = headroom_core::vllm::VllmVersion::parse("0.28").unwrap();
+    assert!(!advice_ids(&pinned, "h200").1.contains(&MsgId::AdviceVllmDropped));
+    // llama.cpp converts MPT, mlx-lm has no model for it.
+    assert!(
+        !advice_ids(&Scenario { runtime: Some(Runtime::LlamaCpp), ..mpt.clone() }, "h200")
+            .1
+            .contains(&MsgId::AdviceLlamaCppNoConverter)
+    );
+    let mlx = Scenario { runtime: Some(Runtime::Mlx), ..mpt };
+    let (v, ids, _) = advice_ids(&mlx, "m3-max-128gb");
+    assert_eq!(v, Verdict::No);
+    assert!(ids.contains(&MsgId::AdviceMlxNoModel));
+    // Training is transformers' (or its frameworks'): no runtime list applies.
+    let lora = Scenario { mode: Mode::Lora, ..Scenario::catalog("opt-1.3b") };
+    assert!(!advice_ids(&lora, "rtx-4090").1.iter().any(|id| matches!(id, MsgId::AdviceLlamaCppNoConverter)));
+}
+
+/// Every catalog model carries the class and model type runtimes pick it by, and at least one
+/// runtime's list has its class (a model no runtime implements would be a catalog error).
+#[test]
+fn every_catalog_model_names_what_runtimes_load_it_by() {
+    use headroom_core::loads::{Loads, loads};
+    for m in catalog::models() {
+        let a = m.architecture().unwrap();
+        assert!(!a.hf_class.is_empty() && !a.hf_model_type.is_empty(), "{}", m.id);
+        let current = headroom_core::vllm::VllmVersion::CURRENT;
+        let somewhere = [Runtime::LlamaCpp, Runtime::Vllm, Runtime::Sglang]
+            .into_iter()
+            .any(|r| loads(r, &a, current) == Loads::Yes);
+        assert!(somewhere, "{} ({}): no runtime lists it", m.id, a.hf_class);
+    }
+}

@@ -189,6 +189,7 @@ ui_text! {
     OffloadV => "runs with offload", "tourne avec déchargement";
     CpuV => "CPU only", "CPU seul";
     NoV => "does not fit", "ne tient pas";
+    CannotRunV => "cannot run", "ne tourne pas";
     Headroom => "headroom", "marge";
     Speed => "Speed", "Vitesse";
     Decode => "Generation", "Génération";
@@ -203,6 +204,7 @@ ui_text! {
     BreakEven => "buying beats renting after", "acheter bat la location après";
     Months => "months", "mois";
     RunWith => "Run it with", "Lancer avec";
+    NoCommand => "No command: this runtime cannot load the model (the warning above says why).", "Pas de commande : ce runtime ne peut pas charger le modèle (l'avertissement plus haut dit pourquoi).";
     Chart => "Memory versus context", "Mémoire selon le contexte";
     Capacity => "capacity", "capacité";
     SeedTable => "Storage per billion parameters", "Espace par milliard de paramètres";
@@ -300,6 +302,7 @@ ui_text! {
     AnswerCpu => "Runs on {0} on the CPU only ({1}): {2} in system RAM.", "Tourne sur {0} sur le CPU seulement ({1}) : {2} en RAM système.";
     AnswerNo => "Does not run on {0} with {1}: needs {2}, has {3}. The questions below say what would.",
         "Ne tourne pas sur {0} avec {1} : demande {2}, dispose de {3}. Les questions ci-dessous disent ce qui passerait.";
+    AnswerRefused => "Does not run on {0} with {1}: {2}", "Ne tourne pas sur {0} avec {1} : {2}";
     AnswerLayers => "{0} layers on the GPU.", "{0} couches sur le GPU.";
     AnswerSpeed => "About {0} tokens/s per request, limited by {1}.", "Environ {0} tokens/s par requête, limité par {1}.";
     AnswerRun => "The run takes about {0} ({1} to {2}).", "L'entraînement dure environ {0} ({1} à {2}).";

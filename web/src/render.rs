@@ -133,6 +133,12 @@ pub fn verdict_text(v: Verdict, lang: Lang) -> &'static str {
     )
 }
 
+/// A device's verdict in words: "cannot run" where the runtime or the hardware refuses the
+/// scenario whatever the memory, "does not fit" where memory is short.
+pub fn fit_text(f: &Fit, lang: Lang) -> &'static str {
+    if f.refusal().is_some() { tr(lang, T::CannotRunV) } else { verdict_text(f.verdict, lang) }
+}
+
 /// What limits a speed, in words.
 pub fn limit_text(limit: headroom_core::speed::Limit, l: Lang) -> &'static str {
     use headroom_core::speed::Limit;
@@ -309,7 +315,7 @@ pub fn verdict(f: &Fit, l: Lang) -> String {
          <div class=\"hr-gauge\" role=\"img\" aria-label=\"{pct:.0}%\"><div class=\"hr-gauge-fill{}\" style=\"width:{pct:.1}%\"></div></div>",
         tr(l, T::Verdict),
         esc(f.name),
-        verdict_text(f.verdict, l),
+        fit_text(f, l),
         format_size(f.need, l),
         format_size(f.capacity, l),
         tr(l, T::Headroom),
@@ -744,6 +750,13 @@ pub fn speed(e: &Estimate, f: &Fit, l: Lang) -> String {
 
 /// The command lines to run it.
 pub fn commands(cmds: &[String], l: Lang) -> String {
+    if cmds.is_empty() {
+        return format!(
+            "<div class=\"hr-card hr-commands\"><h2>{}</h2><p id=\"hr-commands\">{}</p></div>",
+            tr(l, T::RunWith),
+            tr(l, T::NoCommand)
+        );
+    }
     format!(
         "<div class=\"hr-card hr-commands\"><h2>{}</h2><pre id=\"hr-commands\"><code>{}</code></pre>\
          <button type=\"button\" data-action=\"copy-commands\">{}</button></div>",
@@ -945,7 +958,7 @@ fn compare_rows(cols: &[Option<Col>], l: Lang) -> Vec<Row> {
     }
     rows.push(row(tr(l, T::Vram1).into(), RowKind::Size, &|_, e, _| size(e.memory.total)));
     rows.push(row(tr(l, T::Device).into(), RowKind::Text, &|_, _, f| {
-        text(f.map_or("—".to_string(), |f| format!("{} ({})", f.name, verdict_text(f.verdict, l))))
+        text(f.map_or("—".to_string(), |f| format!("{} ({})", f.name, fit_text(f, l))))
     }));
     rows.push(row(
         tr(l, T::Decode).into(),
@@ -1091,7 +1104,7 @@ pub fn devices(
             "<tr class=\"hr-v-{v}{row}\" data-device=\"{id}\"{current}><td>{}</td><td>{}</td><td class=\"hr-num\">{}%</td><td class=\"hr-num\">{}</td><td class=\"hr-num\">{}</td><td class=\"hr-num\">{}</td>\
              <td><button type=\"button\" class=\"hr-link-button\" data-action=\"device\" data-arg=\"{id}\" aria-label=\"{} {}\">{}</button></td></tr>",
             device_words(f.name),
-            verdict_text(f.verdict, l),
+            fit_text(f, l),
             format_num(f.headroom * 100.0, 0, l),
             esc(&speed),
             esc(&price),
@@ -1324,7 +1337,7 @@ pub fn embed(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
             f.verdict.id(),
             f.verdict.id(),
             esc(f.name),
-            verdict_text(f.verdict, l)
+            fit_text(f, l)
         );
     }
     out
@@ -1395,7 +1408,16 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
         Verdict::Fits => fill(tr(l, T::AnswerFits), &[f.name, runtime, &need, &cap]),
         Verdict::Offload => fill(tr(l, T::AnswerOffload), &[f.name, runtime, &need, &cap]),
         Verdict::Cpu => fill(tr(l, T::AnswerCpu), &[f.name, runtime, &format_size(f.host_need, l)]),
-        Verdict::No => fill(tr(l, T::AnswerNo), &[f.name, runtime, &need, &cap]),
+        Verdict::No => match f.refusal() {
+            Some(m) => {
+                let mut why = say(m, l);
+                if !why.ends_with('.') {
+                    why.push('.');
+                }
+                fill(tr(l, T::AnswerRefused), &[f.name, runtime, &why])
+            }
+            None => fill(tr(l, T::AnswerNo), &[f.name, runtime, &need, &cap]),
+        },
     });
     if f.verdict == Verdict::Offload
         && let Some(k) = f.gpu_layers
@@ -1452,7 +1474,7 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
 
 /// A runtime that would run the scenario better on the device, with a button that switches to it.
 pub fn better_runtime(r: Runtime, f: &Fit, l: Lang) -> String {
-    let mut parts = vec![verdict_text(f.verdict, l).to_string()];
+    let mut parts = vec![fit_text(f, l).to_string()];
     if let Some(k) = f.gpu_layers.filter(|_| f.verdict == Verdict::Offload) {
         parts.push(fill(tr(l, T::AltLayers), &[&format_int(k, l)]));
     }

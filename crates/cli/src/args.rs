@@ -286,7 +286,7 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "SHARES")]
     pub tensor_split: Option<String>,
 
-    /// vLLM: the release whose rules and defaults apply (0.8 or later) [default: 0.30].
+    /// vLLM: the release whose rules and defaults apply (0.8 or later) [default: 0.34].
     #[arg(long, value_name = "VERSION")]
     pub vllm_version: Option<String>,
 

@@ -662,7 +662,7 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         );
     }
     for n in &e.notes {
-        let _ = writeln!(s, "Note: {}", en(n));
+        let _ = writeln!(s, "{}: {}", if e.warnings.contains(n) { "Warning" } else { "Note" }, en(n));
     }
     if let Some(f) = fit {
         let _ = writeln!(s);

@@ -1063,3 +1063,27 @@ fn lora_tradeoff_in_json_and_text() {
     let full = json(&["estimate", "--model", "llama-3.1-8b", "--mode", "full", "--device", "h100-sxm"]);
     assert!(full["training"]["advice"].get("lora").is_none());
 }
+
+/// A runtime that cannot load the model: the numbers stay, a warning says why, the device says
+/// no, and no command is written.
+#[test]
+fn a_runtime_that_cannot_load_the_model_says_so() {
+    let args = ["estimate", "--model", "opt-1.3b", "--runtime", "llama-cpp", "--device", "rtx-4090"];
+    let v = json(&args);
+    assert_eq!(v["fit"]["verdict"], "no");
+    let warnings = v["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w.as_str().unwrap().contains("no class for `OPTForCausalLM`")),
+        "{warnings:?}"
+    );
+    assert!(v["memory"]["weights"].as_u64().unwrap() > 2_000_000_000);
+    let out = headroom(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("Warning: llama.cpp cannot load this model"), "{text}");
+    assert!(!text.contains("llama-server"), "{text}");
+    // vLLM loads OPT.
+    let v = json(&["estimate", "--model", "opt-1.3b", "--runtime", "vllm", "--device", "rtx-4090"]);
+    assert_eq!(v["fit"]["verdict"], "fits");
+    assert!(v["warnings"].as_array().unwrap().is_empty());
+}

@@ -464,6 +464,13 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     };
     let gpus = if runtime == Runtime::Cpu { 1 } else { scenario.gpus };
     let mut notes: Vec<Msg> = r.notices.clone();
+    // A runtime whose own list of models lacks this one: said beside the numbers.
+    if let Some(a) = r.architecture.as_deref() {
+        match crate::loads::loads(runtime, a, scenario.vllm.version) {
+            crate::loads::Loads::No(m) | crate::loads::Loads::Unsure(m) => notes.push(m),
+            crate::loads::Loads::Yes => {}
+        }
+    }
     if runtime == Runtime::Cpu && scenario.gpus > 1 {
         notes.push(Msg::new(MsgId::NoteCpuIgnoresGpus, vec![]));
     }
@@ -1835,6 +1842,11 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                     | MsgId::NoticeSlidingAllLayers
                     | MsgId::NoticeBlockDiffusion
                     | MsgId::AdviceVllmOneGpu
+                    | MsgId::AdviceLlamaCppNoConverter
+                    | MsgId::AdviceOllamaNoConverter
+                    | MsgId::AdviceVllmDropped
+                    | MsgId::AdviceMlxNoModel
+                    | MsgId::WarnNotInRegistry
             )
         })
         .cloned()

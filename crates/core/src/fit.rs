@@ -108,6 +108,29 @@ pub struct Fit {
     pub sglang: Option<crate::sglang::SglangBudget>,
 }
 
+impl Fit {
+    /// Why the device says no other than memory: the runtime cannot run there, or cannot load
+    /// the model, or the hardware lacks what the format needs. `None` for a plain lack of memory.
+    pub fn refusal(&self) -> Option<&Msg> {
+        if self.verdict != Verdict::No {
+            return None;
+        }
+        self.advice
+            .iter()
+            .find(|m| {
+                matches!(
+                    m.id,
+                    MsgId::AdviceRuntimeNotHere
+                        | MsgId::AdviceBnbNoMetal
+                        | MsgId::AdviceBnbNeedsGpu
+                        | MsgId::AdviceNoLowBitKernels
+                        | MsgId::AdviceNoBf16
+                )
+            })
+            .or_else(|| crate::loads::refusal(&self.advice))
+    }
+}
+
 /// How the scenario chooses its device count on a machine: the machine's accelerators, unless
 /// the scenario asks for more of a single card.
 fn gpus_on(device: &Device, scenario: &Scenario) -> u64 {
@@ -248,6 +271,15 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
             MsgId::AdviceRuntimeNotHere,
             vec![Arg::Text(runtime.label().into()), Arg::Text(device.name.into())],
         ));
+        return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
+    }
+    // A runtime that refuses the model runs it on no device (the reason is also the estimate's
+    // warning).
+    if !scenario.mode.is_training()
+        && let Some(a) = r.architecture.as_deref()
+        && let crate::loads::Loads::No(m) = crate::loads::loads(runtime, a, scenario.vllm.version)
+    {
+        advice.push(m);
         return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
     }
     if reserve > Bytes::ZERO {

@@ -50,6 +50,10 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
         training(s, &mut out);
         return out;
     }
+    // No command for a runtime that refuses the model: it would only fail.
+    if crate::loads::refusal(&e.notes).is_some() {
+        return out;
+    }
     let ctx = s.context;
     let gpus = e.devices.max(1);
     match e.runtime {

@@ -30,6 +30,7 @@ pub mod import;
 pub mod inference;
 pub mod json;
 pub mod llama_cpp;
+pub mod loads;
 pub mod measured;
 pub mod model;
 pub mod number;

@@ -1038,6 +1038,26 @@ messages! {
     AdviceNoBf16 =>
         "{0} has no BF16 (compute capability {1}; BF16 needs 8.0, Ampere, or later): vLLM refuses it and the Trainer's bf16 fails; run in FP16 (--weights fp16, vLLM --dtype half; training fp16 mixed precision)",
         "{0} n'a pas de BF16 (capacité de calcul {1} ; le BF16 demande 8.0, Ampere, ou plus) : vLLM le refuse et le bf16 du Trainer échoue ; passez en FP16 (--weights fp16, vLLM --dtype half ; entraînement en précision mixte fp16)";
+    /// llama.cpp's converter has no class for the checkpoint.
+    AdviceLlamaCppNoConverter =>
+        "llama.cpp cannot load this model: its converter (convert_hf_to_gguf.py, llama.cpp {1}) has no class for `{0}`, so no GGUF of it exists; the numbers are what it would take if one did. Choose vLLM, SGLang or transformers",
+        "llama.cpp ne peut pas charger ce modèle : son convertisseur (convert_hf_to_gguf.py, llama.cpp {1}) n'a pas de classe pour `{0}`, aucun GGUF n'en existe donc ; les chiffres sont ce qu'il faudrait s'il en existait un. Choisissez vLLM, SGLang ou transformers";
+    /// Neither llama.cpp's nor Ollama's converter has the checkpoint's class.
+    AdviceOllamaNoConverter =>
+        "Ollama cannot load this model: neither llama.cpp's converter ({1}) nor Ollama's own ({2}) has a class for `{0}`; the numbers are what it would take if one did. Choose vLLM, SGLang or transformers",
+        "Ollama ne peut pas charger ce modèle : ni le convertisseur de llama.cpp ({1}) ni celui d'Ollama ({2}) n'a de classe pour `{0}` ; les chiffres sont ce qu'il faudrait si l'un d'eux en avait une. Choisissez vLLM, SGLang ou transformers";
+    /// vLLM dropped the checkpoint's class.
+    AdviceVllmDropped =>
+        "vLLM {2} refuses `{0}`: it ran that class until v{1} and dropped it (its registry's _PREVIOUSLY_SUPPORTED_MODELS); pin vllm=={1} (--vllm-version {1}) or choose another runtime",
+        "vLLM {2} refuse `{0}` : il a fait tourner cette classe jusqu'à la v{1} puis l'a retirée (_PREVIOUSLY_SUPPORTED_MODELS de son registre) ; fixez vllm=={1} (--vllm-version {1}) ou choisissez un autre runtime";
+    /// mlx-lm has no model for the checkpoint's type.
+    AdviceMlxNoModel =>
+        "mlx-lm {1} cannot load this model: it has no model for model_type `{0}` (mlx_lm.models); the numbers are what it would take if it had one. Choose llama.cpp if it converts the model",
+        "mlx-lm {1} ne peut pas charger ce modèle : il n'a pas de modèle pour le model_type `{0}` (mlx_lm.models) ; les chiffres sont ce qu'il faudrait s'il en avait un. Choisissez llama.cpp s'il convertit le modèle";
+    /// The class is not in a runtime's own list: only its Transformers backend could run it.
+    WarnNotInRegistry =>
+        "`{0}` is not among the models {1} {2} implements: it would go to {1}'s Transformers backend, which runs only classes transformers itself has (or the checkpoint's remote code); the load may fail",
+        "`{0}` ne fait pas partie des modèles qu'implémente {1} {2} : il passerait par le backend Transformers de {1}, qui ne fait tourner que les classes de transformers (ou le code distant du checkpoint) ; le chargement peut échouer";
     /// No FP8/FP4 kernels.
     AdviceNoLowBitKernels =>
         "{0} (compute capability {1}) has no kernels for {2} weights (vLLM's need 8.0, Ampere, or later): use a GPTQ/AWQ or BF16/FP16 checkpoint, or a GGUF with llama.cpp",

@@ -227,6 +227,16 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
         }
         None => {}
     }
+    // What runtimes pick their implementation by: the first `architectures` class (the text
+    // config's when the outer config names none) and the top-level `model_type`.
+    let first_class = |v: &Value| {
+        v.get("architectures")
+            .and_then(|a| a.as_array().and_then(|a| a.first()).or(Some(a)))
+            .and_then(Value::as_str)
+            .map(String::from)
+    };
+    architecture.hf_class = first_class(&root).or_else(|| first_class(cfg.main)).unwrap_or_default();
+    architecture.hf_model_type = outer_type.into();
     let format = read_format(&root, &cfg, &mut architecture, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);
     Ok(HfModel { architecture, format, notices, name, confidence })
@@ -5022,5 +5032,33 @@ mod tests {
         let m = read(&format!(r#"{{"model_type": "llama", {LLAMA}, "time_step_limit": [0.0, Infinity]}}"#))
             .unwrap();
         assert_eq!(m.architecture.num_layers(), 4);
+    }
+    #[test]
+    fn the_class_and_type_runtimes_load_by_are_kept() {
+        let m = parse_config(br#"{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 64,
+            "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 100}"#)
+        .unwrap();
+        assert_eq!(
+            (m.architecture.hf_class.as_str(), m.architecture.hf_model_type.as_str()),
+            ("LlamaForCausalLM", "llama")
+        );
+        // A wrapper that names no class: its text config's; the type stays the outer one.
+        let m = parse_config(
+            br#"{"model_type": "llava", "text_config": {"architectures": ["MistralForCausalLM"],
+            "model_type": "mistral", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 100}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (m.architecture.hf_class.as_str(), m.architecture.hf_model_type.as_str()),
+            ("MistralForCausalLM", "llava")
+        );
+        // No `architectures` at all: nothing to look up.
+        let m = parse_config(
+            br#"{"model_type": "llama", "hidden_size": 64, "intermediate_size": 128,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 100}"#,
+        )
+        .unwrap();
+        assert!(m.architecture.hf_class.is_empty());
     }
 }

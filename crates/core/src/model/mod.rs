@@ -135,6 +135,15 @@ pub struct Architecture {
     /// `block_residual`); 0 for a plain residual stream.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub residual_blocks: u64,
+    /// The class a `config.json`'s `architectures` names first (`LlamaForCausalLM`): the key
+    /// by which llama.cpp's converter, Ollama, vLLM and SGLang pick their implementation. Empty
+    /// when the model was not read from a config (a GGUF header, a bare shape).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
+    pub hf_class: String,
+    /// The config's top-level `model_type` as written (mlx-lm picks its model by it); empty when
+    /// not read from a config.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
+    pub hf_model_type: String,
 }
 
 #[cfg(feature = "serde")]
@@ -867,6 +876,8 @@ impl Architecture {
             vision_config_size: None,
             canvas: 0,
             residual_blocks: 0,
+            hf_class: String::new(),
+            hf_model_type: String::new(),
         }
     }
 

@@ -1,0 +1,187 @@
+//! Whether a runtime can load a checkpoint at all, by the runtime's own list of the models it
+//! implements.
+//!
+//! Memory, speed and the command mean nothing for a runtime that refuses the model. Each runtime
+//! picks its implementation by a key of the checkpoint's `config.json`, and keeps a list of them
+//! (read from its source by `scripts/runtime-registries.py` into `data/runtime-classes.tsv` and
+//! `data/mlx-model-types.txt`, with the release each comes from):
+//! - llama.cpp runs GGUF files, and its converter makes one only for the classes it registers
+//!   (the first `architectures` entry): for any other, no GGUF exists.
+//! - Ollama converts the classes of its own switch and runs the GGUFs llama.cpp makes.
+//! - vLLM refuses the classes it dropped, naming the last release that ran them; a class it never
+//!   listed goes to its Transformers backend, which runs only what transformers itself builds —
+//!   so that is a doubt said aloud, not a refusal. SGLang the same.
+//! - mlx-lm imports `mlx_lm.models.<model_type>` (after its remapping) or refuses.
+//!
+//! A model not read from a config (a GGUF header, a bare count) has no class and passes: a GGUF
+//! is what llama.cpp runs, and nothing is known to contradict the others.
+
+use alloc::vec;
+
+use crate::inference::Runtime;
+use crate::model::Architecture;
+use crate::text::{Arg, Msg, MsgId};
+use crate::vllm::VllmVersion;
+
+/// Every class some runtime lists, sorted: `Class<TAB>` then the llama.cpp, Ollama and SGLang
+/// flags (`y`/`-`) and vLLM's `y`, `-` or the last release that ran it (packed by build.rs).
+static CLASSES: &str = include_str!(concat!(env!("OUT_DIR"), "/runtime-classes.txt"));
+/// The `model_type`s mlx-lm loads, one a line.
+static MLX_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/mlx-model-types.txt"));
+
+/// The llama.cpp release whose converter the table lists.
+pub const LLAMA_CPP_RELEASE: &str = "v0.5.0";
+/// The Ollama revision whose converter the table lists.
+pub const OLLAMA_RELEASE: &str = "v0.33.0-rc2";
+/// The SGLang release whose models the table lists.
+pub const SGLANG_RELEASE: &str = "0.5.23";
+/// The vLLM release whose registry the table lists.
+pub const VLLM_RELEASE: &str = "0.34.0";
+/// The mlx-lm release whose model types the table lists.
+pub const MLX_LM_RELEASE: &str = "0.32.2";
+
+/// What a runtime's list says about a checkpoint.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loads {
+    /// It loads it (or nothing says it does not).
+    Yes,
+    /// It refuses it: the reason, naming what the runtime's list lacks.
+    No(Msg),
+    /// It is not in the runtime's list but may still load through a fallback: the doubt.
+    Unsure(Msg),
+}
+
+/// The row of `class`: its flags.
+fn row(class: &str) -> Option<&'static str> {
+    CLASSES.lines().find_map(|l| l.strip_prefix(class).and_then(|r| r.strip_prefix('\t')))
+}
+
+/// Whether `runtime` loads the model of `a` (for inference; `vllm` is the release asked for).
+pub fn loads(runtime: Runtime, a: &Architecture, vllm: VllmVersion) -> Loads {
+    let class = a.hf_class.as_str();
+    let flags = if class.is_empty() { None } else { Some(row(class).unwrap_or("----")) };
+    let flag = |i: usize| flags.is_some_and(|f| f.as_bytes().get(i) == Some(&b'y'));
+    let text = |s: &str| Arg::Text(s.into());
+    match runtime {
+        Runtime::LlamaCpp if flags.is_some() && !flag(0) => {
+            Loads::No(Msg::new(MsgId::AdviceLlamaCppNoConverter, vec![text(class), text(LLAMA_CPP_RELEASE)]))
+        }
+        Runtime::Ollama if flags.is_some() && !flag(0) && !flag(1) => Loads::No(Msg::new(
+            MsgId::AdviceOllamaNoConverter,
+            vec![text(class), text(LLAMA_CPP_RELEASE), text(OLLAMA_RELEASE)],
+        )),
+        Runtime::Sglang if flags.is_some() && !flag(2) => Loads::Unsure(Msg::new(
+            MsgId::WarnNotInRegistry,
+            vec![text(class), text("SGLang"), text(SGLANG_RELEASE)],
+        )),
+        Runtime::Vllm => match flags.map(|f| &f[3..]) {
+            None | Some("y") => Loads::Yes,
+            Some("-") => Loads::Unsure(Msg::new(
+                MsgId::WarnNotInRegistry,
+                vec![text(class), text("vLLM"), text(VLLM_RELEASE)],
+            )),
+            Some(last) => match VllmVersion::parse(last) {
+                Ok(v) if vllm <= v => Loads::Yes,
+                _ => Loads::No(Msg::new(
+                    MsgId::AdviceVllmDropped,
+                    vec![text(class), text(last), Arg::Text(alloc::format!("{}.{}", vllm.major, vllm.minor))],
+                )),
+            },
+        },
+        Runtime::Mlx if !a.hf_model_type.is_empty() && !MLX_TYPES.lines().any(|t| t == a.hf_model_type) => {
+            Loads::No(Msg::new(MsgId::AdviceMlxNoModel, vec![text(&a.hf_model_type), text(MLX_LM_RELEASE)]))
+        }
+        _ => Loads::Yes,
+    }
+}
+
+/// The refusal among an estimate's notes, if its runtime refuses the model: no command is
+/// written for it.
+pub fn refusal(notes: &[Msg]) -> Option<&Msg> {
+    notes.iter().find(|m| {
+        matches!(
+            m.id,
+            MsgId::AdviceLlamaCppNoConverter
+                | MsgId::AdviceOllamaNoConverter
+                | MsgId::AdviceVllmDropped
+                | MsgId::AdviceMlxNoModel
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    fn model(class: &str, model_type: &str) -> Architecture {
+        let mut a = crate::catalog::model("llama-3.2-1b").unwrap().architecture().unwrap();
+        a.hf_class = class.into();
+        a.hf_model_type = model_type.into();
+        a
+    }
+
+    fn no(l: Loads) -> MsgId {
+        match l {
+            Loads::No(m) => m.id,
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_table_is_packed_sorted_and_whole() {
+        let lines: Vec<&str> = CLASSES.lines().collect();
+        assert!(lines.len() > 500, "{} classes", lines.len());
+        assert!(lines.windows(2).all(|w| w[0] < w[1]));
+        for l in &lines {
+            let (c, f) = l.split_once('\t').unwrap();
+            assert!(!c.is_empty() && f.len() >= 4, "{l}");
+        }
+        assert!(MLX_TYPES.lines().count() > 100);
+    }
+
+    #[test]
+    fn each_runtime_by_its_own_list() {
+        let cur = VllmVersion::CURRENT;
+        // Llama loads everywhere.
+        for r in Runtime::ALL {
+            assert_eq!(loads(r, &model("LlamaForCausalLM", "llama"), cur), Loads::Yes, "{r:?}");
+        }
+        // OPT: vLLM and SGLang implement it; llama.cpp's converter never did, nor mlx-lm.
+        let opt = model("OPTForCausalLM", "opt");
+        assert_eq!(no(loads(Runtime::LlamaCpp, &opt, cur)), MsgId::AdviceLlamaCppNoConverter);
+        assert_eq!(no(loads(Runtime::Ollama, &opt, cur)), MsgId::AdviceOllamaNoConverter);
+        assert_eq!(no(loads(Runtime::Mlx, &opt, cur)), MsgId::AdviceMlxNoModel);
+        assert_eq!(loads(Runtime::Vllm, &opt, cur), Loads::Yes);
+        assert_eq!(loads(Runtime::Sglang, &opt, cur), Loads::Yes);
+        assert_eq!(loads(Runtime::Transformers, &opt, cur), Loads::Yes);
+        // Llama 3.2 Vision: Ollama converts it itself; llama.cpp does not.
+        let mllama = model("MllamaForConditionalGeneration", "mllama");
+        assert_eq!(loads(Runtime::Ollama, &mllama, cur), Loads::Yes);
+        assert_eq!(no(loads(Runtime::LlamaCpp, &mllama, cur)), MsgId::AdviceLlamaCppNoConverter);
+        // MPT: vLLM dropped it after 0.28; a run pinned to 0.28 or older still loads it.
+        let mpt = model("MPTForCausalLM", "mpt");
+        assert_eq!(no(loads(Runtime::Vllm, &mpt, cur)), MsgId::AdviceVllmDropped);
+        assert_eq!(loads(Runtime::Vllm, &mpt, VllmVersion::parse("0.28").unwrap()), Loads::Yes);
+        assert_eq!(loads(Runtime::LlamaCpp, &mpt, cur), Loads::Yes);
+        // A class nobody lists: llama.cpp refuses, vLLM and SGLang only doubt.
+        let odd = model("SomethingNewForCausalLM", "something_new");
+        assert!(
+            matches!(loads(Runtime::Vllm, &odd, cur), Loads::Unsure(m) if m.id == MsgId::WarnNotInRegistry)
+        );
+        assert!(matches!(loads(Runtime::Sglang, &odd, cur), Loads::Unsure(_)));
+        assert!(matches!(loads(Runtime::LlamaCpp, &odd, cur), Loads::No(_)));
+        // No config read (a GGUF, a bare shape): nothing to refuse on.
+        for r in Runtime::ALL {
+            assert_eq!(loads(r, &model("", ""), cur), Loads::Yes);
+        }
+    }
+
+    #[test]
+    fn a_class_is_matched_whole() {
+        // `Qwen2ForCausalLM` must not answer for `Qwen2ForCausalLMX` nor a prefix of it.
+        assert!(row("Qwen2ForCausalLM").is_some());
+        assert!(row("Qwen2For").is_none());
+        assert!(row("Qwen2ForCausalLMX").is_none());
+    }
+}

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Which checkpoints each runtime can load, read from the runtimes' own source.
+
+Writes crates/core/data/runtime-classes.tsv (by the class a config.json's `architectures` names)
+and crates/core/data/mlx-model-types.txt (mlx-lm picks its model by `model_type`). Not part of
+scripts/test: the inputs are source trees fetched once, named on the command line, and the
+outputs are committed with the versions they were read from. scripts/llama-cpp-check compares the
+llama.cpp column with the llama.cpp bundle scripts/setup unpacks, so a new bundle that adds or
+drops a converter fails the check until this is run again.
+
+How each runtime decides (read in its source, the rule this script applies):
+- llama.cpp: `convert_hf_to_gguf.py` makes a GGUF only for the classes its converters register
+  (`@ModelBase.register("LlamaForCausalLM", ...)` in `conversion/*.py`), picked by the first
+  `architectures` entry; llama.cpp loads nothing else.
+- Ollama: `ollama create` converts safetensors itself for the classes of `convert/convert.go`'s
+  switch on `Architectures[0]`, and runs the GGUFs llama.cpp makes.
+- vLLM: `model_executor/models/registry.py` (`_TEXT_GENERATION_MODELS`, `_MULTIMODAL_MODELS`,
+  `_SPECULATIVE_DECODING_MODELS`, `_TRANSFORMERS_SUPPORTED_MODELS`); a class of
+  `_PREVIOUSLY_SUPPORTED_MODELS` is refused naming the last release that ran it. Other classes go
+  to its Transformers backend, which runs only what transformers itself can build.
+- SGLang: the `EntryClass` of every module under `srt/models`; other classes go to its
+  Transformers backend as in vLLM.
+- mlx-lm: `mlx_lm.models.<model_type>` after `MODEL_REMAPPING` (utils.py `_get_classes`); a
+  module is a model when it defines `Model` and `ModelArgs`.
+
+Usage:
+  scripts/runtime-registries.py --check-llama-cpp target/llama-cpp/src   (scripts/llama-cpp-check)
+  scripts/runtime-registries.py --llama-cpp target/llama-cpp/src \
+      --ollama-convert convert.go --ollama-rev 'v0.33.0-rc2 (fb30760, 2026-08-21)' \
+      --vllm DIR --sglang DIR --mlx-lm DIR
+(DIR: a wheel unzipped, e.g. `pip download --no-deps vllm==0.34.0` then `unzip`.)
+"""
+
+import argparse
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def llama_cpp_classes(src: Path) -> set[str]:
+    """Classes `@ModelBase.register(...)` names in llama.cpp's converter modules."""
+    files = sorted((src / "conversion").glob("*.py"))
+    if not files:
+        files = [src / "convert_hf_to_gguf.py"]
+    names: set[str] = set()
+    for f in files:
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ClassDef):
+                for d in node.decorator_list:
+                    if isinstance(d, ast.Call) and getattr(d.func, "attr", "") == "register":
+                        names.update(a.value for a in d.args if isinstance(a, ast.Constant))
+    if not names:
+        sys.exit(f"no registered converter classes under {src}")
+    return names
+
+
+def ollama_classes(convert_go: Path) -> set[str]:
+    """The cases of convert.go's `switch p.Architectures[0]`."""
+    text = convert_go.read_text()
+    start = text.index("switch p.Architectures[0]")
+    end = text.index("default:", start)
+    names = set(re.findall(r'"([A-Za-z0-9_]+)"', text[start:end]))
+    if not names:
+        sys.exit(f"no architecture cases in {convert_go}")
+    return names
+
+
+def dict_keys(tree: ast.Module, name: str) -> dict[str, object]:
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                value = node.value
+                if isinstance(value, ast.Dict):
+                    out = {}
+                    for k, v in zip(value.keys, value.values):
+                        if isinstance(k, ast.Constant):
+                            out[k.value] = v.value if isinstance(v, ast.Constant) else None
+                    return out
+    sys.exit(f"registry.py has no dict {name}")
+
+
+def vllm_classes(src: Path) -> tuple[set[str], dict[str, str], str]:
+    registry = src / "vllm/model_executor/models/registry.py"
+    tree = ast.parse(registry.read_text())
+    runs: set[str] = set()
+    for name in (
+        "_TEXT_GENERATION_MODELS",
+        "_MULTIMODAL_MODELS",
+        "_SPECULATIVE_DECODING_MODELS",
+        "_TRANSFORMERS_SUPPORTED_MODELS",
+    ):
+        runs.update(dict_keys(tree, name))
+    removed = {k: str(v) for k, v in dict_keys(tree, "_PREVIOUSLY_SUPPORTED_MODELS").items()}
+    version = re.search(r"__version__\s*=\s*(?:version\s*=\s*)?['\"]([^'\"]+)", (src / "vllm/_version.py").read_text())
+    return runs, removed, version.group(1) if version else "?"
+
+
+def sglang_classes(src: Path) -> set[str]:
+    names: set[str] = set()
+    for f in sorted((src / "sglang/srt/models").glob("*.py")):
+        tree = ast.parse(f.read_text())
+        aliases = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    aliases[a.asname or a.name] = a.name
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "EntryClass" for t in node.targets
+            ):
+                v = node.value
+                items = v.elts if isinstance(v, (ast.List, ast.Tuple)) else [v]
+                for it in items:
+                    if isinstance(it, ast.Name):
+                        names.add(aliases.get(it.id, it.id))
+    if not names:
+        sys.exit(f"no EntryClass under {src}")
+    return names
+
+
+def mlx_model_types(src: Path) -> set[str]:
+    models = src / "mlx_lm/models"
+    types: set[str] = set()
+    for f in sorted(models.glob("*.py")):
+        tree = ast.parse(f.read_text())
+        classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+        if {"Model", "ModelArgs"} <= classes:
+            types.add(f.stem)
+    utils = ast.parse((src / "mlx_lm/utils.py").read_text())
+    for key, target in dict_keys(utils, "MODEL_REMAPPING").items():
+        if target in types:
+            types.add(key)
+    if not types:
+        sys.exit(f"no models under {models}")
+    return types
+
+
+def check_llama_cpp(src: Path) -> None:
+    """Fails when the llama.cpp column differs from the converter of the bundle at `src`."""
+    listed = set()
+    for line in (ROOT / "crates/core/data/runtime-classes.tsv").read_text().splitlines():
+        if line.startswith("#") or line.startswith("class\t") or not line:
+            continue
+        cols = line.split("\t")
+        if cols[1] == "y":
+            listed.add(cols[0])
+    bundle = llama_cpp_classes(src)
+    if listed != bundle:
+        sys.exit(
+            "crates/core/data/runtime-classes.tsv's llama.cpp column differs from the bundled converter: "
+            f"missing {sorted(bundle - listed)}, extra {sorted(listed - bundle)}; run scripts/runtime-registries.py again"
+        )
+    print(f"llama.cpp converter classes: the table's {len(listed)} equal the bundle's")
+
+
+def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--check-llama-cpp":
+        check_llama_cpp(Path(sys.argv[2]))
+        return
+    p = argparse.ArgumentParser()
+    p.add_argument("--llama-cpp", type=Path, required=True)
+    p.add_argument("--llama-cpp-rev", required=True)
+    p.add_argument("--ollama-convert", type=Path, required=True)
+    p.add_argument("--ollama-rev", required=True)
+    p.add_argument("--vllm", type=Path, required=True)
+    p.add_argument("--sglang", type=Path, required=True)
+    p.add_argument("--sglang-version", required=True)
+    p.add_argument("--mlx-lm", type=Path, required=True)
+    p.add_argument("--mlx-lm-version", required=True)
+    a = p.parse_args()
+
+    llama = llama_cpp_classes(a.llama_cpp)
+    ollama = ollama_classes(a.ollama_convert)
+    vllm, removed, vllm_version = vllm_classes(a.vllm)
+    sglang = sglang_classes(a.sglang)
+    mlx = mlx_model_types(a.mlx_lm)
+
+    rows = []
+    for c in sorted(llama | ollama | vllm | set(removed) | sglang):
+        v = "y" if c in vllm else (removed.get(c, "-"))
+        rows.append(
+            f"{c}\t{'y' if c in llama else '-'}\t{'y' if c in ollama else '-'}\t{v}\t{'y' if c in sglang else '-'}"
+        )
+    head = f"""# Which checkpoint classes (a config.json's first `architectures` entry) each runtime loads,
+# read from the runtimes' source by scripts/runtime-registries.py (see it for each rule):
+#   llama.cpp {a.llama_cpp_rev}: the classes its converters register (conversion/*.py)
+#   Ollama {a.ollama_rev}: convert/convert.go's architecture switch (it also runs llama.cpp's GGUFs)
+#   vLLM {vllm_version}: model_executor/models/registry.py; a version is the last release that ran a
+#     class vLLM now refuses (_PREVIOUSLY_SUPPORTED_MODELS)
+#   SGLang {a.sglang_version}: the EntryClass of each srt/models module
+# A class no column lists may still run in vLLM or SGLang through their Transformers backends.
+# y: loads; -: not in that runtime's list.
+class\tllama.cpp\tollama\tvllm\tsglang
+"""
+    (ROOT / "crates/core/data/runtime-classes.tsv").write_text(head + "\n".join(rows) + "\n")
+    mhead = f"""# The `model_type`s mlx-lm {a.mlx_lm_version} loads: its mlx_lm/models modules that define Model and
+# ModelArgs, and MODEL_REMAPPING's keys onto them (utils.py _get_classes). Written by
+# scripts/runtime-registries.py.
+"""
+    (ROOT / "crates/core/data/mlx-model-types.txt").write_text(mhead + "\n".join(sorted(mlx)) + "\n")
+    print(
+        f"{len(rows)} classes (llama.cpp {len(llama)}, Ollama {len(ollama)}, vLLM {len(vllm)} + {len(removed)} removed, SGLang {len(sglang)}); mlx-lm {len(mlx)} model types"
+    )
+
+
+if __name__ == "__main__":
+    main()
