@@ -274,3 +274,30 @@ fn every_catalog_model_names_what_runtimes_load_it_by() {
         assert!(somewhere, "{} ({}): no runtime lists it", m.id, a.hf_class);
     }
 }
+
+/// llama.cpp has no FP8, AWQ, GPTQ, NF4 or integer weight type: such weights under llama.cpp are
+/// a warning and no command (the GGUF would be invented); NVFP4 has its own llama.cpp type.
+#[test]
+fn weights_llama_cpp_has_no_type_for_are_a_warning_and_no_command() {
+    use headroom_core::estimate::estimate;
+    use headroom_core::flags::commands;
+    let with = |w: &str| Scenario {
+        runtime: Some(Runtime::LlamaCpp),
+        weights: Some(WeightFormat::parse(w).unwrap()),
+        ..Scenario::catalog("llama-3.1-8b")
+    };
+    for w in ["fp8", "awq", "gptq", "nf4", "int8"] {
+        let s = with(w);
+        let e = estimate(&s).unwrap();
+        let warn = e.warnings.iter().find(|m| m.id == MsgId::NoteNeedsGguf);
+        assert!(warn.is_some_and(|m| m.render(Lang::En).contains("--weights q8_0")), "{w}: {:?}", e.warnings);
+        assert!(commands(&s, &e, None).is_empty(), "{w}: no invented GGUF file");
+    }
+    let s = with("nvfp4");
+    let e = estimate(&s).unwrap();
+    assert!(e.warnings.is_empty() && e.notes.iter().any(|m| m.id == MsgId::NoteLlamaCppNvfp4));
+    assert!(commands(&s, &e, None)[0].starts_with("llama-server"));
+    let s = with("q8_0");
+    let e = estimate(&s).unwrap();
+    assert!(e.warnings.is_empty() && !commands(&s, &e, None).is_empty());
+}

@@ -204,7 +204,7 @@ ui_text! {
     BreakEven => "buying beats renting after", "acheter bat la location après";
     Months => "months", "mois";
     RunWith => "Run it with", "Lancer avec";
-    NoCommand => "No command: this runtime cannot load the model (the warning above says why).", "Pas de commande : ce runtime ne peut pas charger le modèle (l'avertissement plus haut dit pourquoi).";
+    NoCommand => "No command: this runtime cannot load the model as asked (the warning above says why).", "Pas de commande : ce runtime ne peut pas charger le modèle ainsi (l'avertissement plus haut dit pourquoi).";
     Chart => "Memory versus context", "Mémoire selon le contexte";
     Capacity => "capacity", "capacité";
     SeedTable => "Storage per billion parameters", "Espace par milliard de paramètres";

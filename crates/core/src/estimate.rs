@@ -1724,7 +1724,14 @@ fn inference_notes(
         notes.push(Msg::new(MsgId::NoteGgufRuntime, vec![Arg::Text(runtime.label().into())]));
     }
     if !format.is_gguf() && runtime.is_llama_cpp() {
-        notes.push(Msg::new(MsgId::NoteNeedsGguf, vec![Arg::Text(runtime.label().into())]));
+        // llama.cpp has an NVFP4 type its converter repacks into (ggml's `block_nvfp4`: 64
+        // codes and four E4M3 scales, 36 bytes); FP8, integer, AWQ/GPTQ and NF4 weights have none.
+        let id = if matches!(format, WeightFormat::Nvfp4 | WeightFormat::Nvfp4A16) {
+            MsgId::NoteLlamaCppNvfp4
+        } else {
+            MsgId::NoteNeedsGguf
+        };
+        notes.push(Msg::new(id, vec![Arg::Text(runtime.label().into()), Arg::Text(format.label())]));
     }
 }
 
@@ -1847,6 +1854,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                     | MsgId::AdviceVllmDropped
                     | MsgId::AdviceMlxNoModel
                     | MsgId::WarnNotInRegistry
+                    | MsgId::NoteNeedsGguf
             )
         })
         .cloned()

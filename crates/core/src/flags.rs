@@ -54,6 +54,13 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
     if crate::loads::refusal(&e.notes).is_some() {
         return out;
     }
+    // Nor a llama.cpp command for weights it has no type for: the GGUF file would be invented.
+    if e.runtime == Runtime::LlamaCpp
+        && !e.format.is_gguf()
+        && !matches!(e.format, WeightFormat::Nvfp4 | WeightFormat::Nvfp4A16)
+    {
+        return out;
+    }
     let ctx = s.context;
     let gpus = e.devices.max(1);
     match e.runtime {

@@ -1210,10 +1210,14 @@ messages! {
     NoteGgufRuntime =>
         "GGUF files are meant for llama.cpp or Ollama; {0} reads them only experimentally or not at all",
         "les fichiers GGUF sont faits pour llama.cpp ou Ollama ; {0} ne les lit qu'à titre expérimental ou pas du tout";
+    /// llama.cpp keeps NVFP4 as its own type.
+    NoteLlamaCppNvfp4 =>
+        "{0} runs GGUF files: its converter (convert_hf_to_gguf.py) repacks the checkpoint's NVFP4 tensors into llama.cpp's own NVFP4 type, the same 4.5 bits a weight (an E4M3 scale per 16)",
+        "{0} exécute des fichiers GGUF : son convertisseur (convert_hf_to_gguf.py) réempaquette les tenseurs NVFP4 du checkpoint dans le type NVFP4 de llama.cpp, les mêmes 4,5 bits par poids (une échelle E4M3 pour 16)";
     /// llama.cpp needs GGUF.
     NoteNeedsGguf =>
-        "{0} runs GGUF files: convert the checkpoint first (convert_hf_to_gguf.py, then llama-quantize)",
-        "{0} exécute des fichiers GGUF : convertissez d'abord le checkpoint (convert_hf_to_gguf.py, puis llama-quantize)";
+        "{0} runs GGUF files and has no {1} weights: these numbers price {1} as if it had. Its converter (convert_hf_to_gguf.py) reads a float, FP8, GPTQ or NVFP4 checkpoint (not AWQ or bitsandbytes) and llama-quantize makes the GGUF type you choose: pick one (--weights q8_0, q4_k_m …) for llama.cpp's own numbers and command",
+        "{0} exécute des fichiers GGUF et n'a pas de poids {1} : ces chiffres comptent du {1} comme s'il en avait. Son convertisseur (convert_hf_to_gguf.py) lit un checkpoint flottant, FP8, GPTQ ou NVFP4 (pas AWQ ni bitsandbytes) et llama-quantize produit le type GGUF choisi : choisissez-en un (--weights q8_0, q4_k_m …) pour les chiffres et la commande de llama.cpp";
 }
 
 #[cfg(test)]
