@@ -831,6 +831,8 @@ fn sglang(args: &[String], c: &mut Command, ignored: &mut Vec<Ignored>) {
                 },
                 None => bad(flag.into(), "no value"),
             },
+            // As vLLM's: a config class from the repository's code, nothing about memory.
+            "--trust-remote-code" => {}
             "--disable-cuda-graph" => c.sglang.disable_cuda_graph = true,
             // SGLang serves the language model without its encoders (and sizes its memory as for a
             // text model).
@@ -1066,8 +1068,10 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
             "--no-enable-prefix-caching" => c.vllm.prefix_caching = Some(false),
             "--async-scheduling" => c.vllm.async_scheduling = Some(true),
             "--no-async-scheduling" => c.vllm.async_scheduling = Some(false),
-            "--trust-remote-code"
-            | "--enable-chunked-prefill"
+            // Lets vLLM build a config class it does not know from the repository's code:
+            // nothing to do with memory, and what Headroom's own commands add where needed.
+            "--trust-remote-code" => {}
+            "--enable-chunked-prefill"
             | "--disable-log-requests"
             | "--disable-log-stats"
             | "--enable-auto-tool-choice"

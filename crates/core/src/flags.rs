@@ -27,6 +27,20 @@ fn repo(s: &Scenario) -> String {
     }
 }
 
+/// Whether the model's config names its own configuration class (`auto_map.AutoConfig`): vLLM
+/// and SGLang build it from the repository's code only with `--trust-remote-code` when neither
+/// transformers nor they know its `model_type` (InternLM2, Kimi K2's own checkpoints), and the
+/// flag changes nothing where they do.
+fn remote_code(s: &Scenario) -> bool {
+    match &s.model {
+        ModelSource::Catalog(id) => {
+            catalog::model(id).and_then(|m| m.architecture()).is_ok_and(|a| a.hf_remote_code)
+        }
+        ModelSource::Custom(c) => c.architecture.hf_remote_code,
+        ModelSource::Params(_) => false,
+    }
+}
+
 fn gguf_file(s: &Scenario, format: WeightFormat) -> String {
     if let ModelSource::Custom(c) = &s.model
         && let Some(f) = c.file.as_ref().and_then(|f| f.file_name.as_ref())
@@ -77,6 +91,9 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 c.push_str(&format!("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS={} ", u8::from(g)));
             }
             c.push_str(&format!("vllm serve {} --max-model-len {len}", repo(s)));
+            if remote_code(s) {
+                c.push_str(" --trust-remote-code");
+            }
             if gpus > 1 {
                 c.push_str(&format!(" --tensor-parallel-size {gpus}"));
             }
@@ -227,6 +244,9 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             let o = &s.sglang;
             let mut c =
                 format!("python -m sglang.launch_server --model-path {} --context-length {ctx}", repo(s));
+            if remote_code(s) {
+                c.push_str(" --trust-remote-code");
+            }
             if gpus > 1 {
                 c.push_str(&format!(" --tp {gpus}"));
             }
@@ -768,6 +788,24 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// A config that brings its own configuration class gets `--trust-remote-code` in the vLLM and
+    /// SGLang commands, and the flag reads back as a known one; others get none.
+    #[test]
+    fn remote_configuration_code_is_trusted_where_the_config_asks() {
+        for (id, wanted) in
+            [("internlm2.5-7b", true), ("kimi-k2", true), ("llama-3.1-8b", false), ("qwen3-8b", false)]
+        {
+            for runtime in [Runtime::Vllm, Runtime::Sglang] {
+                let s = Scenario { runtime: Some(runtime), ..Scenario::catalog(id) };
+                let e = estimate(&s).unwrap();
+                let c = &commands(&s, &e, None)[0];
+                assert_eq!(c.contains(" --trust-remote-code"), wanted, "{c}");
+                let back = crate::command::parse(c).unwrap();
+                assert!(back.ignored.is_empty(), "{c}: {:?}", back.ignored);
             }
         }
     }

@@ -237,6 +237,7 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
     };
     architecture.hf_class = first_class(&root).or_else(|| first_class(cfg.main)).unwrap_or_default();
     architecture.hf_model_type = outer_type.into();
+    architecture.hf_remote_code = root.get("auto_map").and_then(|m| m.get("AutoConfig")).is_some();
     let format = read_format(&root, &cfg, &mut architecture, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);
     Ok(HfModel { architecture, format, notices, name, confidence })

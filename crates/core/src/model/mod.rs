@@ -144,6 +144,11 @@ pub struct Architecture {
     /// not read from a config.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
     pub hf_model_type: String,
+    /// The config names its own configuration class in `auto_map` (`AutoConfig`): runtimes
+    /// that do not know its `model_type` build it from the repository's code, which vLLM and
+    /// SGLang run only with `--trust-remote-code`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+    pub hf_remote_code: bool,
 }
 
 #[cfg(feature = "serde")]
@@ -878,6 +883,7 @@ impl Architecture {
             residual_blocks: 0,
             hf_class: String::new(),
             hf_model_type: String::new(),
+            hf_remote_code: false,
         }
     }
 
