@@ -301,3 +301,21 @@ fn weights_llama_cpp_has_no_type_for_are_a_warning_and_no_command() {
     let e = estimate(&s).unwrap();
     assert!(e.warnings.is_empty() && !commands(&s, &e, None).is_empty());
 }
+
+/// With no runtime named, a device runs the model with one that loads it: a Mac falls back from
+/// mlx-lm to llama.cpp when mlx-lm has no model for it, and says no only when neither loads it.
+#[test]
+fn the_usual_runtime_gives_way_to_one_that_loads_the_model() {
+    let mpt = Scenario::catalog("mpt-30b");
+    let f = fit(&mpt, catalog::device("m3-max-128gb").unwrap()).unwrap();
+    assert_eq!((f.runtime, f.verdict), (Runtime::LlamaCpp, Verdict::Fits));
+    // A GPU: transformers, as the format says (MPT's BF16).
+    assert_eq!(fit(&mpt, catalog::device("h100-sxm").unwrap()).unwrap().runtime, Runtime::Transformers);
+    // OPT: neither mlx-lm nor llama.cpp loads it; the Mac says no, naming mlx-lm's lack.
+    let (v, ids, _) = advice_ids(&Scenario::catalog("opt-1.3b"), "m3-max-128gb");
+    assert_eq!(v, Verdict::No);
+    assert!(ids.contains(&MsgId::AdviceMlxNoModel));
+    // A runtime asked for is kept, refusal and all.
+    let asked = Scenario { runtime: Some(Runtime::Mlx), ..mpt };
+    assert_eq!(fit(&asked, catalog::device("m3-max-128gb").unwrap()).unwrap().verdict, Verdict::No);
+}

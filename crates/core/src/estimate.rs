@@ -439,7 +439,15 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     // encoder-decoder models in 0.10.2, llama.cpp never had them, and SGLang's and Ollama's own
     // engines are not modelled.
     let cross = r.architecture.as_deref().is_some_and(has_cross_attention);
-    let runtime = scenario.runtime.unwrap_or_else(|| Runtime::default_for_model(requested, cross));
+    let runtime = scenario.runtime.unwrap_or_else(|| {
+        // The usual runtime for the format, unless it refuses the model and transformers loads it.
+        crate::loads::usable_default(
+            Runtime::default_for_model(requested, cross),
+            &[Runtime::Transformers],
+            r.architecture.as_deref(),
+            scenario.vllm.version,
+        )
+    });
     if cross && runtime != Runtime::Transformers {
         return Err(Error::invalid(
             "runtime",

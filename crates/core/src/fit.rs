@@ -187,7 +187,18 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     let runtime = if scenario.mode.is_training() {
         Runtime::Transformers
     } else {
-        runtime_for(device, native, scenario.runtime, cross)
+        let usual = runtime_for(device, native, scenario.runtime, cross);
+        if scenario.runtime.is_some() {
+            usual
+        } else {
+            // The usual runtime refuses the model: the one that loads it on this hardware.
+            let instead: &[Runtime] = match device.kind {
+                DeviceKind::Apple => &[Runtime::LlamaCpp],
+                DeviceKind::Cpu => &[],
+                _ => &[Runtime::Transformers, Runtime::LlamaCpp],
+            };
+            crate::loads::usable_default(usual, instead, r.architecture.as_deref(), scenario.vllm.version)
+        }
     };
     let gpus = gpus_on(device, scenario);
     let mut s = scenario.clone();

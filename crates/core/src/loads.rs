@@ -95,6 +95,22 @@ pub fn loads(runtime: Runtime, a: &Architecture, vllm: VllmVersion) -> Loads {
     }
 }
 
+/// The runtime to use when the scenario names none: `usual`, unless it refuses the model and
+/// one of `instead` loads it (a Mac runs with llama.cpp what mlx-lm has no model for; a class
+/// vLLM dropped runs with transformers). `None` for the model keeps `usual`.
+pub fn usable_default(
+    usual: Runtime,
+    instead: &[Runtime],
+    a: Option<&Architecture>,
+    vllm: VllmVersion,
+) -> Runtime {
+    let Some(a) = a else { return usual };
+    if !matches!(loads(usual, a, vllm), Loads::No(_)) {
+        return usual;
+    }
+    instead.iter().copied().find(|r| !matches!(loads(*r, a, vllm), Loads::No(_))).unwrap_or(usual)
+}
+
 /// The refusal among an estimate's notes, if its runtime refuses the model: no command is
 /// written for it.
 pub fn refusal(notes: &[Msg]) -> Option<&Msg> {
