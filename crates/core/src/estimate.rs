@@ -848,7 +848,15 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
             let act = terms.iter().find(|t| t.kind == TermKind::Activations).map_or(Bytes::ZERO, |t| t.bytes);
             inference::sglang_overhead_term(b, act, &mut notes)
         }
-        _ => overhead_term(runtime, gpus, variable),
+        _ => {
+            // llama.cpp's GPU back end on this device: Metal on a Mac, ROCm on AMD, else CUDA.
+            let backend = match device {
+                Some(d) if d.kind == DeviceKind::Apple => "Metal",
+                Some(d) if d.vendor.eq_ignore_ascii_case("amd") => "ROCm",
+                _ => "CUDA",
+            };
+            overhead_term(runtime, gpus, variable, backend)
+        }
     });
     // llama.cpp over several GPUs: each GPU's weights, caches and compute buffer (only the one
     // with the output layer computes the logits); the busiest GPU is the estimate's device.

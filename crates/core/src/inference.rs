@@ -701,10 +701,12 @@ pub const TRANSFORMERS_CUDA_CONTEXT: Bytes = Bytes::new(500 * MIB);
 ///   KV cache and activations as caching-allocator fragmentation.
 /// * vLLM: CUDA context ≈ 500 MiB, CUDA graphs ≈ 1 GiB, non-torch memory ≈ 200 MiB; its
 ///   preallocation of `gpu_memory_utilization` (0.9) is applied to the capacity in the fit, not here.
-/// * llama.cpp / Ollama: CUDA context and cuBLAS ≈ 300 MiB.
+/// * llama.cpp / Ollama: the GPU back end's context (CUDA, ROCm, Metal) and its math library ≈ 300 MiB.
 /// * MLX: the Metal runtime and the Python process ≈ 300 MiB. CPU: the process ≈ 200 MiB, no
 ///   CUDA context.
-pub fn overhead_term(runtime: Runtime, gpus: u64, variable: Bytes) -> Term {
+///
+/// `backend` names the GPU back end llama.cpp runs on (`CUDA`, `ROCm`, `Metal`).
+pub fn overhead_term(runtime: Runtime, gpus: u64, variable: Bytes, backend: &str) -> Term {
     let (base, low, high, msg) = match runtime {
         Runtime::Transformers => {
             (TRANSFORMERS_CUDA_CONTEXT, mib(300), mib(1400), MsgId::OverheadTransformers)
@@ -727,7 +729,10 @@ pub fn overhead_term(runtime: Runtime, gpus: u64, variable: Bytes) -> Term {
         bytes,
         low: low.saturating_add(nccl),
         high: high.saturating_add(variable.scale(0.10)).saturating_add(nccl),
-        formula: Msg::new(msg, vec![Arg::Size(base), Arg::Size(slack), Arg::Size(Bytes::ZERO)]),
+        formula: Msg::new(
+            msg,
+            vec![Arg::Size(base), Arg::Size(slack), Arg::Size(Bytes::ZERO), Arg::Text(backend.into())],
+        ),
         assumptions,
     }
 }

@@ -559,8 +559,8 @@ messages! {
         "ce que SGLang garde libre en plus des activations : {0} de (1 − mem_fraction_static) de la mémoire libre au démarrage, pour les graphes CUDA et l'allocateur";
     /// llama.cpp overhead.
     OverheadLlamaCpp =>
-        "CUDA context and cuBLAS: {0}",
-        "contexte CUDA et cuBLAS : {0}";
+        "{3} context and its math library's workspaces: {0}",
+        "contexte {3} et les espaces de travail de sa bibliothèque de calcul : {0}";
     /// MLX overhead.
     OverheadMlx =>
         "Metal runtime and the Python process: {0}; no CUDA context",
