@@ -137,7 +137,14 @@ impl DeepEncoder {
             other_params: sam_other + clip_other + projector + 2 * embed,
             patch: self.sam_patch,
             merge: 4,
-            tokens: TokenRule::GlobalLocal { global: 16, tile: 640, per_side: 10, max_tiles, newlines: true },
+            tokens: TokenRule::GlobalLocal {
+                global: 16,
+                tile: 640,
+                per_side: 10,
+                max_tiles,
+                newlines: true,
+                ceil_tiles: false,
+            },
             largest: 640 * 5,
             fixed_patches: None,
             whole_in_vllm: false,
@@ -180,6 +187,7 @@ impl DeepEncoder {
                 per_side: 12,
                 max_tiles,
                 newlines: false,
+                ceil_tiles: false,
             },
             largest: 768 * 5,
             fixed_patches: None,
@@ -731,8 +739,8 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
         // the same DeepEncoder, its sizes under `vision_config.width` (`sam_vit_b`,
         // `clip-l-14-224`; MLPs four times as wide), CLIP keeping its bias-free patch conv, and
         // the projector of `projector_config`. DeepSeek-OCR-2 (`DeepseekOCR2ForCausalLM`): vLLM
-        // builds its DeepEncoder V2 from fixed sizes, read as it does. DeepSeek-VL2's own SigLIP
-        // tower is not: said, not counted.
+        // builds its DeepEncoder V2 from fixed sizes, read as it does. DeepSeek-VL2: timm's
+        // SigLIP so400m, below.
         "deepseek_vl_v2" => {
             v?;
             let g = |c: &Value, k: &str, d: u64| c.get(k).and_then(Value::as_u64).unwrap_or(d);
@@ -742,10 +750,10 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 .is_some_and(|a| a.iter().any(|c| c.as_str() == Some("DeepseekOCR2ForCausalLM")));
             let empty = Value::Object(Vec::new());
             let p = root.get("projector_config").unwrap_or(&empty);
-            let projector = |default_input: u64| -> Result<(u64, u64), String> {
+            let projector = |default_input: u64, default_type: &str| -> Result<(u64, u64), String> {
                 let (input, embed) = (g(p, "input_dim", default_input), g(p, "n_embed", text_hidden));
                 Ok((
-                    match p.get("projector_type").and_then(Value::as_str).unwrap_or("linear") {
+                    match p.get("projector_type").and_then(Value::as_str).unwrap_or(default_type) {
                         "linear" => input * embed + embed,
                         // Two or more GELU-separated linears over `downsample_ratio²` neighbours
                         // (`MlpProjector`).
@@ -781,7 +789,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 // vLLM's `deepseek_ocr2.py`: SAM ViT-B ending in 896 channels, the Qwen2
                 // encoder of `build_qwen2_decoder_as_encoder` (24 layers of 896, 14 heads and 2
                 // KV heads, MLP 4,864), at most six 768 tiles.
-                let (projector, embed) = match projector(896) {
+                let (projector, embed) = match projector(896, "linear") {
                     Ok(x) => x,
                     Err(e) => return Some(Err(e)),
                 };
@@ -790,6 +798,60 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 return Some(Ok(dims.encoder_v2((24, 896, 14, 2, 4864), projector, embed, 6)));
             }
             let name = vc.get("model_name").and_then(Value::as_str).unwrap_or("");
+            let ocr = root
+                .get("architectures")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|c| c.as_str() == Some("DeepseekOCRForCausalLM")));
+            // vLLM's `VisionEncoderConfig` names timm's SigLIP when the config names nothing.
+            if name.starts_with("siglip") || name.starts_with("vit_so400m") || (name.is_empty() && !ocr) {
+                // DeepSeek-VL2 (vLLM's `deepseek_vl2.py`): timm's `vit_so400m_patch14_siglip_384`
+                // whatever the vision config says — 27 blocks of 1,152, MLPs of 4,304, patches of
+                // 14 at 384 pixels, its attention-pooling head kept (`num_classes=0` drops only
+                // the classifier): 428,225,600 parameters in timm 1.0.31 —, the projector of
+                // `projector_config` and the learned newline and view separator (text width).
+                // Its processor: a 384 global view and ⌈side / 384⌉² tiles of 384 (the square
+                // candidates of `candidate_resolutions`), each 27 patches a side merged 2 × 2
+                // after padding to 14, a newline a row, a separator between the views.
+                // `MlpProjectorConfig`'s defaults: two GELU-separated linears over 2 × 2 patches.
+                let (projector, embed) = match projector(1152, "downsample_mlp_gelu") {
+                    Ok(x) => x,
+                    Err(e) => return Some(Err(e)),
+                };
+                let t = Tower::siglip_with(&empty, (1152, 4304, 27, 14, 384));
+                let (h, i) = (t.h, t.i);
+                let head = h + 3 * h * h + 3 * h + h * h + h + 2 * h + 2 * h * i + i + h;
+                let tile = t.image;
+                let max_tiles = root
+                    .get("candidate_resolutions")
+                    .and_then(Value::as_array)
+                    .and_then(|c| {
+                        c.iter()
+                            .filter_map(|r| {
+                                let r = r.as_array()?;
+                                Some(r.first()?.as_u64()? / tile * (r.get(1)?.as_u64()? / tile))
+                            })
+                            .max()
+                    })
+                    .unwrap_or(9)
+                    .max(1);
+                let per_side = (tile / t.patch).div_ceil(2);
+                let mut e = t.encoder(
+                    "siglip",
+                    head + projector + 2 * embed,
+                    2,
+                    TokenRule::GlobalLocal {
+                        global: per_side,
+                        tile,
+                        per_side,
+                        max_tiles,
+                        newlines: true,
+                        ceil_tiles: true,
+                    },
+                    None,
+                );
+                e.largest = tile * max_tiles.isqrt().max(1);
+                return Some(Ok(e));
+            }
             let width = vc.get("width");
             let clip =
                 match (width.and_then(|w| w.get("sam_vit_b")), width.and_then(|w| w.get("clip-l-14-224"))) {
@@ -809,7 +871,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
             dims.clip_mlp = 4 * cw;
             dims.clip_image = g(clip, "image_size", 224);
             dims.clip_patch = g(clip, "patch_size", 14).max(1);
-            let (projector, embed) = match projector(2 * cw) {
+            let (projector, embed) = match projector(2 * cw, "linear") {
                 Ok(x) => x,
                 Err(e) => return Some(Err(e)),
             };
@@ -2310,10 +2372,40 @@ mod tests {
                 per_side: 10,
                 max_tiles: 6,
                 newlines: true,
+                ceil_tiles: false,
             },
             ..e
         };
         assert_eq!(six.tokens_per_image(3000), 16 * 17 + 20 * 21 + 1);
+    }
+
+    /// DeepSeek-VL2's tower as vLLM builds it (timm's `vit_so400m_patch14_siglip_384` with its
+    /// pooling head: 428,225,600 parameters counted by timm 1.0.31 on the meta device), its
+    /// `downsample_mlp_gelu` projector (2 × 2 patches of 1,152 into twice the text width, then
+    /// the text width) and the newline and separator vectors; its views as vLLM's
+    /// `get_num_image_tokens` counts them: 14 × 15 global tokens, a separator, and `k × 14` rows
+    /// of `k × 14 + 1` local tokens, `k = ⌈side / 384⌉` up to the 3 × 3 of its candidates.
+    #[test]
+    fn deepseek_vl2_counts_its_siglip_tower_and_tiles() {
+        let text = r#"{"model_type": "deepseek_vl_v2", "tile_tag": "2D", "global_view_pos": "head",
+            "candidate_resolutions": [[384, 384], [384, 768], [768, 384], [384, 3456], [3456, 384], [1152, 1152]],
+            "vision_config": {"model_name": "siglip_so400m_patch14_384", "layers": 27, "width": 1152,
+              "mlp_ratio": 3.7362, "patch_size": 14, "image_size": 384},
+            "projector_config": {"projector_type": "downsample_mlp_gelu", "input_dim": 1152, "n_embed": 1280,
+              "depth": 2, "mlp_ratio": 2, "downsample_ratio": 2},
+            "language_config": {"hidden_size": 1280}}"#;
+        let root = parse(text);
+        let e = vision(&root, "deepseek_v2", 1280).unwrap().unwrap();
+        let projector = (4 * 1152 * 2560 + 2560) + (2560 * 1280 + 1280);
+        assert_eq!(e.params(), 428_225_600 + projector + 2 * 1280);
+        assert_eq!(e.kind, "siglip");
+        assert_eq!(e.tokens_per_image(300), 14 * 15 + 1 + 14 * 15);
+        assert_eq!(e.tokens_per_image(700), 14 * 15 + 1 + 28 * 29);
+        assert_eq!(e.tokens_per_image(5000), 14 * 15 + 1 + 42 * 43);
+        assert_eq!(e.max_tokens(), 14 * 15 + 1 + 42 * 43);
+        // An unknown projector is said, not guessed.
+        let odd = text.replace("downsample_mlp_gelu", "token_pooling");
+        assert!(vision(&parse(&odd), "deepseek_v2", 1280).unwrap().is_err());
     }
 
     /// Pixtral's processor (transformers 5.24 `PixtralProcessor`, `get_resize_output_image_size`):

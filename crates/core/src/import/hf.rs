@@ -3907,9 +3907,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(vl2.architecture.params_total().unwrap().get(), 2_934_734_080);
-        assert!(vl2.architecture.encoders.is_empty());
-        assert!(vl2.notices.iter().any(|n| n.id == MsgId::NoticeEncoderNotCounted
-            && n.args == vec![Arg::Text("siglip_so400m_patch14_384".into())]));
+        // DeepSeek-VL2-Tiny: vLLM's timm SigLIP so400m (428,225,600 with its pooling head), the
+        // default `downsample_mlp_gelu` projector into the 1,280 text width, the newline and
+        // separator — 3,370,501,440 with the text model, the "3.37B" its paper states.
+        let e = &vl2.architecture.encoders[0];
+        assert_eq!(e.params(), 428_225_600 + (4 * 1152 * 1280 + 1280) + (1280 * 1280 + 1280) + 2 * 1280);
+        assert_eq!(vl2.architecture.params_total().unwrap().get() + e.params(), 3_370_501_440);
         // DeepSeek-OCR-2 (`DeepseekOCR2ForCausalLM`): vLLM's fixed DeepEncoder V2 — SAM ending in
         // 896 channels (94,979,328), the Qwen2 encoder without embeddings (357,898,112 as
         // transformers 5.24 builds `Qwen2Model` at its sizes, less the table), the 144 + 256

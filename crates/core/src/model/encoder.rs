@@ -93,6 +93,10 @@ pub enum TokenRule {
         /// Whether each row of a view ends in a newline token (DeepSeek-OCR's; DeepSeek-OCR-2's
         /// views have none).
         newlines: bool,
+        /// DeepSeek-VL2's local view: always there, `⌈side / tile⌉` tiles a side (the candidate
+        /// resolution its processor picks for a square image, within `max_tiles`), rather than
+        /// the grid from 2 DeepSeek-OCR's takes for images larger than a tile.
+        ceil_tiles: bool,
     },
     /// Audio: language-model tokens per second of sound, in thousandths (Whisper's 100 frames a
     /// second halved by its convolution, then pooled or stacked).
@@ -206,9 +210,12 @@ impl Encoder {
                 let k = longest_edge.div_ceil(tile.max(1)).max(1);
                 per_tile.saturating_mul(k.saturating_mul(k) + 1)
             }
-            TokenRule::GlobalLocal { global, tile, per_side, max_tiles, newlines } => {
+            TokenRule::GlobalLocal { global, tile, per_side, max_tiles, newlines, ceil_tiles } => {
                 let nl = u64::from(newlines);
-                let local = if side <= tile || max_tiles < 4 {
+                let local = if ceil_tiles {
+                    let gk = per_side.saturating_mul(hd_side(side, tile, max_tiles));
+                    gk.saturating_mul(gk + nl)
+                } else if side <= tile || max_tiles < 4 {
                     0
                 } else {
                     let gk = per_side.saturating_mul(grid_side(side, tile, max_tiles).max(2));
