@@ -1870,6 +1870,7 @@ fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
                     | MsgId::AdviceVllmDropped
                     | MsgId::AdviceMlxNoModel
                     | MsgId::WarnNotInRegistry
+                    | MsgId::WarnNoArchitectures
                     | MsgId::NoteNeedsGguf
             )
         })

@@ -59,16 +59,29 @@ fn row(class: &str) -> Option<&'static str> {
 /// Whether `runtime` loads the model of `a` (for inference; `vllm` is the release asked for).
 pub fn loads(runtime: Runtime, a: &Architecture, vllm: VllmVersion) -> Loads {
     let class = a.hf_class.as_str();
+    // A config with no `architectures` (DeepSeek-VL2's): vLLM and SGLang pick their model by it
+    // and stop at start without one.
+    if class.is_empty() && !a.hf_model_type.is_empty() && matches!(runtime, Runtime::Vllm | Runtime::Sglang) {
+        return Loads::Unsure(Msg::new(MsgId::WarnNoArchitectures, vec![Arg::Text(runtime.label().into())]));
+    }
     let flags = if class.is_empty() { None } else { Some(row(class).unwrap_or("----")) };
     let flag = |i: usize| flags.is_some_and(|f| f.as_bytes().get(i) == Some(&b'y'));
+    // llama.cpp's converter reads the text config's class for the text model (and the outer one
+    // for a few wrappers): either listed is enough; a config that names neither is not refused
+    // (a GGUF of it may still exist).
+    let text_class = a.hf_text_class.as_str();
+    let text_flags = if text_class.is_empty() { None } else { Some(row(text_class).unwrap_or("----")) };
+    let converts = |i: usize| flag(i) || text_flags.is_some_and(|f| f.as_bytes().get(i) == Some(&b'y'));
+    let named = flags.is_some() || text_flags.is_some();
+    let shown = if class.is_empty() { text_class } else { class };
     let text = |s: &str| Arg::Text(s.into());
     match runtime {
-        Runtime::LlamaCpp if flags.is_some() && !flag(0) => {
-            Loads::No(Msg::new(MsgId::AdviceLlamaCppNoConverter, vec![text(class), text(LLAMA_CPP_RELEASE)]))
+        Runtime::LlamaCpp if named && !converts(0) => {
+            Loads::No(Msg::new(MsgId::AdviceLlamaCppNoConverter, vec![text(shown), text(LLAMA_CPP_RELEASE)]))
         }
-        Runtime::Ollama if flags.is_some() && !flag(0) && !flag(1) => Loads::No(Msg::new(
+        Runtime::Ollama if named && !converts(0) && !converts(1) => Loads::No(Msg::new(
             MsgId::AdviceOllamaNoConverter,
-            vec![text(class), text(LLAMA_CPP_RELEASE), text(OLLAMA_RELEASE)],
+            vec![text(shown), text(LLAMA_CPP_RELEASE), text(OLLAMA_RELEASE)],
         )),
         Runtime::Sglang if flags.is_some() && !flag(2) => Loads::Unsure(Msg::new(
             MsgId::WarnNotInRegistry,
@@ -191,6 +204,19 @@ mod tests {
         for r in Runtime::ALL {
             assert_eq!(loads(r, &model("", ""), cur), Loads::Yes);
         }
+        // A config that names no class: vLLM and SGLang stop without one; the others pick by
+        // other keys (llama.cpp's converter by the class too, but a GGUF may exist).
+        let bare = model("", "deepseek_vl_v2");
+        for r in [Runtime::Vllm, Runtime::Sglang] {
+            assert!(matches!(loads(r, &bare, cur), Loads::Unsure(m) if m.id == MsgId::WarnNoArchitectures));
+        }
+        assert_eq!(loads(Runtime::Transformers, &bare, cur), Loads::Yes);
+        // llama.cpp's converter reads a wrapper's text class: listed there is enough.
+        let mut wrapped = model("SomeWrapperForConditionalGeneration", "some_wrapper");
+        wrapped.hf_text_class = "Qwen2ForCausalLM".into();
+        assert_eq!(loads(Runtime::LlamaCpp, &wrapped, cur), Loads::Yes);
+        wrapped.hf_text_class = "OPTForCausalLM".into();
+        assert!(matches!(loads(Runtime::LlamaCpp, &wrapped, cur), Loads::No(_)));
     }
 
     #[test]

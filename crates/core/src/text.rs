@@ -1054,6 +1054,10 @@ messages! {
     AdviceMlxNoModel =>
         "mlx-lm {1} cannot load this model: it has no model for model_type `{0}` (mlx_lm.models); the numbers are what it would take if it had one. Choose llama.cpp if it converts the model",
         "mlx-lm {1} ne peut pas charger ce modèle : il n'a pas de modèle pour le model_type `{0}` (mlx_lm.models) ; les chiffres sont ce qu'il faudrait s'il en avait un. Choisissez llama.cpp s'il convertit le modèle";
+    /// The config names no `architectures` class.
+    WarnNoArchitectures =>
+        "this config names no `architectures` class, by which {0} picks its implementation: it stops at start until given one (--hf-overrides '{\"architectures\": [...]}' naming the class of the model's code)",
+        "cette config ne nomme aucune classe `architectures`, ce par quoi {0} choisit son implémentation : il s'arrête au démarrage tant qu'on ne lui en donne pas une (--hf-overrides '{\"architectures\": [...]}' nommant la classe du code du modèle)";
     /// The class is not in a runtime's own list: only its Transformers backend could run it.
     WarnNotInRegistry =>
         "`{0}` is not among the models {1} {2} implements: it would go to {1}'s Transformers backend, which runs only classes transformers itself has (or the checkpoint's remote code); the load may fail",

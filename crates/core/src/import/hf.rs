@@ -227,15 +227,19 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
         }
         None => {}
     }
-    // What runtimes pick their implementation by: the first `architectures` class (the text
-    // config's when the outer config names none) and the top-level `model_type`.
+    // What runtimes pick their implementation by: the first `architectures` class (and the text
+    // config's, which llama.cpp's converter reads for the text model) and the top-level
+    // `model_type`.
     let first_class = |v: &Value| {
         v.get("architectures")
             .and_then(|a| a.as_array().and_then(|a| a.first()).or(Some(a)))
             .and_then(Value::as_str)
             .map(String::from)
     };
-    architecture.hf_class = first_class(&root).or_else(|| first_class(cfg.main)).unwrap_or_default();
+    architecture.hf_class = first_class(&root).unwrap_or_default();
+    if !core::ptr::eq(cfg.main, &root) {
+        architecture.hf_text_class = first_class(cfg.main).unwrap_or_default();
+    }
     architecture.hf_model_type = outer_type.into();
     architecture.hf_remote_code = root.get("auto_map").and_then(|m| m.get("AutoConfig")).is_some();
     let format = read_format(&root, &cfg, &mut architecture, &mut notices);
@@ -5046,16 +5050,17 @@ mod tests {
             (m.architecture.hf_class.as_str(), m.architecture.hf_model_type.as_str()),
             ("LlamaForCausalLM", "llama")
         );
-        // A wrapper that names no class: its text config's; the type stays the outer one.
+        // A wrapper that names no class: the text config's is kept apart; the type is the outer one.
         let m = parse_config(
             br#"{"model_type": "llava", "text_config": {"architectures": ["MistralForCausalLM"],
             "model_type": "mistral", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
             "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 100}}"#,
         )
         .unwrap();
+        let a = &m.architecture;
         assert_eq!(
-            (m.architecture.hf_class.as_str(), m.architecture.hf_model_type.as_str()),
-            ("MistralForCausalLM", "llava")
+            (a.hf_class.as_str(), a.hf_text_class.as_str(), a.hf_model_type.as_str()),
+            ("", "MistralForCausalLM", "llava")
         );
         // No `architectures` at all: nothing to look up.
         let m = parse_config(

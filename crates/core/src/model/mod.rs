@@ -137,9 +137,14 @@ pub struct Architecture {
     pub residual_blocks: u64,
     /// The class a `config.json`'s `architectures` names first (`LlamaForCausalLM`): the key
     /// by which llama.cpp's converter, Ollama, vLLM and SGLang pick their implementation. Empty
-    /// when the model was not read from a config (a GGUF header, a bare shape).
+    /// when the config names none or the model was not read from a config (a GGUF header, a
+    /// bare shape).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
     pub hf_class: String,
+    /// The class a multimodal config's text config names (`text_config.architectures`), which
+    /// llama.cpp's converter reads for the text model; empty when it names none.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
+    pub hf_text_class: String,
     /// The config's top-level `model_type` as written (mlx-lm picks its model by it); empty when
     /// not read from a config.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
@@ -882,6 +887,7 @@ impl Architecture {
             canvas: 0,
             residual_blocks: 0,
             hf_class: String::new(),
+            hf_text_class: String::new(),
             hf_model_type: String::new(),
             hf_remote_code: false,
         }
