@@ -867,6 +867,11 @@ test('a runtime that cannot load the model says why, fits nowhere and writes no 
   assert(said.includes('llama.cpp cannot load this model') && !said.includes('needs'), `the reason, not memory: ${said}`);
   assert((await page.locator('#hr-commands').textContent()).includes('No command'), 'no llama-server line');
   assert((await page.locator('#hr-verdict').textContent()).includes('cannot run'), 'cannot run, not "does not fit"');
+  // The runtime choice says which runtimes cannot load it before one is picked.
+  const label = async (v) => (await page.locator(`#hr-runtime option[value="${v}"]`).textContent()).trim();
+  assertEq(await label('llama.cpp'), 'llama.cpp — cannot load this model', 'llama.cpp marked');
+  assertEq(await label('mlx'), 'MLX — cannot load this model', 'mlx-lm has no OPT either');
+  assertEq(await label('vllm'), 'vLLM', 'vLLM loads OPT');
   await shot('desktop-runtime-cannot-load');
   await page.selectOption('#hr-runtime', 'vllm');
   const vllm = cli(['estimate', '--model', 'opt-1.3b', '--runtime', 'vllm', '--device', 'rtx-4090']);

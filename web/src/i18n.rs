@@ -190,6 +190,7 @@ ui_text! {
     CpuV => "CPU only", "CPU seul";
     NoV => "does not fit", "ne tient pas";
     CannotRunV => "cannot run", "ne tourne pas";
+    CannotLoad => "cannot load this model", "ne charge pas ce modèle";
     Headroom => "headroom", "marge";
     Speed => "Speed", "Vitesse";
     Decode => "Generation", "Génération";

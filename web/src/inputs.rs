@@ -342,9 +342,63 @@ pub fn WorkloadInputs() -> impl IntoView {
     let weights_selected = Signal::derive(move || s.with(|s| s.weights.map(|w| w.id()).unwrap_or_default()));
     let kv_options =
         Signal::derive(|| KvDtype::ALL.iter().map(|k| (k.id().to_string(), k.id().to_uppercase())).collect());
+    // Which runtimes refuse the model (their own lists of models: `loads`), worked out when the
+    // model or the vLLM release changes, not on every input: the key is cheap (a catalog id, or
+    // the classes a read config names), the catalog's config is read only when its id changes.
+    let model_key = Memo::new(move |_| {
+        s.with(|s| {
+            let names = |a: &headroom_core::model::Architecture| {
+                (a.hf_class.clone(), a.hf_text_class.clone(), a.hf_model_type.clone())
+            };
+            let key = match &s.model {
+                ModelSource::Catalog(id) => (Some(id.clone()), None),
+                ModelSource::Custom(c) => (None, Some(names(&c.architecture))),
+                ModelSource::Params(_) => (None, None),
+            };
+            (key, s.vllm.version)
+        })
+    });
+    let refusing = Memo::new(move |_| {
+        model_key.with(|((id, names), version)| {
+            let a = match (id, names) {
+                (Some(id), _) => catalog::model(id).and_then(|m| m.architecture()).ok(),
+                (None, Some((class, text, ty))) => {
+                    let mut a = headroom_core::model::Architecture::new("", 0, 0, Vec::new());
+                    a.hf_class = class.clone();
+                    a.hf_text_class = text.clone();
+                    a.hf_model_type = ty.clone();
+                    Some(a)
+                }
+                _ => None,
+            };
+            a.map(|a| {
+                Runtime::ALL
+                    .iter()
+                    .filter(|r| {
+                        matches!(
+                            headroom_core::loads::loads(**r, &a, *version),
+                            headroom_core::loads::Loads::No(_)
+                        )
+                    })
+                    .copied()
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+        })
+    });
     let runtime_options = Signal::derive(move || {
-        let mut v = vec![(String::new(), tr(lang.get(), T::ByFormat).to_string())];
-        v.extend(Runtime::ALL.iter().map(|r| (r.id().to_string(), r.label().to_string())));
+        let l = lang.get();
+        let mut v = vec![(String::new(), tr(l, T::ByFormat).to_string())];
+        refusing.with(|no| {
+            v.extend(Runtime::ALL.iter().map(|r| {
+                let label = if no.contains(r) {
+                    format!("{} — {}", r.label(), tr(l, T::CannotLoad))
+                } else {
+                    r.label().to_string()
+                };
+                (r.id().to_string(), label)
+            }))
+        });
         v
     });
     let optimizers = Signal::derive(move || {
