@@ -266,12 +266,12 @@ fn every_catalog_model_names_what_runtimes_load_it_by() {
     use headroom_core::loads::{Loads, loads};
     for m in catalog::models() {
         let a = m.architecture().unwrap();
-        assert!(!a.hf_class.is_empty() && !a.hf_model_type.is_empty(), "{}", m.id);
+        assert!(!a.checkpoint.class.is_empty() && !a.checkpoint.model_type.is_empty(), "{}", m.id);
         let current = headroom_core::vllm::VllmVersion::CURRENT;
         let somewhere = [Runtime::LlamaCpp, Runtime::Vllm, Runtime::Sglang]
             .into_iter()
-            .any(|r| loads(r, &a, current) == Loads::Yes);
-        assert!(somewhere, "{} ({}): no runtime lists it", m.id, a.hf_class);
+            .any(|r| loads(r, &a.checkpoint, current) == Loads::Yes);
+        assert!(somewhere, "{} ({}): no runtime lists it", m.id, a.checkpoint.class);
     }
 }
 

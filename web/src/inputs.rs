@@ -343,49 +343,12 @@ pub fn WorkloadInputs() -> impl IntoView {
     let kv_options =
         Signal::derive(|| KvDtype::ALL.iter().map(|k| (k.id().to_string(), k.id().to_uppercase())).collect());
     // Which runtimes refuse the model (their own lists of models: `loads`), worked out when the
-    // model or the vLLM release changes, not on every input: the key is cheap (a catalog id, or
-    // the classes a read config names), the catalog's config is read only when its id changes.
-    let model_key = Memo::new(move |_| {
-        s.with(|s| {
-            let names = |a: &headroom_core::model::Architecture| {
-                (a.hf_class.clone(), a.hf_text_class.clone(), a.hf_model_type.clone())
-            };
-            let key = match &s.model {
-                ModelSource::Catalog(id) => (Some(id.clone()), None),
-                ModelSource::Custom(c) => (None, Some(names(&c.architecture))),
-                ModelSource::Params(_) => (None, None),
-            };
-            (key, s.vllm.version)
-        })
+    // checkpoint the estimate read or the vLLM release changes, not on every input.
+    let checkpoint = Memo::new(move |_| {
+        let c = ui.result.with(|r| r.as_ref().map(|(e, _)| e.model.checkpoint.clone()).unwrap_or_default());
+        (c, s.with(|s| s.vllm.version))
     });
-    let refusing = Memo::new(move |_| {
-        model_key.with(|((id, names), version)| {
-            let a = match (id, names) {
-                (Some(id), _) => catalog::model(id).and_then(|m| m.architecture()).ok(),
-                (None, Some((class, text, ty))) => {
-                    let mut a = headroom_core::model::Architecture::new("", 0, 0, Vec::new());
-                    a.hf_class = class.clone();
-                    a.hf_text_class = text.clone();
-                    a.hf_model_type = ty.clone();
-                    Some(a)
-                }
-                _ => None,
-            };
-            a.map(|a| {
-                Runtime::ALL
-                    .iter()
-                    .filter(|r| {
-                        matches!(
-                            headroom_core::loads::loads(**r, &a, *version),
-                            headroom_core::loads::Loads::No(_)
-                        )
-                    })
-                    .copied()
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default()
-        })
-    });
+    let refusing = Memo::new(move |_| checkpoint.with(|(c, v)| headroom_core::loads::refusing(c, *v)));
     let runtime_options = Signal::derive(move || {
         let l = lang.get();
         let mut v = vec![(String::new(), tr(l, T::ByFormat).to_string())];

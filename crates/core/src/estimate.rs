@@ -55,6 +55,13 @@ pub struct ModelSummary {
     /// What its vision and audio encoders read (empty for a text model).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub inputs: Vec<crate::model::Modality>,
+    /// What runtimes pick their implementation by, as its config names it (empty when not read
+    /// from a config).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "crate::model::Checkpoint::is_empty")
+    )]
+    pub checkpoint: crate::model::Checkpoint,
 }
 
 /// Download size.
@@ -444,7 +451,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         crate::loads::usable_default(
             Runtime::default_for_model(requested, cross),
             &[Runtime::Transformers],
-            r.architecture.as_deref(),
+            r.architecture.as_deref().map(|a| &a.checkpoint),
             scenario.vllm.version,
         )
     });
@@ -474,7 +481,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     let mut notes: Vec<Msg> = r.notices.clone();
     // A runtime whose own list of models lacks this one: said beside the numbers.
     if let Some(a) = r.architecture.as_deref() {
-        match crate::loads::loads(runtime, a, scenario.vllm.version) {
+        match crate::loads::loads(runtime, &a.checkpoint, scenario.vllm.version) {
             crate::loads::Loads::No(m) | crate::loads::Loads::Unsure(m) => notes.push(m),
             crate::loads::Loads::Yes => {}
         }
@@ -1921,6 +1928,7 @@ fn model_summary(r: &Resolved) -> Result<ModelSummary> {
                     }
                     inputs
                 },
+                checkpoint: a.checkpoint.clone(),
             }
         }
         None => ModelSummary {
@@ -1934,6 +1942,7 @@ fn model_summary(r: &Resolved) -> Result<ModelSummary> {
             confidence: Confidence::StandIn,
             layers: Vec::new(),
             inputs: Vec::new(),
+            checkpoint: crate::model::Checkpoint::default(),
         },
     })
 }

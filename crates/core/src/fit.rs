@@ -197,7 +197,8 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
                 DeviceKind::Cpu => &[],
                 _ => &[Runtime::Transformers, Runtime::LlamaCpp],
             };
-            crate::loads::usable_default(usual, instead, r.architecture.as_deref(), scenario.vllm.version)
+            let checkpoint = r.architecture.as_deref().map(|a| &a.checkpoint);
+            crate::loads::usable_default(usual, instead, checkpoint, scenario.vllm.version)
         }
     };
     let gpus = gpus_on(device, scenario);
@@ -288,7 +289,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     // warning).
     if !scenario.mode.is_training()
         && let Some(a) = r.architecture.as_deref()
-        && let crate::loads::Loads::No(m) = crate::loads::loads(runtime, a, scenario.vllm.version)
+        && let crate::loads::Loads::No(m) = crate::loads::loads(runtime, &a.checkpoint, scenario.vllm.version)
     {
         advice.push(m);
         return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));

@@ -27,20 +27,6 @@ fn repo(s: &Scenario) -> String {
     }
 }
 
-/// Whether the model's config names its own configuration class (`auto_map.AutoConfig`): vLLM
-/// and SGLang build it from the repository's code only with `--trust-remote-code` when neither
-/// transformers nor they know its `model_type` (InternLM2, Kimi K2's own checkpoints), and the
-/// flag changes nothing where they do.
-fn remote_code(s: &Scenario) -> bool {
-    match &s.model {
-        ModelSource::Catalog(id) => {
-            catalog::model(id).and_then(|m| m.architecture()).is_ok_and(|a| a.hf_remote_code)
-        }
-        ModelSource::Custom(c) => c.architecture.hf_remote_code,
-        ModelSource::Params(_) => false,
-    }
-}
-
 fn gguf_file(s: &Scenario, format: WeightFormat) -> String {
     if let ModelSource::Custom(c) = &s.model
         && let Some(f) = c.file.as_ref().and_then(|f| f.file_name.as_ref())
@@ -91,7 +77,11 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 c.push_str(&format!("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS={} ", u8::from(g)));
             }
             c.push_str(&format!("vllm serve {} --max-model-len {len}", repo(s)));
-            if remote_code(s) {
+            // A config that brings its own configuration class (`auto_map.AutoConfig`): vLLM
+            // and SGLang build it from the repository's code only with `--trust-remote-code` when
+            // neither transformers nor they know its `model_type` (InternLM2, Kimi K2), and the
+            // flag changes nothing where they do.
+            if e.model.checkpoint.remote_code {
                 c.push_str(" --trust-remote-code");
             }
             if gpus > 1 {
@@ -244,7 +234,7 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             let o = &s.sglang;
             let mut c =
                 format!("python -m sglang.launch_server --model-path {} --context-length {ctx}", repo(s));
-            if remote_code(s) {
+            if e.model.checkpoint.remote_code {
                 c.push_str(" --trust-remote-code");
             }
             if gpus > 1 {

@@ -17,9 +17,10 @@
 //! is what llama.cpp runs, and nothing is known to contradict the others.
 
 use alloc::vec;
+use alloc::vec::Vec;
 
 use crate::inference::Runtime;
-use crate::model::Architecture;
+use crate::model::Checkpoint;
 use crate::text::{Arg, Msg, MsgId};
 use crate::vllm::VllmVersion;
 
@@ -56,25 +57,25 @@ fn row(class: &str) -> Option<&'static str> {
     CLASSES.lines().find_map(|l| l.strip_prefix(class).and_then(|r| r.strip_prefix('\t')))
 }
 
-/// Whether `runtime` loads the model of `a` (for inference; `vllm` is the release asked for).
-pub fn loads(runtime: Runtime, a: &Architecture, vllm: VllmVersion) -> Loads {
-    let class = a.hf_class.as_str();
+/// Whether `runtime` loads the checkpoint `c` (for inference; `vllm` is the release asked for).
+pub fn loads(runtime: Runtime, c: &Checkpoint, vllm: VllmVersion) -> Loads {
+    let class = c.class.as_str();
+    let text = |s: &str| Arg::Text(s.into());
     // A config with no `architectures` (DeepSeek-VL2's): vLLM and SGLang pick their model by it
     // and stop at start without one.
-    if class.is_empty() && !a.hf_model_type.is_empty() && matches!(runtime, Runtime::Vllm | Runtime::Sglang) {
-        return Loads::Unsure(Msg::new(MsgId::WarnNoArchitectures, vec![Arg::Text(runtime.label().into())]));
+    if class.is_empty() && !c.model_type.is_empty() && matches!(runtime, Runtime::Vllm | Runtime::Sglang) {
+        return Loads::Unsure(Msg::new(MsgId::WarnNoArchitectures, vec![text(runtime.label())]));
     }
-    let flags = if class.is_empty() { None } else { Some(row(class).unwrap_or("----")) };
-    let flag = |i: usize| flags.is_some_and(|f| f.as_bytes().get(i) == Some(&b'y'));
+    // A class's flags (one no runtime lists has none set); `None` for no class.
+    let flags_of = |c: &str| (!c.is_empty()).then(|| row(c).unwrap_or("----"));
+    let set = |f: Option<&str>, i: usize| f.is_some_and(|f| f.as_bytes().get(i) == Some(&b'y'));
+    let (flags, text_flags) = (flags_of(class), flags_of(&c.text_class));
     // llama.cpp's converter reads the text config's class for the text model (and the outer one
     // for a few wrappers): either listed is enough; a config that names neither is not refused
     // (a GGUF of it may still exist).
-    let text_class = a.hf_text_class.as_str();
-    let text_flags = if text_class.is_empty() { None } else { Some(row(text_class).unwrap_or("----")) };
-    let converts = |i: usize| flag(i) || text_flags.is_some_and(|f| f.as_bytes().get(i) == Some(&b'y'));
+    let converts = |i: usize| set(flags, i) || set(text_flags, i);
     let named = flags.is_some() || text_flags.is_some();
-    let shown = if class.is_empty() { text_class } else { class };
-    let text = |s: &str| Arg::Text(s.into());
+    let shown = if class.is_empty() { c.text_class.as_str() } else { class };
     match runtime {
         Runtime::LlamaCpp if named && !converts(0) => {
             Loads::No(Msg::new(MsgId::AdviceLlamaCppNoConverter, vec![text(shown), text(LLAMA_CPP_RELEASE)]))
@@ -83,7 +84,7 @@ pub fn loads(runtime: Runtime, a: &Architecture, vllm: VllmVersion) -> Loads {
             MsgId::AdviceOllamaNoConverter,
             vec![text(shown), text(LLAMA_CPP_RELEASE), text(OLLAMA_RELEASE)],
         )),
-        Runtime::Sglang if flags.is_some() && !flag(2) => Loads::Unsure(Msg::new(
+        Runtime::Sglang if flags.is_some() && !set(flags, 2) => Loads::Unsure(Msg::new(
             MsgId::WarnNotInRegistry,
             vec![text(class), text("SGLang"), text(SGLANG_RELEASE)],
         )),
@@ -101,27 +102,32 @@ pub fn loads(runtime: Runtime, a: &Architecture, vllm: VllmVersion) -> Loads {
                 )),
             },
         },
-        Runtime::Mlx if !a.hf_model_type.is_empty() && !MLX_TYPES.lines().any(|t| t == a.hf_model_type) => {
-            Loads::No(Msg::new(MsgId::AdviceMlxNoModel, vec![text(&a.hf_model_type), text(MLX_LM_RELEASE)]))
+        Runtime::Mlx if !c.model_type.is_empty() && !MLX_TYPES.lines().any(|t| t == c.model_type) => {
+            Loads::No(Msg::new(MsgId::AdviceMlxNoModel, vec![text(&c.model_type), text(MLX_LM_RELEASE)]))
         }
         _ => Loads::Yes,
     }
 }
 
+/// The runtimes that refuse the checkpoint `c` (the page marks them in its runtime choice).
+pub fn refusing(c: &Checkpoint, vllm: VllmVersion) -> Vec<Runtime> {
+    Runtime::ALL.iter().copied().filter(|r| matches!(loads(*r, c, vllm), Loads::No(_))).collect()
+}
+
 /// The runtime to use when the scenario names none: `usual`, unless it refuses the model and
 /// one of `instead` loads it (a Mac runs with llama.cpp what mlx-lm has no model for; a class
-/// vLLM dropped runs with transformers). `None` for the model keeps `usual`.
+/// vLLM dropped runs with transformers). `None` for the checkpoint keeps `usual`.
 pub fn usable_default(
     usual: Runtime,
     instead: &[Runtime],
-    a: Option<&Architecture>,
+    c: Option<&Checkpoint>,
     vllm: VllmVersion,
 ) -> Runtime {
-    let Some(a) = a else { return usual };
-    if !matches!(loads(usual, a, vllm), Loads::No(_)) {
+    let Some(c) = c else { return usual };
+    if !matches!(loads(usual, c, vllm), Loads::No(_)) {
         return usual;
     }
-    instead.iter().copied().find(|r| !matches!(loads(*r, a, vllm), Loads::No(_))).unwrap_or(usual)
+    instead.iter().copied().find(|r| !matches!(loads(*r, c, vllm), Loads::No(_))).unwrap_or(usual)
 }
 
 /// The refusal among an estimate's notes, if its runtime refuses the model: no command is
@@ -141,13 +147,9 @@ pub fn refusal(notes: &[Msg]) -> Option<&Msg> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::vec::Vec;
 
-    fn model(class: &str, model_type: &str) -> Architecture {
-        let mut a = crate::catalog::model("llama-3.2-1b").unwrap().architecture().unwrap();
-        a.hf_class = class.into();
-        a.hf_model_type = model_type.into();
-        a
+    fn model(class: &str, model_type: &str) -> Checkpoint {
+        Checkpoint { class: class.into(), model_type: model_type.into(), ..Checkpoint::default() }
     }
 
     fn no(l: Loads) -> MsgId {
@@ -213,9 +215,9 @@ mod tests {
         assert_eq!(loads(Runtime::Transformers, &bare, cur), Loads::Yes);
         // llama.cpp's converter reads a wrapper's text class: listed there is enough.
         let mut wrapped = model("SomeWrapperForConditionalGeneration", "some_wrapper");
-        wrapped.hf_text_class = "Qwen2ForCausalLM".into();
+        wrapped.text_class = "Qwen2ForCausalLM".into();
         assert_eq!(loads(Runtime::LlamaCpp, &wrapped, cur), Loads::Yes);
-        wrapped.hf_text_class = "OPTForCausalLM".into();
+        wrapped.text_class = "OPTForCausalLM".into();
         assert!(matches!(loads(Runtime::LlamaCpp, &wrapped, cur), Loads::No(_)));
     }
 

@@ -236,12 +236,16 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
             .and_then(Value::as_str)
             .map(String::from)
     };
-    architecture.hf_class = first_class(&root).unwrap_or_default();
-    if !core::ptr::eq(cfg.main, &root) {
-        architecture.hf_text_class = first_class(cfg.main).unwrap_or_default();
-    }
-    architecture.hf_model_type = outer_type.into();
-    architecture.hf_remote_code = root.get("auto_map").and_then(|m| m.get("AutoConfig")).is_some();
+    architecture.checkpoint = crate::model::Checkpoint {
+        class: first_class(&root).unwrap_or_default(),
+        text_class: if core::ptr::eq(cfg.main, &root) {
+            String::new()
+        } else {
+            first_class(cfg.main).unwrap_or_default()
+        },
+        model_type: outer_type.into(),
+        remote_code: root.get("auto_map").and_then(|m| m.get("AutoConfig")).is_some(),
+    };
     let format = read_format(&root, &cfg, &mut architecture, &mut notices);
     let name = root.get("_name_or_path").and_then(Value::as_str).filter(|s| !s.is_empty()).map(String::from);
     Ok(HfModel { architecture, format, notices, name, confidence })
@@ -5047,7 +5051,7 @@ mod tests {
             "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 100}"#)
         .unwrap();
         assert_eq!(
-            (m.architecture.hf_class.as_str(), m.architecture.hf_model_type.as_str()),
+            (m.architecture.checkpoint.class.as_str(), m.architecture.checkpoint.model_type.as_str()),
             ("LlamaForCausalLM", "llama")
         );
         // A wrapper that names no class: the text config's is kept apart; the type is the outer one.
@@ -5059,7 +5063,7 @@ mod tests {
         .unwrap();
         let a = &m.architecture;
         assert_eq!(
-            (a.hf_class.as_str(), a.hf_text_class.as_str(), a.hf_model_type.as_str()),
+            (a.checkpoint.class.as_str(), a.checkpoint.text_class.as_str(), a.checkpoint.model_type.as_str()),
             ("", "MistralForCausalLM", "llava")
         );
         // No `architectures` at all: nothing to look up.
@@ -5068,6 +5072,6 @@ mod tests {
             "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 100}"#,
         )
         .unwrap();
-        assert!(m.architecture.hf_class.is_empty());
+        assert!(m.architecture.checkpoint.class.is_empty());
     }
 }

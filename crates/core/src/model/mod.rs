@@ -135,30 +135,44 @@ pub struct Architecture {
     /// `block_residual`); 0 for a plain residual stream.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub residual_blocks: u64,
-    /// The class a `config.json`'s `architectures` names first (`LlamaForCausalLM`): the key
-    /// by which llama.cpp's converter, Ollama, vLLM and SGLang pick their implementation. Empty
-    /// when the config names none or the model was not read from a config (a GGUF header, a
-    /// bare shape).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
-    pub hf_class: String,
-    /// The class a multimodal config's text config names (`text_config.architectures`), which
-    /// llama.cpp's converter reads for the text model; empty when it names none.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
-    pub hf_text_class: String,
-    /// The config's top-level `model_type` as written (mlx-lm picks its model by it); empty when
-    /// not read from a config.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
-    pub hf_model_type: String,
-    /// The config names its own configuration class in `auto_map` (`AutoConfig`): runtimes
-    /// that do not know its `model_type` build it from the repository's code, which vLLM and
-    /// SGLang run only with `--trust-remote-code`.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
-    pub hf_remote_code: bool,
+    /// What runtimes pick their implementation by, as the config names it (empty when the model
+    /// was not read from a config: a GGUF header, a bare shape).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Checkpoint::is_empty"))]
+    pub checkpoint: Checkpoint,
 }
 
 #[cfg(feature = "serde")]
 fn is_zero(v: &u64) -> bool {
     *v == 0
+}
+
+/// The keys of a checkpoint's `config.json` by which runtimes pick their implementation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Checkpoint {
+    /// The class `architectures` names first (`LlamaForCausalLM`): llama.cpp's converter,
+    /// Ollama, vLLM and SGLang pick by it. Empty when the config names none.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
+    pub class: String,
+    /// The class a multimodal config's text config names (`text_config.architectures`), which
+    /// llama.cpp's converter reads for the text model; empty when it names none.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
+    pub text_class: String,
+    /// The top-level `model_type` as written (mlx-lm picks its model by it).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "String::is_empty"))]
+    pub model_type: String,
+    /// The config names its own configuration class in `auto_map` (`AutoConfig`): runtimes
+    /// that do not know its `model_type` build it from the repository's code, which vLLM and
+    /// SGLang run only with `--trust-remote-code`.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+    pub remote_code: bool,
+}
+
+impl Checkpoint {
+    /// Nothing read from a config.
+    pub fn is_empty(&self) -> bool {
+        *self == Checkpoint::default()
+    }
 }
 
 /// `count` consecutive layers of the same kind.
@@ -886,10 +900,7 @@ impl Architecture {
             vision_config_size: None,
             canvas: 0,
             residual_blocks: 0,
-            hf_class: String::new(),
-            hf_text_class: String::new(),
-            hf_model_type: String::new(),
-            hf_remote_code: false,
+            checkpoint: Checkpoint::default(),
         }
     }
 
