@@ -1854,35 +1854,7 @@ fn widen_for_quant(terms: &mut [Term], notices: &[Msg]) {
 /// The warnings of an estimate: the notices that put the shape or the format on trust, and the
 /// confidence itself when it is below a known family's.
 fn warnings_of(r: &Resolved, notes: &[Msg]) -> Vec<Msg> {
-    let mut w: Vec<Msg> = notes
-        .iter()
-        .filter(|m| {
-            matches!(
-                m.id,
-                MsgId::NoticeUnknownFamily
-                    | MsgId::NoticeFamilyByArchitecture
-                    | MsgId::NoticeEncoderNotCounted
-                    | MsgId::NoticeSpeechOutputNotCounted
-                    | MsgId::NoticeSpeechOutputCounted
-                    | MsgId::NoticeUnknownQuant
-                    | MsgId::NoticeQuantInvalid
-                    | MsgId::NoticeQuantUnmatched
-                    | MsgId::NoticeQuantEntriesUnmatched
-                    | MsgId::NoticeQuantApprox
-                    | MsgId::NoticeSlidingAllLayers
-                    | MsgId::NoticeBlockDiffusion
-                    | MsgId::AdviceVllmOneGpu
-                    | MsgId::AdviceLlamaCppNoConverter
-                    | MsgId::AdviceOllamaNoConverter
-                    | MsgId::AdviceVllmDropped
-                    | MsgId::AdviceMlxNoModel
-                    | MsgId::WarnNotInRegistry
-                    | MsgId::WarnNoArchitectures
-                    | MsgId::NoteNeedsGguf
-            )
-        })
-        .cloned()
-        .collect();
+    let mut w: Vec<Msg> = notes.iter().filter(|m| m.id.warns()).cloned().collect();
     match r.confidence {
         Confidence::Inferred => w.push(Msg::new(MsgId::WarnInferredBand, vec![])),
         Confidence::StandIn => w.push(Msg::new(

@@ -115,19 +115,7 @@ impl Fit {
         if self.verdict != Verdict::No {
             return None;
         }
-        self.advice
-            .iter()
-            .find(|m| {
-                matches!(
-                    m.id,
-                    MsgId::AdviceRuntimeNotHere
-                        | MsgId::AdviceBnbNoMetal
-                        | MsgId::AdviceBnbNeedsGpu
-                        | MsgId::AdviceNoLowBitKernels
-                        | MsgId::AdviceNoBf16
-                )
-            })
-            .or_else(|| crate::loads::refusal(&self.advice))
+        self.advice.iter().find(|m| m.id.refuses_device()).or_else(|| crate::loads::refusal(&self.advice))
     }
 }
 

@@ -133,15 +133,7 @@ pub fn usable_default(
 /// The refusal among an estimate's notes, if its runtime refuses the model: no command is
 /// written for it.
 pub fn refusal(notes: &[Msg]) -> Option<&Msg> {
-    notes.iter().find(|m| {
-        matches!(
-            m.id,
-            MsgId::AdviceLlamaCppNoConverter
-                | MsgId::AdviceOllamaNoConverter
-                | MsgId::AdviceVllmDropped
-                | MsgId::AdviceMlxNoModel
-        )
-    })
+    notes.iter().find(|m| m.id.refuses_runtime())
 }
 
 #[cfg(test)]

@@ -61,6 +61,61 @@ pub enum Arg {
     Text(String),
 }
 
+/// What a message does to an answer, one place for every reader: the estimate's warnings, a
+/// device's "cannot run" and a runtime's refusal are each a property of the message's id.
+impl MsgId {
+    /// A runtime cannot load the model at all: no converter, dropped from its registry, no
+    /// model type. The estimate warns, every device says no and there is no command.
+    pub const fn refuses_runtime(self) -> bool {
+        matches!(
+            self,
+            MsgId::AdviceLlamaCppNoConverter
+                | MsgId::AdviceOllamaNoConverter
+                | MsgId::AdviceVllmDropped
+                | MsgId::AdviceMlxNoModel
+        )
+    }
+
+    /// A device cannot run the scenario whatever its memory: the runtime, the number format or
+    /// the kernels are missing there. Its verdict is no, with this reason (before a runtime's
+    /// refusal of the model, which holds on every device).
+    pub const fn refuses_device(self) -> bool {
+        matches!(
+            self,
+            MsgId::AdviceRuntimeNotHere
+                | MsgId::AdviceBnbNoMetal
+                | MsgId::AdviceBnbNeedsGpu
+                | MsgId::AdviceNoLowBitKernels
+                | MsgId::AdviceNoBf16
+        )
+    }
+
+    /// The estimate's warnings: what it could not read or count, and runtime refusals, shown
+    /// beside the answer rather than among the notes.
+    pub const fn warns(self) -> bool {
+        self.refuses_runtime()
+            || matches!(
+                self,
+                MsgId::NoticeUnknownFamily
+                    | MsgId::NoticeFamilyByArchitecture
+                    | MsgId::NoticeEncoderNotCounted
+                    | MsgId::NoticeSpeechOutputNotCounted
+                    | MsgId::NoticeSpeechOutputCounted
+                    | MsgId::NoticeUnknownQuant
+                    | MsgId::NoticeQuantInvalid
+                    | MsgId::NoticeQuantUnmatched
+                    | MsgId::NoticeQuantEntriesUnmatched
+                    | MsgId::NoticeQuantApprox
+                    | MsgId::NoticeSlidingAllLayers
+                    | MsgId::NoticeBlockDiffusion
+                    | MsgId::AdviceVllmOneGpu
+                    | MsgId::WarnNotInRegistry
+                    | MsgId::WarnNoArchitectures
+                    | MsgId::NoteNeedsGguf
+            )
+    }
+}
+
 /// A sentence to show: a message id and its arguments.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
