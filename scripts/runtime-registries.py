@@ -2,7 +2,8 @@
 """Which checkpoints each runtime can load, read from the runtimes' own source.
 
 Writes crates/core/data/runtime-classes.tsv (by the class a config.json's `architectures` names)
-and crates/core/data/mlx-model-types.txt (mlx-lm picks its model by `model_type`). Not part of
+crates/core/data/mlx-model-types.txt (mlx-lm picks its model by `model_type`) and
+crates/core/data/transformers-model-types.txt (transformers too, by its auto classes). Not part of
 scripts/test: the inputs are source trees fetched once, named on the command line, and the
 outputs are committed with the versions they were read from. scripts/llama-cpp-check compares the
 llama.cpp column with the llama.cpp bundle scripts/setup unpacks, so a new bundle that adds or
@@ -22,12 +23,17 @@ How each runtime decides (read in its source, the rule this script applies):
   Transformers backend as in vLLM.
 - mlx-lm: `mlx_lm.models.<model_type>` after `MODEL_REMAPPING` (utils.py `_get_classes`); a
   module is a model when it defines `Model` and `ModelArgs`.
+- transformers: `AutoModelForCausalLM`, `AutoModelForImageTextToText` and
+  `AutoModelForMultimodalLM` pick the class by the config's `model_type` in their mappings
+  (`models/auto/modeling_auto.py`, the `MODEL_FOR_*_MAPPING_NAMES` of those three); another
+  model type loads only with `trust_remote_code=True` and the repository's own code (`auto_map`).
+  vLLM's and SGLang's Transformers backends build what these build.
 
 Usage:
   scripts/runtime-registries.py --check-llama-cpp target/llama-cpp/src   (scripts/llama-cpp-check)
   scripts/runtime-registries.py --llama-cpp target/llama-cpp/src \
       --ollama-convert convert.go --ollama-rev 'v0.33.0-rc2 (fb30760, 2026-08-21)' \
-      --vllm DIR --sglang DIR --mlx-lm DIR
+      --vllm DIR --sglang DIR --mlx-lm DIR --transformers DIR
 (DIR: a wheel unzipped, e.g. `pip download --no-deps vllm==0.34.0` then `unzip`.)
 """
 
@@ -139,6 +145,32 @@ def mlx_model_types(src: Path) -> set[str]:
     return types
 
 
+def transformers_model_types(src: Path) -> set[str]:
+    """The model types transformers' text-generating auto classes map to a class of its own."""
+    tree = ast.parse((src / "transformers/models/auto/modeling_auto.py").read_text())
+    wanted = (
+        "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES",
+        "MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES",
+        "MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES",
+    )
+    types: set[str] = set()
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)):
+            continue
+        if node.targets[0].id not in wanted or not isinstance(node.value, ast.Call):
+            continue
+        for arg in node.value.args:
+            if not isinstance(arg, ast.List):
+                continue
+            for elt in arg.elts:
+                # ("llama", "LlamaForCausalLM"); a `*list(OTHER.items())` splice is read as OTHER.
+                if isinstance(elt, ast.Tuple) and isinstance(elt.elts[0], ast.Constant):
+                    types.add(elt.elts[0].value)
+    if len(types) < 100:
+        sys.exit(f"only {len(types)} model types in {src}'s modeling_auto.py: its layout changed")
+    return types
+
+
 def check_llama_cpp(src: Path) -> None:
     """Fails when the llama.cpp column differs from the converter of the bundle at `src`."""
     listed = set()
@@ -171,6 +203,8 @@ def main() -> None:
     p.add_argument("--sglang-version", required=True)
     p.add_argument("--mlx-lm", type=Path, required=True)
     p.add_argument("--mlx-lm-version", required=True)
+    p.add_argument("--transformers", type=Path, required=True)
+    p.add_argument("--transformers-version", required=True)
     a = p.parse_args()
 
     llama = llama_cpp_classes(a.llama_cpp)
@@ -178,6 +212,7 @@ def main() -> None:
     vllm, removed, vllm_version = vllm_classes(a.vllm)
     sglang = sglang_classes(a.sglang)
     mlx = mlx_model_types(a.mlx_lm)
+    hf = transformers_model_types(a.transformers)
 
     rows = []
     for c in sorted(llama | ollama | vllm | set(removed) | sglang):
@@ -202,7 +237,14 @@ class\tllama.cpp\tollama\tvllm\tsglang
 # scripts/runtime-registries.py.
 """
     (ROOT / "crates/core/data/mlx-model-types.txt").write_text(mhead + "\n".join(sorted(mlx)) + "\n")
+    thead = f"""# The `model_type`s transformers {a.transformers_version} builds with a class of its own through
+# AutoModelForCausalLM, AutoModelForImageTextToText or AutoModelForMultimodalLM
+# (models/auto/modeling_auto.py); any other needs trust_remote_code=True and the repository's
+# code. Written by scripts/runtime-registries.py.
+"""
+    (ROOT / "crates/core/data/transformers-model-types.txt").write_text(thead + "\n".join(sorted(hf)) + "\n")
     print(
+        f"transformers {len(hf)} model types; "
         f"{len(rows)} classes (llama.cpp {len(llama)}, Ollama {len(ollama)}, vLLM {len(vllm)} + {len(removed)} removed, SGLang {len(sglang)}); mlx-lm {len(mlx)} model types"
     )
 

@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     println!("cargo::rerun-if-changed={}", devices.display());
     let table = devices_table(&fs::read_to_string(devices)?).map_err(|e| format!("data/devices.tsv: {e}"))?;
     fs::write(Path::new(&std::env::var("OUT_DIR")?).join("devices.rs"), table)?;
-    // Which runtimes load which checkpoint classes, and mlx-lm's model types: one line each,
+    // Which runtimes load which checkpoint classes, and mlx-lm's and transformers' model types: one line each,
     // comments dropped, the columns packed (`Name<TAB>` llama.cpp, Ollama, SGLang flags then
     // vLLM's `y`, `-` or last release).
     let classes = Path::new("data/runtime-classes.tsv");
@@ -43,20 +43,22 @@ fn main() -> Result<(), Box<dyn Error>> {
     let packed =
         runtime_classes(&fs::read_to_string(classes)?).map_err(|e| format!("{}: {e}", classes.display()))?;
     fs::write(Path::new(&std::env::var("OUT_DIR")?).join("runtime-classes.txt"), packed)?;
-    let mlx = Path::new("data/mlx-model-types.txt");
-    println!("cargo::rerun-if-changed={}", mlx.display());
-    let mut types = String::new();
-    for (i, line) in fs::read_to_string(mlx)?.lines().enumerate() {
-        if line.starts_with('#') || line.is_empty() {
-            continue;
+    for name in ["mlx-model-types.txt", "transformers-model-types.txt"] {
+        let list = Path::new("data").join(name);
+        println!("cargo::rerun-if-changed={}", list.display());
+        let mut types = String::new();
+        for (i, line) in fs::read_to_string(&list)?.lines().enumerate() {
+            if line.starts_with('#') || line.is_empty() {
+                continue;
+            }
+            if !line.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') {
+                return Err(format!("{} line {}: `{line}` is not a model_type", list.display(), i + 1).into());
+            }
+            types.push_str(line);
+            types.push('\n');
         }
-        if !line.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
-            return Err(format!("{} line {}: `{line}` is not a model_type", mlx.display(), i + 1).into());
-        }
-        types.push_str(line);
-        types.push('\n');
+        fs::write(Path::new(&std::env::var("OUT_DIR")?).join(name), types)?;
     }
-    fs::write(Path::new(&std::env::var("OUT_DIR")?).join("mlx-model-types.txt"), types)?;
     Ok(())
 }
 

@@ -344,10 +344,14 @@ fn transformers(s: &Scenario, e: &Estimate, out: &mut Vec<String>) {
     // image-text class; the causal-LM class builds the language model alone.
     let with_encoder = e.memory.term(crate::breakdown::TermKind::Encoders).is_some_and(|t| t.bytes.get() > 0);
     let class = if with_encoder { "AutoModelForImageTextToText" } else { "AutoModelForCausalLM" };
+    // A model type transformers does not build itself loads from the repository's own code.
+    let c = &e.model.checkpoint;
+    let remote =
+        if c.remote_code && !crate::loads::transformers_native(c) { ", trust_remote_code=True" } else { "" };
     out.push(format!(
-                "{class}.from_pretrained(\"{}\", torch_dtype={dtype}, device_map=\"auto\", attn_implementation=\"{attn}\"{quant})",
-                repo(s)
-            ));
+        "{class}.from_pretrained(\"{}\", torch_dtype={dtype}, device_map=\"auto\", attn_implementation=\"{attn}\"{quant}{remote})",
+        repo(s)
+    ));
 }
 
 fn training(s: &Scenario, out: &mut Vec<String>) {
@@ -797,6 +801,19 @@ mod tests {
                 let back = crate::command::parse(c).unwrap();
                 assert!(back.ignored.is_empty(), "{c}: {:?}", back.ignored);
             }
+        }
+    }
+
+    /// transformers loads a model type of its own without remote code, and another one (InternLM2's)
+    /// from the repository's code with `trust_remote_code=True`.
+    #[test]
+    fn transformers_trusts_remote_code_only_for_types_it_lacks() {
+        for (id, wanted) in [("internlm2.5-7b", true), ("llama-3.1-8b", false), ("nemotron-h-56b", false)] {
+            let s = Scenario { runtime: Some(Runtime::Transformers), ..Scenario::catalog(id) };
+            let e = estimate(&s).unwrap();
+            let c = &commands(&s, &e, None)[0];
+            assert!(c.starts_with("AutoModelForCausalLM.from_pretrained("), "{c}");
+            assert_eq!(c.contains(", trust_remote_code=True)"), wanted, "{c}");
         }
     }
 

@@ -10,8 +10,12 @@
 //! - Ollama converts the classes of its own switch and runs the GGUFs llama.cpp makes.
 //! - vLLM refuses the classes it dropped, naming the last release that ran them; a class it never
 //!   listed goes to its Transformers backend, which runs only what transformers itself builds —
-//!   so that is a doubt said aloud, not a refusal. SGLang the same.
+//!   so that is a doubt said aloud, not a refusal, unless transformers has no model for it
+//!   either. SGLang the same.
 //! - mlx-lm imports `mlx_lm.models.<model_type>` (after its remapping) or refuses.
+//! - transformers builds the `model_type`s its auto classes map (`modeling_auto.py`), or the
+//!   repository's own code with `trust_remote_code=True` (`auto_map`), or refuses; a class vLLM
+//!   or SGLang does not list, whose type transformers does not build either, is refused too.
 //!
 //! A model not read from a config (a GGUF header, a bare count) has no class and passes: a GGUF
 //! is what llama.cpp runs, and nothing is known to contradict the others.
@@ -29,6 +33,8 @@ use crate::vllm::VllmVersion;
 static CLASSES: &str = include_str!(concat!(env!("OUT_DIR"), "/runtime-classes.txt"));
 /// The `model_type`s mlx-lm loads, one a line.
 static MLX_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/mlx-model-types.txt"));
+/// The `model_type`s transformers' text-generating auto classes build, one a line.
+static HF_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/transformers-model-types.txt"));
 
 /// The llama.cpp release whose converter the table lists.
 pub const LLAMA_CPP_RELEASE: &str = "v0.5.0";
@@ -40,6 +46,8 @@ pub const SGLANG_RELEASE: &str = "0.5.23";
 pub const VLLM_RELEASE: &str = "0.34.0";
 /// The mlx-lm release whose model types the table lists.
 pub const MLX_LM_RELEASE: &str = "0.32.2";
+/// The transformers release whose model types the table lists.
+pub const TRANSFORMERS_RELEASE: &str = "5.24.0";
 
 /// What a runtime's list says about a checkpoint.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +63,12 @@ pub enum Loads {
 /// The row of `class`: its flags.
 fn row(class: &str) -> Option<&'static str> {
     CLASSES.lines().find_map(|l| l.strip_prefix(class).and_then(|r| r.strip_prefix('\t')))
+}
+
+/// Whether transformers' auto classes build the checkpoint's `model_type` with a class of their
+/// own (without the repository's code).
+pub fn transformers_native(c: &Checkpoint) -> bool {
+    HF_TYPES.lines().any(|t| t == c.model_type)
 }
 
 /// Whether `runtime` loads the checkpoint `c` (for inference; `vllm` is the release asked for).
@@ -76,6 +90,15 @@ pub fn loads(runtime: Runtime, c: &Checkpoint, vllm: VllmVersion) -> Loads {
     let converts = |i: usize| set(flags, i) || set(text_flags, i);
     let named = flags.is_some() || text_flags.is_some();
     let shown = if class.is_empty() { c.text_class.as_str() } else { class };
+    // transformers builds the model types of its auto classes, and any other with the
+    // repository's own code; vLLM's and SGLang's Transformers backends build what it builds.
+    let transformers_builds = c.model_type.is_empty() || c.remote_code || transformers_native(c);
+    let no_backend = |name: &str, release: &str| {
+        Loads::No(Msg::new(
+            MsgId::AdviceBackendNoModel,
+            vec![text(class), text(name), text(release), text(&c.model_type), text(TRANSFORMERS_RELEASE)],
+        ))
+    };
     match runtime {
         Runtime::LlamaCpp if named && !converts(0) => {
             Loads::No(Msg::new(MsgId::AdviceLlamaCppNoConverter, vec![text(shown), text(LLAMA_CPP_RELEASE)]))
@@ -84,12 +107,16 @@ pub fn loads(runtime: Runtime, c: &Checkpoint, vllm: VllmVersion) -> Loads {
             MsgId::AdviceOllamaNoConverter,
             vec![text(shown), text(LLAMA_CPP_RELEASE), text(OLLAMA_RELEASE)],
         )),
+        Runtime::Sglang if flags.is_some() && !set(flags, 2) && !transformers_builds => {
+            no_backend("SGLang", SGLANG_RELEASE)
+        }
         Runtime::Sglang if flags.is_some() && !set(flags, 2) => Loads::Unsure(Msg::new(
             MsgId::WarnNotInRegistry,
             vec![text(class), text("SGLang"), text(SGLANG_RELEASE)],
         )),
         Runtime::Vllm => match flags.map(|f| &f[3..]) {
             None | Some("y") => Loads::Yes,
+            Some("-") if !transformers_builds => no_backend("vLLM", VLLM_RELEASE),
             Some("-") => Loads::Unsure(Msg::new(
                 MsgId::WarnNotInRegistry,
                 vec![text(class), text("vLLM"), text(VLLM_RELEASE)],
@@ -105,6 +132,10 @@ pub fn loads(runtime: Runtime, c: &Checkpoint, vllm: VllmVersion) -> Loads {
         Runtime::Mlx if !c.model_type.is_empty() && !MLX_TYPES.lines().any(|t| t == c.model_type) => {
             Loads::No(Msg::new(MsgId::AdviceMlxNoModel, vec![text(&c.model_type), text(MLX_LM_RELEASE)]))
         }
+        Runtime::Transformers if !transformers_builds => Loads::No(Msg::new(
+            MsgId::AdviceTransformersNoModel,
+            vec![text(&c.model_type), text(TRANSFORMERS_RELEASE)],
+        )),
         _ => Loads::Yes,
     }
 }
@@ -187,13 +218,38 @@ mod tests {
         assert_eq!(no(loads(Runtime::Vllm, &mpt, cur)), MsgId::AdviceVllmDropped);
         assert_eq!(loads(Runtime::Vllm, &mpt, VllmVersion::parse("0.28").unwrap()), Loads::Yes);
         assert_eq!(loads(Runtime::LlamaCpp, &mpt, cur), Loads::Yes);
-        // A class nobody lists: llama.cpp refuses, vLLM and SGLang only doubt.
-        let odd = model("SomethingNewForCausalLM", "something_new");
+        // A class no runtime lists, of a type transformers builds (a fine-tune's renamed class):
+        // llama.cpp refuses, vLLM and SGLang only doubt (their Transformers backends).
+        let odd = model("SomethingNewForCausalLM", "llama");
         assert!(
             matches!(loads(Runtime::Vllm, &odd, cur), Loads::Unsure(m) if m.id == MsgId::WarnNotInRegistry)
         );
         assert!(matches!(loads(Runtime::Sglang, &odd, cur), Loads::Unsure(_)));
         assert!(matches!(loads(Runtime::LlamaCpp, &odd, cur), Loads::No(_)));
+        assert_eq!(loads(Runtime::Transformers, &odd, cur), Loads::Yes);
+        // A type transformers does not build either, and no code of its own: the backends have
+        // nothing to run, transformers refuses; with `auto_map`, the repository's code runs.
+        let mut new = model("SomethingNewForCausalLM", "something_new");
+        for r in [Runtime::Vllm, Runtime::Sglang] {
+            let msg = match loads(r, &new, cur) {
+                Loads::No(m) => m,
+                other => panic!("{r:?}: {other:?}"),
+            };
+            assert_eq!(msg.id, MsgId::AdviceBackendNoModel);
+            let text = msg.render(crate::text::Lang::En);
+            assert!(
+                text.contains("transformers 5.24.0 has no model for model_type `something_new`"),
+                "{text}"
+            );
+        }
+        assert_eq!(no(loads(Runtime::Transformers, &new, cur)), MsgId::AdviceTransformersNoModel);
+        new.remote_code = true;
+        assert!(matches!(loads(Runtime::Vllm, &new, cur), Loads::Unsure(_)));
+        assert!(matches!(loads(Runtime::Sglang, &new, cur), Loads::Unsure(_)));
+        assert_eq!(loads(Runtime::Transformers, &new, cur), Loads::Yes);
+        // A class vLLM implements is not refused for transformers' lack (DeepSeek V4.1's type is
+        // not transformers 5.24's, vLLM builds it).
+        assert_eq!(loads(Runtime::Vllm, &model("DeepseekV41ForCausalLM", "deepseek_v41"), cur), Loads::Yes);
         // No config read (a GGUF, a bare shape): nothing to refuse on.
         for r in Runtime::ALL {
             assert_eq!(loads(r, &model("", ""), cur), Loads::Yes);
@@ -204,7 +260,9 @@ mod tests {
         for r in [Runtime::Vllm, Runtime::Sglang] {
             assert!(matches!(loads(r, &bare, cur), Loads::Unsure(m) if m.id == MsgId::WarnNoArchitectures));
         }
-        assert_eq!(loads(Runtime::Transformers, &bare, cur), Loads::Yes);
+        // transformers picks by the type, which it does not build (DeepSeek's own package does).
+        assert_eq!(no(loads(Runtime::Transformers, &bare, cur)), MsgId::AdviceTransformersNoModel);
+        assert!(transformers_native(&model("", "qwen2_5_vl")) && !transformers_native(&bare));
         // llama.cpp's converter reads a wrapper's text class: listed there is enough.
         let mut wrapped = model("SomeWrapperForConditionalGeneration", "some_wrapper");
         wrapped.text_class = "Qwen2ForCausalLM".into();

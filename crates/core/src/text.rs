@@ -73,6 +73,8 @@ impl MsgId {
                 | MsgId::AdviceOllamaNoConverter
                 | MsgId::AdviceVllmDropped
                 | MsgId::AdviceMlxNoModel
+                | MsgId::AdviceTransformersNoModel
+                | MsgId::AdviceBackendNoModel
         )
     }
 
@@ -1109,6 +1111,14 @@ messages! {
     AdviceMlxNoModel =>
         "mlx-lm {1} cannot load this model: it has no model for model_type `{0}` (mlx_lm.models); the numbers are what it would take if it had one. Choose llama.cpp if it converts the model",
         "mlx-lm {1} ne peut pas charger ce modèle : il n'a pas de modèle pour le model_type `{0}` (mlx_lm.models) ; les chiffres sont ce qu'il faudrait s'il en avait un. Choisissez llama.cpp s'il convertit le modèle";
+    /// transformers has no class for the checkpoint's type and the config brings no code.
+    AdviceTransformersNoModel =>
+        "transformers {1} cannot load this model: its auto classes have no model for model_type `{0}` and the config brings no code of its own (no auto_map); the numbers are what it would take if it had one. Choose a runtime that implements the model",
+        "transformers {1} ne peut pas charger ce modèle : ses classes auto n'ont pas de modèle pour le model_type `{0}` et la config n'apporte pas de code (pas d'auto_map) ; les chiffres sont ce qu'il faudrait s'il en avait un. Choisissez un runtime qui implémente le modèle";
+    /// Neither the runtime nor its Transformers backend has the checkpoint.
+    AdviceBackendNoModel =>
+        "{1} {2} cannot load this model: `{0}` is not among the models it implements, and its Transformers backend has none either (transformers {4} has no model for model_type `{3}`, and the config brings no code); the numbers are what it would take if it had one. Choose a runtime that implements the model",
+        "{1} {2} ne peut pas charger ce modèle : `{0}` ne fait pas partie des modèles qu'il implémente, et son backend Transformers n'en a pas non plus (transformers {4} n'a pas de modèle pour le model_type `{3}`, et la config n'apporte pas de code) ; les chiffres sont ce qu'il faudrait s'il en avait un. Choisissez un runtime qui implémente le modèle";
     /// The config names no `architectures` class.
     WarnNoArchitectures =>
         "this config names no `architectures` class, by which {0} picks its implementation: it stops at start until given one (--hf-overrides '{\"architectures\": [...]}' naming the class of the model's code)",
