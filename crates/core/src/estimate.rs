@@ -604,22 +604,70 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     );
     // vLLM's MXFP4 experts padded to its kernel's tiles, with their biases in its dtype.
     let mut mxfp4_added = 0u64;
-    if runtime == Runtime::Vllm
-        && let (Some(p), Some(a), Some(d)) = (&priced, r.architecture.as_deref(), vllm_card)
-        && let Some(l) =
-            crate::vllm::mxfp4_moe_layout(scenario.vllm.version, a, p, format, gpus, expert_gpus, d)
-    {
+    let mxfp4 = match (runtime == Runtime::Vllm, &priced, r.architecture.as_deref(), vllm_card) {
+        (true, Some(p), Some(a), Some(d)) => crate::vllm::mxfp4_moe_layout(
+            scenario.vllm.version,
+            a,
+            p,
+            format,
+            gpus,
+            (expert_gpus, scenario.vllm.expert_parallel),
+            d,
+        ),
+        _ => None,
+    };
+    if let Some(l) = mxfp4 {
         weights_device = weights_device.saturating_add(l.vllm).saturating_sub(l.ours);
         mxfp4_added = l.vllm.get().saturating_sub(l.ours.get());
-        notes.push(Msg::new(
-            MsgId::NoteVllmMxfp4Layout,
-            vec![
-                Arg::Text(l.backend.into()),
-                Arg::Int(l.hidden),
-                Arg::Int(l.intermediate),
-                Arg::Size(Bytes::new(l.vllm.get().saturating_sub(l.ours.get()))),
-            ],
-        ));
+        if l.vllm != l.ours {
+            notes.push(Msg::new(
+                MsgId::NoteVllmMxfp4Layout,
+                vec![
+                    Arg::Text(l.backend.into()),
+                    Arg::Int(l.hidden),
+                    Arg::Int(l.intermediate),
+                    Arg::Size(Bytes::new(mxfp4_added)),
+                ],
+            ));
+        }
+    }
+    // DeepSeek V4.1 under vLLM: the Engram tables in pinned host memory, not on the GPUs; its
+    // 32 × 32-block FP8 matrices loaded as MXFP8 (`ModelOptLinearMethod`), a scale byte per 32
+    // values of each row in place of one per block.
+    if runtime == Runtime::Vllm
+        && let (Some(p), Some(a)) = (&priced, r.architecture.as_deref())
+    {
+        if let Some(h) = crate::vllm::engram_host(a, p, gpus, scenario.vllm.data_parallel()) {
+            let on_gpu =
+                tensor_parallel_bytes_where(p, a, gpus, expert_gpus, &|t| crate::vllm::is_engram_table(a, t));
+            weights_device = weights_device.saturating_sub(Bytes::new(on_gpu));
+            weights_host = weights_host.saturating_add(h.host);
+            notes.push(Msg::new(
+                if h.rounded { MsgId::NoteVllmEngramPinned } else { MsgId::NoteVllmEngramShared },
+                vec![Arg::Size(h.tables), Arg::Size(h.host), Arg::Int(h.shards)],
+            ));
+        }
+        if a.family == "deepseek_v41" {
+            let mxfp8 = WeightFormat::Fp8Scaled {
+                grain: crate::precision::Grain::Block(32, 32),
+                scale_bytes: 1,
+                input_bytes: 0,
+            };
+            let mut loaded = p.clone();
+            for ((t, b), f) in loaded.tensors.iter().zip(loaded.bytes.iter_mut()).zip(&p.formats) {
+                if *f == mxfp8 {
+                    let values = t.rows.saturating_mul(t.cols).saturating_mul(t.experts.max(1));
+                    *b = values.saturating_add(values / 32);
+                }
+            }
+            let keep = |t: &tensors::Tensor| !crate::vllm::is_engram_table(a, t);
+            let added = tensor_parallel_bytes_where(&loaded, a, gpus, expert_gpus, &keep)
+                .saturating_sub(tensor_parallel_bytes_where(p, a, gpus, expert_gpus, &keep));
+            if added > 0 {
+                weights_device = weights_device.saturating_add(Bytes::new(added));
+                notes.push(Msg::new(MsgId::NoteVllmMxfp8Scales, vec![Arg::Size(Bytes::new(added))]));
+            }
+        }
     }
     // accelerate's device_map: each offloaded module is copied to the GPU while it runs, so the
     // largest of them is on the GPU too.
@@ -2147,6 +2195,9 @@ fn tensor_parallel_bytes_where(
         let b = *b as u128;
         total += match t.role {
             Role::Norm | Role::AttnNorm | Role::Router | Role::ShExpGate | Role::AttnQA | Role::AttnKvA => b,
+            // DeepSeek V4's compressors and FP32 hyper-connection maps: whole on every GPU
+            // (`disable_tp`, plain parameters).
+            Role::Compressor | Role::Fp32 => b,
             Role::MoeLatent => b,
             Role::IdxQ | Role::IdxK | Role::IdxWeights | Role::Sinks => b,
             Role::AttnK | Role::AttnV => {
@@ -2402,13 +2453,16 @@ mod tensor_parallel_tests {
 
     #[test]
     fn replicated_tensors_are_whole_on_every_rank() {
-        // DeepSeek-V3: the MLA down-projections and the routers (and every norm) are whole on
-        // each of 8 GPUs; everything else is an eighth.
+        // DeepSeek-V3: the MLA down-projections, the routers and their FP32 correction biases
+        // (and every norm) are whole on each of 8 GPUs; everything else is an eighth.
         let e = vllm("deepseek-v3", 8);
         let a = catalog::model("deepseek-v3").unwrap().architecture().unwrap();
         let p = tensors::weight_bytes(&a, e.format).unwrap();
         let whole = p.sum_where(|t| {
-            matches!(t.role, Role::AttnQA | Role::AttnKvA | Role::Router | Role::Norm | Role::AttnNorm)
+            matches!(
+                t.role,
+                Role::AttnQA | Role::AttnKvA | Role::Router | Role::Norm | Role::AttnNorm | Role::Fp32
+            )
         });
         let rest = p.total().get() - whole;
         let device = e.memory.get(TermKind::Weights).get();

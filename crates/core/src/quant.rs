@@ -501,11 +501,11 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         Role::AttnK => (format!("{mixer}.k_proj"), "Linear"),
         Role::AttnV => (format!("{mixer}.v_proj"), "Linear"),
         Role::AttnQkv => (format!("{mixer}.qkv_proj"), "Linear"),
-        Role::AttnOut if family == "deepseek_v4" => (format!("{mixer}.o_b_proj"), "Linear"),
+        Role::AttnOut if family.starts_with("deepseek_v4") => (format!("{mixer}.o_b_proj"), "Linear"),
         Role::AttnOut => (format!("{mixer}.o_proj"), "Linear"),
         Role::AttnQA => (format!("{mixer}.q_a_proj"), "Linear"),
         Role::AttnQB => (format!("{mixer}.q_b_proj"), "Linear"),
-        Role::AttnKvA if family == "deepseek_v4" => (format!("{mixer}.kv_proj"), "Linear"),
+        Role::AttnKvA if family.starts_with("deepseek_v4") => (format!("{mixer}.kv_proj"), "Linear"),
         Role::AttnOutA => (format!("{mixer}.o_a_proj"), "Linear"),
         Role::Compressor => (
             format!("{mixer}.compressor.{}", if nth.is_multiple_of(2) { "kv_proj" } else { "gate_proj" }),
@@ -594,8 +594,8 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         (Some(l), _) => alloc::vec![format!("{root}.layers.{l}.{local}")],
         (None, _) => alloc::vec![format!("{root}.{local}")],
     };
-    if family == "deepseek_v4" {
-        names.extend(deepseek_v4_names(t, nth, &e));
+    if family == "deepseek_v4" || family == "deepseek_v41" {
+        names.extend(deepseek_v4_names(a, t, nth, &e));
     }
     if family.starts_with("bailing") {
         // Ling's checkpoints (vLLM's `bailing_moe*.py`): `word_embeddings`, `attention.` with a
@@ -618,8 +618,20 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
 /// `layers.N.ffn.experts.E.w1`, `embed`, `head`: the names NVIDIA's ModelOpt lists refer to), and
 /// as vLLM's model names them (`model.layers.N.attn.fused_wqa_wkv`,
 /// `model.layers.N.ffn.experts.E.gate_proj`: what llm-compressor's targets match).
-fn deepseek_v4_names(t: &Tensor, nth: usize, e: &str) -> Vec<String> {
+///
+/// DeepSeek V4.1's Engram tensors (`layers.N.engram.embed`, `.wkv`) and DSpark's shared ones
+/// (`mtp.0.main_proj`, `mtp.2.markov_head.*`, `mtp.2.confidence_head.proj`).
+fn deepseek_v4_names(a: &Architecture, t: &Tensor, nth: usize, e: &str) -> Vec<String> {
+    let in_stack = t.layer.is_some_and(|l| u64::from(l) < a.num_layers());
+    let last = a.mtp.as_ref().map_or(0, |m| m.modules.saturating_sub(1));
     let (native, vllm): (&str, &str) = match t.role {
+        Role::ExtraEmbd if in_stack => ("engram.embed", "engram.embed_tokens"),
+        Role::Extra if in_stack => ("engram.wkv", "engram.wkv"),
+        Role::MtpProj => return alloc::vec!["mtp.0.main_proj".into()],
+        Role::ExtraEmbd => {
+            let part = ["markov_head.embed", "markov_head.head", "confidence_head.proj"];
+            return alloc::vec![format!("mtp.{last}.{}", part[nth.min(2)])];
+        }
         Role::TokenEmbd => return alloc::vec!["embed".into(), "model.embed_tokens".into()],
         Role::Output => return alloc::vec!["head".into()],
         Role::AttnQA => ("attn.wq_a", "attn.fused_wqa_wkv"),

@@ -579,6 +579,23 @@ pub fn rotary_cache(a: &Architecture) -> Bytes {
     if a.learned_positions > 0 {
         return Bytes::ZERO;
     }
+    // DeepSeek V4 and V4.1 (`deepseek_v4/common/rope.py`): one FP32 cache of the rotary part for
+    // the window-only layers and one for the compressed ones (YaRN to the same length), each
+    // `max_position_embeddings` rows (`DeepseekV4ScalingRotaryEmbedding`).
+    let compressed: Vec<(bool, u64)> = a
+        .mixers()
+        .filter_map(|(_, m)| match m {
+            Mixer::Compressed(c) => Some((c.ratio > 0, c.rope_dim)),
+            _ => None,
+        })
+        .collect();
+    if !compressed.is_empty() {
+        let kinds = [false, true]
+            .iter()
+            .filter_map(|k| compressed.iter().filter(|c| c.0 == *k).map(|c| c.1).max())
+            .fold(0u64, |acc, dim| acc.saturating_add(dim));
+        return Bytes::new(a.max_context.saturating_mul(kinds).saturating_mul(4));
+    }
     let width = a
         .mixers()
         .map(|(_, m)| match m {
@@ -589,6 +606,76 @@ pub fn rotary_cache(a: &Architecture) -> Bytes {
         .max()
         .unwrap_or(0);
     Bytes::new(a.max_context.saturating_mul(width).saturating_mul(2))
+}
+
+/// Whether `t` is one of DeepSeek V4.1's Engram n-gram tables (an embedding table inside the
+/// layer stack), which vLLM keeps in host memory.
+pub fn is_engram_table(a: &Architecture, t: &crate::tensors::Tensor) -> bool {
+    a.family == "deepseek_v41"
+        && t.role == crate::tensor::Role::ExtraEmbd
+        && t.layer.is_some_and(|l| u64::from(l) < a.num_layers())
+}
+
+/// Where vLLM keeps DeepSeek V4.1's Engram tables: pinned host memory, read by the GPUs over
+/// UVA (`EngramConfig.cpu_offload`, on by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngramHost {
+    /// The tables' bytes, as the checkpoint stores them (FP8 rows and their scales).
+    pub tables: Bytes,
+    /// The host memory they take over every GPU of the node.
+    pub host: Bytes,
+    /// Shards the tables are cut into (the tensor-parallel ranks; 1 when data-parallel replicas
+    /// share one copy).
+    pub shards: u64,
+    /// Whether each shard's rows and scales are pinned apart, each rounded up to a power of two.
+    pub rounded: bool,
+}
+
+/// DeepSeek V4.1's Engram tables under vLLM (`deepseek_v41/common/engram.py`,
+/// `ParallelEngramEmbedding`): each table's rows belong to its hash columns (n-gram orders ×
+/// heads, `columns`), which the `tp` ranks share out `⌈columns / tp⌉` at a time; each rank pins
+/// its rows and their scales apart with `torch.empty(pin_memory=True)`, which PyTorch's caching
+/// host allocator rounds up to a power of two. With data-parallel replicas (`dp` > 1) the node
+/// keeps one copy of each shard in shared memory at its exact size. `None` for a model without
+/// such tables.
+pub fn engram_host(a: &Architecture, p: &crate::tensors::Priced, tp: u64, dp: u64) -> Option<EngramHost> {
+    let tables: Vec<(&crate::tensors::Tensor, u64)> =
+        p.tensors.iter().zip(&p.bytes).filter(|(t, _)| is_engram_table(a, t)).map(|(t, b)| (t, *b)).collect();
+    if tables.is_empty() {
+        return None;
+    }
+    let total = tables.iter().fold(0u64, |acc, (_, b)| acc.saturating_add(*b));
+    if dp > 1 {
+        return Some(EngramHost {
+            tables: Bytes::new(total),
+            host: Bytes::new(total),
+            shards: 1,
+            rounded: false,
+        });
+    }
+    let tp = tp.max(1);
+    let mut host = 0u64;
+    for (t, bytes) in &tables {
+        // The hash columns: the layer's key/value projection reads one table row per column.
+        let columns = p
+            .tensors
+            .iter()
+            .find(|x| x.layer == t.layer && x.role == crate::tensor::Role::Extra)
+            .map_or(1, |x| (x.cols / t.cols.max(1)).max(1));
+        let part = columns.div_ceil(tp);
+        let values = t.rows.saturating_mul(t.cols);
+        let scales = bytes.saturating_sub(values);
+        for rank in 0..tp {
+            let held = part.min(columns.saturating_sub(rank * part));
+            if held == 0 {
+                continue;
+            }
+            let share = |b: u64| (u128::from(b) * u128::from(held) / u128::from(columns)) as u64;
+            let pow2 = |b: u64| if b == 0 { 0 } else { b.checked_next_power_of_two().unwrap_or(b) };
+            host = host.saturating_add(pow2(share(values))).saturating_add(pow2(share(scales)));
+        }
+    }
+    Some(EngramHost { tables: Bytes::new(total), host: Bytes::new(host), shards: tp, rounded: true })
 }
 
 /// vLLM's pipeline stages (`distributed/utils.py` `get_pp_indices`): `[start, end)` layer ranges,
@@ -675,6 +762,8 @@ struct MambaLayers {
 /// the widest group's bytes.
 #[derive(Clone, Debug, PartialEq)]
 struct Packed {
+    /// Tokens a block of the every-token groups holds (`--block-size`).
+    block: u64,
     /// Bytes of one block of the pool.
     block_bytes: u64,
     /// Each group: its kind (every token, or a sliding window), the tokens a block holds, and
@@ -799,7 +888,80 @@ fn v4_packed(a: &Architecture, kv: KvDtype, block: u64, windows: u64) -> Option<
         let kind = if *window == 0 { SpecKind::Full } else { SpecKind::Window(*window) };
         groups.push((kind, *tokens, n));
     }
-    Some(Packed { block_bytes, groups })
+    Some(Packed { block, block_bytes, groups })
+}
+
+/// DeepSeek V4.1's layout as vLLM 0.34 builds it on Hopper (compute capability 9.0) and
+/// Blackwell (10.x) — `deepseek_v41/attention.py`, `compressor.py`, `sparse_swa.py`,
+/// `kv_cache_planning.py`:
+/// - every layer's window, in blocks of 32 tokens of one record each: 584 bytes (FP8 NoPE, BF16
+///   RoPE, UE8M0 scales) on Hopper, pages padded to 576; 528 (FP8 with a scale per 32) on
+///   Blackwell, padded to 512;
+/// - the KV sources' compressed rows, `block / ratio` a block of `block` tokens (64 on Hopper,
+///   128 on Blackwell, or `--block-size`): 584-byte records on Hopper, NVFP4's 288 on Blackwell
+///   (`nvfp4_ds_mla`, which `auto` and `fp8` resolve to under its mega attention), and the
+///   indexer's keys (132 bytes: FP8 with an FP32 scale) beside them on the sources that keep
+///   them, each page padded;
+/// - the open group of each source pooling several tokens: a ring of `max(8, 2^⌈log₂(n + 2)⌉)`
+///   slots of `kv` and `score` in FP32 (`CircularBufferSpec`), one block for the request's life.
+///
+/// The compressed pages make one group whose bytes a block is; the windows and the rings are
+/// cut into groups of as many layers as that block holds. A block's stride is rounded to the
+/// records' common multiple on Blackwell, with 256 more for its indexer's sparse logits (the
+/// default where DeepGEMM's sparse MQA kernels are built: not certain, so the layout is not
+/// exact there). `None` off those GPUs (plain rows, not modelled) or without V4.1's layers.
+fn v41_packed(a: &Architecture, cc: u16, block: Option<u64>, ns: u64) -> Option<(Packed, bool)> {
+    let blackwell = (100..110).contains(&cc);
+    if !(blackwell || cc == 90) {
+        return None;
+    }
+    let block = block.unwrap_or(if blackwell { 128 } else { 64 });
+    let (window_row, compressed_row, align) = if blackwell { (528, 288, 512) } else { (584, 584, 576) };
+    let pad = |bytes: u64| bytes.next_multiple_of(align);
+    let window_page = pad(32 * window_row);
+    let (mut full, mut windows, mut rings, mut ring_page, mut window) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    for (n, m) in a.mixers() {
+        let Mixer::Compressed(c) = m else { continue };
+        let s = c.shares?;
+        windows += n;
+        window = window.max(c.window);
+        if !s.kv_source || c.ratio == 0 {
+            continue;
+        }
+        let rows = block / c.ratio;
+        if rows == 0 {
+            return None;
+        }
+        full += n * pad(rows * compressed_row);
+        if let (true, Some(ix)) = (s.index_key, &c.indexer) {
+            full += n * pad(rows * crate::inference::indexer_key_bytes(ix.head_dim));
+        }
+        if c.ratio > 1 {
+            rings += n;
+            let slots = ns.saturating_add(2).next_power_of_two().max(8);
+            ring_page = ring_page.max(slots * 2 * c.head_dim * 4);
+        }
+    }
+    if full == 0 || windows == 0 {
+        return None;
+    }
+    let per = |page: u64| (full / page.max(1)).max(1);
+    let window_groups = windows.div_ceil(per(window_page));
+    let ring_groups = if rings > 0 { rings.div_ceil(per(ring_page)) } else { 0 };
+    let widest =
+        full.max(per(window_page).min(windows) * window_page).max(per(ring_page).min(rings) * ring_page);
+    let block_bytes = if blackwell {
+        // lcm(528, 288) = 3,168, and with the indexer's 256: 25,344.
+        let stride = lcm(lcm(window_row, compressed_row), 256);
+        widest.next_multiple_of(stride)
+    } else {
+        widest
+    };
+    let mut groups = alloc::vec![(SpecKind::Full, block, 1), (SpecKind::Window(window), 32, window_groups)];
+    if ring_groups > 0 {
+        groups.push((SpecKind::Mamba { fixed: 1, per_block: false }, 8, ring_groups));
+    }
+    Some((Packed { block, block_bytes, groups }, !blackwell))
 }
 
 /// The KV cache's layout on one GPU.
@@ -822,7 +984,7 @@ fn layout(
     tp: u64,
     ns: u64,
     dtypes: (Option<u64>, Option<u64>),
-    v4_block: u64,
+    (v4_block, cc, v41_block): (u64, u16, Option<u64>),
 ) -> Layout {
     let mut kinds: Vec<(SpecKind, u64, u64)> = Vec::new();
     let mut mamba: Option<MambaLayers> = None;
@@ -906,12 +1068,17 @@ fn layout(
     if mamba.is_none() {
         merge_uniform(&mut kinds);
     }
-    // DeepSeek V4: its packed pool as vLLM builds it, or the old approximation.
-    let v4 = if packed > 0 { v4_packed(a, kv, v4_block, 0) } else { None };
-    if v4.is_some() {
+    // DeepSeek V4 and V4.1: their packed pools as vLLM builds them, or the old approximation.
+    let v4 = if packed > 0 {
+        v4_packed(a, kv, v4_block, 0).map(|p| (p, true)).or_else(|| v41_packed(a, cc, v41_block, ns))
+    } else {
+        None
+    };
+    if let Some((_, exact)) = &v4 {
         kinds.retain(|k| !(k.0 == SpecKind::Full && k.1 == 1 && k.2 == packed.div_ceil(256)));
-        approximate = false;
+        approximate = !exact;
     }
+    let v4 = v4.map(|(p, _)| p);
     Layout { kinds, mamba, approximate, packed: v4 }
 }
 
@@ -944,7 +1111,7 @@ pub fn drafter(
 ) -> Result<Drafter> {
     let tp = tp.max(1);
     // One attention layer's KV on this GPU, as the target keeps it.
-    let target_layer = layout(a, kv, tp, 0, (None, None), 256)
+    let target_layer = layout(a, kv, tp, 0, (None, None), (256, 0, None))
         .kinds
         .iter()
         .find(|k| k.0 == SpecKind::Full)
@@ -957,6 +1124,13 @@ pub fn drafter(
                     "this model stores no multi-token-prediction modules; use a draft model or EAGLE",
                 )
             })?;
+            if m.bare {
+                // DeepSeek V4.1's stages (`v1/worker/gpu/spec_decode/mtp/config.py` refuses `mtp`).
+                return Err(Error::invalid(
+                    "speculative_config",
+                    "this model's drafter is DSpark (`{\"method\": \"dspark\"}`), which vLLM runs in place of MTP and refuses `mtp` for; Headroom does not model DSpark's memory yet",
+                ));
+            }
             let w = crate::tensors::mtp_bytes(a, format)?;
             Drafter {
                 weights: Bytes::new(w.get().div_ceil(tp)),
@@ -982,7 +1156,7 @@ pub fn drafter(
                 .map_err(|e| Error::invalid("speculative_config", format!("{e}")))?
                 .architecture()?;
             let w = crate::tensors::weight_bytes(&d, format)?.total();
-            let kinds = layout(&d, kv, tp, 0, (None, None), 256).kinds;
+            let kinds = layout(&d, kv, tp, 0, (None, None), (256, 0, None)).kinds;
             let layers: u64 = kinds.iter().map(|k| k.1).sum();
             let per = kinds.first().map_or(0, |k| k.2);
             Drafter {
@@ -1018,7 +1192,8 @@ pub struct Mxfp4Layout {
 /// (intermediate to 128, hidden to 256, BF16 biases), AITER on AMD (256 and 256) — each expert's
 /// gate-up and down matrices packed two values a byte with an E8M0 scale per 32 and their biases:
 /// `1.5·I·H + 3·I·H/32 + (2·I + H) × bias bytes`. The intermediate width is the GPU's share
-/// (`I / tp`) unless experts are spread whole (`expert_gpus > tp`). Before 0.25 the Triton path
+/// (`I / tp`) unless experts are spread whole (expert parallelism, over the tensor-parallel GPUs
+/// or more). Before 0.25 the Triton path
 /// kept the checkpoint's scales beside the swizzled ones (0.25 deletes them): `3·I·H/32` more.
 /// `None` when the experts are not MXFP4, or not gated, or the card's kernels are unknown.
 pub fn mxfp4_moe_layout(
@@ -1027,7 +1202,7 @@ pub fn mxfp4_moe_layout(
     p: &crate::tensors::Priced,
     format: crate::precision::WeightFormat,
     tp: u64,
-    expert_gpus: u64,
+    (expert_gpus, expert_parallel): (u64, bool),
     d: &crate::catalog::device::Device,
 ) -> Option<Mxfp4Layout> {
     use crate::precision::WeightFormat;
@@ -1062,7 +1237,8 @@ pub fn mxfp4_moe_layout(
     } else {
         return None;
     };
-    let ep = expert_gpus > tp.max(1);
+    // Expert parallelism, even over the tensor-parallel GPUs alone: whole experts on each.
+    let ep = expert_parallel || expert_gpus > tp.max(1);
     let (experts, share) = if ep {
         (m.num_experts.div_ceil(expert_gpus), m.expert_intermediate)
     } else {
@@ -1313,7 +1489,8 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     // DeepSeek V4 is served with 256-token blocks (its recipes' `--block-size 256`; a compressed
     // row of 128 tokens needs at least that many).
     let v4_block = o.block_size.unwrap_or(256);
-    let Layout { mut kinds, mamba, approximate, packed } = layout(a, i.kv, tp, ns, dtypes, v4_block);
+    let Layout { mut kinds, mamba, approximate, packed } =
+        layout(a, i.kv, tp, ns, dtypes, (v4_block, i.cuda_cc, o.block_size));
     let mut drafter_exact = true;
     if let Some(d) = i.drafter.filter(|d| d.layers > 0 && d.layer_bytes > 0) {
         // The drafter's layers join the cache: in the target's group when their pages match.
@@ -1368,7 +1545,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         },
         (p, _) => p,
     };
-    let block = if packed.is_some() { v4_block } else { block };
+    let block = packed.as_ref().map_or(block, |p| p.block);
     let (block_bytes, num_blocks, num_groups, blocks_per_request) = if let Some(p) = &packed {
         let bytes = p.block_bytes.max(1);
         (bytes, pos / bytes, p.groups.iter().map(|g| g.2).sum(), p.blocks(len, inflight))
@@ -1422,7 +1599,8 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
                     .saturating_sub(signed(nt))
                     .saturating_sub(signed(graphs)),
             };
-            let sl = layout(&stage_arch(a, start, end), i.kv, tp, ns, dtypes, v4_block);
+            let sl =
+                layout(&stage_arch(a, start, end), i.kv, tp, ns, dtypes, (v4_block, i.cuda_cc, o.block_size));
             let mut counts: Vec<u64> = sl.kinds.iter().map(|x| x.1).collect();
             if let Some(m) = sl.mamba {
                 counts.push(m.layers);

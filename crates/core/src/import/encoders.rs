@@ -1099,6 +1099,48 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 whole_in_vllm: false,
             }
         }
+        "deepseek_v41" => {
+            // DeepSeek V4.1's tower (vLLM 0.34 `deepseek_v4/common/vision.py`): a biased patch
+            // linear, RMS-normed blocks with a biased fused qkv and output, a bias-free gated SiLU
+            // MLP (`w1` both halves, `w2`), a final norm, 2-D rotary positions (no table); the
+            // aligner unfolds `downsample_ratio²` patches into a biased linear to the text width,
+            // GELU, a second biased linear; the start, end and newline embeddings of the text
+            // width. 32 blocks of 1,024: 485,268,480 parameters, the checkpoint's 970,536,960
+            // bytes of `vision.*`, `aligner.*` and image tokens.
+            if n("num_hidden_layers", 0) == 0 {
+                return None;
+            }
+            let (h, i, layers) =
+                (n("hidden_size", 1024), n("intermediate_size", 2816), n("num_hidden_layers", 0));
+            let (p, m) = (n("patch_size", 14), n("downsample_ratio", 3));
+            let min_side = n("min_pixels", 295_936).isqrt();
+            let max_tokens = n("max_image_tokens", 1024);
+            let t = text_hidden;
+            Encoder {
+                modality: Modality::Image,
+                kind: outer.into(),
+                layers,
+                hidden: h,
+                intermediate: i,
+                block_params: layers * (4 * h * h + 3 * h * i),
+                other_params: layers * (3 * h + h + 2 * h)
+                    + h
+                    + 3 * p * p * h
+                    + h
+                    + t * h * m * m
+                    + t
+                    + t * t
+                    + t
+                    + 3 * t,
+                patch: p,
+                merge: m,
+                tokens: TokenRule::FramedRows { min_side, max_tokens },
+                // The shrink caps every image's tokens: the largest is one the cap binds.
+                largest: 4096,
+                fixed_patches: None,
+                whole_in_vllm: false,
+            }
+        }
         // The hub config names the same tower `clip_vision_model`.
         _ if kind == "minimax_m3_vl_vision" || outer == "minimax_m3_vl" => {
             // MiniMax-M3's vision tower (transformers 5.24 `MiniMaxM3VLVisionModel`): a bias-free

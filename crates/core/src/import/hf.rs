@@ -400,6 +400,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "diffusion_gemma_text" | "diffusion_gemma" => "gemma4_text".into(),
         // GLM-5-Next's language model (`Glm5NextTextModel`).
         "glm5_next_text" | "glm5_next" => "glm5_next".into(),
+        // DeepSeek V4.1's language model (vLLM's `DeepseekV41Config` flattens `text_config`).
+        "deepseek_v41_text" | "deepseek_v41" => "deepseek_v41".into(),
         // Molmo 2's language model (`Molmo2TextModel`).
         "molmo2_text" | "molmo2" => "molmo2".into(),
         // Mistral Large 4's language model (`MistralLarge4TextModel`).
@@ -565,6 +567,7 @@ const KNOWN: &[&str] = &[
     "dbrx",
     "kimi_linear",
     "deepseek_v4",
+    "deepseek_v41",
     "bailing_moe",
     "bailing_hybrid",
     "bailing_moe_linear",
@@ -595,6 +598,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "DeepseekV3ForCausalLM" => "deepseek_v3",
             "DeepseekV32ForCausalLM" => "deepseek_v32",
             "DeepseekV4ForCausalLM" => "deepseek_v4",
+            "DeepseekV41ForCausalLM" => "deepseek_v41",
             "Glm4MoeForCausalLM" => "glm4_moe",
             "GptOssForCausalLM" => "gpt_oss",
             "MiniMaxM2ForCausalLM" => "minimax_m2",
@@ -1445,6 +1449,7 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
         "starcoder2" => read_starcoder2(cfg),
         "dbrx" => read_dbrx(cfg),
         "deepseek_v4" => read_deepseek_v4(cfg),
+        "deepseek_v41" => read_deepseek_v41(cfg),
         "nemotron-nas" => read_decilm(cfg),
         "ernie4_5_vl_moe" => read_ernie_vl(cfg, notices),
         "zamba2" => read_zamba2(cfg),
@@ -2900,6 +2905,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             own_embeddings: family.starts_with("deepseek_v3") || family == "glm4_moe_lite",
             layer: None,
             extras: Vec::new(),
+            bare: false,
+            shared: Vec::new(),
         }),
         _ => None,
     };
@@ -3477,6 +3484,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
             ratio,
             overlap: ratio == 4,
             indexer: (ratio == 4).then(|| indexer.clone()),
+            shares: None,
         })
     };
     let moe = |hash: bool| Moe {
@@ -3523,6 +3531,200 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
             own_embeddings: false,
             layer: Some(alloc::boxed::Box::new(layer(n, ratio, false)?)),
             extras: head(hc),
+            bare: false,
+            shared: Vec::new(),
+        });
+    }
+    Ok(a)
+}
+
+/// DeepSeek V4.1 (vLLM 0.34's `deepseek_v41`, its config's `text_config`): V4's attention with
+/// `compress_ratios` of 0 (window only), 1 or 2, the compression shared — only the
+/// `kv_source_layer_ids` compress, and every later layer up to the next source reads their rows;
+/// only the `index_source_layer_ids` score rows, the KV sources among them also projecting the
+/// indexer's keys (see [`crate::model::csa`]). Every layer is a mixture of experts routed by
+/// scores with a correction bias (no hash layers), with a second bias for image tokens
+/// (`bias_vl`) when the checkpoint has a vision tower; `hc_mult` residual streams mixed as in V4,
+/// with no hyper-connection head (the last layer's mix collapses them). The Engram layers
+/// (`engram_layer_ids`) add an n-gram table of `engram_num_embeddings[i]` rows of
+/// `engram_head_dim` values, its key/value projection (`(hc + 1)·hidden` rows reading one row per
+/// n-gram order and head) and per-stream query and key weights. The DSpark drafter
+/// (`num_nextn_predict_layers` window-only layers of `dspark_n_routed_experts` experts, a
+/// projection of the `dspark_target_layer_ids` hidden states, a Markov head of
+/// `dspark_markov_rank`) is stored as the MTP modules and loaded only when drafting.
+fn read_deepseek_v41(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let hidden = cfg.required(&["hidden_size"])?;
+    let vocab = cfg.required(&["vocab_size"])?;
+    let layers = cfg.required(&["num_hidden_layers"])?;
+    let heads = cfg.required(&["num_attention_heads"])?;
+    let experts = cfg.required(&["n_routed_experts"])?;
+    let top_k = cfg.required(&["num_experts_per_tok"])?;
+    let inner = cfg.required(&["moe_intermediate_size"])?;
+    let hc = cfg.count_or("hc_mult", 4)?;
+    let missing = |key: &str| {
+        Error::parse(FORMAT, format!("`{key}` is missing: DeepSeek V4.1 names each layer's part in it"))
+    };
+    let ratios = cfg.indices("compress_ratios")?.ok_or_else(|| missing("compress_ratios"))?;
+    if (ratios.len() as u64) < layers {
+        return Err(Error::parse(
+            FORMAT,
+            format!("`compress_ratios` lists {} entries for {layers} layers", ratios.len()),
+        ));
+    }
+    let kv_sources = cfg.indices("kv_source_layer_ids")?.ok_or_else(|| missing("kv_source_layer_ids"))?;
+    let index_sources =
+        cfg.indices("index_source_layer_ids")?.ok_or_else(|| missing("index_source_layer_ids"))?;
+    let engram = cfg.indices("engram_layer_ids")?.unwrap_or_default();
+    let rows = cfg.indices("engram_num_embeddings")?.unwrap_or_default();
+    if rows.len() != engram.len() {
+        return Err(Error::parse(
+            FORMAT,
+            format!(
+                "`engram_num_embeddings` lists {} tables for {} `engram_layer_ids`",
+                rows.len(),
+                engram.len()
+            ),
+        ));
+    }
+    for (key, ids) in [
+        ("kv_source_layer_ids", &kv_sources),
+        ("index_source_layer_ids", &index_sources),
+        ("engram_layer_ids", &engram),
+    ] {
+        if let Some(bad) = ids.iter().find(|&&l| l >= layers) {
+            return Err(Error::parse(FORMAT, format!("`{key}` names layer {bad} of {layers}")));
+        }
+    }
+    // A compressed layer reads the latest source at or below it (vLLM refuses one without).
+    let first_source = kv_sources.iter().copied().min();
+    let indexer = Indexer {
+        heads: cfg.count_or("index_n_heads", 64)?,
+        head_dim: cfg.count_or("index_head_dim", 128)?,
+        topk: cfg.count_or("index_topk", 512)?,
+        pool: 1,
+    };
+    let attention = |i: usize, ratio: u64| -> Result<CompressedAttention> {
+        if ratio > 2 {
+            return Err(Error::parse(
+                FORMAT,
+                format!(
+                    "`compress_ratios[{i}]` is {ratio}: DeepSeek V4.1 layers compress by 0 (window only), 1 or 2"
+                ),
+            ));
+        }
+        let l = i as u64;
+        if ratio > 0 && first_source.is_none_or(|f| f > l) {
+            return Err(Error::parse(
+                FORMAT,
+                format!("layer {i} compresses but no `kv_source_layer_ids` entry is at or below it"),
+            ));
+        }
+        let kv_source = kv_sources.contains(&l);
+        let index_query = index_sources.contains(&l);
+        Ok(CompressedAttention {
+            num_heads: heads,
+            head_dim: cfg.count_or("head_dim", 512)?,
+            rope_dim: cfg.count_or("qk_rope_head_dim", 64)?,
+            q_lora_rank: cfg.required(&["q_lora_rank"])?,
+            o_groups: cfg.count_or("o_groups", 8)?,
+            o_lora_rank: cfg.count_or("o_lora_rank", 1024)?,
+            window: cfg.count_or("sliding_window", 128)?,
+            ratio,
+            overlap: false,
+            indexer: (ratio > 0 || index_query).then(|| indexer.clone()),
+            shares: Some(crate::model::Shares {
+                kv_source,
+                index_query,
+                index_key: index_query && kv_source,
+            }),
+        })
+    };
+    let vision = cfg
+        .outer
+        .get("vision_config")
+        .and_then(|v| v.get("num_hidden_layers"))
+        .and_then(Value::as_u64)
+        .is_some_and(|n| n > 0);
+    let moe = |n: u64, k: u64| Moe {
+        num_experts: n,
+        experts_per_token: k,
+        expert_intermediate: inner,
+        gated: true,
+        shared_intermediate: inner.saturating_mul(cfg.count_or("n_shared_experts", 1).unwrap_or(1)),
+        shared_expert_gate: false,
+        router_bias: false,
+        score_bias: true,
+        expert_bias: false,
+        latent: 0,
+        modality_experts: 0,
+        modality_intermediate: 0,
+        router_hidden: 0,
+    };
+    let m = hc.saturating_add(2).saturating_mul(hc);
+    let hyper = [hyper_mixing(m, hc, hidden, 3), hyper_mixing(m, hc, hidden, 3)].concat();
+    // The image tokens' routing bias beside the correction bias (FP32, one per expert).
+    let bias_vl = |n: u64| Extra { role: Role::Fp32, rows: 1, cols: n };
+    let ngram_heads = cfg.count_or("engram_n_heads", 8)?;
+    let orders = cfg.count_or("engram_max_ngram_size", 4)?.saturating_sub(1);
+    let engram_dim = cfg.count_or("engram_head_dim", 256)?;
+    let mut stack = Stack { groups: Vec::new() };
+    for (i, &ratio) in ratios.iter().take(layers as usize).enumerate() {
+        let mut g =
+            LayerGroup::new(1, Mixer::Compressed(attention(i, ratio)?), Ffn::Moe(moe(experts, top_k)), 2);
+        g.extras = hyper.clone();
+        if vision {
+            g.extras.push(bias_vl(experts));
+        }
+        if let Some(t) = engram.iter().position(|&l| l == i as u64) {
+            g.extras.push(Extra { role: Role::ExtraEmbd, rows: rows[t], cols: engram_dim });
+            g.extras.push(Extra {
+                role: Role::Extra,
+                rows: hc.saturating_add(1).saturating_mul(hidden),
+                cols: orders.saturating_mul(ngram_heads).saturating_mul(engram_dim),
+            });
+            g.extras.push(Extra { role: Role::Norm, rows: hc, cols: hidden });
+            g.extras.push(Extra { role: Role::Norm, rows: hc, cols: hidden });
+        }
+        stack.push(g);
+    }
+    let mut a = Architecture::new("deepseek_v41", vocab, hidden, stack.groups);
+    a.tie_word_embeddings = cfg.flag("tie_word_embeddings").unwrap_or(false);
+    a.max_context = cfg.count_or("max_position_embeddings", 1_048_576)?;
+    let drafts = cfg.count_or("num_nextn_predict_layers", 0)?;
+    if drafts > 0 {
+        // DSpark's stages: window-only layers of their own experts; the first stage projects the
+        // target layers' hidden states (and norms them), the last carries the final norm, the
+        // Markov head (an embedding and a head of `dspark_markov_rank`) and the confidence head.
+        let n = layers as usize;
+        let layer = LayerGroup::new(
+            1,
+            Mixer::Compressed(CompressedAttention { ratio: 0, indexer: None, ..attention(n, 0)? }),
+            Ffn::Moe(moe(
+                cfg.count_or("dspark_n_routed_experts", experts)?,
+                cfg.count_or("dspark_num_experts_per_tok", top_k)?,
+            )),
+            2,
+        );
+        let mut extras = hyper.clone();
+        if vision {
+            extras.push(bias_vl(cfg.count_or("dspark_n_routed_experts", experts)?));
+        }
+        let targets = cfg.indices("dspark_target_layer_ids")?.map_or(1, |t| t.len() as u64).max(1);
+        let rank = cfg.count_or("dspark_markov_rank", 256)?;
+        a.mtp = Some(Mtp {
+            modules: drafts,
+            own_embeddings: false,
+            layer: Some(alloc::boxed::Box::new(layer)),
+            extras,
+            bare: true,
+            shared: vec![
+                Extra { role: Role::MtpProj, rows: hidden, cols: hidden.saturating_mul(targets) },
+                Extra { role: Role::Norm, rows: 1, cols: hidden },
+                Extra { role: Role::Norm, rows: 1, cols: hidden },
+                Extra { role: Role::ExtraEmbd, rows: vocab, cols: rank },
+                Extra { role: Role::ExtraEmbd, rows: vocab, cols: rank },
+                Extra { role: Role::ExtraEmbd, rows: 1, cols: hidden.saturating_add(rank) },
+            ],
         });
     }
     Ok(a)
@@ -3649,7 +3851,8 @@ fn read_format(
         let read = super::quant_config::read(q, base);
         notices.extend(read.notices);
         if let Some(mut plan) = read.plan {
-            if architecture.family == "deepseek_v4" && plan.method == "fp8" {
+            let v41 = architecture.family == "deepseek_v41";
+            if (architecture.family == "deepseek_v4" || v41) && plan.method == "fp8" {
                 // SGLang's FP8 conversions of DeepSeek V4 (`model_type` `deepseek_ref`, the
                 // "-FP8" repositories for GPUs without FP4 units) store the experts in the same
                 // block FP8 as the rest and name no `expert_dtype`; vLLM's FP4 default is for
@@ -3660,7 +3863,7 @@ fn read_format(
                     .or_else(|| q.get("expert_dtype"))
                     .and_then(Value::as_str)
                     .or(conversion.then_some("fp8"));
-                if let Err(why) = super::quant_config::deepseek_v4(&mut plan, expert_dtype) {
+                if let Err(why) = super::quant_config::deepseek_v4(&mut plan, expert_dtype, v41) {
                     notices.push(Msg::new(
                         MsgId::NoticeQuantInvalid,
                         vec![

@@ -651,20 +651,49 @@ fn quark(q: &Value, base: WeightFormat, notices: &mut Vec<Msg>) -> Result<QuantP
 ///
 /// # Errors
 /// The reason, naming the field, when `expert_dtype` is neither `fp4` nor `fp8`.
-pub(crate) fn deepseek_v4(plan: &mut QuantPlan, expert_dtype: Option<&str>) -> Result<(), String> {
+///
+/// DeepSeek V4.1 (`engram`): the same with 32 × 32 blocks (its `weight_block_size`), and the
+/// Engram n-gram tables in FP8 with a UE8M0 scale per 32 values of a row (`engram.embed.weight`
+/// and `.scale`).
+pub(crate) fn deepseek_v4(
+    plan: &mut QuantPlan,
+    expert_dtype: Option<&str>,
+    engram: bool,
+) -> Result<(), String> {
     let fp4 = match expert_dtype {
         None | Some("fp4") => true,
         Some("fp8") => false,
         Some(other) => return Err(format!("expert_dtype `{other}` is neither fp4 nor fp8")),
     };
     for r in &mut plan.rules {
-        if matches!(r.format, WeightFormat::Fp8) {
-            r.format =
-                WeightFormat::Fp8Scaled { grain: Grain::Block(128, 128), scale_bytes: 1, input_bytes: 0 };
-        }
+        let block = match r.format {
+            WeightFormat::Fp8 => (128, 128),
+            WeightFormat::Fp8Scaled { grain: Grain::Block(rows, cols), .. } => (rows, cols),
+            _ => continue,
+        };
+        r.format =
+            WeightFormat::Fp8Scaled { grain: Grain::Block(block.0, block.1), scale_bytes: 1, input_bytes: 0 };
     }
     if fp4 {
         plan.rules.insert(0, QuantRule { targets: default_target(), format: WeightFormat::Mxfp4 });
+    }
+    if engram {
+        let table = Matcher {
+            kind: MatchKind::Regex,
+            text: r"layers\.\d+\.engram\.embed$".into(),
+            field: "engram.embed".into(),
+        };
+        plan.rules.insert(
+            0,
+            QuantRule {
+                targets: vec![table],
+                format: WeightFormat::Fp8Scaled {
+                    grain: Grain::Block(1, 32),
+                    scale_bytes: 1,
+                    input_bytes: 0,
+                },
+            },
+        );
     }
     Ok(())
 }

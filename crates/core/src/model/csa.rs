@@ -13,6 +13,13 @@
 //! projection from the query latent, its per-head weights and its own overlapping compressor
 //! at `index_head_dim`.
 //!
+//! DeepSeek V4.1 (vLLM 0.34's `deepseek_v41`) compresses by 1 or 2 and shares: only its
+//! KV-source layers (`kv_source_layer_ids`) hold a compressor (`wkv`, and `wgate` when pooling
+//! more than one token; no position bias) and keep compressed rows, which every later layer up to
+//! the next source reads; only its index-source layers score rows (the indexer's `wq_b` and
+//! `weights_proj`), and of those only the KV sources project the indexer's keys (`wk` and its norm,
+//! from the compressed row) and keep them. Every layer keeps its own window.
+//!
 //! Cache per sequence: the window's rows, one compressed row per `ratio` tokens (and one
 //! indexer key), and the compressor's pending state in FP32 (`kv` and `score`, `coff·ratio`
 //! slots of `coff·head_dim` each, as DeepSeek's reference code and vLLM's
@@ -47,8 +54,25 @@ pub struct CompressedAttention {
     pub ratio: u64,
     /// Whether pooling windows overlap (the compressor keeps two rows a slot: CSA).
     pub overlap: bool,
-    /// The lightning indexer on overlapping layers.
+    /// The lightning indexer on overlapping layers (DeepSeek V4.1: on every compressed layer,
+    /// whose top-k it picks; which layer holds its weights is in `shares`).
     pub indexer: Option<Indexer>,
+    /// DeepSeek V4.1's sharing of compressed rows and indexer keys; `None` for V4, where every
+    /// layer compresses for itself.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub shares: Option<Shares>,
+}
+
+/// What a DeepSeek V4.1 layer holds of the compression its layers share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Shares {
+    /// A KV source: its compressor, and the compressed rows later layers read.
+    pub kv_source: bool,
+    /// An index source: the indexer's query and head weights.
+    pub index_query: bool,
+    /// The indexer's key projection and cached keys (index sources that are KV sources).
+    pub index_key: bool,
 }
 
 impl CompressedAttention {
@@ -94,6 +118,27 @@ impl CompressedAttention {
         e.push(Role::AttnOutA, self.o_groups * self.o_lora_rank, heads * hd / self.o_groups);
         e.push(Role::AttnOut, h, self.o_groups * self.o_lora_rank);
         e.push(Role::Fp32, 1, heads);
+        if let Some(s) = self.shares {
+            if s.kv_source && self.ratio > 0 {
+                // One token pools without a gate: the checkpoint stores none.
+                e.push(Role::Compressor, hd, h);
+                if self.ratio > 1 {
+                    e.push(Role::Compressor, hd, h);
+                }
+                e.push(Role::AttnNorm, 1, hd);
+            }
+            if let (Some(ix), true) = (&self.indexer, s.index_query) {
+                e.push(Role::IdxQ, ix.heads * ix.head_dim, r);
+                e.push(Role::IdxWeights, ix.heads, h);
+                if s.index_key {
+                    // The key read off the compressed row, unquantized (a compressor-side
+                    // projection).
+                    e.push(Role::Compressor, ix.head_dim, hd);
+                    e.push(Role::AttnNorm, 1, ix.head_dim);
+                }
+            }
+            return;
+        }
         if self.ratio > 0 {
             let c = self.coff();
             compressor(e, h, c * hd, self.ratio, hd);
@@ -117,6 +162,22 @@ impl CompressedAttention {
     }
 
     pub(crate) fn cache(&self) -> LayerCache {
+        if let Some(s) = self.shares {
+            // V4.1: a layer that compresses for none keeps its window only; a source its rows,
+            // its indexer keys, and (pooling several tokens) the open group's `kv` and `score`.
+            let ratio = if s.kv_source { self.ratio } else { 0 };
+            let pooled = if ratio > 1 { 2u64.saturating_mul(ratio).saturating_mul(self.head_dim) } else { 0 };
+            return LayerCache::Compressed {
+                width: self.head_dim,
+                indexer: match (&self.indexer, s.index_key && ratio > 0) {
+                    (Some(ix), true) => ix.head_dim,
+                    _ => 0,
+                },
+                ratio,
+                window: self.window,
+                state: pooled,
+            };
+        }
         let c = self.coff();
         let slots = c * self.ratio;
         let state = |width: u64| 2u64.saturating_mul(slots).saturating_mul(c.saturating_mul(width));

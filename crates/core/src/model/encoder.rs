@@ -29,6 +29,16 @@ pub enum TokenRule {
         /// The processor's `size.longest_edge`.
         longest_edge: u64,
     },
+    /// DeepSeek V4.1's grid (vLLM 0.34's `deepseek_v41` `mm_preprocess.py`): an image below
+    /// `min_side²` pixels scaled up to that area, `⌈side / (patch × merge)⌉` tokens a row with a
+    /// newline ending each, a start and an end token; an image past `max_tokens` shrunk until
+    /// it fits.
+    FramedRows {
+        /// The side of the processor's `min_pixels` (its square root).
+        min_side: u64,
+        /// The processor's `max_image_tokens`.
+        max_tokens: u64,
+    },
     /// The same count for every image (Gemma 3's 256, LLaVA-1.5's 576).
     Fixed {
         /// Tokens per image.
@@ -193,6 +203,10 @@ impl Encoder {
                 let n = side.min(longest_edge.max(1)).div_ceil(f).max(1);
                 n.saturating_mul(n + 1)
             }
+            TokenRule::FramedRows { .. } => {
+                let n = self.framed_rows(side);
+                n.saturating_mul(n + 1).saturating_add(2)
+            }
             TokenRule::Fixed { tokens } => tokens,
             TokenRule::Tiles { tile, per_tile } => {
                 let per_side = side.div_ceil(tile.max(1)).max(1);
@@ -257,6 +271,10 @@ impl Encoder {
                     _ => frames,
                 }
             }
+            (TokenRule::FramedRows { .. }, _) => {
+                let n = self.framed_rows(side);
+                n.saturating_mul(n).saturating_mul(m2)
+            }
             (TokenRule::RowBreaks { longest_edge }, _) => {
                 let n = side.min(longest_edge.max(1)).div_ceil(self.patch.saturating_mul(self.merge).max(1));
                 n.saturating_mul(n).saturating_mul(m2)
@@ -267,6 +285,20 @@ impl Encoder {
 }
 
 impl Encoder {
+    /// Rows (and tokens a row) of a square `side` image under [`TokenRule::FramedRows`]: the
+    /// merged patches a side of the scaled-up image makes, at most the most that keep
+    /// `n·(n + 1) + 2` within `max_tokens`.
+    fn framed_rows(&self, side: u64) -> u64 {
+        let TokenRule::FramedRows { min_side, max_tokens } = self.tokens else { return 0 };
+        let f = self.patch.saturating_mul(self.merge).max(1);
+        let n = side.max(min_side).div_ceil(f).max(1);
+        let mut most = max_tokens.saturating_sub(2).isqrt();
+        while most > 1 && most * (most + 1) + 2 > max_tokens {
+            most -= 1;
+        }
+        n.min(most.max(1))
+    }
+
     /// Language-model tokens of the largest item the processor makes.
     pub fn max_tokens(&self) -> u64 {
         self.tokens_per_image(self.largest)

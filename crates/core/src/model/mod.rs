@@ -36,7 +36,7 @@ use crate::tensor::{Part, Role, Tensor};
 use crate::units::Params;
 
 pub use attention::{Attention, QkNorm, Span};
-pub use csa::CompressedAttention;
+pub use csa::{CompressedAttention, Shares};
 pub use ffn::{Ffn, Mlp, Moe};
 pub use linear::{GatedDeltaNet, KimiDeltaAttention, LightningAttention};
 pub use mla::{Indexer, Mla};
@@ -267,6 +267,14 @@ pub struct Mtp {
     /// hyper-connection head).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub extras: Vec<Extra>,
+    /// The modules are their layers only, with no norms and projection of the embedding and
+    /// hidden state of their own (DeepSeek V4.1's DSpark stages).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+    pub bare: bool,
+    /// Tensors the modules share, stored once (DSpark's projection of the target layers' hidden
+    /// states, its final norm, Markov and confidence heads), numbered with the first module.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub shared: Vec<Extra>,
 }
 
 /// What one layer keeps between tokens.
@@ -1075,10 +1083,12 @@ impl Architecture {
         }
         e.within(Part::Other, |e| {
             // enorm, hnorm, the norm before the shared head, and eh_proj.
-            for _ in 0..3 {
-                norm(self.norm, h, e);
+            if !m.bare {
+                for _ in 0..3 {
+                    norm(self.norm, h, e);
+                }
+                e.push(Role::MtpProj, h, h.saturating_mul(2));
             }
-            e.push(Role::MtpProj, h, h.saturating_mul(2));
             for x in &m.extras {
                 e.push(x.role, x.rows, x.cols);
             }
@@ -1131,6 +1141,13 @@ impl Architecture {
         if let Some(m) = &self.mtp {
             let mut extra = ParamBreakdown::default();
             count(&mut extra, m.modules, &|e| self.mtp_module(m, e));
+            count(&mut extra, 1, &|e| {
+                e.within(Part::Other, |e| {
+                    for x in &m.shared {
+                        e.push(x.role, x.rows, x.cols);
+                    }
+                })
+            });
             b.mtp = extra.total();
         }
         if let Some(e) = err {
@@ -1213,6 +1230,11 @@ impl Architecture {
                     t.push(Tensor { role, layer, rows, cols, experts });
                 };
                 self.mtp_module(m, &mut Emit { sink: &mut sink, block: Part::Norms });
+                if k == 0 {
+                    for x in &m.shared {
+                        sink(x.role, Part::Other, x.rows, x.cols, 1);
+                    }
+                }
             }
         }
         Ok(t)
