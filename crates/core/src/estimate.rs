@@ -97,8 +97,9 @@ pub struct Estimate {
     pub kv_per_token: Bytes,
     /// Whether the weight bytes are exact (a known architecture and format) or a rule of thumb.
     pub weights_exact: bool,
-    /// Bytes of the input embedding table (looked up per token, never read whole); 0 when it is
-    /// tied to the output head, which reads it whole.
+    /// Bytes of the input embedding table (looked up per token, never read whole; 0 when it is
+    /// tied to the output head, which reads it whole), and of the tables layers look rows up in
+    /// (DeepSeek V4.1's Engram n-gram tables).
     pub embedding_bytes: Bytes,
     /// Bytes of the input embedding tables however they are used: llama.cpp keeps this copy in
     /// system RAM and only looks rows up in it.
@@ -1072,7 +1073,11 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         weights_exact,
         embedding_bytes: priced.as_ref().map_or(Bytes::ZERO, |p| {
             Bytes::new(
-                p.sum_where(|t| matches!(t.role, Role::TokenEmbd | Role::PosEmbd) && !shares_head(t, r)),
+                // With the tables a layer looks rows up in (DeepSeek V4.1's Engram tables).
+                p.sum_where(|t| {
+                    (matches!(t.role, Role::TokenEmbd | Role::PosEmbd) && !shares_head(t, r))
+                        || (t.role == Role::ExtraEmbd && t.layer.is_some())
+                }),
             )
         }),
         input_embedding_bytes: priced.as_ref().map_or(Bytes::ZERO, |p| {

@@ -821,13 +821,15 @@ pub fn kv_layout_label(a: &Architecture) -> (String, u64) {
                 )
             }
             Mixer::Mla(m) => format!("MLA latent {} + {}", m.kv_lora_rank, m.qk_rope_head_dim),
-            Mixer::Compressed(c) if c.ratio == 0 => continue,
-            Mixer::Compressed(c) => match &c.indexer {
-                Some(ix) => format!(
-                    "one row of {} and an indexer key of {} per {} tokens",
-                    c.head_dim, ix.head_dim, c.ratio
-                ),
-                None => format!("one row of {} per {} tokens", c.head_dim, c.ratio),
+            // (DeepSeek V4.1: only the layers that compress for the others keep rows.)
+            Mixer::Compressed(c) => match m.cache(a.hidden_size) {
+                LayerCache::Compressed { ratio, indexer, .. } if ratio > 0 && indexer > 0 => {
+                    format!("one row of {} and an indexer key of {indexer} per {ratio} tokens", c.head_dim)
+                }
+                LayerCache::Compressed { ratio, .. } if ratio > 0 => {
+                    format!("one row of {} per {ratio} tokens", c.head_dim)
+                }
+                _ => continue,
             },
             _ => continue,
         };

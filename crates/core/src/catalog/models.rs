@@ -1107,6 +1107,17 @@ pub static MODELS: &[ModelEntry] = &[
         config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v4-pro.json")),
     },
     ModelEntry {
+        id: "deepseek-v4.1-flash",
+        aliases: &["deepseek-v4.1"],
+        name: "DeepSeek-V4.1-Flash",
+        hf_repo: "deepseek-ai/DeepSeek-V4.1-Flash",
+        released: "2026-10",
+        source: src!(
+            "mlx-lm's tests (ml-explore/mlx-lm tests/test_deepseek_v41*.py; search-index file ids 68503033665 and 68311371007): `_full_config_dict`, the official config.json at deepseek-ai/DeepSeek-V4.1-Flash@dba1be0a40aa45a94ad051997016db3960a90277 (its 43-entry compress_ratios asserted in full there), Python True/None written as JSON; Engram tables, DSpark stages and the vision tower counted to the published index's total_size, 510,286,023,000 bytes"
+        ),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v4.1-flash.json")),
+    },
+    ModelEntry {
         id: "mistral-small-3.1-24b",
         aliases: &["mistral-small-3.1", "mistral-small-3.1-24b-instruct-2503"],
         name: "Mistral Small 3.1 24B",

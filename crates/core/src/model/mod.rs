@@ -1330,7 +1330,8 @@ impl Architecture {
 
     /// Parameters used per token: everything except the routed experts, plus each MoE layer's
     /// `experts_per_token / num_experts` share (embeddings and output head included). A second,
-    /// image-only expert set (ERNIE 4.5 VL) and its router count for no text token.
+    /// image-only expert set (ERNIE 4.5 VL) and its router count for no text token, nor do the
+    /// tables a layer looks a few rows up in (DeepSeek V4.1's Engram n-gram tables).
     ///
     /// # Errors
     /// [`Error::Overflow`] for absurd sizes.
@@ -1350,6 +1351,9 @@ impl Architecture {
                 let one = m.expert_params(self.hidden_size)? as u128 * m.experts_per_token as u128;
                 active_experts += one * g.count as u128;
                 idle_routers += m.modality_router_params(self.hidden_size) as u128 * g.count as u128;
+            }
+            for x in g.extras.iter().filter(|x| x.role == Role::ExtraEmbd) {
+                idle_routers += x.rows as u128 * x.cols as u128 * g.count as u128;
             }
         }
         let active = ((b.total() - b.experts) as u128).saturating_sub(idle_routers) + active_experts;
