@@ -1261,12 +1261,12 @@ messages! {
         "les noyaux MXFP4 {0} de vLLM stockent chaque expert complété à {1} × {2} (cachée × intermédiaire par GPU), biais en FP32 ou BF16 selon eux : {3} de plus que le checkpoint";
     /// vLLM keeps DeepSeek V4.1's Engram tables in pinned host memory.
     NoteVllmEngramPinned =>
-        "vLLM keeps the Engram n-gram tables ({0}) in pinned CPU memory, read by the GPUs over UVA (EngramConfig cpu_offload, on by default), not in GPU memory: {1} of system RAM over the node's {2} tensor-parallel shards, PyTorch's pinned allocator rounding each shard's rows and scales up to a power of two",
-        "vLLM garde les tables n-grammes Engram ({0}) en mémoire CPU verrouillée, lue par les GPU via UVA (EngramConfig cpu_offload, actif par défaut), pas en mémoire GPU : {1} de RAM système pour les {2} parts du parallélisme de tenseurs du nœud, l'allocateur verrouillé de PyTorch arrondissant les lignes et les échelles de chaque part à une puissance de deux";
+        "vLLM keeps the n-gram tables ({0}) in pinned CPU memory, read by the GPUs over UVA (EngramConfig cpu_offload, on by default), not in GPU memory: {1} of system RAM over the node's {2} tensor-parallel shards, PyTorch's pinned allocator rounding each shard's allocations up to a power of two",
+        "vLLM garde les tables n-grammes ({0}) en mémoire CPU verrouillée, lue par les GPU via UVA (EngramConfig cpu_offload, actif par défaut), pas en mémoire GPU : {1} de RAM système pour les {2} parts du parallélisme de tenseurs du nœud, l'allocateur verrouillé de PyTorch arrondissant les allocations de chaque part à une puissance de deux";
     /// The same, shared by data-parallel replicas.
     NoteVllmEngramShared =>
-        "vLLM keeps the Engram n-gram tables ({0}) in CPU memory the node's data-parallel replicas share (EngramConfig dp_shared_memory, on with several replicas), not in GPU memory: {1} of system RAM, one copy",
-        "vLLM garde les tables n-grammes Engram ({0}) en mémoire CPU partagée par les répliques data-parallèles du nœud (EngramConfig dp_shared_memory, actif avec plusieurs répliques), pas en mémoire GPU : {1} de RAM système, une copie";
+        "vLLM keeps the n-gram tables ({0}) in CPU memory the node's data-parallel replicas share (EngramConfig dp_shared_memory, on with several replicas), not in GPU memory: {1} of system RAM, one copy",
+        "vLLM garde les tables n-grammes ({0}) en mémoire CPU partagée par les répliques data-parallèles du nœud (EngramConfig dp_shared_memory, actif avec plusieurs répliques), pas en mémoire GPU : {1} de RAM système, une copie";
     /// vLLM's MXFP8 scales for DeepSeek V4.1.
     NoteVllmMxfp8Scales =>
         "vLLM loads the checkpoint's 32×32-block FP8 matrices as MXFP8, a scale byte per 32 values of each row rather than per block: {0} more on each GPU than the files",

@@ -608,10 +608,11 @@ pub fn rotary_cache(a: &Architecture) -> Bytes {
     Bytes::new(a.max_context.saturating_mul(width).saturating_mul(2))
 }
 
-/// Whether `t` is one of DeepSeek V4.1's Engram n-gram tables (an embedding table inside the
-/// layer stack), which vLLM keeps in host memory.
+/// Whether `t` is one of the n-gram tables vLLM keeps in host memory (an embedding table inside
+/// the layer stack): DeepSeek V4.1's Engram tables, Qwen4-Exp's PLE tables (both under
+/// `EngramConfig`, `cpu_offload` on by default).
 pub fn is_engram_table(a: &Architecture, t: &crate::tensors::Tensor) -> bool {
-    a.family == "deepseek_v41"
+    matches!(a.family.as_str(), "deepseek_v41" | "qwen4_exp")
         && t.role == crate::tensor::Role::ExtraEmbd
         && t.layer.is_some_and(|l| u64::from(l) < a.num_layers())
 }
@@ -654,7 +655,21 @@ pub fn engram_host(a: &Architecture, p: &crate::tensors::Priced, tp: u64, dp: u6
         });
     }
     let tp = tp.max(1);
+    let pow2 = |b: u64| if b == 0 { 0 } else { b.checked_next_power_of_two().unwrap_or(b) };
     let mut host = 0u64;
+    if a.family == "qwen4_exp" {
+        // Qwen4-Exp's PLE tables (`qwen4_exp/common/ngram_embedding.py`): rows split evenly over
+        // the tensor-parallel ranks (its ETP group), each rank's pinned in one allocation.
+        for (_, bytes) in &tables {
+            host = host.saturating_add(pow2(bytes.div_ceil(tp)).saturating_mul(tp));
+        }
+        return Some(EngramHost {
+            tables: Bytes::new(total),
+            host: Bytes::new(host),
+            shards: tp,
+            rounded: true,
+        });
+    }
     for (t, bytes) in &tables {
         // The hash columns: the layer's key/value projection reads one table row per column.
         let columns = p
@@ -671,7 +686,6 @@ pub fn engram_host(a: &Architecture, p: &crate::tensors::Priced, tp: u64, dp: u6
                 continue;
             }
             let share = |b: u64| (u128::from(b) * u128::from(held) / u128::from(columns)) as u64;
-            let pow2 = |b: u64| if b == 0 { 0 } else { b.checked_next_power_of_two().unwrap_or(b) };
             host = host.saturating_add(pow2(share(values))).saturating_add(pow2(share(scales)));
         }
     }
@@ -1503,7 +1517,9 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             merge_uniform(&mut kinds);
         }
     }
-    let mut exact = !approximate && drafter_exact;
+    // Qwen4-Exp's pool (QSA's keys, compressed indexer keys and key rings, the PLE layer's
+    // convolution state beside Gated DeltaNet's) is packed in groups not modelled here.
+    let mut exact = !approximate && drafter_exact && a.family != "qwen4_exp";
     let mla = a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(_)));
     let hybrid = plan_hybrid(o, mamba, &kinds, mla, i.cuda_cc);
     let block = hybrid.as_ref().map_or(o.block_size(), |h| h.block_size);

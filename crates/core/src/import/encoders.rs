@@ -213,7 +213,9 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
         // Qwen3-Omni's thinker carries Qwen3-VL's vision encoder (`Qwen3OmniMoeVisionEncoder`:
         // the same patch embedding, position table, blocks, merger and deepstack mergers).
         // Cosmos 3 Omni (`cosmos3_omni`) carries Qwen3-VL's vision model.
-        "qwen3_vl" | "qwen3_vl_moe" | "qwen3_5" | "qwen3_5_moe" | "qwen3_omni_moe" | "cosmos3_omni" => {
+        // Qwen4-Exp (Qwen3.8-Flash-Next) carries Qwen3-VL's vision model without deepstack mergers.
+        "qwen3_vl" | "qwen3_vl_moe" | "qwen3_5" | "qwen3_5_moe" | "qwen3_omni_moe" | "cosmos3_omni"
+        | "qwen4_exp" => {
             v?;
             let (h, i, depth) = (n("hidden_size", 1152), n("intermediate_size", 4304), n("depth", 27));
             let (p, t, c, m) = (

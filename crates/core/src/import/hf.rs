@@ -400,6 +400,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "diffusion_gemma_text" | "diffusion_gemma" => "gemma4_text".into(),
         // GLM-5-Next's language model (`Glm5NextTextModel`).
         "glm5_next_text" | "glm5_next" => "glm5_next".into(),
+        // Qwen4-Exp's (Qwen3.8-Flash-Next) language model.
+        "qwen4_exp_text" | "qwen4_exp" => "qwen4_exp".into(),
         // DeepSeek V4.1's language model (vLLM's `DeepseekV41Config` flattens `text_config`).
         "deepseek_v41_text" | "deepseek_v41" => "deepseek_v41".into(),
         // Molmo 2's language model (`Molmo2TextModel`).
@@ -568,6 +570,7 @@ const KNOWN: &[&str] = &[
     "kimi_linear",
     "deepseek_v4",
     "deepseek_v41",
+    "qwen4_exp",
     "bailing_moe",
     "bailing_hybrid",
     "bailing_moe_linear",
@@ -599,6 +602,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "DeepseekV32ForCausalLM" => "deepseek_v32",
             "DeepseekV4ForCausalLM" => "deepseek_v4",
             "DeepseekV41ForCausalLM" => "deepseek_v41",
+            "Qwen4ExpForCausalLM" | "Qwen4ExpForConditionalGeneration" => "qwen4_exp",
             "Glm4MoeForCausalLM" => "glm4_moe",
             "GptOssForCausalLM" => "gpt_oss",
             "MiniMaxM2ForCausalLM" => "minimax_m2",
@@ -1450,6 +1454,7 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
         "dbrx" => read_dbrx(cfg),
         "deepseek_v4" => read_deepseek_v4(cfg),
         "deepseek_v41" => read_deepseek_v41(cfg),
+        "qwen4_exp" => read_qwen4_exp(cfg, notices),
         "nemotron-nas" => read_decilm(cfg),
         "ernie4_5_vl_moe" => read_ernie_vl(cfg, notices),
         "zamba2" => read_zamba2(cfg),
@@ -3728,6 +3733,200 @@ fn read_deepseek_v41(cfg: &Cfg<'_>) -> Result<Architecture> {
         });
     }
     Ok(a)
+}
+
+/// Qwen4-Exp (Qwen3.8-Flash-Next; transformers 5.24 `Qwen4ExpTextConfig`, vLLM 0.34's
+/// `models/qwen4_exp`): Qwen3.5-MoE's layers — Gated DeltaNet on the `linear_attention` layers,
+/// gated attention with per-head q/k norms on every `full_attention_interval`-th, a MoE of
+/// `num_experts` with a gated shared expert — with no layer norms and no final norm: the residual
+/// stream is `hc_count` streams wide, and two gated residual mixes a layer (`GatedResidual`: a
+/// norm of the `hc·hidden` streams, a rank-`hc_lowrank` projection down with `hc_count` inject
+/// rows, and back up; replicated under vLLM's tensor parallelism) take their place, one more
+/// (without inject) before the head. Its attention layers are QSA (`indexer_n_heads` set): a
+/// lightning indexer whose queries and key come from one projection `(n_ix + 1)·d_ix` rows with
+/// two norms, and whose key it caches once per `indexer_compress_ratio` tokens. The PLE layers
+/// (`ple_layer_ids`, counted from 1) add an n-gram table — `(ngram_size − 1)·heads_per_ngram`
+/// heads of `ple_embed_dim / heads` values, each head's rows the next prime above
+/// `ngram_vocab_size_base`, the total rounded up to `make_ngram_vocab_size_divisible_by` — its key
+/// and value projections, three norms, a depthwise convolution and its 35 int64 hash buffers. The
+/// MTP layer (`mtp_num_hidden_layers`) is a QSA layer with its two projections of the embedding
+/// and the hidden state and their norms, and its own mix.
+fn read_qwen4_exp(cfg: &Cfg<'_>, notices: &mut Vec<Msg>) -> Result<Architecture> {
+    let mut a = read_decoder(cfg, "qwen3_5_moe", notices)?;
+    let h = a.hidden_size;
+    let hc = cfg.count_or("hc_count", 4)?.max(1);
+    let rank = cfg.count_or("hc_lowrank", 320)?;
+    let wide = hc.saturating_mul(h);
+    let replicated = |rows: u64, cols: u64| Extra { role: Role::MoeLatent, rows, cols };
+    let norm = |cols: u64| Extra { role: Role::Norm, rows: 1, cols };
+    let mix = |inject: bool| {
+        let mut m = vec![norm(wide), replicated(rank, wide)];
+        if inject {
+            m.push(replicated(hc, wide));
+        }
+        m.push(replicated(wide, rank));
+        m
+    };
+    let layer_mix = [mix(true), mix(true)].concat();
+    // QSA: the indexer's fused query/key projection and its two norms; its key cached once per
+    // `indexer_compress_ratio` tokens.
+    let indexer = match cfg.count("indexer_n_heads")? {
+        Some(n) if n > 0 => {
+            let d = cfg.count_or("indexer_head_dim", 128)?;
+            let ratio = cfg.count_or("indexer_compress_ratio", 4)?.max(1);
+            if cfg.count_or("indexer_kv_heads", 1)? != 1 {
+                return Err(Error::parse(
+                    FORMAT,
+                    "`indexer_kv_heads` must be 1 (Qwen4-Exp's indexer has one key head)",
+                ));
+            }
+            Some((n, d, ratio))
+        }
+        _ => None,
+    };
+    let ple = cfg.indices("ple_layer_ids")?.unwrap_or_default();
+    let ple_dim = cfg.count_or("ple_embed_dim", h)?;
+    let ngram_heads =
+        cfg.count_or("ngram_size", 3)?.saturating_sub(1).saturating_mul(cfg.count_or("heads_per_ngram", 8)?);
+    if !ple.is_empty() && (ngram_heads == 0 || !ple_dim.is_multiple_of(ngram_heads)) {
+        return Err(Error::parse(
+            FORMAT,
+            "`ple_embed_dim` must be a multiple of (`ngram_size` − 1) × `heads_per_ngram`",
+        ));
+    }
+    let base = cfg.count_or("ngram_vocab_size_base", 20_000_000)?;
+    let divisible = cfg.count_or("make_ngram_vocab_size_divisible_by", 128)?.max(1);
+    // The primes are found by trial division: sizes beyond any checkpoint's are refused.
+    if !ple.is_empty() && (base > 1_000_000_000 || ngram_heads > 256 || ple.len() > 8 || divisible > 1 << 20)
+    {
+        return Err(Error::parse(
+            FORMAT,
+            "the n-gram tables' `ngram_vocab_size_base`, heads, layers or rounding are beyond any checkpoint's (at most 10⁹, 256 heads, 8 layers)",
+        ));
+    }
+    let layers = a.num_layers();
+    let mut stack = Stack::default();
+    let mut index = 0u64;
+    let mut dense = 0u64;
+    for g in core::mem::take(&mut a.groups) {
+        for _ in 0..g.count {
+            let mut one = LayerGroup { count: 1, norms: 0, ..g.clone() };
+            one.extras = layer_mix.clone();
+            let linear = one.mixers.iter().any(|m| matches!(m, Mixer::GatedDeltaNet(_)));
+            if let (Some((n, d, ratio)), false) = (indexer, linear) {
+                for m in &mut one.mixers {
+                    if let Mixer::Attention(at) = m {
+                        at.index_key = d / ratio;
+                    }
+                }
+                one.extras.push(Extra {
+                    role: Role::IdxQ,
+                    rows: n.saturating_add(1).saturating_mul(d),
+                    cols: h,
+                });
+                one.extras.push(norm(d));
+                one.extras.push(norm(d));
+            }
+            if ple.contains(&(index + 1)) {
+                if !linear {
+                    return Err(Error::parse(
+                        FORMAT,
+                        format!("`ple_layer_ids` names layer {} , not a linear-attention layer", index + 1),
+                    ));
+                }
+                let rows = ngram_rows(base, ngram_heads, dense).next_multiple_of(divisible);
+                dense += 1;
+                one.extras.push(Extra { role: Role::ExtraEmbd, rows, cols: ple_dim / ngram_heads });
+                one.extras.push(replicated(wide, ple_dim));
+                one.extras.push(replicated(h, ple_dim));
+                one.extras.extend([norm(wide), norm(wide), norm(wide)]);
+                one.extras.push(Extra {
+                    role: Role::MixConv,
+                    rows: wide,
+                    cols: cfg.count_or("ple_conv_kernel_size", 4)?,
+                });
+                // The layer multipliers and each head's vocabulary size and offset (int64).
+                let ngram = cfg.count_or("ngram_size", 3)?;
+                one.extras.push(Extra { role: Role::HashTable, rows: 1, cols: ngram + 2 * ngram_heads });
+            }
+            stack.push(one);
+            index += 1;
+        }
+    }
+    if let Some(bad) = ple.iter().find(|&&l| l == 0 || l > layers) {
+        return Err(Error::parse(
+            FORMAT,
+            format!("`ple_layer_ids` names layer {bad} of {layers} (counted from 1)"),
+        ));
+    }
+    a.groups = stack.groups;
+    a.family = "qwen4_exp".into();
+    a.norm = NormKind::NoParams;
+    a.extras = mix(false);
+    // vLLM builds the head whatever the config says.
+    a.tie_word_embeddings = false;
+    let mtp = cfg.count_any(&["mtp_num_hidden_layers", "num_nextn_predict_layers"])?.unwrap_or(0);
+    a.mtp = None;
+    if mtp > 0 {
+        let last = a
+            .groups
+            .iter()
+            .rev()
+            .find(|g| g.mixers.iter().any(|m| matches!(m, Mixer::Attention(_))))
+            .cloned();
+        let Some(layer) = last else {
+            return Err(Error::parse(
+                FORMAT,
+                "Qwen4-Exp's MTP layer copies an attention layer, and none is listed",
+            ));
+        };
+        let layer = LayerGroup { count: 1, extras: Vec::new(), ..layer };
+        let mut extras = layer_mix.clone();
+        if let Some((n, d, _)) = indexer {
+            extras.push(Extra { role: Role::IdxQ, rows: n.saturating_add(1).saturating_mul(d), cols: h });
+            extras.extend([norm(d), norm(d)]);
+        }
+        extras.extend([
+            Extra { role: Role::MtpProj, rows: h, cols: h },
+            Extra { role: Role::MtpProj, rows: h, cols: h },
+            norm(h),
+            norm(wide),
+        ]);
+        // Its own mix before the head, stored without inject rows (the published parameter count).
+        extras.extend(mix(false));
+        a.mtp = Some(Mtp {
+            modules: mtp,
+            own_embeddings: false,
+            layer: Some(alloc::boxed::Box::new(layer)),
+            extras,
+            bare: true,
+            shared: Vec::new(),
+        });
+    }
+    Ok(a)
+}
+
+/// Rows of a Qwen4-Exp n-gram table: each of its `heads` heads as many as the next prime above
+/// `base` (the `dense`-th PLE layer's heads after the earlier layers'), summed.
+fn ngram_rows(base: u64, heads: u64, dense: u64) -> u64 {
+    let is_prime = |n: u64| n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| !n.is_multiple_of(d));
+    let mut n = base.saturating_sub(1);
+    let mut skip = dense.saturating_mul(heads);
+    let mut sum = 0u64;
+    let mut taken = 0u64;
+    while taken < heads {
+        n += 1;
+        if !is_prime(n) {
+            continue;
+        }
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        sum = sum.saturating_add(n);
+        taken += 1;
+    }
+    sum
 }
 
 /// StarCoder2: biases everywhere (`use_bias`), a plain MLP, LayerNorms, a sliding window.
