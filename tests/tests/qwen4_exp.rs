@@ -54,7 +54,7 @@ fn flash_next_counts_and_prices_as_its_index() {
 /// vLLM keeps the 95.37 GiB table in pinned host memory (one allocation a tensor-parallel rank,
 /// rounded up to a power of two: 128 GiB over 1, 2 or 4 ranks); the GPUs hold the rest, 234.2
 /// GiB over one (an independent count of vLLM's parameters: 234.24 GiB with its 12 padding rows
-/// a mix), 59.6 over four; the KV layout is said approximate.
+/// a mix), 59.6 over four.
 #[test]
 fn flash_next_on_vllm_keeps_its_table_on_the_host() {
     let m = read(&flash_next()).unwrap();
@@ -75,7 +75,41 @@ fn flash_next_on_vllm_keeps_its_table_on_the_host() {
     assert!((gib(&four) / 59.65 - 1.0).abs() < 0.002, "{}", gib(&four));
     let host = four.host.total.get();
     assert!((128 * GIB..132 * GIB).contains(&host), "{host}");
-    assert!(!four.vllm.unwrap().layout_exact);
+}
+
+/// vLLM 0.34's pool for Qwen3.8-Flash-Next, as its own `_get_packed_kv_cache_groups` groups the
+/// model's specs (run on them outside this repository): the block aligned on QSA's key/value page
+/// alone (64 × ⌈3,207,168-byte Gated DeltaNet state / (64 × 2,048)⌉ = 1,600 tokens on one or two
+/// H200s, 832 on four, 448 on eight); a block of the twelve QSA layers' pages and compressed
+/// indexer keys (12 × 1,600 × (2,048 + 64) = 40,550,400 bytes on one); the 36 Gated DeltaNet
+/// layers in three groups of twelve, the PLE state a group, the rings a group; a 262,144-token
+/// request with prefix caching (align mode, a checkpoint block on Hopper) takes ⌈262,144 / B⌉ +
+/// 4 × 3 + 1 blocks.
+#[test]
+fn flash_next_packs_its_cache_as_vllm() {
+    let m = read(&flash_next()).unwrap();
+    for (gpus, block, bytes, per_request) in [
+        (1, 1_600, 40_550_400, 164 + 13),
+        (2, 1_600, 20_889_600, 164 + 13),
+        (4, 832, 10_862_592, 316 + 13),
+        (8, 448, 5_849_088, 586 + 13),
+    ] {
+        let s = Scenario {
+            model: ModelSource::Custom(Box::new(m.clone().into_custom("q".into()))),
+            runtime: Some(Runtime::Vllm),
+            gpus,
+            context: 262_144,
+            device: Some(DeviceChoice::Catalog("h200".into())),
+            ..Scenario::default()
+        };
+        let v = estimate(&s).unwrap().vllm.unwrap();
+        assert_eq!(
+            (v.block_size, v.block_bytes, v.blocks_per_request),
+            (block, bytes, per_request),
+            "{gpus}"
+        );
+        assert!(v.layout_exact);
+    }
 }
 
 #[test]

@@ -978,6 +978,53 @@ fn v41_packed(a: &Architecture, cc: u16, block: Option<u64>, ns: u64) -> Option<
     Some((Packed { block, block_bytes, groups }, !blackwell))
 }
 
+/// Qwen4-Exp's QSA layers on one of `tp` GPUs: how many, the key/value bytes a token of one
+/// (its KV heads split down to one a GPU, then replicated), and its indexer's compressed key bytes
+/// a token (BF16). `None` for another model.
+fn qwen4_qsa(a: &Architecture, kv: KvDtype, tp: u64) -> Option<(u64, u64, u64)> {
+    if a.family != "qwen4_exp" {
+        return None;
+    }
+    let mut found: Option<(u64, u64, u64)> = None;
+    for (n, m) in a.mixers() {
+        let Mixer::Attention(at) = m else { continue };
+        let per_rank = at.num_kv_heads.div_ceil(tp.max(1)).max(1);
+        let main = 2 * per_rank * kv.row_bytes(at.head_dim);
+        let f = found.get_or_insert((0, main, at.index_key * 2));
+        f.0 += n;
+    }
+    found
+}
+
+/// Qwen4-Exp's pool as vLLM 0.34 packs it (`qwen4_exp/nvidia/qsa.py`, `common/qsa_indexer.py`,
+/// `ple_layer.py`, `kv_cache_planning._get_packed_kv_cache_groups`): one group of every QSA
+/// layer's key/value page and its indexer's compressed keys (`block / ratio` of them), which is
+/// the block; the Gated DeltaNet layers in groups of as many states (padded to a key/value page)
+/// as that block holds; the PLE layer's convolution state a group of its own (kept whole on
+/// every GPU, unlike the others); the indexer's raw-key rings one group, one block a request.
+fn qwen4_packed(
+    a: &Architecture,
+    (n, main, index): (u64, u64, u64),
+    h: &HybridPlan,
+    m: MambaLayers,
+    ns: u64,
+) -> Packed {
+    let block = h.block_size;
+    let block_bytes =
+        n.saturating_mul(block.saturating_mul(main).saturating_add(block.saturating_mul(index)));
+    let padded = block.saturating_mul(main).max(1);
+    let per = (block_bytes / padded).max(1);
+    let state = SpecKind::Mamba { fixed: h.fixed_blocks, per_block: h.mode == MambaMode::All };
+    let mut groups = alloc::vec![(SpecKind::Full, block, 1), (state, block, m.layers.div_ceil(per))];
+    let ple = a.layers().any(|g| g.extras.iter().any(|x| x.role == crate::tensor::Role::ExtraEmbd));
+    if ple {
+        groups.push((state, block, 1));
+    }
+    // The rings: `round_up(4 + spec, 4)` raw keys, one block for the request's life.
+    groups.push((SpecKind::Mamba { fixed: 1, per_block: false }, (4 + ns).next_multiple_of(4), 1));
+    Packed { block, block_bytes, groups }
+}
+
 /// The KV cache's layout on one GPU.
 struct Layout {
     /// Kinds of layers: kind, count, bytes per token of one layer (for Mamba layers, filled in
@@ -1517,11 +1564,26 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             merge_uniform(&mut kinds);
         }
     }
-    // Qwen4-Exp's pool (QSA's keys, compressed indexer keys and key rings, the PLE layer's
-    // convolution state beside Gated DeltaNet's) is packed in groups not modelled here.
-    let mut exact = !approximate && drafter_exact && a.family != "qwen4_exp";
+    let mut exact = !approximate && drafter_exact;
+    // Qwen4-Exp: the block is aligned on QSA's key/value page alone (its compressed indexer keys
+    // are a spec of their own beside it).
+    let qsa = qwen4_qsa(a, i.kv, tp);
+    if let Some((_, main, _)) = qsa {
+        for k in kinds.iter_mut().filter(|k| k.0 == SpecKind::Full) {
+            k.2 = main;
+        }
+    }
     let mla = a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(_)));
     let hybrid = plan_hybrid(o, mamba, &kinds, mla, i.cuda_cc);
+    // Qwen4-Exp's packed pool, or (with a drafter's layers, or no Gated DeltaNet) not modelled.
+    let packed = match (qsa, &hybrid, mamba) {
+        (Some(q), Some(h), Some(m)) if i.drafter.is_none() => Some(qwen4_packed(a, q, h, m, ns)),
+        (Some(_), _, _) => {
+            exact = false;
+            packed
+        }
+        _ => packed,
+    };
     let block = hybrid.as_ref().map_or(o.block_size(), |h| h.block_size);
     if let (Some(h), Some(m)) = (&hybrid, mamba) {
         // The Mamba layers join the groups with pages padded to the attention page.
