@@ -881,6 +881,25 @@ test('a runtime that cannot load the model says why, fits nowhere and writes no 
   assert((await page.locator('#hr-commands').textContent()).includes('vllm serve facebook/opt-1.3b'), 'the vLLM command');
 });
 
+test('DeepSeek-V4.1-Flash on eight H200s: its n-gram tables in system RAM, its weights on the GPUs, as the CLI says', async ({ page, base, shot }) => {
+  const q = '?v=1&model=deepseek-v4.1-flash&runtime=vllm&device=h200&gpus=8&ep=1';
+  const want = cli(['estimate', '--model', 'deepseek-v4.1-flash', '--runtime', 'vllm', '--device', 'h200', '--gpus', '8', '--enable-expert-parallel']);
+  await page.goto(base + q);
+  await ready(page);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  // The tables' 264 GiB of pinned host memory is the RAM card's, not the GPUs'.
+  const ram = Number(await page.locator('#hr-res-ram strong').getAttribute('data-bytes'));
+  assertEq(ram, want.host.total, 'system RAM as the CLI');
+  assert(ram >= 264 * 2 ** 30, `the pinned tables: ${ram}`);
+  const note = page.locator('.hr-notes li').filter({ hasText: 'n-gram tables' });
+  await note.waitFor();
+  assert((await note.textContent()).includes('pinned CPU memory'), 'where vLLM keeps them');
+  assertEq(await page.locator('#hr-answer').getAttribute('data-verdict'), 'fits', 'fits on the H200s');
+  // The cards filled after the answer (the context chart) fill for this model too.
+  await page.locator('.hr-chart svg').waitFor({ timeout: 15000 });
+  await shot('desktop-v41-host-tables');
+});
+
 test('a config named by the class vLLM loads is read as that family and said; a small VLM counts its tower', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);

@@ -150,6 +150,39 @@ fn v41_runs_on_vllm_only_and_its_drafter_is_said() {
     assert!(err.contains("DSpark"), "{err}");
 }
 
+/// DSpark (`{"method": "dspark"}`, five tokens by default): its stages split as the target's
+/// layers, the projection and Markov head whole on every GPU, a second copy of each stage's
+/// window projection — 1.14 GiB a GPU on eight with expert parallelism, as the independent count;
+/// its three window-only layers join the target's windows (43 of them: eight groups of six or
+/// fewer), the rest of the pool unchanged.
+#[test]
+fn v41_drafts_with_dspark() {
+    let mut s = on_vllm("h200", true);
+    let spec = headroom_core::vllm::Speculative::parse(r#"{"method": "dspark"}"#).unwrap();
+    assert_eq!(spec.tokens, 5);
+    s.vllm.speculative = Some(spec.clone());
+    let e = estimate(&s).unwrap();
+    let d = e.memory.term(headroom_core::estimate::TermKind::Draft).unwrap();
+    let gib = d.bytes.get() as f64 / GIB as f64;
+    assert!((gib / 1.14 - 1.0).abs() < 0.01, "{gib}");
+    let v = e.vllm.as_ref().unwrap();
+    assert_eq!((v.block_size, v.block_bytes), (64, 116_928));
+    assert_eq!(v.blocks_per_request, 64 + 8 * 129 + 1);
+    // The command and the link say it back.
+    assert_eq!(headroom_core::vllm::Speculative::parse(&spec.id()).unwrap(), spec);
+    assert!(spec.json().contains(r#""method": "dspark""#));
+    // A model with no DSpark stages (V4's MTP module) is told so.
+    let v4 = read(&serde_json::from_str(&read_fixture("configs/deepseek-v4-pro.json")).unwrap()).unwrap();
+    let mut s4 = Scenario {
+        model: ModelSource::Custom(Box::new(v4.into_custom("v4".into()))),
+        runtime: Some(Runtime::Vllm),
+        gpus: 8,
+        ..Scenario::default()
+    };
+    s4.vllm.speculative = Some(spec);
+    assert!(format!("{}", estimate(&s4).unwrap_err()).contains("DSpark"));
+}
+
 #[test]
 fn bad_v41_configs_name_the_field() {
     let bad = |edit: &dyn Fn(&mut serde_json::Value), field: &str| {

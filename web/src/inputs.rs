@@ -793,6 +793,7 @@ fn VllmInputs() -> impl IntoView {
             (String::new(), tr(l, T::NoDraft).to_string()),
             ("mtp:1".to_string(), "MTP, 1 token".to_string()),
             ("eagle:3".to_string(), "EAGLE-3, 3 tokens".to_string()),
+            ("dspark:5".to_string(), "DSpark, 5 tokens".to_string()),
         ];
         // A drafter from a link or a command shows as itself.
         if let Some(x) = s.with(|s| s.vllm.speculative.as_ref().map(|x| x.id()))

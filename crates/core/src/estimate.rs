@@ -867,10 +867,22 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
             TermKind::Draft,
             bytes,
             if d.exact { (0.98, 1.05) } else { (0.6, 1.6) },
-            Msg::new(
-                MsgId::DraftVllm,
-                vec![Arg::Text(sp.id()), Arg::Size(d.weights), Arg::Int(d.layers), Arg::Size(Bytes::new(kv))],
-            ),
+            if d.layer_bytes == 0 && d.layers > 0 {
+                Msg::new(
+                    MsgId::DraftVllmWindows,
+                    vec![Arg::Text(sp.id()), Arg::Size(d.weights), Arg::Int(d.layers)],
+                )
+            } else {
+                Msg::new(
+                    MsgId::DraftVllm,
+                    vec![
+                        Arg::Text(sp.id()),
+                        Arg::Size(d.weights),
+                        Arg::Int(d.layers),
+                        Arg::Size(Bytes::new(kv)),
+                    ],
+                )
+            },
             vec![],
         ));
     }
@@ -2175,7 +2187,7 @@ fn tensor_parallel_bytes(p: &Priced, a: &Architecture, gpus: u64, expert_gpus: u
 }
 
 /// [`tensor_parallel_bytes`] of the tensors `keep` selects (one pipeline stage's).
-fn tensor_parallel_bytes_where(
+pub(crate) fn tensor_parallel_bytes_where(
     p: &Priced,
     a: &Architecture,
     gpus: u64,

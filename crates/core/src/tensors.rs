@@ -169,6 +169,14 @@ pub fn mtp_bytes(a: &Architecture, format: WeightFormat) -> Result<Bytes> {
     Ok(Bytes::new(total))
 }
 
+/// Bytes of one tensor of `a` stored in `format` (no quantization plan).
+///
+/// # Errors
+/// [`Error::Overflow`] for absurd sizes.
+pub(crate) fn weight_bytes_of(a: &Architecture, t: &Tensor, format: WeightFormat) -> Result<u64> {
+    tensor_bytes(a, t, format).or_overflow("weight memory")
+}
+
 fn mul(v: &[u64]) -> Option<u64> {
     v.iter().try_fold(1u64, |a, b| a.checked_mul(*b))
 }

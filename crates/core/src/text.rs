@@ -1251,6 +1251,10 @@ messages! {
     DraftVllm =>
         "speculative drafter {0}: weights {1} and {2} KV layers in vLLM's cache, {3} for the requests",
         "brouillon spéculatif {0} : poids {1} et {2} couches KV dans le cache de vLLM, {3} pour les requêtes";
+    /// vLLM's drafter whose layers keep windows in the target's pool (DSpark).
+    DraftVllmWindows =>
+        "speculative drafter {0}: weights {1}, and {2} window-only layers whose windows join the target's blocks in vLLM's pool (its KV cache)",
+        "brouillon spéculatif {0} : poids {1}, et {2} couches à fenêtre seule dont les fenêtres rejoignent les blocs de la cible dans le pool de vLLM (son cache KV)";
     /// vLLM's pipeline stages.
     NoteVllmPipeline =>
         "--pipeline-parallel-size {0}: layers {1} per stage (vLLM's split), {2} GPUs in all; each stage sizes its own cache and all take the fewest blocks; the busiest stage is shown",

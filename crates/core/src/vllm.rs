@@ -232,12 +232,15 @@ pub enum SpecMethod {
     Eagle,
     /// A smaller model of the same family, from the catalog (`"model": …`).
     Draft(String),
+    /// DeepSeek V4.1's DSpark stages, stored in its checkpoint (`{"method": "dspark"}`).
+    #[cfg_attr(feature = "serde", serde(rename = "dspark"))]
+    DSpark,
 }
 
 impl Speculative {
     /// Parses vLLM's JSON (`{"method": "mtp", "num_speculative_tokens": 1}`, `{"model":
     /// "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}`, `{"method": "eagle3", "model": …}`)
-    /// or Headroom's short form (`mtp:1`, `eagle:3`, `draft:qwen3-0.6b:4`).
+    /// or Headroom's short form (`mtp:1`, `eagle:3`, `draft:qwen3-0.6b:4`, `dspark:5`).
     ///
     /// # Errors
     /// [`Error::Invalid`] on `speculative_config` for a method Headroom does not model, a draft
@@ -264,13 +267,17 @@ impl Speculative {
             };
             (m, model, n)
         };
-        let tokens = tokens.unwrap_or(1);
+        // DSpark drafts a block of `dspark_block_size` tokens by default (5 in DeepSeek V4.1's
+        // config, vLLM's `DSparkSpeculatorConfig`); the other methods one.
+        let dspark = method == "dspark";
+        let tokens = tokens.unwrap_or(if dspark { 5 } else { 1 });
         if !(1..=64).contains(&tokens) {
             return Err(bad(format!("{tokens} speculative tokens is out of range; use 1 to 64")));
         }
         let method = match method.as_str() {
             "mtp" | "deepseek_mtp" | "qwen3_next_mtp" | "glm4_moe_mtp" => SpecMethod::Mtp,
             "eagle" | "eagle3" => SpecMethod::Eagle,
+            "dspark" => SpecMethod::DSpark,
             "" | "draft" | "draft_model" => {
                 let m = model.ok_or_else(|| bad("a draft model needs \"model\"".into()))?;
                 let name = m.trim_end_matches('/');
@@ -285,7 +292,7 @@ impl Speculative {
             }
             other => {
                 return Err(bad(format!(
-                    "`{other}` is not a method Headroom models; accepted: mtp, eagle, eagle3, a draft model"
+                    "`{other}` is not a method Headroom models; accepted: mtp, eagle, eagle3, dspark, a draft model"
                 )));
             }
         };
@@ -298,6 +305,7 @@ impl Speculative {
             SpecMethod::Mtp => format!("mtp:{}", self.tokens),
             SpecMethod::Eagle => format!("eagle:{}", self.tokens),
             SpecMethod::Draft(m) => format!("draft:{m}:{}", self.tokens),
+            SpecMethod::DSpark => format!("dspark:{}", self.tokens),
         }
     }
 
@@ -313,6 +321,9 @@ impl Speculative {
             SpecMethod::Draft(m) => {
                 let repo = crate::catalog::model(m).map_or(m.as_str(), |e| e.hf_repo);
                 format!("{{\"model\": \"{repo}\", \"num_speculative_tokens\": {}}}", self.tokens)
+            }
+            SpecMethod::DSpark => {
+                format!("{{\"method\": \"dspark\", \"num_speculative_tokens\": {}}}", self.tokens)
             }
         }
     }
@@ -923,8 +934,9 @@ fn v4_packed(a: &Architecture, kv: KvDtype, block: u64, windows: u64) -> Option<
 /// cut into groups of as many layers as that block holds. A block's stride is rounded to the
 /// records' common multiple on Blackwell, with 256 more for its indexer's sparse logits (the
 /// default where DeepGEMM's sparse MQA kernels are built: not certain, so the layout is not
-/// exact there). `None` off those GPUs (plain rows, not modelled) or without V4.1's layers.
-fn v41_packed(a: &Architecture, cc: u16, block: Option<u64>, ns: u64) -> Option<(Packed, bool)> {
+/// exact there). `drafts` more window-only layers for a DSpark drafter's stages. `None` off those
+/// GPUs (plain rows, not modelled) or without V4.1's layers.
+fn v41_packed(a: &Architecture, cc: u16, block: Option<u64>, ns: u64, drafts: u64) -> Option<(Packed, bool)> {
     let blackwell = (100..110).contains(&cc);
     if !(blackwell || cc == 90) {
         return None;
@@ -959,6 +971,8 @@ fn v41_packed(a: &Architecture, cc: u16, block: Option<u64>, ns: u64) -> Option<
     if full == 0 || windows == 0 {
         return None;
     }
+    // A DSpark drafter's window-only stages.
+    let windows = windows.saturating_add(drafts);
     let per = |page: u64| (full / page.max(1)).max(1);
     let window_groups = windows.div_ceil(per(window_page));
     let ring_groups = if rings > 0 { rings.div_ceil(per(ring_page)) } else { 0 };
@@ -1131,7 +1145,7 @@ fn layout(
     }
     // DeepSeek V4 and V4.1: their packed pools as vLLM builds them, or the old approximation.
     let v4 = if packed > 0 {
-        v4_packed(a, kv, v4_block, 0).map(|p| (p, true)).or_else(|| v41_packed(a, cc, v41_block, ns))
+        v4_packed(a, kv, v4_block, 0).map(|p| (p, true)).or_else(|| v41_packed(a, cc, v41_block, ns, 0))
     } else {
         None
     };
@@ -1178,6 +1192,51 @@ pub fn drafter(
         .find(|k| k.0 == SpecKind::Full)
         .map_or(0, |k| k.2);
     Ok(match &spec.method {
+        SpecMethod::DSpark => {
+            let m = a.mtp.as_ref().filter(|m| m.bare).ok_or_else(|| {
+                Error::invalid(
+                    "speculative_config",
+                    "DSpark drafts with DeepSeek V4.1's stored stages; this model has none",
+                )
+            })?;
+            // vLLM's `DSparkDeepseekV4ForCausalLM` (`deepseek_v41/nvidia/dspark.py`): the stages
+            // split as the target's layers, the projection of the target layers' states, the norms
+            // and the Markov and confidence heads whole on every GPU, and a second copy of each
+            // stage's window projection (`context_wkv_proj`, MXFP8); the embeddings and head are
+            // the target's. Its layers add windows to the target's pool.
+            let plan = a.quant.as_ref().filter(|p| p.headline == format);
+            let tensors = a.mtp_inventory()?;
+            let mut bytes = Vec::with_capacity(tensors.len());
+            for t in &tensors {
+                bytes.push(match plan {
+                    Some(p) => crate::quant::price_one(a, t, p)?,
+                    None => crate::tensors::weight_bytes_of(a, t, format)?,
+                });
+            }
+            let priced =
+                crate::tensors::Priced { tensors, bytes, gguf_types: Vec::new(), formats: Vec::new() };
+            let whole = |t: &crate::tensors::Tensor| {
+                matches!(t.role, crate::tensor::Role::MtpProj | crate::tensor::Role::ExtraEmbd)
+            };
+            let split = crate::estimate::tensor_parallel_bytes_where(&priced, a, tp, tp, &|t| !whole(t))
+                .saturating_add(priced.sum_where(whole));
+            let wkv: u64 = a
+                .mtp
+                .as_ref()
+                .and_then(|m| m.layer.as_deref())
+                .and_then(|g| g.mixers.first())
+                .map_or(0, |mx| match mx {
+                    Mixer::Compressed(c) => c.head_dim.saturating_mul(a.hidden_size),
+                    _ => 0,
+                })
+                .saturating_mul(m.modules);
+            Drafter {
+                weights: Bytes::new(split.saturating_add(wkv.saturating_add(wkv / 32))),
+                layers: m.modules,
+                layer_bytes: 0,
+                exact: true,
+            }
+        }
         SpecMethod::Mtp => {
             let m = a.mtp.as_ref().ok_or_else(|| {
                 Error::invalid(
@@ -1189,7 +1248,7 @@ pub fn drafter(
                 // DeepSeek V4.1's stages (`v1/worker/gpu/spec_decode/mtp/config.py` refuses `mtp`).
                 return Err(Error::invalid(
                     "speculative_config",
-                    "this model's drafter is DSpark (`{\"method\": \"dspark\"}`), which vLLM runs in place of MTP and refuses `mtp` for; Headroom does not model DSpark's memory yet",
+                    "this model's drafter is DSpark (`{\"method\": \"dspark\"}`, `dspark:5`), which vLLM runs in place of MTP and refuses `mtp` for",
                 ));
             }
             let w = crate::tensors::mtp_bytes(a, format)?;
@@ -1616,6 +1675,12 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let packed = match (packed, i.drafter.filter(|d| d.layers > 0)) {
         (Some(p), Some(d)) => match o.speculative.as_ref().map(|sp| &sp.method) {
             Some(SpecMethod::Mtp) => v4_packed(a, i.kv, v4_block, d.layers).or(Some(p)),
+            // DSpark's stages keep windows beside the target's (its lookahead's extra retained
+            // tokens are not modelled: not exact).
+            Some(SpecMethod::DSpark) => {
+                exact = false;
+                v41_packed(a, i.cuda_cc, o.block_size, ns, d.layers).map(|(p, _)| p).or(Some(p))
+            }
             _ => {
                 exact = false;
                 Some(p)
