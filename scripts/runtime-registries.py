@@ -171,6 +171,48 @@ def transformers_model_types(src: Path) -> set[str]:
     return types
 
 
+def vllm_config_types(src: Path) -> set[str]:
+    """The model types vLLM reads with a config class of its own (`transformers_utils/config.py`
+    `_CONFIG_REGISTRY`): such a config may name, or be mapped to, a class vLLM implements."""
+    tree = ast.parse((src / "vllm/transformers_utils/config.py").read_text())
+    types: set[str] = set()
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign) else None)
+        if not (isinstance(target, ast.Name) and target.id == "_CONFIG_REGISTRY" and isinstance(node.value, ast.Call)):
+            continue
+        for kw in node.value.keywords:
+            if kw.arg is not None:
+                types.add(kw.arg)
+            elif isinstance(kw.value, ast.Dict):
+                types.update(k.value for k in kw.value.keys if isinstance(k, ast.Constant))
+    if len(types) < 20:
+        sys.exit(f"only {len(types)} config types in {src}'s transformers_utils/config.py: its layout changed")
+    return types
+
+
+def sglang_config_types(src: Path) -> set[str]:
+    """The model types SGLang reads with a config class of its own: every `model_type` a class of
+    `srt/configs/*.py` declares (its `_CONFIG_REGISTRY` registers them; DeepSeek V4.1's rewrites
+    the checkpoint's class to one SGLang implements)."""
+    types: set[str] = set()
+    for f in sorted((src / "sglang/srt/configs").glob("*.py")):
+        for node in ast.walk(ast.parse(f.read_text())):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for stmt in node.body:
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and isinstance(stmt.targets[0], ast.Name)
+                    and stmt.targets[0].id == "model_type"
+                    and isinstance(stmt.value, ast.Constant)
+                    and isinstance(stmt.value.value, str)
+                ):
+                    types.add(stmt.value.value)
+    if len(types) < 20:
+        sys.exit(f"only {len(types)} config types under {src}/sglang/srt/configs: unzip the whole wheel")
+    return types
+
+
 def check_llama_cpp(src: Path) -> None:
     """Fails when the llama.cpp column differs from the converter of the bundle at `src`."""
     listed = set()
@@ -213,6 +255,8 @@ def main() -> None:
     sglang = sglang_classes(a.sglang)
     mlx = mlx_model_types(a.mlx_lm)
     hf = transformers_model_types(a.transformers)
+    vllm_configs = vllm_config_types(a.vllm)
+    sglang_configs = sglang_config_types(a.sglang)
 
     rows = []
     for c in sorted(llama | ollama | vllm | set(removed) | sglang):
@@ -243,7 +287,16 @@ class\tllama.cpp\tollama\tvllm\tsglang
 # code. Written by scripts/runtime-registries.py.
 """
     (ROOT / "crates/core/data/transformers-model-types.txt").write_text(thead + "\n".join(sorted(hf)) + "\n")
+    chead = """# The `model_type`s vLLM {v} and SGLang {g} read with a config class of their own (vLLM's
+# transformers_utils/config.py _CONFIG_REGISTRY; the model_type of each class in SGLang's
+# srt/configs): such a config may map the checkpoint's class to one the runtime implements, so a
+# class neither lists is a doubt there, not a refusal. Written by scripts/runtime-registries.py.
+# model_type<TAB>vllm<TAB>sglang (y: has its own config; -: not)
+""".format(v=vllm_version, g=a.sglang_version)
+    crow = [f"{t}\t{'y' if t in vllm_configs else '-'}\t{'y' if t in sglang_configs else '-'}" for t in sorted(vllm_configs | sglang_configs)]
+    (ROOT / "crates/core/data/runtime-config-types.tsv").write_text(chead + "\n".join(crow) + "\n")
     print(
+        f"config types: vLLM {len(vllm_configs)}, SGLang {len(sglang_configs)}; "
         f"transformers {len(hf)} model types; "
         f"{len(rows)} classes (llama.cpp {len(llama)}, Ollama {len(ollama)}, vLLM {len(vllm)} + {len(removed)} removed, SGLang {len(sglang)}); mlx-lm {len(mlx)} model types"
     )

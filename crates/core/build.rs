@@ -43,6 +43,28 @@ fn main() -> Result<(), Box<dyn Error>> {
     let packed =
         runtime_classes(&fs::read_to_string(classes)?).map_err(|e| format!("{}: {e}", classes.display()))?;
     fs::write(Path::new(&std::env::var("OUT_DIR")?).join("runtime-classes.txt"), packed)?;
+    // The model types vLLM and SGLang read with config classes of their own: `type<TAB>v<TAB>s`.
+    let configs = Path::new("data/runtime-config-types.tsv");
+    println!("cargo::rerun-if-changed={}", configs.display());
+    let mut rows = String::new();
+    for (i, line) in fs::read_to_string(configs)?.lines().enumerate() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        let flag = |c: &str| c == "y" || c == "-";
+        if cols.len() != 3 || cols[0].is_empty() || !flag(cols[1]) || !flag(cols[2]) {
+            return Err(format!(
+                "{} line {}: `{line}` is not `model_type<TAB>y|-<TAB>y|-`",
+                configs.display(),
+                i + 1
+            )
+            .into());
+        }
+        rows.push_str(line);
+        rows.push('\n');
+    }
+    fs::write(Path::new(&std::env::var("OUT_DIR")?).join("runtime-config-types.txt"), rows)?;
     for name in ["mlx-model-types.txt", "transformers-model-types.txt"] {
         let list = Path::new("data").join(name);
         println!("cargo::rerun-if-changed={}", list.display());

@@ -11,7 +11,8 @@
 //! - vLLM refuses the classes it dropped, naming the last release that ran them; a class it never
 //!   listed goes to its Transformers backend, which runs only what transformers itself builds —
 //!   so that is a doubt said aloud, not a refusal, unless transformers has no model for it
-//!   either. SGLang the same.
+//!   either — and the runtime has no config class of its own for the model type, which may map
+//!   the class to one it has (SGLang's DeepSeek V4.1). SGLang the same.
 //! - mlx-lm imports `mlx_lm.models.<model_type>` (after its remapping) or refuses.
 //! - transformers builds the `model_type`s its auto classes map (`modeling_auto.py`), or the
 //!   repository's own code with `trust_remote_code=True` (`auto_map`), or refuses; a class vLLM
@@ -33,6 +34,9 @@ use crate::vllm::VllmVersion;
 static CLASSES: &str = include_str!(concat!(env!("OUT_DIR"), "/runtime-classes.txt"));
 /// The `model_type`s mlx-lm loads, one a line.
 static MLX_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/mlx-model-types.txt"));
+/// The `model_type`s vLLM and SGLang read with config classes of their own: `type<TAB>` then
+/// vLLM's and SGLang's flags (`y`/`-`).
+static CONFIG_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/runtime-config-types.txt"));
 /// The `model_type`s transformers' text-generating auto classes build, one a line.
 static HF_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/transformers-model-types.txt"));
 
@@ -71,6 +75,18 @@ pub fn transformers_native(c: &Checkpoint) -> bool {
     HF_TYPES.lines().any(|t| t == c.model_type)
 }
 
+/// Whether vLLM (`sglang` false) or SGLang reads `model_type` with a config class of its own,
+/// which may map the checkpoint's class to one it implements (SGLang's DeepSeek V4.1 config names
+/// `DeepseekV4ForCausalLM`).
+fn own_config(model_type: &str, sglang: bool) -> bool {
+    !model_type.is_empty()
+        && CONFIG_TYPES.lines().any(|l| {
+            l.strip_prefix(model_type)
+                .and_then(|r| r.strip_prefix('\t'))
+                .is_some_and(|f| f.as_bytes().get(if sglang { 2 } else { 0 }) == Some(&b'y'))
+        })
+}
+
 /// Whether `runtime` loads the checkpoint `c` (for inference; `vllm` is the release asked for).
 pub fn loads(runtime: Runtime, c: &Checkpoint, vllm: VllmVersion) -> Loads {
     let class = c.class.as_str();
@@ -107,6 +123,12 @@ pub fn loads(runtime: Runtime, c: &Checkpoint, vllm: VllmVersion) -> Loads {
             MsgId::AdviceOllamaNoConverter,
             vec![text(shown), text(LLAMA_CPP_RELEASE), text(OLLAMA_RELEASE)],
         )),
+        Runtime::Sglang if flags.is_some() && !set(flags, 2) && own_config(&c.model_type, true) => {
+            Loads::Unsure(Msg::new(
+                MsgId::WarnOwnConfig,
+                vec![text(class), text("SGLang"), text(SGLANG_RELEASE), text(&c.model_type)],
+            ))
+        }
         Runtime::Sglang if flags.is_some() && !set(flags, 2) && !transformers_builds => {
             no_backend("SGLang", SGLANG_RELEASE)
         }
@@ -116,6 +138,10 @@ pub fn loads(runtime: Runtime, c: &Checkpoint, vllm: VllmVersion) -> Loads {
         )),
         Runtime::Vllm => match flags.map(|f| &f[3..]) {
             None | Some("y") => Loads::Yes,
+            Some("-") if own_config(&c.model_type, false) => Loads::Unsure(Msg::new(
+                MsgId::WarnOwnConfig,
+                vec![text(class), text("vLLM"), text(VLLM_RELEASE), text(&c.model_type)],
+            )),
             Some("-") if !transformers_builds => no_backend("vLLM", VLLM_RELEASE),
             Some("-") => Loads::Unsure(Msg::new(
                 MsgId::WarnNotInRegistry,
@@ -243,6 +269,13 @@ mod tests {
             );
         }
         assert_eq!(no(loads(Runtime::Transformers, &new, cur)), MsgId::AdviceTransformersNoModel);
+        // SGLang lists no `DeepseekV41ForCausalLM`, but its own config for `deepseek_v41` maps the
+        // class to `DeepseekV4ForCausalLM`: a doubt, not a refusal.
+        let v41 = model("DeepseekV41ForCausalLM", "deepseek_v41");
+        assert!(
+            matches!(loads(Runtime::Sglang, &v41, cur), Loads::Unsure(m) if m.id == MsgId::WarnOwnConfig)
+        );
+        assert!(own_config("step5", false) && !own_config("step5", true) && !own_config("", false));
         new.remote_code = true;
         assert!(matches!(loads(Runtime::Vllm, &new, cur), Loads::Unsure(_)));
         assert!(matches!(loads(Runtime::Sglang, &new, cur), Loads::Unsure(_)));

@@ -112,6 +112,7 @@ impl MsgId {
                     | MsgId::NoticeBlockDiffusion
                     | MsgId::AdviceVllmOneGpu
                     | MsgId::WarnNotInRegistry
+                    | MsgId::WarnOwnConfig
                     | MsgId::WarnNoArchitectures
                     | MsgId::NoteNeedsGguf
             )
@@ -1127,6 +1128,10 @@ messages! {
     WarnNotInRegistry =>
         "`{0}` is not among the models {1} {2} implements: it would go to {1}'s Transformers backend, which runs only classes transformers itself has (or the checkpoint's remote code); the load may fail",
         "`{0}` ne fait pas partie des modèles qu'implémente {1} {2} : il passerait par le backend Transformers de {1}, qui ne fait tourner que les classes de transformers (ou le code distant du checkpoint) ; le chargement peut échouer";
+    /// The class is not in a runtime's list, but the runtime reads the model type with its own config.
+    WarnOwnConfig =>
+        "`{0}` is not among the classes {1} {2} lists, but {1} reads model_type `{3}` with a config class of its own, which may map it to a class it implements; the load may still fail",
+        "`{0}` ne fait pas partie des classes que liste {1} {2}, mais {1} lit le model_type `{3}` avec sa propre classe de config, qui peut la ramener à une classe qu'il implémente ; le chargement peut encore échouer";
     /// No FP8/FP4 kernels.
     AdviceNoLowBitKernels =>
         "{0} (compute capability {1}) has no kernels for {2} weights (vLLM's need 8.0, Ampere, or later): use a GPTQ/AWQ or BF16/FP16 checkpoint, or a GGUF with llama.cpp",
