@@ -3434,6 +3434,56 @@ fn read_dbrx(cfg: &Cfg<'_>) -> Result<Architecture> {
     Ok(a)
 }
 
+/// The sizes DeepSeek V4 and V4.1 configs share.
+struct V4Sizes {
+    hidden: u64,
+    vocab: u64,
+    layers: u64,
+    heads: u64,
+    experts: u64,
+    top_k: u64,
+    inner: u64,
+    shared: u64,
+    hc: u64,
+}
+
+impl V4Sizes {
+    fn read(cfg: &Cfg<'_>) -> Result<Self> {
+        let inner = cfg.required(&["moe_intermediate_size"])?;
+        Ok(V4Sizes {
+            hidden: cfg.required(&["hidden_size"])?,
+            vocab: cfg.required(&["vocab_size"])?,
+            layers: cfg.required(&["num_hidden_layers"])?,
+            heads: cfg.required(&["num_attention_heads"])?,
+            experts: cfg.required(&["n_routed_experts"])?,
+            top_k: cfg.required(&["num_experts_per_tok"])?,
+            inner,
+            shared: inner.saturating_mul(cfg.count_or("n_shared_experts", 1)?),
+            hc: cfg.count_or("hc_mult", 4)?,
+        })
+    }
+
+    /// A layer's MoE of `experts` (top `top_k`) with one shared expert, score-routed with a
+    /// correction bias, or by a hash table.
+    fn moe(&self, experts: u64, top_k: u64, hash: bool) -> Moe {
+        Moe {
+            num_experts: experts,
+            experts_per_token: top_k,
+            expert_intermediate: self.inner,
+            gated: true,
+            shared_intermediate: self.shared,
+            shared_expert_gate: false,
+            router_bias: false,
+            score_bias: !hash,
+            expert_bias: false,
+            latent: 0,
+            modality_experts: 0,
+            modality_intermediate: 0,
+            router_hidden: 0,
+        }
+    }
+}
+
 /// DeepSeek V4 (transformers 5.24 `DeepseekV4Config`, the checkpoint's layout): per layer,
 /// `compress_ratios[i]` picks the attention — 0 a window only, 4 compressed sparse attention
 /// (overlapping windows and the lightning indexer), 128 heavily compressed; every layer is a
@@ -3445,14 +3495,8 @@ fn read_dbrx(cfg: &Cfg<'_>) -> Result<Architecture> {
 /// transformers) is a window-only, score-routed layer with its own hyper-connection head; its
 /// ratio is the list's entry after the last layer.
 fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
-    let hidden = cfg.required(&["hidden_size"])?;
-    let vocab = cfg.required(&["vocab_size"])?;
-    let layers = cfg.required(&["num_hidden_layers"])?;
-    let heads = cfg.required(&["num_attention_heads"])?;
-    let experts = cfg.required(&["n_routed_experts"])?;
-    let top_k = cfg.required(&["num_experts_per_tok"])?;
-    let inner = cfg.required(&["moe_intermediate_size"])?;
-    let hc = cfg.count_or("hc_mult", 4)?;
+    let z = V4Sizes::read(cfg)?;
+    let (hidden, vocab, layers, heads, hc) = (z.hidden, z.vocab, z.layers, z.heads, z.hc);
     let hash_layers = cfg.count_or("num_hash_layers", 0)?;
     let ratios = cfg.indices("compress_ratios")?.ok_or_else(|| {
         Error::parse(FORMAT, "`compress_ratios` is missing: DeepSeek V4 names each layer's attention by it")
@@ -3492,21 +3536,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
             shares: None,
         })
     };
-    let moe = |hash: bool| Moe {
-        num_experts: experts,
-        experts_per_token: top_k,
-        expert_intermediate: inner,
-        gated: true,
-        shared_intermediate: inner.saturating_mul(cfg.count_or("n_shared_experts", 1).unwrap_or(1)),
-        shared_expert_gate: false,
-        router_bias: false,
-        score_bias: !hash,
-        expert_bias: false,
-        latent: 0,
-        modality_experts: 0,
-        modality_intermediate: 0,
-        router_hidden: 0,
-    };
+    let moe = |hash: bool| z.moe(z.experts, z.top_k, hash);
     let m = hc.saturating_add(2).saturating_mul(hc);
     let mixing = |role: Role, rows: u64, cols: u64| Extra { role, rows, cols };
     let hyper = [hyper_mixing(m, hc, hidden, 3), hyper_mixing(m, hc, hidden, 3)].concat();
@@ -3514,7 +3544,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
         let mut g = LayerGroup::new(1, Mixer::Compressed(attention(i, ratio)?), Ffn::Moe(moe(hash)), 2);
         g.extras = hyper.clone();
         if hash {
-            g.extras.push(mixing(Role::HashTable, vocab, top_k));
+            g.extras.push(mixing(Role::HashTable, vocab, z.top_k));
         }
         Ok(g)
     };
@@ -3558,14 +3588,9 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
 /// projection of the `dspark_target_layer_ids` hidden states, a Markov head of
 /// `dspark_markov_rank`) is stored as the MTP modules and loaded only when drafting.
 fn read_deepseek_v41(cfg: &Cfg<'_>) -> Result<Architecture> {
-    let hidden = cfg.required(&["hidden_size"])?;
-    let vocab = cfg.required(&["vocab_size"])?;
-    let layers = cfg.required(&["num_hidden_layers"])?;
-    let heads = cfg.required(&["num_attention_heads"])?;
-    let experts = cfg.required(&["n_routed_experts"])?;
-    let top_k = cfg.required(&["num_experts_per_tok"])?;
-    let inner = cfg.required(&["moe_intermediate_size"])?;
-    let hc = cfg.count_or("hc_mult", 4)?;
+    let z = V4Sizes::read(cfg)?;
+    let (hidden, vocab, layers, heads, experts, top_k, hc) =
+        (z.hidden, z.vocab, z.layers, z.heads, z.experts, z.top_k, z.hc);
     let missing = |key: &str| {
         Error::parse(FORMAT, format!("`{key}` is missing: DeepSeek V4.1 names each layer's part in it"))
     };
@@ -3650,21 +3675,7 @@ fn read_deepseek_v41(cfg: &Cfg<'_>) -> Result<Architecture> {
         .and_then(|v| v.get("num_hidden_layers"))
         .and_then(Value::as_u64)
         .is_some_and(|n| n > 0);
-    let moe = |n: u64, k: u64| Moe {
-        num_experts: n,
-        experts_per_token: k,
-        expert_intermediate: inner,
-        gated: true,
-        shared_intermediate: inner.saturating_mul(cfg.count_or("n_shared_experts", 1).unwrap_or(1)),
-        shared_expert_gate: false,
-        router_bias: false,
-        score_bias: true,
-        expert_bias: false,
-        latent: 0,
-        modality_experts: 0,
-        modality_intermediate: 0,
-        router_hidden: 0,
-    };
+    let moe = |n: u64, k: u64| z.moe(n, k, false);
     let m = hc.saturating_add(2).saturating_mul(hc);
     let hyper = [hyper_mixing(m, hc, hidden, 3), hyper_mixing(m, hc, hidden, 3)].concat();
     // The image tokens' routing bias beside the correction bias (FP32, one per expert).
