@@ -154,7 +154,8 @@ fn v41_runs_on_vllm_only_and_its_drafter_is_said() {
 /// layers, the projection and Markov head whole on every GPU, a second copy of each stage's
 /// window projection — 1.14 GiB a GPU on eight with expert parallelism, as the independent count;
 /// its three window-only layers join the target's windows (43 of them: eight groups of six or
-/// fewer), the rest of the pool unchanged.
+/// fewer), the rest of the pool unchanged; it looks one prefill token ahead, so the windows keep
+/// no extra token and the layout stays exact.
 #[test]
 fn v41_drafts_with_dspark() {
     let mut s = on_vllm("h200", true);
@@ -168,6 +169,7 @@ fn v41_drafts_with_dspark() {
     let v = e.vllm.as_ref().unwrap();
     assert_eq!((v.block_size, v.block_bytes), (64, 116_928));
     assert_eq!(v.blocks_per_request, 64 + 8 * 129 + 1);
+    assert!(v.layout_exact);
     // The command and the link say it back.
     assert_eq!(headroom_core::vllm::Speculative::parse(&spec.id()).unwrap(), spec);
     assert!(spec.json().contains(r#""method": "dspark""#));

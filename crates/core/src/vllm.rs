@@ -1675,12 +1675,19 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let packed = match (packed, i.drafter.filter(|d| d.layers > 0)) {
         (Some(p), Some(d)) => match o.speculative.as_ref().map(|sp| &sp.method) {
             Some(SpecMethod::Mtp) => v4_packed(a, i.kv, v4_block, d.layers).or(Some(p)),
-            // DSpark's stages keep windows beside the target's (its lookahead's extra retained
-            // tokens are not modelled: not exact).
-            Some(SpecMethod::DSpark) => {
-                exact = false;
-                v41_packed(a, i.cuda_cc, o.block_size, ns, d.layers).map(|(p, _)| p).or(Some(p))
-            }
+            // DSpark's stages keep windows beside the target's. A drafter reading the target's
+            // hidden states looks one prefill token ahead (`num_prefill_lookahead_tokens`, DFlash's
+            // rule DSpark inherits), so the windows retain no extra token.
+            Some(SpecMethod::DSpark) => match v41_packed(a, i.cuda_cc, o.block_size, ns, d.layers) {
+                Some((p, ok)) => {
+                    exact &= ok;
+                    Some(p)
+                }
+                None => {
+                    exact = false;
+                    Some(p)
+                }
+            },
             _ => {
                 exact = false;
                 Some(p)
