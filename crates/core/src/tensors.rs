@@ -154,27 +154,32 @@ pub fn weight_bytes(a: &Architecture, format: WeightFormat) -> Result<Priced> {
 /// # Errors
 /// [`crate::Error::Invalid`] for a shape that does not validate, [`crate::Error::Overflow`] for absurd sizes.
 pub fn mtp_bytes(a: &Architecture, format: WeightFormat) -> Result<Bytes> {
+    Ok(mtp_priced(a, format)?.total())
+}
+
+/// The multi-token-prediction modules' tensors priced one by one, as [`mtp_bytes`] sums them
+/// (by the checkpoint's quantization plan when `format` is its headline); none for a GGUF or a
+/// model without them.
+///
+/// # Errors
+/// [`Error::Invalid`] when the architecture does not validate; [`Error::Overflow`] for absurd
+/// sizes.
+pub(crate) fn mtp_priced(a: &Architecture, format: WeightFormat) -> Result<Priced> {
+    let mut p =
+        Priced { tensors: Vec::new(), bytes: Vec::new(), gguf_types: Vec::new(), formats: Vec::new() };
     if format.is_gguf() || a.mtp.is_none() {
-        return Ok(Bytes::ZERO);
+        return Ok(p);
     }
     let plan = a.quant.as_ref().filter(|p| p.headline == format);
-    let mut total: u64 = 0;
     for t in a.mtp_inventory()? {
         let b = match plan {
             Some(p) => crate::quant::price_one(a, &t, p)?,
             None => tensor_bytes(a, &t, format).or_overflow("weight memory")?,
         };
-        total = total.checked_add(b).or_overflow("weight memory")?;
+        p.tensors.push(t);
+        p.bytes.push(b);
     }
-    Ok(Bytes::new(total))
-}
-
-/// Bytes of one tensor of `a` stored in `format` (no quantization plan).
-///
-/// # Errors
-/// [`Error::Overflow`] for absurd sizes.
-pub(crate) fn weight_bytes_of(a: &Architecture, t: &Tensor, format: WeightFormat) -> Result<u64> {
-    tensor_bytes(a, t, format).or_overflow("weight memory")
+    Ok(p)
 }
 
 fn mul(v: &[u64]) -> Option<u64> {

@@ -1204,17 +1204,7 @@ pub fn drafter(
             // and the Markov and confidence heads whole on every GPU, and a second copy of each
             // stage's window projection (`context_wkv_proj`, MXFP8); the embeddings and head are
             // the target's. Its layers add windows to the target's pool.
-            let plan = a.quant.as_ref().filter(|p| p.headline == format);
-            let tensors = a.mtp_inventory()?;
-            let mut bytes = Vec::with_capacity(tensors.len());
-            for t in &tensors {
-                bytes.push(match plan {
-                    Some(p) => crate::quant::price_one(a, t, p)?,
-                    None => crate::tensors::weight_bytes_of(a, t, format)?,
-                });
-            }
-            let priced =
-                crate::tensors::Priced { tensors, bytes, gguf_types: Vec::new(), formats: Vec::new() };
+            let priced = crate::tensors::mtp_priced(a, format)?;
             let whole = |t: &crate::tensors::Tensor| {
                 matches!(t.role, crate::tensor::Role::MtpProj | crate::tensor::Role::ExtraEmbd)
             };

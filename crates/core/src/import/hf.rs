@@ -3463,6 +3463,40 @@ impl V4Sizes {
         })
     }
 
+    /// The lightning indexer both versions configure the same way.
+    fn indexer(cfg: &Cfg<'_>) -> Result<Indexer> {
+        Ok(Indexer {
+            heads: cfg.count_or("index_n_heads", 64)?,
+            head_dim: cfg.count_or("index_head_dim", 128)?,
+            topk: cfg.count_or("index_topk", 512)?,
+            pool: 1,
+        })
+    }
+
+    /// A layer's attention compressing by `ratio`, without overlap, indexer or sharing (each
+    /// version sets those).
+    fn attention(&self, cfg: &Cfg<'_>, ratio: u64) -> Result<CompressedAttention> {
+        Ok(CompressedAttention {
+            num_heads: self.heads,
+            head_dim: cfg.count_or("head_dim", 512)?,
+            rope_dim: cfg.count_or("qk_rope_head_dim", 64)?,
+            q_lora_rank: cfg.required(&["q_lora_rank"])?,
+            o_groups: cfg.count_or("o_groups", 8)?,
+            o_lora_rank: cfg.count_or("o_lora_rank", 1024)?,
+            window: cfg.count_or("sliding_window", 128)?,
+            ratio,
+            overlap: false,
+            indexer: None,
+            shares: None,
+        })
+    }
+
+    /// A layer's two FP32 hyper-connection mixings (before attention and before the MoE).
+    fn hyper(&self) -> Vec<Extra> {
+        let m = self.hc.saturating_add(2).saturating_mul(self.hc);
+        [hyper_mixing(m, self.hc, self.hidden, 3), hyper_mixing(m, self.hc, self.hidden, 3)].concat()
+    }
+
     /// A layer's MoE of `experts` (top `top_k`) with one shared expert, score-routed with a
     /// correction bias, or by a hash table.
     fn moe(&self, experts: u64, top_k: u64, hash: bool) -> Moe {
@@ -3496,7 +3530,7 @@ impl V4Sizes {
 /// ratio is the list's entry after the last layer.
 fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
     let z = V4Sizes::read(cfg)?;
-    let (hidden, vocab, layers, heads, hc) = (z.hidden, z.vocab, z.layers, z.heads, z.hc);
+    let (hidden, vocab, layers, hc) = (z.hidden, z.vocab, z.layers, z.hc);
     let hash_layers = cfg.count_or("num_hash_layers", 0)?;
     let ratios = cfg.indices("compress_ratios")?.ok_or_else(|| {
         Error::parse(FORMAT, "`compress_ratios` is missing: DeepSeek V4 names each layer's attention by it")
@@ -3507,12 +3541,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
             format!("`compress_ratios` lists {} entries for {layers} layers", ratios.len()),
         ));
     }
-    let indexer = Indexer {
-        heads: cfg.count_or("index_n_heads", 64)?,
-        head_dim: cfg.count_or("index_head_dim", 128)?,
-        topk: cfg.count_or("index_topk", 512)?,
-        pool: 1,
-    };
+    let indexer = V4Sizes::indexer(cfg)?;
     let attention = |i: usize, ratio: u64| -> Result<CompressedAttention> {
         if !matches!(ratio, 0 | 4 | 128) {
             return Err(Error::parse(
@@ -3523,17 +3552,9 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
             ));
         }
         Ok(CompressedAttention {
-            num_heads: heads,
-            head_dim: cfg.count_or("head_dim", 512)?,
-            rope_dim: cfg.count_or("qk_rope_head_dim", 64)?,
-            q_lora_rank: cfg.required(&["q_lora_rank"])?,
-            o_groups: cfg.count_or("o_groups", 8)?,
-            o_lora_rank: cfg.count_or("o_lora_rank", 1024)?,
-            window: cfg.count_or("sliding_window", 128)?,
-            ratio,
             overlap: ratio == 4,
             indexer: (ratio == 4).then(|| indexer.clone()),
-            shares: None,
+            ..z.attention(cfg, ratio)?
         })
     };
     let moe = |hash: bool| z.moe(z.experts, z.top_k, hash);
@@ -3589,8 +3610,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
 /// `dspark_markov_rank`) is stored as the MTP modules and loaded only when drafting.
 fn read_deepseek_v41(cfg: &Cfg<'_>) -> Result<Architecture> {
     let z = V4Sizes::read(cfg)?;
-    let (hidden, vocab, layers, heads, experts, top_k, hc) =
-        (z.hidden, z.vocab, z.layers, z.heads, z.experts, z.top_k, z.hc);
+    let (hidden, vocab, layers, experts, top_k, hc) = (z.hidden, z.vocab, z.layers, z.experts, z.top_k, z.hc);
     let missing = |key: &str| {
         Error::parse(FORMAT, format!("`{key}` is missing: DeepSeek V4.1 names each layer's part in it"))
     };
@@ -3627,12 +3647,7 @@ fn read_deepseek_v41(cfg: &Cfg<'_>) -> Result<Architecture> {
     }
     // A compressed layer reads the latest source at or below it (vLLM refuses one without).
     let first_source = kv_sources.iter().copied().min();
-    let indexer = Indexer {
-        heads: cfg.count_or("index_n_heads", 64)?,
-        head_dim: cfg.count_or("index_head_dim", 128)?,
-        topk: cfg.count_or("index_topk", 512)?,
-        pool: 1,
-    };
+    let indexer = V4Sizes::indexer(cfg)?;
     let attention = |i: usize, ratio: u64| -> Result<CompressedAttention> {
         if ratio > 2 {
             return Err(Error::parse(
@@ -3652,21 +3667,13 @@ fn read_deepseek_v41(cfg: &Cfg<'_>) -> Result<Architecture> {
         let kv_source = kv_sources.contains(&l);
         let index_query = index_sources.contains(&l);
         Ok(CompressedAttention {
-            num_heads: heads,
-            head_dim: cfg.count_or("head_dim", 512)?,
-            rope_dim: cfg.count_or("qk_rope_head_dim", 64)?,
-            q_lora_rank: cfg.required(&["q_lora_rank"])?,
-            o_groups: cfg.count_or("o_groups", 8)?,
-            o_lora_rank: cfg.count_or("o_lora_rank", 1024)?,
-            window: cfg.count_or("sliding_window", 128)?,
-            ratio,
-            overlap: false,
             indexer: (ratio > 0 || index_query).then(|| indexer.clone()),
             shares: Some(crate::model::Shares {
                 kv_source,
                 index_query,
                 index_key: index_query && kv_source,
             }),
+            ..z.attention(cfg, ratio)?
         })
     };
     let vision = cfg
@@ -3676,8 +3683,7 @@ fn read_deepseek_v41(cfg: &Cfg<'_>) -> Result<Architecture> {
         .and_then(Value::as_u64)
         .is_some_and(|n| n > 0);
     let moe = |n: u64, k: u64| z.moe(n, k, false);
-    let m = hc.saturating_add(2).saturating_mul(hc);
-    let hyper = [hyper_mixing(m, hc, hidden, 3), hyper_mixing(m, hc, hidden, 3)].concat();
+    let hyper = z.hyper();
     // The image tokens' routing bias beside the correction bias (FP32, one per expert).
     let bias_vl = |n: u64| Extra { role: Role::Fp32, rows: 1, cols: n };
     let ngram_heads = cfg.count_or("engram_n_heads", 8)?;
