@@ -648,12 +648,13 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 vec![Arg::Size(h.tables), Arg::Size(h.host), Arg::Int(h.shards)],
             ));
         }
-        if a.family == "deepseek_v41" {
-            let mxfp8 = WeightFormat::Fp8Scaled {
-                grain: crate::precision::Grain::Block(32, 32),
-                scale_bytes: 1,
-                input_bytes: 0,
-            };
+        // By the checkpoint's format, not the family: UE8M0 bytes over 32 × 32 blocks.
+        let mxfp8 = WeightFormat::Fp8Scaled {
+            grain: crate::precision::Grain::Block(32, 32),
+            scale_bytes: 1,
+            input_bytes: 0,
+        };
+        if p.formats.contains(&mxfp8) {
             let mut loaded = p.clone();
             for ((t, b), f) in loaded.tensors.iter().zip(loaded.bytes.iter_mut()).zip(&p.formats) {
                 if *f == mxfp8 {
