@@ -46,7 +46,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     // The model types vLLM and SGLang read with config classes of their own: `type<TAB>v<TAB>s`.
     let configs = Path::new("data/runtime-config-types.tsv");
     println!("cargo::rerun-if-changed={}", configs.display());
-    let mut rows = String::new();
+    let mut rows = Vec::new();
     for (i, line) in fs::read_to_string(configs)?.lines().enumerate() {
         if line.starts_with('#') || line.is_empty() {
             continue;
@@ -61,14 +61,14 @@ fn main() -> Result<(), Box<dyn Error>> {
             )
             .into());
         }
-        rows.push_str(line);
-        rows.push('\n');
+        rows.push(line.to_string());
     }
+    let rows = sorted_lines(rows).map_err(|e| format!("{}: {e}", configs.display()))?;
     fs::write(Path::new(&std::env::var("OUT_DIR")?).join("runtime-config-types.txt"), rows)?;
     for name in ["mlx-model-types.txt", "transformers-model-types.txt"] {
         let list = Path::new("data").join(name);
         println!("cargo::rerun-if-changed={}", list.display());
-        let mut types = String::new();
+        let mut types = Vec::new();
         for (i, line) in fs::read_to_string(&list)?.lines().enumerate() {
             if line.starts_with('#') || line.is_empty() {
                 continue;
@@ -76,12 +76,23 @@ fn main() -> Result<(), Box<dyn Error>> {
             if !line.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') {
                 return Err(format!("{} line {}: `{line}` is not a model_type", list.display(), i + 1).into());
             }
-            types.push_str(line);
-            types.push('\n');
+            types.push(line.to_string());
         }
+        let types = sorted_lines(types).map_err(|e| format!("{}: {e}", list.display()))?;
         fs::write(Path::new(&std::env::var("OUT_DIR")?).join(name), types)?;
     }
     Ok(())
+}
+
+/// Lines sorted by their key (the text before the first tab, or the whole line), one a line, for
+/// the core's binary search (`loads::sorted_row`); a key listed twice is an error.
+fn sorted_lines(mut rows: Vec<String>) -> Result<String, String> {
+    let key = |l: &String| l.split('\t').next().unwrap_or_default().to_string();
+    rows.sort_by_key(key);
+    if let Some(w) = rows.windows(2).find(|w| key(&w[0]) == key(&w[1])) {
+        return Err(format!("{} is listed twice", key(&w[0])));
+    }
+    Ok(rows.iter().map(|l| format!("{l}\n")).collect())
 }
 
 /// `data/runtime-classes.tsv` packed: `Class<TAB>` then the llama.cpp, Ollama and SGLang flags

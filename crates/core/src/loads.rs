@@ -64,15 +64,38 @@ pub enum Loads {
     Unsure(Msg),
 }
 
+/// In `table` — lines sorted by their key, the text before a tab or the whole line (build.rs
+/// sorts every list) — what follows `key`'s tab (empty for a one-column list), by binary search
+/// over the text itself: the device table asks every runtime about the model for each of its
+/// hundreds of rows, and a scan of a thousand lines each time was most of its time.
+fn sorted_row(table: &'static str, key: &str) -> Option<&'static str> {
+    let b = table.as_bytes();
+    // `lo` and `hi` are line starts; the line holding the middle byte is compared each round.
+    let (mut lo, mut hi) = (0, b.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let start = b[lo..mid].iter().rposition(|&c| c == b'\n').map_or(lo, |p| lo + p + 1);
+        let end = b[start..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| start + p);
+        let line = &table[start..end];
+        let (k, rest) = line.split_once('\t').unwrap_or((line, ""));
+        match k.cmp(key) {
+            core::cmp::Ordering::Equal => return Some(rest),
+            core::cmp::Ordering::Less => lo = (end + 1).min(b.len()),
+            core::cmp::Ordering::Greater => hi = start,
+        }
+    }
+    None
+}
+
 /// The row of `class`: its flags.
 fn row(class: &str) -> Option<&'static str> {
-    CLASSES.lines().find_map(|l| l.strip_prefix(class).and_then(|r| r.strip_prefix('\t')))
+    sorted_row(CLASSES, class)
 }
 
 /// Whether transformers' auto classes build the checkpoint's `model_type` with a class of their
 /// own (without the repository's code).
 pub fn transformers_native(c: &Checkpoint) -> bool {
-    HF_TYPES.lines().any(|t| t == c.model_type)
+    sorted_row(HF_TYPES, &c.model_type).is_some()
 }
 
 /// Whether vLLM (`sglang` false) or SGLang reads `model_type` with a config class of its own,
@@ -80,11 +103,8 @@ pub fn transformers_native(c: &Checkpoint) -> bool {
 /// `DeepseekV4ForCausalLM`).
 fn own_config(model_type: &str, sglang: bool) -> bool {
     !model_type.is_empty()
-        && CONFIG_TYPES.lines().any(|l| {
-            l.strip_prefix(model_type)
-                .and_then(|r| r.strip_prefix('\t'))
-                .is_some_and(|f| f.as_bytes().get(if sglang { 2 } else { 0 }) == Some(&b'y'))
-        })
+        && sorted_row(CONFIG_TYPES, model_type)
+            .is_some_and(|f| f.as_bytes().get(if sglang { 2 } else { 0 }) == Some(&b'y'))
 }
 
 /// Whether `runtime` loads the checkpoint `c` (for inference; `vllm` is the release asked for).
@@ -155,7 +175,7 @@ pub fn loads(runtime: Runtime, c: &Checkpoint, vllm: VllmVersion) -> Loads {
                 )),
             },
         },
-        Runtime::Mlx if !c.model_type.is_empty() && !MLX_TYPES.lines().any(|t| t == c.model_type) => {
+        Runtime::Mlx if !c.model_type.is_empty() && sorted_row(MLX_TYPES, &c.model_type).is_none() => {
             Loads::No(Msg::new(MsgId::AdviceMlxNoModel, vec![text(&c.model_type), text(MLX_LM_RELEASE)]))
         }
         Runtime::Transformers if !transformers_builds => Loads::No(Msg::new(
@@ -218,6 +238,51 @@ mod tests {
             assert!(!c.is_empty() && f.len() >= 4, "{l}");
         }
         assert!(MLX_TYPES.lines().count() > 100);
+    }
+
+    /// The linear reading the binary search replaces.
+    fn scanned(table: &'static str, key: &str) -> Option<&'static str> {
+        table.lines().find_map(|l| match l.split_once('\t') {
+            Some((k, rest)) => (k == key).then_some(rest),
+            None => (l == key).then_some(""),
+        })
+    }
+
+    #[test]
+    fn every_list_is_found_by_binary_search_as_by_a_scan() {
+        for table in [CLASSES, MLX_TYPES, CONFIG_TYPES, HF_TYPES] {
+            let keys: Vec<&str> = table.lines().map(|l| l.split('\t').next().unwrap()).collect();
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted by key, each once");
+            for (k, l) in keys.iter().zip(table.lines()) {
+                assert_eq!(sorted_row(table, k), scanned(table, k), "{l}");
+                assert!(sorted_row(table, k).is_some());
+                // Its neighbours in the order, and its prefixes, are not in the table unless listed.
+                for probe in [&k[..k.len() - 1], &alloc::format!("{k}_"), &alloc::format!("{k}\t")] {
+                    assert_eq!(sorted_row(table, probe), scanned(table, probe), "{probe:?}");
+                }
+            }
+            for probe in ["", "\t", "A", "zzzz", "~", "0"] {
+                assert_eq!(sorted_row(table, probe), scanned(table, probe), "{probe:?}");
+            }
+        }
+        assert_eq!(sorted_row("", "a"), None);
+        assert_eq!(sorted_row("a\n", "a"), Some(""));
+        assert_eq!(sorted_row("a\tx\nb\ty", "b"), Some("y"), "a last line without its newline");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_sorted_list_is_searched_as_scanned(
+            mut keys in proptest::collection::vec("[a-c_]{0,4}", 0..24),
+            probe in "[a-c_]{0,4}",
+        ) {
+            keys.sort();
+            keys.dedup();
+            let table: &'static str = alloc::boxed::Box::leak(
+                keys.iter().map(|k| alloc::format!("{k}\t{}\n", k.len())).collect::<alloc::string::String>().into_boxed_str(),
+            );
+            proptest::prop_assert_eq!(sorted_row(table, &probe), scanned(table, &probe));
+        }
     }
 
     #[test]
