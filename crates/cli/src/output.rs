@@ -735,6 +735,14 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
                     run_duration(hi),
                     sp.training_mfu.unwrap_or(0.0) * 100.0
                 );
+                if let Some(c) = sp.training_mfu_class {
+                    let _ = write!(
+                        s,
+                        " ({}{})",
+                        c.label(),
+                        if c.measured() { ", as published runs reach" } else { ", a stand-in" }
+                    );
+                }
                 if let (Some((w, lo, hi)), Some((link, stated))) = (sp.training_waiting_s, sp.training_link) {
                     let _ = write!(
                         s,
@@ -974,6 +982,13 @@ struct JsonSpeed {
     training_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     training_mfu: Option<f64>,
+    /// The GPU class that set the utilisation (`ampere`, `hopper`, `blackwell`, `rtx`,
+    /// `instinct`, `other_gpu`, `apple`, `cpu`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    training_mfu_class: Option<&'static str>,
+    /// Whether published runs on that class set it (else a stand-in with a wider band).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    training_mfu_measured: Option<bool>,
     /// Seconds of the run waiting on exchanges the compute does not hide: `[point, low, high]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     training_waiting_s: Option<[f64; 3]>,
@@ -1003,6 +1018,8 @@ fn json_speed(s: &Speed) -> JsonSpeed {
         training_link_stated: s.training_link.map(|(_, stated)| stated),
         training_band_s: s.training_band_s.map(|(a, b)| [a, b]),
         training_mfu: s.training_mfu,
+        training_mfu_class: s.training_mfu_class.map(|c| c.id()),
+        training_mfu_measured: s.training_mfu_class.map(|c| c.measured()),
     }
 }
 

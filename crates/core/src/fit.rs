@@ -545,6 +545,19 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         if let Some(t) = speed::training_time(&e, speed_cap, devices, scenario.gpus_per_node) {
             sp.training_s = Some(t.seconds);
             sp.training_mfu = Some(t.mfu);
+            sp.training_mfu_class = Some(t.class);
+            // No published run on the class: its utilisation is a stand-in, said, its band wider.
+            if !t.class.measured() && verdict != Verdict::No {
+                advice.push(Msg::new(
+                    MsgId::NoteMfuUnmeasured,
+                    vec![
+                        Arg::Text(t.class.label().into()),
+                        Arg::Num(t.class.utilisation() * 100.0, 0),
+                        Arg::Num(t.class.band().0 * 100.0, 0),
+                        Arg::Num(t.class.band().1 * 100.0, 0),
+                    ],
+                ));
+            }
             sp.training_band_s = Some(t.band);
             if let Some(net) = t.net {
                 sp.training_waiting_s = Some(t.waiting);
@@ -1192,6 +1205,7 @@ impl Speed {
             aggregate_limit: speed::Limit::WeightBandwidth,
             training_s: None,
             training_mfu: None,
+            training_mfu_class: None,
             training_waiting_s: None,
             training_link: None,
             training_band_s: None,

@@ -68,6 +68,9 @@ pub struct Speed {
     pub training_s: Option<f64>,
     /// The model FLOPs utilisation assumed for training.
     pub training_mfu: Option<f64>,
+    /// The GPU class that set it ([`MfuClass`]).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub training_mfu_class: Option<MfuClass>,
     /// For training: seconds of the run spent waiting on exchanges between GPUs and with the
     /// CPU, `(point, low, high)` ([`TrainingTime::waiting`]); included in `training_s`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -230,22 +233,123 @@ pub fn moe_prefill_share(e: &Estimate, arch: Option<&Architecture>, context: u64
     t / (t + MOE_PREFILL_HALF_TOKENS)
 }
 
-/// Model FLOPs utilisation assumed for training (Chowdhery et al. report ~46% for PaLM;
-/// fine-tuning stacks commonly reach 30-45%).
-pub fn training_mfu(class: Class) -> f64 {
-    match class {
-        Class::Gpu => 0.4,
-        Class::Apple => 0.3,
-        Class::Cpu => 0.25,
+/// The GPU classes a training run's utilisation is set by. Published runs differ by generation:
+/// the same PyTorch stack reaches a smaller share of a Hopper's peak than of an A100's (MosaicML's
+/// llm-foundry, MPT-7B and 70B: 43.0% and 40.9% on H100 against 59.4% and 51.1% on A100;
+/// torchtitan's Llama 3 8B: 32.5% against 45.9%), the memory and the launch overheads not having
+/// grown with the tensor cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(rename_all = "snake_case"))]
+pub enum MfuClass {
+    /// NVIDIA A100 and A30 (compute capability 8.0).
+    Ampere,
+    /// NVIDIA H100, H200, GH200 (9.0).
+    Hopper,
+    /// NVIDIA B200, B300, GB200, GB300 (10.0, 10.3).
+    Blackwell,
+    /// NVIDIA's RTX cards, GeForce and workstation: Ampere GA10x, Ada, Blackwell GB20x (8.6,
+    /// 8.9, 12.0), at their FP32-accumulate peak.
+    Rtx,
+    /// AMD Instinct (CDNA).
+    Instinct,
+    /// Another GPU: Volta, Turing, Radeon, Intel, Jetson, DGX Spark, or one whose generation is
+    /// not stated.
+    OtherGpu,
+    /// Apple Silicon (MLX, at the GPU's ALU peak).
+    Apple,
+    /// A CPU.
+    Cpu,
+}
+
+impl MfuClass {
+    /// The class of a device.
+    pub const fn of(cap: &Capability) -> Self {
+        match cap.class {
+            Class::Cpu => MfuClass::Cpu,
+            Class::Apple => MfuClass::Apple,
+            Class::Gpu if cap.amd_instinct => MfuClass::Instinct,
+            Class::Gpu => match cap.cuda_cc {
+                80 => MfuClass::Ampere,
+                90 => MfuClass::Hopper,
+                100 | 103 => MfuClass::Blackwell,
+                86 | 89 | 120 => MfuClass::Rtx,
+                _ => MfuClass::OtherGpu,
+            },
+        }
+    }
+
+    /// The share of the peak a run reaches on it, for the FLOPs it performs (recomputed layers
+    /// included: `training::flops_per_token`), before the run's own factors
+    /// (`training::throughput_factor`). Published runs, their MFU converted to the FLOPs done
+    /// (× 8/6 for full fine-tuning with full checkpointing, × 6/4 for LoRA; every run with its
+    /// source in `docs/research/training-mfu.md`):
+    ///
+    /// * Ampere 0.45: llm-foundry 47–68%, torchtitan 46–58%, TinyLlama 51%, Qwen's LoRA and
+    ///   QLoRA runs with Hugging Face and PEFT 42–53%, torchtune's 70B runs 35–59%;
+    /// * Hopper 0.38: llm-foundry 43–55%, torchtitan 33–36%, NeMo AutoModel's LoRA 30–44%
+    ///   (NVIDIA's Megatron recipes reach 52–61%, a stack none of the presets is);
+    /// * Blackwell 0.33, not measured in BF16: Hopper's figure × 0.88, the ratio of the same
+    ///   Megatron-Bridge FP8 recipe on B200 and H100 (33% against 37.6% of the FP8 peak);
+    /// * RTX 0.40: torchtune on an RTX 4090 48% (full), PEFT with bitsandbytes 41–45% (QLoRA),
+    ///   FMEngine on RTX 3090s 46%;
+    /// * Instinct 0.40: llm-foundry on MI250 44–46%, a MI300X FSDP proxy about 40%;
+    /// * Apple 0.35: MLX LoRA 35–39% of the GPU's ALU peak;
+    /// * other GPUs 0.35 and CPUs 0.25: nothing measured ([`MfuClass::measured`]).
+    pub const fn utilisation(self) -> f64 {
+        match self {
+            MfuClass::Ampere => 0.45,
+            MfuClass::Hopper => 0.38,
+            MfuClass::Blackwell => 0.33,
+            MfuClass::Rtx | MfuClass::Instinct => 0.40,
+            MfuClass::Apple | MfuClass::OtherGpu => 0.35,
+            MfuClass::Cpu => 0.25,
+        }
+    }
+
+    /// Whether published training runs on the class set its utilisation; where none does, the
+    /// figure is a stand-in, said, and its band wider ([`MfuClass::band`]).
+    pub const fn measured(self) -> bool {
+        !matches!(self, MfuClass::Blackwell | MfuClass::OtherGpu | MfuClass::Cpu)
+    }
+
+    /// The band around [`MfuClass::utilisation`], as factors of it: 0.625 to 1.375 where runs
+    /// were published (they spread from about 0.6× to 1.4× of each class's point: 27–61% on
+    /// Hopper around 42%), 0.5 to 1.6 where none was.
+    pub const fn band(self) -> (f64, f64) {
+        if self.measured() { TRAINING_MFU_BAND } else { (0.5, 1.6) }
+    }
+
+    /// The id used in JSON.
+    pub const fn id(self) -> &'static str {
+        match self {
+            MfuClass::Ampere => "ampere",
+            MfuClass::Hopper => "hopper",
+            MfuClass::Blackwell => "blackwell",
+            MfuClass::Rtx => "rtx",
+            MfuClass::Instinct => "instinct",
+            MfuClass::OtherGpu => "other_gpu",
+            MfuClass::Apple => "apple",
+            MfuClass::Cpu => "cpu",
+        }
+    }
+
+    /// Its name in prose (the same in English and French).
+    pub const fn label(self) -> &'static str {
+        match self {
+            MfuClass::Ampere => "A100",
+            MfuClass::Hopper => "Hopper",
+            MfuClass::Blackwell => "Blackwell",
+            MfuClass::Rtx => "RTX",
+            MfuClass::Instinct => "Instinct",
+            MfuClass::OtherGpu => "GPU",
+            MfuClass::Apple => "Apple",
+            MfuClass::Cpu => "CPU",
+        }
     }
 }
 
-/// The band around [`training_mfu`], as factors of it: on GPUs 0.25 to 0.55 around 0.40 —
-/// published fine-tuning and training runs sit between (XTuner's Llama 3 8B ZeRO-3 on two A100s
-/// about 25%; Hugging Face's Granite 7B FSDP and ZeRO-3 on 4×A100 0.40–0.41; MosaicML's
-/// llm-foundry MPT on H100 40% and on A100 50–51.5%; NVIDIA NeMo's Llama 3 8B SFT on H100 56%);
-/// Apple and CPUs the same proportions.
-pub const TRAINING_MFU_BAND: (f64, f64) = (0.25 / 0.4, 0.55 / 0.4);
+/// The band of a measured class's utilisation, as factors of its point: 0.625 to 1.375.
+pub const TRAINING_MFU_BAND: (f64, f64) = (0.625, 1.375);
 
 /// Bytes read per decoded token and where they live.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -410,6 +514,7 @@ pub fn inference_speed(
         aggregate_limit,
         training_s: None,
         training_mfu: None,
+        training_mfu_class: None,
         training_waiting_s: None,
         training_link: None,
         training_band_s: None,
@@ -423,13 +528,15 @@ pub struct TrainingTime {
     pub seconds: f64,
     /// The model FLOPs utilisation assumed.
     pub mfu: f64,
+    /// The GPU class that set it.
+    pub class: MfuClass,
     /// Seconds of it spent waiting on the link and the CPU (communication and offload not
     /// hidden behind compute): `(point, low, high)` — low when every overlappable exchange hides
     /// behind the whole micro-batch's compute, high when none does.
     pub waiting: (f64, f64, f64),
     /// The link the exchanges cross, when GPUs exchange anything.
     pub net: Option<crate::comm::Net>,
-    /// The run's band: the compute at the top of [`TRAINING_MFU_BAND`] with the least waiting,
+    /// The run's band: the compute at the top of [`MfuClass::band`] with the least waiting,
     /// and at its bottom with the most.
     pub band: (f64, f64),
 }
@@ -450,7 +557,8 @@ pub fn training_time(e: &Estimate, cap: &Capability, gpus: u64, per_node: u64) -
     let t = e.training.as_ref()?;
     // Float8 training's gain needs FP8 tensor cores; elsewhere it runs at the 16-bit rate.
     let fp8_lost = if t.float8 && cap.fp8.get() <= 0.0 { crate::training::FLOAT8_SPEEDUP } else { 1.0 };
-    let mfu = (training_mfu(cap.class) * t.mfu_factor / fp8_lost).clamp(0.05, 0.65);
+    let class = MfuClass::of(cap);
+    let mfu = (class.utilisation() * t.mfu_factor / fp8_lost).clamp(0.05, 0.65);
     let gpus = gpus.max(1);
     let peak = cap.fp16.get() * gpus as f64;
     if peak <= 0.0 {
@@ -459,7 +567,7 @@ pub fn training_time(e: &Estimate, cap: &Capability, gpus: u64, per_node: u64) -
     let compute = t.flops_total / (peak * mfu);
     // The utilisation's own band, clamped as the point is.
     let at = |f: f64| t.flops_total / (peak * (mfu * f).clamp(0.05, 0.65));
-    let (fast, slow) = (at(TRAINING_MFU_BAND.1), at(TRAINING_MFU_BAND.0));
+    let (fast, slow) = (at(class.band().1), at(class.band().0));
     let x = &t.traffic;
     let dp = x.dp.max(1);
     let exchanges = dp > 1 || x.tp > 1 || x.offload_step_bytes > 0.0 || x.offload_micro_bytes > 0.0;
@@ -467,6 +575,7 @@ pub fn training_time(e: &Estimate, cap: &Capability, gpus: u64, per_node: u64) -
         return Some(TrainingTime {
             seconds: compute,
             mfu,
+            class,
             waiting: (0.0, 0.0, 0.0),
             net: None,
             band: (fast.min(compute), slow.max(compute)),
@@ -512,6 +621,7 @@ pub fn training_time(e: &Estimate, cap: &Capability, gpus: u64, per_node: u64) -
     Some(TrainingTime {
         seconds: compute + point,
         mfu,
+        class,
         waiting: (point, low, all),
         net: Some(net),
         band: ((fast + low).min(compute + point), (slow + all).max(compute + point)),
@@ -838,6 +948,61 @@ mod moe_tests {
         assert!(ep.decode_tokens_per_s > 0.8 * tp.decode_tokens_per_s);
         let (tp64, ep64) = (run(false, 64), run(true, 64));
         assert!(ep64.aggregate_tokens_per_s <= tp64.aggregate_tokens_per_s);
+    }
+
+    #[test]
+    fn training_utilisation_follows_the_gpu_class_and_says_when_nothing_was_measured() {
+        use crate::catalog::device;
+        use crate::scenario::Scenario;
+        use crate::text::MsgId;
+        use crate::training::Mode;
+        let class =
+            |id: &str| MfuClass::of(&Capability::of(device(id).unwrap(), Runtime::Transformers, None));
+        assert_eq!(class("a100-sxm-80gb"), MfuClass::Ampere);
+        assert_eq!(class("h100-sxm"), MfuClass::Hopper);
+        assert_eq!(class("h200"), MfuClass::Hopper);
+        assert_eq!(class("b200"), MfuClass::Blackwell);
+        assert_eq!(class("rtx-4090"), MfuClass::Rtx);
+        assert_eq!(class("rtx-3090"), MfuClass::Rtx);
+        assert_eq!(class("rtx-a6000"), MfuClass::Rtx);
+        assert_eq!(class("mi300x"), MfuClass::Instinct);
+        assert_eq!(class("v100-sxm-32gb"), MfuClass::OtherGpu);
+        assert_eq!(class("m2-ultra-192gb"), MfuClass::Apple);
+        for c in [
+            MfuClass::Ampere,
+            MfuClass::Hopper,
+            MfuClass::Blackwell,
+            MfuClass::Rtx,
+            MfuClass::Instinct,
+            MfuClass::OtherGpu,
+            MfuClass::Apple,
+            MfuClass::Cpu,
+        ] {
+            let (lo, hi) = c.band();
+            assert!(lo < 1.0 && hi > 1.0 && c.utilisation() * hi <= 0.65, "{c:?}");
+            // A stand-in's band is wider than a measured class's.
+            assert_eq!(c.measured(), hi - lo < 1.0, "{c:?}");
+        }
+        let run = |id: &str| {
+            let s = Scenario { mode: Mode::Lora, context: 2048, ..Scenario::catalog("llama-3.2-1b") };
+            crate::fit::fit(&s, device(id).unwrap()).unwrap()
+        };
+        let (a100, h100, b200) = (run("a100-sxm-80gb"), run("h100-sxm"), run("b200"));
+        let sp = |f: &crate::fit::Fit| f.speed.clone().unwrap();
+        assert_eq!(sp(&a100).training_mfu_class, Some(MfuClass::Ampere));
+        assert_eq!(sp(&h100).training_mfu, Some(0.38));
+        // An H100 is faster than an A100, by less than its peak's 3.2×: its share of the peak is
+        // smaller.
+        let ratio = sp(&a100).training_s.unwrap() / sp(&h100).training_s.unwrap();
+        assert!(ratio > 2.0 && ratio < 989.0 / 312.0, "{ratio}");
+        // Blackwell's figure is a stand-in: said, with a wider band.
+        let said = |f: &crate::fit::Fit| f.advice.iter().any(|m| m.id == MsgId::NoteMfuUnmeasured);
+        assert!(said(&b200) && !said(&h100) && !said(&a100));
+        let width = |f: &crate::fit::Fit| {
+            let (lo, hi) = sp(f).training_band_s.unwrap();
+            hi / lo
+        };
+        assert!(width(&b200) > width(&h100), "{} {}", width(&b200), width(&h100));
     }
 
     #[test]

@@ -1072,6 +1072,10 @@ messages! {
     NoteLinkAssumed =>
         "the device does not state how its {0} GPUs reach each other: PCIe 4.0 ×16 without peer-to-peer is assumed for the exchanges between them",
         "l'appareil ne dit pas comment ses {0} GPU communiquent : PCIe 4.0 ×16 sans pair-à-pair est supposé pour leurs échanges";
+    /// No published training run on the device's class set its utilisation.
+    NoteMfuUnmeasured =>
+        "no published training run on this class of device ({0}) was found to set the utilisation: {1}% is a stand-in, and the time's band is wider ({2}% to {3}% of it)",
+        "aucun entraînement publié sur cette classe d'appareil ({0}) ne fixe l'utilisation : {1} % en tient lieu, et la fourchette du temps est plus large ({2} % à {3} % de celle-ci)";
     /// The card with the least room among different ones.
     NoteTightestCard =>
         "of the cards, GPU {0} ({1}) has the least room left: the need and capacity shown are its own",
