@@ -2095,8 +2095,17 @@ fn split_weights(
     let input = |t: &tensors::Tensor| matches!(t.role, Role::TokenEmbd | Role::PosEmbd);
     let head = |t: &tensors::Tensor| t.layer.is_none() && !input(t);
     if runtime.tensor_parallel() && (gpus > 1 || expert_gpus > 1) {
+        // Inkling's input embedding is whole on every vLLM rank (vLLM 0.34
+        // `InklingReplicatedEmbedding`, `inkling/nvidia/model.py`: a plain table, not
+        // vocabulary-parallel; its head is split, and SGLang splits both).
+        let whole = if runtime == Runtime::Vllm && a.family == "inkling" {
+            let e = p.sum_where(|t| t.role == Role::TokenEmbd);
+            e - e.div_ceil(gpus.max(1))
+        } else {
+            0
+        };
         return (
-            Bytes::new(tensor_parallel_bytes(p, a, gpus, expert_gpus)),
+            Bytes::new(tensor_parallel_bytes(p, a, gpus, expert_gpus).saturating_add(whole)),
             Bytes::ZERO,
             Bytes::ZERO,
             Vec::new(),

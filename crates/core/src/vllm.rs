@@ -587,7 +587,9 @@ pub const CUDA_CONTEXT: Bytes = Bytes::new(600 * MIB);
 /// The rotary embedding's cos/sin cache vLLM keeps beside the weights (one per model):
 /// `max_position × rotary width` in the model's 16-bit dtype; 0 for learned positions.
 pub fn rotary_cache(a: &Architecture) -> Bytes {
-    if a.learned_positions > 0 {
+    // Inkling has no rotary positions: a learned relative-position bias (vLLM 0.34 builds no
+    // rotary embedding for it).
+    if a.learned_positions > 0 || a.family == "inkling" {
         return Bytes::ZERO;
     }
     // DeepSeek V4 and V4.1 (`deepseek_v4/common/rope.py`): one FP32 cache of the rotary part for
@@ -1063,7 +1065,11 @@ fn layout(
 ) -> Layout {
     let mut kinds: Vec<(SpecKind, u64, u64)> = Vec::new();
     let mut mamba: Option<MambaLayers> = None;
-    let mut approximate = false;
+    // Inkling's short convolutions keep their last inputs in cache layers of their own, which
+    // vLLM 0.34 pages as 4-token sliding-window layers (`InklingConvState`: one or two pages a
+    // layer a request, its head padded to a power of two): not modelled, so the layout is
+    // approximate.
+    let mut approximate = a.family == "inkling";
     // The convolution in `--mamba-cache-dtype` (auto: the model's 16-bit dtype), the SSM state in
     // `--mamba-ssm-cache-dtype` (auto: the checkpoint's or family's rule, else the convolution's).
     let conv_bytes = dtypes.0.unwrap_or(2);

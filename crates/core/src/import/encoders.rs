@@ -39,6 +39,74 @@ fn tower_of<'a>(root: &'a Value, outer: &str) -> Option<&'a str> {
     (!known && BY_CONFIG.contains(&base) && text.strip_suffix("_text") == Some(base)).then_some(base)
 }
 
+/// The `(frames, height, width, channels)` scales of Inkling's patch encoder, one more than its
+/// layers (vLLM 0.34 `plan_out_scales`): the candidates fold the patch's prime factors into
+/// space from the largest, then the frames', their channels rounded up to 64; the layers take
+/// the candidates whose logarithmic size reduction is nearest an even spread from 1 to the whole
+/// patch (one each, in order, by least total distance, the first such in lexicographic order,
+/// when there are more candidates than scales), the first and the last candidate always.
+fn hmlp_scales(frames: u64, patch: u64, layers: u64, channels: u64) -> Vec<(u64, u64, u64)> {
+    fn primes(mut n: u64) -> Vec<u64> {
+        let mut f = Vec::new();
+        let mut p = 2;
+        while p * p <= n {
+            while n.is_multiple_of(p) {
+                f.push(p);
+                n /= p;
+            }
+            p += 1;
+        }
+        if n > 1 {
+            f.push(n);
+        }
+        f
+    }
+    let round = |x: u64| x.div_ceil(64) * 64;
+    // (frames, side, channels)
+    let mut cand = alloc::vec![(1u64, 1u64, channels)];
+    let mut side = 1;
+    for q in primes(patch).into_iter().rev() {
+        side *= q;
+        cand.push((1, side, round(side * side * channels)));
+    }
+    let mut t = 1;
+    for q in primes(frames).into_iter().rev() {
+        t *= q;
+        cand.push((t, side, round(side * side * channels * t)));
+    }
+    let rows = layers as usize + 1;
+    let top = crate::ops::ln((patch * patch * frames * channels) as f64);
+    let ideal = |r: usize| top * r as f64 / layers as f64;
+    let cost = |r: usize, c: usize| {
+        let (t, s, _) = cand[c];
+        crate::ops::abs(ideal(r) - crate::ops::ln((t * s * s) as f64))
+    };
+    let mut idx: Vec<usize> = if rows >= cand.len() {
+        (0..rows)
+            .map(|r| (0..cand.len()).fold(0, |best, c| if cost(r, c) < cost(r, best) { c } else { best }))
+            .collect()
+    } else {
+        // Increasing picks of `rows` candidates, in lexicographic order; the first least.
+        let mut pick: Vec<usize> = (0..rows).collect();
+        let (mut best, mut best_cost) = (pick.clone(), f64::INFINITY);
+        loop {
+            let total: f64 = pick.iter().enumerate().map(|(r, &c)| cost(r, c)).sum();
+            if total < best_cost {
+                (best, best_cost) = (pick.clone(), total);
+            }
+            let Some(i) = (0..rows).rev().find(|&i| pick[i] < cand.len() - rows + i) else { break };
+            pick[i] += 1;
+            for j in i + 1..rows {
+                pick[j] = pick[j - 1] + 1;
+            }
+        }
+        best
+    };
+    idx[0] = 0;
+    idx[rows - 1] = cand.len() - 1;
+    idx.into_iter().map(|i| cand[i]).collect()
+}
+
 /// DeepSeek-OCR's DeepEncoder, as vLLM's `deepencoder.py` and transformers 5.24's
 /// `UnlimitedOcrVisionModel` build it: SAM ViT-B (a biased patch conv, an absolute position table,
 /// LayerNorm blocks with a biased qkv, output and MLP, relative positions `2·window − 1` a side on
@@ -1101,6 +1169,57 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 whole_in_vllm: false,
             }
         }
+        "inkling_mm_model" => {
+            // Inkling's patch encoder (vLLM 0.34 `inkling/common/towers.py` `HMLPPatchEncoder`):
+            // no attention, `n_layers` bias-free linears through the scales `hmlp_scales` plans,
+            // an RMS norm after each but the last, a final RMS norm of the text width. Plain
+            // linears: whole on every GPU. 40-pixel patches of two frames, 4 layers into 4,096:
+            // 64,080,384 parameters (Inkling-Small).
+            v?;
+            let (p, t, c, layers) =
+                (n("patch_size", 40), n("temporal_patch_size", 2), n("n_channels", 3), n("n_layers", 4));
+            let d = n("decoder_dmodel", text_hidden);
+            if !(2..=1024).contains(&p)
+                || !(1..=64).contains(&t)
+                || !(1..=16).contains(&c)
+                || !(1..=32).contains(&layers)
+            {
+                return Some(Err(format!(
+                    "{outer} vision (its patch, frames, channels or layers are not real sizes)"
+                )));
+            }
+            let scales = hmlp_scales(t, p, layers, c);
+            let (mut linears, mut norms, mut widest) = (0u64, 0u64, 0u64);
+            for (i, w) in scales.windows(2).enumerate() {
+                let (a, b) = (w[0], w[1]);
+                let shuffle = (b.0 / a.0.max(1)) * (b.1 / a.1.max(1)) * (b.1 / a.1.max(1));
+                let out = if i as u64 + 1 == layers { d } else { b.2 };
+                linears += a.2 * shuffle * out;
+                widest = widest.max(a.2 * shuffle).max(out);
+                if i as u64 + 1 < layers {
+                    norms += b.2;
+                }
+            }
+            let final_norm =
+                if vc.get("use_vision_norm").and_then(Value::as_bool).unwrap_or(true) { d } else { 0 };
+            Encoder {
+                modality: Modality::Image,
+                kind: "inkling_hmlp".into(),
+                layers,
+                hidden: d,
+                intermediate: widest,
+                block_params: linears,
+                other_params: norms + final_norm,
+                patch: p,
+                merge: 1,
+                // vLLM scales the long edge by 2 unless the processor says otherwise, up to
+                // 2,048 pixels (the processor's cap on upscaling).
+                tokens: TokenRule::UpscaledPatches { upscale: 2, max_long_edge: 2048 },
+                largest: 2048,
+                fixed_patches: None,
+                whole_in_vllm: true,
+            }
+        }
         "deepseek_v41" => {
             // DeepSeek V4.1's tower (vLLM 0.34 `deepseek_v4/common/vision.py`): a biased patch
             // linear, RMS-normed blocks with a biased fused qkv and output, a bias-free gated SiLU
@@ -1990,6 +2109,29 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
     }
     let n = |keys: &[&str], d: u64| keys.iter().find_map(|k| ac.get(k).and_then(Value::as_u64)).unwrap_or(d);
     match outer {
+        "inkling_mm_model" => {
+            // Inkling's dMel audio input (vLLM 0.34 `towers.py` `InklingAudio`): an embedding of
+            // `n_mel_bins × mel_vocab_size` rows of the text width (each frame sums its bins'
+            // rows), an RMS norm. 20 tokens a second (50 ms hops), 12,000 at most (10 minutes).
+            let d = n(&["decoder_dmodel"], text_hidden);
+            let rows = n(&["n_mel_bins"], 80).saturating_mul(n(&["mel_vocab_size"], 16));
+            let norm = if ac.get("use_audio_norm").and_then(Value::as_bool).unwrap_or(true) { d } else { 0 };
+            Some(Ok(Encoder {
+                modality: Modality::Audio,
+                kind: "inkling_dmel".into(),
+                layers: 0,
+                hidden: d,
+                intermediate: 0,
+                block_params: 0,
+                other_params: rows.saturating_mul(d).saturating_add(norm),
+                patch: 0,
+                merge: 1,
+                tokens: TokenRule::PerSecond { per_ks: 20_000, whole_windows: false },
+                largest: 600,
+                fixed_patches: None,
+                whole_in_vllm: true,
+            }))
+        }
         "muse_spark" => {
             // Muse Spark's audio model (transformers 5.24 `MuseSparkAudioModel`): the 24 kHz
             // waveform through stages that each patch `patch_sizes[l]` steps into

@@ -413,8 +413,10 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "cohere2_moe" => "cohere2".into(),
         // Apertus 1.5's language model is Apertus' (`Apertus1p5TextModel`, a larger vocabulary).
         "apertus1p5_text" | "apertus1p5" => "apertus".into(),
-        // Thinking Machines' Inkling (`InklingTextConfig`, the multimodal model's text model).
-        "inkling_text" | "inkling" => "inkling".into(),
+        // Thinking Machines' Inkling (`InklingTextConfig`, the multimodal model's text model). The
+        // released checkpoints name the multimodal wrapper (`inkling_mm_model`, its `text_config`
+        // with no type of its own) and vLLM's flat text config names `inkling_model`.
+        "inkling_text" | "inkling" | "inkling_mm_model" | "inkling_model" => "inkling".into(),
         // HunyuanOCR / HunYuan-VL's text model is HunYuan's dense one (per-head q/k norms).
         "hunyuan_vl_text" | "hunyuan_vl" => "hunyuan_v1_dense".into(),
         // PaddleOCR-VL's text model is ERNIE 4.5's (`PaddleOCRTextModel`: biases by `use_bias`).
@@ -602,6 +604,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "DeepseekV32ForCausalLM" => "deepseek_v32",
             "DeepseekV4ForCausalLM" => "deepseek_v4",
             "DeepseekV41ForCausalLM" => "deepseek_v41",
+            "InklingForCausalLM" | "InklingForConditionalGeneration" => "inkling",
             "Qwen4ExpForCausalLM" | "Qwen4ExpForConditionalGeneration" => "qwen4_exp",
             "Glm4MoeForCausalLM" => "glm4_moe",
             "GptOssForCausalLM" => "gpt_oss",
@@ -2585,7 +2588,10 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 rows: 2 * kernel,
                 cols: kv.saturating_add(c.hidden),
             });
-            group.extras.push(Extra { role: Role::Norm, rows: 1, cols: 1 });
+            // The router's scale is FP32 in the checkpoint (with its bias: Inkling-Small's F32
+            // tensors are 40 MoE layers × 257), the dense MLP's 16-bit.
+            let moe = matches!(group.ffn, Ffn::Moe(_));
+            group.extras.push(Extra { role: if moe { Role::Fp32 } else { Role::Norm }, rows: 1, cols: 1 });
             if let Ffn::Moe(_) = &group.ffn {
                 let shared = cfg.count_or("n_shared_experts", 2)?;
                 group.extras.push(Extra { role: Role::Extra, rows: shared, cols: c.hidden });
@@ -2912,10 +2918,77 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             extras: Vec::new(),
             bare: false,
             shared: Vec::new(),
+            layers: Vec::new(),
         }),
         _ => None,
     };
+    if family == "inkling" {
+        a.mtp = inkling_mtp(cfg, &a)?;
+    }
     Ok(a)
+}
+
+/// Inkling's prediction depths (`mtp_config`, vLLM 0.34 `inkling/nvidia/mtp.py`, stored in
+/// `mtp.safetensors`): each a decoder layer with a dense MLP (`force_dense_mlp`) that attends
+/// through the window or the whole context by `mtp_config.local_layer_ids`, its own relative
+/// bank and short convolutions as the stack's layers of that kind, two norms (the hidden state's
+/// and the embedding's) and the projection of both into the layer (`input_proj`, `2h → h`), a
+/// norm after the chain when `chain_hidden_post_norm`; the embedding and head are the target's.
+fn inkling_mtp(cfg: &Cfg<'_>, a: &Architecture) -> Result<Option<Mtp>> {
+    let Some(m) = cfg.outer.get("mtp_config").or_else(|| cfg.main.get("mtp_config")) else { return Ok(None) };
+    let depths = m.get("num_nextn_predict_layers").and_then(Value::as_u64).unwrap_or(0);
+    if depths == 0 {
+        return Ok(None);
+    }
+    if depths > 64 {
+        return Err(Error::parse(FORMAT, "`mtp_config.num_nextn_predict_layers` is not a real count"));
+    }
+    let local: Vec<u64> = match m.get("local_layer_ids").and_then(Value::as_array) {
+        Some(ids) => ids.iter().filter_map(Value::as_u64).collect(),
+        None => Vec::new(),
+    };
+    let is_local = |g: &LayerGroup| matches!(g.mixers.first(), Some(Mixer::Attention(at)) if matches!(at.span, Span::Sliding { .. }));
+    let dense = |g: &LayerGroup| matches!(g.ffn, Ffn::Dense(_));
+    // The stack's dense local layer is a depth's local kind as it is; its global kind is a global
+    // layer with that dense MLP (and without the router's rows for the shared experts).
+    let (Some(local_dense), Some(global)) =
+        (a.groups.iter().find(|g| is_local(g) && dense(g)), a.groups.iter().find(|g| !is_local(g)))
+    else {
+        return Err(Error::parse(
+            FORMAT,
+            "`mtp_config` names prediction depths, but the stack has no dense sliding layer and global layer to build them from",
+        ));
+    };
+    let mut global_dense = global.clone();
+    if matches!(global.ffn, Ffn::Moe(_)) {
+        global_dense.extras.pop();
+        // The dense MLP's scale is 16-bit, the router's FP32.
+        if let Some(x) = global_dense.extras.last_mut().filter(|x| x.role == Role::Fp32) {
+            x.role = Role::Norm;
+        }
+    }
+    global_dense.ffn = local_dense.ffn.clone();
+    let one = |g: &LayerGroup| LayerGroup { count: 1, ..g.clone() };
+    let layers =
+        (0..depths).map(|k| if local.contains(&k) { one(local_dense) } else { one(&global_dense) }).collect();
+    let h = a.hidden_size;
+    let mut extras = alloc::vec![
+        Extra { role: Role::Norm, rows: 1, cols: h },
+        Extra { role: Role::Norm, rows: 1, cols: h },
+        Extra { role: Role::MtpProj, rows: h, cols: h.saturating_mul(2) },
+    ];
+    if m.get("chain_hidden_post_norm").and_then(Value::as_bool).unwrap_or(false) {
+        extras.push(Extra { role: Role::Norm, rows: 1, cols: h });
+    }
+    Ok(Some(Mtp {
+        modules: depths,
+        own_embeddings: false,
+        layer: None,
+        extras,
+        bare: true,
+        shared: Vec::new(),
+        layers,
+    }))
 }
 
 /// Gemma 3n's per-layer extras: AltUp (its output scale, correction and prediction coefficients,
@@ -3589,6 +3662,7 @@ fn read_deepseek_v4(cfg: &Cfg<'_>) -> Result<Architecture> {
             extras: head(hc),
             bare: false,
             shared: Vec::new(),
+            layers: Vec::new(),
         });
     }
     Ok(a)
@@ -3747,6 +3821,7 @@ fn read_deepseek_v41(cfg: &Cfg<'_>) -> Result<Architecture> {
                 Extra { role: Role::ExtraEmbd, rows: vocab, cols: rank },
                 Extra { role: Role::ExtraEmbd, rows: 1, cols: hidden.saturating_add(rank) },
             ],
+            layers: Vec::new(),
         });
     }
     Ok(a)
@@ -3918,6 +3993,7 @@ fn read_qwen4_exp(cfg: &Cfg<'_>, notices: &mut Vec<Msg>) -> Result<Architecture>
             extras,
             bare: true,
             shared: Vec::new(),
+            layers: Vec::new(),
         });
     }
     Ok(a)

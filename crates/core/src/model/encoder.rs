@@ -39,6 +39,15 @@ pub enum TokenRule {
         /// The processor's `max_image_tokens`.
         max_tokens: u64,
     },
+    /// Inkling's patches (transformers 5.24 `InklingImageProcessor`, as vLLM 0.34 calls it): the
+    /// long edge scaled by `upscale` but not past `max(max_long_edge, long edge)`, then one token
+    /// per `patch × patch` cell, `⌈height / patch⌉` rows of `⌊width / patch⌋ + 1` cells.
+    UpscaledPatches {
+        /// The long edge's scale (vLLM's default rescale fraction, 2).
+        upscale: u64,
+        /// The processor's `rescale_image_max_upscaled_long_edge`.
+        max_long_edge: u64,
+    },
     /// The same count for every image (Gemma 3's 256, LLaVA-1.5's 576).
     Fixed {
         /// Tokens per image.
@@ -208,6 +217,12 @@ impl Encoder {
                 n.saturating_mul(n + 1).saturating_add(2)
             }
             TokenRule::Fixed { tokens } => tokens,
+            TokenRule::UpscaledPatches { upscale, max_long_edge } => {
+                // A square side: scaled to `min(upscale·side, max(cap, side))` exactly.
+                let n = side.saturating_mul(upscale.max(1)).min(max_long_edge.max(side)).max(1);
+                let p = self.patch.max(1);
+                n.div_ceil(p).saturating_mul(n / p + 1)
+            }
             TokenRule::Tiles { tile, per_tile } => {
                 let per_side = side.div_ceil(tile.max(1)).max(1);
                 per_tile.saturating_mul(with_thumbnail(per_side.saturating_mul(per_side)))

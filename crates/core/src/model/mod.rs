@@ -275,6 +275,11 @@ pub struct Mtp {
     /// states, its final norm, Markov and confidence heads), numbered with the first module.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub shared: Vec<Extra>,
+    /// Each module's own layer, in order, where they differ from one module to the next
+    /// (Inkling's depths attend through the window or the whole context by their own list);
+    /// empty: [`Mtp::layer`] for every module.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub layers: Vec<LayerGroup>,
 }
 
 /// What one layer keeps between tokens.
@@ -1075,10 +1080,10 @@ impl Architecture {
         }
     }
 
-    /// Emits one multi-token-prediction module's tensors.
-    fn mtp_module(&self, m: &Mtp, e: &mut Emit<'_>) {
+    /// Emits the `k`-th multi-token-prediction module's tensors.
+    fn mtp_module(&self, m: &Mtp, k: usize, e: &mut Emit<'_>) {
         let h = self.hidden_size;
-        if let Some(layer) = m.layer.as_deref().or(self.groups.last()) {
+        if let Some(layer) = m.layers.get(k).or(m.layer.as_deref()).or(self.groups.last()) {
             layer.tensors(self, e);
         }
         e.within(Part::Other, |e| {
@@ -1140,7 +1145,13 @@ impl Architecture {
         count(&mut b, 1, &|e| self.ends(false, e));
         if let Some(m) = &self.mtp {
             let mut extra = ParamBreakdown::default();
-            count(&mut extra, m.modules, &|e| self.mtp_module(m, e));
+            if m.layers.is_empty() {
+                count(&mut extra, m.modules, &|e| self.mtp_module(m, 0, e));
+            } else {
+                for k in 0..m.layers.len() {
+                    count(&mut extra, 1, &|e| self.mtp_module(m, k, e));
+                }
+            }
             count(&mut extra, 1, &|e| {
                 e.within(Part::Other, |e| {
                     for x in &m.shared {
@@ -1229,7 +1240,7 @@ impl Architecture {
                 let mut sink = |role: Role, _: Part, rows: u64, cols: u64, experts: u64| {
                     t.push(Tensor { role, layer, rows, cols, experts });
                 };
-                self.mtp_module(m, &mut Emit { sink: &mut sink, block: Part::Norms });
+                self.mtp_module(m, k as usize, &mut Emit { sink: &mut sink, block: Part::Norms });
                 if k == 0 {
                     for x in &m.shared {
                         sink(x.role, Part::Other, x.rows, x.cols, 1);

@@ -1,0 +1,105 @@
+//! Inkling-Small read from its released config (`fixtures/configs/inkling-small.json`, the
+//! multimodal wrapper `inkling_mm_model` whose `text_config` names no type): parameters against
+//! the Hub's count, its towers and prediction depths, and how vLLM holds it.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
+
+use headroom_core::estimate::estimate;
+use headroom_core::hardware::DeviceChoice;
+use headroom_core::import::hf::{HfModel, parse_config};
+use headroom_core::inference::Runtime;
+use headroom_core::precision::WeightFormat;
+use headroom_core::scenario::{ModelSource, Scenario};
+use headroom_core::tensors;
+use headroom_tests::read_fixture;
+
+fn small() -> serde_json::Value {
+    serde_json::from_str(&read_fixture("configs/inkling-small.json")).unwrap()
+}
+
+fn read(v: &serde_json::Value) -> headroom_core::error::Result<HfModel> {
+    parse_config(v.to_string().as_bytes())
+}
+
+/// The Hub's safetensors count for thinkingmachines/Inkling-Small (revision b2d4f225): BF16
+/// 265,956,428,810 and F32 10,280 parameters, the main shards and `mtp.safetensors` together.
+#[test]
+fn inkling_small_counts_as_the_hub() {
+    let m = read(&small()).unwrap();
+    assert!(m.notices.is_empty(), "{:?}", m.notices);
+    let a = &m.architecture;
+    assert_eq!(a.family, "inkling");
+    let b = a.param_breakdown().unwrap();
+    assert_eq!(b.total(), 263_655_199_274, "the text model");
+    // Eight dense prediction depths, six through the window and two over the whole context.
+    assert_eq!(b.mtp, 2_231_912_456);
+    let towers: Vec<u64> = a.encoders.iter().map(|e| e.params()).collect();
+    // The patch encoder's four linears (3 → 128 → 320 → 4,800 → 9,600 channels, then 4,096)
+    // with their norms, and the dMel table of 80 × 16 rows with its norm.
+    assert_eq!(towers, [64_080_384, 5_246_976]);
+    assert_eq!(b.total() + b.mtp + towers.iter().sum::<u64>(), 265_956_439_090);
+    // In BF16 but the routers' biases and scales, FP32 (the Hub's 10,280 F32 parameters).
+    let text = tensors::weight_bytes(a, WeightFormat::Bf16).unwrap().total().get();
+    assert_eq!(text, (263_655_199_274 - 10_280) * 2 + 10_280 * 4);
+    // The MTP file holds 4,463,845,392 bytes: 20,480 of header, the rest its BF16 tensors.
+    assert_eq!(tensors::mtp_bytes(a, WeightFormat::Bf16).unwrap().get(), 4_463_824_912);
+}
+
+/// An image is upscaled (the long edge × 2, up to 2,048 pixels) and cut into 40-pixel cells:
+/// `⌈h/40⌉` rows of `⌊w/40⌋ + 1`; audio is 20 tokens a second.
+#[test]
+fn inkling_tokens_per_image_and_second() {
+    let m = read(&small()).unwrap();
+    let (vision, audio) = (&m.architecture.encoders[0], &m.architecture.encoders[1]);
+    assert_eq!(vision.tokens_per_image(1024), 52 * 52);
+    assert_eq!(vision.tokens_per_image(160), 8 * 9);
+    // Past 2,048 pixels nothing is upscaled: 3,000 / 40 = 75 rows of 76.
+    assert_eq!(vision.tokens_per_image(3000), 75 * 76);
+    assert_eq!(audio.tokens_per_image(60), 1200);
+}
+
+fn served(gpus: u64) -> headroom_core::estimate::Estimate {
+    let m = read(&small()).unwrap();
+    let s = Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("inkling-small".into()))),
+        runtime: Some(Runtime::Vllm),
+        gpus,
+        device: Some(DeviceChoice::Catalog("h200-sxm".into())),
+        ..Scenario::default()
+    };
+    estimate(&s).unwrap()
+}
+
+/// vLLM keeps Inkling's input embedding whole on every rank (`InklingReplicatedEmbedding`) and
+/// builds no rotary cache (relative-position logits instead).
+#[test]
+fn inkling_under_vllm_keeps_its_embedding_whole() {
+    let embedding = 201_024u64 * 4096 * 2;
+    let (one, eight) = (served(1), served(8));
+    let w = |e: &headroom_core::estimate::Estimate| {
+        e.memory.term(headroom_core::estimate::TermKind::Weights).unwrap().bytes.get()
+    };
+    let (w1, w8) = (w(&one), w(&eight));
+    // Everything else divides by eight (within the replicated norms and routers).
+    let split = (w1 - embedding) as f64 / 8.0;
+    let rest = w8 as f64 - embedding as f64;
+    assert!((rest - split).abs() / split < 0.002, "{rest} {split}");
+    let a = read(&small()).unwrap().architecture;
+    assert_eq!(headroom_core::vllm::rotary_cache(&a).get(), 0);
+    // Its short convolutions' cache layers are not modelled: the pool says it is approximate.
+    assert!(eight.vllm.is_some());
+}
+
+/// A depth count that is not a real one, or a patch that is not, is said by name.
+#[test]
+fn inkling_bad_depths_and_patches_are_named() {
+    let mut v = small();
+    v["mtp_config"]["num_nextn_predict_layers"] = serde_json::json!(100_000);
+    let e = read(&v).unwrap_err().to_string();
+    assert!(e.contains("mtp_config.num_nextn_predict_layers"), "{e}");
+    let mut v = small();
+    v["vision_config"]["patch_size"] = serde_json::json!(1);
+    let m = read(&v).unwrap();
+    // The tower is not counted, and said so; the text model and the audio input are.
+    assert_eq!(m.architecture.encoders.len(), 1);
+    assert!(!m.notices.is_empty());
+}
