@@ -85,8 +85,41 @@ fn inkling_under_vllm_keeps_its_embedding_whole() {
     assert!((rest - split).abs() / split < 0.002, "{rest} {split}");
     let a = read(&small()).unwrap().architecture;
     assert_eq!(headroom_core::vllm::rotary_cache(&a).get(), 0);
-    // Its short convolutions' cache layers are not modelled: the pool says it is approximate.
-    assert!(eight.vllm.is_some());
+}
+
+/// vLLM 0.34's pool for Inkling, as its own `unify_kv_cache_spec_page_size` and
+/// `_get_kv_cache_groups_uniform_page_size` lay it out (run on the specs `get_kv_cache_spec`
+/// registers): each layer's attention and its convolution state (a 4-token window, BF16, the four
+/// streams padded to a power of two a head), pages unified by raising blocks, layers grouped by
+/// the fewest of a kind. Inkling-Small: 12 groups of 7 layers on a 256 KiB page (the states'
+/// blocks 8 tokens); Inkling (transformers' defaults: 8 KV heads global, 16 sliding): 12 groups
+/// of 11 on a 512 KiB page (the global layers' blocks 128 tokens, the states' 16).
+#[test]
+fn inkling_pool_under_vllm_pages_the_convolution_state() {
+    let pool = |v: serde_json::Value, gpus: u64| {
+        let m = read(&v).unwrap();
+        let s = Scenario {
+            model: ModelSource::Custom(Box::new(m.into_custom("inkling".into()))),
+            runtime: Some(Runtime::Vllm),
+            gpus,
+            device: Some(DeviceChoice::Catalog("h200-sxm".into())),
+            ..Scenario::default()
+        };
+        let v = estimate(&s).unwrap().vllm.unwrap();
+        assert!(v.layout_exact);
+        v
+    };
+    assert_eq!(pool(small(), 1).block_bytes, 262_144 * 7);
+    assert_eq!(pool(small(), 8).block_bytes, 262_144 / 8 * 7);
+    let big: serde_json::Value =
+        serde_json::from_str(&read_fixture("configs/transformers-defaults/inkling_text.json")).unwrap();
+    assert_eq!(pool(big.clone(), 1).block_bytes, 524_288 * 11);
+    assert_eq!(pool(big, 2).block_bytes, 262_144 * 11);
+    // A request of 4,096 tokens at TP 8 (block 64): 64 blocks of the global group, each of the
+    // five sliding groups its window with the scheduler's step, each of the six state groups the
+    // taps with the step in blocks of 8; fewer requests fit than when the states were left out.
+    let v = pool(small(), 8);
+    assert!(v.max_concurrency > 0.0 && v.blocks_per_request > 64 + 5 * 9 + 6 * 2, "{}", v.blocks_per_request);
 }
 
 /// A depth count that is not a real one, or a patch that is not, is said by name.

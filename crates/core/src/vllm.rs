@@ -749,6 +749,11 @@ enum SpecKind {
     Full,
     Window(u64),
     Chunk(u64),
+    /// Inkling's short convolutions' last inputs (`InklingConvState`): a sliding window of `taps`
+    /// tokens whose spec's own block is `taps` tokens (raised like any other to the largest page).
+    Conv {
+        taps: u64,
+    },
     /// Recurrent (Mamba-style) layers: `fixed` pages per request, plus one per block of the
     /// request's tokens when `per_block` (prefix caching's "all" mode).
     Mamba {
@@ -1054,6 +1059,34 @@ struct Layout {
     packed: Option<Packed>,
 }
 
+/// Taps of Inkling's short convolutions: the layers' convolution weights are `2·taps` rows of
+/// `kv·d + h` (K and V, the attention's and the MLP's outputs); vLLM's default of 4 otherwise.
+fn inkling_taps(a: &Architecture) -> u64 {
+    a.groups
+        .iter()
+        .find_map(|g| {
+            let Some(Mixer::Attention(at)) = g.mixers.first() else { return None };
+            let width = at.num_kv_heads.saturating_mul(at.head_dim).saturating_add(a.hidden_size);
+            g.extras
+                .iter()
+                .find(|x| {
+                    x.role == crate::tensor::Role::Norm && x.cols == width && x.rows % 2 == 0 && x.rows > 0
+                })
+                .map(|x| x.rows / 2)
+        })
+        .unwrap_or(4)
+}
+
+/// A kind's page in bytes at the attention block `block` (a convolution state's spec has its own
+/// block: its taps).
+fn kind_page(k: &(SpecKind, u64, u64), block: u64) -> u64 {
+    let base = match k.0 {
+        SpecKind::Conv { taps } => taps,
+        _ => block,
+    };
+    base.saturating_mul(k.2)
+}
+
 /// The KV cache's layout on one GPU with `ns` speculative tokens.
 fn layout(
     a: &Architecture,
@@ -1065,11 +1098,12 @@ fn layout(
 ) -> Layout {
     let mut kinds: Vec<(SpecKind, u64, u64)> = Vec::new();
     let mut mamba: Option<MambaLayers> = None;
-    // Inkling's short convolutions keep their last inputs in cache layers of their own, which
-    // vLLM 0.34 pages as 4-token sliding-window layers (`InklingConvState`: one or two pages a
-    // layer a request, its head padded to a power of two): not modelled, so the layout is
-    // approximate.
-    let mut approximate = a.family == "inkling";
+    let mut approximate = false;
+    // Inkling's short convolutions keep their last inputs in cache layers of their own, one beside
+    // each attention layer (vLLM 0.34 `InklingConvState`): a window of `taps` tokens in BF16 whatever
+    // the cache's dtype, the layer's KV heads per rank, each head the four streams (K, V and the
+    // attention's and MLP's outputs: `2d + 2h/kv`) padded to a power of two, values none.
+    let conv_taps = (a.family == "inkling").then(|| inkling_taps(a));
     // The convolution in `--mamba-cache-dtype` (auto: the model's 16-bit dtype), the SSM state in
     // `--mamba-ssm-cache-dtype` (auto: the checkpoint's or family's rule, else the convolution's).
     let conv_bytes = dtypes.0.unwrap_or(2);
@@ -1106,6 +1140,16 @@ fn layout(
                     // (vLLM serves no cross-attention model: refused before its budget.)
                     Span::Cross { .. } => continue,
                 };
+                if let Some(taps) = conv_taps {
+                    // vLLM needs whole KV heads on each rank here (`tp ≤ kv`).
+                    approximate |= heads % tp.max(1) != 0;
+                    let head = (2 * at.head_dim + 2 * a.hidden_size / heads).next_power_of_two();
+                    let conv = (SpecKind::Conv { taps }, per_rank.saturating_mul(head).saturating_mul(2));
+                    match kinds.iter_mut().find(|k| k.0 == conv.0 && k.2 == conv.1) {
+                        Some(k) => k.1 += n,
+                        None => kinds.push((conv.0, n, conv.1)),
+                    }
+                }
                 (kind, bytes)
             }
             (_, LayerCache::Latent { .. }) => {
@@ -1619,7 +1663,9 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             merge_uniform(&mut kinds);
         }
     }
-    let mut exact = !approximate && drafter_exact;
+    // Inkling's prediction depths add an attention layer and a convolution state each, sliding
+    // or global by their own list: joined as full-attention layers, said approximate.
+    let mut exact = !approximate && drafter_exact && !(a.family == "inkling" && i.drafter.is_some());
     // Qwen4-Exp: the block is aligned on QSA's key/value page alone (its compressed indexer keys
     // are a spec of their own beside it).
     let qsa = qwen4_qsa(a, i.kv, tp);
@@ -1707,13 +1753,12 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         // shared by one layer of every group (vLLM's uniform-page hybrid layout).
         // Pages of other sizes: a page that divides the largest takes a larger block; one that
         // does not is padded (attention) or not modelled (MLA: vLLM falls back), so said.
-        let largest = kinds.iter().map(|k| k.2).max().unwrap_or(0);
-        if kinds.iter().any(|k| k.2 > 0 && !largest.is_multiple_of(k.2)) {
+        let page = kinds.iter().map(|k| kind_page(k, block)).max().unwrap_or(0);
+        if kinds.iter().any(|k| kind_page(k, block) > 0 && !page.is_multiple_of(kind_page(k, block))) {
             exact = false;
         }
         let group_size = group_size(&kinds, wide);
         let num_groups: u64 = kinds.iter().map(|k| k.1.div_ceil(group_size)).sum();
-        let page = kinds.iter().map(|k| k.2).max().unwrap_or(0).saturating_mul(block);
         let tensor = page.saturating_mul(group_size).max(1);
         (tensor, pos / tensor, num_groups, blocks_for(&kinds, len, inflight, block, wide))
     };
@@ -1724,7 +1769,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let (mut available, mut band, mut weights, mut num_blocks, mut block_bytes, mut peak_shown) =
         (available, band, weights, num_blocks, block_bytes, peak);
     if i.stages.len() > 1 && !kinds.is_empty() {
-        let page = kinds.iter().map(|k| k.2).max().unwrap_or(0).saturating_mul(block).max(1);
+        let page = kinds.iter().map(|k| kind_page(k, block)).max().unwrap_or(0).max(1);
         let gsize = group_size(&kinds, wide);
         let forward = forward_peak(a, tokens, tp);
         let last = i.stages.len() - 1;
@@ -1970,11 +2015,12 @@ fn group_size(kinds: &[(SpecKind, u64, u64)], wide: bool) -> u64 {
 /// raises their block size so every page is the largest).
 fn blocks_for(kinds: &[(SpecKind, u64, u64)], len: u64, step: u64, block: u64, wide: bool) -> u64 {
     let g = group_size(kinds, wide);
-    let largest = kinds.iter().map(|k| k.2).max().unwrap_or(0);
+    let largest = kinds.iter().map(|k| kind_page(k, block)).max().unwrap_or(0);
     kinds
         .iter()
         .map(|k| {
-            let b = block.saturating_mul(page_ratio(largest, k.2));
+            let own = if let SpecKind::Conv { taps } = k.0 { taps } else { block };
+            let b = own.saturating_mul(page_ratio(largest, kind_page(k, block)));
             request_blocks(k.0, len, step, b).saturating_mul(k.1.div_ceil(g))
         })
         .sum()
@@ -2091,7 +2137,9 @@ fn request_blocks(kind: SpecKind, len: u64, step: u64, block: u64) -> u64 {
             }
         }
         SpecKind::Full => len.div_ceil(block),
-        SpecKind::Window(w) => (w.saturating_sub(1).saturating_add(step)).min(len).div_ceil(block) + 1,
+        SpecKind::Window(w) | SpecKind::Conv { taps: w } => {
+            (w.saturating_sub(1).saturating_add(step)).min(len).div_ceil(block) + 1
+        }
         SpecKind::Chunk(c) => (c.saturating_add(step)).min(len).div_ceil(block),
     }
 }
