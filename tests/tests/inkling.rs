@@ -109,6 +109,11 @@ fn inkling_pool_under_vllm_pages_the_convolution_state() {
         assert!(v.layout_exact);
         v
     };
+    // The fused collectives' buffers, 12 × tokens × hidden bytes, are non-torch memory on 2, 4 or 8
+    // GPUs only.
+    let (one, eight) = (pool(small(), 1), pool(small(), 8));
+    assert_eq!(eight.non_torch.get() - headroom_core::vllm::non_torch(8).0.get(), 12 * 8192 * 4096);
+    assert_eq!(one.non_torch, headroom_core::vllm::non_torch(1).0);
     assert_eq!(pool(small(), 1).block_bytes, 262_144 * 7);
     assert_eq!(pool(small(), 8).block_bytes, 262_144 / 8 * 7);
     let big: serde_json::Value =

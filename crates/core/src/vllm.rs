@@ -1627,6 +1627,17 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let (peak, encoder, (lo_f, hi_f)) =
         profile_with_encoders(a, i.encoders, tokens, seqs, i.max_model_len, tp, o.mm_encoder_data);
     let (nt, nt_lo, nt_hi) = non_torch(tp);
+    // Inkling's fused reduce-scatter, convolution and all-gather (vLLM 0.34
+    // `inkling/nvidia/ops/lamport.py`): three generations of input and output buffers of
+    // `min(16384, max_num_batched_tokens) × hidden` BF16 values in symmetric memory, outside
+    // PyTorch's allocator, on 2, 4 or 8 GPUs (one GPU runs without).
+    let lamport = if a.family == "inkling" && matches!(tp, 2 | 4 | 8) {
+        Bytes::new(12u64.saturating_mul(tokens.min(16_384)).saturating_mul(a.hidden_size))
+    } else {
+        Bytes::ZERO
+    };
+    let (nt, nt_lo, nt_hi) =
+        (nt.saturating_add(lamport), nt_lo.saturating_add(lamport), nt_hi.saturating_add(lamport));
     let (graphs, g_lo, g_hi) =
         if o.reserves_graphs() { graph_estimate(seqs) } else { (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO) };
     let signed = |b: Bytes| i64::try_from(b.get()).unwrap_or(i64::MAX);
