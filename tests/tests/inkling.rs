@@ -114,6 +114,15 @@ fn inkling_pool_under_vllm_pages_the_convolution_state() {
     let (one, eight) = (pool(small(), 1), pool(small(), 8));
     assert_eq!(eight.non_torch.get() - headroom_core::vllm::non_torch(8).0.get(), 12 * 8192 * 4096);
     assert_eq!(one.non_torch, headroom_core::vllm::non_torch(1).0);
+    // The profile step holds the relative-position logits beside q, k and v (`[tokens, heads,
+    // extent]` in 16 bits): Inkling's 64 heads × 1,024 on its global layers outweigh its MLP.
+    let big: serde_json::Value =
+        serde_json::from_str(&read_fixture("configs/transformers-defaults/inkling_text.json")).unwrap();
+    let a = read(&big).unwrap().architecture;
+    let (ffn, qkv) = (3 * 24_576u64, 3 * 64 * 128u64);
+    let with = headroom_core::vllm::profile_peak(&a, 8192, 1, 1).get();
+    assert_eq!(with, 8192 * 2 * (2 * 6144 + qkv + 64 * 1024));
+    assert!(qkv + 64 * 1024 > ffn);
     assert_eq!(pool(small(), 1).block_bytes, 262_144 * 7);
     assert_eq!(pool(small(), 8).block_bytes, 262_144 / 8 * 7);
     let big: serde_json::Value =

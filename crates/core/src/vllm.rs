@@ -500,7 +500,7 @@ fn forward_peak(a: &Architecture, tokens: u64, tp: u64) -> Bytes {
     let h = a.hidden_size;
     let ffn = a.groups.iter().map(|g| g.ffn.active_width()).max().unwrap_or(0);
     let qkv = a.mixers().map(|(_, m)| m.score_width().saturating_mul(3)).max().unwrap_or(0);
-    let layer = 3u64.saturating_mul(ffn).max(qkv) / tp;
+    let layer = 3u64.saturating_mul(ffn).max(qkv.saturating_add(inkling_rel_logits(a))) / tp;
     // Kimi K3's attention residuals: every block's output for every token, whole on each GPU.
     let blocks = a.residual_blocks.saturating_mul(h);
     Bytes::new(
@@ -508,6 +508,26 @@ fn forward_peak(a: &Architecture, tokens: u64, tp: u64) -> Bytes {
             .saturating_mul(2)
             .saturating_mul(2u64.saturating_mul(h).saturating_add(layer).saturating_add(blocks)),
     )
+}
+
+/// Inkling's relative-position logits, alive beside q, k and v while a layer attends (vLLM 0.34
+/// `inkling/nvidia/ops/qkvr_prep.py`: `[tokens, heads, extent]` in 16 bits): per token, the
+/// widest layer's `heads × extent`, read from its tensors (`r_proj` of `heads·d_rel` rows, then a
+/// bank of `d_rel × extent`); 0 for other models.
+fn inkling_rel_logits(a: &Architecture) -> u64 {
+    if a.family != "inkling" {
+        return 0;
+    }
+    a.groups
+        .iter()
+        .filter_map(|g| {
+            let Some(Mixer::Attention(at)) = g.mixers.first() else { return None };
+            let (r, bank) = (g.extras.first()?, g.extras.get(1)?);
+            (bank.rows > 0 && r.rows == at.num_heads.saturating_mul(bank.rows))
+                .then(|| at.num_heads.saturating_mul(bank.cols))
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Memory allocated outside PyTorch during the profile step: about 0.13 GiB on one GPU (cuBLAS
