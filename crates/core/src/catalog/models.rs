@@ -1118,6 +1118,17 @@ pub static MODELS: &[ModelEntry] = &[
         config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v4.1-flash.json")),
     },
     ModelEntry {
+        id: "inkling-small",
+        aliases: &["inkling-small-276b"],
+        name: "Inkling-Small",
+        hf_repo: "thinkingmachines/Inkling-Small",
+        released: "2026-08",
+        source: src!(
+            "Svyable/wasted-inkling-small waste-inkling-patch-v16/tests/data/inkling-small-config.json @0e81b94378fd04c36723686d12540bc839a2515a: a test fixture transcribing the released config.json (the same keys and values; 1,908 characters against the Hub file's 2,214 bytes, so not byte-identical); counted to the Hub's safetensors count at revision b2d4f225, 265,956,439,090 parameters (BF16 265,956,428,810 + F32 10,280), MTP depths and towers included; released with the announcement \"Introducing Inkling-Small\" of 2026-08-01 (a saved summary of it, search-index file id 62021308964)"
+        ),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/inkling-small.json")),
+    },
+    ModelEntry {
         id: "mistral-small-3.1-24b",
         aliases: &["mistral-small-3.1", "mistral-small-3.1-24b-instruct-2503"],
         name: "Mistral Small 3.1 24B",
