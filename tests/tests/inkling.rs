@@ -150,3 +150,21 @@ fn inkling_bad_depths_and_patches_are_named() {
     assert_eq!(m.architecture.encoders.len(), 1);
     assert!(!m.notices.is_empty());
 }
+
+/// vLLM builds only the first `num_speculative_tokens` of Inkling's depths: the drafter's weights
+/// are theirs (`mtp:2`: the first, sliding, and the second, global), not all eight.
+#[test]
+fn inkling_drafter_builds_the_depths_it_speculates_with() {
+    use headroom_core::vllm::{SpecMethod, Speculative, drafter};
+    let a = read(&small()).unwrap().architecture;
+    let kv = headroom_core::precision::KvDtype::F16;
+    let all = tensors::mtp_bytes(&a, WeightFormat::Bf16).unwrap().get();
+    let d = |n: u64| {
+        drafter(&a, &Speculative { method: SpecMethod::Mtp, tokens: n }, WeightFormat::Bf16, kv, 1).unwrap()
+    };
+    assert_eq!(d(8).weights.get(), all);
+    assert_eq!(d(20).weights.get(), all);
+    assert_eq!(d(2).layers, 2);
+    let two = d(2).weights.get();
+    assert!(two * 4 > all * 9 / 10 && two * 4 < all * 11 / 10, "{two} of {all}");
+}

@@ -1097,6 +1097,12 @@ fn inkling_taps(a: &Architecture) -> u64 {
         .unwrap_or(4)
 }
 
+/// Whether the stored modules are DeepSeek V4.1's DSpark stages: layers only, with tensors they
+/// share (the projection of the target's hidden states and the heads), as no MTP module has.
+fn is_dspark(m: &crate::model::Mtp) -> bool {
+    m.bare && !m.shared.is_empty()
+}
+
 /// A kind's page in bytes at the attention block `block` (a convolution state's spec has its own
 /// block: its taps).
 fn kind_page(k: &(SpecKind, u64, u64), block: u64) -> u64 {
@@ -1263,7 +1269,7 @@ pub fn drafter(
         .map_or(0, |k| k.2);
     Ok(match &spec.method {
         SpecMethod::DSpark => {
-            let m = a.mtp.as_ref().filter(|m| m.bare).ok_or_else(|| {
+            let m = a.mtp.as_ref().filter(|m| is_dspark(m)).ok_or_else(|| {
                 Error::invalid(
                     "speculative_config",
                     "DSpark drafts with DeepSeek V4.1's stored stages; this model has none",
@@ -1304,17 +1310,27 @@ pub fn drafter(
                     "this model stores no multi-token-prediction modules; use a draft model or EAGLE",
                 )
             })?;
-            if m.bare {
+            if is_dspark(m) {
                 // DeepSeek V4.1's stages (`v1/worker/gpu/spec_decode/mtp/config.py` refuses `mtp`).
                 return Err(Error::invalid(
                     "speculative_config",
                     "this model's drafter is DSpark (`{\"method\": \"dspark\"}`, `dspark:5`), which vLLM runs in place of MTP and refuses `mtp` for",
                 ));
             }
-            let w = crate::tensors::mtp_bytes(a, format)?;
+            // Inkling's depths differ from one to the next, and vLLM builds only the first
+            // `num_speculative_tokens` of them (`inkling/nvidia/mtp.py`
+            // `_select_mtp_depth_count`): those depths' tensors.
+            let (w, layers) = if m.layers.is_empty() {
+                (crate::tensors::mtp_bytes(a, format)?, m.modules)
+            } else {
+                let built = m.modules.min(spec.tokens.max(1));
+                let last = a.num_layers().saturating_add(built);
+                let p = crate::tensors::mtp_priced(a, format)?;
+                (Bytes::new(p.sum_where(|t| t.layer.is_some_and(|l| u64::from(l) < last))), built)
+            };
             Drafter {
                 weights: Bytes::new(w.get().div_ceil(tp)),
-                layers: m.modules,
+                layers,
                 layer_bytes: target_layer,
                 exact: true,
             }
