@@ -168,3 +168,36 @@ fn inkling_drafter_builds_the_depths_it_speculates_with() {
     let two = d(2).weights.get();
     assert!(two * 4 > all * 9 / 10 && two * 4 < all * 11 / 10, "{two} of {all}");
 }
+
+/// Inkling itself: the same released schema with its `text_config` values (transcribed alike by
+/// several public test fixtures: 6,144 wide, 66 layers, 64 heads, 16 KV heads on the sliding
+/// layers, every sixth layer global, dense MLP 24,576, experts 3,072, towers into 6,144):
+/// 947,117,177,922 parameters in the main shards and 5,260,445,704 in the depths — the 952 B a
+/// public review of the release counts (the card's 975 B is transformers' build with every layer
+/// MoE).
+#[test]
+fn inkling_counts_with_its_own_text_config() {
+    let mut v = small();
+    let t = &mut v["text_config"];
+    for (k, x) in [
+        ("hidden_size", 6144),
+        ("num_hidden_layers", 66),
+        ("num_attention_heads", 64),
+        ("swa_num_attention_heads", 64),
+        ("swa_num_key_value_heads", 16),
+        ("dense_intermediate_size", 24_576),
+        ("intermediate_size", 3072),
+    ] {
+        t[k] = serde_json::json!(x);
+    }
+    t["local_layer_ids"] = serde_json::json!((0..66).filter(|i| (i + 1) % 6 != 0).collect::<Vec<u64>>());
+    v["vision_config"]["decoder_dmodel"] = serde_json::json!(6144);
+    v["audio_config"]["decoder_dmodel"] = serde_json::json!(6144);
+    let a = read(&v).unwrap().architecture;
+    let b = a.param_breakdown().unwrap();
+    assert_eq!(b.total(), 947_025_564_226);
+    assert_eq!(b.mtp, 5_260_445_704);
+    let towers: Vec<u64> = a.encoders.iter().map(|e| e.params()).collect();
+    assert_eq!(towers, [83_743_232, 7_870_464]);
+    assert_eq!(b.total() + b.mtp + towers.iter().sum::<u64>(), 952_377_623_626);
+}
