@@ -900,6 +900,24 @@ test('DeepSeek-V4.1-Flash on eight H200s: its n-gram tables in system RAM, its w
   await shot('desktop-v41-host-tables');
 });
 
+test('Inkling-Small on eight H200s: its towers counted, vLLM\'s log with its convolution state paged, as the CLI says', async ({ page, base, shot }) => {
+  const q = '?v=1&model=inkling-small&runtime=vllm&device=h200&gpus=8';
+  const want = cli(['estimate', '--model', 'inkling-small', '--runtime', 'vllm', '--device', 'h200', '--gpus', '8']);
+  await page.goto(base + q);
+  await ready(page);
+  await waitBytes(page, '#hr-total-bytes', want.memory.total);
+  const enc = want.breakdown.find((t) => t.term === 'encoders');
+  assert(enc && enc.bytes === 2 * (64080384 + 5246976), `the patch encoder and the dMel table: ${JSON.stringify(enc)}`);
+  // The budget vLLM will log, its concurrency with the convolution states' pages, as the CLI.
+  const card = page.locator('#hr-vllm-budget');
+  await card.waitFor();
+  const text = await card.textContent();
+  for (const line of want.vllm.log) assert(text.includes(line), `the card shows "${line}": ${text}`);
+  assert(want.vllm.max_concurrency > 10 && want.vllm.max_concurrency < 200, `concurrency ${want.vllm.max_concurrency}`);
+  assertEq(await page.locator('#hr-answer').getAttribute('data-verdict'), 'fits', 'fits on the H200s');
+  await shot('desktop-inkling-small');
+});
+
 test('a config named by the class vLLM loads is read as that family and said; a small VLM counts its tower', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);
