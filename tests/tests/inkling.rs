@@ -57,10 +57,11 @@ fn inkling_tokens_per_image_and_second() {
     assert_eq!(audio.tokens_per_image(60), 1200);
 }
 
-fn served(gpus: u64) -> headroom_core::estimate::Estimate {
-    let m = read(&small()).unwrap();
+/// The config served by vLLM on `gpus` H200s.
+fn served(v: &serde_json::Value, gpus: u64) -> headroom_core::estimate::Estimate {
+    let m = read(v).unwrap();
     let s = Scenario {
-        model: ModelSource::Custom(Box::new(m.into_custom("inkling-small".into()))),
+        model: ModelSource::Custom(Box::new(m.into_custom("inkling".into()))),
         runtime: Some(Runtime::Vllm),
         gpus,
         device: Some(DeviceChoice::Catalog("h200-sxm".into())),
@@ -74,7 +75,7 @@ fn served(gpus: u64) -> headroom_core::estimate::Estimate {
 #[test]
 fn inkling_under_vllm_keeps_its_embedding_whole() {
     let embedding = 201_024u64 * 4096 * 2;
-    let (one, eight) = (served(1), served(8));
+    let (one, eight) = (served(&small(), 1), served(&small(), 8));
     let w = |e: &headroom_core::estimate::Estimate| {
         e.memory.term(headroom_core::estimate::TermKind::Weights).unwrap().bytes.get()
     };
@@ -97,15 +98,7 @@ fn inkling_under_vllm_keeps_its_embedding_whole() {
 #[test]
 fn inkling_pool_under_vllm_pages_the_convolution_state() {
     let pool = |v: serde_json::Value, gpus: u64| {
-        let m = read(&v).unwrap();
-        let s = Scenario {
-            model: ModelSource::Custom(Box::new(m.into_custom("inkling".into()))),
-            runtime: Some(Runtime::Vllm),
-            gpus,
-            device: Some(DeviceChoice::Catalog("h200-sxm".into())),
-            ..Scenario::default()
-        };
-        let v = estimate(&s).unwrap().vllm.unwrap();
+        let v = served(&v, gpus).vllm.unwrap();
         assert!(v.layout_exact);
         v
     };

@@ -500,7 +500,7 @@ fn forward_peak(a: &Architecture, tokens: u64, tp: u64) -> Bytes {
     let h = a.hidden_size;
     let ffn = a.groups.iter().map(|g| g.ffn.active_width()).max().unwrap_or(0);
     let qkv = a.mixers().map(|(_, m)| m.score_width().saturating_mul(3)).max().unwrap_or(0);
-    let layer = 3u64.saturating_mul(ffn).max(qkv.saturating_add(inkling_rel_logits(a))) / tp;
+    let layer = 3u64.saturating_mul(ffn).max(qkv.saturating_add(rel_logits(a))) / tp;
     // Kimi K3's attention residuals: every block's output for every token, whole on each GPU.
     let blocks = a.residual_blocks.saturating_mul(h);
     Bytes::new(
@@ -512,19 +512,19 @@ fn forward_peak(a: &Architecture, tokens: u64, tp: u64) -> Bytes {
 
 /// Inkling's relative-position logits, alive beside q, k and v while a layer attends (vLLM 0.34
 /// `inkling/nvidia/ops/qkvr_prep.py`: `[tokens, heads, extent]` in 16 bits): per token, the
-/// widest layer's `heads × extent`, read from its tensors (`r_proj` of `heads·d_rel` rows, then a
-/// bank of `d_rel × extent`); 0 for other models.
-fn inkling_rel_logits(a: &Architecture) -> u64 {
-    if a.family != "inkling" {
+/// widest layer's `heads × extent` (the window on sliding layers, [`Architecture::rel_extent`]
+/// on the others); 0 without a relative-position bias.
+fn rel_logits(a: &Architecture) -> u64 {
+    if a.rel_extent == 0 {
         return 0;
     }
-    a.groups
-        .iter()
-        .filter_map(|g| {
-            let Some(Mixer::Attention(at)) = g.mixers.first() else { return None };
-            let (r, bank) = (g.extras.first()?, g.extras.get(1)?);
-            (bank.rows > 0 && r.rows == at.num_heads.saturating_mul(bank.rows))
-                .then(|| at.num_heads.saturating_mul(bank.cols))
+    a.mixers()
+        .filter_map(|(_, m)| match m {
+            Mixer::Attention(at) => Some(at.num_heads.saturating_mul(match at.span {
+                Span::Sliding { window } => window,
+                _ => a.rel_extent,
+            })),
+            _ => None,
         })
         .max()
         .unwrap_or(0)
@@ -607,9 +607,9 @@ pub const CUDA_CONTEXT: Bytes = Bytes::new(600 * MIB);
 /// The rotary embedding's cos/sin cache vLLM keeps beside the weights (one per model):
 /// `max_position × rotary width` in the model's 16-bit dtype; 0 for learned positions.
 pub fn rotary_cache(a: &Architecture) -> Bytes {
-    // Inkling has no rotary positions: a learned relative-position bias (vLLM 0.34 builds no
-    // rotary embedding for it).
-    if a.learned_positions > 0 || a.family == "inkling" {
+    // A learned relative-position bias stands in for rotary positions (Inkling: vLLM 0.34 builds
+    // no rotary embedding for it).
+    if a.learned_positions > 0 || a.rel_extent > 0 {
         return Bytes::ZERO;
     }
     // DeepSeek V4 and V4.1 (`deepseek_v4/common/rope.py`): one FP32 cache of the rotary part for
@@ -1079,24 +1079,6 @@ struct Layout {
     packed: Option<Packed>,
 }
 
-/// Taps of Inkling's short convolutions: the layers' convolution weights are `2·taps` rows of
-/// `kv·d + h` (K and V, the attention's and the MLP's outputs); vLLM's default of 4 otherwise.
-fn inkling_taps(a: &Architecture) -> u64 {
-    a.groups
-        .iter()
-        .find_map(|g| {
-            let Some(Mixer::Attention(at)) = g.mixers.first() else { return None };
-            let width = at.num_kv_heads.saturating_mul(at.head_dim).saturating_add(a.hidden_size);
-            g.extras
-                .iter()
-                .find(|x| {
-                    x.role == crate::tensor::Role::Norm && x.cols == width && x.rows % 2 == 0 && x.rows > 0
-                })
-                .map(|x| x.rows / 2)
-        })
-        .unwrap_or(4)
-}
-
 /// Whether the stored modules are DeepSeek V4.1's DSpark stages: layers only, with tensors they
 /// share (the projection of the target's hidden states and the heads), as no MTP module has.
 fn is_dspark(m: &crate::model::Mtp) -> bool {
@@ -1106,11 +1088,16 @@ fn is_dspark(m: &crate::model::Mtp) -> bool {
 /// A kind's page in bytes at the attention block `block` (a convolution state's spec has its own
 /// block: its taps).
 fn kind_page(k: &(SpecKind, u64, u64), block: u64) -> u64 {
-    let base = match k.0 {
+    kind_block(k.0, block).saturating_mul(k.2)
+}
+
+/// A kind's own block before pages are unified: the attention block, or a convolution state's
+/// taps.
+fn kind_block(kind: SpecKind, block: u64) -> u64 {
+    match kind {
         SpecKind::Conv { taps } => taps,
         _ => block,
-    };
-    base.saturating_mul(k.2)
+    }
 }
 
 /// The KV cache's layout on one GPU with `ns` speculative tokens.
@@ -1129,7 +1116,7 @@ fn layout(
     // each attention layer (vLLM 0.34 `InklingConvState`): a window of `taps` tokens in BF16 whatever
     // the cache's dtype, the layer's KV heads per rank, each head the four streams (K, V and the
     // attention's and MLP's outputs: `2d + 2h/kv`) padded to a power of two, values none.
-    let conv_taps = (a.family == "inkling").then(|| inkling_taps(a));
+    let conv_taps = (a.short_conv_taps > 0).then_some(a.short_conv_taps);
     // The convolution in `--mamba-cache-dtype` (auto: the model's 16-bit dtype), the SSM state in
     // `--mamba-ssm-cache-dtype` (auto: the checkpoint's or family's rule, else the convolution's).
     let conv_bytes = dtypes.0.unwrap_or(2);
@@ -2066,8 +2053,7 @@ fn blocks_for(kinds: &[(SpecKind, u64, u64)], len: u64, step: u64, block: u64, w
     kinds
         .iter()
         .map(|k| {
-            let own = if let SpecKind::Conv { taps } = k.0 { taps } else { block };
-            let b = own.saturating_mul(page_ratio(largest, kind_page(k, block)));
+            let b = kind_block(k.0, block).saturating_mul(page_ratio(largest, kind_page(k, block)));
             request_blocks(k.0, len, step, b).saturating_mul(k.1.div_ceil(g))
         })
         .sum()

@@ -2565,37 +2565,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         if family == "inkling"
             && let Some(Mixer::Attention(at)) = group.mixers.first()
         {
-            // Inkling's relative-position logits: `r_proj` (`d_rel` a head) and the bank of
-            // `d_rel` profiles over `rel_extent` distances (the window on sliding layers); its
-            // short convolutions on K and V and on the attention's and MLP's outputs (`kernel`
-            // taps a channel, no bias); the MLP's or the router's scale, and the router's rows for
-            // the shared experts.
-            let d_rel = cfg.count_or("d_rel", 16)?;
-            let extent = match at.span {
-                Span::Sliding { window } => window,
-                _ => cfg.count_or("rel_extent", 1024)?,
-            };
-            let kernel = cfg.count_any(&["sconv_kernel_size", "conv_kernel_size"])?.unwrap_or(4);
-            group.extras.push(Extra {
-                role: Role::Extra,
-                rows: at.num_heads.saturating_mul(d_rel),
-                cols: c.hidden,
-            });
-            group.extras.push(Extra { role: Role::Norm, rows: d_rel, cols: extent });
-            let kv = at.num_kv_heads.saturating_mul(at.head_dim);
-            group.extras.push(Extra {
-                role: Role::Norm,
-                rows: 2 * kernel,
-                cols: kv.saturating_add(c.hidden),
-            });
-            // The router's scale is FP32 in the checkpoint (with its bias: Inkling-Small's F32
-            // tensors are 40 MoE layers × 257), the dense MLP's 16-bit.
-            let moe = matches!(group.ffn, Ffn::Moe(_));
-            group.extras.push(Extra { role: if moe { Role::Fp32 } else { Role::Norm }, rows: 1, cols: 1 });
-            if let Ffn::Moe(_) = &group.ffn {
-                let shared = cfg.count_or("n_shared_experts", 2)?;
-                group.extras.push(Extra { role: Role::Extra, rows: shared, cols: c.hidden });
-            }
+            let extras = inkling_extras(cfg, c.hidden, at, &group.ffn)?;
+            group.extras.extend(extras);
         }
         if family == "hy_v4"
             && let Some(Mixer::Mla(m)) = group.mixers.first()
@@ -2860,6 +2831,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     if family == "inkling" {
         // `InklingNormedEmbedding`'s RMS norm.
         a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden });
+        a.rel_extent = cfg.count_or("rel_extent", 1024)?;
+        a.short_conv_taps = inkling_taps(cfg)?;
     }
     if family == "mllama" {
         // `MllamaTextModel` embeds `vocab_size + 8` tokens (the head predicts `vocab_size`).
@@ -2928,6 +2901,38 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     Ok(a)
 }
 
+/// Inkling's tensors beside a layer's attention and MLP: the relative-position logits — `r_proj`
+/// (`d_rel` a head) and the bank of `d_rel` profiles over `rel_extent` distances (the window on
+/// sliding layers) —, the short convolutions on K and V and on the attention's and MLP's outputs
+/// (`kernel` taps a channel, no bias), the MLP's scale (16-bit) or the router's (FP32 in the
+/// checkpoint, with its bias: Inkling-Small's F32 tensors are 40 MoE layers × 257), and the
+/// router's rows for the shared experts.
+fn inkling_extras(cfg: &Cfg<'_>, hidden: u64, at: &Attention, ffn: &Ffn) -> Result<Vec<Extra>> {
+    let d_rel = cfg.count_or("d_rel", 16)?;
+    let extent = match at.span {
+        Span::Sliding { window } => window,
+        _ => cfg.count_or("rel_extent", 1024)?,
+    };
+    let kernel = inkling_taps(cfg)?;
+    let kv = at.num_kv_heads.saturating_mul(at.head_dim);
+    let moe = matches!(ffn, Ffn::Moe(_));
+    let mut x = alloc::vec![
+        Extra { role: Role::Extra, rows: at.num_heads.saturating_mul(d_rel), cols: hidden },
+        Extra { role: Role::Norm, rows: d_rel, cols: extent },
+        Extra { role: Role::Norm, rows: 2 * kernel, cols: kv.saturating_add(hidden) },
+        Extra { role: if moe { Role::Fp32 } else { Role::Norm }, rows: 1, cols: 1 },
+    ];
+    if moe {
+        x.push(Extra { role: Role::Extra, rows: cfg.count_or("n_shared_experts", 2)?, cols: hidden });
+    }
+    Ok(x)
+}
+
+/// Taps of Inkling's short convolutions (`sconv_kernel_size`, transformers' `conv_kernel_size`).
+fn inkling_taps(cfg: &Cfg<'_>) -> Result<u64> {
+    Ok(cfg.count_any(&["sconv_kernel_size", "conv_kernel_size"])?.unwrap_or(4))
+}
+
 /// Inkling's prediction depths (`mtp_config`, vLLM 0.34 `inkling/nvidia/mtp.py`, stored in
 /// `mtp.safetensors`): each a decoder layer with a dense MLP (`force_dense_mlp`) that attends
 /// through the window or the whole context by `mtp_config.local_layer_ids`, its own relative
@@ -2960,14 +2965,10 @@ fn inkling_mtp(cfg: &Cfg<'_>, a: &Architecture) -> Result<Option<Mtp>> {
         ));
     };
     let mut global_dense = global.clone();
-    if matches!(global.ffn, Ffn::Moe(_)) {
-        global_dense.extras.pop();
-        // The dense MLP's scale is 16-bit, the router's FP32.
-        if let Some(x) = global_dense.extras.last_mut().filter(|x| x.role == Role::Fp32) {
-            x.role = Role::Norm;
-        }
-    }
     global_dense.ffn = local_dense.ffn.clone();
+    if let Some(Mixer::Attention(at)) = global.mixers.first() {
+        global_dense.extras = inkling_extras(cfg, a.hidden_size, at, &global_dense.ffn)?;
+    }
     let one = |g: &LayerGroup| LayerGroup { count: 1, ..g.clone() };
     let layers =
         (0..depths).map(|k| if local.contains(&k) { one(local_dense) } else { one(&global_dense) }).collect();

@@ -135,6 +135,15 @@ pub struct Architecture {
     /// `block_residual`); 0 for a plain residual stream.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub residual_blocks: u64,
+    /// Distances a global layer's learned relative-position bias spans, in place of rotary
+    /// positions (Inkling's `rel_extent`; its sliding layers span their window); 0 without.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub rel_extent: u64,
+    /// Taps of the short convolutions beside every attention layer whose last inputs a sequence
+    /// keeps (Inkling's `sconv_kernel_size`, on K, V and the attention's and MLP's outputs); 0
+    /// without.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub short_conv_taps: u64,
     /// What runtimes pick their implementation by, as the config names it (empty when the model
     /// was not read from a config: a GGUF header, a bare shape).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Checkpoint::is_empty"))]
@@ -913,6 +922,8 @@ impl Architecture {
             vision_config_size: None,
             canvas: 0,
             residual_blocks: 0,
+            rel_extent: 0,
+            short_conv_taps: 0,
             checkpoint: Checkpoint::default(),
         }
     }
