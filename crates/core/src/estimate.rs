@@ -1535,7 +1535,7 @@ fn kv_term(
     }
     let sliding: u64 = a
         .mixers()
-        .filter(|(_, m)| matches!(m, Mixer::Attention(at) if matches!(at.span, Span::Sliding { .. } | Span::Chunked { .. })))
+        .filter(|(_, m)| matches!(m.span(), Some(Span::Sliding { .. } | Span::Chunked { .. })))
         .map(|(n, _)| n)
         .sum();
     let llama = s.runtime.is_llama_cpp() || s.runtime == Runtime::Cpu;
@@ -1553,13 +1553,9 @@ fn kv_term(
     if sliding > 0 && (!llama || llama_swa) {
         let window = a
             .mixers()
-            .find_map(|(_, m)| match m {
-                Mixer::Attention(at) => match at.span {
-                    Span::Sliding { window } => Some(window),
-                    Span::Cross { .. } => None,
-                    Span::Chunked { chunk } => Some(chunk),
-                    Span::Full => None,
-                },
+            .find_map(|(_, m)| match m.span() {
+                Some(Span::Sliding { window }) => Some(window),
+                Some(Span::Chunked { chunk }) => Some(chunk),
                 _ => None,
             })
             .unwrap_or(0);

@@ -196,7 +196,7 @@ pub fn layer_kv_bytes_per_token(cache: LayerCache, kv: KvDtype) -> u64 {
             .row_bytes(k)
             .saturating_add(if v == 0 { 0 } else { kv.row_bytes(v) })
             .saturating_add(index.saturating_mul(2)),
-        LayerCache::Latent { width, indexer } => {
+        LayerCache::Latent { width, indexer, .. } => {
             kv.row_bytes(width).saturating_add(if indexer == 0 { 0 } else { indexer_key_bytes(indexer) })
         }
         // One row (and indexer key) per `ratio` tokens: the rate, rounded down.
@@ -286,7 +286,7 @@ fn mixer_state_bytes(a: &Architecture, m: &Mixer, elem: u64) -> u64 {
 /// ```
 pub fn kv_cache_bytes(a: &Architecture, kv: KvDtype, context: u64, batch: u64) -> Result<Bytes> {
     kv_bytes_by_cells(a, kv, batch, |cache| match cache {
-        LayerCache::Kv { span, .. } => span.tokens(context),
+        LayerCache::Kv { span, .. } | LayerCache::Latent { span, .. } => span.tokens(context),
         _ => context,
     })
 }
@@ -380,8 +380,8 @@ fn llama_cpp_cache_row(m: &Mixer, hidden: u64, s: &crate::llama_cpp::Setup, swa:
                 .saturating_add(if v == 0 { 0 } else { s.v_type.row_bytes(v) })
                 .saturating_add(if index == 0 { 0 } else { s.k_type.row_bytes(index) }),
         )),
-        LayerCache::Latent { width, indexer } => Some((
-            s.cells(Span::Full, swa),
+        LayerCache::Latent { width, indexer, span } => Some((
+            s.cells(span, swa),
             s.k_type.row_bytes(width).saturating_add(if indexer == 0 {
                 0
             } else {
@@ -473,6 +473,8 @@ pub fn kv_device_bytes_tp(
                 let heads = at.num_kv_heads.max(1);
                 (span.tokens(context), heads.div_ceil(gpus).max(1), heads, index.saturating_mul(2))
             }
+            // A latent is whole on every GPU.
+            (_, LayerCache::Latent { span, .. }) => (span.tokens(context), 1, 1, 0),
             _ => (context, 1, 1, 0),
         };
         // The key/value heads split over the GPUs; an indexer's single key head on every one.

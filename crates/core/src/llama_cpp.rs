@@ -1076,10 +1076,7 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
     // (without flash attention).
     let v_idx_bytes =
         if s.flash_attention { t * 8 } else { t.saturating_mul(first_v.max(1)).saturating_mul(8) };
-    let sliding = a.mixers().find_map(|(_, m)| match m {
-        Mixer::Attention(at) if at.span != Span::Full => Some(at.span),
-        _ => None,
-    });
+    let sliding = a.mixers().find_map(|(_, m)| m.span().filter(|s| *s != Span::Full));
     // Families llama.cpp gives a sliding cache have two caches, each with its indices and mask.
     let iswa = swa && sliding.is_some();
     let mask_bytes =
@@ -1104,10 +1101,7 @@ fn build(a: &Architecture, s: &Setup) -> (Graph, bool, u64) {
     };
     // Each cache's inputs (rotations, row indices of K and V, mask), in the order the layers
     // first use them (Gemma's first layer slides).
-    let first_slides = a.mixers().find_map(|(_, m)| match m {
-        Mixer::Attention(at) => Some(at.span != Span::Full),
-        _ => None,
-    }) == Some(true);
+    let first_slides = a.mixers().find_map(|(_, m)| m.span().map(|s| s != Span::Full)) == Some(true);
     let inputs_for = |g: &mut Graph, span: Span| {
         let rot_k = head_k
             .filter(|hk| s.k_type.is_quantized() && hk.is_multiple_of(64))

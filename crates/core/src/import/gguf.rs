@@ -650,6 +650,7 @@ impl Gguf {
                         pool: 1,
                     }),
                     shares_latent: false,
+                    span: Span::Full,
                     output_gate: false,
                 }));
             } else if has(blk("attn_q.weight")) || has(blk("attn_qkv.weight")) {

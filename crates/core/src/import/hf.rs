@@ -417,6 +417,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // released checkpoints name the multimodal wrapper (`inkling_mm_model`, its `text_config`
         // with no type of its own) and vLLM's flat text config names `inkling_model`.
         "inkling_text" | "inkling" | "inkling_mm_model" | "inkling_model" => "inkling".into(),
+        // dots3-note's text model: flat in the released config, `text_config` in transformers'.
+        "dots3_note" | "dots3_note_text" => "dots3_note".into(),
         // HunyuanOCR / HunYuan-VL's text model is HunYuan's dense one (per-head q/k norms).
         "hunyuan_vl_text" | "hunyuan_vl" => "hunyuan_v1_dense".into(),
         // PaddleOCR-VL's text model is ERNIE 4.5's (`PaddleOCRTextModel`: biases by `use_bias`).
@@ -578,6 +580,7 @@ const KNOWN: &[&str] = &[
     "bailing_moe_linear",
     "minimax",
     "inkling",
+    "dots3_note",
     "lfm3",
     "mistral_large4",
     "olmo_hybrid",
@@ -605,6 +608,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "DeepseekV4ForCausalLM" => "deepseek_v4",
             "DeepseekV41ForCausalLM" => "deepseek_v41",
             "InklingForCausalLM" | "InklingForConditionalGeneration" => "inkling",
+            "Dots3NoteForCausalLM" | "Dots3NoteForConditionalGeneration" => "dots3_note",
             "Qwen4ExpForCausalLM" | "Qwen4ExpForConditionalGeneration" => "qwen4_exp",
             "Glm4MoeForCausalLM" => "glm4_moe",
             "GptOssForCausalLM" => "gpt_oss",
@@ -882,6 +886,8 @@ fn defaults(family: &str) -> Option<Defaults> {
         "bailing_hybrid" => (157184, 2560, 6144, 42, 32, 32, 0, false),
         "minimax" => (32000, 4096, 14336, 32, 32, 8, 0, false),
         "inkling" => (201024, 6144, 24576, 66, 64, 8, 128, false),
+        // dots3-note (transformers' `Dots3NoteTextConfig`, whose defaults are the release's).
+        "dots3_note" => (152064, 5120, 13824, 46, 128, 128, 0, false),
         "lfm3" => (128000, 2048, 7680, 24, 16, 4, 128, true),
         "muse_glimmer" => (202048, 6656, 19968, 52, 32, 2, 128, false),
         "muse_spark" => (202048, 8192, 16384, 62, 128, 16, 64, false),
@@ -1117,6 +1123,13 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
             .map(|i| {
                 if (i + 1) % group == 0 || (trailing_full && i >= whole) { Kind::Full } else { Kind::Linear }
             })
+            .collect());
+    }
+    // dots3-note without `layer_types` (transformers' class): the first two layers and every fourth
+    // from the second attend the whole context (with the indexer), the others through the window.
+    if family == "dots3_note" && cfg.raw("layer_types").is_none() {
+        return Ok((0..layers)
+            .map(|i| if i < 2 || i % 4 == 1 { Kind::Full } else { Kind::Sliding })
             .collect());
     }
     // Inkling: the layers `local_layer_ids` names slide, else all but every sixth.
@@ -1552,7 +1565,7 @@ fn class_experts(family: &str) -> Option<u64> {
         "gpt_oss" | "qwen3_moe" | "solar_open" | "sarvam_moe" | "mistral4" => 128,
         "hy_v3" | "axk1" => 192,
         "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "laguna" | "flint"
-        | "muse_spark" | "beam" => 256,
+        | "muse_spark" | "beam" | "dots3_note" => 256,
         "step3p5" => 288,
         "bailing_hybrid" => 512,
         _ => return None,
@@ -1598,14 +1611,14 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         // layers) and Sarvam's MoE keep: `first_k_dense_replace` dense layers, then every
         // `moe_layer_freq`-th.
         "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "glm4_moe_lite" | "glm_moe_dsa"
-        | "kimi_k2" | "axk1" | "unlimited_ocr" | "sarvam_moe" => {
+        | "kimi_k2" | "axk1" | "unlimited_ocr" | "sarvam_moe" | "dots3_note" => {
             // GLM-4.7-Flash's class makes layer 0 dense (`mlp_layer_types`' default); vLLM reads
             // `first_k_dense_replace`, which its config sets to 1.
             let first = cfg.count_or(
                 "first_k_dense_replace",
                 match family {
                     "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" => 3,
-                    "glm4_moe_lite" | "axk1" | "unlimited_ocr" | "sarvam_moe" => 1,
+                    "glm4_moe_lite" | "axk1" | "unlimited_ocr" | "sarvam_moe" | "dots3_note" => 1,
                     _ => 0,
                 },
             )?;
@@ -1704,7 +1717,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" | "mistral4" => 4,
         "afmoe" | "unlimited_ocr" | "sarvam_moe" | "flint" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
-        | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1" | "beam" => 8,
+        | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1" | "beam" | "dots3_note" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1737,7 +1750,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "step3p5" => cfg.count_or("moe_intermediate_size", 1280)?,
         "laguna" => cfg.count_or("moe_intermediate_size", 512)?,
         "unlimited_ocr" | "mellum" => cfg.count_or("moe_intermediate_size", 896)?,
-        "hy_v3" => cfg.count_or("moe_intermediate_size", 1536)?,
+        "hy_v3" | "dots3_note" => cfg.count_or("moe_intermediate_size", 1536)?,
         "solar_open" => cfg.count_or("moe_intermediate_size", 1280)?,
         "sarvam_moe" => cfg.count_or("moe_intermediate_size", 1024)?,
         "flint" => cfg.count_or("moe_intermediate_size", 512)?,
@@ -1785,6 +1798,16 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             .checked_mul(expert_intermediate)
             .ok_or(Error::Overflow { what: "shared experts" })?,
         "flint" => cfg.count_or("shared_expert_intermediate_size", 1024)?,
+        // dots3-note: `n_shared_experts` (1) of the routed width, or transformers' own key.
+        "dots3_note" => match cfg
+            .count_any(&["shared_experts_intermediate_size", "moe_shared_expert_intermediate_size"])?
+        {
+            Some(w) => w,
+            None => n_shared
+                .unwrap_or(1)
+                .checked_mul(expert_intermediate)
+                .ok_or(Error::Overflow { what: "shared experts" })?,
+        },
         "afmoe" | "unlimited_ocr" | "deepseek_ocr2" => n_shared
             .unwrap_or(2)
             .checked_mul(expert_intermediate)
@@ -1838,6 +1861,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "sarvam_moe"
                 | "axk1"
                 | "beam"
+                | "dots3_note"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
@@ -1957,6 +1981,7 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
         None if family == "minicpm3" && !cfg.present("q_lora_rank") => Some(768),
         None if family == "glm4_moe_lite" && !cfg.present("q_lora_rank") => Some(768),
         None if family == "glm_moe_dsa" && !cfg.present("q_lora_rank") => Some(2048),
+        None if family == "dots3_note" && !cfg.present("q_lora_rank") => Some(1024),
         None => None,
         Some(_) => cfg.count("q_lora_rank")?,
     };
@@ -1991,7 +2016,7 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
         } else {
             None
         }
-    } else if (matches!(family, "deepseek_v32" | "glm_moe_dsa") || cfg.present("index_topk"))
+    } else if (matches!(family, "deepseek_v32" | "glm_moe_dsa" | "dots3_note") || cfg.present("index_topk"))
         && own_indexer(cfg, layer)?
     {
         Some(Indexer {
@@ -2034,6 +2059,7 @@ fn mla(cfg: &Cfg<'_>, family: &str, heads: u64, layer: u64) -> Result<Mla> {
         indexer,
         shares_latent: false,
         output_gate: cfg.flag("mla_use_output_gate").unwrap_or(false),
+        span: Span::Full,
     })
 }
 
@@ -2167,15 +2193,18 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     let moe = if moe_at.iter().any(|m| *m) { Some(read_moe(cfg, family, c.inter)?) } else { None };
     // MiMo-V2's hub config gives the window vLLM uses as `sliding_window_size` (transformers' port
     // stores one more: the query itself).
-    let size_key =
-        if matches!(family, "mimo_v2_flash" | "inkling") { cfg.count("sliding_window_size")? } else { None };
+    let size_key = if matches!(family, "mimo_v2_flash" | "inkling" | "dots3_note") {
+        cfg.count("sliding_window_size")?
+    } else {
+        None
+    };
     let window = size_key.or(cfg.count("sliding_window")?).filter(|w| *w > 0).or(match family {
         "gemma2" | "gemma3_text" => Some(4096),
         "gpt_oss" => Some(128),
         "cohere2" => Some(4096),
         "afmoe" => Some(1024),
         "mimo_v2_flash" => Some(129),
-        "inkling" => Some(512),
+        "inkling" | "dots3_note" => Some(512),
         "lfm3" => Some(256),
         "muse_glimmer" | "muse_spark" => Some(2048),
         "mellum" => Some(1024),
@@ -2273,6 +2302,9 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                         ));
                     }
                     m.shares_latent = s != i;
+                }
+                if family == "dots3_note" {
+                    dots3_layer(cfg, i, span, &mut m)?;
                 }
                 // Mistral Large 4's NoPE layers (`no_rope_layers` 0): the rotary part of each key is
                 // unrotated, so kept in `kv_b`'s per-head keys rather than in the shared latent.
@@ -2561,6 +2593,11 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             if rows > 0 {
                 group.extras.push(Extra { role: Role::Extra, rows, cols: c.hidden });
             }
+        }
+        if family == "dots3_note"
+            && let Some(Mixer::Mla(m)) = group.mixers.first()
+        {
+            group.extras.extend(dots3_extras(cfg, c.hidden, m));
         }
         if family == "inkling"
             && let Some(Mixer::Attention(at)) = group.mixers.first()
@@ -2898,7 +2935,89 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     if family == "inkling" {
         a.mtp = inkling_mtp(cfg, &a)?;
     }
+    if family == "dots3_note" {
+        a.mtp = dots3_mtp(cfg, &a)?;
+    }
     Ok(a)
+}
+
+/// dots3-note's layer `i` (vLLM's `Dots3NoteFullAttention` and `Dots3NoteSlidingAttention`): a
+/// sliding layer has its own latent geometry — the released config's `swa_*` keys, or
+/// transformers' `per_layer_config` — attends through the window over its latent, and runs no
+/// indexer; a full layer keeps the model's geometry and its indexer.
+fn dots3_layer(cfg: &Cfg<'_>, i: u64, span: Span, m: &mut Mla) -> Result<()> {
+    if span == Span::Full {
+        return Ok(());
+    }
+    let own = per_layer_override(cfg, i);
+    let key = |k: &str| -> Result<Option<u64>> {
+        match own.and_then(|o| o.get(k)) {
+            Some(v) => v.as_u64().filter(|n| *n > 0).map(Some).ok_or_else(|| {
+                Error::parse(FORMAT, format!("`per_layer_config`: layer {i}'s `{k}` is not a positive count"))
+            }),
+            None => cfg.count(&alloc::format!("swa_{k}")),
+        }
+    };
+    m.num_heads = key("num_attention_heads")?.unwrap_or(64);
+    m.q_lora_rank = Some(key("q_lora_rank")?.unwrap_or(1024));
+    m.kv_lora_rank = key("kv_lora_rank")?.unwrap_or(1024);
+    m.qk_nope_head_dim = key("qk_nope_head_dim")?.unwrap_or(192);
+    m.qk_rope_head_dim = key("qk_rope_head_dim")?.unwrap_or(m.qk_rope_head_dim);
+    m.v_head_dim = key("v_head_dim")?.unwrap_or(128);
+    m.indexer = None;
+    m.span = span;
+    Ok(())
+}
+
+/// dots3-note's tensors beside a layer's latent attention: the sigmoid gate on its output
+/// (`g_proj`: a row a head when `attention_gate_type` — `swa_attention_gate_type` on the sliding
+/// layers — is "headwise", transformers' only kind and the release's; else a row an element) and
+/// the RMS norm of the keys' rotary part (`k_rope_only_layernorm`).
+fn dots3_extras(cfg: &Cfg<'_>, hidden: u64, m: &Mla) -> Vec<Extra> {
+    let key = if m.span == Span::Full { "attention_gate_type" } else { "swa_attention_gate_type" };
+    let rows = match cfg.str(key) {
+        None | Some("headwise") => m.num_heads,
+        Some(_) => m.num_heads.saturating_mul(m.v_head_dim),
+    };
+    alloc::vec![
+        Extra { role: Role::Extra, rows, cols: hidden },
+        Extra { role: Role::Norm, rows: 1, cols: m.qk_rope_head_dim },
+    ]
+}
+
+/// dots3-note's prediction module (`model.layers.46` in the checkpoint, vLLM's `Dots3NoteMTP`):
+/// `num_nextn_predict_layers` of them (vLLM's config sets 1 where the release says nothing), each
+/// a sliding layer with the dense MLP, the usual norms and projection, and an embedding of its own
+/// but no head.
+fn dots3_mtp(cfg: &Cfg<'_>, a: &Architecture) -> Result<Option<Mtp>> {
+    let n = cfg.count_or("num_nextn_predict_layers", 1)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    let sliding =
+        a.groups.iter().find(|g| matches!(g.mixers.first(), Some(Mixer::Mla(m)) if m.span != Span::Full));
+    let dense = a.groups.iter().find(|g| matches!(g.ffn, Ffn::Dense(_)));
+    let layer = match (sliding, dense) {
+        (Some(s), Some(d)) => LayerGroup { count: 1, ffn: d.ffn.clone(), ..s.clone() },
+        // No sliding layer: the stack's last layer with the dense MLP.
+        (None, Some(d)) => match a.groups.last() {
+            Some(l) => LayerGroup { count: 1, ffn: d.ffn.clone(), ..l.clone() },
+            None => return Ok(None),
+        },
+        (_, None) => match a.groups.last() {
+            Some(l) => LayerGroup { count: 1, ..l.clone() },
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(Mtp {
+        modules: n,
+        own_embeddings: false,
+        layer: Some(alloc::boxed::Box::new(layer)),
+        extras: alloc::vec![Extra { role: Role::TokenEmbd, rows: a.vocab_size, cols: a.hidden_size }],
+        bare: false,
+        shared: Vec::new(),
+        layers: Vec::new(),
+    }))
 }
 
 /// Inkling's tensors beside a layer's attention and MLP: the relative-position logits — `r_proj`
@@ -5348,8 +5467,8 @@ mod tests {
         let a = read(text).unwrap().architecture;
         assert_eq!(a.params_total().unwrap().get(), 1_050_118_202_912);
         let caches: Vec<LayerCache> = a.mixers().map(|(_, m)| m.cache(a.hidden_size)).collect();
-        assert!(caches.contains(&LayerCache::Latent { width: 576, indexer: 128 }));
-        assert!(caches.contains(&LayerCache::Latent { width: 512, indexer: 128 }));
+        assert!(caches.contains(&LayerCache::Latent { width: 576, indexer: 128, span: Span::Full }));
+        assert!(caches.contains(&LayerCache::Latent { width: 512, indexer: 128, span: Span::Full }));
         let shared = text.replacen(
             "\"kv_source_layers\": [\n   0,\n   1,",
             "\"kv_source_layers\": [\n   0,\n   0,",
@@ -5358,7 +5477,7 @@ mod tests {
         assert_ne!(shared, text, "the fixture lists its layers' sources");
         let b = read(&shared).unwrap().architecture;
         let c: Vec<LayerCache> = b.mixers().map(|(_, m)| m.cache(b.hidden_size)).collect();
-        assert!(c.contains(&LayerCache::Latent { width: 0, indexer: 128 }));
+        assert!(c.contains(&LayerCache::Latent { width: 0, indexer: 128, span: Span::Full }));
         // Layer 1 loses its kv_a projection (576 × 6,144) and norm (512).
         assert_eq!(a.params_total().unwrap().get() - b.params_total().unwrap().get(), 576 * 6144 + 512);
         let bad = text.replacen(
@@ -5395,7 +5514,10 @@ mod tests {
         let a = read(text).unwrap().architecture;
         assert_eq!(a.params_total().unwrap().get(), 313_326_828_862);
         let caches: Vec<LayerCache> = a.mixers().map(|(_, m)| m.cache(a.hidden_size)).collect();
-        assert!(caches.contains(&LayerCache::Latent { width: 512, indexer: 8 }), "{caches:?}");
+        assert!(
+            caches.contains(&LayerCache::Latent { width: 512, indexer: 8, span: Span::Full }),
+            "{caches:?}"
+        );
         assert_eq!(a.ssm_state_bytes, Some(4));
     }
 

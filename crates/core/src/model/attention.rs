@@ -29,10 +29,11 @@ pub enum QkNorm {
 }
 
 /// Which tokens an attention layer caches and attends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Span {
     /// The whole context.
+    #[default]
     Full,
     /// The last `window` tokens.
     Sliding {

@@ -11,7 +11,7 @@
 //! query latent), `wk` (`index_head_dim` rows from the hidden state), a LayerNorm on the keys and
 //! `weights_proj` (one weight per index head); it caches one `index_head_dim` key per token.
 
-use super::{Emit, LayerCache, bounded, positive, size};
+use super::{Emit, LayerCache, Span, bounded, positive, size};
 use crate::error::Result;
 use crate::tensor::Role;
 
@@ -44,6 +44,10 @@ pub struct Mla {
     /// v_head_dim` rows: Kimi K3's `mla_use_output_gate`).
     #[cfg_attr(feature = "serde", serde(default))]
     pub output_gate: bool,
+    /// Which tokens the layer caches and attends: the whole context, or the last `window`
+    /// (dots3-note's sliding layers attend through a window over their latent).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub span: Span,
 }
 
 /// DeepSeek V3.2's lightning indexer.
@@ -81,6 +85,16 @@ impl Mla {
             h.saturating_mul(self.qk_nope_head_dim.saturating_add(self.v_head_dim)),
         ] {
             bounded("MLA width", w)?;
+        }
+        match self.span {
+            Span::Full => {}
+            Span::Sliding { window } => positive("sliding_window_size", window)?,
+            Span::Chunked { .. } | Span::Cross { .. } => {
+                return Err(crate::error::Error::invalid(
+                    "span",
+                    "a latent attention attends the whole context or a sliding window",
+                ));
+            }
         }
         if let Some(ix) = &self.indexer {
             bounded("indexer width", ix.heads.saturating_mul(ix.head_dim))?;
@@ -128,6 +142,10 @@ impl Mla {
         let width =
             if self.shares_latent { 0 } else { self.kv_lora_rank.saturating_add(self.qk_rope_head_dim) };
         let indexer = self.indexer.as_ref().map_or(0, |ix| ix.head_dim.div_ceil(ix.pool.max(1)));
-        if width == 0 && indexer == 0 { LayerCache::None } else { LayerCache::Latent { width, indexer } }
+        if width == 0 && indexer == 0 {
+            LayerCache::None
+        } else {
+            LayerCache::Latent { width, indexer, span: self.span }
+        }
     }
 }

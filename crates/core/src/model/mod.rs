@@ -314,6 +314,8 @@ pub enum LayerCache {
         width: u64,
         /// Indexer key elements per token (0 without an indexer).
         indexer: u64,
+        /// Which tokens are cached (a sliding latent keeps its window only).
+        span: Span,
     },
     /// DeepSeek V4: one `width`-wide row per `ratio` tokens (and an `indexer`-wide key), the
     /// last `window` raw rows, and `state` FP32 values of the compressor per sequence; a
@@ -472,7 +474,16 @@ impl MixerSummary {
                 shared_kv: a.shares_kv,
                 ..blank
             },
-            Mixer::Mla(m) => MixerSummary { heads: m.num_heads, kv_heads: 1, width: m.kv_lora_rank, ..blank },
+            Mixer::Mla(m) => MixerSummary {
+                heads: m.num_heads,
+                kv_heads: 1,
+                width: m.kv_lora_rank,
+                window: match m.span {
+                    Span::Sliding { window } => window,
+                    _ => 0,
+                },
+                ..blank
+            },
             Mixer::Compressed(c) => {
                 MixerSummary { heads: c.num_heads, kv_heads: 1, width: c.head_dim, window: c.window, ..blank }
             }
@@ -770,13 +781,22 @@ impl Mixer {
         }
     }
 
+    /// Which tokens a softmax or latent attention caches and attends; `None` for the others.
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            Mixer::Attention(a) => Some(a.span),
+            Mixer::Mla(m) => Some(m.span),
+            _ => None,
+        }
+    }
+
     /// Tokens one query attends at `context` (bounded by a window or chunk); 0 for recurrent mixers.
     pub fn attended(&self, context: u64) -> u64 {
         match self {
             Mixer::Attention(a) => a.span.tokens(context),
             Mixer::Mla(m) => match &m.indexer {
-                Some(ix) => context.min(ix.topk),
-                None => context,
+                Some(ix) => m.span.tokens(context).min(ix.topk),
+                None => m.span.tokens(context),
             },
             Mixer::Compressed(c) => c.attended(context),
             _ => 0,
@@ -793,6 +813,7 @@ impl Mixer {
                 Span::Cross { .. } => "cross-attention",
             },
             Mixer::Mla(m) if m.indexer.is_some() => "MLA + indexer",
+            Mixer::Mla(m) if m.span != Span::Full => "sliding MLA",
             Mixer::Mla(_) => "MLA",
             Mixer::Compressed(c) if c.ratio == 0 => "windowed latent attention",
             Mixer::Compressed(c) if c.indexer.is_some() => "compressed sparse attention",
@@ -1295,7 +1316,7 @@ impl Architecture {
                     LayerCache::Kv { k, v, index, .. } => {
                         kv = kv.saturating_add(k).saturating_add(v).saturating_add(index)
                     }
-                    LayerCache::Latent { width, indexer } => {
+                    LayerCache::Latent { width, indexer, .. } => {
                         kv = kv.saturating_add(width).saturating_add(indexer)
                     }
                     LayerCache::State { conv, recurrent } => {
@@ -1494,9 +1515,15 @@ fn detail(m: &Mixer) -> String {
             }
             d
         }
-        Mixer::Mla(m) => {
-            alloc::format!("{} heads, latent {}+{}", m.num_heads, m.kv_lora_rank, m.qk_rope_head_dim)
-        }
+        Mixer::Mla(m) => match m.span {
+            Span::Sliding { window } => alloc::format!(
+                "{} heads, latent {}+{}, window {window}",
+                m.num_heads,
+                m.kv_lora_rank,
+                m.qk_rope_head_dim
+            ),
+            _ => alloc::format!("{} heads, latent {}+{}", m.num_heads, m.kv_lora_rank, m.qk_rope_head_dim),
+        },
         Mixer::Compressed(c) if c.ratio == 0 => {
             alloc::format!("{} heads, row {}, window {}", c.num_heads, c.head_dim, c.window)
         }
