@@ -109,3 +109,86 @@ fn dots3_transformers_form_reads_the_same() {
     assert_eq!(a.param_breakdown().unwrap(), b.param_breakdown().unwrap());
     assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), kv_bytes_per_token(&b, KvDtype::Bf16));
 }
+
+/// The model served by vLLM 0.34 on `gpus` H200s at `context` tokens, in `kv`.
+fn served(gpus: u64, context: u64, kv: KvDtype) -> headroom_core::vllm::VllmBudget {
+    use headroom_core::scenario::{ModelSource, Scenario};
+    let m = read(&config());
+    let s = Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
+        runtime: Some(headroom_core::inference::Runtime::Vllm),
+        gpus,
+        context,
+        kv,
+        device: Some(headroom_core::hardware::DeviceChoice::Catalog("h200-sxm".into())),
+        ..Scenario::default()
+    };
+    headroom_core::estimate::estimate(&s).unwrap().vllm.unwrap()
+}
+
+/// vLLM pads the full layers' 576-wide latent to the sliding layers' 1,088 and packs the pages
+/// block-outermost: the full layers' latents and indexer keys (13 × (2,176 + 132) bytes a token)
+/// one group, the 33 sliding layers two groups of at most 17 (`_approximate_gcd` of 13 and 33
+/// from 13), a block the widest group: 17 × 2,176 bytes a token × 64 tokens.
+#[test]
+fn dots3_pool_under_vllm_packs_padded_latents() {
+    let v = served(8, 131_072, KvDtype::Bf16);
+    assert!(v.layout_exact);
+    assert_eq!(v.block_size, 64);
+    assert_eq!(v.block_bytes, 17 * 2176 * 64);
+    // A request of 131,072 tokens: 2,048 blocks of the full group; each sliding group its window
+    // less one and the two scheduler steps in flight (8,192 tokens each), and one block more.
+    let window = (512 + 2 * 8192u64).div_ceil(64) + 1;
+    assert_eq!(v.blocks_per_request, 2048 + 2 * window);
+    assert_eq!(v.num_blocks, u64::try_from(v.available_kv).unwrap() / v.block_bytes);
+    // An FP8 cache on the padded sparse backend is not read from vLLM: said approximate.
+    assert!(!served(8, 131_072, KvDtype::Fp8).layout_exact);
+}
+
+/// With `{"method": "mtp"}` vLLM builds the stored prediction layer (sliding, dense; its embedding
+/// its own, its head the target's) and pages its sliding latent with the others: 34 sliding layers
+/// are still two groups of at most 17, so the block is unchanged.
+#[test]
+fn dots3_prediction_layer_joins_the_sliding_groups() {
+    use headroom_core::scenario::{ModelSource, Scenario};
+    use headroom_core::vllm::{SpecMethod, Speculative};
+    let m = read(&config());
+    let mut s = Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
+        runtime: Some(headroom_core::inference::Runtime::Vllm),
+        gpus: 8,
+        context: 131_072,
+        device: Some(headroom_core::hardware::DeviceChoice::Catalog("h200-sxm".into())),
+        ..Scenario::default()
+    };
+    let plain = headroom_core::estimate::estimate(&s).unwrap().vllm.unwrap();
+    s.vllm.speculative = Some(Speculative { method: SpecMethod::Mtp, tokens: 1 });
+    let mtp = headroom_core::estimate::estimate(&s).unwrap().vllm.unwrap();
+    assert!(mtp.layout_exact);
+    assert_eq!(mtp.block_bytes, plain.block_bytes);
+    assert_eq!(mtp.weights.get() - plain.weights.get(), 1_134_193_728 * 2 / 8);
+}
+
+/// SGLang 0.5.23 keeps dots3-note's sliding layers in a pool of their own (its config class's
+/// `is_hybrid_swa`), each pool at its own latent width with no padding: 13 × (1,152 + 132) bytes a
+/// token in the full pool, 33 × 2,176 in the sliding one.
+#[test]
+fn dots3_under_sglang_keeps_two_latent_pools() {
+    use headroom_core::scenario::{ModelSource, Scenario};
+    let m = read(&config());
+    let s = Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
+        runtime: Some(headroom_core::inference::Runtime::Sglang),
+        gpus: 8,
+        context: 131_072,
+        device: Some(headroom_core::hardware::DeviceChoice::Catalog("h200-sxm".into())),
+        ..Scenario::default()
+    };
+    let g = headroom_core::estimate::estimate(&s).unwrap().sglang.unwrap();
+    assert!(g.latent);
+    assert_eq!(g.cell_size, 13 * (576 * 2 + 132));
+    assert_eq!(g.swa.map(|(_, cell)| cell), Some(33 * 1088 * 2));
+    assert!(
+        g.log_lines().iter().any(|l| l.starts_with("SWA KV Cache is allocated") && l.contains("KV size"))
+    );
+}

@@ -72,8 +72,10 @@ pub fn prefill_graph_buckets(max_tokens: u64) -> u64 {
 }
 
 /// Families whose sliding-window layers SGLang keeps in their own smaller pool
-/// (`is_hybrid_swa_model`, 0.5.23); Gemma 2 and 3 are forced to one pool.
-const HYBRID_SWA_FAMILIES: [&str; 9] = [
+/// (`is_hybrid_swa_model`, 0.5.23; dots3-note by its config class's `is_hybrid_swa`, its pools
+/// sized by `kv_lora_rank` and `swa_kv_lora_rank`); Gemma 2 and 3 are forced to one pool.
+const HYBRID_SWA_FAMILIES: [&str; 10] = [
+    "dots3_note",
     "gpt_oss",
     "llama4",
     "llama4_text",
@@ -230,7 +232,7 @@ pub fn cell_sizes(a: &Architecture, kv: KvDtype, tp: u64) -> (u64, u64) {
             (_, LayerCache::Latent { .. }) => crate::inference::layer_kv_bytes_per_token(cache, kv),
             _ => 0,
         };
-        let sliding = matches!(m, Mixer::Attention(at) if !matches!(at.span, crate::model::Span::Full));
+        let sliding = m.span().is_some_and(|s| s != crate::model::Span::Full);
         let b = bytes.saturating_mul(n);
         if sliding { (full, swa.saturating_add(b)) } else { (full.saturating_add(b), swa) }
     })
@@ -239,13 +241,9 @@ pub fn cell_sizes(a: &Architecture, kv: KvDtype, tp: u64) -> (u64, u64) {
 /// The longest window of a model's sliding-window layers (0 when it has none).
 fn longest_window(a: &Architecture) -> u64 {
     a.mixers()
-        .map(|(_, m)| match m {
-            Mixer::Attention(at) => match at.span {
-                crate::model::Span::Sliding { window } => window,
-                crate::model::Span::Cross { .. } => 0,
-                crate::model::Span::Chunked { chunk } => chunk,
-                crate::model::Span::Full => 0,
-            },
+        .map(|(_, m)| match m.span() {
+            Some(crate::model::Span::Sliding { window }) => window,
+            Some(crate::model::Span::Chunked { chunk }) => chunk,
             _ => 0,
         })
         .max()
@@ -336,18 +334,20 @@ impl SglangBudget {
                 self.max_total_num_tokens, swa_tokens
             ));
             let swa_bytes = swa_tokens.saturating_mul(swa_cell);
-            out.push(format!(
-                "Full KV Cache is allocated. #tokens: {}, K size: {:.2} GB, V size: {:.2} GB",
-                self.max_total_num_tokens,
-                gb(bytes / 2),
-                gb(bytes / 2)
-            ));
-            out.push(format!(
-                "SWA KV Cache is allocated. #tokens: {}, K size: {:.2} GB, V size: {:.2} GB",
-                swa_tokens,
-                gb(swa_bytes / 2),
-                gb(swa_bytes / 2)
-            ));
+            for (pool, tokens, b) in
+                [("Full", self.max_total_num_tokens, bytes), ("SWA", swa_tokens, swa_bytes)]
+            {
+                // A latent pool (dots3-note's) is one tensor a layer, as the MLA pool logs it.
+                out.push(if self.latent {
+                    format!("{pool} KV Cache is allocated. #tokens: {tokens}, KV size: {:.2} GB", gb(b))
+                } else {
+                    format!(
+                        "{pool} KV Cache is allocated. #tokens: {tokens}, K size: {:.2} GB, V size: {:.2} GB",
+                        gb(b / 2),
+                        gb(b / 2)
+                    )
+                });
+            }
         } else if self.latent {
             out.push(format!(
                 "KV Cache is allocated. #tokens: {}, KV size: {:.2} GB",

@@ -1066,6 +1066,67 @@ fn qwen4_packed(
     Packed { block, block_bytes, groups }
 }
 
+/// The latent row vLLM gives dots3-note's full layers (`Dots3NotePaddedMLAAttention`: as wide as
+/// the sliding layers' latent, `swa_kv_lora_rank + swa_qk_rope_head_dim`, so every latent page is
+/// one size; its kernels read the first `kv_lora_rank + qk_rope_head_dim`); 0 for another model.
+fn latent_row_pad(a: &Architecture) -> u64 {
+    if a.family != "dots3_note" {
+        return 0;
+    }
+    a.mixers()
+        .filter_map(|(_, m)| match m.cache(a.hidden_size) {
+            LayerCache::Latent { width, span: Span::Sliding { .. }, .. } => Some(width),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// dots3-note's pool as vLLM 0.34 packs it (`dots3_note/nvidia/attention.py`'s block-outermost
+/// layout, `kv_cache_planning._get_packed_kv_cache_groups`): the full layers' padded latent pages
+/// and their indexer's key pages (132 bytes a token) one bucket of two page sizes in equal numbers,
+/// which sets the repeats a group holds; the sliding layers (with `drafts` prediction layers, which
+/// slide too) cut into groups of at most that many (vLLM's `_approximate_gcd` from the full
+/// layers' count); a block the widest group's pages. `None` for another model, or one without an
+/// indexer or sliding layers (the generic grouping then applies).
+fn dots3_packed(a: &Architecture, kv: KvDtype, block: u64, drafts: u64) -> Option<Packed> {
+    if a.family != "dots3_note" {
+        return None;
+    }
+    let pad = latent_row_pad(a);
+    let (mut full, mut full_row, mut index) = (0u64, 0u64, 0u64);
+    let (mut swa, mut swa_row, mut window) = (0u64, 0u64, 0u64);
+    for (n, m) in a.mixers() {
+        match m.cache(a.hidden_size) {
+            LayerCache::Latent { width, indexer, span: Span::Full } if indexer > 0 => {
+                full += n;
+                full_row = full_row.max(kv.row_bytes(width.max(pad)));
+                index = index.max(crate::inference::indexer_key_bytes(indexer));
+            }
+            LayerCache::Latent { width, indexer: 0, span: Span::Sliding { window: w } } => {
+                swa += n;
+                swa_row = swa_row.max(kv.row_bytes(width));
+                window = window.max(w);
+            }
+            _ => return None,
+        }
+    }
+    let swa = swa.saturating_add(drafts);
+    if full == 0 || swa == 0 {
+        return None;
+    }
+    let repeats = approximate_gcd(&[full, swa], full).max(1);
+    let swa_groups = swa.div_ceil(repeats);
+    let widest = full
+        .saturating_mul(full_row.saturating_add(index))
+        .max(swa.div_ceil(swa_groups).saturating_mul(swa_row));
+    Some(Packed {
+        block,
+        block_bytes: widest.saturating_mul(block),
+        groups: alloc::vec![(SpecKind::Full, block, 1), (SpecKind::Window(window), block, swa_groups)],
+    })
+}
+
 /// The KV cache's layout on one GPU.
 struct Layout {
     /// Kinds of layers: kind, count, bytes per token of one layer (for Mamba layers, filled in
@@ -1123,6 +1184,7 @@ fn layout(
     let ssm_bytes = dtypes.1.or(a.ssm_state_bytes).unwrap_or(conv_bytes);
     // DeepSeek V4's compressed pages per 256-token block, over its layers.
     let mut packed = 0u64;
+    let latent_pad = latent_row_pad(a);
     for (n, m) in a.mixers() {
         if let Some((conv, ssm)) = m.state_per_gpu(a.hidden_size, tp, ns) {
             let page = conv.saturating_mul(conv_bytes).saturating_add(ssm.saturating_mul(ssm_bytes));
@@ -1165,8 +1227,18 @@ fn layout(
                 }
                 (kind, bytes)
             }
-            (_, LayerCache::Latent { .. }) => {
-                (SpecKind::Full, crate::inference::layer_kv_bytes_per_token(cache, kv))
+            (_, LayerCache::Latent { width, indexer, span }) => {
+                // dots3-note's full layers keep rows as wide as its sliding layers' latent.
+                let row = kv.row_bytes(width.max(latent_pad)).saturating_add(if indexer == 0 {
+                    0
+                } else {
+                    crate::inference::indexer_key_bytes(indexer)
+                });
+                let kind = match span {
+                    Span::Sliding { window } => SpecKind::Window(window),
+                    _ => SpecKind::Full,
+                };
+                (kind, row)
             }
             (Mixer::Compressed(c), LayerCache::Compressed { ratio, .. }) if ratio > 0 => {
                 // DeepSeek V4 (vLLM's `deepseek_v4/attention.py` specs): 256-token blocks hold
@@ -1719,6 +1791,12 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         }
         _ => packed,
     };
+    // dots3-note's packed pool (its prediction layer joins it below).
+    let packed = packed.or_else(|| dots3_packed(a, i.kv, o.block_size(), 0));
+    if a.family == "dots3_note" && !matches!(i.kv, KvDtype::Bf16 | KvDtype::F16) {
+        // An FP8 cache's rows on the padded sparse backend are not read from vLLM: approximate.
+        exact = false;
+    }
     let block = hybrid.as_ref().map_or(o.block_size(), |h| h.block_size);
     if let (Some(h), Some(m)) = (&hybrid, mamba) {
         // The Mamba layers join the groups with pages padded to the attention page.
@@ -1750,7 +1828,9 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     // (another drafter's layers are not modelled there).
     let packed = match (packed, i.drafter.filter(|d| d.layers > 0)) {
         (Some(p), Some(d)) => match o.speculative.as_ref().map(|sp| &sp.method) {
-            Some(SpecMethod::Mtp) => v4_packed(a, i.kv, v4_block, d.layers).or(Some(p)),
+            Some(SpecMethod::Mtp) => dots3_packed(a, i.kv, o.block_size(), d.layers)
+                .or_else(|| v4_packed(a, i.kv, v4_block, d.layers))
+                .or(Some(p)),
             // DSpark's stages keep windows beside the target's. A drafter reading the target's
             // hidden states looks one prefill token ahead (`num_prefill_lookahead_tokens`, DFlash's
             // rule DSpark inherits), so the windows retain no extra token.
