@@ -192,3 +192,54 @@ fn dots3_under_sglang_keeps_two_latent_pools() {
         g.log_lines().iter().any(|l| l.starts_with("SWA KV Cache is allocated") && l.contains("KV size"))
     );
 }
+
+/// The MoE ViT (25 dense blocks, then 4, 8, … 64, 64 experts: 608) and the audio tower, counted
+/// as vLLM builds them: 6,871,277,920 and 886,199,680, the released index's `vision_encoder.*` and
+/// `audio_encoder.*`; with the text model and the prediction module, the index's 288,443,400,864
+/// parameters (576,886,825,984 bytes: BF16 but 45 × 256 + 608 F32 router biases).
+#[test]
+fn dots3_towers_count_as_released() {
+    let a = read(&config()).architecture;
+    let towers: Vec<u64> = a.encoders.iter().map(|e| e.params()).collect();
+    assert_eq!(towers, [6_871_277_920, 886_199_680]);
+    let b = a.param_breakdown().unwrap();
+    assert_eq!(b.total() + b.mtp + towers.iter().sum::<u64>(), 288_443_400_864);
+    let text = tensors::weight_bytes(&a, WeightFormat::Bf16).unwrap().total().get();
+    let mtp = tensors::mtp_bytes(&a, WeightFormat::Bf16).unwrap().get();
+    // The towers in BF16; their 608 router biases are F32 on disk (2 bytes more each).
+    assert_eq!(text + mtp + towers.iter().sum::<u64>() * 2 + 608 * 2, 576_886_825_984);
+    // A 1,024-pixel image is 37 × 37 merged 28-pixel patches; audio 12.5 tokens a second.
+    assert_eq!(a.encoders[0].tokens_per_image(1024), 37 * 37);
+    assert_eq!(a.encoders[1].tokens_per_image(60), 750);
+}
+
+/// vLLM keeps the towers whole on every GPU (plain linears) and adds block-FP8 copies of the
+/// ViT's 608 experts (each w1, w3 and w2 padded to 2,176 × 1,536, an FP32 scale a 128 × 128
+/// block): 6,097,909,248 bytes more on each GPU.
+#[test]
+fn dots3_vision_experts_are_copied_in_fp8_under_vllm() {
+    let a = read(&config()).architecture;
+    assert_eq!(a.encoders[0].vllm_buffers, 608 * (3 * 2176 * 1536 + 3 * 17 * 12 * 4));
+    assert_eq!(a.encoders[0].vllm_buffers, 6_097_909_248);
+    let v = served(8, 131_072, KvDtype::Bf16);
+    let plain = (6_871_277_920u64 + 886_199_680) * 2;
+    // Weights on each GPU: the text's share, the towers whole, their FP8 copies.
+    let text = served_text_weights(8);
+    assert_eq!(v.weights.get() - text, plain + 6_097_909_248);
+}
+
+/// The text model's weights on one of `gpus` GPUs under vLLM, towers left out (text only).
+fn served_text_weights(gpus: u64) -> u64 {
+    use headroom_core::scenario::{ModelSource, Scenario};
+    let m = read(&config());
+    let s = Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
+        runtime: Some(headroom_core::inference::Runtime::Vllm),
+        gpus,
+        context: 131_072,
+        text_only: true,
+        device: Some(headroom_core::hardware::DeviceChoice::Catalog("h200-sxm".into())),
+        ..Scenario::default()
+    };
+    headroom_core::estimate::estimate(&s).unwrap().vllm.unwrap().weights.get()
+}

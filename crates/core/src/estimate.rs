@@ -1659,6 +1659,17 @@ fn encoders_term(
     if runtime.is_llama_cpp() {
         assumptions.push(Msg::new(MsgId::AssumeEncoderMmproj, vec![]));
     }
+    // What vLLM builds beside an encoder's weights once loaded, whole on every GPU.
+    let mut device = device;
+    if runtime == Runtime::Vllm {
+        for e in encoders.iter().filter(|e| e.vllm_buffers > 0) {
+            device = device.saturating_add(e.vllm_buffers);
+            assumptions.push(Msg::new(
+                MsgId::AssumeEncoderVllmBuffers,
+                vec![Arg::Text(e.kind.clone()), Arg::Size(Bytes::new(e.vllm_buffers))],
+            ));
+        }
+    }
     notes.push(Msg::new(
         MsgId::NoteEncoderLoaded,
         vec![Arg::Text(kind.clone()), Arg::Size(Bytes::new(device))],

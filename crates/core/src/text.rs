@@ -358,6 +358,10 @@ messages! {
     AssumeEncoderWholeVllm =>
         "vLLM runs the {0} as transformers builds it (plain linear layers): whole on each of the {1} GPUs, in 16 bits",
         "vLLM exécute le {0} tel que transformers le construit (couches linéaires simples) : entier sur chacun des {1} GPU, en 16 bits";
+    /// Buffers vLLM builds beside an encoder's weights.
+    AssumeEncoderVllmBuffers =>
+        "vLLM builds block-FP8 copies of the {0}'s experts after loading (padded to 128 × 128 blocks, an FP32 scale each) and keeps the 16-bit ones: {1} more on each GPU",
+        "vLLM construit des copies FP8 par blocs des experts du {0} après le chargement (complétées en blocs de 128 × 128, une échelle FP32 chacun) et garde celles en 16 bits : {1} de plus sur chaque GPU";
     /// vLLM shards the encoder.
     AssumeEncoderTp =>
         "{0} shards the encoder over the {1} GPUs (--mm-encoder-tp-mode data would copy all of it on each)",

@@ -216,6 +216,7 @@ impl DeepEncoder {
             largest: 640 * 5,
             fixed_patches: None,
             whole_in_vllm: false,
+            vllm_buffers: 0,
         }
     }
 
@@ -260,6 +261,7 @@ impl DeepEncoder {
             largest: 768 * 5,
             fixed_patches: None,
             whole_in_vllm: false,
+            vllm_buffers: 0,
         }
     }
 }
@@ -327,6 +329,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: if outer == "qwen3_omni_moe" { 3584 } else { 4096 },
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         // GLM-GA (`glmga`) keeps GLM-4.6V's vision model.
@@ -380,6 +383,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 4844,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         // Qwen2.5-Omni's thinker carries Qwen2.5-VL's vision encoder (transformers 5.24
@@ -421,6 +425,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 3584,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         "qwen2_vl" => {
@@ -453,6 +458,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 3584,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         "gemma3" => {
@@ -491,6 +497,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: image,
                 fixed_patches: Some(positions),
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         "llama4" => {
@@ -532,6 +539,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 4 * image,
                 fixed_patches: Some(patches),
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         "mllama" => {
@@ -580,6 +588,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: image,
                 fixed_patches: Some(tiles * patches),
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         "kimi_k25" => {
@@ -690,6 +699,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: pos_side(pos) * p,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         "mistral3" | "llava" | "lighton_ocr" | "mistral_large4" if kind == "pixtral" => {
@@ -987,6 +997,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 64 * p * m,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         "ernie4_5_vl_moe" | "ernie4_5_moe_vl" => {
@@ -1027,6 +1038,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 2200,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         "paddleocr_vl" => {
@@ -1128,6 +1140,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 4 * tile,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         // HunYuan V4 VL keeps the tower with a shorter merger.
@@ -1167,6 +1180,14 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: n("max_image_size", 2048),
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
+            }
+        }
+        "dots3_note" => {
+            v?;
+            match dots3_vit(vc, text_hidden) {
+                Ok(e) => e,
+                Err(why) => return Some(Err(format!("dots3_note vision ({why})"))),
             }
         }
         "inkling_mm_model" => {
@@ -1218,6 +1239,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 2048,
                 fixed_patches: None,
                 whole_in_vllm: true,
+                vllm_buffers: 0,
             }
         }
         "deepseek_v41" => {
@@ -1260,6 +1282,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 4096,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         // The hub config names the same tower `clip_vision_model`.
@@ -1296,6 +1319,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: n("image_size", 2016),
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         _ if kind == "molmo2_vision" => {
@@ -1335,6 +1359,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 3 * side * p,
                 fixed_patches: Some(positions),
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         _ if kind == "step3p5_vision" => {
@@ -1370,6 +1395,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 4 * image,
                 fixed_patches: Some(positions),
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         // MiniCPM-V 4.7 and MiniCPM-OCR keep 4.6's tower and mergers.
@@ -1437,6 +1463,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 largest: 4844,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }
         }
         "internvl" => {
@@ -1521,6 +1548,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 fixed_patches: None,
                 // vLLM's gemma3n_mm builds both towers with transformers' `AutoModel.from_config`.
                 whole_in_vllm: true,
+                vllm_buffers: 0,
             }
         }
         _ => {
@@ -1937,6 +1965,7 @@ impl Tower {
             largest,
             fixed_patches: fixed,
             whole_in_vllm: false,
+            vllm_buffers: 0,
         }
     }
 }
@@ -2109,6 +2138,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
     }
     let n = |keys: &[&str], d: u64| keys.iter().find_map(|k| ac.get(k).and_then(Value::as_u64)).unwrap_or(d);
     match outer {
+        "dots3_note" => Some(dots3_audio(ac, text_hidden).map_err(|why| format!("dots3_note audio ({why})"))),
         "inkling_mm_model" => {
             // Inkling's dMel audio input (vLLM 0.34 `towers.py` `InklingAudio`): an embedding of
             // `n_mel_bins × mel_vocab_size` rows of the text width (each frame sums its bins'
@@ -2130,6 +2160,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 largest: 600,
                 fixed_patches: None,
                 whole_in_vllm: true,
+                vllm_buffers: 0,
             }))
         }
         "muse_spark" => {
@@ -2188,6 +2219,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 largest: 30,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }))
         }
         "qwen2_audio" | "voxtral" => {
@@ -2225,6 +2257,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 fixed_patches: Some(positions),
                 // vLLM imports transformers' `Qwen2AudioEncoder`; Voxtral's is its own parallel Whisper.
                 whole_in_vllm: !voxtral,
+                vllm_buffers: 0,
             }))
         }
         "qwen2_5_omni" => {
@@ -2263,6 +2296,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 fixed_patches: None,
                 // vLLM imports transformers' `Qwen2_5OmniAudioEncoder`.
                 whole_in_vllm: true,
+                vllm_buffers: 0,
             }))
         }
         "qwen3_omni_moe" => {
@@ -2300,6 +2334,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 largest: 300,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }))
         }
         "gemma3n" => {
@@ -2351,6 +2386,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 fixed_patches: None,
                 // vLLM's gemma3n_mm builds both towers with transformers' `AutoModel.from_config`.
                 whole_in_vllm: true,
+                vllm_buffers: 0,
             }))
         }
         "phi4_multimodal" => {
@@ -2401,6 +2437,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 largest: 30,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }))
         }
         "gemma4" => {
@@ -2437,6 +2474,7 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 largest: 30,
                 fixed_patches: None,
                 whole_in_vllm: false,
+                vllm_buffers: 0,
             }))
         }
         _ => Some(Err(if kind.is_empty() { format!("{outer} audio") } else { kind })),
@@ -2461,6 +2499,7 @@ fn moonvit(p: u64, side: u64) -> Encoder {
         largest: 128 * p,
         fixed_patches: None,
         whole_in_vllm: false,
+        vllm_buffers: 0,
     }
 }
 
@@ -2472,6 +2511,175 @@ fn moonvit_merge(vc: &Value) -> (u64, u64) {
         .and_then(Value::as_array)
         .map_or(alloc::vec![2, 2], |a| a.iter().filter_map(Value::as_u64).collect());
     (kernel.first().copied().unwrap_or(2).max(1), kernel.iter().product::<u64>().max(1))
+}
+
+/// dots3-note's MoE ViT (vLLM 0.34 `dots3_note/nvidia/vision.py` `DotsMoEVitModel`, transformers
+/// 5.24 `Dots3NoteVisionConfig`): a biased patch convolution and an RMS norm; blocks of a
+/// bias-free fused qkv and output with per-head q/k RMS norms and two RMS norms, whose SwiGLU MLP
+/// is dense (`intermediate_size`) or a mixture of `pyramid_num_routed[i]` experts of
+/// `moe_intermediate_size` with a router and its bias (`pyramid_num_routed` −1: dense; or
+/// transformers' `mlp_layer_types` with `per_layer_config`); a norm after the trunk; the patch
+/// merger (a LayerNorm, `merged → merged → text` biased linears over `merge²` patches). Plain
+/// linears: whole on every GPU under vLLM, which also builds block-FP8 copies of every expert
+/// (padded to 128 × 128 blocks, an FP32 scale a block) and keeps the 16-bit ones.
+fn dots3_vit(vc: &Value, text_hidden: u64) -> Result<Encoder, String> {
+    let n = |keys: &[&str], d: u64| keys.iter().find_map(|k| vc.get(k).and_then(Value::as_u64)).unwrap_or(d);
+    let flag =
+        |keys: &[&str], d: bool| keys.iter().find_map(|k| vc.get(k).and_then(Value::as_bool)).unwrap_or(d);
+    let h = n(&["embed_dim", "hidden_size"], 1536);
+    let heads = n(&["num_heads", "num_attention_heads"], 24).max(1);
+    let layers = n(&["num_hidden_layers"], 42);
+    let (inter, moe) = (n(&["intermediate_size"], 4224), n(&["moe_intermediate_size"], 2112));
+    let (p, t, c) = (n(&["patch_size"], 14), n(&["temporal_patch_size"], 1), n(&["num_channels"], 3));
+    let merge = n(&["spatial_merge_size", "adapter_merge_size"], 2);
+    let out = n(&["adapter_out_dim"], text_hidden);
+    let bias = flag(&["use_bias", "attention_bias"], false);
+    if !(1..=16_384).contains(&h) || !(1..=256).contains(&layers) || !(1..=64).contains(&merge) {
+        return Err("its width, depth or merge are not real sizes".into());
+    }
+    if !h.is_multiple_of(heads)
+        || !(1..=1024).contains(&p)
+        || !(1..=64).contains(&t)
+        || !(1..=16).contains(&c)
+    {
+        return Err("its heads, patch, frames or channels are not real sizes".into());
+    }
+    // Experts of each block (0 for a dense one).
+    let experts: Vec<u64> = if let Some(list) = vc.get("pyramid_num_routed").and_then(Value::as_array) {
+        list.iter()
+            .map(|x| x.as_f64().map(|e| if e >= 1.0 { e as u64 } else { 0 }))
+            .collect::<Option<Vec<u64>>>()
+            .ok_or("`pyramid_num_routed` must list an expert count (−1 dense) per block")?
+    } else if let Some(types) = vc.get("mlp_layer_types").and_then(Value::as_array) {
+        let per = vc.get("per_layer_config");
+        types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match t.as_str() {
+                Some("dense") => Some(0),
+                Some("sparse") => per
+                    .and_then(|p| p.as_object())
+                    .and_then(|o| {
+                        o.iter().find(|(k, _)| k.trim_start_matches('0').parse::<usize>().unwrap_or(0) == i)
+                    })
+                    .and_then(|(_, v)| v.get("num_local_experts"))
+                    .and_then(Value::as_u64)
+                    .or(Some(n(&["num_local_experts"], 64))),
+                _ => None,
+            })
+            .collect::<Option<Vec<u64>>>()
+            .ok_or("`mlp_layer_types` must name each block dense or sparse")?
+    } else {
+        // The class's pyramid: 25 dense blocks, then 4, 8, … 64 experts and 64 again.
+        let mut d = alloc::vec![0u64; 25];
+        d.extend((1..=16).map(|k| 4 * k));
+        d.push(64);
+        d
+    };
+    if experts.len() as u64 != layers {
+        return Err(format!("its MLP list names {} blocks but it has {layers}", experts.len()));
+    }
+    if experts.iter().any(|e| *e > 4096) {
+        return Err("an expert count is not a real size".into());
+    }
+    let b = u64::from(bias);
+    let attn = 3 * h * h + h * h + b * 4 * h;
+    let norms = 2 * (h / heads) + 2 * h;
+    let mut block = 0u64;
+    let mut other = 0u64;
+    let mut fp8 = 0u64;
+    let pad = |x: u64| x.div_ceil(128) * 128;
+    for &e in &experts {
+        block += attn;
+        other += norms;
+        if e == 0 {
+            block += 3 * inter * h;
+        } else {
+            block += e * 3 * moe * h;
+            other += e * h + e;
+            // vLLM's fused FP8 copies: w1 and w3, then w2, padded to whole 128 blocks, one byte a
+            // value and an FP32 scale a block.
+            let (r, k) = (pad(moe), pad(h));
+            fp8 += e * (3 * r * k + 3 * (r / 128) * (k / 128) * 4);
+        }
+    }
+    let merged = h * merge * merge;
+    let patch = h * c * t * p * p + h + h;
+    let post = if flag(&["post_norm"], true) { h } else { 0 };
+    let merger = 2 * h + merged * merged + merged + out * merged + out;
+    Ok(Encoder {
+        modality: Modality::Image,
+        kind: "dots3_moe_vit".into(),
+        layers,
+        hidden: h,
+        intermediate: inter.max(moe),
+        block_params: block,
+        other_params: other + patch + post + merger,
+        patch: p,
+        merge,
+        tokens: TokenRule::NearestGrid,
+        // The processor's `max_pixels` is in `preprocessor_config.json`, not the config: dots.ocr's
+        // 11,289,600 (3,360 a side) stands in.
+        largest: 3360,
+        fixed_patches: None,
+        whole_in_vllm: true,
+        vllm_buffers: if flag(&["enable_fp8_moe"], true) { fp8 } else { 0 },
+    })
+}
+
+/// dots3-note's audio tower (vLLM 0.34 `dots3_note/nvidia/audio_encoder.py` `DotsSpeechEncoder`,
+/// `audio.py`; transformers 5.24 `Dots3NoteAudioConfig`, which reads the release's
+/// `whisper_config`): a stem of three biased 3 × 3 convolutions into `downsample_hidden_size`
+/// channels (a stride of 8 over time and mel bins) and a bias-free linear of `channels × ⌈mels/8⌉`
+/// into the width; rotary Whisper layers with RMS norms, biased q, v and output and a bias-free
+/// k, a biased SwiGLU MLP; a final RMS norm; the adapter (a LayerNorm, two biased linears into the
+/// text width). One token per 8 mel hops of 160 samples at 16 kHz (12.5 a second); a minute a
+/// clip (`chunk_seconds`). Plain linears: whole on every GPU under vLLM.
+fn dots3_audio(ac: &Value, text_hidden: u64) -> Result<Encoder, String> {
+    let w = ac.get("whisper_config");
+    let n = |keys: &[&str], d: u64| {
+        keys.iter()
+            .find_map(|k| ac.get(k).or_else(|| w.and_then(|w| w.get(k))).and_then(Value::as_u64))
+            .unwrap_or(d)
+    };
+    let d = n(&["d_model", "hidden_size"], 1280);
+    let layers = n(&["encoder_layers", "num_hidden_layers"], 32);
+    let ffn = n(&["encoder_ffn_dim", "intermediate_size"], 5120);
+    let mels = n(&["num_mel_bins", "feature_size"], 128);
+    let ch = n(&["downsample_hidden_size"], 480);
+    let out = n(&["whisper_adapter_out_dim", "adapter_out_dim", "adapter_output_size"], text_hidden);
+    let adapter_in = n(&["whisper_adapter_in_dim", "adapter_input_size"], d);
+    let hop = n(&["hop_length"], 160).max(1);
+    let rate = n(&["sampling_rate"], 16_000);
+    let merge = n(&["merge_factor"], 1).max(1);
+    let chunk = n(&["chunk_seconds"], 60);
+    if !(1..=16_384).contains(&d)
+        || !(1..=256).contains(&layers)
+        || !(1..=4096).contains(&mels)
+        || ch > 16_384
+    {
+        return Err("its width, depth, mel bins or stem are not real sizes".into());
+    }
+    let stem = (9 * ch + ch) + 2 * (9 * ch * ch + ch) + ch * mels.div_ceil(8) * d;
+    let adapter = 2 * adapter_in + adapter_in * out + out + out * out + out;
+    // Tokens a second: the rate over 8 hops (the stem's stride) times the merge factor.
+    let per_ks = (rate * 1000).div_ceil(hop * 8 * merge);
+    Ok(Encoder {
+        modality: Modality::Audio,
+        kind: "dots3_audio".into(),
+        layers,
+        hidden: d,
+        intermediate: ffn,
+        block_params: layers * (4 * d * d + 3 * ffn * d),
+        other_params: stem + layers * (3 * d + 2 * ffn + d + 2 * d) + d + adapter,
+        patch: 0,
+        merge: 1,
+        tokens: TokenRule::PerSecond { per_ks, whole_windows: false },
+        largest: chunk,
+        fixed_patches: None,
+        whole_in_vllm: true,
+        vllm_buffers: 0,
+    })
 }
 
 #[cfg(test)]

@@ -191,6 +191,10 @@ pub struct Encoder {
     /// layers): whole on every GPU under tensor parallelism, and never quantized.
     #[cfg_attr(feature = "serde", serde(default))]
     pub whole_in_vllm: bool,
+    /// Bytes vLLM builds beside the encoder's weights once they are loaded, on every GPU
+    /// (dots3-note's ViT: block-FP8 copies of its experts, the 16-bit ones kept).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub vllm_buffers: u64,
 }
 
 impl Encoder {
