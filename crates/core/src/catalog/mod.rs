@@ -18,7 +18,8 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::import::hf::{HfModel, parse_config};
-use crate::model::Architecture;
+use crate::model::{Architecture, ParamBreakdown};
+use once_cell::race::OnceBox;
 
 pub use devices::DEVICES;
 pub use models::MODELS;
@@ -79,7 +80,26 @@ impl ModelEntry {
     /// # Errors
     /// Only if the catalog itself is broken (a test reads every entry).
     pub fn import(&self) -> Result<HfModel> {
-        parse_config(self.config.as_bytes())
+        match self.cached() {
+            Some((m, _)) => Ok(m.clone()),
+            None => parse_config(self.config.as_bytes()),
+        }
+    }
+
+    /// This entry's config read and its parameters counted, once per process (the page resolves
+    /// the same model for every estimate, device row and point of a curve); `None` for an entry
+    /// that is not one of [`MODELS`] (a copy built elsewhere) or whose config does not read.
+    pub fn cached(&self) -> Option<(&'static HfModel, &'static ParamBreakdown)> {
+        let slot = MODELS.iter().position(|m| core::ptr::eq(m.config, self.config))?;
+        let imported = IMPORTED
+            .get(slot)?
+            .get_or_try_init(|| {
+                let model = parse_config(self.config.as_bytes())?;
+                let breakdown = model.architecture.param_breakdown()?;
+                Ok::<_, Error>(alloc::boxed::Box::new(Imported { model, breakdown }))
+            })
+            .ok()?;
+        Some((&imported.model, &imported.breakdown))
     }
 
     /// The architecture.
@@ -98,6 +118,19 @@ impl ModelEntry {
             || self.hf_repo.eq_ignore_ascii_case(q)
     }
 }
+
+/// A catalog model read once: its config and its parameters by part.
+struct Imported {
+    model: HfModel,
+    breakdown: ParamBreakdown,
+}
+
+/// Slots of the read-once cache, one per catalog entry in order (a test checks the catalog fits).
+const CACHE_SLOTS: usize = 256;
+
+/// The catalog's configs, each read on first use (`OnceBox`: set once, lock-free, safe to read
+/// from any thread).
+static IMPORTED: [OnceBox<Imported>; CACHE_SLOTS] = [const { OnceBox::new() }; CACHE_SLOTS];
 
 /// Every catalog model.
 pub fn models() -> &'static [ModelEntry] {
@@ -297,6 +330,24 @@ fn family_words(config: &str) -> alloc::string::String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every catalog entry has a slot, and reading it once gives what parsing it again gives; an
+    /// entry built elsewhere (not one of the catalog's) is parsed, not cached.
+    #[test]
+    fn catalog_models_are_read_once_and_the_same() {
+        assert!(MODELS.len() <= CACHE_SLOTS, "{} models for {CACHE_SLOTS} cache slots", MODELS.len());
+        for m in MODELS {
+            let (cached, breakdown) = m.cached().unwrap_or_else(|| panic!("{} is not cached", m.id));
+            let fresh = parse_config(m.config.as_bytes()).unwrap();
+            assert_eq!(cached, &fresh, "{}", m.id);
+            assert_eq!(breakdown, &fresh.architecture.param_breakdown().unwrap(), "{}", m.id);
+            assert!(core::ptr::eq(m.cached().unwrap().0, cached), "{} read twice", m.id);
+        }
+        let config = alloc::format!("{} ", MODELS[0].config);
+        let other = ModelEntry { config: alloc::boxed::Box::leak(config.into_boxed_str()), ..MODELS[0] };
+        assert!(other.cached().is_none());
+        assert_eq!(other.import().unwrap(), MODELS[0].import().unwrap());
+    }
 
     #[test]
     fn every_card_states_how_it_reaches_the_others() {
