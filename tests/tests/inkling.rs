@@ -194,3 +194,34 @@ fn inkling_counts_with_its_own_text_config() {
     assert_eq!(towers, [83_743_232, 7_870_464]);
     assert_eq!(b.total() + b.mtp + towers.iter().sum::<u64>(), 952_377_623_626);
 }
+
+/// With `mtp:n` vLLM builds the first `n` prediction depths, each an Inkling layer (sliding or
+/// global by `mtp_config.local_layer_ids`, Inkling-Small's depths 0, 2, 4–7 sliding) with its
+/// convolution state, and groups them with the target's layers: vLLM 0.34's own grouping
+/// (`_get_kv_cache_groups_uniform_page_size`, run on these specs) gives groups of 7 layers for
+/// one depth (36 sliding, 43 states, 7 global), 8 for two or three (8 global layers), 9 for all
+/// eight (9 global) — a block of that many 256 KiB pages at TP 1.
+#[test]
+fn inkling_depths_join_vllms_groups_by_their_own_kind() {
+    let with = |n: u64, gpus: u64| {
+        let m = read(&small()).unwrap();
+        let s = Scenario {
+            model: ModelSource::Custom(Box::new(m.into_custom("inkling".into()))),
+            runtime: Some(Runtime::Vllm),
+            gpus,
+            device: Some(DeviceChoice::Catalog("h200-sxm".into())),
+            vllm: headroom_core::vllm::VllmOptions {
+                speculative: Some(headroom_core::vllm::Speculative::parse(&format!("mtp:{n}")).unwrap()),
+                ..Default::default()
+            },
+            ..Scenario::default()
+        };
+        let v = estimate(&s).unwrap().vllm.unwrap();
+        assert!(v.layout_exact, "mtp:{n}");
+        v.block_bytes
+    };
+    for (n, group) in [(1, 7), (2, 8), (3, 8), (8, 9)] {
+        assert_eq!(with(n, 1), 262_144 * group, "mtp:{n}");
+        assert_eq!(with(n, 8), 262_144 / 8 * group, "mtp:{n}");
+    }
+}

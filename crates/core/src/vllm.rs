@@ -1761,17 +1761,39 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     if let Some(d) = i.drafter.filter(|d| d.layers > 0 && d.layer_bytes > 0) {
         // The drafter's layers join the cache: in the target's group when their pages match.
         drafter_exact = d.exact;
-        match kinds.iter_mut().find(|k| k.0 == SpecKind::Full && k.2 == d.layer_bytes) {
-            Some(k) => k.1 += d.layers,
-            None => kinds.push((SpecKind::Full, d.layers, d.layer_bytes)),
+        let mtp = matches!(o.speculative.as_ref().map(|sp| &sp.method), Some(SpecMethod::Mtp));
+        match a.mtp.as_ref().filter(|m| mtp && !m.layers.is_empty()) {
+            // Prediction modules with layers of their own kinds (Inkling's depths, sliding or
+            // global by their own list, each with its convolution state): the layers vLLM builds
+            // (the first `d.layers`) laid out as the target's are, their kinds joining its own.
+            Some(m) => {
+                let depths = Architecture {
+                    groups: m
+                        .layers
+                        .iter()
+                        .take(usize::try_from(d.layers).unwrap_or(usize::MAX))
+                        .cloned()
+                        .collect(),
+                    mtp: None,
+                    ..a.clone()
+                };
+                for k in layout(&depths, i.kv, tp, ns, dtypes, (v4_block, i.cuda_cc, o.block_size)).kinds {
+                    match kinds.iter_mut().find(|x| x.0 == k.0 && x.2 == k.2) {
+                        Some(x) => x.1 += k.1,
+                        None => kinds.push(k),
+                    }
+                }
+            }
+            None => match kinds.iter_mut().find(|k| k.0 == SpecKind::Full && k.2 == d.layer_bytes) {
+                Some(k) => k.1 += d.layers,
+                None => kinds.push((SpecKind::Full, d.layers, d.layer_bytes)),
+            },
         }
         if mamba.is_none() {
             merge_uniform(&mut kinds);
         }
     }
-    // Inkling's prediction depths add an attention layer and a convolution state each, sliding
-    // or global by their own list: joined as full-attention layers, said approximate.
-    let mut exact = !approximate && drafter_exact && !(a.family == "inkling" && i.drafter.is_some());
+    let mut exact = !approximate && drafter_exact;
     // Qwen4-Exp: the block is aligned on QSA's key/value page alone (its compressed indexer keys
     // are a spec of their own beside it).
     let qsa = qwen4_qsa(a, i.kv, tp);
