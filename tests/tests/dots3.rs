@@ -243,3 +243,47 @@ fn served_text_weights(gpus: u64) -> u64 {
     };
     headroom_core::estimate::estimate(&s).unwrap().vllm.unwrap().weights.get()
 }
+
+/// Any size in the towers' sections, however absurd, is read or refused with a reason, never a
+/// panic or a wrapped count.
+#[test]
+fn dots3_towers_refuse_absurd_sizes() {
+    let base = config();
+    for (section, key) in [
+        ("vision_config", "embed_dim"),
+        ("vision_config", "intermediate_size"),
+        ("vision_config", "moe_intermediate_size"),
+        ("vision_config", "num_hidden_layers"),
+        ("vision_config", "num_heads"),
+        ("vision_config", "patch_size"),
+        ("vision_config", "adapter_out_dim"),
+        ("vision_config", "spatial_merge_size"),
+        ("audio_config", "downsample_hidden_size"),
+        ("audio_config", "whisper_adapter_out_dim"),
+        ("audio_config", "whisper_adapter_in_dim"),
+        ("audio_config", "sampling_rate"),
+        ("audio_config", "hop_length"),
+        ("audio_config", "merge_factor"),
+        ("audio_config", "chunk_seconds"),
+    ] {
+        for v in [0u64, 3, 1 << 40, u64::MAX] {
+            let mut c = base.clone();
+            c[section][key] = serde_json::json!(v);
+            if let Ok(m) = parse_config(c.to_string().as_bytes()) {
+                for e in &m.architecture.encoders {
+                    assert!(e.params() < 1 << 50, "{section}.{key} = {v}: {}", e.params());
+                }
+            }
+        }
+    }
+    for key in ["d_model", "encoder_ffn_dim", "encoder_layers", "num_mel_bins"] {
+        for v in [0u64, 1 << 40, u64::MAX] {
+            let mut c = base.clone();
+            c["audio_config"]["whisper_config"][key] = serde_json::json!(v);
+            let _ = parse_config(c.to_string().as_bytes());
+        }
+    }
+    let mut c = base;
+    c["vision_config"]["pyramid_num_routed"] = serde_json::json!([1e300, -1]);
+    let _ = parse_config(c.to_string().as_bytes());
+}

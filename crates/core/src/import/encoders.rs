@@ -2537,6 +2537,9 @@ fn dots3_vit(vc: &Value, text_hidden: u64) -> Result<Encoder, String> {
     if !(1..=16_384).contains(&h) || !(1..=256).contains(&layers) || !(1..=64).contains(&merge) {
         return Err("its width, depth or merge are not real sizes".into());
     }
+    if [inter, moe, out].iter().any(|w| *w > 1 << 20) {
+        return Err("its MLP, experts' or adapter's width is not a real size".into());
+    }
     if !h.is_multiple_of(heads)
         || !(1..=1024).contains(&p)
         || !(1..=64).contains(&t)
@@ -2659,6 +2662,14 @@ fn dots3_audio(ac: &Value, text_hidden: u64) -> Result<Encoder, String> {
         || ch > 16_384
     {
         return Err("its width, depth, mel bins or stem are not real sizes".into());
+    }
+    if [ffn, out, adapter_in].iter().any(|w| *w > 1 << 20)
+        || hop > 1 << 20
+        || !(1..=1 << 24).contains(&rate)
+        || merge > 1024
+        || chunk > 1 << 20
+    {
+        return Err("its MLP, adapter, hop, sampling rate, merge or chunk is not a real size".into());
     }
     let stem = (9 * ch + ch) + 2 * (9 * ch * ch + ch) + ch * mels.div_ceil(8) * d;
     let adapter = 2 * adapter_in + adapter_in * out + out + out * out + out;
