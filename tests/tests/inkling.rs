@@ -225,3 +225,21 @@ fn inkling_depths_join_vllms_groups_by_their_own_kind() {
         assert_eq!(with(n, 8), 262_144 / 8 * group, "mtp:{n}");
     }
 }
+
+/// SGLang 0.5.23 keeps Inkling's sliding layers in a pool of their own (`is_hybrid_swa_model`
+/// lists `InklingForConditionalGeneration`, `get_hybrid_layer_ids` splits by `local_layer_ids`):
+/// at TP 8 a token of the 7 global layers is 7 × 512 bytes, of the 35 sliding ones 35 × 512.
+#[test]
+fn inkling_under_sglang_keeps_a_sliding_pool() {
+    let m = read(&small()).unwrap();
+    let s = Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("inkling".into()))),
+        runtime: Some(Runtime::Sglang),
+        gpus: 8,
+        device: Some(DeviceChoice::Catalog("h200-sxm".into())),
+        ..Scenario::default()
+    };
+    let g = estimate(&s).unwrap().sglang.unwrap();
+    assert_eq!(g.cell_size, 7 * 512);
+    assert_eq!(g.swa.map(|(_, cell)| cell), Some(35 * 512));
+}

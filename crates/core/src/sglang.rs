@@ -72,10 +72,18 @@ pub fn prefill_graph_buckets(max_tokens: u64) -> u64 {
 }
 
 /// Families whose sliding-window layers SGLang keeps in their own smaller pool
-/// (`is_hybrid_swa_model`, 0.5.23; dots3-note by its config class's `is_hybrid_swa`, its pools
-/// sized by `kv_lora_rank` and `swa_kv_lora_rank`); Gemma 2 and 3 are forced to one pool.
-const HYBRID_SWA_FAMILIES: [&str; 10] = [
+/// (`is_hybrid_swa_model`, 0.5.23: by architecture — Beam and Laguna when they have sliding
+/// layers, Mellum, Muse Glimmer, Inkling —, or by the config class's `is_hybrid_swa`: dots3-note,
+/// its pools sized by `kv_lora_rank` and `swa_kv_lora_rank`, and Muse Spark when it has sliding
+/// layers); Gemma 2 and 3 are forced to one pool. A model without both kinds of layer keeps one.
+const HYBRID_SWA_FAMILIES: [&str; 16] = [
     "dots3_note",
+    "beam",
+    "laguna",
+    "mellum",
+    "muse_glimmer",
+    "muse_spark",
+    "inkling",
     "gpt_oss",
     "llama4",
     "llama4_text",
