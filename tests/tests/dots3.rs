@@ -129,7 +129,9 @@ fn served(gpus: u64, context: u64, kv: KvDtype) -> headroom_core::vllm::VllmBudg
 /// vLLM pads the full layers' 576-wide latent to the sliding layers' 1,088 and packs the pages
 /// block-outermost: the full layers' latents and indexer keys (13 × (2,176 + 132) bytes a token)
 /// one group, the 33 sliding layers two groups of at most 17 (`_approximate_gcd` of 13 and 33
-/// from 13), a block the widest group: 17 × 2,176 bytes a token × 64 tokens.
+/// from 13), a block the widest group: 17 × 2,176 bytes a token × 64 tokens — what vLLM 0.34's own
+/// `_get_packed_kv_cache_groups` and `_get_kv_cache_bytes_per_block` give when run on these specs
+/// (26, 17 and 16 layers; 2,367,488 bytes; with the MTP layer 26, 17 and 17, the same block).
 #[test]
 fn dots3_pool_under_vllm_packs_padded_latents() {
     let v = served(8, 131_072, KvDtype::Bf16);
