@@ -918,6 +918,21 @@ test('Inkling-Small on eight H200s: its towers counted, vLLM\'s log with its con
   await shot('desktop-inkling-small');
 });
 
+test('dots3-note pasted: full and sliding latent layers, its ViT and audio tower, as the CLI reads them', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-config');
+  const file = path.join(root, 'tests', 'fixtures', 'configs', 'dots3-note-prev.json');
+  const want = await pasteConfig(page, file);
+  assertEq(want.model.params_total, 279551729536, 'the text model, as transformers builds it');
+  const enc = want.breakdown.find((t) => t.term === 'encoders');
+  assert(enc && enc.bytes === 2 * (6871277920 + 886199680), `the MoE ViT and the audio tower: ${JSON.stringify(enc)}`);
+  // The two geometries are in the model's summary on the page.
+  await page.getByText('33× sliding MLA').first().waitFor();
+  await page.getByText('window 513').first().waitFor();
+  await shot('desktop-dots3-note');
+});
+
 test('a config named by the class vLLM loads is read as that family and said; a small VLM counts its tower', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);
