@@ -289,3 +289,22 @@ fn dots3_towers_refuse_absurd_sizes() {
     c["vision_config"]["pyramid_num_routed"] = serde_json::json!([1e300, -1]);
     let _ = parse_config(c.to_string().as_bytes());
 }
+
+/// llama.cpp (`dots3note`, its sliding pattern from the header) gives the sliding layers their own
+/// cache of `pad256(window + n_ubatch)` cells; the full layers keep every token, latent and indexer
+/// key in the K type (F16): 13 × (576 + 128) × 2 bytes a cell.
+#[test]
+fn dots3_under_llama_cpp_slides_its_sliding_latents() {
+    use headroom_core::estimate::{TermKind, estimate};
+    use headroom_core::scenario::{ModelSource, Scenario};
+    let m = read(&config());
+    let s = Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
+        runtime: Some(headroom_core::inference::Runtime::LlamaCpp),
+        weights: Some(WeightFormat::parse("q4_k_m").unwrap()),
+        context: 131_072,
+        ..Scenario::default()
+    };
+    let kv = estimate(&s).unwrap().memory.get(TermKind::KvCache).get();
+    assert_eq!(kv, 13 * (576 + 128) * 2 * 131_072 + 33 * 1088 * 2 * (513 + 512u64).next_multiple_of(256));
+}

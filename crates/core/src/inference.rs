@@ -325,6 +325,8 @@ pub const LLAMA_CPP_SWA_FAMILIES: &[&str] = &[
     "llama4_text",
     "exaone4",
     "olmo3",
+    // Its sliding latent layers (llama.cpp's `dots3note`, the pattern from the header).
+    "dots3_note",
 ];
 
 /// Whether llama.cpp gives this family's sliding-window layers their own, smaller cache.
