@@ -308,3 +308,20 @@ fn dots3_under_llama_cpp_slides_its_sliding_latents() {
     let kv = estimate(&s).unwrap().memory.get(TermKind::KvCache).get();
     assert_eq!(kv, 13 * (576 + 128) * 2 * 131_072 + 33 * 1088 * 2 * (513 + 512u64).next_multiple_of(256));
 }
+
+/// Without sliding layers the prediction module is the stack's last layer with the dense MLP
+/// (and still its own embedding, no head); `num_nextn_predict_layers: 0` stores none.
+#[test]
+fn dots3_prediction_module_without_sliding_layers() {
+    use headroom_core::model::Ffn;
+    let mut c = config();
+    c["layer_types"] = serde_json::json!(vec!["full_attention"; 46]);
+    let a = read(&c).architecture;
+    let layer = a.mtp.as_ref().and_then(|m| m.layer.as_deref()).unwrap();
+    assert!(
+        matches!(layer.mixers.first(), Some(Mixer::Mla(m)) if m.span == Span::Full && m.indexer.is_some())
+    );
+    assert!(matches!(layer.ffn, Ffn::Dense(_)));
+    c["num_nextn_predict_layers"] = serde_json::json!(0);
+    assert!(read(&c).architecture.mtp.is_none());
+}

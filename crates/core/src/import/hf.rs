@@ -2997,18 +2997,10 @@ fn dots3_mtp(cfg: &Cfg<'_>, a: &Architecture) -> Result<Option<Mtp>> {
     let sliding =
         a.groups.iter().find(|g| matches!(g.mixers.first(), Some(Mixer::Mla(m)) if m.span != Span::Full));
     let dense = a.groups.iter().find(|g| matches!(g.ffn, Ffn::Dense(_)));
-    let layer = match (sliding, dense) {
-        (Some(s), Some(d)) => LayerGroup { count: 1, ffn: d.ffn.clone(), ..s.clone() },
-        // No sliding layer: the stack's last layer with the dense MLP.
-        (None, Some(d)) => match a.groups.last() {
-            Some(l) => LayerGroup { count: 1, ffn: d.ffn.clone(), ..l.clone() },
-            None => return Ok(None),
-        },
-        (_, None) => match a.groups.last() {
-            Some(l) => LayerGroup { count: 1, ..l.clone() },
-            None => return Ok(None),
-        },
-    };
+    // A sliding layer (else the stack's last) with the dense MLP (else its own).
+    let Some(base) = sliding.or(a.groups.last()) else { return Ok(None) };
+    let ffn = dense.map_or_else(|| base.ffn.clone(), |d| d.ffn.clone());
+    let layer = LayerGroup { count: 1, ffn, ..base.clone() };
     Ok(Some(Mtp {
         modules: n,
         own_embeddings: false,
