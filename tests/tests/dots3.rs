@@ -325,3 +325,21 @@ fn dots3_prediction_module_without_sliding_layers() {
     c["num_nextn_predict_layers"] = serde_json::json!(0);
     assert!(read(&c).architecture.mtp.is_none());
 }
+
+/// The note on the towers' memory names both of them, as the term holds both.
+#[test]
+fn dots3_towers_note_names_both() {
+    use headroom_core::scenario::{ModelSource, Scenario};
+    use headroom_core::text::{Arg, MsgId};
+    let m = read(&config());
+    let s = Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
+        ..Scenario::default()
+    };
+    let e = headroom_core::estimate::estimate(&s).unwrap();
+    let note = e.notes.iter().find(|n| n.id == MsgId::NoteEncoderLoaded).unwrap();
+    assert!(
+        matches!(note.args.first(), Some(Arg::Text(t)) if t == "dots3_moe_vit + dots3_audio"),
+        "{note:?}"
+    );
+}

@@ -1628,11 +1628,11 @@ fn encoders_term(
         None if counted > 0 => counted.saturating_mul(if runtime.is_llama_cpp() { 2 } else { elem }),
         None => return None,
     };
-    let kind = encoders
-        .first()
-        .map(|e| e.kind.clone())
-        .or_else(|| speech.map(|s| s.kind.clone()))
-        .unwrap_or_else(|| "vision".into());
+    // Every encoder (and a speech stack) the term holds, named together (`dots3_moe_vit +
+    // dots3_audio`): the notes speak of all of them.
+    let kinds: Vec<&str> =
+        encoders.iter().map(|e| e.kind.as_str()).chain(speech.map(|s| s.kind.as_str())).collect();
+    let kind = if kinds.is_empty() { String::from("vision") } else { kinds.join(" + ") };
     if scenario.text_only {
         notes.push(Msg::new(MsgId::NoteTextOnly, vec![Arg::Text(kind), Arg::Size(Bytes::new(total))]));
         return None;
