@@ -6,10 +6,13 @@
 //! (38,006 tensors, 576,886,825,984 bytes) and transformers 5.24's meta-device build.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
 
+use headroom_core::estimate::estimate;
+use headroom_core::hardware::DeviceChoice;
 use headroom_core::import::hf::{HfModel, parse_config};
-use headroom_core::inference::{kv_bytes_per_token, kv_cache_bytes};
+use headroom_core::inference::{Runtime, kv_bytes_per_token, kv_cache_bytes};
 use headroom_core::model::{Mixer, Span};
 use headroom_core::precision::{KvDtype, WeightFormat};
+use headroom_core::scenario::{ModelSource, Scenario};
 use headroom_core::tensors;
 use headroom_tests::read_fixture;
 
@@ -110,20 +113,28 @@ fn dots3_transformers_form_reads_the_same() {
     assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), kv_bytes_per_token(&b, KvDtype::Bf16));
 }
 
+/// The model as a scenario, everything else at its default.
+fn scenario() -> Scenario {
+    Scenario {
+        model: ModelSource::Custom(Box::new(read(&config()).into_custom("dots3".into()))),
+        ..Scenario::default()
+    }
+}
+
+/// The model under `runtime` on `gpus` H200s at 131,072 tokens.
+fn on_h200s(runtime: Runtime, gpus: u64) -> Scenario {
+    Scenario {
+        runtime: Some(runtime),
+        gpus,
+        context: 131_072,
+        device: Some(DeviceChoice::Catalog("h200-sxm".into())),
+        ..scenario()
+    }
+}
+
 /// The model served by vLLM 0.34 on `gpus` H200s at `context` tokens, in `kv`.
 fn served(gpus: u64, context: u64, kv: KvDtype) -> headroom_core::vllm::VllmBudget {
-    use headroom_core::scenario::{ModelSource, Scenario};
-    let m = read(&config());
-    let s = Scenario {
-        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
-        runtime: Some(headroom_core::inference::Runtime::Vllm),
-        gpus,
-        context,
-        kv,
-        device: Some(headroom_core::hardware::DeviceChoice::Catalog("h200-sxm".into())),
-        ..Scenario::default()
-    };
-    headroom_core::estimate::estimate(&s).unwrap().vllm.unwrap()
+    estimate(&Scenario { context, kv, ..on_h200s(Runtime::Vllm, gpus) }).unwrap().vllm.unwrap()
 }
 
 /// vLLM pads the full layers' 576-wide latent to the sliding layers' 1,088 and packs the pages
@@ -152,20 +163,11 @@ fn dots3_pool_under_vllm_packs_padded_latents() {
 /// are still two groups of at most 17, so the block is unchanged.
 #[test]
 fn dots3_prediction_layer_joins_the_sliding_groups() {
-    use headroom_core::scenario::{ModelSource, Scenario};
     use headroom_core::vllm::{SpecMethod, Speculative};
-    let m = read(&config());
-    let mut s = Scenario {
-        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
-        runtime: Some(headroom_core::inference::Runtime::Vllm),
-        gpus: 8,
-        context: 131_072,
-        device: Some(headroom_core::hardware::DeviceChoice::Catalog("h200-sxm".into())),
-        ..Scenario::default()
-    };
-    let plain = headroom_core::estimate::estimate(&s).unwrap().vllm.unwrap();
+    let mut s = on_h200s(Runtime::Vllm, 8);
+    let plain = estimate(&s).unwrap().vllm.unwrap();
     s.vllm.speculative = Some(Speculative { method: SpecMethod::Mtp, tokens: 1 });
-    let mtp = headroom_core::estimate::estimate(&s).unwrap().vllm.unwrap();
+    let mtp = estimate(&s).unwrap().vllm.unwrap();
     assert!(mtp.layout_exact);
     assert_eq!(mtp.block_bytes, plain.block_bytes);
     assert_eq!(mtp.weights.get() - plain.weights.get(), 1_134_193_728 * 2 / 8);
@@ -176,17 +178,7 @@ fn dots3_prediction_layer_joins_the_sliding_groups() {
 /// token in the full pool, 33 × 2,176 in the sliding one.
 #[test]
 fn dots3_under_sglang_keeps_two_latent_pools() {
-    use headroom_core::scenario::{ModelSource, Scenario};
-    let m = read(&config());
-    let s = Scenario {
-        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
-        runtime: Some(headroom_core::inference::Runtime::Sglang),
-        gpus: 8,
-        context: 131_072,
-        device: Some(headroom_core::hardware::DeviceChoice::Catalog("h200-sxm".into())),
-        ..Scenario::default()
-    };
-    let g = headroom_core::estimate::estimate(&s).unwrap().sglang.unwrap();
+    let g = estimate(&on_h200s(Runtime::Sglang, 8)).unwrap().sglang.unwrap();
     assert!(g.latent);
     assert_eq!(g.cell_size, 13 * (576 * 2 + 132));
     assert_eq!(g.swa.map(|(_, cell)| cell), Some(33 * 1088 * 2));
@@ -232,18 +224,8 @@ fn dots3_vision_experts_are_copied_in_fp8_under_vllm() {
 
 /// The text model's weights on one of `gpus` GPUs under vLLM, towers left out (text only).
 fn served_text_weights(gpus: u64) -> u64 {
-    use headroom_core::scenario::{ModelSource, Scenario};
-    let m = read(&config());
-    let s = Scenario {
-        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
-        runtime: Some(headroom_core::inference::Runtime::Vllm),
-        gpus,
-        context: 131_072,
-        text_only: true,
-        device: Some(headroom_core::hardware::DeviceChoice::Catalog("h200-sxm".into())),
-        ..Scenario::default()
-    };
-    headroom_core::estimate::estimate(&s).unwrap().vllm.unwrap().weights.get()
+    let s = Scenario { text_only: true, ..on_h200s(Runtime::Vllm, gpus) };
+    estimate(&s).unwrap().vllm.unwrap().weights.get()
 }
 
 /// Any size in the towers' sections, however absurd, is read or refused with a reason, never a
@@ -295,15 +277,12 @@ fn dots3_towers_refuse_absurd_sizes() {
 /// key in the K type (F16): 13 × (576 + 128) × 2 bytes a cell.
 #[test]
 fn dots3_under_llama_cpp_slides_its_sliding_latents() {
-    use headroom_core::estimate::{TermKind, estimate};
-    use headroom_core::scenario::{ModelSource, Scenario};
-    let m = read(&config());
+    use headroom_core::estimate::TermKind;
     let s = Scenario {
-        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
-        runtime: Some(headroom_core::inference::Runtime::LlamaCpp),
+        runtime: Some(Runtime::LlamaCpp),
         weights: Some(WeightFormat::parse("q4_k_m").unwrap()),
         context: 131_072,
-        ..Scenario::default()
+        ..scenario()
     };
     let kv = estimate(&s).unwrap().memory.get(TermKind::KvCache).get();
     assert_eq!(kv, 13 * (576 + 128) * 2 * 131_072 + 33 * 1088 * 2 * (513 + 512u64).next_multiple_of(256));
@@ -329,14 +308,8 @@ fn dots3_prediction_module_without_sliding_layers() {
 /// The note on the towers' memory names both of them, as the term holds both.
 #[test]
 fn dots3_towers_note_names_both() {
-    use headroom_core::scenario::{ModelSource, Scenario};
     use headroom_core::text::{Arg, MsgId};
-    let m = read(&config());
-    let s = Scenario {
-        model: ModelSource::Custom(Box::new(m.into_custom("dots3".into()))),
-        ..Scenario::default()
-    };
-    let e = headroom_core::estimate::estimate(&s).unwrap();
+    let e = estimate(&scenario()).unwrap();
     let note = e.notes.iter().find(|n| n.id == MsgId::NoteEncoderLoaded).unwrap();
     assert!(
         matches!(note.args.first(), Some(Arg::Text(t)) if t == "dots3_moe_vit + dots3_audio"),

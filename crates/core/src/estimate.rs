@@ -297,33 +297,19 @@ pub fn resolve(source: &ModelSource) -> Result<Resolved<'_>> {
         }
         ModelSource::Catalog(id) => {
             let entry = catalog::model(id)?;
-            if let Some((m, breakdown)) = entry.cached() {
-                return Ok(Resolved {
-                    name: entry.id.into(),
-                    architecture: Some(Cow::Borrowed(&m.architecture)),
-                    stand_in: None,
-                    native_format: m.format,
-                    file: None,
-                    params: Params::new(breakdown.total()),
-                    notices: m.notices.clone(),
-                    confidence: m.confidence,
-                    breakdown: Some(breakdown.clone()),
-                    compute_cache: Default::default(),
-                });
-            }
-            let m = entry.import()?;
-            let breakdown = m.architecture.param_breakdown()?;
-            let params = Params::new(breakdown.total());
+            // Every entry `catalog::model` returns is one of the catalog's, read once and kept.
+            let (m, breakdown) =
+                entry.cached()?.ok_or_else(|| Error::UnknownModel { id: entry.id.into() })?;
             Ok(Resolved {
                 name: entry.id.into(),
-                architecture: Some(Cow::Owned(m.architecture)),
+                architecture: Some(Cow::Borrowed(&m.architecture)),
                 stand_in: None,
                 native_format: m.format,
                 file: None,
-                params,
-                notices: m.notices,
+                params: Params::new(breakdown.total()),
+                notices: m.notices.clone(),
                 confidence: m.confidence,
-                breakdown: Some(breakdown),
+                breakdown: Some(breakdown.clone()),
                 compute_cache: Default::default(),
             })
         }

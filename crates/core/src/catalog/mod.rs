@@ -80,26 +80,30 @@ impl ModelEntry {
     /// # Errors
     /// Only if the catalog itself is broken (a test reads every entry).
     pub fn import(&self) -> Result<HfModel> {
-        match self.cached() {
+        match self.cached()? {
             Some((m, _)) => Ok(m.clone()),
             None => parse_config(self.config.as_bytes()),
         }
     }
 
     /// This entry's config read and its parameters counted, once per process (the page resolves
-    /// the same model for every estimate, device row and point of a curve); `None` for an entry
-    /// that is not one of [`MODELS`] (a copy built elsewhere) or whose config does not read.
-    pub fn cached(&self) -> Option<(&'static HfModel, &'static ParamBreakdown)> {
-        let slot = MODELS.iter().position(|m| core::ptr::eq(m.config, self.config))?;
-        let imported = IMPORTED
-            .get(slot)?
-            .get_or_try_init(|| {
-                let model = parse_config(self.config.as_bytes())?;
-                let breakdown = model.architecture.param_breakdown()?;
-                Ok::<_, Error>(alloc::boxed::Box::new(Imported { model, breakdown }))
-            })
-            .ok()?;
-        Some((&imported.model, &imported.breakdown))
+    /// the same model for every estimate, device row and point of a curve); `Ok(None)` for an
+    /// entry that is not one of [`MODELS`] (a copy built elsewhere).
+    ///
+    /// # Errors
+    /// What reading or counting the config reports (only for a broken catalog: a test reads every
+    /// entry); it is not kept, so each call reports it again.
+    pub fn cached(&self) -> Result<Option<(&'static HfModel, &'static ParamBreakdown)>> {
+        let Some(slot) = MODELS.iter().position(|m| core::ptr::eq(m.config, self.config)) else {
+            return Ok(None);
+        };
+        let Some(cell) = IMPORTED.get(slot) else { return Ok(None) };
+        let imported = cell.get_or_try_init(|| {
+            let model = parse_config(self.config.as_bytes())?;
+            let breakdown = model.architecture.param_breakdown()?;
+            Ok::<_, Error>(alloc::boxed::Box::new(Imported { model, breakdown }))
+        })?;
+        Ok(Some((&imported.model, &imported.breakdown)))
     }
 
     /// The architecture.
@@ -337,15 +341,15 @@ mod tests {
     fn catalog_models_are_read_once_and_the_same() {
         assert!(MODELS.len() <= CACHE_SLOTS, "{} models for {CACHE_SLOTS} cache slots", MODELS.len());
         for m in MODELS {
-            let (cached, breakdown) = m.cached().unwrap_or_else(|| panic!("{} is not cached", m.id));
+            let (cached, breakdown) = m.cached().unwrap().unwrap_or_else(|| panic!("{} is not cached", m.id));
             let fresh = parse_config(m.config.as_bytes()).unwrap();
             assert_eq!(cached, &fresh, "{}", m.id);
             assert_eq!(breakdown, &fresh.architecture.param_breakdown().unwrap(), "{}", m.id);
-            assert!(core::ptr::eq(m.cached().unwrap().0, cached), "{} read twice", m.id);
+            assert!(core::ptr::eq(m.cached().unwrap().unwrap().0, cached), "{} read twice", m.id);
         }
         let config = alloc::format!("{} ", MODELS[0].config);
         let other = ModelEntry { config: alloc::boxed::Box::leak(config.into_boxed_str()), ..MODELS[0] };
-        assert!(other.cached().is_none());
+        assert!(other.cached().unwrap().is_none());
         assert_eq!(other.import().unwrap(), MODELS[0].import().unwrap());
     }
 
