@@ -170,7 +170,21 @@ fn dots3_prediction_layer_joins_the_sliding_groups() {
     let mtp = estimate(&s).unwrap().vllm.unwrap();
     assert!(mtp.layout_exact);
     assert_eq!(mtp.block_bytes, plain.block_bytes);
-    assert_eq!(mtp.weights.get() - plain.weights.get(), 1_134_193_728 * 2 / 8);
+    // Split over the 8 GPUs but what vLLM keeps whole on each: the module's projection of the
+    // embedding and hidden state (`ReplicatedLinear`, 5,120 × 10,240), the latent down-projections
+    // and the norms.
+    let a = read(&config()).architecture;
+    let p = tensors::mtp_priced(&a, WeightFormat::Bf16).unwrap();
+    use headroom_core::tensor::Role;
+    let whole = |t: &tensors::Tensor| {
+        matches!(t.role, Role::MtpProj | Role::AttnQA | Role::AttnKvA | Role::Norm | Role::AttnNorm)
+    };
+    let kept = p.sum_where(whole);
+    assert_eq!(p.sum_where(|t| t.role == Role::MtpProj), 5120 * 10240 * 2);
+    assert_eq!(p.sum_where(|_| true), 1_134_193_728 * 2);
+    let split: u64 =
+        p.tensors.iter().zip(&p.bytes).filter(|(t, _)| !whole(t)).map(|(_, b)| b.div_ceil(8)).sum();
+    assert_eq!(mtp.weights.get() - plain.weights.get(), split + kept);
 }
 
 /// SGLang 0.5.23 keeps dots3-note's sliding layers in a pool of their own (its config class's

@@ -2211,19 +2211,23 @@ pub(crate) fn tensor_parallel_bytes_where(
     expert_gpus: u64,
     keep: &dyn Fn(&tensors::Tensor) -> bool,
 ) -> u64 {
-    // Each layer's KV heads (0 for layers without attention).
-    let kv_heads: Vec<u64> = a
-        .layers()
-        .map(|g| {
-            g.mixers
-                .iter()
-                .find_map(|m| match m {
-                    Mixer::Attention(at) => Some(at.num_kv_heads),
-                    _ => None,
-                })
-                .unwrap_or(0)
-        })
-        .collect();
+    // Each layer's KV heads (0 for layers without attention), the prediction modules' layers
+    // numbered after the stack's.
+    let heads_of = |g: &crate::model::LayerGroup| {
+        g.mixers
+            .iter()
+            .find_map(|m| match m {
+                Mixer::Attention(at) => Some(at.num_kv_heads),
+                _ => None,
+            })
+            .unwrap_or(0)
+    };
+    let mut kv_heads: Vec<u64> = a.layers().map(heads_of).collect();
+    if let Some(m) = &a.mtp {
+        for k in 0..usize::try_from(m.modules.min(64)).unwrap_or(0) {
+            kv_heads.push(m.layers.get(k).or(m.layer.as_deref()).or(a.groups.last()).map_or(0, heads_of));
+        }
+    }
     let mut total: u128 = 0;
     for (t, b) in p.tensors.iter().zip(&p.bytes).filter(|(t, _)| keep(t)) {
         let b = *b as u128;
@@ -2233,7 +2237,26 @@ pub(crate) fn tensor_parallel_bytes_where(
             // (`disable_tp`, plain parameters).
             Role::Compressor | Role::Fp32 => b,
             Role::MoeLatent => b,
+            // Step 5's indexer queries and head weights split by its provider groups (one a KV
+            // head: `index_tp_size` = `num_attention_groups`), repeated past them (vLLM 0.34
+            // `_step5_group_partition`); its key and `z` whole on every GPU.
+            Role::IdxQ | Role::IdxWeights if a.family == "step5" => {
+                let kv = t.layer.and_then(|l| kv_heads.get(l as usize)).copied().unwrap_or(1).max(1);
+                b.div_ceil(gpus.clamp(1, kv) as u128)
+            }
             Role::IdxQ | Role::IdxK | Role::IdxWeights | Role::Sinks => b,
+            // A prediction module's projection of the embedding and hidden state: a plain
+            // `nn.Linear` or `ReplicatedLinear` in most of vLLM 0.34's MTP classes (DeepSeek, GLM,
+            // Step, dots3, MiniMax, Kimi, Inkling…), column-parallel in Qwen3-Next's, Qwen3.5's,
+            // Qwen4-Exp's, EXAONE-MoE's and Nemotron-H's.
+            Role::MtpProj
+                if !matches!(
+                    a.family.as_str(),
+                    "qwen3_next" | "qwen3_5" | "qwen3_5_moe" | "qwen4_exp" | "exaone_moe" | "nemotron_h"
+                ) =>
+            {
+                b
+            }
             Role::AttnK | Role::AttnV => {
                 let kv = t.layer.and_then(|l| kv_heads.get(l as usize)).copied().unwrap_or(0) as u128;
                 let g = gpus as u128;

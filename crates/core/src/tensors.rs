@@ -164,7 +164,7 @@ pub fn mtp_bytes(a: &Architecture, format: WeightFormat) -> Result<Bytes> {
 /// # Errors
 /// [`Error::Invalid`] when the architecture does not validate; [`Error::Overflow`] for absurd
 /// sizes.
-pub(crate) fn mtp_priced(a: &Architecture, format: WeightFormat) -> Result<Priced> {
+pub fn mtp_priced(a: &Architecture, format: WeightFormat) -> Result<Priced> {
     let mut p =
         Priced { tensors: Vec::new(), bytes: Vec::new(), gguf_types: Vec::new(), formats: Vec::new() };
     if format.is_gguf() || a.mtp.is_none() {

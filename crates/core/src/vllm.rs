@@ -1127,6 +1127,71 @@ fn dots3_packed(a: &Architecture, kv: KvDtype, block: u64, drafts: u64) -> Optio
     })
 }
 
+/// Step 5's pool as vLLM 0.34 packs it on NVIDIA GPUs (`models/step5/nvidia/sparse_attention.py`,
+/// `common/sparse_summary_cache.py`, `common/csa_tail_ring.py`,
+/// `kv_cache_planning._get_packed_kv_cache_groups`), block-outermost:
+/// - the sparse layers' K and V pages (their KV heads split down to one a GPU) beside their
+///   summaries — one `proxy`-byte FP8 row a region of tokens, whole on every GPU, whatever the
+///   cache's dtype — one bucket of two page sizes in equal numbers, which sets the repeats a
+///   group holds (`_approximate_gcd` over the buckets' layer counts, from that bucket's);
+/// - the rings of the open regions' raw indexer keys, each exactly one K and V page, one block a
+///   request for its life: as many a group as the widest group's block holds;
+/// - the sliding layers (with `drafts` prediction layers, which slide too) cut into groups of
+///   those repeats.
+///
+/// A block is the widest group's pages, rounded up to the common multiple of the sparse pages'
+/// eight-token stride and the ring's 1,024 bytes. `None` for another model, or one whose layers
+/// are not these two kinds.
+fn step5_packed(a: &Architecture, kv: KvDtype, tp: u64, block: u64, drafts: u64) -> Option<Packed> {
+    if a.family != "step5" {
+        return None;
+    }
+    let (mut full, mut full_row, mut summary) = (0u64, 0u64, 0u64);
+    let (mut swa, mut swa_row, mut window) = (0u64, 0u64, 0u64);
+    for (n, m) in a.mixers() {
+        let Mixer::Attention(at) = m else { return None };
+        // `max(1, kv / tp)` heads a GPU.
+        let row = 2 * (at.num_kv_heads / tp.max(1)).max(1) * kv.row_bytes(at.head_dim);
+        match (at.span, at.index_key) {
+            (Span::Full, ix) if ix > 0 => {
+                full += n;
+                full_row = full_row.max(row);
+                summary = summary.max(ix * 2);
+            }
+            (Span::Sliding { window: w }, 0) => {
+                swa += n;
+                swa_row = swa_row.max(row);
+                window = window.max(w);
+            }
+            _ => return None,
+        }
+    }
+    let swa = swa.saturating_add(drafts);
+    if full == 0 || swa == 0 || block < 8 {
+        return None;
+    }
+    let repeats = approximate_gcd(&[full, full, swa], full).max(1);
+    let swa_groups = swa.div_ceil(repeats);
+    let main_page = block.saturating_mul(full_row);
+    let full_bytes = full.saturating_mul(main_page.saturating_add(block.saturating_mul(summary)));
+    let swa_bytes = swa.div_ceil(swa_groups).saturating_mul(block.saturating_mul(swa_row));
+    let anchor = full_bytes.max(swa_bytes).max(main_page);
+    let rings_per_block = (anchor / main_page.max(1)).max(1);
+    let ring_groups = full.div_ceil(repeats).max(full.div_ceil(rings_per_block));
+    let ring_bytes = full.div_ceil(ring_groups).saturating_mul(main_page);
+    let stride = lcm(8 * full_row, 1024);
+    let widest = full_bytes.max(swa_bytes).max(ring_bytes);
+    Some(Packed {
+        block,
+        block_bytes: widest.next_multiple_of(stride.max(1)),
+        groups: alloc::vec![
+            (SpecKind::Full, block, 1),
+            (SpecKind::Mamba { fixed: 1, per_block: false }, block, ring_groups),
+            (SpecKind::Window(window), block, swa_groups),
+        ],
+    })
+}
+
 /// The KV cache's layout on one GPU.
 struct Layout {
     /// Kinds of layers: kind, count, bytes per token of one layer (for Mamba layers, filled in
@@ -1379,20 +1444,18 @@ pub fn drafter(
             // Inkling's depths differ from one to the next, and vLLM builds only the first
             // `num_speculative_tokens` of them (`inkling/nvidia/mtp.py`
             // `_select_mtp_depth_count`): those depths' tensors.
+            // Split as the target's tensors are (the modules' KV heads replicated past one a GPU,
+            // their input projection whole on every GPU where vLLM's class keeps it so).
+            let p = crate::tensors::mtp_priced(a, format)?;
             let (w, layers) = if m.layers.is_empty() {
-                (crate::tensors::mtp_bytes(a, format)?, m.modules)
+                (crate::estimate::tensor_parallel_bytes_where(&p, a, tp, tp, &|_| true), m.modules)
             } else {
                 let built = m.modules.min(spec.tokens.max(1));
                 let last = a.num_layers().saturating_add(built);
-                let p = crate::tensors::mtp_priced(a, format)?;
-                (Bytes::new(p.sum_where(|t| t.layer.is_some_and(|l| u64::from(l) < last))), built)
+                let keep = |t: &crate::tensors::Tensor| t.layer.is_some_and(|l| u64::from(l) < last);
+                (crate::estimate::tensor_parallel_bytes_where(&p, a, tp, tp, &keep), built)
             };
-            Drafter {
-                weights: Bytes::new(w.get().div_ceil(tp)),
-                layers,
-                layer_bytes: target_layer,
-                exact: true,
-            }
+            Drafter { weights: Bytes::new(w), layers, layer_bytes: target_layer, exact: true }
         }
         SpecMethod::Eagle => {
             // One decoder layer at the target's shape in 16-bit, and the 3h → h input projection.
@@ -1813,8 +1876,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         }
         _ => packed,
     };
-    // dots3-note's packed pool (its prediction layer joins it below).
-    let packed = packed.or_else(|| dots3_packed(a, i.kv, o.block_size(), 0));
+    // dots3-note's and Step 5's packed pools (their prediction layers join them below).
+    let packed = packed
+        .or_else(|| dots3_packed(a, i.kv, o.block_size(), 0))
+        .or_else(|| step5_packed(a, i.kv, tp, o.block_size(), 0));
     if a.family == "dots3_note" && !matches!(i.kv, KvDtype::Bf16 | KvDtype::F16) {
         // An FP8 cache's rows on the padded sparse backend are not read from vLLM: approximate.
         exact = false;
@@ -1851,6 +1916,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let packed = match (packed, i.drafter.filter(|d| d.layers > 0)) {
         (Some(p), Some(d)) => match o.speculative.as_ref().map(|sp| &sp.method) {
             Some(SpecMethod::Mtp) => dots3_packed(a, i.kv, o.block_size(), d.layers)
+                .or_else(|| step5_packed(a, i.kv, tp, o.block_size(), d.layers))
                 .or_else(|| v4_packed(a, i.kv, v4_block, d.layers))
                 .or(Some(p)),
             // DSpark's stages keep windows beside the target's. A drafter reading the target's

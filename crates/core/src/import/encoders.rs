@@ -1362,6 +1362,53 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 vllm_buffers: 0,
             }
         }
+        // Step 5's Perception Encoder (vLLM 0.34 `PerceptionEncoder` in `step_vl.py`, which
+        // `Step5ForConditionalGeneration` builds as Step-3.7 does, `PerceptionEncoderConfig`'s key
+        // names): Step-3.7's tower and projector, and the Step-3 VL processor's views.
+        _ if kind == "perception_encoder" => {
+            let (h, layers, p, image) =
+                (n("width", 1536), n("layers", 47), n("patch_size", 14), n("image_size", 728));
+            let ratio = vc.get("mlp_ratio").and_then(Value::as_f64).unwrap_or(8960.0 / 1536.0);
+            if !(ratio.is_finite() && ratio > 0.0 && ratio <= 64.0) {
+                return Some(Err("perception_encoder vision (`mlp_ratio` is not a real ratio)".into()));
+            }
+            // `int(width × mlp_ratio)`, as vLLM sizes the MLP.
+            let i = (h as f64 * ratio) as u64;
+            let grid = image / p.max(1);
+            let positions = grid * grid;
+            let down = 2 * h * h * 9 + 2 * h + 4 * h * 2 * h * 9 + 4 * h;
+            let projector = 4 * h * text_hidden + text_hidden * flag(root, "projector_bias", false);
+            // Two stride-2 convolutions: ⌈n / 2⌉ twice.
+            let out = |px: u64| (px / p.max(1)).div_ceil(2).div_ceil(2);
+            let crop = 504;
+            Encoder {
+                modality: Modality::Image,
+                kind: kind.clone(),
+                layers,
+                hidden: h,
+                intermediate: i,
+                block_params: layers * (4 * h * h + 2 * h * i),
+                other_params: 3 * p * p * h
+                    + positions * h
+                    + 2 * h
+                    + layers * (11 * h + i)
+                    + down
+                    + projector,
+                patch: p,
+                merge: 4,
+                tokens: TokenRule::StepCrops {
+                    view: image,
+                    crop,
+                    global: out(image) * out(image),
+                    per_crop: out(crop) * out(crop),
+                    max_side: 3024,
+                },
+                largest: 3024,
+                fixed_patches: None,
+                whole_in_vllm: false,
+                vllm_buffers: 0,
+            }
+        }
         _ if kind == "step3p5_vision" => {
             // Step-3.7-Flash's vision model (transformers 5.24 `Step3p7VisionModel`): a bias-free
             // patch convolution, a `max_position_embeddings` position table, a pre-LayerNorm,

@@ -448,6 +448,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // Step-3.7-Flash's flat config reads as Step-3.5-Flash's text model (transformers'
         // `Step3p7TextConfig` is `step3p5`).
         "step3p7" => "step3p5".into(),
+        // Step 5 (vLLM 0.34's `Step5Config`, text model `step5` under `step5_vl`); the September
+        // 2026 preview's own names for the same schema (`step4` under `step3p5v`).
+        "step5" | "step5_text" | "step5_vl" | "step4" | "step3p5v" => "step5".into(),
         // Cosmos 3 Edge's language model (`Cosmos3EdgeTextModel`).
         "cosmos3_edge_text" | "cosmos3_edge" => "cosmos3_edge".into(),
         // MiniMax-M3's language model (transformers' `MiniMaxM3VLTextConfig`).
@@ -510,6 +513,7 @@ const KNOWN: &[&str] = &[
     "lfm2_moe",
     "exaone_moe",
     "step3p5",
+    "step5",
     "laguna",
     "minimax_m3",
     "mllama",
@@ -609,6 +613,10 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "DeepseekV41ForCausalLM" => "deepseek_v41",
             "InklingForCausalLM" | "InklingForConditionalGeneration" => "inkling",
             "Dots3NoteForCausalLM" | "Dots3NoteForConditionalGeneration" => "dots3_note",
+            "Step5ForCausalLM"
+            | "Step5ForConditionalGeneration"
+            | "Step4ForCausalLM"
+            | "MMGPTStepRoboticsForCausalLM" => "step5",
             "Qwen4ExpForCausalLM" | "Qwen4ExpForConditionalGeneration" => "qwen4_exp",
             "Glm4MoeForCausalLM" => "glm4_moe",
             "GptOssForCausalLM" => "gpt_oss",
@@ -876,6 +884,9 @@ fn defaults(family: &str) -> Option<Defaults> {
         "mimo_v2_flash" => (152576, 4096, 16384, 48, 64, 4, 192, false),
         "lfm2_moe" => (65536, 2048, 7168, 32, 32, 8, 0, true),
         "step3p5" => (128815, 4096, 11264, 45, 64, 8, 128, false),
+        // Step 5: the preview release's geometry (vLLM's `Step5Config` defaults are placeholders
+        // its own model class refuses).
+        "step5" => (128896, 4096, 13824, 92, 64, 4, 192, false),
         "mllama" => (128256, 4096, 14336, 40, 32, 8, 0, false),
         "laguna" => (100352, 2048, 8192, 40, 48, 8, 128, false),
         "minimax_m3" => (200064, 6144, 3072, 60, 64, 4, 128, false),
@@ -1124,6 +1135,11 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
                 if (i + 1) % group == 0 || (trailing_full && i >= whole) { Kind::Full } else { Kind::Linear }
             })
             .collect());
+    }
+    // Step 5 without `layer_types` (vLLM 0.34 `Step5Attention`): even layers slide, odd ones attend
+    // the whole context.
+    if family == "step5" && cfg.raw("layer_types").is_none() {
+        return Ok((0..layers).map(|i| if i % 2 == 0 { Kind::Sliding } else { Kind::Full }).collect());
     }
     // dots3-note without `layer_types` (transformers' class): the first two layers and every fourth
     // from the second attend the whole context (with the indexer), the others through the window.
@@ -1395,7 +1411,9 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
         | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
-        | "step3p5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" | "hy_v3" | "mellum" => QkNorm::PerHead,
+        | "step3p5" | "step5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" | "hy_v3" | "mellum" => {
+            QkNorm::PerHead
+        }
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" | "olmo_hybrid" => QkNorm::Full,
         // Molmo 2: Qwen3's per-head q/k norms, or OLMo's over the whole width (`qk_norm_type`).
         "molmo2" => match cfg.str("qk_norm_type") {
@@ -1567,6 +1585,7 @@ fn class_experts(family: &str) -> Option<u64> {
         "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "laguna" | "flint"
         | "muse_spark" | "beam" | "dots3_note" => 256,
         "step3p5" => 288,
+        "step5" => 352,
         "bailing_hybrid" => 512,
         _ => return None,
     })
@@ -1643,25 +1662,47 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
             (0..layers).map(|i| i >= start && i <= end && (i - start) % every == 0).collect()
         }
         // Step-3.5's hub config names its MoE layers in `moe_layers_enum` ("3,4,…" or a list);
-        // else every layer from the fourth.
-        "step3p5" => {
-            let listed: Option<Vec<u64>> = match cfg.raw("moe_layers_enum") {
-                None => None,
-                Some(v) => Some(match (v.as_str(), v.as_array()) {
-                    (Some(text), _) => text
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|t| !t.is_empty())
-                        .map(|t| t.parse::<u64>())
-                        .collect::<core::result::Result<Vec<u64>, _>>()
-                        .map_err(|_| Error::parse(FORMAT, "`moe_layers_enum` must list layer numbers"))?,
-                    (None, Some(_)) => cfg.indices("moe_layers_enum")?.unwrap_or_default(),
-                    _ => return Err(Error::parse(FORMAT, "`moe_layers_enum` must list layer numbers")),
-                }),
+        // else every layer from the fourth. Step 5 (vLLM 0.34's `_get_step5_moe_layer_indices`)
+        // also reads `moe_layer_list`, refuses the two when they differ, and else routes every
+        // layer but the first.
+        "step3p5" | "step5" => {
+            let listed = |key: &str| -> Result<Option<Vec<u64>>> {
+                let bad = || Error::parse(FORMAT, format!("`{key}` must list layer numbers"));
+                match cfg.raw(key) {
+                    None => Ok(None),
+                    Some(v) => match (v.as_str(), v.as_array()) {
+                        (Some(text), _) => text
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|t| !t.is_empty())
+                            .map(|t| t.parse::<u64>().map_err(|_| bad()))
+                            .collect::<Result<Vec<u64>>>()
+                            .map(Some),
+                        (None, Some(_)) => cfg.indices(key),
+                        _ => Err(bad()),
+                    },
+                }
             };
-            match listed {
+            let mut by_enum = listed("moe_layers_enum")?;
+            if family == "step5" {
+                let by_list = listed("moe_layer_list")?;
+                if let (Some(a), Some(b)) = (&mut by_enum, by_list.clone()) {
+                    let mut b = b;
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    if *a != b {
+                        return Err(Error::parse(
+                            FORMAT,
+                            "`moe_layers_enum` and `moe_layer_list` name different layers",
+                        ));
+                    }
+                }
+                by_enum = by_enum.or(by_list);
+            }
+            let first = if family == "step5" { 1 } else { 3 };
+            match by_enum {
                 Some(l) => (0..layers).map(|i| l.contains(&i)).collect(),
-                None => (0..layers).map(|i| i >= 3).collect(),
+                None => (0..layers).map(|i| i >= first).collect(),
             }
         }
         // MiniMax-M3's hub config lists 0/1 per layer in `moe_layer_freq`; else every layer routes.
@@ -1717,7 +1758,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" | "mistral4" => 4,
         "afmoe" | "unlimited_ocr" | "sarvam_moe" | "flint" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
-        | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1" | "beam" | "dots3_note" => 8,
+        | "step5" | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1" | "beam"
+        | "dots3_note" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1750,7 +1792,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "step3p5" => cfg.count_or("moe_intermediate_size", 1280)?,
         "laguna" => cfg.count_or("moe_intermediate_size", 512)?,
         "unlimited_ocr" | "mellum" => cfg.count_or("moe_intermediate_size", 896)?,
-        "hy_v3" | "dots3_note" => cfg.count_or("moe_intermediate_size", 1536)?,
+        "hy_v3" | "dots3_note" | "step5" => cfg.count_or("moe_intermediate_size", 1536)?,
         "solar_open" => cfg.count_or("moe_intermediate_size", 1280)?,
         "sarvam_moe" => cfg.count_or("moe_intermediate_size", 1024)?,
         "flint" => cfg.count_or("moe_intermediate_size", 512)?,
@@ -1793,6 +1835,14 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "minimax_m3" => cfg.count_or("shared_intermediate_size", 3072)?,
         // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
         "step3p5" => cfg.count_any(&["share_expert_dim", "share_expert_dims"])?.unwrap_or(1280),
+        // Step 5: `share_expert_dim`, else the routed width times the experts a token takes
+        // (vLLM's `Step5Config`).
+        "step5" => match cfg.count("share_expert_dim")? {
+            Some(w) => w,
+            None => expert_intermediate
+                .checked_mul(cfg.count_any(&["moe_top_k", "num_experts_per_tok"])?.unwrap_or(8))
+                .ok_or(Error::Overflow { what: "shared experts" })?,
+        },
         "hy_v3" | "solar_open" | "sarvam_moe" | "axk1" | "mistral4" => n_shared
             .unwrap_or(1)
             .checked_mul(expert_intermediate)
@@ -1845,6 +1895,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "mimo_v2_flash"
                 | "exaone_moe"
                 | "step3p5"
+                | "step5"
                 | "laguna"
                 | "minimax_m3"
                 | "nemotron_h"
@@ -2348,6 +2399,42 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                     }
                     a.output_gate = step_gate(cfg) == Some(false);
                 }
+                // Step 5 (vLLM 0.34 `Step5Attention`): `num_attention_groups` KV heads, the sliding
+                // layers' own query heads (`swa_num_attention_heads`), one layer type's own geometry
+                // (`attention_other_setting`); the full layers' sparse attention caches a summary
+                // of each region of tokens beside K and V (`step5_sparse`).
+                "step5" => {
+                    if let Some(g) = cfg.count("num_attention_groups")? {
+                        a.num_kv_heads = g;
+                    }
+                    if span != Span::Full
+                        && let Some(h) = cfg.count("swa_num_attention_heads")?
+                    {
+                        a.num_heads = h;
+                    }
+                    let type_name = if span == Span::Full { "full_attention" } else { "sliding_attention" };
+                    if let Some(o) = cfg.raw("attention_other_setting")
+                        && o.get("attention_type").and_then(Value::as_str) == Some(type_name)
+                    {
+                        let get = |k: &str| {
+                            o.get(k).and_then(Value::as_u64).filter(|v| *v > 0).ok_or_else(|| {
+                                Error::parse(
+                                    FORMAT,
+                                    format!("`attention_other_setting` needs a positive `{k}`"),
+                                )
+                            })
+                        };
+                        a.num_heads = get("num_attention_heads")?;
+                        a.num_kv_heads = get("num_attention_groups")?;
+                        a.head_dim = get("head_dim")?;
+                        a.v_head_dim = a.head_dim;
+                    }
+                    if let Some(sp) = step5_sparse(cfg)?
+                        && sp.applies(type_name)
+                    {
+                        a.index_key = sp.summary_bytes_per_token().div_ceil(2);
+                    }
+                }
                 // MiniMax-M3's sparse layers cache their block indexer's key beside K and V.
                 "minimax_m3" if m3_sparse(cfg, i) => a.index_key = m3_index(cfg).1,
                 // Poolside's Laguna: each layer's own query heads (`num_attention_heads_per_layer`)
@@ -2579,6 +2666,20 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         {
             // Step-3.5's per-head sigmoid gate on the attention output: `g_proj`, one row a head.
             group.extras.push(Extra { role: Role::Extra, rows: at.num_heads, cols: c.hidden });
+        }
+        if family == "step5"
+            && let Some(Mixer::Attention(at)) = group.mixers.first()
+        {
+            // Step 5's per-head gate (`g_proj`, only with `use_head_wise_attn_gate`: vLLM's default
+            // is none) and, on the layers its sparse attention applies to, the indexer.
+            if cfg.flag("use_head_wise_attn_gate") == Some(true) {
+                group.extras.push(Extra { role: Role::Extra, rows: at.num_heads, cols: c.hidden });
+            }
+            if at.index_key > 0
+                && let Some(sp) = step5_sparse(cfg)?
+            {
+                group.extras.extend(sp.extras(c.hidden, at.num_heads));
+            }
         }
         if ling3(cfg, family)
             && let Some(Mixer::Mla(m)) = group.mixers.first()
@@ -2938,7 +3039,122 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     if family == "dots3_note" {
         a.mtp = dots3_mtp(cfg, &a)?;
     }
+    if family == "step5" {
+        a.mtp = step5_mtp(cfg, &a)?;
+    }
     Ok(a)
+}
+
+/// Step 5's sparse attention (`sparse_config`, vLLM 0.34 `models/step5/common/config.py`): on
+/// the layer types it applies to, a lightning-style indexer scores regions of
+/// `region_block_size` tokens, each summarised into one `proxy_dim`-byte FP8 row cached beside K
+/// and V; the open region's raw indexer keys wait in a ring of one page a request.
+#[derive(Clone, Debug, PartialEq)]
+struct Step5Sparse {
+    /// Width of the indexer's heads and of a summary row (`proxy_dim`, 256).
+    proxy: u64,
+    /// Indexer query heads (`sparse_indexer_num_heads`).
+    heads: u64,
+    /// Indexer key heads (`sparse_indexer_num_k_heads`, 1).
+    k_heads: u64,
+    /// Tokens a summary row stands for (`region_block_size`, 8).
+    region: u64,
+    /// Whether it applies to the full layers, and to the sliding ones.
+    full: bool,
+    sliding: bool,
+}
+
+impl Step5Sparse {
+    fn applies(&self, type_name: &str) -> bool {
+        if type_name == "full_attention" { self.full } else { self.sliding }
+    }
+
+    /// Bytes of summary a token (one FP8 row of `proxy` values a region).
+    fn summary_bytes_per_token(&self) -> u64 {
+        self.proxy / self.region.max(1)
+    }
+
+    /// The indexer's tensors in a layer (the checkpoint's `sparse_indexer_*`): the query
+    /// (`heads × proxy` rows), the key and its value-side twin `z` (`k_heads × proxy` rows each),
+    /// the per-head weights (`heads` rows), and, in FP32, the query's RMSNorm, the key's
+    /// LayerNorm (weight and bias) and one softmax scale a query head (`ssmax_s`).
+    fn extras(&self, hidden: u64, q_heads: u64) -> Vec<Extra> {
+        let k = self.k_heads.saturating_mul(self.proxy);
+        alloc::vec![
+            Extra { role: Role::IdxQ, rows: self.heads.saturating_mul(self.proxy), cols: hidden },
+            Extra { role: Role::IdxK, rows: k, cols: hidden },
+            Extra { role: Role::IdxK, rows: k, cols: hidden },
+            Extra { role: Role::IdxWeights, rows: self.heads, cols: hidden },
+            Extra { role: Role::Fp32, rows: 1, cols: self.proxy.saturating_mul(3).saturating_add(q_heads) },
+        ]
+    }
+}
+
+/// Step 5's `sparse_config`, when present and enabled (vLLM refuses a checkpoint without the
+/// section; `enabled: false` runs every layer densely).
+fn step5_sparse(cfg: &Cfg<'_>) -> Result<Option<Step5Sparse>> {
+    let Some(sc) = cfg.raw("sparse_config") else { return Ok(None) };
+    if sc.as_object().is_none() {
+        return Err(Error::parse(FORMAT, "`sparse_config` must be an object"));
+    }
+    if sc.get("enabled").and_then(Value::as_bool) == Some(false) {
+        return Ok(None);
+    }
+    let n = |k: &str, d: u64| -> Result<u64> {
+        match sc.get(k) {
+            None => Ok(d),
+            Some(v) => v
+                .as_u64()
+                .filter(|x| (1..=1 << 20).contains(x))
+                .ok_or_else(|| Error::parse(FORMAT, format!("`sparse_config.{k}` must be a positive count"))),
+        }
+    };
+    let (full, sliding) = match sc.get("apply_to_layer_types").and_then(Value::as_array) {
+        None => (true, false),
+        Some(list) => (
+            list.iter().any(|t| t.as_str() == Some("full_attention")),
+            list.iter().any(|t| t.as_str() == Some("sliding_attention")),
+        ),
+    };
+    Ok(Some(Step5Sparse {
+        proxy: n("proxy_dim", 256)?,
+        heads: n("sparse_indexer_num_heads", 16)?,
+        k_heads: n("sparse_indexer_num_k_heads", 1)?,
+        region: n("region_block_size", 8)?,
+        full,
+        sliding,
+    }))
+}
+
+/// Step 5's prediction modules (`num_nextn_predict_layers`, vLLM 0.34 `Step5MTP`, the
+/// checkpoint's `model.layers.92…94`): each a sliding layer (its `layer_types` entry past the
+/// stack) with the dense MLP, the usual two norms and projection, and a head of its own
+/// (`transformer.shared_head.output`, with its norm); the embedding is the target's.
+fn step5_mtp(cfg: &Cfg<'_>, a: &Architecture) -> Result<Option<Mtp>> {
+    let n = cfg.count_or("num_nextn_predict_layers", 0)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if n > 64 {
+        return Err(Error::parse(FORMAT, "`num_nextn_predict_layers` is not a real count"));
+    }
+    let sliding = a
+        .groups
+        .iter()
+        .find(|g| matches!(g.mixers.first(), Some(Mixer::Attention(at)) if at.span != Span::Full));
+    let dense = a.groups.iter().find(|g| matches!(g.ffn, Ffn::Dense(_)));
+    let Some(base) = sliding.or(a.groups.last()) else { return Ok(None) };
+    let ffn = dense.map_or_else(|| base.ffn.clone(), |d| d.ffn.clone());
+    let layer = LayerGroup { count: 1, ffn, ..base.clone() };
+    Ok(Some(Mtp {
+        modules: n,
+        own_embeddings: false,
+        layer: Some(alloc::boxed::Box::new(layer)),
+        extras: alloc::vec![Extra { role: Role::Output, rows: a.vocab_size, cols: a.hidden_size }],
+        bare: false,
+        shared: Vec::new(),
+        layers: Vec::new(),
+    }))
 }
 
 /// dots3-note's layer `i` (vLLM's `Dots3NoteFullAttention` and `Dots3NoteSlidingAttention`): a

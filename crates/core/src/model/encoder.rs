@@ -117,6 +117,24 @@ pub enum TokenRule {
         /// the grid from 2 DeepSeek-OCR's takes for images larger than a tile.
         ceil_tiles: bool,
     },
+    /// Step-3 VL's views (vLLM 0.34 `Step3VLProcessor`, which Step-3.7 and Step 5 inherit): the
+    /// image, its long side cut to `max_side`, as one global view of the tower's resolution
+    /// (`global` tokens and a start and an end token); from a `view`-pixel side up, also crops of
+    /// `crop` pixels — a side of `k` of them, `k` rounding the side's crops up only past a fifth of
+    /// one — of `per_crop` tokens each with their own start and end, and a newline token between
+    /// rows of crops.
+    StepCrops {
+        /// Pixels per side of the global view (the tower's `image_size`).
+        view: u64,
+        /// Pixels per side of a crop.
+        crop: u64,
+        /// Tokens of the global view.
+        global: u64,
+        /// Tokens of one crop.
+        per_crop: u64,
+        /// The processor's longest side (`MAX_IMAGE_SIZE`, 3,024).
+        max_side: u64,
+    },
     /// Audio: language-model tokens per second of sound, in thousandths (Whisper's 100 frames a
     /// second halved by its convolution, then pooled or stacked).
     PerSecond {
@@ -256,6 +274,11 @@ impl Encoder {
                 };
                 global.saturating_mul(global + nl).saturating_add(local).saturating_add(1)
             }
+            TokenRule::StepCrops { global, per_crop, .. } => {
+                let k = self.step_crops(side);
+                let newlines = k.saturating_sub(1);
+                (k * k).saturating_mul(per_crop + 2).saturating_add(global + 2).saturating_add(newlines)
+            }
             TokenRule::PerSecond { per_ks, whole_windows } => match self.fixed_patches {
                 Some(w) if whole_windows && w > 0 => {
                     let frames = self.patches_per_image(side);
@@ -290,6 +313,13 @@ impl Encoder {
                     _ => frames,
                 }
             }
+            (TokenRule::StepCrops { view, crop, .. }, _) => {
+                // The global view at the tower's resolution, each crop at its own.
+                let p = self.patch.max(1);
+                let k = self.step_crops(side);
+                let (g, c) = (view / p, crop / p);
+                (g * g).saturating_add((k * k).saturating_mul(c * c))
+            }
             (TokenRule::FramedRows { .. }, _) => {
                 let n = self.framed_rows(side);
                 n.saturating_mul(n).saturating_mul(m2)
@@ -304,6 +334,22 @@ impl Encoder {
 }
 
 impl Encoder {
+    /// Crops a side of a square `side` image under [`TokenRule::StepCrops`]: none below the
+    /// view's side; else the side (cut to `max_side`) over the crop, rounded up when the rest is
+    /// more than a fifth of a crop (`get_image_size_for_crop`).
+    fn step_crops(&self, side: u64) -> u64 {
+        let TokenRule::StepCrops { view, crop, max_side, .. } = self.tokens else { return 0 };
+        let side = side.min(max_side);
+        let crop = crop.max(1);
+        if side < view {
+            return 0;
+        }
+        let whole = side / crop;
+        // `side / crop − ⌊side / crop⌋ > 0.2`, in integers.
+        let k = if (side % crop) * 5 > crop { whole + 1 } else { whole };
+        k.clamp(1, 64)
+    }
+
     /// Rows (and tokens a row) of a square `side` image under [`TokenRule::FramedRows`]: the
     /// merged patches a side of the scaled-up image makes, at most the most that keep
     /// `n·(n + 1) + 2` within `max_tokens`.

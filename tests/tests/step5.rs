@@ -1,0 +1,234 @@
+//! Step 5 (the September 2026 Step-5-Preview) read from its config
+//! (`fixtures/configs/step5-preview.json`: the release's keys and values as a public port's
+//! header listing quotes them, not a verbatim copy — see SOURCES.tsv): 92 grouped-query layers,
+//! 23 of them attending the whole context through a sparse indexer that caches one summary row a
+//! region of tokens, 69 sliding over 512; 352 experts; three prediction modules with heads of their
+//! own; the Perception Encoder. Counts against the release's 2,449 tensors and vLLM 0.34's own
+//! pool planning run on the same layer specs.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
+
+use headroom_core::estimate::estimate;
+use headroom_core::hardware::DeviceChoice;
+use headroom_core::import::hf::{HfModel, parse_config};
+use headroom_core::inference::{Runtime, kv_bytes_per_token};
+use headroom_core::model::{Mixer, Span};
+use headroom_core::precision::{KvDtype, WeightFormat};
+use headroom_core::scenario::{ModelSource, Scenario};
+use headroom_core::tensors;
+use headroom_core::vllm::{SpecMethod, Speculative, VllmBudget};
+use headroom_tests::read_fixture;
+
+fn config() -> serde_json::Value {
+    serde_json::from_str(&read_fixture("configs/step5-preview.json")).unwrap()
+}
+
+fn read(v: &serde_json::Value) -> HfModel {
+    parse_config(v.to_string().as_bytes()).unwrap()
+}
+
+/// The text model: 92 layers of 107,217,280 attention parameters (64 query heads and 4 KV heads
+/// of 192, the per-head gate, per-head norms), the indexer's 18,940,736 on the 23 full layers,
+/// four dense MLPs (0–2 and 91) and 88 MoE layers of 352 experts with a shared one: 598,476,053,952
+/// parameters, 27,111,185,856 a token (the model card: "600B total, 27B active"); the three
+/// prediction modules 838,619,520 each (the release's `model.layers.92…94`, 17 tensors each).
+#[test]
+fn step5_text_and_prediction_modules_count_as_released() {
+    let m = read(&config());
+    let a = &m.architecture;
+    assert_eq!(a.family, "step5");
+    let b = a.param_breakdown().unwrap();
+    assert_eq!(b.total(), 598_476_053_952);
+    assert_eq!(a.params_active().unwrap().get(), 27_111_185_856);
+    assert_eq!(b.mtp, 3 * 838_619_520);
+    assert_eq!(a.mtp.as_ref().map(|x| x.modules), Some(3));
+    // The tensors the release lists: 828 attention and norm tensors, the indexer's (its four
+    // matrices, and its FP32 vectors — two norms and the softmax scales, four tensors there —
+    // as one here), 12 of the dense MLPs, 704 of the experts' layers, the embedding, head and final
+    // norm.
+    let text = tensors::weight_bytes(a, WeightFormat::Bf16).unwrap();
+    assert_eq!(text.tensors.len() as u64, 92 * 9 + 23 * 5 + 4 * 3 + 88 * 8 + 3);
+}
+
+/// Every fourth layer (3, 7, …, 91) attends the whole context and keeps, beside its 4 KV heads of
+/// 192, one 256-byte FP8 summary every 8 tokens (32 bytes a token); the other 69 slide over 512.
+#[test]
+fn step5_full_layers_keep_a_summary_beside_k_and_v() {
+    let a = read(&config()).architecture;
+    let (mut full, mut sliding) = (0, 0);
+    for (n, m) in a.mixers() {
+        let Mixer::Attention(at) = m else { panic!("not attention: {m:?}") };
+        assert_eq!((at.num_heads, at.num_kv_heads, at.head_dim), (64, 4, 192));
+        match at.span {
+            Span::Full => {
+                full += n;
+                assert_eq!(at.index_key * 2, 32);
+            }
+            Span::Sliding { window } => {
+                sliding += n;
+                assert_eq!((window, at.index_key), (512, 0));
+            }
+            other => panic!("unexpected span {other:?}"),
+        }
+    }
+    assert_eq!((full, sliding), (23, 69));
+    // Every token, before windows: 92 × 2 × 4 × 192 × 2 bytes and 23 summaries of 32. An FP8
+    // cache halves K and V, never the summaries.
+    assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), 92 * 3072 + 23 * 32);
+    assert_eq!(kv_bytes_per_token(&a, KvDtype::Fp8), 92 * 1536 + 23 * 32);
+}
+
+/// The release's own names (`step3p5v` wrapping `step4`, `MMGPTStepRoboticsForCausalLM`) and vLLM
+/// 0.34's (`step5_vl` wrapping `step5`) read the same model; `moe_layer_list` stands for
+/// `moe_layers_enum`, and the two refused where they disagree.
+#[test]
+fn step5_reads_under_the_release_names_and_vllms() {
+    let release = config();
+    let mut vllm = release.clone();
+    vllm["model_type"] = "step5_vl".into();
+    vllm["architectures"] = serde_json::json!(["Step5ForConditionalGeneration"]);
+    vllm["text_config"]["model_type"] = "step5".into();
+    vllm["text_config"]["architectures"] = serde_json::json!(["Step5ForCausalLM"]);
+    let layers: Vec<u64> = (3..91).collect();
+    vllm["text_config"].as_object_mut().unwrap().remove("moe_layers_enum");
+    vllm["text_config"]["moe_layer_list"] = serde_json::json!(layers);
+    let (a, b) = (read(&release).architecture, read(&vllm).architecture);
+    assert_eq!(a.param_breakdown().unwrap(), b.param_breakdown().unwrap());
+    assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), kv_bytes_per_token(&b, KvDtype::Bf16));
+    let mut both = vllm.clone();
+    both["text_config"]["moe_layers_enum"] = "3,4".into();
+    let e = parse_config(both.to_string().as_bytes()).unwrap_err().to_string();
+    assert!(e.contains("moe_layers_enum") && e.contains("moe_layer_list"), "{e}");
+    // Without a list vLLM routes every layer but the first.
+    let mut none = vllm;
+    none["text_config"].as_object_mut().unwrap().remove("moe_layer_list");
+    let c = read(&none).architecture;
+    assert_eq!(c.moe_layers(), 91);
+}
+
+/// Without the indexer (`sparse_config.enabled: false`) the full layers cache K and V only and
+/// store no indexer; a broken section is refused by name.
+#[test]
+fn step5_without_sparse_attention_drops_the_indexer() {
+    let mut v = config();
+    v["text_config"]["sparse_config"]["enabled"] = false.into();
+    let a = read(&v).architecture;
+    assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), 92 * 3072);
+    assert_eq!(a.param_breakdown().unwrap().total(), 598_476_053_952 - 23 * 18_940_736);
+    v["text_config"]["sparse_config"] = serde_json::json!({"region_block_size": 0});
+    let e = parse_config(v.to_string().as_bytes()).unwrap_err().to_string();
+    assert!(e.contains("region_block_size"), "{e}");
+}
+
+/// The Perception Encoder (47 blocks of 1,536, an MLP of 8,960, two stride-2 convolutions) and its
+/// projector into 4,096: 1,955,848,960 + 25,165,824 parameters, the release's 667 `vision_model.*`
+/// tensors. The Step-3 VL processor's views: 171 tokens below 728 pixels, 504 at 728 (four crops),
+/// 3,164 at the largest side, 3,024 (36 crops) — what vLLM profiles with.
+#[test]
+fn step5_vision_counts_and_its_views() {
+    let a = read(&config()).architecture;
+    assert_eq!(a.encoders.len(), 1);
+    let e = &a.encoders[0];
+    assert_eq!(e.params(), 1_955_848_960 + 25_165_824);
+    assert_eq!(e.tokens_per_image(500), 171);
+    assert_eq!(e.tokens_per_image(728), 504);
+    assert_eq!(e.tokens_per_image(3024), 3164);
+    assert_eq!(e.tokens_per_image(4000), 3164);
+    assert_eq!(e.max_tokens(), 3164);
+    // A side's crops round up only past a fifth of one: 1,008 is two, 1,109 three.
+    assert_eq!(e.tokens_per_image(1008), 4 * 83 + 171 + 1);
+    assert_eq!(e.tokens_per_image(1109), 9 * 83 + 171 + 2);
+    // The global view's 52 × 52 patches and each crop's 36 × 36.
+    assert_eq!(e.patches_per_image(728), 2704 + 4 * 1296);
+}
+
+fn on_gpus(gpus: u64, kv: KvDtype, mtp: bool) -> VllmBudget {
+    let mut s = Scenario {
+        model: ModelSource::Custom(Box::new(read(&config()).into_custom("step5".into()))),
+        runtime: Some(Runtime::Vllm),
+        gpus,
+        context: 4096,
+        kv,
+        weights: Some(WeightFormat::Nvfp4),
+        device: Some(DeviceChoice::Catalog("b200".into())),
+        ..Scenario::default()
+    };
+    if mtp {
+        s.vllm.speculative = Some(Speculative { method: SpecMethod::Mtp, tokens: 3 });
+    }
+    estimate(&s).unwrap().vllm.unwrap()
+}
+
+/// vLLM 0.34 packs Step 5's pool block-outermost in five groups: the 23 full layers' K and V pages
+/// with their summaries (2,048 bytes a block), the 23 rings (one K and V page each), and the 69
+/// sliding layers in three groups of 23 (24 with the three prediction layers: `_approximate_gcd`
+/// of 23, 23 and 72 from 23); a block is the widest group rounded to the common multiple of an
+/// 8-token page and 1,024 bytes. The bytes a block are what vLLM's own
+/// `_get_packed_kv_cache_groups` and `_get_kv_cache_bytes_per_block` give on these specs.
+#[test]
+fn step5_pool_under_vllm_packs_summaries_rings_and_windows() {
+    let cases: [(u64, KvDtype, bool, u64); 12] = [
+        (1, KvDtype::Bf16, false, 4_571_136),
+        (1, KvDtype::Bf16, true, 4_718_592),
+        (2, KvDtype::Bf16, false, 2_310_144),
+        (2, KvDtype::Bf16, true, 2_359_296),
+        (4, KvDtype::Bf16, false, 1_179_648),
+        (8, KvDtype::Bf16, true, 1_179_648),
+        (1, KvDtype::Fp8, false, 2_310_144),
+        (1, KvDtype::Fp8, true, 2_359_296),
+        (2, KvDtype::Fp8, false, 1_179_648),
+        (4, KvDtype::Fp8, false, 614_400),
+        (8, KvDtype::Fp8, false, 614_400),
+        (8, KvDtype::Fp8, true, 614_400),
+    ];
+    for (gpus, kv, mtp, bytes) in cases {
+        let v = on_gpus(gpus, kv, mtp);
+        assert!(v.layout_exact, "{gpus} {kv:?} {mtp}");
+        assert_eq!(v.block_size, 64);
+        assert_eq!(v.block_bytes, bytes, "{gpus} GPUs, {kv:?}, MTP {mtp}");
+    }
+    // A request of 4,096 tokens: 64 blocks of the full group, one ring, and each sliding group
+    // its 4,096 tokens (the window and the two scheduler steps in flight reach past them) and one
+    // more: 260 blocks, 0.2856 GiB a GPU at TP 8.
+    let v = on_gpus(8, KvDtype::Bf16, false);
+    assert_eq!(v.blocks_per_request, 64 + 1 + 3 * 65);
+    assert_eq!(v.num_blocks, u64::try_from(v.available_kv).unwrap() / v.block_bytes);
+}
+
+/// Weights a GPU at TP 8: the indexer's query split over its four provider groups (then
+/// repeated), its key and `z` whole, KV heads one a GPU; the prediction modules' input projection
+/// whole on every GPU (`nn.Linear`), their own heads split: 0.754 GiB more with `mtp`.
+#[test]
+fn step5_weights_split_as_vllm_splits_them() {
+    let a = read(&config()).architecture;
+    let bf16 = |gpus, mtp| {
+        let mut s = Scenario {
+            model: ModelSource::Custom(Box::new(read(&config()).into_custom("step5".into()))),
+            runtime: Some(Runtime::Vllm),
+            gpus,
+            context: 4096,
+            text_only: true,
+            device: Some(DeviceChoice::Catalog("b200".into())),
+            ..Scenario::default()
+        };
+        if mtp {
+            s.vllm.speculative = Some(Speculative { method: SpecMethod::Mtp, tokens: 3 });
+        }
+        estimate(&s).unwrap()
+    };
+    let plain = bf16(8, false);
+    let idx_q = 23 * 4096 * 4096 * 2u64;
+    let full = tensors::weight_bytes(&a, WeightFormat::Bf16).unwrap();
+    // The split of the whole model but the indexer's query, which goes 1/4 rather than 1/8.
+    let weights = plain.vllm.as_ref().unwrap().weights.get();
+    assert!(weights > full.total().get() / 8 + idx_q / 8, "{weights}");
+    let with = bf16(8, true).vllm.unwrap().weights.get();
+    let module = 3
+        * (2 * 12288 * 4096 * 2 / 8 // q and o, split
+        + 2 * 192 * 4096 * 2 // k and v: one KV head a GPU
+        + 64 * 4096 * 2 / 8 // the gate
+        + 3 * 13824 * 4096 * 2 / 8 // the dense MLP
+        + 4096 * 8192 * 2 // eh_proj, whole
+        + 128896 * 4096 * 2 / 8 // its own head
+        + (5 * 4096 + 2 * 192) * 2); // norms
+    assert_eq!(with - weights, module);
+}
