@@ -232,3 +232,24 @@ fn step5_weights_split_as_vllm_splits_them() {
         + (5 * 4096 + 2 * 192) * 2); // norms
     assert_eq!(with - weights, module);
 }
+
+/// Step-3.7-Flash's tower under transformers' key names (`step3p5_vision`: `hidden_size`,
+/// `intermediate_size`, `num_hidden_layers`) is the same tower, and its processor (transformers
+/// 5.24 `Step3p7ImageProcessor`, vLLM's `Step3VLProcessor`) cuts images the same way.
+#[test]
+fn step37_vision_is_the_same_tower_and_views() {
+    let mut v = config();
+    v["vision_config"] = serde_json::json!({
+        "model_type": "step3p5_vision", "hidden_size": 1536, "intermediate_size": 8960,
+        "num_hidden_layers": 47, "patch_size": 14, "image_size": 728
+    });
+    let a = read(&v).architecture;
+    let e = &a.encoders[0];
+    assert_eq!(e.params(), 1_955_848_960 + 25_165_824);
+    assert_eq!((e.tokens_per_image(600), e.tokens_per_image(1920)), (171, 16 * 83 + 171 + 3));
+    // A ratio that is no ratio is refused by name.
+    v["vision_config"] = serde_json::json!({"model_type": "perception_encoder", "mlp_ratio": -1.0});
+    let e = parse_config(v.to_string().as_bytes()).map(|m| m.notices).unwrap_or_default();
+    let shown = format!("{e:?}");
+    assert!(shown.contains("mlp_ratio"), "{shown}");
+}

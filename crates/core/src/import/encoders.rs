@@ -1362,20 +1362,33 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 vllm_buffers: 0,
             }
         }
-        // Step 5's Perception Encoder (vLLM 0.34 `PerceptionEncoder` in `step_vl.py`, which
-        // `Step5ForConditionalGeneration` builds as Step-3.7 does, `PerceptionEncoderConfig`'s key
-        // names): Step-3.7's tower and projector, and the Step-3 VL processor's views.
-        _ if kind == "perception_encoder" => {
-            let (h, layers, p, image) =
-                (n("width", 1536), n("layers", 47), n("patch_size", 14), n("image_size", 728));
-            let ratio = vc.get("mlp_ratio").and_then(Value::as_f64).unwrap_or(8960.0 / 1536.0);
-            if !(ratio.is_finite() && ratio > 0.0 && ratio <= 64.0) {
-                return Some(Err("perception_encoder vision (`mlp_ratio` is not a real ratio)".into()));
-            }
-            // `int(width × mlp_ratio)`, as vLLM sizes the MLP.
-            let i = (h as f64 * ratio) as u64;
+        // Step-3.7-Flash's vision model (transformers 5.24 `Step3p7VisionModel`, vLLM 0.34's
+        // `PerceptionEncoder` in `step_vl.py`) and Step 5's (the same tower, which
+        // `Step5ForConditionalGeneration` builds as Step-3.7 does, under `PerceptionEncoderConfig`'s
+        // key names `width`, `layers`, `mlp_ratio`): a bias-free patch convolution, a position
+        // table of the view's patches, a pre-LayerNorm, LayerNorm blocks with biased attention and
+        // MLP and two layer-scale vectors, then two biased 3 × 3 convolutions doubling the width
+        // twice (each halving the grid), and a linear projector into the text width (biased with
+        // `projector_bias`). Images as the Step-3 VL processor cuts them (both runtimes' processors:
+        // a 728-pixel global view, 504-pixel crops).
+        _ if kind == "step3p5_vision" || kind == "perception_encoder" => {
+            let pick = |keys: [&str; 2], d: u64| {
+                vc.get(keys[0]).or(vc.get(keys[1])).and_then(Value::as_u64).unwrap_or(d)
+            };
+            let h = pick(["hidden_size", "width"], 1536);
+            let layers = pick(["num_hidden_layers", "layers"], 47);
+            let (p, c, image) = (n("patch_size", 14), n("num_channels", 3), n("image_size", 728));
+            let i = match (vc.get("intermediate_size").and_then(Value::as_u64), vc.get("mlp_ratio")) {
+                (Some(i), _) => i,
+                (None, Some(r)) => match r.as_f64().filter(|r| r.is_finite() && *r > 0.0 && *r <= 64.0) {
+                    // `int(width × mlp_ratio)`, as vLLM sizes the MLP.
+                    Some(r) => (h as f64 * r) as u64,
+                    None => return Some(Err(format!("{kind} vision (`mlp_ratio` is not a real ratio)"))),
+                },
+                (None, None) => h * 35 / 6,
+            };
             let grid = image / p.max(1);
-            let positions = grid * grid;
+            let positions = n("max_position_embeddings", grid * grid);
             let down = 2 * h * h * 9 + 2 * h + 4 * h * 2 * h * 9 + 4 * h;
             let projector = 4 * h * text_hidden + text_hidden * flag(root, "projector_bias", false);
             // Two stride-2 convolutions: ⌈n / 2⌉ twice.
@@ -1388,7 +1401,7 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 hidden: h,
                 intermediate: i,
                 block_params: layers * (4 * h * h + 2 * h * i),
-                other_params: 3 * p * p * h
+                other_params: c * p * p * h
                     + positions * h
                     + 2 * h
                     + layers * (11 * h + i)
@@ -1405,42 +1418,6 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 },
                 largest: 3024,
                 fixed_patches: None,
-                whole_in_vllm: false,
-                vllm_buffers: 0,
-            }
-        }
-        _ if kind == "step3p5_vision" => {
-            // Step-3.7-Flash's vision model (transformers 5.24 `Step3p7VisionModel`): a bias-free
-            // patch convolution, a `max_position_embeddings` position table, a pre-LayerNorm,
-            // LayerNorm blocks with biased attention and MLP and two layer-scale vectors, then two
-            // biased 3 × 3 convolutions doubling the width twice (each halving the grid), and a
-            // linear projector into the text width (biased with `projector_bias`).
-            let (h, i, layers) =
-                (n("hidden_size", 1536), n("intermediate_size", 8960), n("num_hidden_layers", 47));
-            let (p, c, image) = (n("patch_size", 14), n("num_channels", 3), n("image_size", 728));
-            let positions = n("max_position_embeddings", 2704);
-            let down = 2 * h * h * 9 + 2 * h + 4 * h * 2 * h * 9 + 4 * h;
-            let projector = 4 * h * text_hidden + text_hidden * flag(root, "projector_bias", false);
-            let grid = image / p.max(1) / 4;
-            Encoder {
-                modality: Modality::Image,
-                kind: "step3p5_vision".into(),
-                layers,
-                hidden: h,
-                intermediate: i,
-                block_params: layers * (4 * h * h + 2 * h * i),
-                other_params: c * p * p * h
-                    + positions * h
-                    + 2 * h
-                    + layers * (11 * h + i)
-                    + down
-                    + projector,
-                patch: p,
-                merge: 4,
-                // Crops of the tower's resolution, `(image / patch / 4)²` tokens each.
-                tokens: TokenRule::GridTiles { tile: image, per_tile: grid * grid, max_tiles: 9 },
-                largest: 4 * image,
-                fixed_patches: Some(positions),
                 whole_in_vllm: false,
                 vllm_buffers: 0,
             }
