@@ -648,6 +648,21 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 vec![Arg::Size(h.tables), Arg::Size(h.host), Arg::Int(h.shards)],
             ));
         }
+        // The expert routers its class builds in FP32 (whole on every GPU).
+        if crate::vllm::fp32_router(a) {
+            let gate = |t: &tensors::Tensor| t.role == Role::Router && t.cols == a.hidden_size;
+            let loaded: u64 = p
+                .tensors
+                .iter()
+                .filter(|t| gate(t))
+                .map(|t| t.rows.saturating_mul(t.cols).saturating_mul(4))
+                .fold(0, u64::saturating_add);
+            let added = loaded.saturating_sub(tensor_parallel_bytes_where(p, a, gpus, expert_gpus, &gate));
+            if added > 0 {
+                weights_device = weights_device.saturating_add(Bytes::new(added));
+                notes.push(Msg::new(MsgId::NoteVllmFp32Router, vec![Arg::Size(Bytes::new(added))]));
+            }
+        }
         // By the checkpoint's format, not the family: UE8M0 bytes over 32 × 32 blocks.
         let mxfp8 = WeightFormat::Fp8Scaled {
             grain: crate::precision::Grain::Block(32, 32),

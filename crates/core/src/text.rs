@@ -1284,6 +1284,10 @@ messages! {
     NoteVllmEngramShared =>
         "vLLM keeps the n-gram tables ({0}) in CPU memory the node's data-parallel replicas share (EngramConfig dp_shared_memory, on with several replicas), not in GPU memory: {1} of system RAM, one copy",
         "vLLM garde les tables n-grammes ({0}) en mémoire CPU partagée par les répliques data-parallèles du nœud (EngramConfig dp_shared_memory, actif avec plusieurs répliques), pas en mémoire GPU : {1} de RAM système, une copie";
+    /// vLLM's FP32 routers.
+    NoteVllmFp32Router =>
+        "vLLM builds this model's expert routers in FP32 whatever the checkpoint stores: {0} more on each GPU than the files",
+        "vLLM construit les routeurs d'experts de ce modèle en FP32 quel que soit le format du checkpoint : {0} de plus par GPU que les fichiers";
     /// vLLM's MXFP8 scales for DeepSeek V4.1.
     NoteVllmMxfp8Scales =>
         "vLLM loads the checkpoint's 32×32-block FP8 matrices as MXFP8, a scale byte per 32 values of each row rather than per block: {0} more on each GPU than the files",

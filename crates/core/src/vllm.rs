@@ -641,6 +641,26 @@ pub fn rotary_cache(a: &Architecture) -> Bytes {
     Bytes::new(a.max_context.saturating_mul(width).saturating_mul(2))
 }
 
+/// Whether vLLM 0.34 builds the model's expert router in FP32 (`GateLinear` with
+/// `params_dtype=torch.float32`, whatever the checkpoint stores): AFMoE, Ling 3, ERNIE 4.5's MoE,
+/// GLM-4.5 and its successors, HunYuan V3 and V4, MiniMax M2 and M3, Step-3.5, Step 5, Beam.
+pub fn fp32_router(a: &Architecture) -> bool {
+    matches!(
+        a.family.as_str(),
+        "afmoe"
+            | "bailing_hybrid"
+            | "ernie4_5_moe"
+            | "glm4_moe"
+            | "hy_v3"
+            | "hy_v4"
+            | "minimax_m2"
+            | "minimax_m3"
+            | "step3p5"
+            | "step5"
+            | "beam"
+    )
+}
+
 /// Whether `t` is one of the n-gram tables vLLM keeps in host memory (an embedding table inside
 /// the layer stack): DeepSeek V4.1's Engram tables, Qwen4-Exp's PLE tables (both under
 /// `EngramConfig`, `cpu_offload` on by default).
