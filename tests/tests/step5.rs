@@ -253,3 +253,21 @@ fn step37_vision_is_the_same_tower_and_views() {
     let shown = format!("{e:?}");
     assert!(shown.contains("mlp_ratio"), "{shown}");
 }
+
+/// vLLM builds a rotary cache for each distinct width, base and scaling: the sliding layers'
+/// 192 at 10⁴, the full layers' third (64) at 10⁷ with llama3 scaling, the indexer's 32 — each
+/// 1,048,576 positions in BF16 (576 MiB) — and the sparse backend's 128 MiB workspace, all in
+/// "Model loading took".
+#[test]
+fn step5_rotary_caches_and_workspace_load_with_the_model() {
+    let a = read(&config()).architecture;
+    assert_eq!(a.rotary_widths, [192, 64, 32]);
+    let mib = 1u64 << 20;
+    assert_eq!(headroom_core::vllm::rotary_cache(&a).get(), 576 * mib + 128 * mib);
+    // One base and factor everywhere: one cache of the head, and the indexer's.
+    let mut v = config();
+    v["text_config"]["rope_theta"] = 10000.0.into();
+    v["text_config"].as_object_mut().unwrap().remove("partial_rotary_factors");
+    v["text_config"].as_object_mut().unwrap().remove("rope_scaling");
+    assert_eq!(read(&v).architecture.rotary_widths, [192, 32]);
+}

@@ -613,8 +613,8 @@ messages! {
         "contexte CUDA et espaces de travail cuBLAS, {0}, plus fragmentation de l'allocateur PyTorch, {1} (5 % du cache et des activations)";
     /// vLLM overhead.
     OverheadVllm =>
-        "non-torch memory {0}, CUDA graphs' reserve {1} and rotary cache {2} inside vLLM's share (the CUDA context lives outside it)",
-        "mémoire hors PyTorch {0}, réserve des graphes CUDA {1} et cache rotatif {2} dans la part de vLLM (le contexte CUDA vit en dehors)";
+        "non-torch memory {0}, CUDA graphs' reserve {1} and rotary caches with the buffers built with the model {2} inside vLLM's share (the CUDA context lives outside it)",
+        "mémoire hors PyTorch {0}, réserve des graphes CUDA {1} et caches rotatifs avec les tampons construits avec le modèle {2} dans la part de vLLM (le contexte CUDA vit en dehors)";
     /// SGLang overhead.
     OverheadSglang =>
         "what SGLang keeps free beside the activations: {0} of (1 − mem_fraction_static) of the memory free at start, for CUDA graphs and the allocator",

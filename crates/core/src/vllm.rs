@@ -612,6 +612,14 @@ pub fn rotary_cache(a: &Architecture) -> Bytes {
     if a.learned_positions > 0 || a.rel_extent > 0 {
         return Bytes::ZERO;
     }
+    // Layers of several rotary widths, bases or scalings: a cache each (vLLM's `get_rope` keeps
+    // one per distinct key), and Step 5's sparse backend's FlashInfer workspace (`torch.empty(128
+    // << 20)` built with the model, `nvidia/flashinfer_sparse.py`).
+    if !a.rotary_widths.is_empty() {
+        let widths = a.rotary_widths.iter().fold(0u64, |acc, w| acc.saturating_add(*w));
+        let workspace = if a.family == "step5" { 128 * MIB } else { 0 };
+        return Bytes::new(a.max_context.saturating_mul(widths).saturating_mul(2).saturating_add(workspace));
+    }
     // DeepSeek V4 and V4.1 (`deepseek_v4/common/rope.py`): one FP32 cache of the rotary part for
     // the window-only layers and one for the compressed ones (YaRN to the same length), each
     // `max_position_embeddings` rows (`DeepseekV4ScalingRotaryEmbedding`).

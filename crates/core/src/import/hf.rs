@@ -3041,8 +3041,63 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     }
     if family == "step5" {
         a.mtp = step5_mtp(cfg, &a)?;
+        a.rotary_widths = step5_rotary(cfg, &kinds_of(&a), c.head_dim)?;
     }
     Ok(a)
+}
+
+/// Whether each layer of the stack attends the whole context.
+fn kinds_of(a: &Architecture) -> Vec<bool> {
+    a.layers()
+        .map(|g| g.mixers.first().is_some_and(|m| matches!(m, Mixer::Attention(at) if at.span == Span::Full)))
+        .collect()
+}
+
+/// Step 5's rotary caches under vLLM 0.34 (`Step5Attention`'s `get_rope`, one cache a distinct
+/// width, base and scaling): each layer rotates `int(head_dim × partial_rotary_factors[i])` values
+/// at `rope_theta[i]` (a list, or one base), scaled by `rope_scaling` only on the layer types
+/// `yarn_only_types` names; the sparse indexer's keys rotate `sparse_indexer_rope_dim` (32) of
+/// theirs. Widths of the distinct caches.
+fn step5_rotary(cfg: &Cfg<'_>, full: &[bool], head_dim: u64) -> Result<Vec<u64>> {
+    let per_layer = |key: &str, i: usize| -> Option<f64> {
+        match cfg.raw(key) {
+            Some(Value::Array(list)) => list.get(i).and_then(Value::as_f64),
+            Some(v) => v.as_f64(),
+            None => None,
+        }
+    };
+    let yarn_only: Option<Vec<&str>> = cfg
+        .raw("yarn_only_types")
+        .and_then(Value::as_array)
+        .map(|l| l.iter().filter_map(Value::as_str).collect());
+    let scaled_config = cfg.raw("rope_scaling").is_some_and(|v| !v.is_null());
+    let mut keys: Vec<(u64, u64, bool)> = Vec::new();
+    for (i, is_full) in full.iter().enumerate() {
+        let factor = per_layer("partial_rotary_factors", i).unwrap_or(1.0);
+        if !(factor > 0.0 && factor <= 1.0) {
+            return Err(Error::parse(FORMAT, "`partial_rotary_factors` must lie in (0, 1]"));
+        }
+        let width = (head_dim as f64 * factor) as u64;
+        let theta = per_layer("rope_theta", i).unwrap_or(10_000.0).to_bits();
+        let type_name = if *is_full { "full_attention" } else { "sliding_attention" };
+        let scaled = scaled_config && yarn_only.as_ref().is_none_or(|l| l.contains(&type_name));
+        if !keys.contains(&(width, theta, scaled)) {
+            keys.push((width, theta, scaled));
+        }
+    }
+    let mut widths: Vec<u64> = keys.iter().map(|k| k.0).collect();
+    if let Some(sp) = step5_sparse(cfg)?
+        && full.iter().any(|f| sp.applies(if *f { "full_attention" } else { "sliding_attention" }))
+    {
+        let rope = cfg
+            .raw("sparse_config")
+            .and_then(|s| s.get("sparse_indexer_rope_dim"))
+            .and_then(Value::as_u64)
+            .unwrap_or(32)
+            .min(sp.proxy);
+        widths.push(rope);
+    }
+    Ok(widths)
 }
 
 /// Step 5's sparse attention (`sparse_config`, vLLM 0.34 `models/step5/common/config.py`): on

@@ -144,6 +144,11 @@ pub struct Architecture {
     /// without.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub short_conv_taps: u64,
+    /// Rotary widths of the distinct cos/sin caches vLLM builds when layers differ in rotary
+    /// width, base or scaling (Step 5: its sliding layers' full-width rotary, its full layers'
+    /// third, its indexer's 32), one each; empty: one cache of the widest head.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub rotary_widths: Vec<u64>,
     /// What runtimes pick their implementation by, as the config names it (empty when the model
     /// was not read from a config: a GGUF header, a bare shape).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Checkpoint::is_empty"))]
@@ -945,6 +950,7 @@ impl Architecture {
             residual_blocks: 0,
             rel_extent: 0,
             short_conv_taps: 0,
+            rotary_widths: Vec::new(),
             checkpoint: Checkpoint::default(),
         }
     }
