@@ -271,3 +271,27 @@ fn step5_rotary_caches_and_workspace_load_with_the_model() {
     v["text_config"].as_object_mut().unwrap().remove("rope_scaling");
     assert_eq!(read(&v).architecture.rotary_widths, [192, 32]);
 }
+
+/// vLLM builds Step 5's sparse attention on SM 9.0, 10.0 and 10.3 only: an A100 or an L40S is
+/// refused whatever its memory, an H200 is not.
+#[test]
+fn step5_sparse_attention_needs_hopper_or_blackwell_datacentre_gpus() {
+    use headroom_core::catalog;
+    use headroom_core::fit::{Verdict, fit};
+    use headroom_core::text::MsgId;
+    let s = Scenario {
+        model: ModelSource::Custom(Box::new(read(&config()).into_custom("step5".into()))),
+        runtime: Some(Runtime::Vllm),
+        gpus: 8,
+        context: 8192,
+        weights: Some(WeightFormat::Nvfp4),
+        ..Scenario::default()
+    };
+    for id in ["a100-sxm4-80gb", "l40s"] {
+        let f = fit(&s, catalog::device(id).unwrap()).unwrap();
+        assert_eq!(f.verdict, Verdict::No, "{id}");
+        assert_eq!(f.refusal().map(|m| m.id), Some(MsgId::AdviceVllmKernelsMissing), "{id}");
+    }
+    let f = fit(&s, catalog::device("h200-sxm").unwrap()).unwrap();
+    assert!(f.refusal().is_none(), "{:?}", f.refusal());
+}

@@ -266,6 +266,15 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
                     .saturating_mul(scenario.batch.max(1))
     });
 
+    // A cloud instance rents its accelerators together: a scenario across more GPUs than it has
+    // does not run on one (its price is one instance's).
+    if device.kind == DeviceKind::Cloud && gpus > u64::from(device.count.max(1)) {
+        advice.push(Msg::new(
+            MsgId::AdviceInstanceTooFewGpus,
+            vec![Arg::Text(device.name.into()), Arg::Int(u64::from(device.count.max(1))), Arg::Int(gpus)],
+        ));
+        return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
+    }
     if !runtime_runs_on(runtime, device) {
         advice.push(Msg::new(
             MsgId::AdviceRuntimeNotHere,
@@ -278,6 +287,14 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     if !scenario.mode.is_training()
         && let Some(a) = r.architecture.as_deref()
         && let crate::loads::Loads::No(m) = crate::loads::loads(runtime, &a.checkpoint, scenario.vllm.version)
+    {
+        advice.push(m);
+        return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
+    }
+    // A model whose attention kernels vLLM builds for some GPUs only.
+    if runtime == Runtime::Vllm
+        && let Some(a) = r.architecture.as_deref()
+        && let Some(m) = crate::vllm::kernels_missing(a, device)
     {
         advice.push(m);
         return Ok(verdict_no(device, runtime, gpus, &cap, &base, costs, advice));
@@ -1750,5 +1767,28 @@ mod apu_tests {
         assert!(at_most.need.saturating_add(at_most.host_need) <= Bytes::from_gib(128));
         // The GPU's share alone would allow a longer context than the one memory does.
         assert!(at_most.need < Bytes::from_gib(128), "{:?}", at_most.need);
+    }
+}
+
+#[cfg(test)]
+mod instance_tests {
+    use super::*;
+
+    /// A one-GPU instance does not hold a scenario across eight GPUs (its price is one GPU's);
+    /// an eight-GPU instance does, and one card bought eight times does.
+    #[test]
+    fn an_instance_with_fewer_gpus_than_the_scenario_spans_does_not_run_it() {
+        let s = Scenario { gpus: 8, runtime: Some(Runtime::Vllm), ..Scenario::catalog("llama-3.1-70b") };
+        let one = devices().iter().find(|d| d.kind == DeviceKind::Cloud && d.count == 1).unwrap();
+        let f = fit(&s, one).unwrap();
+        assert_eq!(f.verdict, Verdict::No);
+        assert_eq!(f.refusal().map(|m| m.id), Some(MsgId::AdviceInstanceTooFewGpus));
+        let eight = devices()
+            .iter()
+            .find(|d| d.kind == DeviceKind::Cloud && d.count == 8 && d.memory_mib >= 80 * 1024)
+            .unwrap();
+        assert_ne!(fit(&s, eight).unwrap().verdict, Verdict::No);
+        let card = catalog::device("h100-sxm").unwrap();
+        assert_ne!(fit(&s, card).unwrap().verdict, Verdict::No);
     }
 }

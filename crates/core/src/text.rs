@@ -89,6 +89,8 @@ impl MsgId {
                 | MsgId::AdviceBnbNeedsGpu
                 | MsgId::AdviceNoLowBitKernels
                 | MsgId::AdviceNoBf16
+                | MsgId::AdviceVllmKernelsMissing
+                | MsgId::AdviceInstanceTooFewGpus
         )
     }
 
@@ -1284,6 +1286,14 @@ messages! {
     NoteVllmEngramShared =>
         "vLLM keeps the n-gram tables ({0}) in CPU memory the node's data-parallel replicas share (EngramConfig dp_shared_memory, on with several replicas), not in GPU memory: {1} of system RAM, one copy",
         "vLLM garde les tables n-grammes ({0}) en mémoire CPU partagée par les répliques data-parallèles du nœud (EngramConfig dp_shared_memory, actif avec plusieurs répliques), pas en mémoire GPU : {1} de RAM système, une copie";
+    /// A cloud instance with fewer accelerators than the scenario spans.
+    AdviceInstanceTooFewGpus =>
+        "{0} has {1} GPU(s) and the scenario spans {2}: rent an instance with {2} or more, or lower the GPU count",
+        "{0} a {1} GPU et le scénario en utilise {2} : louez une instance qui en a {2} ou plus, ou baissez le nombre de GPU";
+    /// vLLM builds the model's attention kernels for other GPUs only.
+    AdviceVllmKernelsMissing =>
+        "vLLM cannot run this model on {0}: it builds {1} for {2} only",
+        "vLLM ne peut pas faire tourner ce modèle sur {0} : il ne construit {1} que pour {2}";
     /// vLLM's FP32 routers.
     NoteVllmFp32Router =>
         "vLLM builds this model's expert routers in FP32 whatever the checkpoint stores: {0} more on each GPU than the files",

@@ -649,6 +649,29 @@ pub fn rotary_cache(a: &Architecture) -> Bytes {
     Bytes::new(a.max_context.saturating_mul(width).saturating_mul(2))
 }
 
+/// Why vLLM 0.34 cannot build the model's attention on `d`, when it cannot: Step 5's sparse
+/// attention runs on compute capability 9.0, 10.0 and 10.3 only (`Step5DSAAttentionBackend`,
+/// "Step5 DSA requires SM90, SM100 or SM103"). `None` when it can, or when the device's compute
+/// capability is not known.
+pub fn kernels_missing(a: &Architecture, d: &crate::catalog::device::Device) -> Option<crate::text::Msg> {
+    use crate::text::{Arg, Msg, MsgId};
+    let cc = d.compute_capability;
+    let sparse =
+        a.family == "step5" && a.mixers().any(|(_, m)| matches!(m, Mixer::Attention(at) if at.index_key > 0));
+    let nvidia = d.vendor.eq_ignore_ascii_case("nvidia");
+    if !sparse || (nvidia && (cc == 0 || matches!(cc, 90 | 100 | 103))) {
+        return None;
+    }
+    Some(Msg::new(
+        MsgId::AdviceVllmKernelsMissing,
+        alloc::vec![
+            Arg::Text(d.name.into()),
+            Arg::Text("Step 5's sparse attention".into()),
+            Arg::Text("SM 9.0, 10.0 and 10.3 (H100, H200, B200, B300)".into()),
+        ],
+    ))
+}
+
 /// Whether vLLM 0.34 builds the model's expert router in FP32 (`GateLinear` with
 /// `params_dtype=torch.float32`, whatever the checkpoint stores): AFMoE, Ling 3, ERNIE 4.5's MoE,
 /// GLM-4.5 and its successors, HunYuan V3 and V4, MiniMax M2 and M3, Step-3.5, Step 5, Beam.
