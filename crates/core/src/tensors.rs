@@ -162,7 +162,7 @@ pub fn mtp_bytes(a: &Architecture, format: WeightFormat) -> Result<Bytes> {
 /// model without them.
 ///
 /// # Errors
-/// [`Error::Invalid`] when the architecture does not validate; [`Error::Overflow`] for absurd
+/// [`crate::Error::Invalid`] when the architecture does not validate; [`crate::Error::Overflow`] for absurd
 /// sizes.
 pub fn mtp_priced(a: &Architecture, format: WeightFormat) -> Result<Priced> {
     let mut p =
