@@ -94,6 +94,9 @@ FAMILIES = [
     # NVIDIA's Dory (vLLM's registry): a looped nGPT, its recurrent layers run twice. Zyphra's
     # ZAYA (vLLM's registry): compressed convolutional attention, an MLP router.
     "dory", "zaya",
+    # Thinking Machines' Inkling 2 (Inkling-2-Small's shape at the class defaults; transformers
+    # only: vLLM 0.34 does not list it), with its vision model.
+    "inkling2",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 

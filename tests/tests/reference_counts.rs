@@ -78,6 +78,19 @@ fn unloaded_parameters(config: &Value) -> Option<Vec<u64>> {
     Some(vec![per_layer; u("num_layers")? as usize])
 }
 
+/// Rows a checkpoint stores that transformers drops on load: Inkling 2's unembedding is padded to
+/// `vocab_size` rows in the checkpoint (`model.llm.unembed.weight`), and `Inkling2UnpadVocab`
+/// keeps the first `unpadded_vocab_size` (its `lm_head`); the core counts the checkpoint's.
+fn padded_head(config: &Value) -> Option<u64> {
+    if config["model_type"] != "inkling2" {
+        return None;
+    }
+    let t = &config["text_config"];
+    let (v, vu, h) =
+        (t["vocab_size"].as_u64()?, t["unpadded_vocab_size"].as_u64()?, t["hidden_size"].as_u64()?);
+    Some((v - vu) * h)
+}
+
 /// Expands a run-length list `[[count, numel], …]` to one value per layer.
 fn expand(runs: &[(u64, u64)]) -> Vec<u64> {
     runs.iter().flat_map(|(n, v)| std::iter::repeat_n(*v, *n as usize)).collect()
@@ -125,6 +138,9 @@ fn every_accepted_config_counts_what_transformers_builds() {
                 Some(stored),
                 "{path}: its buffers are the routers' biases"
             );
+        }
+        if let Some(rows) = padded_head(&raw) {
+            want += rows;
         }
         if let Some(unloaded) = unloaded_parameters(&raw) {
             want -= unloaded.iter().sum::<u64>();

@@ -339,7 +339,9 @@ fn transformers(s: &Scenario, e: &Estimate, out: &mut Vec<String>) {
         WeightFormat::Int8 => ", quantization_config=BitsAndBytesConfig(load_in_8bit=True)".into(),
         _ => String::new(),
     };
-    let attn = if s.flash_attention { "sdpa" } else { "eager" };
+    // Inkling 2's attention runs eagerly only (`crate::loads::transformers_eager_only`).
+    let eager_only = e.model.checkpoint.model_type.starts_with("inkling2");
+    let attn = if s.flash_attention && !eager_only { "sdpa" } else { "eager" };
     // A model whose encoder is loaded (Llama 3.2 Vision, Qwen-VL…) loads through its
     // image-text class; the causal-LM class builds the language model alone.
     let with_encoder = e.memory.term(crate::breakdown::TermKind::Encoders).is_some_and(|t| t.bytes.get() > 0);

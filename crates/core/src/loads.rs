@@ -98,6 +98,13 @@ pub fn transformers_native(c: &Checkpoint) -> bool {
     sorted_row(HF_TYPES, &c.model_type).is_some()
 }
 
+/// Whether transformers runs the model's attention eagerly only (no SDPA or flash attention:
+/// Inkling 2's per-token sinks, `_supports_sdpa = False` in transformers 5.24), so a prompt's
+/// scores are materialised whatever the scenario asks.
+pub fn transformers_eager_only(a: &crate::model::Architecture) -> bool {
+    a.family == "inkling2"
+}
+
 /// Whether vLLM (`sglang` false) or SGLang reads `model_type` with a config class of its own,
 /// which may map the checkpoint's class to one it implements (SGLang's DeepSeek V4.1 config names
 /// `DeepseekV4ForCausalLM`).

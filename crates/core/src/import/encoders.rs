@@ -1371,6 +1371,46 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
         // twice (each halving the grid), and a linear projector into the text width (biased with
         // `projector_bias`). Images as the Step-3 VL processor cuts them (both runtimes' processors:
         // a 728-pixel global view, 504-pixel crops).
+        // Inkling 2's vision model (transformers 5.24 `Inkling2VisionModel`): a bias-free patch
+        // convolution, a `posemb_grid_size²` position table (interpolated to each image), a class
+        // token and its position, a pre-LayerNorm, CLIP-style blocks with biased attention and MLP
+        // and two layer scales, then the merger: `merge² · D → projection_hidden_dim → text`, biased
+        // with `projector_bias`. 327,693,312 parameters at the class defaults.
+        _ if kind == "inkling2_vision" => {
+            let (d, layers, p, c) = (
+                n("hidden_size", 1024),
+                n("num_hidden_layers", 23),
+                n("patch_size", 20),
+                n("num_channels", 3),
+            );
+            let ratio = vc.get("mlp_ratio").and_then(Value::as_f64).unwrap_or(4.0);
+            if !(ratio.is_finite() && ratio > 0.0 && ratio <= 64.0) {
+                return Some(Err(format!("{kind} vision (`mlp_ratio` is not a real ratio)")));
+            }
+            let i = vc.get("intermediate_size").and_then(Value::as_u64).unwrap_or((d as f64 * ratio) as u64);
+            let (m, g, proj) =
+                (n("spatial_merge_size", 2), n("posemb_grid_size", 32), n("projection_hidden_dim", 4096));
+            let out = n("text_hidden_size", text_hidden);
+            let bias = flag(vc, "projector_bias", false);
+            let merger = m * m * d * proj + proj * out + bias * (proj + out);
+            Encoder {
+                modality: Modality::Image,
+                kind: kind.clone(),
+                layers,
+                hidden: d,
+                intermediate: i,
+                block_params: layers * (4 * d * d + 2 * d * i),
+                other_params: c * p * p * d + g * g * d + 4 * d + layers * (i + 11 * d) + merger,
+                patch: p,
+                merge: m,
+                tokens: TokenRule::PaddedGrid,
+                // The processor sets no largest image; a 2,048-pixel side stands in.
+                largest: 2048,
+                fixed_patches: None,
+                whole_in_vllm: false,
+                vllm_buffers: 0,
+            }
+        }
         _ if kind == "step3p5_vision" || kind == "perception_encoder" => {
             let pick = |keys: [&str; 2], d: u64| {
                 vc.get(keys[0]).or(vc.get(keys[1])).and_then(Value::as_u64).unwrap_or(d)

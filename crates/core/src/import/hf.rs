@@ -417,6 +417,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // released checkpoints name the multimodal wrapper (`inkling_mm_model`, its `text_config`
         // with no type of its own) and vLLM's flat text config names `inkling_model`.
         "inkling_text" | "inkling" | "inkling_mm_model" | "inkling_model" => "inkling".into(),
+        // Inkling 2 (transformers 5.24 `Inkling2Config`, its text model `inkling2_text`).
+        "inkling2_text" | "inkling2" => "inkling2".into(),
         // dots3-note's text model: flat in the released config, `text_config` in transformers'.
         "dots3_note" | "dots3_note_text" => "dots3_note".into(),
         // HunyuanOCR / HunYuan-VL's text model is HunYuan's dense one (per-head q/k norms).
@@ -584,6 +586,7 @@ const KNOWN: &[&str] = &[
     "bailing_moe_linear",
     "minimax",
     "inkling",
+    "inkling2",
     "dots3_note",
     "lfm3",
     "mistral_large4",
@@ -612,6 +615,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "DeepseekV4ForCausalLM" => "deepseek_v4",
             "DeepseekV41ForCausalLM" => "deepseek_v41",
             "InklingForCausalLM" | "InklingForConditionalGeneration" => "inkling",
+            "Inkling2ForCausalLM" | "Inkling2ForConditionalGeneration" => "inkling2",
             "Dots3NoteForCausalLM" | "Dots3NoteForConditionalGeneration" => "dots3_note",
             "Step5ForCausalLM"
             | "Step5ForConditionalGeneration"
@@ -897,6 +901,9 @@ fn defaults(family: &str) -> Option<Defaults> {
         "bailing_hybrid" => (157184, 2560, 6144, 42, 32, 32, 0, false),
         "minimax" => (32000, 4096, 14336, 32, 32, 8, 0, false),
         "inkling" => (201024, 6144, 24576, 66, 64, 8, 128, false),
+        // Inkling 2 (`Inkling2TextConfig`'s defaults, Inkling-2-Small's shape: `intermediate_size`
+        // is its alias of the experts' width).
+        "inkling2" => (201024, 4608, 2304, 48, 48, 8, 128, false),
         // dots3-note (transformers' `Dots3NoteTextConfig`, whose defaults are the release's).
         "dots3_note" => (152064, 5120, 13824, 46, 128, 128, 0, false),
         "lfm3" => (128000, 2048, 7680, 24, 16, 4, 128, true),
@@ -996,6 +1003,8 @@ fn read_common(cfg: &Cfg<'_>, family: &str) -> Result<Common> {
         "qwen2" | "qwen2_moe" | "qwen3" | "qwen3_moe" => 32_768,
         "gemma" | "gemma2" => 8192,
         "phi3" => 4096,
+        // Inkling 2's and Step 5's class defaults (`max_position_embeddings`, `max_seq_len`).
+        "inkling2" | "step5" => 1_048_576,
         _ => 2048,
     };
     let max_context = cfg
@@ -1147,6 +1156,11 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         return Ok((0..layers)
             .map(|i| if i < 2 || i % 4 == 1 { Kind::Full } else { Kind::Sliding })
             .collect());
+    }
+    // Inkling 2 without `layer_types`: all but every sixth slide (transformers 5.24 ignores the
+    // release's `local_layer_ids`).
+    if family == "inkling2" {
+        return Ok((0..layers).map(|i| if (i + 1) % 6 == 0 { Kind::Full } else { Kind::Sliding }).collect());
     }
     // Inkling: the layers `local_layer_ids` names slide, else all but every sixth.
     if family == "inkling" {
@@ -1585,6 +1599,7 @@ fn class_experts(family: &str) -> Option<u64> {
         "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "laguna" | "flint"
         | "muse_spark" | "beam" | "dots3_note" => 256,
         "step3p5" => 288,
+        "inkling2" => 384,
         "step5" => 352,
         "bailing_hybrid" => 512,
         _ => return None,
@@ -1758,8 +1773,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" | "mistral4" => 4,
         "afmoe" | "unlimited_ocr" | "sarvam_moe" | "flint" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
-        | "step5" | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1" | "beam"
-        | "dots3_note" => 8,
+        | "step5" | "inkling2" | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1"
+        | "beam" | "dots3_note" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1903,6 +1918,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "ernie4_5_moe"
                 | "kimi_linear"
                 | "inkling"
+                | "inkling2"
                 | "longcat_flash"
                 | "hy_v4"
                 | "glm5_next"
@@ -2244,7 +2260,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     let moe = if moe_at.iter().any(|m| *m) { Some(read_moe(cfg, family, c.inter)?) } else { None };
     // MiMo-V2's hub config gives the window vLLM uses as `sliding_window_size` (transformers' port
     // stores one more: the query itself).
-    let size_key = if matches!(family, "mimo_v2_flash" | "inkling" | "dots3_note") {
+    let size_key = if matches!(family, "mimo_v2_flash" | "inkling" | "inkling2" | "dots3_note") {
         cfg.count("sliding_window_size")?
     } else {
         None
@@ -2256,6 +2272,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "afmoe" => Some(1024),
         "mimo_v2_flash" => Some(129),
         "inkling" | "dots3_note" => Some(512),
+        "inkling2" => Some(1024),
         "lfm3" => Some(256),
         "muse_glimmer" | "muse_spark" => Some(2048),
         "mellum" => Some(1024),
@@ -2486,6 +2503,19 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                     }
                     a.v_head_dim = a.head_dim;
                 }
+                // Inkling 2's layers: a gate on the output as wide as q (`o_proj.gate_proj`); the
+                // sliding ones with their own heads and widths (`swa_*`). Its q and k norms are an
+                // extra and none (`inkling2_extras`).
+                "inkling2" => {
+                    a.output_gate = true;
+                    a.qk_norm = QkNorm::None;
+                    if span != Span::Full {
+                        a.num_heads = cfg.count_or("swa_num_attention_heads", c.heads)?;
+                        a.num_kv_heads = cfg.count_or("swa_num_key_value_heads", c.kv)?;
+                        a.head_dim = cfg.count_or("swa_head_dim", c.head_dim)?;
+                        a.v_head_dim = a.head_dim;
+                    }
+                }
                 // Inkling's sliding layers have their own heads and widths (`swa_*`).
                 "inkling" if span != Span::Full => {
                     a.num_heads = cfg.count_or("swa_num_attention_heads", c.heads)?;
@@ -2705,6 +2735,16 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         {
             let extras = inkling_extras(cfg, c.hidden, at, &group.ffn)?;
             group.extras.extend(extras);
+        }
+        if family == "inkling2"
+            && let Some(Mixer::Attention(at)) = group.mixers.first()
+        {
+            let extras = inkling2_extras(cfg, c.hidden, at, i > 0)?;
+            group.extras.extend(extras);
+            if at.span == Span::Full {
+                // The q, k and v inputs' own norms beside the one before the MLP.
+                group.norms = 4;
+            }
         }
         if family == "hy_v4"
             && let Some(Mixer::Mla(m)) = group.mixers.first()
@@ -2965,6 +3005,12 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     if family == "phimoe" {
         // Phi-3.5-MoE's head is biased by `lm_head_bias`.
         a.head_bias = cfg.flag("lm_head_bias").unwrap_or(false);
+    }
+    if family == "inkling2" {
+        // The embedding's RMS norm, and the output's attention-residual query (FP32).
+        a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden });
+        a.extras.push(Extra { role: Role::Fp32, rows: 1, cols: c.hidden });
+        a.rel_extent = cfg.count_or("rel_extent", 1024)?;
     }
     if family == "inkling" {
         // `InklingNormedEmbedding`'s RMS norm.
@@ -3307,6 +3353,43 @@ fn inkling_extras(cfg: &Cfg<'_>, hidden: u64, at: &Attention, ffn: &Ffn) -> Resu
     if moe {
         x.push(Extra { role: Role::Extra, rows: cfg.count_or("n_shared_experts", 2)?, cols: hidden });
     }
+    Ok(x)
+}
+
+/// Inkling 2's tensors beside a layer's attention and experts (transformers 5.24
+/// `Inkling2SlidingDecoderLayer` / `Inkling2FullDecoderLayer`): the query's per-head clip scale
+/// (`heads × head_dim`), a sink logit a head from the hidden state (`sink_proj`), the
+/// relative-position bias (`d_rel` a head projected from the hidden state, its clip scale, and a
+/// `d_rel × extent` bank — the window on sliding layers, `rel_extent` on full ones), the short
+/// convolutions on K and V (sliding: `kernel` taps a channel in FP32; full: dynamic — a static
+/// `kernel × kv` table and a `kv_heads·kernel × h` projection), the two FP32 convolutions on the
+/// attention's and the MLP's outputs, and the attention residuals' FP32 queries (the attention
+/// input's — three on a full layer, none on the first — and the MLP input's).
+fn inkling2_extras(cfg: &Cfg<'_>, hidden: u64, at: &Attention, not_first: bool) -> Result<Vec<Extra>> {
+    let d_rel = cfg.count_or("d_rel", 16)?;
+    let kernel = inkling_taps(cfg)?;
+    let full = at.span == Span::Full;
+    let extent = match at.span {
+        Span::Sliding { window } => window,
+        _ => cfg.count_or("rel_extent", 1024)?,
+    };
+    let kv = at.num_kv_heads.saturating_mul(at.head_dim);
+    let mut x = alloc::vec![
+        Extra { role: Role::Norm, rows: at.num_heads, cols: at.head_dim },
+        Extra { role: Role::Extra, rows: at.num_heads, cols: hidden },
+        Extra { role: Role::Extra, rows: at.num_heads.saturating_mul(d_rel), cols: hidden },
+        Extra { role: Role::Norm, rows: at.num_heads, cols: d_rel },
+        Extra { role: Role::Norm, rows: d_rel, cols: extent },
+        Extra { role: Role::Fp32, rows: 2, cols: hidden.saturating_mul(kernel) },
+    ];
+    if full {
+        x.push(Extra { role: Role::Norm, rows: 2, cols: kernel.saturating_mul(kv) });
+        x.push(Extra { role: Role::Extra, rows: 2 * at.num_kv_heads.saturating_mul(kernel), cols: hidden });
+    } else {
+        x.push(Extra { role: Role::Fp32, rows: 2, cols: kv.saturating_mul(kernel) });
+    }
+    let queries = u64::from(not_first) * if full { 3 } else { 1 } + 1;
+    x.push(Extra { role: Role::Fp32, rows: queries, cols: hidden });
     Ok(x)
 }
 

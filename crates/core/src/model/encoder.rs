@@ -117,6 +117,10 @@ pub enum TokenRule {
         /// the grid from 2 DeepSeek-OCR's takes for images larger than a tile.
         ceil_tiles: bool,
     },
+    /// The image padded (never resized) to a multiple of `patch × merge` a side, one token a merged
+    /// patch: `⌈h / f⌉ · ⌈w / f⌉` (Inkling 2's `Inkling2ImageProcessor`); the encoder runs
+    /// `merge²` patches a token and one class position.
+    PaddedGrid,
     /// Step-3 VL's views (vLLM 0.34 `Step3VLProcessor`, which Step-3.7 and Step 5 inherit): the
     /// image, its long side cut to `max_side`, as one global view of the tower's resolution
     /// (`global` tokens and a start and an end token); from a `view`-pixel side up, also crops of
@@ -274,6 +278,10 @@ impl Encoder {
                 };
                 global.saturating_mul(global + nl).saturating_add(local).saturating_add(1)
             }
+            TokenRule::PaddedGrid => {
+                let per_side = side.div_ceil(f).max(1);
+                per_side.saturating_mul(per_side)
+            }
             TokenRule::StepCrops { global, per_crop, .. } => {
                 let k = self.step_crops(side);
                 let newlines = k.saturating_sub(1);
@@ -313,6 +321,7 @@ impl Encoder {
                     _ => frames,
                 }
             }
+            (TokenRule::PaddedGrid, _) => self.tokens_per_image(side).saturating_mul(m2).saturating_add(1),
             (TokenRule::StepCrops { view, crop, .. }, _) => {
                 // The global view at the tower's resolution, each crop at its own.
                 let p = self.patch.max(1);
