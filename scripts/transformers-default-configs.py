@@ -97,6 +97,8 @@ FAMILIES = [
     # Thinking Machines' Inkling 2 (Inkling-2-Small's shape at the class defaults; transformers
     # only: vLLM 0.34 does not list it), with its vision model.
     "inkling2",
+    # Inkling-2-Mini: Inkling 2's layers with a core of them run in three passes.
+    "inkling2_loop",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 

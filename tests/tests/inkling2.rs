@@ -97,3 +97,60 @@ fn inkling2_under_transformers_runs_eagerly() {
     let cmd = headroom_core::flags::commands(&s, &e, None).join("\n");
     assert!(cmd.contains("attn_implementation=\"eager\""), "{cmd}");
 }
+
+/// Inkling-2-Mini (`inkling2_loop`): 24 stored layers, layers 6–17 run three times, each visit
+/// with its own cache (48 cache layers, transformers' deep copies); the core's message gates and
+/// queries stored once. Its count (26,068,159,488 text in transformers, 2,225,664 more padded head
+/// rows in the files) is checked layer by layer in `reference_counts.rs`.
+#[test]
+fn inkling2_mini_runs_its_core_three_times() {
+    let v: serde_json::Value =
+        serde_json::from_str(&read_fixture("configs/transformers-defaults/inkling2_loop.json")).unwrap();
+    let a = read(&v).architecture;
+    assert_eq!(a.family, "inkling2_loop");
+    assert_eq!(a.params_total().unwrap().get(), 26_068_159_488 + (201_024 - 200_058) * 2304);
+    assert_eq!(a.num_layers(), 48);
+    let stored: u64 = a.groups.iter().filter(|g| !g.tied).map(|g| g.count).sum();
+    assert_eq!(stored, 24);
+    assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), 48 * 4096);
+    // The release's nested names read the same; a core past the stack is refused by name.
+    let mut nested = v.clone();
+    let t = nested["text_config"].as_object_mut().unwrap();
+    for k in ["loop_layer_index_start", "loop_layer_index_end", "loop_num_passes", "loop_gate_rank"] {
+        t.remove(k);
+    }
+    t.insert(
+        "loop_config".into(),
+        serde_json::json!({"core_start": 6, "core_end": 18, "num_passes": 3, "gate_rank": 64}),
+    );
+    assert_eq!(read(&nested).architecture.params_total().unwrap(), a.params_total().unwrap());
+    let mut bad = v;
+    bad["text_config"]["loop_layer_index_end"] = 30.into();
+    let e = parse_config(bad.to_string().as_bytes()).unwrap_err().to_string();
+    assert!(e.contains("looped layers"), "{e}");
+}
+
+/// transformers loads Inkling-2-Mini's NVFP4 or MXFP8 experts dequantized to 16 bits
+/// (`Inkling2LoopDequantizeExperts`): its weights there are the 16-bit experts' whatever the
+/// checkpoint's format, and a note says so; other runtimes keep the format.
+#[test]
+fn inkling2_mini_experts_load_in_16_bits_under_transformers() {
+    use headroom_core::precision::WeightFormat;
+    use headroom_core::text::MsgId;
+    let v: serde_json::Value =
+        serde_json::from_str(&read_fixture("configs/transformers-defaults/inkling2_loop.json")).unwrap();
+    let a = read(&v).architecture;
+    let s = |runtime| Scenario {
+        model: ModelSource::Custom(Box::new(read(&v).into_custom("mini".into()))),
+        runtime: Some(runtime),
+        weights: Some(WeightFormat::Nvfp4),
+        ..Scenario::default()
+    };
+    let e = estimate(&s(Runtime::Transformers)).unwrap();
+    let experts = 24 * 128 * 3 * 1152 * 2304 * 2u64;
+    let w = e.memory.get(headroom_core::breakdown::TermKind::Weights).get();
+    assert!(w > experts && w < experts + a.params_total().unwrap().get() / 5, "{w}");
+    assert!(e.notes.iter().any(|n| n.id == MsgId::NoteTransformersDequantExperts));
+    let g = estimate(&s(Runtime::Sglang)).unwrap();
+    assert!(g.memory.get(headroom_core::breakdown::TermKind::Weights).get() < experts / 2);
+}

@@ -82,7 +82,7 @@ fn unloaded_parameters(config: &Value) -> Option<Vec<u64>> {
 /// `vocab_size` rows in the checkpoint (`model.llm.unembed.weight`), and `Inkling2UnpadVocab`
 /// keeps the first `unpadded_vocab_size` (its `lm_head`); the core counts the checkpoint's.
 fn padded_head(config: &Value) -> Option<u64> {
-    if config["model_type"] != "inkling2" {
+    if !matches!(config["model_type"].as_str(), Some("inkling2" | "inkling2_loop")) {
         return None;
     }
     let t = &config["text_config"];

@@ -541,6 +541,38 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         (None, Some(a)) => (Some(tensors::weight_bytes(a, format)?), None),
         (None, None) => (None, None),
     };
+    // transformers 5.24 dequantizes Inkling-2-Mini's NVFP4 and MXFP8 experts on load
+    // (`Inkling2LoopDequantizeExperts`): each MoE layer's experts in 16 bits, whatever the files.
+    let mut priced = priced;
+    if runtime == Runtime::Transformers
+        && let (Some(p), Some(a)) = (priced.as_mut(), r.architecture.as_deref())
+        && crate::loads::transformers_dequantizes_experts(a)
+        && let Some(m) = a.moe()
+    {
+        let per_layer = m
+            .num_experts
+            .saturating_mul(m.expert_intermediate)
+            .saturating_mul(a.hidden_size)
+            .saturating_mul(if m.gated { 3 } else { 2 })
+            .saturating_mul(2);
+        let mut seen: Vec<u32> = Vec::new();
+        let before = p.sum_where(|t| t.role.is_expert());
+        for (t, b) in p.tensors.iter().zip(p.bytes.iter_mut()).filter(|(t, _)| t.role.is_expert()) {
+            // The layer's experts as one 16-bit whole, on its first expert tensor.
+            let layer = t.layer.unwrap_or(u32::MAX);
+            *b = if seen.contains(&layer) { 0 } else { per_layer };
+            if !seen.contains(&layer) {
+                seen.push(layer);
+            }
+        }
+        let after = p.sum_where(|t| t.role.is_expert());
+        if after > before {
+            notes.push(Msg::new(
+                MsgId::NoteTransformersDequantExperts,
+                vec![Arg::Size(Bytes::new(after - before))],
+            ));
+        }
+    }
     let (weights_total, weights_exact) = match &priced {
         Some(p) => (p.total(), true),
         None => ((r.params * format.flat_bits_per_weight()).or_overflow("weight memory")?, format.is_seed()),

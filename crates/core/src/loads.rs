@@ -102,7 +102,14 @@ pub fn transformers_native(c: &Checkpoint) -> bool {
 /// Inkling 2's per-token sinks, `_supports_sdpa = False` in transformers 5.24), so a prompt's
 /// scores are materialised whatever the scenario asks.
 pub fn transformers_eager_only(a: &crate::model::Architecture) -> bool {
-    a.family == "inkling2"
+    matches!(a.family.as_str(), "inkling2" | "inkling2_loop")
+}
+
+/// Whether transformers loads the model's routed experts dequantized to 16 bits whatever the
+/// checkpoint stores (transformers 5.24's `Inkling2LoopDequantizeExperts` for Inkling-2-Mini's
+/// NVFP4 and MXFP8 experts, "until these formats can be loaded quantized").
+pub fn transformers_dequantizes_experts(a: &crate::model::Architecture) -> bool {
+    a.family == "inkling2_loop"
 }
 
 /// Whether vLLM (`sglang` false) or SGLang reads `model_type` with a config class of its own,

@@ -1286,6 +1286,10 @@ messages! {
     NoteVllmEngramShared =>
         "vLLM keeps the n-gram tables ({0}) in CPU memory the node's data-parallel replicas share (EngramConfig dp_shared_memory, on with several replicas), not in GPU memory: {1} of system RAM, one copy",
         "vLLM garde les tables n-grammes ({0}) en mémoire CPU partagée par les répliques data-parallèles du nœud (EngramConfig dp_shared_memory, actif avec plusieurs répliques), pas en mémoire GPU : {1} de RAM système, une copie";
+    /// transformers dequantizes the experts on load.
+    NoteTransformersDequantExperts =>
+        "transformers dequantizes this model's routed experts to 16 bits on load, whatever the checkpoint stores: {0} more in memory than the files",
+        "transformers déquantifie les experts routés de ce modèle en 16 bits au chargement, quel que soit le format du checkpoint : {0} de plus en mémoire que les fichiers";
     /// A cloud instance with fewer accelerators than the scenario spans.
     AdviceInstanceTooFewGpus =>
         "{0} has {1} GPU(s) and the scenario spans {2}: rent an instance with {2} or more, or lower the GPU count",

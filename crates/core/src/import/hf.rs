@@ -419,6 +419,8 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "inkling_text" | "inkling" | "inkling_mm_model" | "inkling_model" => "inkling".into(),
         // Inkling 2 (transformers 5.24 `Inkling2Config`, its text model `inkling2_text`).
         "inkling2_text" | "inkling2" => "inkling2".into(),
+        // Inkling-2-Mini (`Inkling2LoopConfig`): Inkling 2's layers, a core of them run in passes.
+        "inkling2_loop_text" | "inkling2_loop" => "inkling2_loop".into(),
         // dots3-note's text model: flat in the released config, `text_config` in transformers'.
         "dots3_note" | "dots3_note_text" => "dots3_note".into(),
         // HunyuanOCR / HunYuan-VL's text model is HunYuan's dense one (per-head q/k norms).
@@ -587,6 +589,7 @@ const KNOWN: &[&str] = &[
     "minimax",
     "inkling",
     "inkling2",
+    "inkling2_loop",
     "dots3_note",
     "lfm3",
     "mistral_large4",
@@ -616,6 +619,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "DeepseekV41ForCausalLM" => "deepseek_v41",
             "InklingForCausalLM" | "InklingForConditionalGeneration" => "inkling",
             "Inkling2ForCausalLM" | "Inkling2ForConditionalGeneration" => "inkling2",
+            "Inkling2LoopForCausalLM" | "Inkling2LoopForConditionalGeneration" => "inkling2_loop",
             "Dots3NoteForCausalLM" | "Dots3NoteForConditionalGeneration" => "dots3_note",
             "Step5ForCausalLM"
             | "Step5ForConditionalGeneration"
@@ -904,6 +908,7 @@ fn defaults(family: &str) -> Option<Defaults> {
         // Inkling 2 (`Inkling2TextConfig`'s defaults, Inkling-2-Small's shape: `intermediate_size`
         // is its alias of the experts' width).
         "inkling2" => (201024, 4608, 2304, 48, 48, 8, 128, false),
+        "inkling2_loop" => (201024, 2304, 1152, 24, 24, 8, 128, false),
         // dots3-note (transformers' `Dots3NoteTextConfig`, whose defaults are the release's).
         "dots3_note" => (152064, 5120, 13824, 46, 128, 128, 0, false),
         "lfm3" => (128000, 2048, 7680, 24, 16, 4, 128, true),
@@ -1004,7 +1009,7 @@ fn read_common(cfg: &Cfg<'_>, family: &str) -> Result<Common> {
         "gemma" | "gemma2" => 8192,
         "phi3" => 4096,
         // Inkling 2's and Step 5's class defaults (`max_position_embeddings`, `max_seq_len`).
-        "inkling2" | "step5" => 1_048_576,
+        "inkling2" | "inkling2_loop" | "step5" => 1_048_576,
         _ => 2048,
     };
     let max_context = cfg
@@ -1159,7 +1164,7 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
     }
     // Inkling 2 without `layer_types`: all but every sixth slide (transformers 5.24 ignores the
     // release's `local_layer_ids`).
-    if family == "inkling2" {
+    if is_inkling2(family) {
         return Ok((0..layers).map(|i| if (i + 1) % 6 == 0 { Kind::Full } else { Kind::Sliding }).collect());
     }
     // Inkling: the layers `local_layer_ids` names slide, else all but every sixth.
@@ -1600,6 +1605,7 @@ fn class_experts(family: &str) -> Option<u64> {
         | "muse_spark" | "beam" | "dots3_note" => 256,
         "step3p5" => 288,
         "inkling2" => 384,
+        "inkling2_loop" => 128,
         "step5" => 352,
         "bailing_hybrid" => 512,
         _ => return None,
@@ -1773,8 +1779,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" | "mistral4" => 4,
         "afmoe" | "unlimited_ocr" | "sarvam_moe" | "flint" => 6,
         "qwen3_moe" | "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" | "mimo_v2_flash" | "step3p5"
-        | "step5" | "inkling2" | "muse_spark" | "laguna" | "hy_v3" | "mellum" | "solar_open" | "axk1"
-        | "beam" | "dots3_note" => 8,
+        | "step5" | "inkling2" | "inkling2_loop" | "muse_spark" | "laguna" | "hy_v3" | "mellum"
+        | "solar_open" | "axk1" | "beam" | "dots3_note" => 8,
         _ => 0,
     };
     let experts_per_token = cfg
@@ -1919,6 +1925,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "kimi_linear"
                 | "inkling"
                 | "inkling2"
+                | "inkling2_loop"
                 | "longcat_flash"
                 | "hy_v4"
                 | "glm5_next"
@@ -2260,11 +2267,12 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     let moe = if moe_at.iter().any(|m| *m) { Some(read_moe(cfg, family, c.inter)?) } else { None };
     // MiMo-V2's hub config gives the window vLLM uses as `sliding_window_size` (transformers' port
     // stores one more: the query itself).
-    let size_key = if matches!(family, "mimo_v2_flash" | "inkling" | "inkling2" | "dots3_note") {
-        cfg.count("sliding_window_size")?
-    } else {
-        None
-    };
+    let size_key =
+        if matches!(family, "mimo_v2_flash" | "inkling" | "inkling2" | "inkling2_loop" | "dots3_note") {
+            cfg.count("sliding_window_size")?
+        } else {
+            None
+        };
     let window = size_key.or(cfg.count("sliding_window")?).filter(|w| *w > 0).or(match family {
         "gemma2" | "gemma3_text" => Some(4096),
         "gpt_oss" => Some(128),
@@ -2272,7 +2280,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "afmoe" => Some(1024),
         "mimo_v2_flash" => Some(129),
         "inkling" | "dots3_note" => Some(512),
-        "inkling2" => Some(1024),
+        "inkling2" | "inkling2_loop" => Some(1024),
         "lfm3" => Some(256),
         "muse_glimmer" | "muse_spark" => Some(2048),
         "mellum" => Some(1024),
@@ -2506,7 +2514,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 // Inkling 2's layers: a gate on the output as wide as q (`o_proj.gate_proj`); the
                 // sliding ones with their own heads and widths (`swa_*`). Its q and k norms are an
                 // extra and none (`inkling2_extras`).
-                "inkling2" => {
+                "inkling2" | "inkling2_loop" => {
                     a.output_gate = true;
                     a.qk_norm = QkNorm::None;
                     if span != Span::Full {
@@ -2736,7 +2744,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             let extras = inkling_extras(cfg, c.hidden, at, &group.ffn)?;
             group.extras.extend(extras);
         }
-        if family == "inkling2"
+        if is_inkling2(family)
             && let Some(Mixer::Attention(at)) = group.mixers.first()
         {
             let extras = inkling2_extras(cfg, c.hidden, at, i > 0)?;
@@ -2899,6 +2907,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     // the same weights; the first pass caches keys and values for the whole context, each later
     // pass its own over the last `loop_window_size` tokens (and reads the first pass's through a
     // per-head gate, `head_dim → heads` with a bias, one a layer, stored once).
+    let mut loop_queries: Option<u64> = None;
     let looped = family == "iquestcoder"
         && (cfg.str("model_type").is_some_and(|t| t.contains("loop")) || cfg.present("loop_num"));
     let mut gates = None;
@@ -2913,6 +2922,51 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 }
             }
         })?;
+    }
+    // Inkling-2-Mini (transformers 5.24 `Inkling2LoopTextModel`): layers `[start, end)` run
+    // `passes` times, each later pass with a cache of its own (one a visit); each core layer
+    // stores four message gates mixing the previous pass in (`down_proj` `r × 2h`, and in FP32
+    // `forget_gate_proj` and `message_gate_proj`, `h × r` each), and the model one FP32 query a
+    // gate a core layer (`message_input.query`).
+    if family == "inkling2_loop" {
+        let lc = cfg.raw("loop_config");
+        let key = |flat: &str, nested: &str, d: u64| -> Result<u64> {
+            match lc.and_then(|l| l.get(nested)) {
+                Some(v) => v.as_u64().ok_or_else(|| {
+                    Error::parse(FORMAT, format!("`loop_config.{nested}` must be a whole number"))
+                }),
+                None => cfg.count_or(flat, d),
+            }
+        };
+        let start = key("loop_layer_index_start", "core_start", 6)?;
+        let end = key("loop_layer_index_end", "core_end", 18)?;
+        let passes = key("loop_num_passes", "num_passes", 3)?;
+        let rank = key("loop_gate_rank", "gate_rank", 64)?;
+        if !(start < end && end <= c.layers) || rank == 0 || rank > c.hidden {
+            return Err(Error::parse(
+                FORMAT,
+                format!(
+                    "the looped layers [{start}, {end}) with gate rank {rank} do not fit a model of {} layers of {}",
+                    c.layers, c.hidden
+                ),
+            ));
+        }
+        let h = c.hidden;
+        let gates = [
+            Extra { role: Role::Extra, rows: 4 * rank, cols: 2 * h },
+            Extra { role: Role::Fp32, rows: 8 * h, cols: rank },
+        ];
+        let mut flat: Vec<LayerGroup> = Vec::new();
+        for g in &stack.groups {
+            for _ in 0..g.count.min(MAX_LAYERS) {
+                flat.push(LayerGroup { count: 1, ..g.clone() });
+            }
+        }
+        for g in flat.iter_mut().take(end as usize).skip(start as usize) {
+            g.extras.extend(gates.iter().cloned());
+        }
+        stack.groups = looped_stack(&flat, (start, end), passes, "loop_num_passes", |_| {})?;
+        loop_queries = Some((end - start).saturating_mul(4).saturating_mul(h));
     }
     // Dory (NVIDIA; vLLM's `dory.py`, transformers' `DoryModel`): `n_input_layers` layers, then
     // `n_recurrent_layers` run `n_recurrent_loops` times, then `n_output_layers`; each loop
@@ -3006,11 +3060,14 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         // Phi-3.5-MoE's head is biased by `lm_head_bias`.
         a.head_bias = cfg.flag("lm_head_bias").unwrap_or(false);
     }
-    if family == "inkling2" {
+    if is_inkling2(family) {
         // The embedding's RMS norm, and the output's attention-residual query (FP32).
         a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden });
         a.extras.push(Extra { role: Role::Fp32, rows: 1, cols: c.hidden });
         a.rel_extent = cfg.count_or("rel_extent", 1024)?;
+        if let Some(q) = loop_queries {
+            a.extras.push(Extra { role: Role::Fp32, rows: 1, cols: q });
+        }
     }
     if family == "inkling" {
         // `InklingNormedEmbedding`'s RMS norm.
@@ -3354,6 +3411,11 @@ fn inkling_extras(cfg: &Cfg<'_>, hidden: u64, at: &Attention, ffn: &Ffn) -> Resu
         x.push(Extra { role: Role::Extra, rows: cfg.count_or("n_shared_experts", 2)?, cols: hidden });
     }
     Ok(x)
+}
+
+/// Inkling 2 and Inkling-2-Mini (its looped form).
+fn is_inkling2(family: &str) -> bool {
+    matches!(family, "inkling2" | "inkling2_loop")
 }
 
 /// Inkling 2's tensors beside a layer's attention and experts (transformers 5.24
