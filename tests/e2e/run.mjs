@@ -933,6 +933,25 @@ test('dots3-note pasted: full and sliding latent layers, its ViT and audio tower
   await shot('desktop-dots3-note');
 });
 
+test('Step 5 and Inkling 2 pasted: their layers and towers as the CLI reads them', async ({ page, base, shot }) => {
+  await page.goto(base);
+  await ready(page);
+  await page.click('#hr-source-config');
+  const step5 = path.join(root, 'tests', 'fixtures', 'configs', 'step5-preview.json');
+  const want = await pasteConfig(page, step5);
+  assertEq(want.model.params_total, 598476053952, 'the text model, as the release lists its tensors');
+  const enc = want.breakdown.find((t) => t.term === 'encoders');
+  assert(enc && enc.bytes === 2 * (1955848960 + 25165824), `the Perception Encoder and its projector: ${JSON.stringify(enc)}`);
+  // The two layer kinds are in the model's summary on the page.
+  await page.getByText('69× sliding attention').first().waitFor();
+  await shot('desktop-step5');
+  const ink = path.join(root, 'tests', 'fixtures', 'configs', 'transformers-defaults', 'inkling2.json');
+  const i2 = await pasteConfig(page, ink);
+  assertEq(i2.model.params_total, 593722948608, 'Inkling 2 as its files store it');
+  await page.getByText('40× sliding attention').first().waitFor();
+  await shot('desktop-inkling2');
+});
+
 test('a config named by the class vLLM loads is read as that family and said; a small VLM counts its tower', async ({ page, base, shot }) => {
   await page.goto(base);
   await ready(page);
