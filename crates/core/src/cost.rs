@@ -104,7 +104,11 @@ pub fn cost(device: &Device, gpus: u64, e: &Estimate, speed: &Speed, s: &CostSet
     let purchase = (!cloud && device.price_usd > 0.0).then_some(device.price_usd * cards);
     let w = watts(device, if device.count <= 1 { gpus } else { u64::from(device.count) });
     let energy = w.map(|w| w / 1000.0 * s.usd_per_kwh * s.cooling_factor);
-    let per_hour = if cloud { Some(device.usd_per_hour) } else { energy };
+    // A scenario across more GPUs than one instance has (data-parallel training over nodes)
+    // rents as many instances as it spans.
+    let instances = if cloud { gpus.max(1).div_ceil(u64::from(device.count.max(1))) } else { 1 };
+    let rent = device.usd_per_hour * instances as f64;
+    let per_hour = if cloud { Some(rent) } else { energy };
     let own_month = match (purchase, energy) {
         (Some(p), Some(en)) => Some(en * s.hours_per_day * 30.44 + p * s.upkeep_per_year / 12.0),
         (None, Some(en)) if !cloud => Some(en * s.hours_per_day * 30.44),
@@ -120,7 +124,7 @@ pub fn cost(device: &Device, gpus: u64, e: &Estimate, speed: &Speed, s: &CostSet
     };
     let _ = e;
     Cost {
-        usd_per_hour: cloud.then_some(device.usd_per_hour),
+        usd_per_hour: cloud.then_some(rent),
         purchase_usd: purchase,
         watts: w,
         energy_usd_per_hour: if cloud { None } else { energy },

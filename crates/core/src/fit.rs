@@ -266,9 +266,13 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
                     .saturating_mul(scenario.batch.max(1))
     });
 
-    // A cloud instance rents its accelerators together: a scenario across more GPUs than it has
-    // does not run on one (its price is one instance's).
-    if device.kind == DeviceKind::Cloud && gpus > u64::from(device.count.max(1)) {
+    // A cloud instance rents its accelerators together: inference split across more GPUs than it
+    // has does not run on one (tensor and pipeline parallelism within a machine); training over
+    // more spans several instances, each priced.
+    if device.kind == DeviceKind::Cloud
+        && gpus > u64::from(device.count.max(1))
+        && !scenario.mode.is_training()
+    {
         advice.push(Msg::new(
             MsgId::AdviceInstanceTooFewGpus,
             vec![Arg::Text(device.name.into()), Arg::Int(u64::from(device.count.max(1))), Arg::Int(gpus)],
@@ -1790,5 +1794,16 @@ mod instance_tests {
         assert_ne!(fit(&s, eight).unwrap().verdict, Verdict::No);
         let card = catalog::device("h100-sxm").unwrap();
         assert_ne!(fit(&s, card).unwrap().verdict, Verdict::No);
+        // Training over more GPUs than an instance has spans several, each rented.
+        let t = Scenario {
+            gpus: 16,
+            mode: crate::training::Mode::Full,
+            runtime: None,
+            ..Scenario::catalog("llama-3.1-8b")
+        };
+        let f = fit(&t, one).unwrap();
+        assert_ne!(f.refusal().map(|m| m.id), Some(MsgId::AdviceInstanceTooFewGpus));
+        let hourly = f.cost.usd_per_hour.unwrap();
+        assert!((hourly - 16.0 * one.usd_per_hour).abs() < 1e-9, "{hourly}");
     }
 }
