@@ -1519,6 +1519,11 @@ fn detail(m: &Mixer) -> String {
                 }
                 Span::Full => {}
             }
+            // A sparse indexer's keys or summaries cached beside K and V (MiniMax-M3's sparse
+            // layers, Qwen4-Exp's QSA, Step 5's full layers).
+            if a.index_key > 0 {
+                d.push_str(", sparse indexer");
+            }
             d
         }
         Mixer::Mla(m) => match m.span {
