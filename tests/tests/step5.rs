@@ -252,6 +252,13 @@ fn step37_vision_is_the_same_tower_and_views() {
     let e = parse_config(v.to_string().as_bytes()).map(|m| m.notices).unwrap_or_default();
     let shown = format!("{e:?}");
     assert!(shown.contains("mlp_ratio"), "{shown}");
+    // Absurd sizes under either naming are refused by name, not overflowed.
+    for (k, n) in [("width", 99_999_999_999u64), ("layers", 99_999_999_999), ("hidden_size", 1 << 40)] {
+        v["vision_config"] = serde_json::json!({"model_type": "perception_encoder", k: n});
+        let m = read(&v);
+        assert!(m.architecture.encoders.is_empty(), "{k}");
+        assert!(format!("{:?}", m.notices).contains(k), "{k}: {:?}", m.notices);
+    }
 }
 
 /// vLLM builds a rotary cache for each distinct width, base and scaling: the sliding layers'

@@ -2073,6 +2073,8 @@ fn limit(key: &str) -> Option<u64> {
         | "input_size"
         | "nemo_final_size"
         | "downsample_hidden_size"
+        | "width"
+        | "projection_hidden_dim"
         | "output_dim" => 1 << 16,
         "depth"
         | "num_hidden_layers"
@@ -2080,6 +2082,8 @@ fn limit(key: &str) -> Option<u64> {
         | "encoder_layers"
         | "conf_num_hidden_layers"
         | "num_blocks"
+        | "layers"
+        | "heads"
         | "num_attention_heads"
         | "num_key_value_heads"
         | "conf_num_attention_heads"
@@ -2102,6 +2106,8 @@ fn limit(key: &str) -> Option<u64> {
         | "scale_factor"
         | "mlp_ratio" => 64,
         "image_size" => 1 << 14,
+        // A learned position grid's side (Inkling 2's `posemb_grid_size`).
+        "posemb_grid_size" => 1 << 10,
         "num_position_embeddings"
         | "position_embedding_size"
         | "max_source_positions"
