@@ -162,6 +162,10 @@ fn config() -> impl Strategy<Value = String> {
         "falcon",
         "olmo2",
         "granite",
+        "step5",
+        "inkling2",
+        "inkling2_loop",
+        "dots3_note",
         "mystery",
     ];
     let size = prop_oneof![1u64..=64, 64u64..=20_000, Just(u64::MAX), Just(1u64 << 40), Just(0u64)];

@@ -2953,8 +2953,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         }
         let h = c.hidden;
         let gates = [
-            Extra { role: Role::Extra, rows: 4 * rank, cols: 2 * h },
-            Extra { role: Role::Fp32, rows: 8 * h, cols: rank },
+            Extra { role: Role::Extra, rows: rank.saturating_mul(4), cols: h.saturating_mul(2) },
+            Extra { role: Role::Fp32, rows: h.saturating_mul(8), cols: rank },
         ];
         let mut flat: Vec<LayerGroup> = Vec::new();
         for g in &stack.groups {
@@ -3446,7 +3446,11 @@ fn inkling2_extras(cfg: &Cfg<'_>, hidden: u64, at: &Attention, not_first: bool) 
     ];
     if full {
         x.push(Extra { role: Role::Norm, rows: 2, cols: kernel.saturating_mul(kv) });
-        x.push(Extra { role: Role::Extra, rows: 2 * at.num_kv_heads.saturating_mul(kernel), cols: hidden });
+        x.push(Extra {
+            role: Role::Extra,
+            rows: at.num_kv_heads.saturating_mul(kernel).saturating_mul(2),
+            cols: hidden,
+        });
     } else {
         x.push(Extra { role: Role::Fp32, rows: 2, cols: kv.saturating_mul(kernel) });
     }
