@@ -189,6 +189,22 @@ fn step5_pool_under_vllm_packs_summaries_rings_and_windows() {
     // A request of 4,096 tokens: 64 blocks of the full group, one ring, and each sliding group
     // its 4,096 tokens (the window and the two scheduler steps in flight reach past them) and one
     // more: 260 blocks, 0.2856 GiB a GPU at TP 8.
+    // Other block sizes (`--block-size`), as vLLM's planning code gives them at TP 8: a block of
+    // 64 tokens aligns the sparse pages on 8-token kernel blocks, one of 8 needs none.
+    for (tokens, bytes) in [(8u64, 147_456u64), (16, 294_912), (128, 2_359_296)] {
+        let mut s = Scenario {
+            model: ModelSource::Custom(Box::new(read(&config()).into_custom("step5".into()))),
+            runtime: Some(Runtime::Vllm),
+            gpus: 8,
+            context: 4096,
+            weights: Some(WeightFormat::Nvfp4),
+            device: Some(DeviceChoice::Catalog("b200".into())),
+            ..Scenario::default()
+        };
+        s.vllm.block_size = Some(tokens);
+        let v = estimate(&s).unwrap().vllm.unwrap();
+        assert_eq!((v.block_size, v.block_bytes), (tokens, bytes));
+    }
     let v = on_gpus(8, KvDtype::Bf16, false);
     assert_eq!(v.blocks_per_request, 64 + 1 + 3 * 65);
     assert_eq!(v.num_blocks, u64::try_from(v.available_kv).unwrap() / v.block_bytes);
@@ -301,4 +317,9 @@ fn step5_sparse_attention_needs_hopper_or_blackwell_datacentre_gpus() {
     }
     let f = fit(&s, catalog::device("h200-sxm").unwrap()).unwrap();
     assert!(f.refusal().is_none(), "{:?}", f.refusal());
+    // AMD GPUs run vLLM's ROCm path of the model, whose pool is not read here: said approximate.
+    let f = fit(&s, catalog::device("mi300x").unwrap()).unwrap();
+    assert!(f.refusal().is_none(), "{:?}", f.refusal());
+    let e = estimate(&Scenario { device: Some(DeviceChoice::Catalog("mi300x".into())), ..s }).unwrap();
+    assert!(!e.vllm.unwrap().layout_exact);
 }

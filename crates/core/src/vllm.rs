@@ -650,16 +650,16 @@ pub fn rotary_cache(a: &Architecture) -> Bytes {
 }
 
 /// Why vLLM 0.34 cannot build the model's attention on `d`, when it cannot: Step 5's sparse
-/// attention runs on compute capability 9.0, 10.0 and 10.3 only (`Step5DSAAttentionBackend`,
-/// "Step5 DSA requires SM90, SM100 or SM103"). `None` when it can, or when the device's compute
-/// capability is not known.
+/// attention runs on NVIDIA compute capability 9.0, 10.0 and 10.3 only (`Step5DSAAttentionBackend`,
+/// "Step5 DSA requires SM90, SM100 or SM103"; AMD GPUs take `models/step5/amd`). `None` when it
+/// can, or when the device's compute capability is not known.
 pub fn kernels_missing(a: &Architecture, d: &crate::catalog::device::Device) -> Option<crate::text::Msg> {
     use crate::text::{Arg, Msg, MsgId};
     let cc = d.compute_capability;
     let sparse =
         a.family == "step5" && a.mixers().any(|(_, m)| matches!(m, Mixer::Attention(at) if at.index_key > 0));
     let nvidia = d.vendor.eq_ignore_ascii_case("nvidia");
-    if !sparse || (nvidia && (cc == 0 || matches!(cc, 90 | 100 | 103))) {
+    if !sparse || !nvidia || cc == 0 || matches!(cc, 90 | 100 | 103) {
         return None;
     }
     Some(Msg::new(
@@ -1218,7 +1218,8 @@ fn step5_packed(a: &Architecture, kv: KvDtype, tp: u64, block: u64, drafts: u64)
         }
     }
     let swa = swa.saturating_add(drafts);
-    if full == 0 || swa == 0 || block < 8 {
+    // The summaries need whole eight-token regions a block (`sparse_summary_cache.py`).
+    if full == 0 || swa == 0 || block == 0 || !block.is_multiple_of(8) {
         return None;
     }
     let repeats = approximate_gcd(&[full, full, swa], full).max(1);
@@ -1230,7 +1231,10 @@ fn step5_packed(a: &Architecture, kv: KvDtype, tp: u64, block: u64, drafts: u64)
     let rings_per_block = (anchor / main_page.max(1)).max(1);
     let ring_groups = full.div_ceil(repeats).max(full.div_ceil(rings_per_block));
     let ring_bytes = full.div_ceil(ring_groups).saturating_mul(main_page);
-    let stride = lcm(8 * full_row, 1024);
+    // The sparse pages' stride: whole kernel blocks of `gcd(8, block)` tokens (none when that is
+    // the block), and the ring's 1,024 bytes.
+    let kernel = gcd(8, block);
+    let stride = lcm(if kernel == block { 1 } else { kernel.saturating_mul(full_row) }, 1024);
     let widest = full_bytes.max(swa_bytes).max(ring_bytes);
     Some(Packed {
         block,
@@ -1931,6 +1935,11 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let packed = packed
         .or_else(|| dots3_packed(a, i.kv, o.block_size(), 0))
         .or_else(|| step5_packed(a, i.kv, tp, o.block_size(), 0));
+    if a.family == "step5" && i.cuda_cc == 0 {
+        // Step 5's pool on AMD GPUs (`models/step5/amd/csa_cache.py`: summaries in a group of their
+        // own) or an unknown GPU is not read from vLLM: approximate.
+        exact = false;
+    }
     if a.family == "dots3_note" && !matches!(i.kv, KvDtype::Bf16 | KvDtype::F16) {
         // An FP8 cache's rows on the padded sparse backend are not read from vLLM: approximate.
         exact = false;
@@ -2369,10 +2378,11 @@ fn plan_hybrid(
     })
 }
 
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
 fn lcm(a: u64, b: u64) -> u64 {
-    fn gcd(a: u64, b: u64) -> u64 {
-        if b == 0 { a } else { gcd(b, a % b) }
-    }
     if a == 0 || b == 0 { a.max(b) } else { a / gcd(a, b) * b }
 }
 
