@@ -171,13 +171,15 @@ fn dots3_prediction_layer_joins_the_sliding_groups() {
     assert!(mtp.layout_exact);
     assert_eq!(mtp.block_bytes, plain.block_bytes);
     // Split over the 8 GPUs but what vLLM keeps whole on each: the module's projection of the
-    // embedding and hidden state (`ReplicatedLinear`, 5,120 × 10,240), the latent down-projections
-    // and the norms.
+    // embedding and hidden state (`ReplicatedLinear`, 5,120 × 10,240), the latent down-projections,
+    // the norms and the head-wise output gate (`ReplicatedLinear`, a row for each of the sliding
+    // layer's 64 heads).
     let a = read(&config()).architecture;
     let p = tensors::mtp_priced(&a, WeightFormat::Bf16).unwrap();
     use headroom_core::tensor::Role;
     let whole = |t: &tensors::Tensor| {
         matches!(t.role, Role::MtpProj | Role::AttnQA | Role::AttnKvA | Role::Norm | Role::AttnNorm)
+            || (t.role == Role::Extra && t.rows == 64)
     };
     let kept = p.sum_where(whole);
     assert_eq!(p.sum_where(|t| t.role == Role::MtpProj), 5120 * 10240 * 2);

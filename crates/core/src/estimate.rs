@@ -2270,6 +2270,31 @@ pub(crate) fn tensor_parallel_bytes_where(
             .unwrap_or(0)
     };
     let mut kv_heads: Vec<u64> = a.layers().map(heads_of).collect();
+    // dots3-note's head-wise output gate (a row a head): a `ReplicatedLinear` in vLLM 0.34
+    // (`dots3_note/nvidia/model.py`), whole on every GPU; its element-wise gate is split.
+    let mla_heads = |g: &crate::model::LayerGroup| {
+        g.mixers
+            .iter()
+            .find_map(|m| match m {
+                Mixer::Mla(ml) => Some(ml.num_heads),
+                _ => None,
+            })
+            .unwrap_or(0)
+    };
+    let mut gate_rows: Vec<u64> = Vec::new();
+    if a.family == "dots3_note" {
+        gate_rows = a.layers().map(mla_heads).collect();
+        if let Some(m) = &a.mtp {
+            for k in 0..usize::try_from(m.modules.min(64)).unwrap_or(0) {
+                gate_rows
+                    .push(m.layers.get(k).or(m.layer.as_deref()).or(a.groups.last()).map_or(0, mla_heads));
+            }
+        }
+    }
+    let headwise_gate = |t: &tensors::Tensor| {
+        t.role == Role::Extra
+            && t.layer.and_then(|l| gate_rows.get(l as usize)).is_some_and(|h| *h > 0 && *h == t.rows)
+    };
     if let Some(m) = &a.mtp {
         for k in 0..usize::try_from(m.modules.min(64)).unwrap_or(0) {
             kv_heads.push(m.layers.get(k).or(m.layer.as_deref()).or(a.groups.last()).map_or(0, heads_of));
@@ -2292,6 +2317,7 @@ pub(crate) fn tensor_parallel_bytes_where(
                 b.div_ceil(gpus.clamp(1, kv) as u128)
             }
             Role::IdxQ | Role::IdxK | Role::IdxWeights | Role::Sinks => b,
+            Role::Extra if headwise_gate(t) => b,
             // A prediction module's projection of the embedding and hidden state: a plain
             // `nn.Linear` or `ReplicatedLinear` in most of vLLM 0.34's MTP classes (DeepSeek, GLM,
             // Step, dots3, MiniMax, Kimi, Inkling…), column-parallel in Qwen3-Next's, Qwen3.5's,
