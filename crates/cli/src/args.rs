@@ -201,7 +201,7 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "DTYPE")]
     pub weights: Option<String>,
 
-    /// KV-cache format: fp32 fp16 bf16 fp8 q8_0 q4_0.
+    /// KV-cache format: fp32 fp16 bf16 fp8 q8_0 q4_0 (`auto`, as vLLM names it: the 16-bit type).
     #[arg(long, value_name = "DTYPE", default_value = "fp16")]
     pub kv: String,
 

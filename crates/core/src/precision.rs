@@ -1053,7 +1053,8 @@ impl KvDtype {
         let t = s.trim();
         Ok(match t.to_ascii_lowercase().as_str() {
             "fp32" | "f32" | "float32" => KvDtype::F32,
-            "fp16" | "f16" | "float16" | "half" => KvDtype::F16,
+            // vLLM's `--kv-cache-dtype auto`: the model's own 16-bit type (two bytes a value).
+            "fp16" | "f16" | "float16" | "half" | "auto" => KvDtype::F16,
             "bf16" | "bfloat16" => KvDtype::Bf16,
             "fp8" | "fp8_e4m3" | "fp8_e5m2" | "f8" => KvDtype::Fp8,
             "q8_0" | "q8" => KvDtype::Q8_0,
@@ -1061,7 +1062,9 @@ impl KvDtype {
             _ => {
                 return Err(Error::invalid(
                     "kv",
-                    format!("`{t}` is not a KV-cache format; accepted: fp32 fp16 bf16 fp8 q8_0 q4_0"),
+                    format!(
+                        "`{t}` is not a KV-cache format; accepted: fp32 fp16 bf16 fp8 q8_0 q4_0 (auto: 16-bit)"
+                    ),
                 ));
             }
         })
@@ -1094,6 +1097,8 @@ mod tests {
         for k in KvDtype::ALL {
             assert_eq!(KvDtype::parse(k.id()), Ok(k));
         }
+        // vLLM's name for the model's own 16-bit cache.
+        assert_eq!(KvDtype::parse("auto"), Ok(KvDtype::F16));
         for f in [WeightFormat::Gptq { bits: 4, group: 32 }, WeightFormat::Gptq { bits: 8, group: 0 }] {
             assert_eq!(WeightFormat::parse(&f.id()), Ok(f));
         }
