@@ -2258,48 +2258,25 @@ pub(crate) fn tensor_parallel_bytes_where(
     expert_gpus: u64,
     keep: &dyn Fn(&tensors::Tensor) -> bool,
 ) -> u64 {
-    // Each layer's KV heads (0 for layers without attention), the prediction modules' layers
-    // numbered after the stack's.
-    let heads_of = |g: &crate::model::LayerGroup| {
-        g.mixers
-            .iter()
-            .find_map(|m| match m {
-                Mixer::Attention(at) => Some(at.num_kv_heads),
-                _ => None,
-            })
-            .unwrap_or(0)
-    };
-    let mut kv_heads: Vec<u64> = a.layers().map(heads_of).collect();
+    // Each layer's KV heads (0 for layers without attention).
+    let kv_heads = per_layer_with_mtp(a, |m| match m {
+        Mixer::Attention(at) => Some(at.num_kv_heads),
+        _ => None,
+    });
     // dots3-note's head-wise output gate (a row a head): a `ReplicatedLinear` in vLLM 0.34
     // (`dots3_note/nvidia/model.py`), whole on every GPU; its element-wise gate is split.
-    let mla_heads = |g: &crate::model::LayerGroup| {
-        g.mixers
-            .iter()
-            .find_map(|m| match m {
-                Mixer::Mla(ml) => Some(ml.num_heads),
-                _ => None,
-            })
-            .unwrap_or(0)
+    let gate_rows = if a.family == "dots3_note" {
+        per_layer_with_mtp(a, |m| match m {
+            Mixer::Mla(ml) => Some(ml.num_heads),
+            _ => None,
+        })
+    } else {
+        Vec::new()
     };
-    let mut gate_rows: Vec<u64> = Vec::new();
-    if a.family == "dots3_note" {
-        gate_rows = a.layers().map(mla_heads).collect();
-        if let Some(m) = &a.mtp {
-            for k in 0..usize::try_from(m.modules.min(64)).unwrap_or(0) {
-                gate_rows
-                    .push(m.layers.get(k).or(m.layer.as_deref()).or(a.groups.last()).map_or(0, mla_heads));
-            }
-        }
-    }
     let headwise_gate = |t: &tensors::Tensor| {
         t.role == Role::Extra
             && t.layer.and_then(|l| gate_rows.get(l as usize)).is_some_and(|h| *h > 0 && *h == t.rows)
     };
-    if let Some(m) = &a.mtp {
-        for k in 0..usize::try_from(m.modules.min(64)).unwrap_or(0) {
-            kv_heads.push(m.layers.get(k).or(m.layer.as_deref()).or(a.groups.last()).map_or(0, heads_of));
-        }
-    }
     let mut total: u128 = 0;
     for (t, b) in p.tensors.iter().zip(&p.bytes).filter(|(t, _)| keep(t)) {
         let b = *b as u128;
@@ -2341,6 +2318,19 @@ pub(crate) fn tensor_parallel_bytes_where(
         };
     }
     u64::try_from(total).unwrap_or(u64::MAX)
+}
+
+/// One value for each layer from its first mixer `f` answers for (0 where none does), the
+/// prediction modules' layers numbered after the stack's, as their tensors are.
+fn per_layer_with_mtp(a: &Architecture, f: impl Fn(&Mixer) -> Option<u64>) -> Vec<u64> {
+    let of = |g: &crate::model::LayerGroup| g.mixers.iter().find_map(&f).unwrap_or(0);
+    let mut out: Vec<u64> = a.layers().map(of).collect();
+    if let Some(m) = &a.mtp {
+        for k in 0..usize::try_from(m.modules.min(64)).unwrap_or(0) {
+            out.push(m.layers.get(k).or(m.layer.as_deref()).or(a.groups.last()).map_or(0, of));
+        }
+    }
+    out
 }
 
 /// The weights term: `(device, total, exact)` bytes; `file_tensors`, the count of tensors read

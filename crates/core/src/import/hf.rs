@@ -3296,23 +3296,28 @@ fn step5_mtp(cfg: &Cfg<'_>, a: &Architecture) -> Result<Option<Mtp>> {
     if n > 64 {
         return Err(Error::parse(FORMAT, "`num_nextn_predict_layers` is not a real count"));
     }
-    let sliding = a
-        .groups
-        .iter()
-        .find(|g| matches!(g.mixers.first(), Some(Mixer::Attention(at)) if at.span != Span::Full));
+    Ok(sliding_dense_mtp(a, n, Extra { role: Role::Output, rows: a.vocab_size, cols: a.hidden_size }))
+}
+
+/// `n` prediction modules each built on one layer of the stack — a sliding one (else the stack's
+/// last) with the dense MLP (else its own) — and one table of its own (`own`: dots3-note's
+/// embedding, Step 5's head); `None` for an empty stack.
+fn sliding_dense_mtp(a: &Architecture, n: u64, own: Extra) -> Option<Mtp> {
+    let sliding =
+        a.groups.iter().find(|g| g.mixers.first().and_then(Mixer::span).is_some_and(|s| s != Span::Full));
     let dense = a.groups.iter().find(|g| matches!(g.ffn, Ffn::Dense(_)));
-    let Some(base) = sliding.or(a.groups.last()) else { return Ok(None) };
+    let base = sliding.or(a.groups.last())?;
     let ffn = dense.map_or_else(|| base.ffn.clone(), |d| d.ffn.clone());
     let layer = LayerGroup { count: 1, ffn, ..base.clone() };
-    Ok(Some(Mtp {
+    Some(Mtp {
         modules: n,
         own_embeddings: false,
         layer: Some(alloc::boxed::Box::new(layer)),
-        extras: alloc::vec![Extra { role: Role::Output, rows: a.vocab_size, cols: a.hidden_size }],
+        extras: alloc::vec![own],
         bare: false,
         shared: Vec::new(),
         layers: Vec::new(),
-    }))
+    })
 }
 
 /// dots3-note's layer `i` (vLLM's `Dots3NoteFullAttention` and `Dots3NoteSlidingAttention`): a
@@ -3368,22 +3373,7 @@ fn dots3_mtp(cfg: &Cfg<'_>, a: &Architecture) -> Result<Option<Mtp>> {
     if n == 0 {
         return Ok(None);
     }
-    let sliding =
-        a.groups.iter().find(|g| matches!(g.mixers.first(), Some(Mixer::Mla(m)) if m.span != Span::Full));
-    let dense = a.groups.iter().find(|g| matches!(g.ffn, Ffn::Dense(_)));
-    // A sliding layer (else the stack's last) with the dense MLP (else its own).
-    let Some(base) = sliding.or(a.groups.last()) else { return Ok(None) };
-    let ffn = dense.map_or_else(|| base.ffn.clone(), |d| d.ffn.clone());
-    let layer = LayerGroup { count: 1, ffn, ..base.clone() };
-    Ok(Some(Mtp {
-        modules: n,
-        own_embeddings: false,
-        layer: Some(alloc::boxed::Box::new(layer)),
-        extras: alloc::vec![Extra { role: Role::TokenEmbd, rows: a.vocab_size, cols: a.hidden_size }],
-        bare: false,
-        shared: Vec::new(),
-        layers: Vec::new(),
-    }))
+    Ok(sliding_dense_mtp(a, n, Extra { role: Role::TokenEmbd, rows: a.vocab_size, cols: a.hidden_size }))
 }
 
 /// Inkling's tensors beside a layer's attention and MLP: the relative-position logits — `r_proj`
