@@ -339,8 +339,7 @@ fn transformers(s: &Scenario, e: &Estimate, out: &mut Vec<String>) {
         WeightFormat::Int8 => ", quantization_config=BitsAndBytesConfig(load_in_8bit=True)".into(),
         _ => String::new(),
     };
-    // Inkling 2's attention runs eagerly only (`crate::loads::transformers_eager_only`).
-    let eager_only = e.model.checkpoint.model_type.starts_with("inkling2");
+    let eager_only = crate::loads::transformers_eager_only(&e.model.checkpoint);
     let attn = if s.flash_attention && !eager_only { "sdpa" } else { "eager" };
     // A model whose encoder is loaded (Llama 3.2 Vision, Qwen-VL…) loads through its
     // image-text class; the causal-LM class builds the language model alone.

@@ -555,7 +555,7 @@ pub fn activation_term(
             let per_token = 2u64.saturating_mul(h).saturating_add(3u64.saturating_mul(ffn)).saturating_mul(2);
             let mut bytes = tokens.saturating_mul(per_token);
             let mut assumptions = vec![Msg::new(MsgId::AssumeWholePromptPrefill, vec![])];
-            if !s.flash_attention || crate::loads::transformers_eager_only(a) {
+            if !s.flash_attention || crate::loads::transformers_eager_only(&a.checkpoint) {
                 let scores = s
                     .batch
                     .saturating_mul(heads)

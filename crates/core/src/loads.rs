@@ -100,9 +100,12 @@ pub fn transformers_native(c: &Checkpoint) -> bool {
 
 /// Whether transformers runs the model's attention eagerly only (no SDPA or flash attention:
 /// Inkling 2's per-token sinks, `_supports_sdpa = False` in transformers 5.24), so a prompt's
-/// scores are materialised whatever the scenario asks.
-pub fn transformers_eager_only(a: &crate::model::Architecture) -> bool {
-    matches!(a.family.as_str(), "inkling2" | "inkling2_loop")
+/// scores are materialised whatever the scenario asks — by the checkpoint's model type or class,
+/// which both the estimate and the command it prints read.
+pub fn transformers_eager_only(c: &Checkpoint) -> bool {
+    c.model_type.starts_with("inkling2")
+        || c.class.starts_with("Inkling2")
+        || c.text_class.starts_with("Inkling2")
 }
 
 /// Whether transformers loads the model's routed experts dequantized to 16 bits whatever the
