@@ -629,6 +629,53 @@ def mmproj_qwen25vl() -> None:
     write(m, "mmproj-qwen2.5-vl-7b-f16", meta)
 
 
+def hrm_text_1b() -> None:
+    """HRM-Text-1B (transformers' HrmTextConfig defaults) as llama.cpp's converter lays it out:
+    the low stack in blocks 0-15, the high stack in 16-31, no norm weights, `block_count` the 128
+    cache layers (16 a stack x 2 high cycles x (3 low cycles + 1)). Q4_K_M by llama-quant.cpp's
+    rules: tensors in block order (its loader sorts them so); attn_v by its count of attn_v
+    tensors (32), ffn_down by its count of ffn_down tensors against `n_layer_all` (128)."""
+    per_stack, high, low = 16, 2, 3
+    hidden, ffn, heads, hd, vocab = 1536, 4096, 12, 128, 151808
+    blocks, slots = 2 * per_stack, per_stack * high * (low + 1)
+    m = Model("hrm_text")
+    m.t("token_embd.weight", [hidden, vocab], T.Q4_K)
+    m.t("output.weight", [hidden, vocab], T.Q6_K)
+    m.t("hrm.z_l_init", [hidden], T.F32)
+    for i in range(blocks):
+        v = T.Q6_K if use_more_bits(i, blocks) else T.Q4_K
+        down = T.Q6_K if use_more_bits(i, slots) else T.Q4_K
+        attention(m, i, hidden, heads * hd, heads * hd, T.Q4_K, v_ty=v)
+        m.t(f"blk.{i}.attn_gate.weight", [hidden, heads * hd], T.Q4_K)
+        m.t(f"blk.{i}.ffn_gate.weight", [hidden, ffn], T.Q4_K)
+        m.t(f"blk.{i}.ffn_up.weight", [hidden, ffn], T.Q4_K)
+        m.t(f"blk.{i}.ffn_down.weight", [ffn, hidden], down)
+
+    def meta(w: gguf.GGUFWriter) -> None:
+        w.add_type("model")
+        w.add_name("HRM-Text 1B")
+        w.add_block_count(slots)
+        w.add_context_length(2048)
+        w.add_embedding_length(hidden)
+        w.add_feed_forward_length(ffn)
+        w.add_head_count(heads)
+        w.add_head_count_kv(heads)
+        w.add_rope_freq_base(10000.0)
+        w.add_layer_norm_rms_eps(1e-6)
+        w.add_key_length(hd)
+        w.add_value_length(hd)
+        w.add_rope_dimension_count(hd)
+        w.add_float32("hrm_text.embedding_scale", 50.0)
+        w.add_uint32("hrm_text.hrm.layers_per_stack", per_stack)
+        w.add_uint32("hrm_text.hrm.h_cycles", high)
+        w.add_uint32("hrm_text.hrm.l_cycles", low)
+        w.add_bool("hrm_text.hrm.prefix_lm", True)
+        w.add_file_type(gguf.LlamaFileType.MOSTLY_Q4_K_M)
+        w.add_quantization_version(gguf.GGML_QUANT_VERSION)
+
+    write(m, "hrm-text-1b-q4_k_m", meta)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     print(f"[gguf-fixtures] gguf {_installed_version()} -> {OUT.relative_to(ROOT)}", file=sys.stderr)
@@ -640,6 +687,7 @@ def main() -> None:
     gpt_oss()
     llama_split()
     mmproj_qwen25vl()
+    hrm_text_1b()
 
 
 if __name__ == "__main__":

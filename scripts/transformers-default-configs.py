@@ -99,6 +99,9 @@ FAMILIES = [
     "inkling2",
     # Inkling-2-Mini: Inkling 2's layers with a core of them run in three passes.
     "inkling2_loop",
+    # Sapient's HRM-Text (vLLM, SGLang and llama.cpp serve it): two stacks run in nested cycles,
+    # a cache layer for each layer's run.
+    "hrm_text",
 ]
 HUNYUAN_ROPE = {"rope_theta": 10000.0, "rope_type": "dynamic", "alpha": 1000.0, "factor": 1.0}
 

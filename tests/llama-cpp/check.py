@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Headroom against the real llama.cpp: model, KV and compute buffers, context by context.
 
-    check.py --driver DRIVER --headroom HEADROOM --work DIR [--report FILE]
+    check.py --driver DRIVER --headroom HEADROOM --work DIR [--report FILE] [--only NAME]
 
 For each architecture in models.py, writes its GGUF (real shapes, sparse zero data), asks the
 real llama.cpp (DRIVER, linked against node-llama-cpp's prebuilt CPU library) what it allocates
@@ -77,11 +77,14 @@ def main() -> int:
     ap.add_argument("--headroom", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--report")
+    ap.add_argument("--only", help="check only the models whose name contains this")
     args = ap.parse_args()
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     rows, failures = [], 0
     for spec in models.specs():
+        if args.only and args.only not in spec.name:
+            continue
         path = models.write(spec, work)
         grid = [dict(BASE, **g) for g in GRID]
         run = subprocess.run([args.driver, str(path)], input="\n".join(settings_line(s) for s in grid) + "\n",

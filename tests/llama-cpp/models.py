@@ -703,6 +703,41 @@ def mamba(name, source, *, vocab, hidden, layers, inner, state, dt_rank, conv=4,
     return s
 
 
+def hrm_text(name, source, *, vocab, hidden, heads, head_dim, ffn, per_stack, h_cycles, l_cycles, typ=Q8_0):
+    """HRM-Text as llama.cpp's converter writes it: the low stack's layers in blocks
+    [0, per_stack), the high stack's in [per_stack, 2 × per_stack), no norm weights, the low
+    stack's initial state; `block_count` is the cache layers of every run of a stack."""
+    slots = per_stack * h_cycles * (l_cycles + 1)
+    meta = {
+        "context_length": 2048,
+        "embedding_length": hidden,
+        "block_count": slots,
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": heads,
+        "attention.layer_norm_rms_epsilon": 1e-6,
+        "rope.freq_base": 10000.0,
+        "rope.dimension_count": head_dim,
+        "attention.key_length": head_dim,
+        "attention.value_length": head_dim,
+        "embedding_scale": 50.0,
+        "hrm.layers_per_stack": per_stack,
+        "hrm.h_cycles": h_cycles,
+        "hrm.l_cycles": l_cycles,
+        "hrm.prefix_lm": True,
+    }
+    s = Spec(name, "hrm_text", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    s.t("output.weight", [hidden, vocab], typ)
+    s.t("hrm.z_l_init", [hidden])
+    for i in range(2 * per_stack):
+        p = f"blk.{i}."
+        s.attention(p, hidden, q=heads * head_dim, kv=heads * head_dim, out=heads * head_dim, typ=typ)
+        s.t(p + "attn_gate.weight", [hidden, heads * head_dim], typ)
+        s.gated_ffn(p, hidden, ffn, typ)
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -769,6 +804,10 @@ def specs() -> list[Spec]:
         llama_like("mistral-7b-v0.1-4l", "llama", "mistralai/Mistral-7B-v0.1 config.json (4 of 32 layers)",
                    vocab=32000, hidden=4096, layers=4, heads=32, kv_heads=8, ffn=14336,
                    extra_meta={"attention.sliding_window": 4096}),
+        # Looped stacks: each run of a layer a cache layer of its own.
+        hrm_text("hrm-text-1b-2l", "transformers HrmTextConfig defaults, HRM-Text-1B's widths (2 of 16 layers a stack)",
+                 vocab=151808, hidden=1536, heads=12, head_dim=128, ffn=4096, per_stack=2, h_cycles=2,
+                 l_cycles=3),
     ]
 
 def moe_like(name, arch, source, *, vocab, hidden, layers, heads, kv_heads, head_dim, experts, used,

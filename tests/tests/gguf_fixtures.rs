@@ -15,13 +15,14 @@ use headroom_tests::{fixture, read_fixture};
 use serde_json::Value;
 
 /// The single-file fixtures.
-const CASES: [&str; 6] = [
+const CASES: [&str; 7] = [
     "llama-1b-q4_k_m",
     "qwen2-0.5b-f16",
     "qwen3moe-q8_0",
     "gemma2-2b-q4_0",
     "deepseek2-lite-q4_k_m",
     "gpt-oss-mxfp4",
+    "hrm-text-1b-q4_k_m",
 ];
 
 /// The halves of the split fixture, in order.

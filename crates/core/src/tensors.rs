@@ -343,6 +343,9 @@ struct GgufRules {
     i_attention_wv: u64,
     n_attention_wv: u64,
     i_ffn_down_seen: u64,
+    /// Each cache layer's block in the file: layers that reuse earlier layers' weights
+    /// (HRM-Text's later runs) have none, so a stored layer's block counts stored layers only.
+    block: Vec<u64>,
 }
 
 impl GgufRules {
@@ -380,6 +383,20 @@ impl GgufRules {
                 .filter(|t| matches!(t.role, Role::AttnV | Role::AttnQkv | Role::AttnKvB))
                 .count() as u64,
             i_ffn_down_seen: 0,
+            block: {
+                let mut next = 0u64;
+                a.groups
+                    .iter()
+                    .flat_map(|g| {
+                        core::iter::repeat_n(g.tied, g.count.min(crate::model::MAX_LAYERS) as usize)
+                    })
+                    .map(|tied| {
+                        let b = next;
+                        next += u64::from(!tied);
+                        b
+                    })
+                    .collect()
+            },
         }
     }
 
@@ -409,7 +426,8 @@ impl GgufRules {
         if !default.is_quantized() {
             return default;
         }
-        let layer = t.layer.map_or(0, u64::from);
+        // The layer number llama.cpp's rules read: the block the tensor's name gives.
+        let layer = t.layer.map_or(0, |l| self.block.get(l as usize).copied().unwrap_or(u64::from(l)));
         let n = self.n_layer;
         let iq_low = matches!(mix, M::IQ2_XXS | M::IQ2_XS | M::IQ1_S | M::IQ2_S | M::IQ2_M | M::IQ1_M);
         let mut ty = default;
@@ -532,7 +550,10 @@ impl GgufRules {
                     }
                 }
                 Role::FfnDown | Role::ExpDown | Role::ShDown => {
-                    let i = layer;
+                    // llama.cpp's `layer_info`: the block in the name for a MoE model, else the
+                    // count of `ffn_down` tensors before this one.
+                    let i = if self.n_expert > 1 { layer } else { self.i_ffn_down_seen };
+                    self.i_ffn_down_seen += 1;
                     let more = Self::use_more_bits(i, n);
                     ty = match mix {
                         M::Q2_K => GgmlType::Q3_K,

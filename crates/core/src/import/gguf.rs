@@ -668,7 +668,11 @@ impl Gguf {
                     qk_norm: if has(blk("attn_q_norm.weight")) { QkNorm::PerHead } else { QkNorm::None },
                     fused_qkv: has(blk("attn_qkv.weight")),
                     sinks: has(blk("attn_sinks.weight")),
-                    output_gate: false,
+                    // A sigmoid gate as wide as the queries, its own tensor (HRM-Text).
+                    output_gate: self
+                        .tensor(&blk("attn_gate.weight"))
+                        .and_then(|t| t.dims.get(1))
+                        .is_some_and(|r| *r == q_heads.saturating_mul(head_dim)),
                     k_eq_v: false,
                     shares_kv: false,
                     span: match (sliding, window) {
@@ -744,14 +748,50 @@ impl Gguf {
         if window.is_some() && all_sliding {
             notices.push(Msg::new(MsgId::NoticeSlidingAllLayers, alloc::vec![Arg::Int(layers)]));
         }
+        let hrm =
+            (arch == "hrm_text").then(|| self.hrm_runs(k("hrm.layers_per_stack"), layers)).transpose()?;
+        if let Some((per_stack, high, low)) = hrm {
+            stack.groups = hrm_cache_layers(&stack.groups, per_stack, high, low);
+        }
         let mut a = Architecture::new(family, vocab, hidden, stack.groups);
         a.norm = if layer_norm { NormKind::LayerNorm } else { NormKind::Rms };
+        if hrm.is_some() {
+            // HRM-Text: norms without weights, the low stack's initial state (`hrm.z_l_init`).
+            a.norm = NormKind::NoParams;
+            if let Some(t) = self.tensor("hrm.z_l_init") {
+                a.extras.push(crate::model::Extra {
+                    role: crate::tensor::Role::Norm,
+                    rows: 1,
+                    cols: t.dims.first().copied().unwrap_or(hidden),
+                });
+            }
+        }
         a.learned_positions =
             self.tensor("position_embd.weight").and_then(|t| t.dims.get(1).copied()).unwrap_or(0);
         a.tie_word_embeddings = tie;
         a.max_context = self.u(&k("context_length")).unwrap_or(0);
         a.validate()?;
         Ok((a, notices))
+    }
+
+    /// HRM-Text's stacks: `(layers a stack, high cycles, low cycles)`, checked against the
+    /// header's cache layers (`block_count` = stack × high × (low + 1), as llama.cpp asserts).
+    fn hrm_runs(&self, per_stack_key: String, layers: u64) -> Result<(u64, u64, u64), Error> {
+        let arch = "hrm_text";
+        let get = |key: &str| self.u(key).ok_or_else(|| Error::parse(FORMAT, format!("`{key}` is missing")));
+        let per_stack = get(&per_stack_key)?;
+        let high = get(&format!("{arch}.hrm.h_cycles"))?;
+        let low = get(&format!("{arch}.hrm.l_cycles"))?;
+        let slots = per_stack.checked_mul(high).and_then(|x| x.checked_mul(low.checked_add(1)?));
+        if per_stack == 0 || high == 0 || low == 0 || slots != Some(layers) {
+            return Err(Error::parse(
+                FORMAT,
+                format!(
+                    "HRM-Text's {layers} cache layers are not its {per_stack} layers a stack × {high} high cycles × ({low} low cycles + 1)"
+                ),
+            ));
+        }
+        Ok((per_stack, high, low))
     }
 
     /// The weight format the file is in: its `general.file_type`, else its dominant tensor type.
@@ -807,6 +847,29 @@ pub fn merge(parts: Vec<Gguf>) -> Option<Gguf> {
         first.header_bytes = first.header_bytes.saturating_add(p.header_bytes);
     }
     Some(first)
+}
+
+/// HRM-Text's cache layers from its stored blocks (the low stack's `[0, per_stack)`, the high
+/// stack's `[per_stack, 2 × per_stack)`, llama.cpp's layout): per high cycle the low stack's runs,
+/// then the high stack's, the first run of each storing the weights, later ones reusing them.
+fn hrm_cache_layers(stored: &[LayerGroup], per_stack: u64, high: u64, low: u64) -> Vec<LayerGroup> {
+    let one: Vec<LayerGroup> = stored
+        .iter()
+        .flat_map(|g| core::iter::repeat_n(g, g.count.min(crate::model::MAX_LAYERS) as usize))
+        .take(per_stack.saturating_mul(2) as usize)
+        .map(|g| LayerGroup { count: 1, norms: 0, ..g.clone() })
+        .collect();
+    let (lo, hi) = one.split_at((per_stack as usize).min(one.len()));
+    let mut out = Vec::new();
+    for h in 0..high {
+        for l in 0..=low {
+            let first = h == 0 && (l == 0 || l == low);
+            for g in if l == low { hi } else { lo } {
+                out.push(LayerGroup { tied: !first, ..g.clone() });
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

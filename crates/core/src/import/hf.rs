@@ -598,6 +598,7 @@ const KNOWN: &[&str] = &[
     "molmo2",
     "hy_v4",
     "glm5_next",
+    "hrm_text",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -633,6 +634,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "NemotronHForCausalLM" => "nemotron_h",
             "BailingMoeForCausalLM" | "BailingMoeV2ForCausalLM" => "bailing_moe",
             "BailingMoeV2_5ForCausalLM" | "BailingMoeV3ForCausalLM" => "bailing_hybrid",
+            "HrmTextForCausalLM" => "hrm_text",
             _ => return None,
         };
         Some((class, family))
@@ -944,6 +946,8 @@ fn defaults(family: &str) -> Option<Defaults> {
         "beam" => (151936, 5120, 20480, 52, 48, 8, 128, false),
         "dory" => (131072, 2560, 7168, 36, 16, 4, 256, false),
         "zaya" => (262272, 2048, 2048, 40, 8, 2, 128, true),
+        // Sapient's HRM-Text (`HrmTextConfig`: HRM-Text-1B's shape, the per-stack layer count).
+        "hrm_text" => (151808, 1536, 4096, 16, 12, 0, 128, false),
         // Phi-3.5-MoE (`PhimoeConfig`).
         "phimoe" => (32064, 4096, 6400, 32, 32, 8, 0, false),
         _ => return None,
@@ -1511,6 +1515,7 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
         "nemotron-nas" => read_decilm(cfg),
         "ernie4_5_vl_moe" => read_ernie_vl(cfg, notices),
         "zamba2" => read_zamba2(cfg),
+        "hrm_text" => read_hrm_text(cfg),
         _ => read_decoder(cfg, family, notices),
     }
 }
@@ -3845,6 +3850,87 @@ fn read_stablelm(cfg: &Cfg<'_>) -> Result<Architecture> {
     a.norm = NormKind::LayerNorm;
     a.tie_word_embeddings = c.tie;
     a.max_context = c.max_context;
+    Ok(a)
+}
+
+/// HRM-Text (Sapient's Hierarchical Reasoning Model; transformers' `HrmTextModel`, vLLM's
+/// `hrm_text.py`, llama.cpp's `hrm-text.cpp`): two stacks of `num_layers_per_stack` layers, a
+/// low (`L`) and a high (`H`) one, run in nested cycles — per high cycle the low stack
+/// `L_cycles` times, then the high stack once — each run with a cache of its own: `stack ×
+/// H_cycles × (L_cycles + 1)` cache layers (the `num_hidden_layers` transformers writes back
+/// into the config; a config without `num_layers_per_stack` gives the per-stack count there).
+/// The layers are multi-head attention (transformers and vLLM build no grouped heads) with a
+/// sigmoid output gate as wide as the queries (`gate_proj`), a gated SiLU MLP, and norms
+/// without weights; the model stores the low stack's initial state (`z_L_init`, one vector).
+/// During training only the last `L_bp_cycles[h]` low runs of each high cycle (left-padded with
+/// 1s) keep activations; the others run under `torch.no_grad()`.
+fn read_hrm_text(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let c = read_common(cfg, "hrm_text")?;
+    let high = cfg.count_or("H_cycles", 2)?;
+    let low = cfg.count_or("L_cycles", 3)?;
+    let stack = match cfg.count("num_layers_per_stack")? {
+        Some(n) => n,
+        None => c.layers,
+    };
+    let slots = stack.checked_mul(high).and_then(|x| x.checked_mul(low.checked_add(1)?));
+    let slots = match slots {
+        Some(n) if stack > 0 && high > 0 && low > 0 && n <= MAX_LAYERS => n,
+        _ => {
+            return Err(Error::parse(
+                FORMAT,
+                format!(
+                    "HRM-Text's {stack} layers a stack run {high} high cycles of {low} low cycles: give 1 or more of each, at most {MAX_LAYERS} cache layers in all"
+                ),
+            ));
+        }
+    };
+    if cfg.present("num_layers_per_stack") && cfg.present("num_hidden_layers") && c.layers != slots {
+        return Err(Error::parse(
+            FORMAT,
+            format!(
+                "`num_hidden_layers` {} is not `num_layers_per_stack` × `H_cycles` × (`L_cycles` + 1) = {slots}: HRM-Text keeps a cache layer for each layer's run",
+                c.layers
+            ),
+        ));
+    }
+    let bias = cfg.flag("attention_bias").unwrap_or(false);
+    let att = Attention {
+        qkv_bias: bias,
+        o_bias: bias,
+        output_gate: true,
+        ..Attention::gqa(c.heads, c.heads, c.head_dim)
+    };
+    let mlp = Mlp { bias: cfg.flag("mlp_bias").unwrap_or(false), ..Mlp::gated(c.inter) };
+    let layer = LayerGroup::new(1, Mixer::Attention(att), Ffn::Dense(mlp), 0);
+    // The cache layers in the order the forward pass writes them: per high cycle the low
+    // stack's runs, then the high stack's; the first run of each stack stores its weights.
+    let mut groups = Vec::new();
+    for h in 0..high {
+        for l in 0..=low {
+            let first = h == 0 && (l == 0 || l == low);
+            groups.push(LayerGroup { count: stack, tied: !first, ..layer.clone() });
+        }
+    }
+    let mut a = Architecture::new("hrm_text", c.vocab, c.hidden, groups);
+    a.norm = NormKind::NoParams;
+    // `z_L_init`: a vector, priced as the norms are.
+    a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden });
+    a.tie_word_embeddings = c.tie;
+    a.max_context = c.max_context;
+    // Runs without gradients: per high cycle, the low runs before the last `L_bp_cycles[h]`.
+    let bp = cfg.indices("L_bp_cycles")?.unwrap_or_else(|| alloc::vec![2]);
+    let pad = (high as usize).saturating_sub(bp.len());
+    let mut slot = 0u64;
+    for h in 0..high as usize {
+        let with_grad = if h < pad { 1 } else { bp.get(h - pad).copied().unwrap_or(1) };
+        for l in 0..low {
+            if l.saturating_add(with_grad) < low {
+                a.no_grad.push((slot, slot.saturating_add(stack)));
+            }
+            slot = slot.saturating_add(stack);
+        }
+        slot = slot.saturating_add(stack);
+    }
     Ok(a)
 }
 

@@ -149,6 +149,10 @@ pub struct Architecture {
     /// third, its indexer's 32), one each; empty: one cache of the widest head.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub rotary_widths: Vec<u64>,
+    /// Cache layers `[start, end)` that run without gradients in training (HRM-Text's early low
+    /// cycles, under `torch.no_grad()`): they keep no activations for the backward pass.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub no_grad: Vec<(u64, u64)>,
     /// What runtimes pick their implementation by, as the config names it (empty when the model
     /// was not read from a config: a GGUF header, a bare shape).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Checkpoint::is_empty"))]
@@ -951,6 +955,7 @@ impl Architecture {
             rel_extent: 0,
             short_conv_taps: 0,
             rotary_widths: Vec::new(),
+            no_grad: Vec::new(),
             checkpoint: Checkpoint::default(),
         }
     }
@@ -1430,6 +1435,22 @@ impl Architecture {
                 one.checked_mul(g.count).and_then(|x| total.checked_add(x)).or_overflow("parameter count")?;
         }
         Ok(total)
+    }
+
+    /// Each group's layers that keep activations for the backward pass (all but those in
+    /// [`Self::no_grad`]), in group order.
+    pub fn grad_layers(&self) -> Vec<u64> {
+        let mut start = 0u64;
+        self.groups
+            .iter()
+            .map(|g| {
+                let end = start.saturating_add(g.count);
+                let off: u64 =
+                    self.no_grad.iter().map(|&(a, b)| b.min(end).saturating_sub(a.max(start))).sum();
+                start = end;
+                g.count.saturating_sub(off)
+            })
+            .collect()
     }
 
     /// Layers that run earlier layers' weights and store none of their own.

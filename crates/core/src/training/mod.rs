@@ -1455,21 +1455,30 @@ pub fn training_memory(
         }
     };
     // Bytes per token of every layer, of the largest one, and of the same without the s² terms.
-    let per_layer: Vec<(f64, f64)> = a.groups.iter().map(|g| (g.count as f64, per_gpu(&saving, g))).collect();
+    // Layers run without gradients (HRM-Text's early low cycles) keep nothing.
+    let grad_layers = a.grad_layers();
+    let per_layer: Vec<(f64, f64)> =
+        a.groups.iter().zip(&grad_layers).map(|(g, n)| (*n as f64, per_gpu(&saving, g))).collect();
     let stack_full: f64 = per_layer.iter().map(|(k, b)| k * b).sum::<f64>() * tokens;
     let one_layer = per_layer.iter().map(|(_, b)| *b).fold(0.0, f64::max) * tokens;
     // Each layer's input, kept by checkpointing: split along the sequence only with sequence
     // parallelism.
-    let layer_inputs = layers * e * h * tokens / if o.sequence_parallel { t } else { 1.0 };
+    let kept_layers = grad_layers.iter().sum::<u64>() as f64;
+    let layer_inputs = kept_layers * e * h * tokens / if o.sequence_parallel { t } else { 1.0 };
     let (kept, recompute) = match s.checkpointing {
         Checkpointing::None => (stack_full, 0.0),
         Checkpointing::Full => (layer_inputs, one_layer),
         Checkpointing::Offloaded => (layers.min(2.0) * e * h * tokens, one_layer),
         Checkpointing::Selective => {
             let no_scores = saved::Saving { flash: true, ..saving.clone() };
-            let stack: f64 =
-                a.groups.iter().map(|g| g.count as f64 * per_gpu(&no_scores, g)).sum::<f64>() * tokens;
-            (stack, (one_layer - stack / layers).max(0.0))
+            let stack: f64 = a
+                .groups
+                .iter()
+                .zip(&grad_layers)
+                .map(|(g, n)| *n as f64 * per_gpu(&no_scores, g))
+                .sum::<f64>()
+                * tokens;
+            (stack, (one_layer - stack / kept_layers.max(1.0)).max(0.0))
         }
     };
     // DoRA keeps, per adapted module, the frozen base's output and the adapter's (for the
