@@ -88,6 +88,14 @@ CASES = [
     # 262k vocabulary (Gemma 3).
     dict(model="phi-3-mini-4k", layers=2, mode="lora", base="bf16", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=2, ckpt=False),
     dict(model="gemma-3-1b", layers=4, mode="lora", base="bf16", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=1, ckpt=False),
+    # Looped stacks (HRM-Text-1B's widths, 2 layers a stack: 16 runs, of which the early low
+    # ones run without gradients and keep nothing).
+    dict(model="hrm-text-1b", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
+         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16}, mode="full", precision="pure-bf16",
+         seq=512, batch=1, ckpt=False),
+    dict(model="hrm-text-1b", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
+         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16}, mode="lora", base="bf16", rank=16,
+         targets="k,v,o", dropout=0.05, seq=1024, batch=2, ckpt=False),
 ]
 
 PEFT_TARGETS = {
@@ -116,7 +124,9 @@ def case_id(c: dict) -> str:
 
 
 def config_of(c: dict) -> dict:
-    cfg = json.loads((CATALOG / f"{c['model']}.json").read_text())
+    # A catalog model's config, or (`config`) one of the repository's fixtures with `overrides`.
+    cfg = json.loads(((ROOT / c["config"]) if c.get("config") else (CATALOG / f"{c['model']}.json")).read_text())
+    cfg.update(c.get("overrides", {}))
     if c.get("layers"):
         key = "n_layer" if "n_layer" in cfg else "num_hidden_layers"
         cfg[key] = c["layers"]

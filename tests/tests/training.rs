@@ -228,10 +228,18 @@ fn measured_training_steps_within_band() {
         let id = r["id"].as_str().unwrap();
         let c = &r["settings"];
         let model = c["model"].as_str().unwrap();
-        let mut cfg: Value = serde_json::from_str(
-            &std::fs::read_to_string(catalog_dir.join(format!("{model}.json"))).unwrap(),
-        )
-        .unwrap();
+        // A catalog model's config, or a fixture (`config`, from the repository's root) with
+        // `overrides`.
+        let path = match c["config"].as_str() {
+            Some(p) => catalog_dir.join("../../../../..").join(p),
+            None => catalog_dir.join(format!("{model}.json")),
+        };
+        let mut cfg: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        if let Some(o) = c["overrides"].as_object() {
+            for (k, v) in o {
+                cfg[k] = v.clone();
+            }
+        }
         if let Some(layers) = c["layers"].as_u64() {
             let key = if cfg.get("n_layer").is_some() { "n_layer" } else { "num_hidden_layers" };
             cfg[key] = layers.into();

@@ -1093,9 +1093,12 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         )),
         _ => None,
     };
-    // vLLM builds Dory for one GPU only (`DoryForCausalLM`: "tensor_parallel_size=1 only").
-    if runtime == Runtime::Vllm && gpus > 1 && shape.is_some_and(crate::vllm::one_gpu_only) {
-        notes.push(Msg::new(MsgId::AdviceVllmOneGpu, vec![Arg::Int(2)]));
+    // Tensor parallelism vLLM refuses for this model (Dory on more than one GPU, heads that do
+    // not divide among them).
+    if runtime == Runtime::Vllm
+        && let Some(m) = shape.and_then(|a| crate::vllm::tp_refusal(a, gpus))
+    {
+        notes.push(m);
     }
 
     // System RAM beside the accelerators.

@@ -254,7 +254,7 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         b.request_fits
             && b.context_outside_fits
             && b.state_outside_fits
-            && !b.one_gpu_only
+            && b.tp_refused.is_none()
             && b.num_blocks >= b.blocks_per_request.saturating_mul(scenario.batch.max(1))
     }) && base.sglang.as_ref().is_none_or(|b| {
         b.pool > 0
@@ -668,8 +668,8 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
 /// Why vLLM would not start or not serve the batch at once, as its log says it.
 pub fn vllm_refusals(b: &crate::vllm::VllmBudget, batch: u64) -> Vec<Msg> {
     let mut out = Vec::new();
-    if b.one_gpu_only {
-        out.push(Msg::new(MsgId::AdviceVllmOneGpu, vec![Arg::Int(2)]));
+    if let Some(m) = &b.tp_refused {
+        out.push(m.clone());
     }
     if !b.context_outside_fits {
         out.push(Msg::new(MsgId::AdviceVllmNoRoomOutside, vec![Arg::Num(b.utilization, 2)]));

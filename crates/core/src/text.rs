@@ -91,6 +91,10 @@ impl MsgId {
                 | MsgId::AdviceNoBf16
                 | MsgId::AdviceVllmKernelsMissing
                 | MsgId::AdviceInstanceTooFewGpus
+                // Tensor parallelism vLLM refuses for this model over this many GPUs.
+                | MsgId::AdviceVllmOneGpu
+                | MsgId::AdviceVllmTpHeads
+                | MsgId::AdviceVllmTpKvHeads
         )
     }
 
@@ -113,6 +117,8 @@ impl MsgId {
                     | MsgId::NoticeSlidingAllLayers
                     | MsgId::NoticeBlockDiffusion
                     | MsgId::AdviceVllmOneGpu
+                    | MsgId::AdviceVllmTpHeads
+                    | MsgId::AdviceVllmTpKvHeads
                     | MsgId::WarnNotInRegistry
                     | MsgId::WarnOwnConfig
                     | MsgId::WarnNoArchitectures
@@ -1158,6 +1164,14 @@ messages! {
     AdviceVllmOneGpu =>
         "vLLM builds this model (Dory) for one GPU only (tensor_parallel_size=1) and refuses {0} or more: choose one GPU, or transformers",
         "vLLM construit ce modèle (Dory) pour un seul GPU (tensor_parallel_size=1) et refuse {0} ou plus : choisissez un GPU, ou transformers";
+    /// vLLM: attention heads that tensor parallelism cannot divide.
+    AdviceVllmTpHeads =>
+        "vLLM refuses tensor parallelism over {1} GPUs: the {0} attention heads do not divide among them (\"Total number of attention heads must be divisible by tensor parallel size\"); choose a count that divides {0}",
+        "vLLM refuse le parallélisme de tenseurs sur {1} GPU : les {0} têtes d'attention ne s'y répartissent pas (« Total number of attention heads must be divisible by tensor parallel size ») ; choisissez un nombre qui divise {0}";
+    /// vLLM: key/value heads that tensor parallelism can neither divide nor replicate.
+    AdviceVllmTpKvHeads =>
+        "vLLM refuses tensor parallelism over {1} GPUs: its attention layers cannot share the {0} key/value heads among them ({2})",
+        "vLLM refuse le parallélisme de tenseurs sur {1} GPU : ses couches d'attention ne peuvent s'y partager les {0} têtes clé/valeur ({2})";
     /// vLLM: a block-diffusion model's canvas state does not fit beside its share.
     AdviceVllmDiffusionState =>
         "vLLM does not count this block-diffusion model's canvas state ({0} for --max-num-seqs {1}) in its budget: with the CUDA context it needs more than --gpu-memory-utilization {2} leaves of the card, so the first full batch runs out of memory; lower --max-num-seqs (its recipe: 4) or --gpu-memory-utilization",

@@ -500,13 +500,35 @@ fn forward_peak(a: &Architecture, tokens: u64, tp: u64) -> Bytes {
     let h = a.hidden_size;
     let ffn = a.groups.iter().map(|g| g.ffn.active_width()).max().unwrap_or(0);
     let qkv = a.mixers().map(|(_, m)| m.score_width().saturating_mul(3)).max().unwrap_or(0);
-    let layer = 3u64.saturating_mul(ffn).max(qkv.saturating_add(rel_logits(a))) / tp;
+    // K2 Horizon's MoVA layers stack every value expert's weights into one new tensor for the
+    // fused kernel (`torch.stack` over `v_experts`, vLLM's `k2_horizon.py`) and keep each token's
+    // picks (`[tokens, per_token, values]`) beside q and k, all split over `tp`.
+    let (mova_stack, mova_per_token) = a
+        .mixers()
+        .filter_map(|(_, m)| match m {
+            Mixer::Attention(at) => at.mova.map(|v| {
+                let w = at.v_width();
+                (
+                    v.experts.saturating_mul(w).saturating_mul(h).saturating_mul(2),
+                    v.per_token.saturating_mul(w),
+                )
+            }),
+            _ => None,
+        })
+        .fold((0u64, 0u64), |m, x| (m.0.max(x.0), m.1.max(x.1)));
+    let attend = tokens
+        .saturating_mul(2)
+        .saturating_mul(qkv.saturating_add(rel_logits(a)).saturating_add(mova_per_token))
+        .saturating_add(mova_stack)
+        / tp;
+    let mlp = tokens.saturating_mul(2).saturating_mul(3u64.saturating_mul(ffn)) / tp;
     // Kimi K3's attention residuals: every block's output for every token, whole on each GPU.
     let blocks = a.residual_blocks.saturating_mul(h);
     Bytes::new(
         tokens
             .saturating_mul(2)
-            .saturating_mul(2u64.saturating_mul(h).saturating_add(layer).saturating_add(blocks)),
+            .saturating_mul(2u64.saturating_mul(h).saturating_add(blocks))
+            .saturating_add(attend.max(mlp)),
     )
 }
 
@@ -888,6 +910,56 @@ impl Packed {
 /// Whether vLLM builds the model for one GPU only (Dory: "tensor_parallel_size=1 only").
 pub fn one_gpu_only(a: &Architecture) -> bool {
     a.family == "dory"
+}
+
+/// Why vLLM 0.34 refuses tensor parallelism over `tp` GPUs for this model, when it does: Dory
+/// builds for one GPU only; `ModelConfig.verify_with_parallel_config` wants the config's
+/// attention heads (the full-attention layers' queries) to divide among the GPUs; each attention
+/// layer's key/value heads are divided among them, or copied to each when fewer
+/// (`QKVParallelLinear`: one count must divide the other; Ricursive's attention copies none).
+pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<crate::text::Msg> {
+    use crate::text::{Arg, Msg, MsgId};
+    if tp <= 1 {
+        return None;
+    }
+    if one_gpu_only(a) {
+        return Some(Msg::new(MsgId::AdviceVllmOneGpu, alloc::vec![Arg::Int(2)]));
+    }
+    let full = a.mixers().find_map(|(_, m)| match m {
+        Mixer::Attention(at) if at.span == Span::Full => Some(at.num_heads),
+        _ => None,
+    });
+    let heads = full.unwrap_or_else(|| match a.first_attention() {
+        Some(Mixer::Attention(at)) => at.num_heads,
+        Some(Mixer::Mla(m)) => m.num_heads,
+        _ => 0,
+    });
+    if heads > 0 && !heads.is_multiple_of(tp) {
+        return Some(Msg::new(MsgId::AdviceVllmTpHeads, alloc::vec![Arg::Int(heads), Arg::Int(tp)]));
+    }
+    let copies = a.family != "ricursive";
+    a.mixers().find_map(|(_, m)| {
+        let Mixer::Attention(at) = m else { return None };
+        let kv = at.num_kv_heads;
+        let ok = kv == 0 || kv.is_multiple_of(tp) || (copies && kv < tp && tp.is_multiple_of(kv));
+        (!ok).then(|| {
+            Msg::new(
+                MsgId::AdviceVllmTpKvHeads,
+                alloc::vec![
+                    Arg::Int(kv),
+                    Arg::Int(tp),
+                    Arg::Text(
+                        if copies {
+                            "QKVParallelLinear divides them, or copies them to each GPU when fewer: one count must divide the other"
+                        } else {
+                            "Ricursive's attention divides them and never copies them: the GPUs must divide their count"
+                        }
+                        .into(),
+                    ),
+                ],
+            )
+        })
+    })
 }
 
 /// A bucket of DeepSeek V4's layers: the window (0: every token) and the tokens a block holds.
@@ -1697,10 +1769,10 @@ pub struct VllmBudget {
     /// Whether that state fits beside the CUDA context in what `utilization` leaves of the card
     /// (when not, the first full batch runs out of memory).
     pub state_outside_fits: bool,
-    /// The model is one vLLM builds for a single GPU (Dory: `tensor_parallel_size=1` only) and
-    /// more were asked: vLLM refuses to start.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
-    pub one_gpu_only: bool,
+    /// Why vLLM refuses to start over this many GPUs of tensor parallelism ([`tp_refusal`]: Dory
+    /// on more than one, heads that do not divide among them); `None` when it starts.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub tp_refused: Option<crate::text::Msg>,
     /// Requests of each context the cache holds at once: `(tokens per request, requests)`.
     pub table: Vec<(u64, u64)>,
     /// Whether the layout follows vLLM's rules exactly (full attention, MLA, and sliding windows
@@ -2179,7 +2251,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
             || o.kv_cache_memory.is_some(),
         diffusion_state: diffusion_state(a, seqs, tokens),
-        one_gpu_only: one_gpu_only(a) && tp > 1,
+        tp_refused: tp_refusal(a, tp),
         state_outside_fits: i.total.get().saturating_sub(requested.get())
             >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get()),
         layout_exact: exact,

@@ -682,6 +682,7 @@ impl Gguf {
                     },
                     index_key: 0,
                     input_width: 0,
+                    mova: None,
                 }));
             }
             let ffn = if has(blk("ffn_gate_inp.weight")) {

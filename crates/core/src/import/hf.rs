@@ -599,6 +599,8 @@ const KNOWN: &[&str] = &[
     "hy_v4",
     "glm5_next",
     "hrm_text",
+    "ricursive",
+    "k2_horizon",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -635,6 +637,8 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "BailingMoeForCausalLM" | "BailingMoeV2ForCausalLM" => "bailing_moe",
             "BailingMoeV2_5ForCausalLM" | "BailingMoeV3ForCausalLM" => "bailing_hybrid",
             "HrmTextForCausalLM" => "hrm_text",
+            "RicursiveForCausalLM" => "ricursive",
+            "K2HorizonForCausalLM" => "k2_horizon",
             _ => return None,
         };
         Some((class, family))
@@ -948,6 +952,8 @@ fn defaults(family: &str) -> Option<Defaults> {
         "zaya" => (262272, 2048, 2048, 40, 8, 2, 128, true),
         // Sapient's HRM-Text (`HrmTextConfig`: HRM-Text-1B's shape, the per-stack layer count).
         "hrm_text" => (151808, 1536, 4096, 16, 12, 0, 128, false),
+        // Ricursive's Ripple (vLLM's `RicursiveConfig`: Ripple-65B's shape).
+        "ricursive" => (100352, 5120, 40960, 80, 80, 8, 128, false),
         // Phi-3.5-MoE (`PhimoeConfig`).
         "phimoe" => (32064, 4096, 6400, 32, 32, 8, 0, false),
         _ => return None,
@@ -1014,6 +1020,7 @@ fn read_common(cfg: &Cfg<'_>, family: &str) -> Result<Common> {
         "phi3" => 4096,
         // Inkling 2's and Step 5's class defaults (`max_position_embeddings`, `max_seq_len`).
         "inkling2" | "inkling2_loop" | "step5" => 1_048_576,
+        "ricursive" => 2_097_152,
         _ => 2048,
     };
     let max_context = cfg
@@ -1165,6 +1172,11 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         return Ok((0..layers)
             .map(|i| if i < 2 || i % 4 == 1 { Kind::Full } else { Kind::Sliding })
             .collect());
+    }
+    // Ricursive without `layer_types` (`RicursiveConfig`): every fifth layer attends the whole
+    // context (without rotary positions), the others slide.
+    if family == "ricursive" {
+        return Ok((0..layers).map(|i| if i % 5 == 4 { Kind::Full } else { Kind::Sliding }).collect());
     }
     // Inkling 2 without `layer_types`: all but every sixth slide (transformers 5.24 ignores the
     // release's `local_layer_ids`).
@@ -1434,9 +1446,8 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
         | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
-        | "step3p5" | "step5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" | "hy_v3" | "mellum" => {
-            QkNorm::PerHead
-        }
+        | "step3p5" | "step5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" | "hy_v3" | "mellum"
+        | "ricursive" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" | "olmo_hybrid" => QkNorm::Full,
         // Molmo 2: Qwen3's per-head q/k norms, or OLMo's over the whole width (`qk_norm_type`).
         "molmo2" => match cfg.str("qk_norm_type") {
@@ -1458,12 +1469,14 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         "sarvam_moe" if cfg.flag("use_qk_norm").unwrap_or(true) => QkNorm::PerHead,
         "flint" | "beam" => QkNorm::PerHead,
         "cohere" | "cohere2" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHeadEach,
+        // K2 Horizon: one gain a channel over all the heads (`q_norm` `heads × head_dim` wide).
+        "k2_horizon" if cfg.flag("query_key_norm").unwrap_or(true) => QkNorm::Full,
         "llama4_text" => QkNorm::None,
         _ => QkNorm::None,
     };
     t.norms = match family {
         "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" | "afmoe" | "muse_glimmer"
-        | "beam" => 4,
+        | "beam" | "ricursive" => 4,
         // Muse Spark's norm after the attention has no scale.
         "muse_spark" => 3,
         "cohere" | "cohere2" => 1,
@@ -1670,7 +1683,7 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
             let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
             (0..layers).map(|i| i >= first && i % freq == 0).collect()
         }
-        "qwen2_moe" | "qwen3_moe" | "qwen3_next" | "qwen3_5_moe" | "olmoe" | "flint" => {
+        "qwen2_moe" | "qwen3_moe" | "qwen3_next" | "qwen3_5_moe" | "olmoe" | "flint" | "k2_horizon" => {
             let step = cfg.count_or("decoder_sparse_step", 1)?.max(1);
             // Flint's class default keeps its first two layers dense.
             let only_default = if family == "flint" { alloc::vec![0, 1] } else { Vec::new() };
@@ -1943,6 +1956,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "dots3_note"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
+            // K2 Horizon's router bias (`moe_gate_bias`), FP32, a selection bias.
+            || (family == "k2_horizon" && cfg.flag("moe_gate_bias").unwrap_or(false))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
             || ling3(cfg, family)
             || (family.starts_with("bailing") && cfg.flag("moe_router_enable_expert_bias") == Some(true)),
@@ -2290,6 +2305,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "muse_glimmer" | "muse_spark" => Some(2048),
         "mellum" => Some(1024),
         "beam" => Some(512),
+        "ricursive" => Some(1024),
         _ => None,
     });
     if kinds.contains(&Kind::Sliding) && window.is_none() {
@@ -2405,6 +2421,28 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 // AFMoE's and Muse Glimmer's sigmoid gate on the attention output (its own
                 // `gate_proj`, as wide as q).
                 "afmoe" | "muse_glimmer" | "muse_spark" | "beam" | "dory" => a.output_gate = true,
+                // K2 Horizon: a gate as wide as q (`gate_proj`) with `attention_gate_func`; on its
+                // MoE layers, MoVA's value experts in place of `v_proj`.
+                "k2_horizon" => {
+                    a.output_gate = cfg.str("attention_gate_func").is_some();
+                    let experts = cfg.count_or("mova_num_experts", 0)?;
+                    if experts > 0 && moe_at.get(i as usize).copied().unwrap_or(false) {
+                        let per_token = cfg.count_or("mova_num_experts_per_tok", 1)?;
+                        if per_token == 0 || per_token > experts {
+                            return Err(Error::parse(
+                                FORMAT,
+                                format!("`mova_num_experts_per_tok` {per_token} of {experts} value experts"),
+                            ));
+                        }
+                        a.mova = Some(crate::model::Mova {
+                            experts,
+                            per_token,
+                            router_bias: cfg.flag("moe_gate_bias").unwrap_or(false),
+                        });
+                    }
+                }
+                // Ricursive's `g_proj`, a sigmoid gate as wide as q, with `use_gated_attention`.
+                "ricursive" => a.output_gate = cfg.flag("use_gated_attention").unwrap_or(true),
                 // Llama 3.2 Vision's cross-attention layers: q from the text, k and v from the
                 // image's positions (projected to the text's width), per-head q/k norms; their
                 // keys and values are the image's, cached once per sequence.
@@ -3015,7 +3053,21 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 }
             })?;
     }
+    // K2 Horizon rotates `rope_head_dim` of each head: vLLM's cos/sin cache is that wide.
+    let k2_rotary = match cfg.count("rope_head_dim")? {
+        Some(w) if family == "k2_horizon" && w != c.head_dim => Some(w),
+        _ => None,
+    };
+    // Ricursive's value residual (`use_valres`): one mixing scalar a layer, `value_res_lambda`.
+    if family == "ricursive" && cfg.flag("use_valres").unwrap_or(false) {
+        for g in &mut stack.groups {
+            g.extras.push(Extra { role: Role::Norm, rows: 1, cols: 1 });
+        }
+    }
     let mut a = Architecture::new(family, c.vocab, c.hidden, stack.groups);
+    if let Some(w) = k2_rotary {
+        a.rotary_widths = vec![w];
+    }
     if let Some((heads, dim)) = gates {
         a.extras.push(Extra { role: Role::Extra, rows: c.layers.saturating_mul(heads), cols: dim });
         a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.layers.saturating_mul(heads) });

@@ -8,7 +8,7 @@
 
 use super::{Emit, LayerCache, bounded, positive, size};
 use crate::error::{Error, Result};
-use crate::tensor::Role;
+use crate::tensor::{Part, Role};
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -106,6 +106,23 @@ pub struct Attention {
     /// embeddings (`attention_hidden_size = 2 × hidden`).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub input_width: u64,
+    /// Values from a mixture of value experts in place of the `v` projection (K2 Horizon's MoVA).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub mova: Option<Mova>,
+}
+
+/// A mixture of value experts (K2 Horizon's MoVA, vLLM's `K2HorizonMoVAAttention`): a router over
+/// `experts` value projections (`v_experts.{e}`, each as wide as the values), of which each token
+/// takes `per_token`; the cache holds the mixed values as plain attention's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Mova {
+    /// Value experts.
+    pub experts: u64,
+    /// Experts a token takes.
+    pub per_token: u64,
+    /// The router's selection bias, stored in FP32 (`v_router.bias`).
+    pub router_bias: bool,
 }
 
 #[cfg(feature = "serde")]
@@ -132,6 +149,7 @@ impl Attention {
             span: Span::Full,
             index_key: 0,
             input_width: 0,
+            mova: None,
         }
     }
 
@@ -187,7 +205,7 @@ impl Attention {
         let q = self.q_width() * if self.output_gate { 2 } else { 1 };
         // A layer reading another layer's cache has no key/value projections of its own.
         let k = if self.shares_kv { 0 } else { self.kv_width() };
-        let v = if self.shares_kv { 0 } else { self.v_width() };
+        let v = if self.shares_kv || self.mova.is_some() { 0 } else { self.v_width() };
         if self.fused_qkv {
             e.push(Role::AttnQkv, q + k + v, x);
         } else {
@@ -200,6 +218,15 @@ impl Attention {
             }
         }
         e.bias(self.qkv_bias, q + k + v);
+        if let Some(m) = self.mova {
+            e.within(Part::Router, |e| {
+                e.push(Role::Router, m.experts, x);
+                if m.router_bias {
+                    e.push(Role::Fp32, 1, m.experts);
+                }
+            });
+            e.push_experts(Role::AttnV, self.v_width(), x, m.experts);
+        }
         e.push(Role::AttnOut, h, self.num_heads * self.v_head_dim);
         e.bias(self.o_bias, h);
         match self.qk_norm {

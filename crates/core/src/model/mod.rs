@@ -35,7 +35,7 @@ use crate::error::{Error, OrOverflow, Result};
 use crate::tensor::{Part, Role, Tensor};
 use crate::units::Params;
 
-pub use attention::{Attention, QkNorm, Span};
+pub use attention::{Attention, Mova, QkNorm, Span};
 pub use csa::{CompressedAttention, Shares};
 pub use ffn::{Ffn, Mlp, Moe};
 pub use linear::{GatedDeltaNet, KimiDeltaAttention, LightningAttention};
@@ -1408,6 +1408,15 @@ impl Architecture {
             }
             for x in g.extras.iter().filter(|x| x.role == Role::ExtraEmbd) {
                 idle_routers += x.rows as u128 * x.cols as u128 * g.count as u128;
+            }
+            // K2 Horizon's value experts: a token runs `per_token` of them.
+            for m in &g.mixers {
+                if let Mixer::Attention(at) = m
+                    && let Some(v) = at.mova
+                {
+                    let one = at.v_width() as u128 * self.hidden_size as u128;
+                    idle_routers += one * v.experts.saturating_sub(v.per_token) as u128 * g.count as u128;
+                }
             }
         }
         let active = ((b.total() - b.experts) as u128).saturating_sub(idle_routers) + active_experts;

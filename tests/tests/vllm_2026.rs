@@ -1,0 +1,130 @@
+//! Families vLLM 0.34 serves that arrived in 2026, each read from a real (or, where marked in
+//! `fixtures/configs/SOURCES.tsv`, reconstructed) config: Ricursive's Ripple and IFM's K2 Horizon.
+//! Their counts are the tensors vLLM builds (the model files' classes, read rule by rule); here
+//! the shapes, the caches and what vLLM refuses.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on a broken fixture
+
+use headroom_core::catalog;
+use headroom_core::fit::{Verdict, fit};
+use headroom_core::import::hf::{HfModel, parse_config};
+use headroom_core::inference::{Runtime, kv_bytes_per_token};
+use headroom_core::model::{Mixer, Span};
+use headroom_core::precision::KvDtype;
+use headroom_core::scenario::{ModelSource, Scenario};
+use headroom_core::text::MsgId;
+use headroom_core::vllm::{profile_peak, tp_refusal};
+use headroom_tests::read_fixture;
+
+fn read(name: &str) -> HfModel {
+    parse_config(read_fixture(&format!("configs/{name}.json")).as_bytes()).unwrap()
+}
+
+fn on_vllm(m: HfModel, gpus: u64) -> Scenario {
+    Scenario {
+        model: ModelSource::Custom(Box::new(m.into_custom("m".into()))),
+        runtime: Some(Runtime::Vllm),
+        gpus,
+        context: 8192,
+        ..Scenario::default()
+    }
+}
+
+/// Ripple-65B-Preview: 80 layers of 80 query and 8 KV heads of 128, every fifth attending the
+/// whole context without rotary positions, the others sliding over 1,024 tokens; a sigmoid gate
+/// as wide as q, four norms a layer, per-head q/k norms: 64,782,689,280 parameters (Fireworks:
+/// 64.7B; without the gate it would be 60.59B).
+#[test]
+fn ripple_layers_gate_and_cache() {
+    let m = read("ripple-65b-preview");
+    let a = &m.architecture;
+    assert_eq!(a.family, "ricursive");
+    assert_eq!(a.params_total().unwrap().get(), 64_782_689_280);
+    let (mut full, mut sliding) = (0, 0);
+    for (n, mx) in a.mixers() {
+        let Mixer::Attention(at) = mx else { panic!("{mx:?}") };
+        assert!(at.output_gate);
+        assert_eq!((at.num_heads, at.num_kv_heads, at.head_dim), (80, 8, 128));
+        match at.span {
+            Span::Full => full += n,
+            Span::Sliding { window: 1024 } => sliding += n,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!((full, sliding), (16, 64));
+    assert_eq!(kv_bytes_per_token(a, KvDtype::Bf16), 80 * 2 * 8 * 128 * 2);
+    // The value residual adds one scalar a layer.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&read_fixture("configs/ripple-65b-preview.json")).unwrap();
+    v["use_valres"] = true.into();
+    let b = parse_config(v.to_string().as_bytes()).unwrap().architecture;
+    assert_eq!(b.params_total().unwrap().get(), 64_782_689_280 + 80);
+}
+
+/// vLLM wants the attention heads to divide among the GPUs of tensor parallelism, and the KV heads
+/// to divide or be copied evenly; Ricursive's attention copies none. A refusal is the estimate's
+/// warning and every device's verdict.
+#[test]
+fn vllm_refuses_tensor_parallelism_that_does_not_divide_the_heads() {
+    let ripple = read("ripple-65b-preview").architecture;
+    assert_eq!(tp_refusal(&ripple, 8), None);
+    assert_eq!(tp_refusal(&ripple, 3).map(|m| m.id), Some(MsgId::AdviceVllmTpHeads));
+    assert_eq!(tp_refusal(&ripple, 16).map(|m| m.id), Some(MsgId::AdviceVllmTpKvHeads));
+    // Elsewhere fewer KV heads than GPUs are copied when their count divides the GPUs'.
+    let qwen = catalog::model("qwen2.5-14b").unwrap().architecture().unwrap(); // 40 heads, 8 KV
+    assert_eq!(tp_refusal(&qwen, 8), None);
+    assert_eq!(tp_refusal(&qwen, 5).map(|m| m.id), Some(MsgId::AdviceVllmTpKvHeads));
+    let llama = catalog::model("llama-3.1-8b").unwrap().architecture().unwrap(); // 32 heads, 8 KV
+    assert_eq!(tp_refusal(&llama, 16), None);
+    let s = on_vllm(read("ripple-65b-preview"), 3);
+    let e = headroom_core::estimate::estimate(&s).unwrap();
+    assert!(e.warnings.iter().any(|w| w.id == MsgId::AdviceVllmTpHeads), "{:?}", e.warnings);
+    let f = fit(&s, catalog::device("h200-sxm").unwrap()).unwrap();
+    assert_eq!(f.verdict, Verdict::No);
+    assert_eq!(f.refusal().map(|m| m.id), Some(MsgId::AdviceVllmTpHeads));
+    let f = fit(&on_vllm(read("ripple-65b-preview"), 4), catalog::device("h200-sxm").unwrap()).unwrap();
+    assert!(f.refusal().is_none(), "{:?}", f.refusal());
+}
+
+/// K2-Horizon-MoVA-36B-A4B: 3 dense layers, then 45 MoE layers (100 experts, 8 a token, one shared)
+/// whose values come from 64 value experts (4 a token) instead of `v_proj`, a router with an FP32
+/// bias each; a softplus gate as wide as q. 37,444,792,020 parameters, 5,948,190,420 a token.
+/// The cache is plain: 8 KV heads of 128 on 48 layers. vLLM stacks a layer's value experts for its
+/// kernel, in its profile step.
+#[test]
+fn k2_horizon_mova_counts_and_profiles_its_value_experts() {
+    let a = read("k2-horizon-mova-36b-a4b").architecture;
+    assert_eq!(a.family, "k2_horizon");
+    assert_eq!(a.params_total().unwrap().get(), 37_444_792_020);
+    assert_eq!(a.params_active().unwrap().get(), 5_948_190_420);
+    let mova: u64 = a
+        .groups
+        .iter()
+        .filter(|g| g.mixers.iter().any(|m| matches!(m, Mixer::Attention(at) if at.mova.is_some())))
+        .map(|g| g.count)
+        .sum();
+    assert_eq!((a.moe_layers(), mova), (45, 45));
+    assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), 48 * 2 * 8 * 128 * 2);
+    // 64 value experts of 1,024 × 2,560 in 16 bits, stacked whole at TP 1, halved at TP 2.
+    let stack = 64 * 1024 * 2560 * 2;
+    let mut plain = a.clone();
+    for g in &mut plain.groups {
+        for m in &mut g.mixers {
+            if let Mixer::Attention(at) = m {
+                at.mova = None;
+            }
+        }
+    }
+    let (with, without) = (profile_peak(&a, 8192, 1, 1).get(), profile_peak(&plain, 8192, 1, 1).get());
+    assert!(with >= stack && with > without, "{with} vs {without}");
+}
+
+/// K2-Horizon-375B-A23B: no value experts, no gate, rotary on 64 of each head's 128 channels
+/// (vLLM's cos/sin cache that wide): 379,167,159,168 parameters, 26,669,462,400 a token.
+#[test]
+fn k2_horizon_375b() {
+    let a = read("k2-horizon-375b-a23b").architecture;
+    assert_eq!(a.params_total().unwrap().get(), 379_167_159_168);
+    assert_eq!(a.params_active().unwrap().get(), 26_669_462_400);
+    assert_eq!(a.rotary_widths, [64]);
+    assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), 61 * 2 * 8 * 128 * 2);
+}
