@@ -128,3 +128,26 @@ fn k2_horizon_375b() {
     assert_eq!(a.rotary_widths, [64]);
     assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), 61 * 2 * 8 * 128 * 2);
 }
+
+/// BharatGen's Param2-17B-A2.4B: its config names no model_type (vLLM picks the class); Ling's
+/// fused `query_key_value` with per-head q/k norms, layer 0 dense, then 64 experts (6 a token) with
+/// a shared MLP whose width is given whole (4,096, not × 2): 17,151,141,760 parameters,
+/// 2,554,963,840 a token. 42 KiB of cache a token; its attention never copies KV heads, so 16 GPUs
+/// are refused where 8 are not. vLLM's router is FP32.
+#[test]
+fn param2_reads_by_class_and_keeps_its_shared_width() {
+    let m = read("param2-17b-a2.4b-thinking");
+    assert_eq!(m.notices.iter().map(|n| n.id).collect::<Vec<_>>(), [MsgId::NoticeFamilyByArchitecture]);
+    let a = &m.architecture;
+    assert_eq!(a.family, "param2moe");
+    assert_eq!(a.params_total().unwrap().get(), 17_151_141_760);
+    assert_eq!(a.params_active().unwrap().get(), 2_554_963_840);
+    assert_eq!(a.moe_layers(), 20);
+    assert_eq!(a.moe().unwrap().shared_intermediate, 4096);
+    assert_eq!(kv_bytes_per_token(a, KvDtype::Bf16), 43_008);
+    let Some(Mixer::Attention(at)) = a.first_attention() else { panic!() };
+    assert!(at.fused_qkv);
+    assert_eq!(tp_refusal(a, 8), None);
+    assert_eq!(tp_refusal(a, 16).map(|m| m.id), Some(MsgId::AdviceVllmTpKvHeads));
+    assert!(headroom_core::vllm::fp32_router(a));
+}

@@ -597,7 +597,7 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
     if family == "deepseek_v4" || family == "deepseek_v41" {
         names.extend(deepseek_v4_names(a, t, nth, &e));
     }
-    if family.starts_with("bailing") {
+    if family.starts_with("bailing") || family == "param2moe" {
         // Ling's checkpoints (vLLM's `bailing_moe*.py`): `word_embeddings`, `attention.` with a
         // fused `query_key_value`, a `dense` output and a `g_proj` gate.
         let ling = |n: &String| {

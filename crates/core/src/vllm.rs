@@ -708,6 +708,7 @@ pub fn fp32_router(a: &Architecture) -> bool {
             | "hy_v4"
             | "minimax_m2"
             | "minimax_m3"
+            | "param2moe"
             | "step3p5"
             | "step5"
             | "beam"
@@ -937,7 +938,8 @@ pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<crate::text::Msg> {
     if heads > 0 && !heads.is_multiple_of(tp) {
         return Some(Msg::new(MsgId::AdviceVllmTpHeads, alloc::vec![Arg::Int(heads), Arg::Int(tp)]));
     }
-    let copies = a.family != "ricursive";
+    // Ricursive's and Param2's attention divide their KV heads and never copy them.
+    let copies = !matches!(a.family.as_str(), "ricursive" | "param2moe");
     a.mixers().find_map(|(_, m)| {
         let Mixer::Attention(at) = m else { return None };
         let kv = at.num_kv_heads;
@@ -952,7 +954,7 @@ pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<crate::text::Msg> {
                         if copies {
                             "QKVParallelLinear divides them, or copies them to each GPU when fewer: one count must divide the other"
                         } else {
-                            "Ricursive's attention divides them and never copies them: the GPUs must divide their count"
+                            "this model's attention divides them and never copies them: the GPUs must divide their count"
                         }
                         .into(),
                     ),

@@ -147,7 +147,10 @@ pub fn parse_config_with_quant(bytes: &[u8], hf_quant: Option<&[u8]>) -> Result<
         // DeepSeek V4 FP8 conversions name their type `deepseek_ref`).
         notices.push(Msg::new(
             MsgId::NoticeFamilyByArchitecture,
-            vec![Arg::Text(model_type.clone()), Arg::Text(class.into())],
+            vec![
+                Arg::Text(if model_type.is_empty() { "(none)".into() } else { model_type.clone() }),
+                Arg::Text(class.into()),
+            ],
         ));
         family = known.into();
     }
@@ -601,6 +604,7 @@ const KNOWN: &[&str] = &[
     "hrm_text",
     "ricursive",
     "k2_horizon",
+    "param2moe",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -639,6 +643,8 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "HrmTextForCausalLM" => "hrm_text",
             "RicursiveForCausalLM" => "ricursive",
             "K2HorizonForCausalLM" => "k2_horizon",
+            // BharatGen's Param2 (vLLM's `param2moe.py`): its released config names no model_type.
+            "Param2MoEForCausalLM" => "param2moe",
             _ => return None,
         };
         Some((class, family))
@@ -1425,6 +1431,13 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
             (t.qkv_bias, t.o_bias, t.mlp_bias) = (u || cfg.flag("use_qkv_bias").unwrap_or(false), u, u);
             t.fused_qkv = true;
         }
+        // Param2: Ling's fused `query_key_value` (biased by `use_qkv_bias`) and `dense` (by
+        // `use_bias`); its MLPs without biases (vLLM's `param2moe.py`).
+        "param2moe" => {
+            t.qkv_bias = cfg.flag("use_qkv_bias").unwrap_or(false);
+            t.o_bias = cfg.flag("use_bias").unwrap_or(false);
+            t.fused_qkv = true;
+        }
         // Nemotron-4 and Minitron: the same plain squared-ReLU MLP, and LayerNorms with a bias
         // (`NemotronLayerNorm1P`).
         "nemotron" | "jais2" => {
@@ -1464,7 +1477,9 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
         }
         // HunYuan always normalises queries and keys per head (`query_layernorm`, `key_layernorm`).
         "hunyuan_v1_dense" | "hunyuan_v1_moe" => QkNorm::PerHead,
-        "bailing_moe" | "bailing_moe_linear" if cfg.flag("use_qk_norm") == Some(true) => QkNorm::PerHead,
+        "bailing_moe" | "bailing_moe_linear" | "param2moe" if cfg.flag("use_qk_norm") == Some(true) => {
+            QkNorm::PerHead
+        }
         // Sarvam's MoE by `use_qk_norm` (its class default on); Flint always.
         "sarvam_moe" if cfg.flag("use_qk_norm").unwrap_or(true) => QkNorm::PerHead,
         "flint" | "beam" => QkNorm::PerHead,
@@ -1669,14 +1684,15 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
         // layers) and Sarvam's MoE keep: `first_k_dense_replace` dense layers, then every
         // `moe_layer_freq`-th.
         "deepseek_v2" | "deepseek_v3" | "deepseek_v32" | "glm4_moe" | "glm4_moe_lite" | "glm_moe_dsa"
-        | "kimi_k2" | "axk1" | "unlimited_ocr" | "sarvam_moe" | "dots3_note" => {
+        | "kimi_k2" | "axk1" | "unlimited_ocr" | "sarvam_moe" | "dots3_note" | "param2moe" => {
             // GLM-4.7-Flash's class makes layer 0 dense (`mlp_layer_types`' default); vLLM reads
             // `first_k_dense_replace`, which its config sets to 1.
             let first = cfg.count_or(
                 "first_k_dense_replace",
                 match family {
                     "deepseek_v3" | "deepseek_v32" | "glm_moe_dsa" => 3,
-                    "glm4_moe_lite" | "axk1" | "unlimited_ocr" | "sarvam_moe" | "dots3_note" => 1,
+                    "glm4_moe_lite" | "axk1" | "unlimited_ocr" | "sarvam_moe" | "dots3_note"
+                    | "param2moe" => 1,
                     _ => 0,
                 },
             )?;
@@ -1871,6 +1887,15 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
             n.checked_mul(width).ok_or(Error::Overflow { what: "shared experts" })?
         }
         "laguna" => cfg.count_or("shared_expert_intermediate_size", 512)?,
+        // Param2: `moe_shared_expert_intermediate_size` is the shared MLP's whole width (vLLM's
+        // `param2moe.py` warns against multiplying it), else `num_shared_experts` (1) routed widths.
+        "param2moe" => match cfg.count("moe_shared_expert_intermediate_size")? {
+            Some(w) => w,
+            None => n_shared
+                .unwrap_or(1)
+                .checked_mul(expert_intermediate)
+                .ok_or(Error::Overflow { what: "shared experts" })?,
+        },
         "minimax_m3" => cfg.count_or("shared_intermediate_size", 3072)?,
         // Step-3.5: one shared expert `share_expert_dim` wide on every MoE layer.
         "step3p5" => cfg.count_any(&["share_expert_dim", "share_expert_dims"])?.unwrap_or(1280),
@@ -1956,6 +1981,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "dots3_note"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
+            // Param2's FP32 expert bias (`moe_router_enable_expert_bias`, on by default).
+            || (family == "param2moe" && cfg.flag("moe_router_enable_expert_bias").unwrap_or(true))
             // K2 Horizon's router bias (`moe_gate_bias`), FP32, a selection bias.
             || (family == "k2_horizon" && cfg.flag("moe_gate_bias").unwrap_or(false))
             // Ling 3's router always keeps its correction bias; Ling 2.x's when the config asks.
