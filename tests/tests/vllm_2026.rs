@@ -151,3 +151,29 @@ fn param2_reads_by_class_and_keeps_its_shared_width() {
     assert_eq!(tp_refusal(a, 16).map(|m| m.id), Some(MsgId::AdviceVllmTpKvHeads));
     assert!(headroom_core::vllm::fp32_router(a));
 }
+
+/// Yandex's AliceAI-80B-A3B (config reconstructed from its class and published shapes; the files'
+/// total, 162,572,866,816 bytes, is reproduced): 36 Kimi Delta Attention layers and 12 Qwen3-Next
+/// gated-attention layers, 512 experts (10 a token) with a gated shared expert on every layer,
+/// block attention residuals. 79,635,961,472 parameters as vLLM loads them (the MTP layer in the
+/// files is dropped), 3,836,499,584 a token. vLLM keeps the delta-rule state in FP32: 78,151,680
+/// bytes a sequence; the cache 24 KiB a token.
+#[test]
+fn alice_ai_kda_gated_attention_and_residual_blocks() {
+    let m = read("alice-ai-80b-a3b");
+    let a = &m.architecture;
+    assert_eq!(a.family, "alice_ai");
+    assert_eq!(a.params_total().unwrap().get(), 79_635_961_472);
+    assert_eq!(a.params_active().unwrap().get(), 3_836_499_584);
+    let kda: u64 = a.mixers().filter(|(_, m)| matches!(m, Mixer::Kda(_))).map(|(n, _)| n).sum();
+    assert_eq!(kda, 36);
+    assert_eq!(a.residual_blocks, 12);
+    assert_eq!(kv_bytes_per_token(a, KvDtype::Bf16), 12 * 2 * 2 * 256 * 2);
+    assert_eq!(
+        headroom_core::inference::state_bytes_per_sequence(a, 2),
+        36 * (3 * 4096 * 3 * 2 + 32 * 128 * 128 * 4)
+    );
+    // The files add the MTP layer: the release's index total exactly.
+    let mtp: u64 = a.mtp_inventory().unwrap().iter().map(|t| t.elements()).sum();
+    assert_eq!((a.params_total().unwrap().get() + mtp) * 2, 162_572_866_816);
+}

@@ -1910,8 +1910,17 @@ fn state_term(a: &Architecture, s: &InferenceSetup, place: Placement, host: &mut
     } else {
         total
     };
-    let assumption =
-        Msg::new(if llama { MsgId::AssumeStateF32 } else { MsgId::AssumeStateModelDtype }, vec![]);
+    // A model whose SSM / delta-rule state the runtime keeps in FP32 beside a 16-bit convolution
+    // state (Kimi Delta Attention, Nemotron-H under vLLM).
+    let ssm = a.ssm_state_bytes.filter(|b| !llama && *b != elem);
+    let assumption = Msg::new(
+        match (llama, ssm) {
+            (true, _) => MsgId::AssumeStateF32,
+            (false, Some(_)) => MsgId::AssumeStateSsmF32,
+            (false, None) => MsgId::AssumeStateModelDtype,
+        },
+        vec![],
+    );
     let windowed = a.mixers().find_map(|(_, m)| match m {
         Mixer::Compressed(c) => Some(c.window),
         _ => None,
@@ -1921,10 +1930,22 @@ fn state_term(a: &Architecture, s: &InferenceSetup, place: Placement, host: &mut
             MsgId::StateFormulaCompressed,
             vec![Arg::Int(s.batch), Arg::Size(Bytes::new(per_seq)), Arg::Int(layers), Arg::Int(window)],
         ),
-        None => Msg::new(
-            MsgId::StateFormula,
-            vec![Arg::Int(s.batch), Arg::Size(Bytes::new(per_seq)), Arg::Int(recurrent), Arg::Int(elem)],
-        ),
+        None => match ssm {
+            Some(b) => Msg::new(
+                MsgId::StateFormulaSplit,
+                vec![
+                    Arg::Int(s.batch),
+                    Arg::Size(Bytes::new(per_seq)),
+                    Arg::Int(recurrent),
+                    Arg::Int(elem),
+                    Arg::Int(b),
+                ],
+            ),
+            None => Msg::new(
+                MsgId::StateFormula,
+                vec![Arg::Int(s.batch), Arg::Size(Bytes::new(per_seq)), Arg::Int(recurrent), Arg::Int(elem)],
+            ),
+        },
     };
     Some(Term::exact(TermKind::State, Bytes::new(device), formula, vec![assumption]))
 }

@@ -423,6 +423,14 @@ messages! {
         "llama.cpp keeps the recurrent state in F32 (its r and s caches), one cell per sequence",
         "llama.cpp garde l'état récurrent en F32 (ses caches r et s), une cellule par séquence";
     /// Other runtimes keep recurrent state in the model's dtype.
+    StateFormulaSplit =>
+        "{0} sequence(s) × {1} per sequence ({2} recurrent layers: convolution state in {3} bytes per value, SSM / delta-rule state in {4}), constant in the context",
+        "{0} séquence(s) × {1} par séquence ({2} couches récurrentes : état de convolution en {3} octets par valeur, état SSM / delta-rule en {4}), constant selon le contexte";
+    /// The recurrent state's dtype where the runtime keeps it in FP32.
+    AssumeStateSsmF32 =>
+        "the convolution state is kept in the model's 16-bit dtype and the SSM / delta-rule state in FP32, as this runtime builds this model",
+        "l'état de convolution est gardé dans le type 16 bits du modèle et l'état SSM / delta-rule en FP32, comme ce moteur construit ce modèle";
+    /// The recurrent state's dtype where the model's 16-bit dtype is assumed.
     AssumeStateModelDtype =>
         "the state is kept in the model's 16-bit dtype (vLLM's mamba_ssm_cache_dtype auto); FP32 state doubles it",
         "l'état est gardé dans le type 16 bits du modèle (mamba_ssm_cache_dtype auto de vLLM) ; un état FP32 le double";

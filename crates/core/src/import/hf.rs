@@ -605,6 +605,7 @@ const KNOWN: &[&str] = &[
     "ricursive",
     "k2_horizon",
     "param2moe",
+    "alice_ai",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -645,6 +646,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "K2HorizonForCausalLM" => "k2_horizon",
             // BharatGen's Param2 (vLLM's `param2moe.py`): its released config names no model_type.
             "Param2MoEForCausalLM" => "param2moe",
+            "AliceAIForCausalLM" => "alice_ai",
             _ => return None,
         };
         Some((class, family))
@@ -1287,7 +1289,7 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
             let every = cfg.count_or("global_attn_every_n_layers", 4)?.max(1);
             (0..layers).map(|i| if (i + 1) % every == 0 { Kind::Full } else { Kind::Sliding }).collect()
         }
-        "qwen3_next" | "qwen3_5" | "qwen3_5_moe" => {
+        "qwen3_next" | "qwen3_5" | "qwen3_5_moe" | "alice_ai" => {
             let every = cfg.count_or("full_attention_interval", 4)?.max(1);
             (0..layers).map(|i| if (i + 1) % every == 0 { Kind::Full } else { Kind::Linear }).collect()
         }
@@ -1458,9 +1460,9 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     }
     t.qk_norm = match family {
         "qwen3" | "qwen3_moe" | "gemma3_text" | "gemma4_text" | "qwen3_next" | "qwen3_5" | "qwen3_5_moe"
-        | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe" | "exaone_moe"
-        | "step3p5" | "step5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" | "hy_v3" | "mellum"
-        | "ricursive" => QkNorm::PerHead,
+        | "alice_ai" | "exaone4" | "lfm2" | "gemma3n_text" | "apertus" | "afmoe" | "lfm2_moe"
+        | "exaone_moe" | "step3p5" | "step5" | "laguna" | "minimax_m3" | "inkling" | "lfm3" | "hy_v3"
+        | "mellum" | "ricursive" => QkNorm::PerHead,
         "olmo2" | "olmo3" | "olmoe" | "minimax_m2" | "olmo_hybrid" => QkNorm::Full,
         // Molmo 2: Qwen3's per-head q/k norms, or OLMo's over the whole width (`qk_norm_type`).
         "molmo2" => match cfg.str("qk_norm_type") {
@@ -1699,7 +1701,8 @@ fn moe_layer(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<bool>> {
             let freq = cfg.count_or("moe_layer_freq", 1)?.max(1);
             (0..layers).map(|i| i >= first && i % freq == 0).collect()
         }
-        "qwen2_moe" | "qwen3_moe" | "qwen3_next" | "qwen3_5_moe" | "olmoe" | "flint" | "k2_horizon" => {
+        "qwen2_moe" | "qwen3_moe" | "qwen3_next" | "qwen3_5_moe" | "olmoe" | "flint" | "k2_horizon"
+        | "alice_ai" => {
             let step = cfg.count_or("decoder_sparse_step", 1)?.max(1);
             // Flint's class default keeps its first two layers dense.
             let only_default = if family == "flint" { alloc::vec![0, 1] } else { Vec::new() };
@@ -1946,7 +1949,7 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         expert_intermediate,
         gated: family != "nemotron_h",
         shared_intermediate,
-        shared_expert_gate: matches!(family, "qwen2_moe" | "qwen3_next" | "qwen3_5_moe"),
+        shared_expert_gate: matches!(family, "qwen2_moe" | "qwen3_next" | "qwen3_5_moe" | "alice_ai"),
         router_bias: family == "gpt_oss",
         score_bias: matches!(
             family,
@@ -1981,6 +1984,8 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
                 | "dots3_note"
         ) && !(family == "minimax_m2" && cfg.flag("use_routing_bias") == Some(false))
             || (family == "lfm2_moe" && cfg.flag("use_expert_bias").unwrap_or(true))
+            // AliceAI's FP32 correction bias (`router_bias_correction`, which vLLM requires).
+            || family == "alice_ai"
             // Param2's FP32 expert bias (`moe_router_enable_expert_bias`, on by default).
             || (family == "param2moe" && cfg.flag("moe_router_enable_expert_bias").unwrap_or(true))
             // K2 Horizon's router bias (`moe_gate_bias`), FP32, a selection bias.
@@ -2445,6 +2450,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 "qwen3_next" | "qwen3_5" | "qwen3_5_moe" => {
                     a.output_gate = cfg.flag("attn_output_gate").unwrap_or(true)
                 }
+                // AliceAI's full layers are Qwen3-Next's, the gate always on (vLLM's `alice_ai.py`).
+                "alice_ai" => a.output_gate = true,
                 // AFMoE's and Muse Glimmer's sigmoid gate on the attention output (its own
                 // `gate_proj`, as wide as q).
                 "afmoe" | "muse_glimmer" | "muse_spark" | "beam" | "dory" => a.output_gate = true,
@@ -2640,6 +2647,27 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                         .count_any(&["linear_conv_kernel_dim", "short_conv_kernel_size"])?
                         .unwrap_or(4),
                     full_rank_gates: true,
+                    full_rank_output_gate: false,
+                })]
+            }
+            // AliceAI's linear layers are Kimi Delta Attention with Qwen3-Next's key names (vLLM's
+            // `alice_ai.py`: key and value heads and widths must be equal), low-rank gates.
+            Kind::Linear if family == "alice_ai" => {
+                let heads = cfg.count_or("linear_num_key_heads", 32)?;
+                let head_dim = cfg.count_or("linear_key_head_dim", 128)?;
+                if cfg.count_or("linear_num_value_heads", heads)? != heads
+                    || cfg.count_or("linear_value_head_dim", head_dim)? != head_dim
+                {
+                    return Err(Error::parse(
+                        FORMAT,
+                        "AliceAI's linear attention needs as many value heads as key heads, as wide",
+                    ));
+                }
+                vec![Mixer::Kda(crate::model::KimiDeltaAttention {
+                    heads,
+                    head_dim,
+                    conv_kernel: cfg.count_or("linear_conv_kernel_dim", 4)?,
+                    full_rank_gates: false,
                     full_rank_output_gate: false,
                 })]
             }
@@ -2949,6 +2977,12 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             // (`routed_expert_norm`).
             group.extras.push(Extra { role: Role::Norm, rows: 1, cols: m.latent });
         }
+        if family == "alice_ai" {
+            // AliceAI's block attention residuals (vLLM's `alice_ai.py`): before the MLP, and
+            // before the attention from the second layer on, a `hidden → 1` projection and a norm.
+            let rows = if i == 0 { 2 } else { 4 };
+            group.extras.push(Extra { role: Role::Norm, rows, cols: c.hidden });
+        }
         if cfg.count("attn_res_block_size")?.is_some() {
             // Kimi K3's attention residuals (vLLM's `KimiDecoderLayer` with `attn_res_block_size`):
             // before the attention and before the MLP, a norm and a `hidden → 1` projection that
@@ -3099,7 +3133,11 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         a.extras.push(Extra { role: Role::Extra, rows: c.layers.saturating_mul(heads), cols: dim });
         a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.layers.saturating_mul(heads) });
     }
-    if let Some(block) = cfg.count("attn_res_block_size")? {
+    if let Some(block) = if family == "alice_ai" {
+        Some(cfg.count_or("block_attn_res_block_size", 4)?)
+    } else {
+        cfg.count("attn_res_block_size")?
+    } {
         // The attention residuals' norm and projection before the final norm, and the blocks'
         // outputs every token keeps through the forward pass (`cdiv(layers, block)`).
         a.extras.push(Extra { role: Role::Norm, rows: 2, cols: c.hidden });
@@ -3198,7 +3236,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         Some("bfloat16" | "float16" | "bf16" | "fp16") => Some(2),
         _ => None,
     };
-    if (matches!(family, "kimi_linear" | "nemotron_h" | "glm5_next") || ling3(cfg, family))
+    if (matches!(family, "kimi_linear" | "nemotron_h" | "glm5_next" | "alice_ai") || ling3(cfg, family))
         && a.ssm_state_bytes.is_none()
     {
         // vLLM keeps Kimi Delta Attention's recurrent state in FP32 (`kda_state_dtype`), and a
@@ -3220,6 +3258,18 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         }),
         _ => None,
     };
+    if family == "alice_ai"
+        && let Some(m) = a.mtp.as_mut()
+    {
+        // AliceAI's prediction layer is a full-attention layer without the residual blocks'
+        // projections (`mtp.layers.0`; vLLM 0.34 drops it).
+        let last =
+            a.groups.iter().rev().find(|g| {
+                g.mixers.iter().any(|x| matches!(x, Mixer::Attention(at) if at.span == Span::Full))
+            });
+        m.layer =
+            last.map(|g| alloc::boxed::Box::new(LayerGroup { count: 1, extras: Vec::new(), ..g.clone() }));
+    }
     if family == "inkling" {
         a.mtp = inkling_mtp(cfg, &a)?;
     }
