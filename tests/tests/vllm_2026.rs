@@ -177,3 +177,45 @@ fn alice_ai_kda_gated_attention_and_residual_blocks() {
     let mtp: u64 = a.mtp_inventory().unwrap().iter().map(|t| t.elements()).sum();
     assert_eq!((a.params_total().unwrap().get() + mtp) * 2, 162_572_866_816);
 }
+
+/// Essential AI's Rnj-1.5 (`Rnj1ForCausalLM`, a Gemma 3 config): its `chunked_attention` layers
+/// look back one block, at most `sliding_window` tokens, and vLLM caches them as sliding windows;
+/// its other layer types attend the whole context. Under Gemma 3's own class a chunked layer keeps
+/// Llama 4's chunks. vLLM runs the class on Triton's attention only: the command says so, and a
+/// pasted command with it reads cleanly.
+#[test]
+fn rnj1_chunked_layers_are_windows_on_triton() {
+    let cfg = |class: &str| {
+        format!(
+            r#"{{"architectures": ["{class}"], "model_type": "gemma3_text", "vocab_size": 128256,
+            "hidden_size": 4096, "intermediate_size": 16384, "num_hidden_layers": 4,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+            "sliding_window": 4096, "max_position_embeddings": 163840,
+            "layer_types": ["chunked_attention", "sliding_attention", "chunked_attention", "full_attention"]}}"#
+        )
+    };
+    let spans = |class: &str| -> Vec<Span> {
+        let a = parse_config(cfg(class).as_bytes()).unwrap().architecture;
+        a.layers()
+            .map(|g| match &g.mixers[0] {
+                Mixer::Attention(at) => at.span,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    };
+    let w = Span::Sliding { window: 4096 };
+    assert_eq!(spans("Rnj1ForCausalLM"), [w, Span::Full, w, Span::Full]);
+    assert_eq!(spans("Gemma3ForCausalLM")[0], Span::Chunked { chunk: 8192 });
+    let m = parse_config(cfg("Rnj1ForCausalLM").as_bytes()).unwrap();
+    let s = on_vllm(m, 1);
+    let e = headroom_core::estimate::estimate(&s).unwrap();
+    let cmd = headroom_core::flags::commands(&s, &e, None).join("\n");
+    assert!(cmd.contains("--attention-backend TRITON_ATTN"), "{cmd}");
+    let c = headroom_core::command::parse(
+        "vllm serve EssentialAI/rnj-1.5-instruct --attention-backend TRITON_ATTN",
+    )
+    .unwrap();
+    assert!(c.ignored.is_empty(), "{:?}", c.ignored);
+    let c = headroom_core::command::parse("vllm serve x --attention-backend FLASHINFER").unwrap();
+    assert_eq!(c.ignored.len(), 1);
+}

@@ -1068,6 +1068,14 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
             "--no-enable-prefix-caching" => c.vllm.prefix_caching = Some(false),
             "--async-scheduling" => c.vllm.async_scheduling = Some(true),
             "--no-async-scheduling" => c.vllm.async_scheduling = Some(false),
+            // The attention kernels (Headroom's own commands name Triton's where a model needs
+            // it): FlashAttention's and Triton's keep no workspace of their own; another backend's
+            // (FlashInfer's) is not budgeted, and said so.
+            "--attention-backend" => match value(&mut i) {
+                Some(v) if matches!(v.trim(), "TRITON_ATTN" | "FLASH_ATTN") => {}
+                Some(v) => bad(format!("{flag} {v}"), "a backend whose workspace Headroom does not budget"),
+                None => bad(flag.into(), "no value"),
+            },
             // Lets vLLM build a config class it does not know from the repository's code:
             // nothing to do with memory, and what Headroom's own commands add where needed.
             "--trust-remote-code" => {}

@@ -84,6 +84,12 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if e.model.checkpoint.remote_code {
                 c.push_str(" --trust-remote-code");
             }
+            // Rnj-1.5's block-local layers run on vLLM's Triton attention only (its layers pass a
+            // look-back that FlashAttention and FlashInfer do not take), which vLLM does not pick
+            // by itself.
+            if e.model.checkpoint.class == "Rnj1ForCausalLM" {
+                c.push_str(" --attention-backend TRITON_ATTN");
+            }
             if gpus > 1 {
                 c.push_str(&format!(" --tensor-parallel-size {gpus}"));
             }

@@ -1124,6 +1124,15 @@ fn ssm_kind(family: &str, s: &str, key: &str) -> Result<Kind> {
     })
 }
 
+/// Whether the config's class is Essential AI's `Rnj1ForCausalLM` (a Gemma 3 config).
+fn is_rnj1(cfg: &Cfg<'_>) -> bool {
+    [cfg.main, cfg.outer].iter().any(|v| {
+        v.get("architectures")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|c| c.as_str() == Some("Rnj1ForCausalLM")))
+    })
+}
+
 /// Each layer's kind, by the family's rules.
 fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
     let n = layers as usize;
@@ -1152,6 +1161,19 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
         if let Some(list) = cfg.strings("layers_block_type", layers)? {
             return list.iter().map(|s| ssm_kind(family, s, "layers_block_type")).collect();
         }
+    }
+    // Essential AI's Rnj-1.5 (vLLM's `Rnj1ForCausalLM` over Gemma 3's config): only its
+    // `chunked_attention` layers are local — each query sees its block and the one before, at most
+    // `sliding_window` tokens, cached as a sliding window; any other type attends the whole context.
+    if family == "gemma3_text" && is_rnj1(cfg) {
+        let list = cfg.strings("layer_types", layers)?.unwrap_or_default();
+        return Ok((0..n)
+            .map(
+                |i| {
+                    if list.get(i).copied() == Some("chunked_attention") { Kind::Sliding } else { Kind::Full }
+                },
+            )
+            .collect());
     }
     if let Some(list) = cfg.strings("layer_types", layers)? {
         return list.iter().map(|s| ssm_kind(family, s, "layer_types")).collect();
