@@ -219,3 +219,33 @@ fn rnj1_chunked_layers_are_windows_on_triton() {
     let c = headroom_core::command::parse("vllm serve x --attention-backend FLASHINFER").unwrap();
     assert_eq!(c.ignored.len(), 1);
 }
+
+/// Domyn Edge (`DomynEdgeForCausalLM`, vLLM 0.34's `domyn_edge.py`; no released config was found,
+/// so this one is written from the keys vLLM reads): each layer's head width by `per_layer_config`
+/// (over `head_dim`), its window by `window_sizes[i][0]` (one more token when positive, else the
+/// whole context), four norms, a per-head k norm and a weightless q norm, no biases.
+#[test]
+fn domyn_edge_per_layer_heads_and_windows() {
+    let cfg = r#"{"architectures": ["DomynEdgeForCausalLM"], "model_type": "domynedge",
+        "vocab_size": 115269, "hidden_size": 2560, "intermediate_size": 9728, "num_hidden_layers": 4,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 256, "hidden_act": "silu",
+        "per_layer_config": {"1": {"head_dim": 64}, "2": {"head_dim": 64}},
+        "position_layers": ["nope", "rope", "rope", "nope"],
+        "window_sizes": [[-1, 0], [1024, 0], [1024, 0], [-1, 0]], "tie_word_embeddings": true}"#;
+    let m = parse_config(cfg.as_bytes()).unwrap();
+    assert!(m.notices.is_empty(), "{:?}", m.notices);
+    let a = &m.architecture;
+    assert_eq!(a.family, "domyn_edge");
+    let (h, n, k, f, v) = (2560u64, 32u64, 8u64, 9728u64, 115_269u64);
+    let layer = |d: u64| h * (2 * n * d + 2 * k * d) + d + 3 * h * f + 4 * h;
+    assert_eq!(a.params_total().unwrap().get(), 2 * layer(256) + 2 * layer(64) + v * h + h);
+    let spans: Vec<(u64, Span)> = a
+        .layers()
+        .map(|g| match &g.mixers[0] {
+            Mixer::Attention(at) => (at.head_dim, at.span),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let w = Span::Sliding { window: 1025 };
+    assert_eq!(spans, [(256, Span::Full), (64, w), (64, w), (256, Span::Full)]);
+}

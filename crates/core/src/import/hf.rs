@@ -403,6 +403,7 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         "diffusion_gemma_text" | "diffusion_gemma" => "gemma4_text".into(),
         // GLM-5-Next's language model (`Glm5NextTextModel`).
         "glm5_next_text" | "glm5_next" => "glm5_next".into(),
+        "domynedge" => "domyn_edge".into(),
         // Qwen4-Exp's (Qwen3.8-Flash-Next) language model.
         "qwen4_exp_text" | "qwen4_exp" => "qwen4_exp".into(),
         // DeepSeek V4.1's language model (vLLM's `DeepseekV41Config` flattens `text_config`).
@@ -606,6 +607,7 @@ const KNOWN: &[&str] = &[
     "k2_horizon",
     "param2moe",
     "alice_ai",
+    "domyn_edge",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -647,6 +649,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             // BharatGen's Param2 (vLLM's `param2moe.py`): its released config names no model_type.
             "Param2MoEForCausalLM" => "param2moe",
             "AliceAIForCausalLM" => "alice_ai",
+            "DomynEdgeForCausalLM" => "domyn_edge",
             _ => return None,
         };
         Some((class, family))
@@ -1515,7 +1518,7 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     };
     t.norms = match family {
         "gemma2" | "gemma3_text" | "gemma4_text" | "gemma3n_text" | "glm4" | "afmoe" | "muse_glimmer"
-        | "beam" | "ricursive" => 4,
+        | "beam" | "ricursive" | "domyn_edge" => 4,
         // Muse Spark's norm after the attention has no scale.
         "muse_spark" => 3,
         "cohere" | "cohere2" => 1,
@@ -2497,6 +2500,27 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                         });
                     }
                 }
+                // Domyn Edge (vLLM's `domyn_edge.py`): each layer's head width (`per_layer_config`
+                // over `head_dim`, or the older `head_sizes`) and window (`window_sizes[i][0]`, a
+                // window of one more token when positive, else the whole context); no biases;
+                // a weightless q norm and a per-head k norm (an extra of the layer).
+                "domyn_edge" => {
+                    (a.qkv_bias, a.o_bias, a.qk_norm) = (false, false, QkNorm::None);
+                    let over =
+                        per_layer_override(cfg, i).and_then(|o| o.get("head_dim")).and_then(Value::as_u64);
+                    let listed = cfg.indices("head_sizes")?.and_then(|l| l.get(i as usize).copied());
+                    if let Some(hd) = over.or(listed) {
+                        (a.head_dim, a.v_head_dim) = (hd, hd);
+                    }
+                    let w = cfg
+                        .raw("window_sizes")
+                        .and_then(Value::as_array)
+                        .and_then(|l| l.get(i as usize))
+                        .map(|p| p.as_array().and_then(|x| x.first()).unwrap_or(p))
+                        .and_then(Value::as_u64)
+                        .unwrap_or(0);
+                    a.span = if w > 0 { Span::Sliding { window: w.saturating_add(1) } } else { Span::Full };
+                }
                 // Ricursive's `g_proj`, a sigmoid gate as wide as q, with `use_gated_attention`.
                 "ricursive" => a.output_gate = cfg.flag("use_gated_attention").unwrap_or(true),
                 // Llama 3.2 Vision's cross-attention layers: q from the text, k and v from the
@@ -2998,6 +3022,13 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             // Kimi K3's norm on the latent between its down projection and the experts
             // (`routed_expert_norm`).
             group.extras.push(Extra { role: Role::Norm, rows: 1, cols: m.latent });
+        }
+        if family == "domyn_edge"
+            && let Some(Mixer::Attention(at)) = group.mixers.first()
+        {
+            // Domyn Edge's per-head k norm (its q norm has no weight).
+            let hd = at.head_dim;
+            group.extras.push(Extra { role: Role::AttnNorm, rows: 1, cols: hd });
         }
         if family == "alice_ai" {
             // AliceAI's block attention residuals (vLLM's `alice_ai.py`): before the MLP, and
