@@ -89,13 +89,21 @@ CASES = [
     dict(model="phi-3-mini-4k", layers=2, mode="lora", base="bf16", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=2, ckpt=False),
     dict(model="gemma-3-1b", layers=4, mode="lora", base="bf16", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=1, ckpt=False),
     # Looped stacks (HRM-Text-1B's widths, 2 layers a stack: 16 runs, of which the early low
-    # ones run without gradients and keep nothing).
+    # ones run without gradients and keep nothing; in FP32: this CPU's BF16 products are far too
+    # slow for a 1.4B model), and the same with every run keeping its activations.
     dict(model="hrm-text-1b", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
-         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16}, mode="full", precision="pure-bf16",
+         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16}, mode="full", precision="fp32",
          seq=512, batch=1, ckpt=False),
+    dict(model="hrm-text-1b-all-grad", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
+         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16, "L_bp_cycles": [3, 3]}, mode="full",
+         precision="fp32", seq=512, batch=1, ckpt=False),
+    # At 2,048 tokens the activations set the peak (during the second step's backward pass).
     dict(model="hrm-text-1b", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
-         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16}, mode="lora", base="bf16", rank=16,
-         targets="k,v,o", dropout=0.05, seq=1024, batch=2, ckpt=False),
+         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16}, mode="full", precision="fp32",
+         seq=2048, batch=1, ckpt=False),
+    dict(model="hrm-text-1b-all-grad", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
+         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16, "L_bp_cycles": [3, 3]}, mode="full",
+         precision="fp32", seq=2048, batch=1, ckpt=False),
 ]
 
 PEFT_TARGETS = {

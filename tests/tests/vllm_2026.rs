@@ -249,3 +249,34 @@ fn domyn_edge_per_layer_heads_and_windows() {
     let w = Span::Sliding { window: 1025 };
     assert_eq!(spans, [(256, Span::Full), (64, w), (64, w), (256, Span::Full)]);
 }
+
+/// Xiaomi's MiMo-V2.5-Pro (`MiMoV2ForCausalLM`, model_type `mimo_v2`): MiMo-V2-Flash's class with q,
+/// k and v fused in the checkpoint; 1,021,248,126,336 parameters, 41,894,919,552 a token. Its FP8
+/// config lists every `o_proj` under `ignored_layers`, which vLLM reads before
+/// `modules_to_not_convert`: they stay BF16 (7.05 GB more than FP8 would be). vLLM's routers are FP32.
+/// Its weights at TP 1 are vLLM's by its own dtype rules (1,030,905,902,592 bytes) within 0.05%.
+#[test]
+fn mimo_v2_pro_reads_as_flash_with_its_ignored_layers() {
+    let m = read("mimo-v2.5-pro");
+    let a = &m.architecture;
+    assert_eq!(a.family, "mimo_v2_flash");
+    assert_eq!(a.params_total().unwrap().get(), 1_021_248_126_336);
+    assert_eq!(a.params_active().unwrap().get(), 41_894_919_552);
+    assert!(a.mixers().all(|(_, x)| matches!(x, Mixer::Attention(at) if at.fused_qkv)));
+    assert!(headroom_core::vllm::fp32_router(a));
+    let w = |v: &serde_json::Value| {
+        let s = on_vllm(parse_config(v.to_string().as_bytes()).unwrap(), 1);
+        headroom_core::estimate::estimate(&s).unwrap().weights_total.get()
+    };
+    let v: serde_json::Value = serde_json::from_str(&read_fixture("configs/mimo-v2.5-pro.json")).unwrap();
+    let ours = w(&v);
+    assert!((ours as f64 / 1_030_905_902_592.0 - 1.0).abs() < 5e-4, "{ours}");
+    let mut all_fp8 = v.clone();
+    all_fp8["quantization_config"].as_object_mut().unwrap().remove("ignored_layers");
+    let o_proj: u64 = 70 * 6144 * 128 * 128;
+    let d = ours - w(&all_fp8);
+    assert!(d > o_proj * 9 / 10 && d < o_proj, "{d}");
+    let t = read("mimo-v2.5").architecture;
+    assert_eq!(t.params_total().unwrap().get(), 308_778_780_864);
+    assert_eq!(t.params_active().unwrap().get(), 15_445_936_320);
+}

@@ -576,9 +576,13 @@ fn module_of(a: &Architecture, t: &Tensor, nth: usize, expert: Option<u64>, styl
         }
         Role::Extra => (format!("extra.{nth}"), "Linear"),
         Role::MixConv => (format!("{mixer}.conv1d"), "Conv1d"),
-        Role::MixState | Role::AttnNorm | Role::Norm | Role::Bias | Role::Sinks | Role::Fp32 => {
-            ("norm".into(), "Norm")
-        }
+        Role::MixState
+        | Role::AttnNorm
+        | Role::Norm
+        | Role::Bias
+        | Role::Sinks
+        | Role::Fp32
+        | Role::Frozen => ("norm".into(), "Norm"),
         Role::HashTable => (format!("{moe}.gate.tid2eid"), "Buffer"),
         Role::Encoder => ("visual".into(), "Encoder"),
         Role::Speech => ("talker".into(), "Speech"),

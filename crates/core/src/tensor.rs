@@ -73,6 +73,9 @@ pub enum Role {
     Fp32,
     /// An integer routing table, int64 (DeepSeek V4's hash-routed layers' `tid2eid`).
     HashTable,
+    /// A vector the checkpoint stores but training never updates (HRM-Text's `z_L_init`, built
+    /// with `requires_grad=False`): weights only, no gradient or optimizer state.
+    Frozen,
     /// A tensor of a vision or audio encoder or its projector (multimodal checkpoints).
     Encoder,
     /// A tensor of an omni model's speech output (the talker and its vocoder: `talker.*`,
@@ -145,7 +148,13 @@ impl Role {
     pub fn is_vector(self) -> bool {
         matches!(
             self,
-            Role::Norm | Role::AttnNorm | Role::Bias | Role::Sinks | Role::MixConv | Role::MixState
+            Role::Norm
+                | Role::AttnNorm
+                | Role::Bias
+                | Role::Sinks
+                | Role::MixConv
+                | Role::MixState
+                | Role::Frozen
         )
     }
 
@@ -175,7 +184,7 @@ impl Role {
             Router | HashTable => Part::Router,
             MixIn | MixOut | MixProj | MixConv | MixState => Part::Recurrent,
             MtpProj | Extra | ExtraEmbd | MoeLatent => Part::Other,
-            Norm | Bias | Fp32 => Part::Norms,
+            Norm | Bias | Fp32 | Frozen => Part::Norms,
             Encoder | Speech => Part::Encoders,
         }
     }

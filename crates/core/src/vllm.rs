@@ -709,6 +709,7 @@ pub fn fp32_router(a: &Architecture) -> bool {
             | "minimax_m2"
             | "minimax_m3"
             | "param2moe"
+            | "mimo_v2_flash"
             | "step3p5"
             | "step5"
             | "beam"

@@ -761,7 +761,7 @@ impl Gguf {
             a.norm = NormKind::NoParams;
             if let Some(t) = self.tensor("hrm.z_l_init") {
                 a.extras.push(crate::model::Extra {
-                    role: crate::tensor::Role::Norm,
+                    role: crate::tensor::Role::Frozen,
                     rows: 1,
                     cols: t.dims.first().copied().unwrap_or(hidden),
                 });

@@ -404,6 +404,9 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // GLM-5-Next's language model (`Glm5NextTextModel`).
         "glm5_next_text" | "glm5_next" => "glm5_next".into(),
         "domynedge" => "domyn_edge".into(),
+        // MiMo-V2.5 and its Pro (`MiMoV2ForCausalLM`): MiMo-V2-Flash's model class in vLLM
+        // (`mimo_v2.py`: a subclass whose checkpoint fuses q, k and v).
+        "mimo_v2" => "mimo_v2_flash".into(),
         // Qwen4-Exp's (Qwen3.8-Flash-Next) language model.
         "qwen4_exp_text" | "qwen4_exp" => "qwen4_exp".into(),
         // DeepSeek V4.1's language model (vLLM's `DeepseekV41Config` flattens `text_config`).
@@ -2603,6 +2606,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 // values are narrower than keys; no bias on the output.
                 "mimo_v2_flash" => {
                     a.o_bias = false;
+                    a.fused_qkv = cfg.str("attention_projection_layout") == Some("fused_qkv");
                     a.v_head_dim = cfg.count_or("v_head_dim", 128)?;
                     if span != Span::Full {
                         a.num_heads = cfg.count_or("swa_num_attention_heads", c.heads)?;
@@ -4095,8 +4099,8 @@ fn read_hrm_text(cfg: &Cfg<'_>) -> Result<Architecture> {
     }
     let mut a = Architecture::new("hrm_text", c.vocab, c.hidden, groups);
     a.norm = NormKind::NoParams;
-    // `z_L_init`: a vector, priced as the norms are.
-    a.extras.push(Extra { role: Role::Norm, rows: 1, cols: c.hidden });
+    // `z_L_init`: a vector, priced as the norms are, never trained.
+    a.extras.push(Extra { role: Role::Frozen, rows: 1, cols: c.hidden });
     a.tie_word_embeddings = c.tie;
     a.max_context = c.max_context;
     // Runs without gradients: per high cycle, the low runs before the last `L_bp_cycles[h]`.

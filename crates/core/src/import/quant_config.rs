@@ -3,7 +3,7 @@
 //! Each method's keys are read as its library writes them (sources in `docs/FORMULAS.md`):
 //! compressed-tensors (`config_groups` with `targets`, `weights` and `input_activations`,
 //! `ignore`, `kv_cache_scheme`), ModelOpt (`quant_algo`, `exclude_modules`, `quantized_layers`),
-//! `fp8` (`weight_block_size`, `activation_scheme`, `modules_to_not_convert`), `fbgemm_fp8`,
+//! `fp8` (`weight_block_size`, `activation_scheme`, `ignored_layers` or `modules_to_not_convert`), `fbgemm_fp8`,
 //! `mxfp4`, GPTQ (`bits`, `group_size`, `lm_head`, GPTQModel's `dynamic`), AWQ, bitsandbytes
 //! (`llm_int8_skip_modules`), HQQ and AMD Quark (`global_quant_config`, `layer_quant_config`,
 //! `exclude`). A key that is malformed or contradicts another is reported by its path; the
@@ -448,7 +448,15 @@ fn fp8(q: &Value, method: &str, base: WeightFormat) -> Result<QuantPlan, Fault> 
             }
         }
     };
-    single(q, method, base, format, "modules_to_not_convert")
+    // vLLM's `Fp8Config` reads `ignored_layers` first (MiMo-V2.5 lists every `o_proj` there),
+    // `modules_to_not_convert` when that is absent or empty.
+    let listed = |k: &str| q.get(k).and_then(Value::as_array).is_some_and(|a| !a.is_empty());
+    let key = if method != "fbgemm_fp8" && listed("ignored_layers") {
+        "ignored_layers"
+    } else {
+        "modules_to_not_convert"
+    };
+    single(q, method, base, format, key)
 }
 
 fn gptq_awq(q: &Value, method: &str, base: WeightFormat) -> Result<QuantPlan, Fault> {

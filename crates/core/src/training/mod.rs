@@ -1159,7 +1159,9 @@ pub fn training_memory(
         Mode::Inference => return Err(Error::invalid("mode", "inference is not a training mode")),
         Mode::Full => {
             let (wb, gb, mb) = s.precision.bytes();
-            trainable = p_total;
+            // Every parameter but those built frozen (HRM-Text's initial state).
+            let frozen: u64 = tensors.iter().filter(|x| x.role == Role::Frozen).map(Tensor::elements).sum();
+            trainable = p_total.saturating_sub(frozen);
             c = if s.precision == TrainPrecision::Fp32 { 4.0 } else { 2.0 };
             autocast = s.precision == TrainPrecision::Amp;
             e = if wb == 4 { 4.0 } else { 2.0 };
