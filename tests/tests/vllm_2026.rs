@@ -280,3 +280,26 @@ fn mimo_v2_pro_reads_as_flash_with_its_ignored_layers() {
     assert_eq!(t.params_total().unwrap().get(), 308_778_780_864);
     assert_eq!(t.params_active().unwrap().get(), 15_445_936_320);
 }
+
+/// Intern-S2-Preview (`InternS2PreviewForConditionalGeneration`, `intern_s2_preview`) keeps
+/// Qwen3.5-MoE's whole stack: its tower is Qwen3.5's (whose vision config names the family without
+/// `_vision`) and counted; but vLLM applies the checkpoint's `mamba_ssm_dtype` through Qwen3.5's
+/// config hook, registered for Qwen3.5's classes only, so Intern-S2 keeps its delta-rule state in
+/// the model's 16 bits where Qwen3.5 keeps FP32.
+#[test]
+fn intern_s2_keeps_qwen35s_tower_and_a_16_bit_state() {
+    let qwen: serde_json::Value =
+        serde_json::from_str(&read_fixture("configs/qwen3.5-35b-a3b.json")).unwrap();
+    let mut intern = qwen.clone();
+    intern["architectures"] = serde_json::json!(["InternS2PreviewForConditionalGeneration"]);
+    intern["model_type"] = "intern_s2_preview".into();
+    let q = parse_config(qwen.to_string().as_bytes()).unwrap().architecture;
+    let i = parse_config(intern.to_string().as_bytes()).unwrap().architecture;
+    assert_eq!(i.params_total().unwrap(), q.params_total().unwrap());
+    assert_eq!(
+        i.encoders.iter().map(|e| e.params()).sum::<u64>(),
+        q.encoders.iter().map(|e| e.params()).sum::<u64>()
+    );
+    assert!(!i.encoders.is_empty());
+    assert_eq!((q.ssm_state_bytes, i.ssm_state_bytes), (Some(4), None));
+}

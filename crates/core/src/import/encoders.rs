@@ -29,7 +29,10 @@ fn tower_of<'a>(root: &'a Value, outer: &str) -> Option<&'a str> {
     const BY_CONFIG: [&str; 7] =
         ["qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe", "qwen2_5_vl", "qwen2_vl", "glm4v"];
     let inner = thinker(root);
-    let base = inner.get("vision_config")?.get("model_type")?.as_str()?.strip_suffix("_vision")?;
+    // Qwen3.5's published vision config names the family itself (`qwen3_5_moe`), others add
+    // `_vision`.
+    let named = inner.get("vision_config")?.get("model_type")?.as_str()?;
+    let base = named.strip_suffix("_vision").unwrap_or(named);
     let text = inner.get("text_config")?.get("model_type")?.as_str()?;
     let known = BY_CONFIG.contains(&outer)
         || matches!(
@@ -2816,8 +2819,14 @@ mod tests {
         };
         let own = vision(&cfg("qwen3_5_moe", "qwen3_5_moe_text"), "qwen3_5_moe", 2048).unwrap().unwrap();
         let wrapped =
-            vision(&cfg("interns2_preview", "qwen3_5_moe_text"), "qwen3_5_moe", 2048).unwrap().unwrap();
+            vision(&cfg("intern_s2_preview", "qwen3_5_moe_text"), "qwen3_5_moe", 2048).unwrap().unwrap();
         assert_eq!(wrapped.params(), own.params());
+        // Qwen3.5's own vision config names the family without `_vision`.
+        let bare = parse(
+            r#"{"model_type": "intern_s2_preview", "vision_config": {"model_type": "qwen3_5_moe"},
+            "text_config": {"model_type": "qwen3_5_moe_text", "hidden_size": 2048}}"#,
+        );
+        assert_eq!(vision(&bare, "qwen3_5_moe", 2048).unwrap().unwrap().params(), own.params());
         let other = vision(&cfg("someone_vl", "llama"), "llama", 2048).unwrap();
         assert_eq!(other.unwrap_err(), "qwen3_5_moe_vision");
     }

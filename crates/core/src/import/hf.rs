@@ -3288,7 +3288,16 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
             a.extras.push(Extra { role: Role::Norm, rows: 1, cols: per_layer });
         }
     }
-    a.ssm_state_bytes = match cfg.str("mamba_ssm_cache_dtype").or(cfg.str("mamba_ssm_dtype")) {
+    // vLLM applies a checkpoint's `mamba_ssm_dtype` through Qwen3.5's config hook, registered for
+    // Qwen3.5's own classes: Intern-S2's classes (Qwen3.5-MoE's layers) keep the state in the
+    // model's dtype.
+    let intern_s2 = [cfg.main, cfg.outer].iter().any(|v| {
+        v.get("architectures")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().filter_map(Value::as_str).any(|c| c.starts_with("InternS2")))
+    });
+    let ssm_dtype = cfg.str("mamba_ssm_cache_dtype").or(cfg.str("mamba_ssm_dtype").filter(|_| !intern_s2));
+    a.ssm_state_bytes = match ssm_dtype {
         Some("float32" | "fp32") => Some(4),
         Some("bfloat16" | "float16" | "bf16" | "fp16") => Some(2),
         _ => None,
