@@ -303,3 +303,20 @@ fn intern_s2_keeps_qwen35s_tower_and_a_16_bit_state() {
     assert!(!i.encoders.is_empty());
     assert_eq!((q.ssm_state_bytes, i.ssm_state_bytes), (Some(4), None));
 }
+
+/// openPangu-Embedded 1B and 7B (`PanguEmbedded`): Llama's layers with q, k, v and o biased by
+/// `bias`: 1,155,912,192 and 8,030,887,936 parameters (cards: 1B and 7B without embeddings). A
+/// config of openPangu-R's sink attention is refused by name rather than read as plain attention.
+#[test]
+fn openpangu_embedded_biases_and_sinks_refused() {
+    let one = read("openpangu-embedded-1b").architecture;
+    assert_eq!(one.family, "pangu_embedded");
+    assert_eq!(one.params_total().unwrap().get(), 1_155_912_192);
+    assert_eq!(read("openpangu-embedded-7b").architecture.params_total().unwrap().get(), 8_030_887_936);
+    assert_eq!(kv_bytes_per_token(&one, KvDtype::Bf16), 79_872);
+    let mut sink: serde_json::Value =
+        serde_json::from_str(&read_fixture("configs/openpangu-embedded-7b.json")).unwrap();
+    sink["param_sink_number"] = 128.into();
+    let e = parse_config(sink.to_string().as_bytes()).unwrap_err().to_string();
+    assert!(e.contains("param_sink_number"), "{e}");
+}

@@ -404,6 +404,7 @@ fn normalise_family(model_type: &str, outer: &str) -> String {
         // GLM-5-Next's language model (`Glm5NextTextModel`).
         "glm5_next_text" | "glm5_next" => "glm5_next".into(),
         "domynedge" => "domyn_edge".into(),
+        "PanguEmbedded" => "pangu_embedded".into(),
         // MiMo-V2.5 and its Pro (`MiMoV2ForCausalLM`): MiMo-V2-Flash's model class in vLLM
         // (`mimo_v2.py`: a subclass whose checkpoint fuses q, k and v).
         "mimo_v2" => "mimo_v2_flash".into(),
@@ -611,6 +612,7 @@ const KNOWN: &[&str] = &[
     "param2moe",
     "alice_ai",
     "domyn_edge",
+    "pangu_embedded",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -653,6 +655,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "Param2MoEForCausalLM" => "param2moe",
             "AliceAIForCausalLM" => "alice_ai",
             "DomynEdgeForCausalLM" => "domyn_edge",
+            "PanguEmbeddedForCausalLM" => "pangu_embedded",
             _ => return None,
         };
         Some((class, family))
@@ -1460,6 +1463,11 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
             let u = cfg.flag("use_bias").unwrap_or(false);
             (t.qkv_bias, t.o_bias, t.mlp_bias) = (u || cfg.flag("use_qkv_bias").unwrap_or(false), u, u);
             t.fused_qkv = true;
+        }
+        // openPangu-Embedded: q, k, v and o biased by `bias` (vLLM's `openpangu.py`).
+        "pangu_embedded" => {
+            let u = cfg.flag("bias").unwrap_or(false);
+            (t.qkv_bias, t.o_bias) = (u, u);
         }
         // Param2: Ling's fused `query_key_value` (biased by `use_qkv_bias`) and `dense` (by
         // `use_bias`); its MLPs without biases (vLLM's `param2moe.py`).
@@ -2340,6 +2348,16 @@ fn mamba(cfg: &Cfg<'_>, family: &str, hidden: u64) -> Result<Mamba> {
 
 /// Llama-style decoders and every hybrid stack: per layer, its mixer and feed-forward.
 fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Architecture> {
+    // openPangu-R's sink attention (`param_sink_number` learned key/value tokens, its own head
+    // widths) and latent attention run through the same class: not read.
+    if family == "pangu_embedded"
+        && (cfg.count("param_sink_number")?.is_some_and(|n| n > 0) || cfg.present("kv_lora_rank"))
+    {
+        return Err(Error::parse(
+            FORMAT,
+            "openPangu's sink or latent attention (`param_sink_number`, `kv_lora_rank`) is not read: give the checkpoint's safetensors headers",
+        ));
+    }
     let c = read_common(cfg, family)?;
     let t = traits(cfg, family);
     let kinds = layer_kinds(cfg, family, c.layers)?;
