@@ -320,3 +320,21 @@ fn openpangu_embedded_biases_and_sinks_refused() {
     let e = parse_config(sink.to_string().as_bytes()).unwrap_err().to_string();
     assert!(e.contains("param_sink_number"), "{e}");
 }
+
+/// MiMo-V2.5's towers (vLLM's `MiMoV2OmniForCausalLM`): the vision tower 728,594,432 parameters
+/// (card: 729M; grouped-query blocks with sinks on the windowed ones), split under tensor
+/// parallelism; the audio encoder 261,127,168 (card: 261M), plain modules whole on every GPU,
+/// beside the 151,936 × 1,024 embedding its Qwen2 model builds and the checkpoint never fills.
+/// An image of 1,024² is 1,024 tokens; at most 8,388,608 pixels (8,192 tokens).
+#[test]
+fn mimo_v25_towers() {
+    use headroom_core::model::Modality;
+    let a = read("mimo-v2.5").architecture;
+    let of = |m: Modality| a.encoders.iter().find(|e| e.modality == m).unwrap();
+    let (v, au) = (of(Modality::Image), of(Modality::Audio));
+    assert_eq!((v.params(), au.params()), (728_594_432, 261_127_168));
+    assert_eq!(v.tokens_per_image(1024), 1024);
+    assert_eq!(v.largest, 2896);
+    assert!(au.whole_in_vllm && !v.whole_in_vllm);
+    assert_eq!(au.vllm_buffers, 151_936 * 1024 * 2);
+}

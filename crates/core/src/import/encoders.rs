@@ -431,6 +431,59 @@ fn tower(root: &Value, outer: &str, text_hidden: u64) -> Option<Result<Encoder, 
                 vllm_buffers: 0,
             }
         }
+        "mimo_v2" => {
+            // MiMo-V2.5's vision tower (vLLM 0.34 `mimo_v2_omni.py`, `MiMoV2OmniVisionConfig`'s
+            // defaults): Qwen2.5-VL's patch embedding and merger (bias-free), blocks of RMS norms,
+            // grouped-query attention (`num_heads` queries of `qk_channels`, `num_key_value_heads`
+            // of `kv_channels`, biased qkv and proj), a sink logit a head on the windowed blocks
+            // (`use_sink`: all but `fullatt_block_indexes`), a biased gated MLP. Qwen's
+            // `smart_resize` to multiples of 32 within the processor's pixel bounds.
+            let v = v?;
+            let (h, i, depth) = (n("hidden_size", 1280), n("intermediate_size", 4608), n("depth", 28));
+            let (heads, kv) = (n("num_heads", 32), n("num_key_value_heads", 8));
+            let (qk, vd) = (n("qk_channels", 64), n("kv_channels", 64));
+            let (p, t, c, m) = (
+                n("patch_size", 16),
+                n("temporal_patch_size", 2),
+                vc.get("in_chans").or(vc.get("in_channels")).and_then(Value::as_u64).unwrap_or(3),
+                n("spatial_merge_size", 2),
+            );
+            let out = n("out_hidden_size", text_hidden);
+            let full = v
+                .get("fullatt_block_indexes")
+                .and_then(Value::as_array)
+                .map_or(4, |a| a.iter().filter(|x| x.as_u64().is_some_and(|b| b < depth)).count() as u64);
+            let sinks = if v.get("use_sink").and_then(Value::as_bool).unwrap_or(false) {
+                depth.saturating_sub(full) * heads
+            } else {
+                0
+            };
+            let qkv = heads * qk + kv * (qk + vd);
+            let block_mat = qkv * h + h * heads * vd + 3 * h * i;
+            let block_other = 2 * h + qkv + h + 2 * i + h;
+            let hm = h * m * m;
+            let max_pixels = root
+                .get("processor_config")
+                .and_then(|pc| pc.get("image_max_pixels"))
+                .and_then(Value::as_u64)
+                .unwrap_or(4096 * 32 * 32);
+            Encoder {
+                modality: Modality::Image,
+                kind: "mimo_v2_vision".into(),
+                layers: depth,
+                hidden: h,
+                intermediate: i,
+                block_params: depth * block_mat,
+                other_params: c * t * p * p * h + depth * block_other + sinks + h + hm * hm + out * hm,
+                patch: p,
+                merge: m,
+                tokens: TokenRule::NearestGrid,
+                largest: max_pixels.isqrt(),
+                fixed_patches: None,
+                whole_in_vllm: false,
+                vllm_buffers: 0,
+            }
+        }
         "qwen2_vl" => {
             v?;
             let (e, depth) = (n("embed_dim", 1280), n("depth", 32));
@@ -2234,6 +2287,58 @@ pub(crate) fn audio(root: &Value, text_hidden: u64) -> Option<Result<Encoder, St
                 fixed_patches: None,
                 whole_in_vllm: true,
                 vllm_buffers: 0,
+            }))
+        }
+        "mimo_v2" => {
+            // MiMo-V2.5's audio encoder (vLLM 0.34 `mimo_audio.py`): an embedding table a codec
+            // channel (`speech_vocab_size` rows, one number for all or one per channel, of
+            // `input_local_dim`), transformers' Qwen2 decoder layers over them (biased q, k, v;
+            // `input_local_attn_heads` heads, as many KV heads), a final norm with
+            // `add_post_norm`, and a bias-free projection of `group_size` frames (two layers, 4×
+            // wide, or one). Plain modules: whole on every GPU; the Qwen2 model also builds its
+            // default 151,936-row embedding, which the checkpoint never fills. About 6.25 tokens a
+            // second (24 kHz, hop 240, two halvings, groups of `group_size`).
+            let d = n(&["input_local_dim"], 1024);
+            let channels = n(&["audio_channels"], 8);
+            let rows: u64 = match ac.get("speech_vocab_size") {
+                Some(Value::String(x)) => {
+                    let list: Vec<u64> = x.split('-').filter_map(|r| r.trim().parse().ok()).collect();
+                    match list.as_slice() {
+                        [one] => one.saturating_mul(channels),
+                        many if many.len() as u64 == channels => many.iter().sum(),
+                        _ => return Some(Err("mimo_v2 audio (`speech_vocab_size` per channel)".into())),
+                    }
+                }
+                Some(x) => x.as_u64().unwrap_or(1280).saturating_mul(channels),
+                None => 1280u64.saturating_mul(channels),
+            };
+            let layers = n(&["input_local_layers"], 6);
+            let f = n(&["input_local_intermediate_size"], 4 * d);
+            let g = n(&["group_size"], 4);
+            let out = n(&["out_hidden_size"], text_hidden);
+            let layer = 4 * d * d + 3 * d + 3 * d * f + 2 * d;
+            let post = if ac.get("add_post_norm").and_then(Value::as_bool).unwrap_or(false) { d } else { 0 };
+            let projection = if n(&["projection_layers"], 2) >= 2 {
+                4 * d * g * d * g + out * 4 * d * g
+            } else {
+                out * d * g
+            };
+            Some(Ok(Encoder {
+                modality: Modality::Audio,
+                kind: "mimo_v2_audio".into(),
+                layers,
+                hidden: d,
+                intermediate: f,
+                block_params: layers * (4 * d * d + 3 * d * f),
+                other_params: rows * d + layers * (layer - 4 * d * d - 3 * d * f) + post + projection,
+                patch: 0,
+                merge: 1,
+                tokens: TokenRule::PerSecond { per_ks: 6250, whole_windows: false },
+                // Its segments: 6,000 mel frames, 60 seconds.
+                largest: 60,
+                fixed_patches: None,
+                whole_in_vllm: true,
+                vllm_buffers: 151_936u64.saturating_mul(d).saturating_mul(2),
             }))
         }
         "muse_spark" => {
