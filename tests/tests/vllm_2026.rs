@@ -338,3 +338,21 @@ fn mimo_v25_towers() {
     assert!(au.whole_in_vllm && !v.whole_in_vllm);
     assert_eq!(au.vllm_buffers, 151_936 * 1024 * 2);
 }
+
+/// Moondream 3 (`HfMoondream`, `moondream3`): the hub config leaves `config` empty, so vLLM's
+/// defaults are its shape: 24 layers of 32 heads of 64 with the per-head "tau" scales, 4 dense
+/// layers then 20 of 64 GeGLU experts (8 a token): 8,812,101,632 text parameters, 1,765,670,912 a
+/// token; its vision encoder and projector 448,649,072 (card: 9B total, 2B active); an image is
+/// always 730 tokens; 192 KiB of cache a token.
+#[test]
+fn moondream3_from_its_defaults() {
+    let cfg = r#"{"architectures": ["HfMoondream"], "model_type": "moondream3", "config": {}}"#;
+    let a = parse_config(cfg.as_bytes()).unwrap().architecture;
+    assert_eq!(a.family, "moondream3");
+    assert_eq!(a.params_total().unwrap().get(), 8_812_101_632);
+    assert_eq!(a.params_active().unwrap().get(), 1_765_670_912);
+    assert_eq!(a.encoders.iter().map(|e| e.params()).collect::<Vec<_>>(), [448_649_072]);
+    assert_eq!(a.encoders[0].tokens_per_image(2048), 730);
+    assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), 196_608);
+    assert_eq!(a.max_context, 4096);
+}

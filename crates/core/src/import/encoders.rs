@@ -13,10 +13,51 @@ use crate::model::{Encoder, Modality, SpeechOutput, TokenRule};
 /// `text_hidden` is the language model's width, which the projectors map into.
 pub(crate) fn vision(root: &Value, family: &str, text_hidden: u64) -> Option<Result<Encoder, String>> {
     let outer = root.get("model_type").and_then(Value::as_str).unwrap_or(family);
+    if outer == "moondream3" {
+        return Some(moondream3_vision(root, text_hidden));
+    }
     match tower_of(root, outer) {
         Some(by_tower) => tower(root, by_tower, text_hidden),
         None => tower(root, outer, text_hidden),
     }
+}
+
+/// Moondream 3's vision encoder (vLLM 0.34 `moondream3.py`, `config.vision` or its defaults): a
+/// biased linear patch embedding of `enc_patch_size`² × 3 pixels, a table of `(crop_size /
+/// patch)²` positions, LayerNorm blocks with a biased fused qkv, output and GELU MLP, a final
+/// LayerNorm; the projector reads the global crop's features beside the local crops' (pooled to
+/// the same grid): `2 × enc_dim → proj_inner_dim → dim`, biased. One image a prompt, a fixed 730
+/// tokens (the BOS and the 27 × 27 grid) whatever its size; up to 13 crops of 378² run.
+fn moondream3_vision(root: &Value, text_hidden: u64) -> Result<Encoder, String> {
+    let empty = Value::Object(Vec::new());
+    let v = root.get("config").and_then(|c| c.get("vision")).unwrap_or(&empty);
+    let n = |k: &str, d: u64| v.get(k).and_then(Value::as_u64).unwrap_or(d);
+    let (c, p, layers, ff) =
+        (n("enc_dim", 1152), n("enc_patch_size", 14), n("enc_n_layers", 27), n("enc_ff_dim", 4304));
+    let (inner, crop) = (n("proj_inner_dim", 8192), n("crop_size", 378));
+    if [c, p, layers, ff, inner, crop].iter().any(|x| *x == 0 || *x > 1 << 16) || crop < p {
+        return Err("moondream3 vision (its sizes are out of range)".into());
+    }
+    let positions = (crop / p).pow(2);
+    let block_mat = 3 * c * c + c * c + 2 * c * ff;
+    let block_other = 4 * c + 3 * c + c + ff + c;
+    let projector = 2 * c * inner + inner + inner * text_hidden + text_hidden;
+    Ok(Encoder {
+        modality: Modality::Image,
+        kind: "moondream3_vision".into(),
+        layers,
+        hidden: c,
+        intermediate: ff,
+        block_params: layers * block_mat,
+        other_params: p * p * 3 * c + c + positions * c + layers * block_other + 2 * c + projector,
+        patch: p,
+        merge: 1,
+        tokens: TokenRule::Fixed { tokens: positions + 1 },
+        largest: crop,
+        fixed_patches: Some(positions),
+        whole_in_vllm: false,
+        vllm_buffers: 0,
+    })
 }
 
 /// A wrapper Headroom has no arm for that keeps a whole vision-language stack of a family it

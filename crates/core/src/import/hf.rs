@@ -613,6 +613,7 @@ const KNOWN: &[&str] = &[
     "alice_ai",
     "domyn_edge",
     "pangu_embedded",
+    "moondream3",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -656,6 +657,7 @@ fn family_of_architecture(v: &Value) -> Option<(&str, &'static str)> {
             "AliceAIForCausalLM" => "alice_ai",
             "DomynEdgeForCausalLM" => "domyn_edge",
             "PanguEmbeddedForCausalLM" => "pangu_embedded",
+            "HfMoondream" | "Moondream3ForCausalLM" => "moondream3",
             _ => return None,
         };
         Some((class, family))
@@ -1582,6 +1584,7 @@ fn read_family(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<Ar
         "ernie4_5_vl_moe" => read_ernie_vl(cfg, notices),
         "zamba2" => read_zamba2(cfg),
         "hrm_text" => read_hrm_text(cfg),
+        "moondream3" => read_moondream3(cfg),
         _ => read_decoder(cfg, family, notices),
     }
 }
@@ -4063,6 +4066,79 @@ fn read_stablelm(cfg: &Cfg<'_>) -> Result<Architecture> {
     a.norm = NormKind::LayerNorm;
     a.tie_word_embeddings = c.tie;
     a.max_context = c.max_context;
+    Ok(a)
+}
+
+/// Moondream 3 (vLLM 0.34's `moondream3.py` and `Moondream3Config`): its sizes nest in
+/// `config.text` (the hub's `config.json` leaves `config` empty: vLLM's defaults are the release's
+/// shape). Multi-head attention of `dim / n_heads` with a fused, biased qkv and a biased output,
+/// and per layer the "tau" scales (`tau_alpha` a head, `tau_wq` and `tau_wv` `heads × 3·dim`);
+/// one LayerNorm a layer (attention and MLP in parallel); the first `moe.start_layer` layers a
+/// biased GELU MLP of `ff_dim`, the others `n_experts` GeGLU experts of `expert_inner_dim`
+/// (`n_experts_per_tok` a token) behind a biased router; a final LayerNorm and a biased head.
+fn read_moondream3(cfg: &Cfg<'_>) -> Result<Architecture> {
+    let empty = Value::Object(Vec::new());
+    let text = cfg.outer.get("config").and_then(|c| c.get("text")).unwrap_or(&empty);
+    let moe = text.get("moe").unwrap_or(&empty);
+    let n = |v: &Value, k: &str, d: u64| -> Result<u64> {
+        match v.get(k).filter(|x| !x.is_null()) {
+            None => Ok(d),
+            Some(x) => x
+                .as_u64()
+                .ok_or_else(|| Error::parse(FORMAT, format!("`config.text.{k}` must be a whole number"))),
+        }
+    };
+    let (d, ff, layers) = (n(text, "dim", 2048)?, n(text, "ff_dim", 8192)?, n(text, "n_layers", 24)?);
+    let (vocab, heads, kv) =
+        (n(text, "vocab_size", 51200)?, n(text, "n_heads", 32)?, n(text, "n_kv_heads", 32)?);
+    if layers == 0 || layers > MAX_LAYERS || heads == 0 || !d.is_multiple_of(heads) {
+        return Err(Error::parse(
+            FORMAT,
+            format!("Moondream 3's {layers} layers of {d} in {heads} heads are not a model"),
+        ));
+    }
+    // vLLM reads `n_experts` and `n_experts_per_tok` (its defaults where the kestrel names stand).
+    let (start, experts, top, inner) = (
+        n(moe, "start_layer", 4)?,
+        n(moe, "n_experts", 64)?,
+        n(moe, "n_experts_per_tok", 8)?,
+        n(moe, "expert_inner_dim", 1024)?,
+    );
+    let att =
+        Attention { qkv_bias: true, o_bias: true, fused_qkv: true, ..Attention::gqa(heads, kv, d / heads) };
+    let tau = [
+        Extra { role: Role::Extra, rows: heads.saturating_mul(2), cols: d.saturating_mul(3) },
+        Extra { role: Role::Norm, rows: 1, cols: heads },
+    ];
+    let mut stack = Stack::default();
+    for i in 0..layers {
+        let ffn = if i < start || experts == 0 {
+            Ffn::Dense(Mlp::plain(ff, true))
+        } else {
+            Ffn::Moe(Moe {
+                num_experts: experts,
+                experts_per_token: top.clamp(1, experts),
+                expert_intermediate: inner,
+                gated: true,
+                shared_intermediate: 0,
+                shared_expert_gate: false,
+                router_bias: true,
+                score_bias: false,
+                expert_bias: false,
+                latent: 0,
+                modality_experts: 0,
+                modality_intermediate: 0,
+                router_hidden: 0,
+            })
+        };
+        let mut g = LayerGroup::new(1, Mixer::Attention(att.clone()), ffn, 1);
+        g.extras.extend(tau.iter().cloned());
+        stack.push(g);
+    }
+    let mut a = Architecture::new("moondream3", vocab, d, stack.groups);
+    a.norm = NormKind::LayerNorm;
+    a.head_bias = true;
+    a.max_context = n(text, "max_context", 4096)?;
     Ok(a)
 }
 
