@@ -166,6 +166,15 @@ fn config() -> impl Strategy<Value = String> {
         "inkling2",
         "inkling2_loop",
         "dots3_note",
+        "hrm_text",
+        "ricursive",
+        "k2_horizon",
+        "param2moe",
+        "alice_ai",
+        "domyn_edge",
+        "mimo_v2",
+        "pangu_embedded",
+        "moondream3",
         "mystery",
     ];
     let size = prop_oneof![1u64..=64, 64u64..=20_000, Just(u64::MAX), Just(1u64 << 40), Just(0u64)];
@@ -190,11 +199,13 @@ fn config() -> impl Strategy<Value = String> {
             );
             if let Some(e) = experts {
                 s.push_str(&format!(
-                    r#", "num_experts": {e}, "num_local_experts": {e}, "n_routed_experts": {e}"#
+                    r#", "num_experts": {e}, "num_local_experts": {e}, "n_routed_experts": {e}, "mova_num_experts": {e}"#
                 ));
             }
             if let Some(k) = k {
-                s.push_str(&format!(r#", "num_experts_per_tok": {k}"#));
+                s.push_str(&format!(
+                    r#", "num_experts_per_tok": {k}, "mova_num_experts_per_tok": {k}, "H_cycles": {k}, "L_cycles": {k}"#
+                ));
             }
             if let Some(w) = window {
                 s.push_str(&format!(r#", "sliding_window": {w}"#));
