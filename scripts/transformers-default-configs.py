@@ -99,6 +99,8 @@ FAMILIES = [
     "inkling2",
     # Inkling-2-Mini: Inkling 2's layers with a core of them run in three passes.
     "inkling2_loop",
+    # IBM's Granite with sliding layers and sinks (llama.cpp, vLLM and SGLang serve both).
+    "granite_swa", "granitemoe_swa",
     # Sapient's HRM-Text (vLLM, SGLang and llama.cpp serve it): two stacks run in nested cycles,
     # a cache layer for each layer's run.
     "hrm_text",

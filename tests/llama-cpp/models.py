@@ -738,6 +738,41 @@ def hrm_text(name, source, *, vocab, hidden, heads, head_dim, ffn, per_stack, h_
     return s
 
 
+def granite_swa(name, source, *, pattern, vocab, hidden, heads, kv_heads, ffn, window, typ=Q8_0):
+    """IBM's Granite with sliding layers (llama.cpp's `granite_swa`): the header's
+    `sliding_window_pattern` flags each layer, a learned sink a head on every layer, Granite's
+    scales, a tied head."""
+    hd = hidden // heads
+    meta = {
+        "context_length": 8192,
+        "embedding_length": hidden,
+        "block_count": len(pattern),
+        "feed_forward_length": ffn,
+        "attention.head_count": heads,
+        "attention.head_count_kv": kv_heads,
+        "attention.layer_norm_rms_epsilon": 1e-5,
+        "rope.freq_base": 10000.0,
+        "rope.dimension_count": hd,
+        "logit_scale": 1.0,
+        "residual_scale": 1.0,
+        "embedding_scale": 1.0,
+        "attention.scale": 1.0 / hd,
+        "attention.sliding_window": window,
+        "attention.sliding_window_pattern": [c == "S" for c in pattern],
+    }
+    s = Spec(name, "granite_swa", source, meta, vocab)
+    s.t("token_embd.weight", [hidden, vocab], typ)
+    for i in range(len(pattern)):
+        p = f"blk.{i}."
+        s.t(p + "attn_norm.weight", [hidden])
+        s.attention(p, hidden, q=heads * hd, kv=kv_heads * hd, out=heads * hd, typ=typ)
+        s.t(p + "attn_sinks.weight", [heads])
+        s.t(p + "ffn_norm.weight", [hidden])
+        s.gated_ffn(p, hidden, ffn, typ)
+    s.t("output_norm.weight", [hidden])
+    return s
+
+
 def specs() -> list[Spec]:
     """The architectures checked, each with the published model's widths (fewer layers where the
     buffers do not depend on their number: the compute buffer is one layer's working set, the
@@ -804,6 +839,9 @@ def specs() -> list[Spec]:
         llama_like("mistral-7b-v0.1-4l", "llama", "mistralai/Mistral-7B-v0.1 config.json (4 of 32 layers)",
                    vocab=32000, hidden=4096, layers=4, heads=32, kv_heads=8, ffn=14336,
                    extra_meta={"attention.sliding_window": 4096}),
+        # Sliding layers flagged in the header, sinks on every layer.
+        granite_swa("granite-swa-2b-8l", "transformers GraniteSWAConfig defaults (8 of 24 layers, its full-sliding-sliding-sliding pattern)",
+                    pattern="FSSSFSSS", vocab=100352, hidden=2560, heads=20, kv_heads=4, ffn=8192, window=128),
         # Looped stacks: each run of a layer a cache layer of its own.
         hrm_text("hrm-text-1b-2l", "transformers HrmTextConfig defaults, HRM-Text-1B's widths (2 of 16 layers a stack)",
                  vocab=151808, hidden=1536, heads=12, head_dim=128, ffn=4096, per_stack=2, h_cycles=2,

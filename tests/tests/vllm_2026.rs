@@ -356,3 +356,29 @@ fn moondream3_from_its_defaults() {
     assert_eq!(kv_bytes_per_token(&a, KvDtype::Bf16), 196_608);
     assert_eq!(a.max_context, 4096);
 }
+
+/// IBM's Granite with sliding layers (`granite_swa`, `granitemoe_swa`; transformers' class
+/// defaults): every fourth layer from the first attends the whole context, the others 128 tokens;
+/// a learned sink a head on every layer (their counts equal transformers' build in
+/// `reference_counts.rs`). llama.cpp's `granite_swa` GGUFs flag their sliding layers in the header
+/// (`tests/llama-cpp`).
+#[test]
+fn granite_swa_layers_and_sinks() {
+    let a = parse_config(read_fixture("configs/transformers-defaults/granite_swa.json").as_bytes())
+        .unwrap()
+        .architecture;
+    assert_eq!(a.family, "granite_swa");
+    let spans: Vec<Span> = a
+        .layers()
+        .map(|g| match &g.mixers[0] {
+            Mixer::Attention(at) => {
+                assert!(at.sinks);
+                at.span
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(spans.iter().filter(|s| **s == Span::Full).count(), 6);
+    assert!(spans.iter().enumerate().all(|(i, s)| (i % 4 == 0) == (*s == Span::Full)));
+    assert!(spans.contains(&Span::Sliding { window: 128 }));
+}

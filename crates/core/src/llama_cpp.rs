@@ -126,7 +126,7 @@ pub fn swa_rule(arch: &str, layers: u64) -> Option<SwaRule> {
         "smallthinker" => SwaRule { forced_window: Some(4096), ..r(4, true, None) },
         "llama4" => SwaRule { forced_window: Some(8192), chunked: true, ..r(4, false, None) },
         "deepseek4" | "dflash" | "lfm2" | "gemma4" | "gemma4-assistant" | "mimo2" | "step35" | "maple"
-        | "spark2-5" | "granite-swa" | "dots3note" => r(0, false, None),
+        | "spark2_5" | "granite_swa" | "dots3note" => r(0, false, None),
         _ => return None,
     })
 }

@@ -614,6 +614,8 @@ const KNOWN: &[&str] = &[
     "domyn_edge",
     "pangu_embedded",
     "moondream3",
+    "granite_swa",
+    "granitemoe_swa",
 ];
 
 /// The family of the first `architectures` class a known reader covers: `(class, family)`.
@@ -954,7 +956,9 @@ fn defaults(family: &str) -> Option<Defaults> {
         "cwm" => (128256, 6144, 21504, 64, 48, 8, 128, false),
         "internlm3" => (128512, 4096, 10240, 48, 32, 2, 128, false),
         "iquestcoder" => (76800, 5120, 27648, 80, 40, 8, 128, false),
-        "granitemoe" | "granitemoeshared" => (32000, 4096, 11008, 32, 32, 32, 0, false),
+        "granitemoe" | "granitemoeshared" | "granitemoe_swa" => (32000, 4096, 11008, 32, 32, 32, 0, false),
+        // IBM's Granite with sliding layers (`GraniteSWAConfig`'s defaults).
+        "granite_swa" => (100352, 2560, 8192, 24, 20, 4, 0, true),
         "exaone" => (102400, 4096, 14336, 32, 32, 8, 128, false),
         "helium" => (48000, 2560, 7040, 24, 20, 20, 128, false),
         "minicpm3" => (73448, 2560, 6400, 62, 40, 40, 32, true),
@@ -1214,6 +1218,11 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
             .map(|i| if i < 2 || i % 4 == 1 { Kind::Full } else { Kind::Sliding })
             .collect());
     }
+    // Granite's sliding variants without `layer_types` (`GraniteSWAConfig`): every fourth layer from
+    // the first attends the whole context.
+    if matches!(family, "granite_swa" | "granitemoe_swa") {
+        return Ok((0..layers).map(|i| if i % 4 == 0 { Kind::Full } else { Kind::Sliding }).collect());
+    }
     // Ricursive without `layer_types` (`RicursiveConfig`): every fifth layer attends the whole
     // context (without rotary positions), the others slide.
     if family == "ricursive" {
@@ -1437,8 +1446,8 @@ fn traits(cfg: &Cfg<'_>, family: &str) -> Traits {
     match family {
         "qwen2" | "qwen2_moe" => (t.qkv_bias, t.o_bias) = (true, false),
         "gpt_oss" => (t.qkv_bias, t.o_bias, t.sinks) = (true, true, true),
-        // Flint: a learned sink a head on every attention layer.
-        "flint" => t.sinks = true,
+        // Flint and Granite's sliding variants: a learned sink a head on every attention layer.
+        "flint" | "granite_swa" | "granitemoe_swa" => t.sinks = true,
         // `Glm4vTextAttention` (GLM-4.1V's text model) biases q, k and v whatever
         // `attention_bias` says.
         "glm4" if cfg.str("model_type").is_some_and(|t| t.starts_with("glm4v")) => {
@@ -1668,7 +1677,7 @@ fn read_ernie_vl(cfg: &Cfg<'_>, notices: &mut Vec<Msg>) -> Result<Architecture> 
 fn class_experts(family: &str) -> Option<u64> {
     Some(match family {
         "hunyuan_v1_moe" => 1,
-        "mixtral" | "minimax" | "granitemoe" | "granitemoeshared" => 8,
+        "mixtral" | "minimax" | "granitemoe" | "granitemoeshared" | "granitemoe_swa" => 8,
         "phimoe" => 16,
         "lfm2_moe" => 32,
         "qwen2_moe" => 60,
@@ -1850,7 +1859,9 @@ fn read_moe(cfg: &Cfg<'_>, family: &str, inter: u64) -> Result<Moe> {
         .or(class_experts(family))
         .unwrap_or(256);
     let k_default = match family {
-        "mixtral" | "jamba" | "minimax" | "phimoe" | "granitemoe" | "granitemoeshared" => 2,
+        "mixtral" | "jamba" | "minimax" | "phimoe" | "granitemoe" | "granitemoeshared" | "granitemoe_swa" => {
+            2
+        }
         "hunyuan_v1_moe" => 1,
         "qwen2_moe" | "gpt_oss" | "glm4_moe_lite" | "lfm2_moe" | "mistral4" => 4,
         "afmoe" | "unlimited_ocr" | "sarvam_moe" | "flint" => 6,
@@ -2387,6 +2398,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         "mellum" => Some(1024),
         "beam" => Some(512),
         "ricursive" => Some(1024),
+        "granite_swa" | "granitemoe_swa" => Some(128),
         _ => None,
     });
     if kinds.contains(&Kind::Sliding) && window.is_none() {
