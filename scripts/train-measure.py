@@ -42,6 +42,10 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "crates/core/src/catalog/models"
 
+# HRM-Text's class-default config, shortened to 2 layers a stack.
+HRM_CONFIG = "tests/fixtures/configs/transformers-defaults/hrm_text.json"
+HRM_SHORT = {"num_layers_per_stack": 2, "num_hidden_layers": 16}
+
 # Each case: what is trained and how. `layers` shortens the stack so a step fits this machine's
 # time (the layer shapes, vocabulary and embeddings stay the real ones).
 CASES = [
@@ -90,20 +94,12 @@ CASES = [
     dict(model="gemma-3-1b", layers=4, mode="lora", base="bf16", rank=16, targets="all-linear", dropout=0.05, seq=512, batch=1, ckpt=False),
     # Looped stacks (HRM-Text-1B's widths, 2 layers a stack: 16 runs, of which the early low
     # ones run without gradients and keep nothing; in FP32: this CPU's BF16 products are far too
-    # slow for a 1.4B model), and the same with every run keeping its activations.
-    dict(model="hrm-text-1b", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
-         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16}, mode="full", precision="fp32",
-         seq=512, batch=1, ckpt=False),
-    dict(model="hrm-text-1b-all-grad", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
-         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16, "L_bp_cycles": [3, 3]}, mode="full",
-         precision="fp32", seq=512, batch=1, ckpt=False),
-    # At 2,048 tokens the activations set the peak (during the second step's backward pass).
-    dict(model="hrm-text-1b", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
-         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16}, mode="full", precision="fp32",
-         seq=2048, batch=1, ckpt=False),
-    dict(model="hrm-text-1b-all-grad", config="tests/fixtures/configs/transformers-defaults/hrm_text.json",
-         overrides={"num_layers_per_stack": 2, "num_hidden_layers": 16, "L_bp_cycles": [3, 3]}, mode="full",
-         precision="fp32", seq=2048, batch=1, ckpt=False),
+    # slow for a 1.4B model), and the same with every run keeping its activations; at 2,048
+    # tokens the activations set the peak (during the second step's backward pass).
+    *[dict(model=model, config=HRM_CONFIG, overrides={**HRM_SHORT, **extra}, mode="full", precision="fp32",
+           seq=seq, batch=1, ckpt=False)
+      for seq in (512, 2048)
+      for model, extra in (("hrm-text-1b", {}), ("hrm-text-1b-all-grad", {"L_bp_cycles": [3, 3]}))],
 ]
 
 PEFT_TARGETS = {

@@ -19,6 +19,16 @@ fn read(name: &str) -> HfModel {
     parse_config(read_fixture(&format!("configs/{name}.json")).as_bytes()).unwrap()
 }
 
+/// Each layer's attention, in order (every layer of these models has one).
+fn attentions(a: &headroom_core::model::Architecture) -> Vec<headroom_core::model::Attention> {
+    a.layers()
+        .map(|g| match &g.mixers[0] {
+            Mixer::Attention(at) => at.clone(),
+            other => panic!("not attention: {other:?}"),
+        })
+        .collect()
+}
+
 fn on_vllm(m: HfModel, gpus: u64) -> Scenario {
     Scenario {
         model: ModelSource::Custom(Box::new(m.into_custom("m".into()))),
@@ -195,12 +205,9 @@ fn rnj1_chunked_layers_are_windows_on_triton() {
         )
     };
     let spans = |class: &str| -> Vec<Span> {
-        let a = parse_config(cfg(class).as_bytes()).unwrap().architecture;
-        a.layers()
-            .map(|g| match &g.mixers[0] {
-                Mixer::Attention(at) => at.span,
-                other => panic!("{other:?}"),
-            })
+        attentions(&parse_config(cfg(class).as_bytes()).unwrap().architecture)
+            .iter()
+            .map(|at| at.span)
             .collect()
     };
     let w = Span::Sliding { window: 4096 };
@@ -239,13 +246,7 @@ fn domyn_edge_per_layer_heads_and_windows() {
     let (h, n, k, f, v) = (2560u64, 32u64, 8u64, 9728u64, 115_269u64);
     let layer = |d: u64| h * (2 * n * d + 2 * k * d) + d + 3 * h * f + 4 * h;
     assert_eq!(a.params_total().unwrap().get(), 2 * layer(256) + 2 * layer(64) + v * h + h);
-    let spans: Vec<(u64, Span)> = a
-        .layers()
-        .map(|g| match &g.mixers[0] {
-            Mixer::Attention(at) => (at.head_dim, at.span),
-            other => panic!("{other:?}"),
-        })
-        .collect();
+    let spans: Vec<(u64, Span)> = attentions(a).iter().map(|at| (at.head_dim, at.span)).collect();
     let w = Span::Sliding { window: 1025 };
     assert_eq!(spans, [(256, Span::Full), (64, w), (64, w), (256, Span::Full)]);
 }
@@ -368,16 +369,9 @@ fn granite_swa_layers_and_sinks() {
         .unwrap()
         .architecture;
     assert_eq!(a.family, "granite_swa");
-    let spans: Vec<Span> = a
-        .layers()
-        .map(|g| match &g.mixers[0] {
-            Mixer::Attention(at) => {
-                assert!(at.sinks);
-                at.span
-            }
-            other => panic!("{other:?}"),
-        })
-        .collect();
+    let layers = attentions(&a);
+    assert!(layers.iter().all(|at| at.sinks));
+    let spans: Vec<Span> = layers.iter().map(|at| at.span).collect();
     assert_eq!(spans.iter().filter(|s| **s == Span::Full).count(), 6);
     assert!(spans.iter().enumerate().all(|(i, s)| (i % 4 == 0) == (*s == Span::Full)));
     assert!(spans.contains(&Span::Sliding { window: 128 }));

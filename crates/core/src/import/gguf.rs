@@ -694,9 +694,6 @@ impl Gguf {
                     .u(&k("expert_shared_feed_forward_length"))
                     .unwrap_or(expert_ffn.saturating_mul(shared));
                 Ffn::Moe(Moe {
-                    num_experts: e,
-                    experts_per_token: used,
-                    expert_intermediate: expert_ffn,
                     gated: has(blk("ffn_gate_exps.weight")) || !has(blk("ffn_up_exps.weight")),
                     shared_intermediate: if shared > 0 || has(blk("ffn_up_shexp.weight")) {
                         shared_ffn
@@ -707,10 +704,7 @@ impl Gguf {
                     router_bias: has(blk("ffn_gate_inp.bias")),
                     score_bias: has(blk("exp_probs_b.bias")),
                     expert_bias: has(blk("ffn_up_exps.bias")),
-                    latent: 0,
-                    modality_experts: 0,
-                    modality_intermediate: 0,
-                    router_hidden: 0,
+                    ..Moe::routed(e, used, expert_ffn)
                 })
             } else if has(blk("ffn_up.weight")) || has(blk("ffn_down.weight")) {
                 let width = self.u_at(&k("feed_forward_length"), i).unwrap_or(inter);
@@ -749,10 +743,9 @@ impl Gguf {
         if window.is_some() && all_sliding {
             notices.push(Msg::new(MsgId::NoticeSlidingAllLayers, alloc::vec![Arg::Int(layers)]));
         }
-        let hrm =
-            (arch == "hrm_text").then(|| self.hrm_runs(k("hrm.layers_per_stack"), layers)).transpose()?;
+        let hrm = (arch == "hrm_text").then(|| self.hrm_runs(layers)).transpose()?;
         if let Some((per_stack, high, low)) = hrm {
-            stack.groups = hrm_cache_layers(&stack.groups, per_stack, high, low);
+            stack.groups = hrm_stored_stacks(&stack.groups, per_stack, high, low);
         }
         let mut a = Architecture::new(family, vocab, hidden, stack.groups);
         a.norm = if layer_norm { NormKind::LayerNorm } else { NormKind::Rms };
@@ -777,12 +770,12 @@ impl Gguf {
 
     /// HRM-Text's stacks: `(layers a stack, high cycles, low cycles)`, checked against the
     /// header's cache layers (`block_count` = stack × high × (low + 1), as llama.cpp asserts).
-    fn hrm_runs(&self, per_stack_key: String, layers: u64) -> Result<(u64, u64, u64), Error> {
-        let arch = "hrm_text";
-        let get = |key: &str| self.u(key).ok_or_else(|| Error::parse(FORMAT, format!("`{key}` is missing")));
-        let per_stack = get(&per_stack_key)?;
-        let high = get(&format!("{arch}.hrm.h_cycles"))?;
-        let low = get(&format!("{arch}.hrm.l_cycles"))?;
+    fn hrm_runs(&self, layers: u64) -> Result<(u64, u64, u64), Error> {
+        let get = |name: &str| {
+            let key = format!("hrm_text.hrm.{name}");
+            self.u(&key).ok_or_else(|| Error::parse(FORMAT, format!("`{key}` is missing")))
+        };
+        let (per_stack, high, low) = (get("layers_per_stack")?, get("h_cycles")?, get("l_cycles")?);
         let slots = per_stack.checked_mul(high).and_then(|x| x.checked_mul(low.checked_add(1)?));
         if per_stack == 0 || high == 0 || low == 0 || slots != Some(layers) {
             return Err(Error::parse(
@@ -850,10 +843,9 @@ pub fn merge(parts: Vec<Gguf>) -> Option<Gguf> {
     Some(first)
 }
 
-/// HRM-Text's cache layers from its stored blocks (the low stack's `[0, per_stack)`, the high
-/// stack's `[per_stack, 2 × per_stack)`, llama.cpp's layout): per high cycle the low stack's runs,
-/// then the high stack's, the first run of each storing the weights, later ones reusing them.
-fn hrm_cache_layers(stored: &[LayerGroup], per_stack: u64, high: u64, low: u64) -> Vec<LayerGroup> {
+/// HRM-Text's cache layers from its stored blocks (llama.cpp's layout: the low stack's
+/// `[0, per_stack)`, the high stack's `[per_stack, 2 × per_stack)`), without norm weights.
+fn hrm_stored_stacks(stored: &[LayerGroup], per_stack: u64, high: u64, low: u64) -> Vec<LayerGroup> {
     let one: Vec<LayerGroup> = stored
         .iter()
         .flat_map(|g| core::iter::repeat_n(g, g.count.min(crate::model::MAX_LAYERS) as usize))
@@ -861,16 +853,7 @@ fn hrm_cache_layers(stored: &[LayerGroup], per_stack: u64, high: u64, low: u64) 
         .map(|g| LayerGroup { count: 1, norms: 0, ..g.clone() })
         .collect();
     let (lo, hi) = one.split_at((per_stack as usize).min(one.len()));
-    let mut out = Vec::new();
-    for h in 0..high {
-        for l in 0..=low {
-            let first = h == 0 && (l == 0 || l == low);
-            for g in if l == low { hi } else { lo } {
-                out.push(LayerGroup { tied: !first, ..g.clone() });
-            }
-        }
-    }
-    out
+    super::hrm_cache_layers(lo, hi, high, low)
 }
 
 #[cfg(test)]

@@ -1139,12 +1139,13 @@ fn ssm_kind(family: &str, s: &str, key: &str) -> Result<Kind> {
     })
 }
 
-/// Whether the config's class is Essential AI's `Rnj1ForCausalLM` (a Gemma 3 config).
-fn is_rnj1(cfg: &Cfg<'_>) -> bool {
+/// Whether a class the config's `architectures` names (the text config's or the wrapper's)
+/// passes `f`: where vLLM picks a model's rules by its class rather than its `model_type`.
+fn names_class(cfg: &Cfg<'_>, f: impl Fn(&str) -> bool) -> bool {
     [cfg.main, cfg.outer].iter().any(|v| {
         v.get("architectures")
             .and_then(Value::as_array)
-            .is_some_and(|a| a.iter().any(|c| c.as_str() == Some("Rnj1ForCausalLM")))
+            .is_some_and(|a| a.iter().filter_map(Value::as_str).any(&f))
     })
 }
 
@@ -1180,7 +1181,7 @@ fn layer_kinds(cfg: &Cfg<'_>, family: &str, layers: u64) -> Result<Vec<Kind>> {
     // Essential AI's Rnj-1.5 (vLLM's `Rnj1ForCausalLM` over Gemma 3's config): only its
     // `chunked_attention` layers are local — each query sees its block and the one before, at most
     // `sliding_window` tokens, cached as a sliding window; any other type attends the whole context.
-    if family == "gemma3_text" && is_rnj1(cfg) {
+    if family == "gemma3_text" && names_class(cfg, |c| c == "Rnj1ForCausalLM") {
         let list = cfg.strings("layer_types", layers)?.unwrap_or_default();
         return Ok((0..n)
             .map(
@@ -2806,19 +2807,8 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
                 match cfg.count_or("num_local_experts", 0)? {
                     0 | 1 => Ffn::Dense(Mlp::gated(shared)),
                     e => Ffn::Moe(Moe {
-                        num_experts: e,
-                        experts_per_token: cfg.count_or("num_experts_per_tok", 1)?,
-                        expert_intermediate: c.inter,
-                        gated: true,
                         shared_intermediate: shared,
-                        shared_expert_gate: false,
-                        router_bias: false,
-                        score_bias: false,
-                        expert_bias: false,
-                        latent: 0,
-                        modality_experts: 0,
-                        modality_intermediate: 0,
-                        router_hidden: 0,
+                        ..Moe::routed(e, cfg.count_or("num_experts_per_tok", 1)?, c.inter)
                     }),
                 }
             }
@@ -3324,11 +3314,7 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
     // vLLM applies a checkpoint's `mamba_ssm_dtype` through Qwen3.5's config hook, registered for
     // Qwen3.5's own classes: Intern-S2's classes (Qwen3.5-MoE's layers) keep the state in the
     // model's dtype.
-    let intern_s2 = [cfg.main, cfg.outer].iter().any(|v| {
-        v.get("architectures")
-            .and_then(Value::as_array)
-            .is_some_and(|a| a.iter().filter_map(Value::as_str).any(|c| c.starts_with("InternS2")))
-    });
+    let intern_s2 = names_class(cfg, |c| c.starts_with("InternS2"));
     let ssm_dtype = cfg.str("mamba_ssm_cache_dtype").or(cfg.str("mamba_ssm_dtype").filter(|_| !intern_s2));
     a.ssm_state_bytes = match ssm_dtype {
         Some("float32" | "fp32") => Some(4),
@@ -4127,21 +4113,7 @@ fn read_moondream3(cfg: &Cfg<'_>) -> Result<Architecture> {
         let ffn = if i < start || experts == 0 {
             Ffn::Dense(Mlp::plain(ff, true))
         } else {
-            Ffn::Moe(Moe {
-                num_experts: experts,
-                experts_per_token: top.clamp(1, experts),
-                expert_intermediate: inner,
-                gated: true,
-                shared_intermediate: 0,
-                shared_expert_gate: false,
-                router_bias: true,
-                score_bias: false,
-                expert_bias: false,
-                latent: 0,
-                modality_experts: 0,
-                modality_intermediate: 0,
-                router_hidden: 0,
-            })
+            Ffn::Moe(Moe { router_bias: true, ..Moe::routed(experts, top.clamp(1, experts), inner) })
         };
         let mut g = LayerGroup::new(1, Mixer::Attention(att.clone()), ffn, 1);
         g.extras.extend(tau.iter().cloned());
@@ -4202,17 +4174,9 @@ fn read_hrm_text(cfg: &Cfg<'_>) -> Result<Architecture> {
         ..Attention::gqa(c.heads, c.heads, c.head_dim)
     };
     let mlp = Mlp { bias: cfg.flag("mlp_bias").unwrap_or(false), ..Mlp::gated(c.inter) };
-    let layer = LayerGroup::new(1, Mixer::Attention(att), Ffn::Dense(mlp), 0);
-    // The cache layers in the order the forward pass writes them: per high cycle the low
-    // stack's runs, then the high stack's; the first run of each stack stores its weights.
-    let mut groups = Vec::new();
-    for h in 0..high {
-        for l in 0..=low {
-            let first = h == 0 && (l == 0 || l == low);
-            groups.push(LayerGroup { count: stack, tied: !first, ..layer.clone() });
-        }
-    }
-    let mut a = Architecture::new("hrm_text", c.vocab, c.hidden, groups);
+    let one = [LayerGroup::new(stack, Mixer::Attention(att), Ffn::Dense(mlp), 0)];
+    let mut a =
+        Architecture::new("hrm_text", c.vocab, c.hidden, super::hrm_cache_layers(&one, &one, high, low));
     a.norm = NormKind::NoParams;
     // `z_L_init`: a vector, priced as the norms are, never trained.
     a.extras.push(Extra { role: Role::Frozen, rows: 1, cols: c.hidden });
@@ -4389,21 +4353,11 @@ fn read_dbrx(cfg: &Cfg<'_>) -> Result<Architecture> {
     let kv = count("attn_config", "kv_n_heads", 1)?;
     let att =
         Attention { fused_qkv: true, ..Attention::gqa(heads, kv, hidden.checked_div(heads).unwrap_or(0)) };
-    let moe = Moe {
-        num_experts: count("ffn_config", "moe_num_experts", 4)?,
-        experts_per_token: count("ffn_config", "moe_top_k", 1)?,
-        expert_intermediate: count("ffn_config", "ffn_hidden_size", 3584)?,
-        gated: true,
-        shared_intermediate: 0,
-        shared_expert_gate: false,
-        router_bias: false,
-        score_bias: false,
-        expert_bias: false,
-        latent: 0,
-        modality_experts: 0,
-        modality_intermediate: 0,
-        router_hidden: 0,
-    };
+    let moe = Moe::routed(
+        count("ffn_config", "moe_num_experts", 4)?,
+        count("ffn_config", "moe_top_k", 1)?,
+        count("ffn_config", "ffn_hidden_size", 3584)?,
+    );
     let mut a = Architecture::new(
         "dbrx",
         cfg.count_or("vocab_size", 32000)?,
@@ -4482,21 +4436,7 @@ impl V4Sizes {
     /// A layer's MoE of `experts` (top `top_k`) with one shared expert, score-routed with a
     /// correction bias, or by a hash table.
     fn moe(&self, experts: u64, top_k: u64, hash: bool) -> Moe {
-        Moe {
-            num_experts: experts,
-            experts_per_token: top_k,
-            expert_intermediate: self.inner,
-            gated: true,
-            shared_intermediate: self.shared,
-            shared_expert_gate: false,
-            router_bias: false,
-            score_bias: !hash,
-            expert_bias: false,
-            latent: 0,
-            modality_experts: 0,
-            modality_intermediate: 0,
-            router_hidden: 0,
-        }
+        Moe { shared_intermediate: self.shared, score_bias: !hash, ..Moe::routed(experts, top_k, self.inner) }
     }
 }
 

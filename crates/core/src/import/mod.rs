@@ -11,6 +11,28 @@ pub mod safetensors;
 
 use alloc::vec::Vec;
 
+/// HRM-Text's cache layers in the order its forward pass writes them (transformers'
+/// `HrmTextModel`, vLLM's `hrm_text.py`, llama.cpp's `hrm-text.cpp`): per high cycle, the low
+/// stack `low` times, then the high stack once; the first run of each stack stores its weights,
+/// the later ones reuse them (`tied`).
+fn hrm_cache_layers(
+    low_stack: &[crate::model::LayerGroup],
+    high_stack: &[crate::model::LayerGroup],
+    high: u64,
+    low: u64,
+) -> Vec<crate::model::LayerGroup> {
+    let mut out = Vec::new();
+    for h in 0..high {
+        for l in 0..=low {
+            let first = h == 0 && (l == 0 || l == low);
+            for g in if l == low { high_stack } else { low_stack } {
+                out.push(crate::model::LayerGroup { tied: !first, ..g.clone() });
+            }
+        }
+    }
+    out
+}
+
 /// Bytes summed per key (a tensor type, a dtype), largest first.
 fn totals_by<K: Copy + PartialEq>(items: impl Iterator<Item = (K, u64)>) -> Vec<(K, u64)> {
     let mut v: Vec<(K, u64)> = Vec::new();

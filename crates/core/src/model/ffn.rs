@@ -113,6 +113,26 @@ pub struct Moe {
 }
 
 impl Moe {
+    /// `num_experts` gated experts `expert_intermediate` wide, `experts_per_token` a token, behind a
+    /// plain linear router: no shared expert, biases, latent or second expert set.
+    pub fn routed(num_experts: u64, experts_per_token: u64, expert_intermediate: u64) -> Self {
+        Moe {
+            num_experts,
+            experts_per_token,
+            expert_intermediate,
+            gated: true,
+            shared_intermediate: 0,
+            shared_expert_gate: false,
+            router_bias: false,
+            score_bias: false,
+            expert_bias: false,
+            latent: 0,
+            modality_experts: 0,
+            modality_intermediate: 0,
+            router_hidden: 0,
+        }
+    }
+
     /// Parameters of one routed expert.
     ///
     /// # Errors
