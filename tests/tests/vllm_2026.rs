@@ -77,12 +77,12 @@ fn ripple_layers_gate_and_cache() {
 fn vllm_refuses_tensor_parallelism_that_does_not_divide_the_heads() {
     let ripple = read("ripple-65b-preview").architecture;
     assert_eq!(tp_refusal(&ripple, 8), None);
-    assert_eq!(tp_refusal(&ripple, 3).map(|m| m.id), Some(MsgId::AdviceVllmTpHeads));
-    assert_eq!(tp_refusal(&ripple, 16).map(|m| m.id), Some(MsgId::AdviceVllmTpKvHeads));
+    assert_eq!(tp_refusal(&ripple, 3).map(|r| r.reason.id), Some(MsgId::AdviceVllmTpHeads));
+    assert_eq!(tp_refusal(&ripple, 16).map(|r| r.reason.id), Some(MsgId::AdviceVllmTpKvHeadsSplit));
     // Elsewhere fewer KV heads than GPUs are copied when their count divides the GPUs'.
     let qwen = catalog::model("qwen2.5-14b").unwrap().architecture().unwrap(); // 40 heads, 8 KV
     assert_eq!(tp_refusal(&qwen, 8), None);
-    assert_eq!(tp_refusal(&qwen, 5).map(|m| m.id), Some(MsgId::AdviceVllmTpKvHeads));
+    assert_eq!(tp_refusal(&qwen, 5).map(|r| r.reason.id), Some(MsgId::AdviceVllmTpKvHeads));
     let llama = catalog::model("llama-3.1-8b").unwrap().architecture().unwrap(); // 32 heads, 8 KV
     assert_eq!(tp_refusal(&llama, 16), None);
     let s = on_vllm(read("ripple-65b-preview"), 3);
@@ -91,6 +91,30 @@ fn vllm_refuses_tensor_parallelism_that_does_not_divide_the_heads() {
     let f = fit(&s, catalog::device("h200-sxm").unwrap()).unwrap();
     assert_eq!(f.verdict, Verdict::No);
     assert_eq!(f.refusal().map(|m| m.id), Some(MsgId::AdviceVllmTpHeads));
+    // vLLM stops on the setup before loading anything: its log is the error alone, and no command
+    // is given that would only fail.
+    let b = f.vllm.as_ref().unwrap();
+    assert_eq!(
+        b.log_lines(),
+        ["ValueError: Total number of attention heads (80) must be divisible by tensor parallel size (3)."]
+    );
+    assert!(headroom_core::flags::commands(&s, &e, Some(&f)).is_empty());
+    assert_eq!(
+        tp_refusal(&ripple, 16).map(|r| r.log).as_deref(),
+        Some(
+            "ValueError: Ricursive requires num_attention_heads (80) and num_key_value_heads (8) to be divisible by the tensor parallel size (16)."
+        )
+    );
+    // QKVParallelLinear's `divide`: the GPUs by the heads when they outnumber them, else the heads
+    // by the GPUs.
+    assert_eq!(
+        tp_refusal(&qwen, 5).map(|r| r.log).as_deref(),
+        Some("AssertionError: 8 is not divisible by 5")
+    );
+    assert_eq!(
+        tp_refusal(&qwen, 20).map(|r| r.log).as_deref(),
+        Some("AssertionError: 20 is not divisible by 8")
+    );
     let f = fit(&on_vllm(read("ripple-65b-preview"), 4), catalog::device("h200-sxm").unwrap()).unwrap();
     assert!(f.refusal().is_none(), "{:?}", f.refusal());
 }
@@ -158,7 +182,11 @@ fn param2_reads_by_class_and_keeps_its_shared_width() {
     let Some(Mixer::Attention(at)) = a.first_attention() else { panic!() };
     assert!(at.fused_qkv);
     assert_eq!(tp_refusal(a, 8), None);
-    assert_eq!(tp_refusal(a, 16).map(|m| m.id), Some(MsgId::AdviceVllmTpKvHeads));
+    assert_eq!(tp_refusal(a, 16).map(|r| r.reason.id), Some(MsgId::AdviceVllmTpKvHeadsSplit));
+    assert_eq!(
+        tp_refusal(a, 16).map(|r| r.log).as_deref(),
+        Some("AssertionError: num_key_value_heads (8) must be divisible by tensor-parallel world size (16).")
+    );
     assert!(headroom_core::vllm::fp32_router(a));
 }
 

@@ -454,6 +454,18 @@ pub fn llama_gpus(gpus: &[headroom_core::llama_cpp::GpuShare], l: Lang) -> Strin
 pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
     let gib = |x: i64| format_size(Bytes::new(x.unsigned_abs()), l);
     let sign = |x: i64| if x < 0 { "−" } else { "" };
+    // A setup vLLM refuses: it stops before loading anything, so there is no budget to show,
+    // only why and the error its log ends on.
+    if let Some(r) = &b.tp_refused {
+        return format!(
+            "<div class=\"hr-card hr-vllm-budget\" id=\"hr-vllm-budget\"><h2>{} {}</h2><p class=\"hr-warning\">{}</p><h3>{}</h3><pre class=\"hr-log\">{}\n</pre></div>",
+            tr(l, T::VllmAtStart),
+            esc(&b.version),
+            esc(&r.reason.render(l)),
+            tr(l, T::VllmLog),
+            esc(&r.log),
+        );
+    }
     let mut s = format!(
         "<div class=\"hr-card hr-vllm-budget\" id=\"hr-vllm-budget\"><h2>{} {}</h2><p>{} × {:.2} = <strong>{}</strong> ({}) − {} − {} − {} − {} = {}: <strong>{}{}</strong> ({}{} … {}{})</p>",
         tr(l, T::VllmAtStart),
@@ -1639,6 +1651,34 @@ mod tests {
     use super::*;
     use headroom_core::fit::estimate_with_device;
     use headroom_core::hardware::DeviceChoice;
+
+    /// vLLM refuses tensor parallelism over three GPUs for Llama-3.1-8B's 32 heads: the budget
+    /// card says why and shows the error alone, in both languages, with no requests table.
+    #[test]
+    fn a_refused_vllm_setup_shows_the_error_not_a_budget() {
+        let s = Scenario {
+            device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+            runtime: Some(Runtime::Vllm),
+            gpus: 3,
+            ..Scenario::default()
+        };
+        let (_, f) = estimate_with_device(&s).unwrap();
+        let f = f.unwrap();
+        let b = f.vllm.as_ref().unwrap();
+        let en = vllm_budget(b, Lang::En);
+        assert!(en.contains("the 32 attention heads do not divide among them"), "{en}");
+        assert!(
+            en.contains("ValueError: Total number of attention heads (32) must be divisible by tensor parallel size (3)."),
+            "{en}"
+        );
+        assert!(!en.contains("Available KV cache memory") && !en.contains("<table"), "{en}");
+        let fr = vllm_budget(b, Lang::Fr);
+        assert!(fr.contains("vLLM refuse le parallélisme de tenseurs sur 3 GPU"), "{fr}");
+        let four = Scenario { gpus: 4, ..s };
+        let (_, f) = estimate_with_device(&four).unwrap();
+        let en = vllm_budget(f.unwrap().vllm.as_ref().unwrap(), Lang::En);
+        assert!(en.contains("Available KV cache memory") && en.contains("<table"), "{en}");
+    }
 
     #[test]
     fn the_answer_comes_first_in_one_sentence_per_verdict() {

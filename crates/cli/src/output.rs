@@ -175,6 +175,9 @@ struct JsonVllm {
     stages: Vec<JsonStage>,
     budget: Vec<JsonBudgetRow>,
     log: Vec<String>,
+    /// Why vLLM stops on this setup before loading anything (its log is then the error alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refused: Option<String>,
 }
 
 /// A hybrid model's Mamba states in vLLM's cache.
@@ -196,6 +199,16 @@ struct JsonStage {
     peak_activation: u64,
     available_kv_cache_memory: i64,
     num_gpu_blocks: u64,
+}
+
+/// What a refused setup breaks, in a few words (the advice gives the whole reason).
+fn reason_short(r: &headroom_core::vllm::TpRefusal) -> &'static str {
+    use headroom_core::text::MsgId;
+    match r.reason.id {
+        MsgId::AdviceVllmOneGpu => "this model runs on one GPU only",
+        MsgId::AdviceVllmTpHeads => "the attention heads do not divide among the GPUs",
+        _ => "the key/value heads do not divide among the GPUs",
+    }
 }
 
 fn json_vllm(b: &headroom_core::vllm::VllmBudget) -> JsonVllm {
@@ -241,8 +254,13 @@ fn json_vllm(b: &headroom_core::vllm::VllmBudget) -> JsonVllm {
                 num_gpu_blocks: s.num_blocks,
             })
             .collect(),
-        budget: b.table.iter().map(|&(context, requests)| JsonBudgetRow { context, requests }).collect(),
+        budget: if b.tp_refused.is_some() {
+            Vec::new()
+        } else {
+            b.table.iter().map(|&(context, requests)| JsonBudgetRow { context, requests }).collect()
+        },
         log: b.log_lines(),
+        refused: b.tp_refused.as_ref().map(|r| r.reason.render(Lang::En)),
     }
 }
 
@@ -824,7 +842,17 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             );
         }
     }
-    if let Some(b) = fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
+    if let Some((b, r)) = fit
+        .and_then(|f| f.vllm.as_ref())
+        .or(e.vllm.as_ref())
+        .and_then(|b| b.tp_refused.as_ref().map(|r| (b, r)))
+    {
+        // vLLM stops on the setup before loading anything: no budget, only the error.
+        let _ = writeln!(s);
+        let _ =
+            writeln!(s, "vLLM {} at start: stops before loading the model ({})", b.version, reason_short(r));
+        let _ = writeln!(s, "  log  {}", r.log);
+    } else if let Some(b) = fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
         let _ = writeln!(s);
         let _ = writeln!(
             s,

@@ -607,6 +607,39 @@ fn training_advice_and_presets() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// Tensor parallelism vLLM refuses for the model: the text and JSON say it stops before loading,
+/// its log is the error alone, no requests table and no command that would only fail.
+#[test]
+fn a_refused_tensor_parallel_setup_has_no_budget_and_no_command() {
+    let args =
+        ["estimate", "--model", "llama-3.1-8b", "--runtime", "vllm", "--gpus", "3", "--device", "h100-sxm"];
+    let out = headroom(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("vLLM 0.34 at start: stops before loading the model"), "{text}");
+    assert!(
+        text.contains("log  ValueError: Total number of attention heads (32) must be divisible by tensor parallel size (3)."),
+        "{text}"
+    );
+    for absent in ["Available KV cache memory", "requests at once", "Run with", "vllm serve"] {
+        assert!(!text.contains(absent), "{absent}: {text}");
+    }
+    let v = json(&args);
+    let b = &v["vllm"];
+    assert_eq!(b["log"].as_array().unwrap().len(), 1);
+    assert!(b["budget"].as_array().unwrap().is_empty());
+    assert!(b["refused"].as_str().unwrap().contains("32 attention heads"), "{b}");
+    // Four GPUs divide the heads: the budget and the command are back.
+    let mut four = args;
+    four[6] = "4";
+    let text = String::from_utf8_lossy(&headroom(&four).stdout).into_owned();
+    assert!(
+        text.contains("vllm serve meta-llama/Llama-3.1-8B --max-model-len 4096 --tensor-parallel-size 4"),
+        "{text}"
+    );
+    assert!(json(&four)["vllm"]["refused"].is_null());
+}
+
 /// A pasted `vllm serve` command gives vLLM's budget as its log states it; the flags say the same.
 #[test]
 fn a_vllm_command_gives_its_startup_budget() {

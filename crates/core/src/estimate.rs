@@ -1096,9 +1096,9 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
     // Tensor parallelism vLLM refuses for this model (Dory on more than one GPU, heads that do
     // not divide among them).
     if runtime == Runtime::Vllm
-        && let Some(m) = shape.and_then(|a| crate::vllm::tp_refusal(a, gpus))
+        && let Some(r) = shape.and_then(|a| crate::vllm::tp_refusal(a, gpus))
     {
-        notes.push(m);
+        notes.push(r.reason);
     }
 
     // System RAM beside the accelerators.

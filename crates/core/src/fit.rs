@@ -668,8 +668,8 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
 /// Why vLLM would not start or not serve the batch at once, as its log says it.
 pub fn vllm_refusals(b: &crate::vllm::VllmBudget, batch: u64) -> Vec<Msg> {
     let mut out = Vec::new();
-    if let Some(m) = &b.tp_refused {
-        out.push(m.clone());
+    if let Some(r) = &b.tp_refused {
+        out.push(r.reason.clone());
     }
     if !b.context_outside_fits {
         out.push(Msg::new(MsgId::AdviceVllmNoRoomOutside, vec![Arg::Num(b.utilization, 2)]));

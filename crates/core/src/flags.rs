@@ -50,8 +50,11 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
         training(s, &mut out);
         return out;
     }
-    // No command for a runtime that refuses the model: it would only fail.
-    if crate::loads::refusal(&e.notes).is_some() {
+    // No command for a runtime that refuses the model, or vLLM's tensor parallelism over GPUs
+    // it refuses for it: it would only fail.
+    let vllm_refuses = e.runtime == Runtime::Vllm
+        && fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()).is_some_and(|b| b.tp_refused.is_some());
+    if crate::loads::refusal(&e.notes).is_some() || vllm_refuses {
         return out;
     }
     // Nor a llama.cpp command for weights it has no type for: the GGUF file would be invented.

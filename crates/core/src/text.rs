@@ -95,6 +95,7 @@ impl MsgId {
                 | MsgId::AdviceVllmOneGpu
                 | MsgId::AdviceVllmTpHeads
                 | MsgId::AdviceVllmTpKvHeads
+                | MsgId::AdviceVllmTpKvHeadsSplit
         )
     }
 
@@ -119,6 +120,7 @@ impl MsgId {
                     | MsgId::AdviceVllmOneGpu
                     | MsgId::AdviceVllmTpHeads
                     | MsgId::AdviceVllmTpKvHeads
+                    | MsgId::AdviceVllmTpKvHeadsSplit
                     | MsgId::WarnNotInRegistry
                     | MsgId::WarnOwnConfig
                     | MsgId::WarnNoArchitectures
@@ -1176,10 +1178,14 @@ messages! {
     AdviceVllmTpHeads =>
         "vLLM refuses tensor parallelism over {1} GPUs: the {0} attention heads do not divide among them (\"Total number of attention heads must be divisible by tensor parallel size\"); choose a count that divides {0}",
         "vLLM refuse le parallélisme de tenseurs sur {1} GPU : les {0} têtes d'attention ne s'y répartissent pas (« Total number of attention heads must be divisible by tensor parallel size ») ; choisissez un nombre qui divise {0}";
-    /// vLLM: key/value heads that tensor parallelism can neither divide nor replicate.
+    /// vLLM: key/value heads that tensor parallelism can neither divide nor copy evenly.
     AdviceVllmTpKvHeads =>
-        "vLLM refuses tensor parallelism over {1} GPUs: its attention layers cannot share the {0} key/value heads among them ({2})",
-        "vLLM refuse le parallélisme de tenseurs sur {1} GPU : ses couches d'attention ne peuvent s'y partager les {0} têtes clé/valeur ({2})";
+        "vLLM refuses tensor parallelism over {1} GPUs: its attention layers divide the {0} key/value heads among them, or copy them to each GPU when there are fewer, so one count must divide the other; choose a count that divides {0} or a multiple of it",
+        "vLLM refuse le parallélisme de tenseurs sur {1} GPU : ses couches d'attention s'y répartissent les {0} têtes clé/valeur, ou les copient sur chaque GPU quand elles sont moins nombreuses, donc l'un des nombres doit diviser l'autre ; choisissez un nombre qui divise {0} ou un multiple de {0}";
+    /// vLLM: key/value heads that a model's attention divides and never copies.
+    AdviceVllmTpKvHeadsSplit =>
+        "vLLM refuses tensor parallelism over {1} GPUs: this model's attention divides its {0} key/value heads among them and never copies them; choose a count that divides {0}",
+        "vLLM refuse le parallélisme de tenseurs sur {1} GPU : l'attention de ce modèle s'y répartit ses {0} têtes clé/valeur sans jamais les copier ; choisissez un nombre qui divise {0}";
     /// vLLM: a block-diffusion model's canvas state does not fit beside its share.
     AdviceVllmDiffusionState =>
         "vLLM does not count this block-diffusion model's canvas state ({0} for --max-num-seqs {1}) in its budget: with the CUDA context it needs more than --gpu-memory-utilization {2} leaves of the card, so the first full batch runs out of memory; lower --max-num-seqs (its recipe: 4) or --gpu-memory-utilization",

@@ -914,18 +914,33 @@ pub fn one_gpu_only(a: &Architecture) -> bool {
     a.family == "dory"
 }
 
+/// A tensor-parallel setup vLLM refuses: the reason as the estimate and the verdicts give it, and
+/// the error its start ends on (in place of the budget's log lines).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct TpRefusal {
+    /// Why, with the way out.
+    pub reason: crate::text::Msg,
+    /// The exception vLLM raises, as its source words it.
+    pub log: String,
+}
+
 /// Why vLLM 0.34 refuses tensor parallelism over `tp` GPUs for this model, when it does: Dory
-/// builds for one GPU only; `ModelConfig.verify_with_parallel_config` wants the config's
-/// attention heads (the full-attention layers' queries) to divide among the GPUs; each attention
-/// layer's key/value heads are divided among them, or copied to each when fewer
-/// (`QKVParallelLinear`: one count must divide the other; Ricursive's attention copies none).
-pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<crate::text::Msg> {
+/// builds for one GPU only (`dory.py`); `ModelConfig.verify_with_parallel_config` wants the
+/// config's attention heads (the full-attention layers' queries) to divide among the GPUs; each
+/// attention layer's key/value heads are divided among them, or copied to each when fewer
+/// (`QKVParallelLinear`: one count must divide the other, `divide`'s assertion otherwise);
+/// Ricursive's and Param2's attention divide them and copy none (their own checks).
+pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<TpRefusal> {
     use crate::text::{Arg, Msg, MsgId};
     if tp <= 1 {
         return None;
     }
     if one_gpu_only(a) {
-        return Some(Msg::new(MsgId::AdviceVllmOneGpu, alloc::vec![Arg::Int(2)]));
+        return Some(TpRefusal {
+            reason: Msg::new(MsgId::AdviceVllmOneGpu, alloc::vec![Arg::Int(2)]),
+            log: String::from("ValueError: Dory currently supports tensor_parallel_size=1 only"),
+        });
     }
     let full = a.mixers().find_map(|(_, m)| match m {
         Mixer::Attention(at) if at.span == Span::Full => Some(at.num_heads),
@@ -937,30 +952,44 @@ pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<crate::text::Msg> {
         _ => 0,
     });
     if heads > 0 && !heads.is_multiple_of(tp) {
-        return Some(Msg::new(MsgId::AdviceVllmTpHeads, alloc::vec![Arg::Int(heads), Arg::Int(tp)]));
+        return Some(TpRefusal {
+            reason: Msg::new(MsgId::AdviceVllmTpHeads, alloc::vec![Arg::Int(heads), Arg::Int(tp)]),
+            log: format!(
+                "ValueError: Total number of attention heads ({heads}) must be divisible by tensor parallel size ({tp})."
+            ),
+        });
     }
-    // Ricursive's and Param2's attention divide their KV heads and never copy them.
-    let copies = !matches!(a.family.as_str(), "ricursive" | "param2moe");
+    let family = a.family.as_str();
+    let copies = !matches!(family, "ricursive" | "param2moe");
     a.mixers().find_map(|(_, m)| {
         let Mixer::Attention(at) = m else { return None };
         let kv = at.num_kv_heads;
         let ok = kv == 0 || kv.is_multiple_of(tp) || (copies && kv < tp && tp.is_multiple_of(kv));
-        (!ok).then(|| {
-            Msg::new(
-                MsgId::AdviceVllmTpKvHeads,
-                alloc::vec![
-                    Arg::Int(kv),
-                    Arg::Int(tp),
-                    Arg::Text(
-                        if copies {
-                            "QKVParallelLinear divides them, or copies them to each GPU when fewer: one count must divide the other"
-                        } else {
-                            "this model's attention divides them and never copies them: the GPUs must divide their count"
-                        }
-                        .into(),
-                    ),
-                ],
-            )
+        if ok {
+            return None;
+        }
+        let args = alloc::vec![Arg::Int(kv), Arg::Int(tp)];
+        Some(if copies {
+            // `divide(tp, kv)` when the GPUs outnumber the heads, `divide(kv, tp)` otherwise.
+            let (n, d) = if tp >= kv { (tp, kv) } else { (kv, tp) };
+            TpRefusal {
+                reason: Msg::new(MsgId::AdviceVllmTpKvHeads, args),
+                log: format!("AssertionError: {n} is not divisible by {d}"),
+            }
+        } else {
+            TpRefusal {
+                reason: Msg::new(MsgId::AdviceVllmTpKvHeadsSplit, args),
+                log: if family == "ricursive" {
+                    format!(
+                        "ValueError: Ricursive requires num_attention_heads ({}) and num_key_value_heads ({kv}) to be divisible by the tensor parallel size ({tp}).",
+                        at.num_heads
+                    )
+                } else {
+                    format!(
+                        "AssertionError: num_key_value_heads ({kv}) must be divisible by tensor-parallel world size ({tp})."
+                    )
+                },
+            }
         })
     })
 }
@@ -1773,9 +1802,10 @@ pub struct VllmBudget {
     /// (when not, the first full batch runs out of memory).
     pub state_outside_fits: bool,
     /// Why vLLM refuses to start over this many GPUs of tensor parallelism ([`tp_refusal`]: Dory
-    /// on more than one, heads that do not divide among them); `None` when it starts.
+    /// on more than one, heads that do not divide among them); `None` when it starts. The figures
+    /// above are then what its budget would be, and the log is the error alone.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
-    pub tp_refused: Option<crate::text::Msg>,
+    pub tp_refused: Option<TpRefusal>,
     /// Requests of each context the cache holds at once: `(tokens per request, requests)`.
     pub table: Vec<(u64, u64)>,
     /// Whether the layout follows vLLM's rules exactly (full attention, MLA, and sliding windows
@@ -2267,6 +2297,10 @@ impl VllmBudget {
     /// The lines of vLLM's startup log these numbers stand for, as vLLM words them.
     pub fn log_lines(&self) -> Vec<String> {
         let gib = |b: u64| b as f64 / GIB as f64;
+        // vLLM stops on the setup before it loads anything.
+        if let Some(r) = &self.tp_refused {
+            return alloc::vec![r.log.clone()];
+        }
         let mut out = Vec::new();
         if let Some(m) = &self.mamba {
             if m.block_raised {
