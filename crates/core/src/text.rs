@@ -831,8 +831,8 @@ messages! {
         "DoRA : chaque module adapté garde aussi les sorties de la base et de l'adaptateur pour le gradient de la magnitude, et construit une matrice W + BA complète à la fois pour sa norme";
     /// torch.compile.
     AssumeCompile =>
-        "torch.compile: fused element-wise kernels keep fewer intermediates (× 0.85, a stated factor, band 0.6–1.2)",
-        "torch.compile : les noyaux fusionnés gardent moins d'intermédiaires (× 0,85, facteur déclaré, fourchette 0,6–1,2)";
+        "torch.compile: fused element-wise kernels keep a norm's input alone and a gated MLP's gate and up, recomputing the rest; a chunked loss keeps only its 16-bit logits (band 0.6–1.2)",
+        "torch.compile : les noyaux fusionnés ne gardent que l'entrée d'une normalisation et la porte et la montée d'un MLP à porte, le reste est recalculé ; une perte par morceaux ne garde que ses logits 16 bits (fourchette 0,6–1,2)";
     /// Tensor parallelism without sequence parallelism.
     AssumeTpReplicated =>
         "tensor parallelism over {0} GPUs without sequence parallelism: each GPU keeps the norms and the residual stream the projections read whole; heads and intermediate widths divide",

@@ -1438,22 +1438,30 @@ pub fn training_memory(
         })
     };
     let mlp_c = if s.mode == Mode::Qlora && o.kbit_upcast { 4.0 } else { c };
-    let saving = saved::Saving { c, e, autocast, mlp_c, full: s.mode == Mode::Full, lora, flash: s.flash };
+    let saving = saved::Saving {
+        c,
+        e,
+        autocast,
+        mlp_c,
+        full: s.mode == Mode::Full,
+        lora,
+        flash: s.flash,
+        compiled: o.compile,
+    };
     // Context parallelism (ring attention) and Ulysses split each sequence's tokens over
     // `cp × ulysses` GPUs.
     let tokens = (s.seq * s.micro_batch) as f64 / (o.cp.max(1) * o.ulysses.max(1)) as f64;
     let h = a.hidden_size as f64;
-    let fusion = if o.compile { 0.85 } else { 1.0 };
     // Tensor parallelism divides a layer's heads and intermediate widths; its `hidden`-wide
     // tensors (norms, the residual stream the projections read) only with sequence parallelism.
     let split_sp = o.sequence_parallel || t <= 1.0;
     let per_gpu = |sv: &saved::Saving, g: &LayerGroup| {
         let all = sv.layer(a, g, s.seq);
         if split_sp {
-            fusion * all / t
+            all / t
         } else {
             let wide = sv.hidden_wide(a, g);
-            fusion * ((all - wide) / t + wide)
+            (all - wide) / t + wide
         }
     };
     // Bytes per token of every layer, of the largest one, and of the same without the s² terms.
@@ -1537,7 +1545,7 @@ pub fn training_memory(
     // `output_layouts=Replicate()`), so every GPU of the group holds all of them.
     let tv = if o.sequence_parallel { t } else { 1.0 };
     let head = (saving.head(a) + saving.head_adapter_kept(a)) * tokens / tv;
-    let loss_bwd = o.loss.bytes_per_token(a, c) * tokens / tv;
+    let loss_bwd = o.loss.bytes_per_token(a, c, o.compile) * tokens / tv;
     // At the end of the forward pass the loss has built the 16-bit logits, their FP32 copy and
     // the log-softmax (the full kernel), and autocast still caches every copy.
     let loss_fwd = match o.loss {

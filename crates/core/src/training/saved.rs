@@ -18,10 +18,13 @@
 //!   log-sum-exp `4·heads`; without flash attention the FP32 softmax and its cast
 //!   `6·heads·attended`;
 //! * a gated MLP: gate, its activation and up `3c·i`; a plain one: the first projection `c·i`;
+//! * `torch.compile`: a norm keeps its input alone (`e·h`), a gated MLP its gate and up (`2c·i`):
+//!   Inductor recomputes the element-wise work from them;
 //! * the loss: transformers' `ForCausalLMLoss` upcasts the logits (`c·V` → `4·V`), the log-softmax
 //!   keeps `4·V`, and its backward starts with two FP32 `V`-wide gradients: `12·V` per token at
 //!   the peak; chunked (torchtune's `CEWithChunkedOutputLoss`, LitGPT's `chunked_cross_entropy`)
-//!   keeps the 16-bit logits and the FP32 log-softmax `(c + 4)·V`; fused kernels (Liger's
+//!   keeps the 16-bit logits and the FP32 log-softmax `(c + 4)·V` (compiled, as torchtune runs
+//!   it, the logits and one chunk's gradient, `(c + c/8)·V`); fused kernels (Liger's
 //!   fused linear cross-entropy, Unsloth, Apple's Cut Cross-Entropy) never build the logits:
 //!   a chunk of hidden-sized FP32 work `8·h + c·h`.
 //!
@@ -54,6 +57,10 @@ pub struct Saving<'a> {
     pub lora: Option<LoraSaving<'a>>,
     /// Flash attention / SDPA (no score matrix kept).
     pub flash: bool,
+    /// `torch.compile`d layers: Inductor fuses the element-wise work and its partitioner keeps
+    /// a norm's input (recomputing the FP32 upcast and the normalised value from it and the
+    /// per-row scale) and a gated MLP's gate and up (recomputing the activation).
+    pub compiled: bool,
 }
 
 /// The adapters' part of [`Saving`].
@@ -131,8 +138,12 @@ impl Saving<'_> {
         })
     }
 
-    /// A norm over width `w`: the FP32 input, and the normalised value when its weight trains.
+    /// A norm over width `w`: the FP32 input, and the normalised value when its weight trains;
+    /// compiled, its input alone.
     fn norm(&self, w: f64) -> f64 {
+        if self.compiled {
+            return self.e * w;
+        }
         4.0 * w + if self.full { self.e * w } else { 0.0 }
     }
 
@@ -244,7 +255,9 @@ impl Saving<'_> {
 
     /// A feed-forward of width `i` run `times` per token (MoE: top-k experts).
     fn mlp(&self, h: f64, i: f64, gated: bool, fused: bool, times: f64) -> f64 {
-        let inner = if gated { 3.0 * self.mlp_c * i } else { self.mlp_c * i };
+        // Gate, its activation and up; compiled, the activation is recomputed.
+        let gated_kept = if self.compiled { 2.0 } else { 3.0 };
+        let inner = if gated { gated_kept * self.mlp_c * i } else { self.mlp_c * i };
         times * (self.mlp_input(h, gated, fused) + inner + self.down_input(i))
     }
 
@@ -400,12 +413,20 @@ impl LossKernel {
         })
     }
 
-    /// Bytes per token at the loss's peak (the start of the backward pass).
-    pub fn bytes_per_token(self, a: &Architecture, c: f64) -> f64 {
+    /// Chunks of torchtune's `CEWithChunkedOutputLoss` (`num_output_chunks`).
+    pub const CHUNKS: f64 = 8.0;
+
+    /// Bytes per token at the loss's peak (the start of the backward pass). A compiled chunked
+    /// loss (torchtune compiles its per-chunk upcast and cross-entropy) keeps only the 16-bit
+    /// logits: Inductor reduces them to a log-sum-exp a row without an FP32 copy and writes one
+    /// chunk's 16-bit gradient at a time. The full loss is upcast before the compiled part (the
+    /// model's `.float()`, transformers' loss), so compiling does not change it.
+    pub fn bytes_per_token(self, a: &Architecture, c: f64, compiled: bool) -> f64 {
         let v = a.vocab_size as f64;
         let h = a.hidden_size as f64;
         match self {
             LossKernel::Full => 12.0 * v,
+            LossKernel::Chunked if compiled => (c + c / Self::CHUNKS) * v,
             LossKernel::Chunked => (c + 4.0) * v,
             LossKernel::Fused => 8.0 * h + c * h,
         }
