@@ -431,7 +431,7 @@ pub fn option_label(id: &str, lang: Lang) -> String {
         "padded" => ("Padded to the longest", "Remplis jusqu'au plus long"),
         "packed" => ("Packed into full sequences", "Empaquetés en séquences pleines"),
         "padding-free" => ("Padding-free", "Sans remplissage"),
-        "selective" => ("Selective (attention scores)", "Sélectif (scores d'attention)"),
+        "selective" => ("Selective (per operation)", "Sélectif (par opération)"),
         "full" => ("Full (every layer)", "Complet (chaque couche)"),
         "optimizer" => ("Optimizer states to CPU", "États de l'optimiseur sur le CPU"),
         "all" => ("Optimizer states and parameters to CPU", "États et paramètres sur le CPU"),

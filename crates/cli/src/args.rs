@@ -509,7 +509,7 @@ pub struct ScenarioArgs {
     #[arg(long, conflicts_with = "checkpointing")]
     pub grad_checkpointing: bool,
 
-    /// Activation checkpointing: none, selective, full, offloaded (Unsloth's: layer inputs in CPU memory).
+    /// Activation checkpointing: none, selective (PyTorch's per-operation policy, as torchtitan: every second matrix product and attention kept), full, offloaded (Unsloth's: layer inputs in CPU memory).
     #[arg(long, value_name = "MODE")]
     pub checkpointing: Option<String>,
 

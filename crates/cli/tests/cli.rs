@@ -647,6 +647,36 @@ fn torchtune_published_ablation_within_its_measured_peaks() {
     assert!(errors[errors.len() / 2] <= 0.06, "median error {:.3}", errors[errors.len() / 2]);
 }
 
+/// torchtitan's published benchmark (Llama 3.1 8B, FSDP2 over 8 and 128 H100s, op-level selective
+/// or full checkpointing, context parallelism to 262k tokens): the estimate's total against the
+/// allocator's reserved peak, every row within 15%.
+#[test]
+fn torchtitan_published_benchmark_within_its_reserved_peaks() {
+    let rows = std::fs::read_to_string(fixture("training/published-torchtitan.tsv")).unwrap();
+    let common = [
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--framework",
+        "fsdp",
+        "--mode",
+        "full",
+        "--batching",
+        "packed",
+    ];
+    let mut n = 0;
+    for line in rows.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (id, gib): (&str, f64) = (cols[0], cols[1].parse().unwrap());
+        let mut args = common.to_vec();
+        args.extend(cols[2].split_whitespace());
+        let total = json(&args)["memory"]["total"].as_f64().unwrap() / (1u64 << 30) as f64;
+        assert!(((total - gib) / gib).abs() <= 0.15, "{id}: estimated {total:.2} GiB against {gib} reserved");
+        n += 1;
+    }
+    assert_eq!(n, 10);
+}
+
 /// Tensor parallelism vLLM refuses for the model: the text and JSON say it stops before loading,
 /// its log is the error alone, no requests table and no command that would only fail.
 #[test]

@@ -783,8 +783,8 @@ messages! {
         "pas de gradient checkpointing : chaque couche garde ses activations pour la passe arrière";
     /// Selective.
     AssumeSelectiveCheckpointing =>
-        "selective recomputation: attention scores are recomputed, the rest is kept",
-        "recalcul sélectif : les scores d'attention sont recalculés, le reste est gardé";
+        "selective checkpointing (PyTorch's, per operation, as torchtitan applies it): each layer keeps its input, every second matrix product's output and attention's output; the rest is recomputed",
+        "checkpointing sélectif (celui de PyTorch, par opération, comme torchtitan l'applique) : chaque couche garde son entrée, la sortie d'un produit matriciel sur deux et celle de l'attention ; le reste est recalculé";
     /// Full.
     AssumeFullCheckpointing =>
         "full checkpointing: each layer keeps only its input and is recomputed in the backward pass (one layer's activations live at a time)",

@@ -310,6 +310,113 @@ impl Saving<'_> {
         }
     }
 
+    /// Bytes per token one layer keeps under PyTorch's selective activation checkpointing as
+    /// torchtitan applies it (`selective_ac_option: "op"`, `torch.utils.checkpoint`'s policy
+    /// context): the layer's input; every second matrix product's output, counted in the
+    /// layer's forward order (`aten.mm` on its save list, every even-numbered one recomputed);
+    /// attention's output and log-sum-exp (SDPA is on the list); everything else — norms,
+    /// activations, rotary, the other products — recomputed in the backward pass. Recurrent
+    /// mixers' scans are recomputed; a mixture of experts' grouped products alternate the same way
+    /// per picked expert.
+    pub fn layer_sac(&self, a: &Architecture, g: &LayerGroup, seq: u64) -> f64 {
+        let h = a.hidden_size as f64;
+        let c = self.c;
+        // Output widths of the layer's matrix products in forward order, each in its dtype.
+        let mut mm: alloc::vec::Vec<(f64, f64)> = alloc::vec::Vec::new();
+        let mut kept = self.e * h;
+        for m in &g.mixers {
+            match m {
+                Mixer::Attention(st) => {
+                    let (q, kv, v) = (st.q_width() as f64, st.kv_width() as f64, st.v_width() as f64);
+                    if st.fused_qkv {
+                        mm.push((q + kv + v, c));
+                    } else {
+                        mm.extend([(q, c), (kv, c), (v, c)]);
+                    }
+                    if st.output_gate {
+                        mm.push((q, c));
+                    }
+                    kept += c * q;
+                    kept += if self.flash {
+                        4.0 * st.num_heads as f64
+                    } else {
+                        6.0 * st.num_heads as f64 * st.span.tokens(seq) as f64
+                    };
+                    mm.push((h, c));
+                }
+                Mixer::Mla(ml) => {
+                    let heads = ml.num_heads as f64;
+                    let q = heads * (ml.qk_nope_head_dim + ml.qk_rope_head_dim) as f64;
+                    let vw = heads * ml.v_head_dim as f64;
+                    match ml.q_lora_rank {
+                        Some(r) => mm.extend([(r as f64, c), (q, c)]),
+                        None => mm.push((q, c)),
+                    }
+                    mm.push(((ml.kv_lora_rank + ml.qk_rope_head_dim) as f64, c));
+                    mm.push((heads * ml.qk_nope_head_dim as f64 + vw, c));
+                    kept += c * vw + if self.flash { 4.0 * heads } else { 6.0 * heads * seq as f64 };
+                    mm.push((h, c));
+                }
+                // Other mixers: their input projection's and output projection's products; the
+                // scan in between is recomputed.
+                other => {
+                    let rows = match other {
+                        Mixer::GatedDeltaNet(d) => {
+                            (2 * d.key_heads * d.key_head_dim + 2 * d.value_heads * d.value_head_dim) as f64
+                        }
+                        Mixer::Kda(crate::model::KimiDeltaAttention { heads, head_dim, .. })
+                        | Mixer::Lightning(crate::model::LightningAttention { heads, head_dim, .. }) => {
+                            (4 * heads * head_dim) as f64
+                        }
+                        Mixer::Mamba(mb) => (2 * mb.inner + 2 * mb.groups * mb.state + mb.heads) as f64,
+                        Mixer::Compressed(cm) => (cm.num_heads * cm.head_dim + cm.q_lora_rank) as f64,
+                        Mixer::ShortConv(_) => 3.0 * h,
+                        _ => 0.0,
+                    };
+                    if rows > 0.0 {
+                        mm.extend([(rows, c), (h, c)]);
+                    }
+                }
+            }
+        }
+        let mut mlp = |i: f64, gated: bool, fused: bool, times: f64| {
+            for _ in 0..(times as u64).max(1) {
+                if gated && fused {
+                    mm.push((2.0 * i, self.mlp_c));
+                } else if gated {
+                    mm.extend([(i, self.mlp_c), (i, self.mlp_c)]);
+                } else {
+                    mm.push((i, self.mlp_c));
+                }
+                mm.push((h, c));
+            }
+        };
+        match &g.ffn {
+            Ffn::Dense(d) => mlp(d.intermediate_size as f64, d.gated, d.fused_gate_up, 1.0),
+            Ffn::Moe(m) => {
+                kept += m.experts_per_token as f64 * c * h + 8.0 * m.num_experts as f64;
+                mlp(m.expert_intermediate as f64, m.gated, false, m.experts_per_token as f64);
+                if m.shared_intermediate > 0 {
+                    mlp(m.shared_intermediate as f64, m.gated, false, 1.0);
+                }
+            }
+            Ffn::None => {}
+        }
+        // The first, third, fifth… product's output is kept.
+        kept += mm.iter().step_by(2).map(|(w, b)| w * b).sum::<f64>();
+        // Adapters keep what their `lora_A` reads and its output, as without checkpointing.
+        if let Some(l) = &self.lora {
+            let ab = if self.autocast { 2.0 } else { l.adapter_bytes };
+            let adapted = [LoraTarget::Q, LoraTarget::K, LoraTarget::V, LoraTarget::Qkv, LoraTarget::O]
+                .iter()
+                .chain(&[LoraTarget::Gate, LoraTarget::Up, LoraTarget::GateUp, LoraTarget::Down])
+                .map(|t| self.adapted(*t))
+                .sum::<f64>();
+            kept += adapted * l.rank * ab;
+        }
+        kept
+    }
+
     /// The `hidden`-wide part of [`Saving::layer`]: its norms and what the projections reading
     /// the residual stream keep (with an MoE, each routed copy too). Tensor parallelism
     /// without sequence parallelism keeps it whole on every GPU of a group; the rest (heads,
