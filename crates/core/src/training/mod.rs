@@ -1550,11 +1550,16 @@ pub fn training_memory(
     // `output_layouts=Replicate()`), so every GPU of the group holds all of them.
     let tv = if o.sequence_parallel { t } else { 1.0 };
     let head = (saving.head(a) + saving.head_adapter_kept(a)) * tokens / tv;
-    let loss_bwd = o.loss.bytes_per_token(a, c, o.compile) * tokens / tv;
+    // Whether the loss's upcast runs inside the compiled code: torchtune's models upcast their
+    // full logits themselves (`.float()` in `TransformerDecoder`) before its compiled loss, which
+    // then starts from FP32 logits; elsewhere the compiled loss (torchtitan) or the compiled model
+    // computing its loss (transformers) holds the upcast.
+    let loss_compiled = o.compile && !(o.loss == LossKernel::Full && o.framework == Framework::Torchtune);
+    let loss_bwd = o.loss.bytes_per_token(a, c, loss_compiled) * tokens / tv;
     // At the end of the forward pass the loss has built the 16-bit logits, their FP32 copy and
     // the log-softmax (the full kernel), and autocast still caches every copy.
     let loss_fwd = match o.loss {
-        LossKernel::Full => (c.min(4.0) + 8.0) * a.vocab_size as f64 * tokens / tv,
+        LossKernel::Full if !loss_compiled => (c.min(4.0) + 8.0) * a.vocab_size as f64 * tokens / tv,
         _ => loss_bwd,
     };
     // Gradients of the activations flowing back: a few hidden-sized tensors.

@@ -523,15 +523,18 @@ impl LossKernel {
     /// Chunks of torchtune's `CEWithChunkedOutputLoss` (`num_output_chunks`).
     pub const CHUNKS: f64 = 8.0;
 
-    /// Bytes per token at the loss's peak (the start of the backward pass). A compiled chunked
-    /// loss (torchtune compiles its per-chunk upcast and cross-entropy) keeps only the 16-bit
-    /// logits: Inductor reduces them to a log-sum-exp a row without an FP32 copy and writes one
-    /// chunk's 16-bit gradient at a time. The full loss is upcast before the compiled part (the
-    /// model's `.float()`, transformers' loss), so compiling does not change it.
+    /// Bytes per token at the loss's peak (the start of the backward pass), `compiled` when the
+    /// upcast and the cross-entropy run inside `torch.compile`: Inductor reduces the 16-bit logits
+    /// to a log-sum-exp a row without an FP32 copy and writes a 16-bit gradient. A compiled full
+    /// loss (torchtitan's compiled loss, a compiled transformers model computing its loss in its
+    /// forward) keeps the logits and builds their gradient, `2c·V`; a compiled chunked one
+    /// (torchtune compiles its per-chunk upcast and cross-entropy) the logits and one chunk's
+    /// gradient at a time.
     pub fn bytes_per_token(self, a: &Architecture, c: f64, compiled: bool) -> f64 {
         let v = a.vocab_size as f64;
         let h = a.hidden_size as f64;
         match self {
+            LossKernel::Full if compiled => 2.0 * c * v,
             LossKernel::Full => 12.0 * v,
             LossKernel::Chunked if compiled => (c + c / Self::CHUNKS) * v,
             LossKernel::Chunked => (c + 4.0) * v,
