@@ -31,6 +31,7 @@ How each runtime decides (read in its source, the rule this script applies):
 
 Usage:
   scripts/runtime-registries.py --check-llama-cpp target/llama-cpp/src   (scripts/llama-cpp-check)
+  scripts/runtime-registries.py --transformers-attention DIR VERSION   (transformers-eager-types.txt)
   scripts/runtime-registries.py --llama-cpp target/llama-cpp/src \
       --ollama-convert convert.go --ollama-rev 'v0.33.0-rc2 (fb30760, 2026-08-21)' \
       --vllm DIR --sglang DIR --mlx-lm DIR --transformers DIR
@@ -231,9 +232,77 @@ def check_llama_cpp(src: Path) -> None:
     print(f"llama.cpp converter classes: the table's {len(listed)} equal the bundle's")
 
 
+def transformers_mapped_classes(src: Path) -> dict[str, set[str]]:
+    """Each model type of transformers' text-generating auto classes, with the classes they map it to."""
+    tree = ast.parse((src / "transformers/models/auto/modeling_auto.py").read_text())
+    wanted = (
+        "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES",
+        "MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES",
+        "MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES",
+    )
+    out: dict[str, set[str]] = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)):
+            continue
+        if node.targets[0].id not in wanted or not isinstance(node.value, ast.Call):
+            continue
+        for arg in node.value.args:
+            if isinstance(arg, ast.List):
+                for elt in arg.elts:
+                    if isinstance(elt, ast.Tuple) and all(isinstance(e, ast.Constant) for e in elt.elts[:2]):
+                        out.setdefault(elt.elts[0].value, set()).add(elt.elts[1].value)
+    return out
+
+
+def transformers_eager_types(src: Path) -> set[str]:
+    """The model types whose transformers class has no SDPA attention (`_supports_sdpa = False` on
+    the class or the nearest base defined beside it): without an explicit `attn_implementation`,
+    transformers builds them with eager attention, which keeps each layer's score matrix."""
+    eager: set[str] = set()
+    for model_type, classes in transformers_mapped_classes(src).items():
+        module = model_type.replace("-", "_")
+        path = src / f"transformers/models/{module}/modeling_{module}.py"
+        if not path.exists():
+            continue
+        tree = ast.parse(path.read_text())
+        defs = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+
+        def sdpa(name: str, seen: set[str]) -> bool | None:
+            node = defs.get(name)
+            if node is None or name in seen:
+                return None
+            seen.add(name)
+            for st in node.body:
+                if isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_supports_sdpa" for t in st.targets):
+                    if isinstance(st.value, ast.Constant):
+                        return bool(st.value.value)
+            for b in node.bases:
+                if isinstance(b, ast.Name):
+                    found = sdpa(b.id, seen)
+                    if found is not None:
+                        return found
+            return None
+
+        if any(sdpa(c, set()) is False for c in classes):
+            eager.add(model_type)
+    return eager
+
+
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--check-llama-cpp":
         check_llama_cpp(Path(sys.argv[2]))
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--transformers-attention":
+        src, version = Path(sys.argv[2]), sys.argv[3]
+        eager = transformers_eager_types(src)
+        head = f"""# The `model_type`s whose transformers {version} class has no SDPA attention (`_supports_sdpa =
+# False` on the class its auto mappings name, or on the nearest base beside it): loaded without an
+# `attn_implementation`, transformers builds them with eager attention, which keeps every layer's
+# score matrix for the backward pass. Written by scripts/runtime-registries.py
+# --transformers-attention DIR VERSION.
+"""
+        (ROOT / "crates/core/data/transformers-eager-types.txt").write_text(head + "\n".join(sorted(eager)) + "\n")
+        print(f"transformers {version}: {len(eager)} model types build eager attention by default")
         return
     p = argparse.ArgumentParser()
     p.add_argument("--llama-cpp", type=Path, required=True)

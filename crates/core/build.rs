@@ -65,7 +65,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     let rows = sorted_lines(rows).map_err(|e| format!("{}: {e}", configs.display()))?;
     fs::write(Path::new(&std::env::var("OUT_DIR")?).join("runtime-config-types.txt"), rows)?;
-    for name in ["mlx-model-types.txt", "transformers-model-types.txt"] {
+    for name in ["mlx-model-types.txt", "transformers-model-types.txt", "transformers-eager-types.txt"] {
         let list = Path::new("data").join(name);
         println!("cargo::rerun-if-changed={}", list.display());
         let mut types = Vec::new();

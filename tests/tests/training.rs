@@ -650,3 +650,30 @@ fn unsloth_70b_context_lengths() {
     }
     assert_eq!(longest(Framework::HfTrainer, 48.0), None, "out of memory at any context, as measured");
 }
+
+/// transformers builds gpt-oss (its sinks) and Gemma 2 (soft-capping) without SDPA: under the
+/// trainers built on it, unless another implementation is asked for, eager attention keeps every
+/// layer's scores — the figure counts them, the band's bottom is flash attention's, a warning says
+/// so. Unsloth patches its own attention; a model with SDPA (Llama) is untouched.
+#[test]
+fn transformers_eager_attention_by_default_where_it_has_no_sdpa() {
+    use headroom_core::estimate::{TermKind, estimate};
+    use headroom_core::text::MsgId;
+    use headroom_core::training::Framework;
+    let run = |model: &str, fw: Framework| {
+        let mut s = Scenario { mode: Mode::Lora, context: 4096, ..Scenario::catalog(model) };
+        s.apply_framework(fw);
+        s.checkpointing = Checkpointing::None;
+        estimate(&s).unwrap()
+    };
+    let eager = run("gpt-oss-20b", Framework::Trl);
+    assert!(eager.warnings.iter().any(|w| w.id == MsgId::WarnEagerAttention), "{:?}", eager.warnings);
+    let act = eager.memory.term(TermKind::Activations).unwrap();
+    // 24 layers × 64 heads × 4,096² scores, FP32 softmax and its 16-bit cast: 154 GB more than flash.
+    assert!(act.bytes.get() > 150_000_000_000, "{}", act.bytes.get());
+    assert!(act.low.get() < act.bytes.get() / 5, "{} .. {}", act.low.get(), act.bytes.get());
+    for (model, fw) in [("gpt-oss-20b", Framework::Unsloth), ("llama-3.1-8b", Framework::Trl)] {
+        let e = run(model, fw);
+        assert!(!e.warnings.iter().any(|w| w.id == MsgId::WarnEagerAttention), "{model} {fw:?}");
+    }
+}

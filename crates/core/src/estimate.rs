@@ -1334,6 +1334,12 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
             if scenario.precision == TrainPrecision::Fp32 { WeightFormat::F32 } else { WeightFormat::Bf16 }
         }
     };
+    // transformers builds some models with eager attention unless told otherwise (no SDPA for
+    // them): under the frameworks that train its classes, the figure keeps their scores, the
+    // band's bottom is flash attention's.
+    let eager_default = scenario.flash_attention
+        && scenario.train.framework.builds_with_transformers()
+        && crate::loads::transformers_eager_only(&arch.checkpoint);
     let setup = TrainingSetup {
         mode: scenario.mode,
         optimizer: scenario.optimizer,
@@ -1347,7 +1353,7 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
         tp: scenario.tp,
         seq: scenario.context,
         micro_batch: scenario.batch,
-        flash: scenario.flash_attention,
+        flash: scenario.flash_attention && !eager_default,
         gpus_per_node: scenario.gpus_per_node,
         params_override: stand_in.map(|_| r.params.get()),
         opts: scenario.train,
@@ -1356,6 +1362,15 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     let tm = training_memory(&arch, base_format, &setup)?;
     let traffic = tm.traffic;
     let mut gpu_terms = tm.gpu;
+    if eager_default {
+        let flash = training_memory(&arch, base_format, &TrainingSetup { flash: true, ..setup.clone() })?;
+        for t in gpu_terms.iter_mut().filter(|t| t.kind == TermKind::Activations) {
+            if let Some(f) = flash.gpu.iter().find(|f| f.kind == TermKind::Activations) {
+                t.low = t.low.min(f.low);
+            }
+        }
+        notes.push(Msg::new(MsgId::WarnEagerAttention, vec![Arg::Text(arch.checkpoint.model_type.clone())]));
+    }
     let trainable = tm.trainable;
     // Ring attention and Ulysses split attention over a sequence's GPUs; a recurrent layer runs
     // its scan across the whole sequence, which their implementations may not split: the band's

@@ -39,6 +39,9 @@ static MLX_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/mlx-model-types
 static CONFIG_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/runtime-config-types.txt"));
 /// The `model_type`s transformers' text-generating auto classes build, one a line.
 static HF_TYPES: &str = include_str!(concat!(env!("OUT_DIR"), "/transformers-model-types.txt"));
+/// The `model_type`s transformers builds with eager attention when no `attn_implementation` is
+/// given (its class has no SDPA), one a line.
+static HF_EAGER: &str = include_str!(concat!(env!("OUT_DIR"), "/transformers-eager-types.txt"));
 
 /// The llama.cpp release whose converter the table lists.
 pub const LLAMA_CPP_RELEASE: &str = "v0.5.0";
@@ -92,18 +95,27 @@ fn row(class: &str) -> Option<&'static str> {
     sorted_row(CLASSES, class)
 }
 
+/// Whether transformers builds the checkpoint's `model_type` with eager attention unless another
+/// implementation is asked for (`_supports_sdpa = False`: gpt-oss, Gemma 2…), keeping each
+/// layer's score matrix for the backward pass.
+pub fn transformers_eager(c: &Checkpoint) -> bool {
+    sorted_row(HF_EAGER, &c.model_type).is_some()
+}
+
 /// Whether transformers' auto classes build the checkpoint's `model_type` with a class of their
 /// own (without the repository's code).
 pub fn transformers_native(c: &Checkpoint) -> bool {
     sorted_row(HF_TYPES, &c.model_type).is_some()
 }
 
-/// Whether transformers runs the model's attention eagerly only (no SDPA or flash attention:
-/// Inkling 2's per-token sinks, `_supports_sdpa = False` in transformers 5.24), so a prompt's
-/// scores are materialised whatever the scenario asks — by the checkpoint's model type or class,
-/// which both the estimate and the command it prints read.
+/// Whether transformers runs the model's attention eagerly (no SDPA for its class: Inkling 2's
+/// per-token sinks, gpt-oss's sinks, Gemma 2's soft-capping… — [`transformers_eager`]'s list, and
+/// Inkling 2 by its class too), so a prompt's scores are materialised — by the checkpoint's model
+/// type or class, which both the estimate and the command it prints read (the command asks for
+/// `eager`: `sdpa` would be refused for these classes).
 pub fn transformers_eager_only(c: &Checkpoint) -> bool {
-    c.model_type.starts_with("inkling2")
+    transformers_eager(c)
+        || c.model_type.starts_with("inkling2")
         || c.class.starts_with("Inkling2")
         || c.text_class.starts_with("Inkling2")
 }
@@ -267,7 +279,7 @@ mod tests {
 
     #[test]
     fn every_list_is_found_by_binary_search_as_by_a_scan() {
-        for table in [CLASSES, MLX_TYPES, CONFIG_TYPES, HF_TYPES] {
+        for table in [CLASSES, MLX_TYPES, CONFIG_TYPES, HF_TYPES, HF_EAGER] {
             let keys: Vec<&str> = table.lines().map(|l| l.split('\t').next().unwrap()).collect();
             assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted by key, each once");
             for (k, l) in keys.iter().zip(table.lines()) {

@@ -122,6 +122,7 @@ impl MsgId {
                     | MsgId::AdviceVllmTpKvHeads
                     | MsgId::AdviceVllmTpKvHeadsSplit
                     | MsgId::WarnNotInRegistry
+                    | MsgId::WarnEagerAttention
                     | MsgId::WarnOwnConfig
                     | MsgId::WarnNoArchitectures
                     | MsgId::NoteNeedsGguf
@@ -833,6 +834,10 @@ messages! {
     AssumeCompile =>
         "torch.compile: fused element-wise kernels keep a norm's input alone and a gated MLP's gate and up, recomputing the rest; a chunked loss keeps only its 16-bit logits (band 0.6–1.2)",
         "torch.compile : les noyaux fusionnés ne gardent que l'entrée d'une normalisation et la porte et la montée d'un MLP à porte, le reste est recalculé ; une perte par morceaux ne garde que ses logits 16 bits (fourchette 0,6–1,2)";
+    /// transformers' eager attention by default for a model without SDPA, under its trainers.
+    WarnEagerAttention =>
+        "transformers has no SDPA attention for `{0}` and builds it with eager attention unless it is loaded with another (attn_implementation=\"flash_attention_2\", a kernels-community flash kernel or \"flex_attention\"): the activations keep every layer's score matrix; the band's bottom is flash attention's",
+        "transformers n'a pas d'attention SDPA pour `{0}` et le construit avec l'attention eager, sauf s'il est chargé avec une autre (attn_implementation=\"flash_attention_2\", un noyau flash de kernels-community ou \"flex_attention\") : les activations gardent la matrice des scores de chaque couche ; le bas de la fourchette est celui de l'attention flash";
     /// Tensor parallelism without sequence parallelism.
     AssumeTpReplicated =>
         "tensor parallelism over {0} GPUs without sequence parallelism: each GPU keeps the norms and the residual stream the projections read whole; heads and intermediate widths divide",

@@ -54,6 +54,21 @@ pub enum Framework {
 }
 
 impl Framework {
+    /// Whether the framework trains transformers' own model classes (the Trainer and the tools
+    /// built on it), whose attention is what transformers picks: Unsloth patches its own,
+    /// torchtune, LitGPT and FSDP2 (torchtitan) build their models with SDPA.
+    pub const fn builds_with_transformers(self) -> bool {
+        matches!(
+            self,
+            Framework::Custom
+                | Framework::HfTrainer
+                | Framework::Trl
+                | Framework::Axolotl
+                | Framework::LlamaFactory
+                | Framework::Deepspeed
+        )
+    }
+
     /// Every framework.
     pub const ALL: [Framework; 10] = [
         Framework::Custom,

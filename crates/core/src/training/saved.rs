@@ -166,10 +166,12 @@ impl Saving<'_> {
                     if st.qk_norm != QkNorm::None {
                         bytes += self.norm(q) + self.norm(kv);
                     }
+                    // Eager attention builds the whole `seq × seq` score matrix and masks a
+                    // sliding window inside it.
                     if self.flash {
                         bytes += 4.0 * heads;
                     } else {
-                        bytes += 6.0 * heads * st.span.tokens(seq) as f64;
+                        bytes += 6.0 * heads * seq as f64;
                     }
                     bytes += self.linear_inputs(q, self.c, 1.0, self.adapted(LoraTarget::O));
                 }
@@ -340,7 +342,7 @@ impl Saving<'_> {
                     kept += if self.flash {
                         4.0 * st.num_heads as f64
                     } else {
-                        6.0 * st.num_heads as f64 * st.span.tokens(seq) as f64
+                        6.0 * st.num_heads as f64 * seq as f64
                     };
                     mm.push((h, c));
                 }
