@@ -677,3 +677,29 @@ fn transformers_eager_attention_by_default_where_it_has_no_sdpa() {
         assert!(!e.warnings.iter().any(|w| w.id == MsgId::WarnEagerAttention), "{model} {fw:?}");
     }
 }
+
+/// torchtune's README runs Llama 3.1 8B's full fine-tune on one RTX 4090 (18.9 GiB of PyTorch's
+/// peak) with bitsandbytes' paged 8-bit AdamW: the states beyond the card are paged to CPU
+/// memory. The verdict is an offload that says so — not a "no" — unless the machine's RAM cannot
+/// take them; an optimizer that does not page does not run there.
+#[test]
+fn paged_optimizer_states_spill_to_cpu_memory() {
+    use headroom_core::fit::{Verdict, fit};
+    use headroom_core::text::MsgId;
+    use headroom_core::training::{Framework, Optimizer};
+    let mut s = Scenario { mode: Mode::Full, context: 1024, batch: 2, ..Scenario::catalog("llama-3.1-8b") };
+    s.apply_framework(Framework::Torchtune);
+    assert_eq!(s.optimizer, Optimizer::PagedAdamW8bit);
+    let d = catalog::device("rtx-4090").unwrap();
+    let f = fit(&s, d).unwrap();
+    assert_eq!(f.verdict, Verdict::Offload);
+    assert!(f.advice.iter().any(|m| m.id == MsgId::AdvicePagedSpill), "{:?}", f.advice);
+    assert!(!f.advice.iter().any(|m| m.id == MsgId::AdviceOffloadDeviceMap));
+    let e = estimate(&s).unwrap();
+    let opt = e.memory.term(TermKind::Optimizer).unwrap();
+    assert!(opt.formula.render(headroom_core::text::Lang::En).contains("2.00 bytes each"));
+    let small_ram = Scenario { host_ram_gib: Some(8.0), ..s.clone() };
+    assert_eq!(fit(&small_ram, d).unwrap().verdict, Verdict::No);
+    let unpaged = Scenario { optimizer: Optimizer::AdamW8bit, ..s };
+    assert_eq!(fit(&unpaged, d).unwrap().verdict, Verdict::No);
+}

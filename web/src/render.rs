@@ -1439,7 +1439,10 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
     // What system RAM decides, said rather than assumed: an offload's RAM when the machine's is
     // not known, and the RAM that stops one.
     for m in &f.advice {
-        if matches!(m.id, MsgId::NoteOffloadRamUnchecked | MsgId::AdviceOffloadNeedsRam) {
+        if matches!(
+            m.id,
+            MsgId::AdvicePagedSpill | MsgId::NoteOffloadRamUnchecked | MsgId::AdviceOffloadNeedsRam
+        ) {
             lines.push(esc(&sentence(&say(m, l))));
         }
     }

@@ -379,6 +379,8 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     }
     let mut chosen: Option<(Verdict, Estimate, Option<u64>)> = None;
     let mut cpu_moe: Option<u64> = None;
+    // A paged optimizer's states beyond the card, in CPU memory (bitsandbytes' unified memory).
+    let mut paged_spill: Option<Bytes> = None;
 
     if cap.class == Class::Cpu {
         if base.memory.total <= cap.usable {
@@ -391,6 +393,22 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         }
     } else if on_cards(&base) && host_ok(&base) && vllm_ok {
         chosen = Some((Verdict::Fits, base.clone(), None));
+    } else if training
+        && scenario.optimizer.is_paged()
+        && !cap.unified
+        && let Some(states) = base.memory.term(crate::breakdown::TermKind::Optimizer).map(|t| t.bytes)
+        && base.memory.total.saturating_sub(states) <= cap.usable
+        && cap.host_ram.is_none_or(|ram| {
+            base.host.total.saturating_add(base.memory.total.saturating_sub(cap.usable)) <= ram
+        })
+    {
+        // bitsandbytes keeps a paged optimizer's states in CUDA unified memory: what the card
+        // cannot hold is paged out to CPU memory and back as each step needs it, rather than
+        // failing (torchtune's 8B full fine-tune on a 24 GB card runs so).
+        let spill = base.memory.total.saturating_sub(cap.usable);
+        advice.push(Msg::new(MsgId::AdvicePagedSpill, vec![Arg::Size(spill), Arg::Size(states)]));
+        paged_spill = Some(spill);
+        chosen = Some((Verdict::Offload, base.clone(), None));
     } else if !training
         && runtime.is_llama_cpp()
         && !cap.unified
@@ -526,8 +544,10 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
     let mut capacity = capacity;
     if verdict == Verdict::Offload && cap.host_ram.is_none() {
         // Said rather than guessed: the RAM beside a desktop card is the user's to give.
-        advice.push(Msg::new(MsgId::NoteOffloadRamUnchecked, vec![Arg::Size(e.host.total)]));
+        let ram = e.host.total.saturating_add(paged_spill.unwrap_or(Bytes::ZERO));
+        advice.push(Msg::new(MsgId::NoteOffloadRamUnchecked, vec![Arg::Size(ram)]));
     }
+
     if !cards.is_empty() && verdict != Verdict::Cpu {
         // The card with the least room left speaks for the set.
         if let Some((i, (g, c))) = e.llama_gpus.iter().zip(&card_caps).enumerate().max_by(|(_, a), (_, b)| {
@@ -829,6 +849,8 @@ fn advise(
                 advice.push(Msg::new(MsgId::AdviceMacReserve, vec![Arg::Size(left), Arg::Size(reserve)]));
             }
         }
+        // The paged states' spill is said where it was decided.
+        Verdict::Offload if advice.iter().any(|m| m.id == MsgId::AdvicePagedSpill) => {}
         Verdict::Offload if e.runtime == Runtime::Transformers => advice.push(Msg::new(
             MsgId::AdviceOffloadDeviceMap,
             vec![Arg::Int(gpu_layers.unwrap_or(0)), Arg::Int(layers), Arg::Num(speed.decode_tokens_per_s, 1)],

@@ -708,8 +708,8 @@ messages! {
         "copie FP32 des poids pour la mise à jour de l'optimiseur : {0} × 4 octets";
     /// Training: optimizer states.
     TrainOptimizer =>
-        "{0} states for {1} parameters (AdamW: two FP32 moments, 8 bytes each parameter)",
-        "états de {0} pour {1} paramètres (AdamW : deux moments FP32, 8 octets par paramètre)";
+        "{0} states for {1} parameters, {2} bytes each in all",
+        "états de {0} pour {1} paramètres, {2} octets chacun en tout";
     /// LoRA frozen base.
     TrainFrozenBase =>
         "frozen base: {0} parameters in {1}, not updated",
@@ -1171,6 +1171,10 @@ messages! {
     NoteWeightOnlyLowBit =>
         "{0} has no {1} tensor cores: vLLM runs these weights weight-only (Marlin), dequantized to 16-bit in each matrix product; memory as shown, compute at the 16-bit rate",
         "{0} n'a pas de cœurs tensoriels {1} : vLLM exécute ces poids en poids seuls (Marlin), déquantifiés en 16 bits à chaque produit ; mémoire comme indiqué, calcul au débit 16 bits";
+    /// A paged optimizer's states spilling to CPU memory.
+    AdvicePagedSpill =>
+        "the paged optimizer's states do not all fit on the card: about {0} of their {1} are paged out to CPU memory (bitsandbytes keeps them in unified memory and moves pages as each step needs them), so the run goes on, slower by those transfers",
+        "les états de l'optimiseur paginé ne tiennent pas tous sur la carte : environ {0} de leurs {1} sont paginés en mémoire CPU (bitsandbytes les garde en mémoire unifiée et déplace les pages selon les besoins de chaque pas), donc l'entraînement continue, ralenti par ces transferts";
     /// vLLM: no room left outside its share.
     AdviceVllmNoRoomOutside =>
         "--gpu-memory-utilization {0} leaves too little of the card for the CUDA context: vLLM stops at start (\"Free memory on device … is less than desired GPU memory utilization\")",

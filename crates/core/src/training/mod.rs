@@ -1265,7 +1265,12 @@ pub fn training_memory(
                     vec![],
                 ));
             }
-            gpu.push(optimizer_term(s, if offload_states { 0.0 } else { ob }, p_total));
+            gpu.push(optimizer_term(
+                s,
+                if offload_states { 0.0 } else { ob },
+                p_total,
+                state as f64 / p_total.max(1) as f64,
+            ));
             checkpoint = p_total.saturating_mul(2);
             checkpoint_with_optimizer = p_total.saturating_mul(wb + mb).saturating_add(state);
         }
@@ -1382,7 +1387,12 @@ pub fn training_memory(
             if offload_states {
                 host_per_gpu += ob;
             }
-            gpu.push(optimizer_term(s, if offload_states { 0.0 } else { ob }, trainable));
+            gpu.push(optimizer_term(
+                s,
+                if offload_states { 0.0 } else { ob },
+                trainable,
+                state / trainable.max(1) as f64,
+            ));
             checkpoint = trainable.saturating_mul(ab as u64);
             checkpoint_with_optimizer = checkpoint.saturating_add(state as u64);
         }
@@ -1738,7 +1748,9 @@ pub fn training_memory(
     })
 }
 
-fn optimizer_term(s: &TrainingSetup, bytes: f64, params: u64) -> Term {
+/// The optimizer's term: `bytes` on this GPU, `per_param` bytes of state a parameter before any
+/// partition (AdamW's two FP32 moments are 8; BF16 moments 4; 8-bit ones 2 and their block scales).
+fn optimizer_term(s: &TrainingSetup, bytes: f64, params: u64, per_param: f64) -> Term {
     let mut assumptions = Vec::new();
     if s.optimizer.is_paged() {
         assumptions.push(Msg::new(MsgId::AssumePaged, vec![]));
@@ -1752,7 +1764,10 @@ fn optimizer_term(s: &TrainingSetup, bytes: f64, params: u64) -> Term {
         TermKind::Optimizer,
         bytes,
         (1.0, 1.0),
-        Msg::new(MsgId::TrainOptimizer, vec![Arg::Text(s.optimizer.id().into()), Arg::Int(params)]),
+        Msg::new(
+            MsgId::TrainOptimizer,
+            vec![Arg::Text(s.optimizer.id().into()), Arg::Int(params), Arg::Num(per_param, 2)],
+        ),
         assumptions,
     )
 }
