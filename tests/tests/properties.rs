@@ -115,9 +115,9 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
         proptest::sample::select(LossKernel::ALL.to_vec()),
         proptest::collection::vec(any::<bool>(), 7),
         1u64..=64,
-        (proptest::sample::select(headroom_core::training::Batching::ALL.to_vec()), 0u64..=8192),
+        (proptest::sample::select(headroom_core::training::Batching::ALL.to_vec()), 0u64..=8192, 1u64..=4),
     )
-        .prop_map(|(framework, loss, b, grad_accum, (batching, mean_sample))| TrainOptions {
+        .prop_map(|(framework, loss, b, grad_accum, (batching, mean_sample, ckpt_every))| TrainOptions {
             framework,
             loss,
             lora_dropout: b[0],
@@ -137,6 +137,7 @@ fn train_options() -> impl Strategy<Value = headroom_core::training::TrainOption
             ulysses: 1,
             batching,
             mean_sample,
+            ckpt_every,
         })
 }
 

@@ -703,3 +703,42 @@ fn paged_optimizer_states_spill_to_cpu_memory() {
     let unpaged = Scenario { optimizer: Optimizer::AdamW8bit, ..s };
     assert_eq!(fit(&unpaged, d).unwrap().verdict, Verdict::No);
 }
+
+/// Checkpointing one layer in k (torchtune's `ac_option`, torchtitan's numeric
+/// `selective_ac_option`): the other layers keep everything, so memory rises with k from full
+/// checkpointing towards none; the link carries k, and torchtune's distributed full recipe gets it.
+#[test]
+fn checkpointing_every_kth_layer() {
+    use headroom_core::share::{decode, encode};
+    use headroom_core::training::Framework;
+    let mut s =
+        Scenario { mode: Mode::Full, context: 4096, batch: 2, gpus: 8, ..Scenario::catalog("llama-3.2-3b") };
+    s.apply_framework(Framework::Torchtune);
+    s.checkpointing = Checkpointing::Full;
+    let act = |k: u64, c: Checkpointing| {
+        let mut x = s.clone();
+        x.train.ckpt_every = k;
+        x.checkpointing = c;
+        estimate(&x).unwrap().memory.total.get()
+    };
+    let (k1, k2, k4, none) = (
+        act(1, Checkpointing::Full),
+        act(2, Checkpointing::Full),
+        act(4, Checkpointing::Full),
+        act(1, Checkpointing::None),
+    );
+    assert!(k1 < k2 && k2 < k4 && k4 < none, "{k1} {k2} {k4} {none}");
+    // Half the 28 layers keep everything with k = 2.
+    assert!(((k2 - k1) as f64 / (none - k1) as f64 - 0.5).abs() < 0.1, "{k1} {k2} {none}");
+    s.train.ckpt_every = 3;
+    let link = encode(&s);
+    assert!(link.contains("ckev=3"), "{link}");
+    assert_eq!(decode(&link).scenario.train.ckpt_every, 3);
+    let e = estimate(&s).unwrap();
+    let cmd = headroom_core::flags::commands(&s, &e, None).join("\n");
+    assert!(
+        cmd.contains("enable_activation_checkpointing=False")
+            && cmd.contains("ac_mode=selective ac_option=3"),
+        "{cmd}"
+    );
+}

@@ -135,6 +135,7 @@ ui_text! {
     AdaptersFp32 => "Adapters in FP32 (peft)", "Adaptateurs en FP32 (peft)";
     KbitUpcast => "Upcast unquantized parameters to FP32 (peft's k-bit preparation)", "Convertir en FP32 les paramètres non quantifiés (préparation k-bit de peft)";
     GradAccum => "Gradient accumulation (micro-batches per step)", "Accumulation de gradients (micro-lots par pas)";
+    CkptEvery => "Checkpoint every k-th layer (the others keep everything)", "Checkpointing d'une couche sur k (les autres gardent tout)";
     OptimizerInBackward => "Optimizer step in the backward pass", "Pas de l'optimiseur dans la passe arrière";
     ActivationOffload => "Offload activations to CPU", "Décharger les activations vers le CPU";
     Compile => "torch.compile", "torch.compile";

@@ -475,6 +475,12 @@ pub fn WorkloadInputs() -> impl IntoView {
                     <Choice id="hr-ckpt" help=T::HelpCkpt label=label_of(lang.get_untracked(), T::Checkpointing) options=ckpts
                         selected=Signal::derive(move || s.with(|s| s.checkpointing.id().to_string()))
                         set=Callback::new(move |v: String| if let Ok(c) = Checkpointing::parse(&v) { s.update(|s| s.checkpointing = c) })/>
+                    {move || s.with(|s| s.checkpointing.recomputes()).then(|| view! {
+                        <CountField id="hr-ckpt-every" label=label_of(lang.get_untracked(), T::CkptEvery)
+                            value=Signal::derive(move || s.with(|s| s.train.ckpt_every))
+                            set=Callback::new(move |v| s.update(|s| s.train.ckpt_every = v))
+                            min=1 max=1024/>
+                    })}
                     <CountField id="hr-grad-accum" label=label_of(lang.get_untracked(), T::GradAccum)
                         value=Signal::derive(move || s.with(|s| s.train.grad_accum))
                         set=Callback::new(move |v| s.update(|s| s.train.grad_accum = v))

@@ -439,6 +439,11 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub grad_accum: Option<u64>,
 
+    /// With full or offloaded checkpointing, checkpoint every K-th layer only; the others keep all
+    /// their activations (torchtune's ac_option, torchtitan's selective_ac_option as a number) [default: 1].
+    #[arg(long, value_name = "K")]
+    pub checkpoint_every: Option<u64>,
+
     /// Step each parameter in the backward pass (torchtune's optimizer_in_bwd): on or off.
     #[arg(long, value_name = "ON|OFF", num_args = 0..=1, default_missing_value = "on")]
     pub optimizer_in_backward: Option<String>,
@@ -928,6 +933,14 @@ impl ScenarioArgs {
         }
         if let Some(n) = self.grad_accum {
             t.grad_accum = n;
+        }
+        if let Some(k) = self.checkpoint_every {
+            if !(1..=1024).contains(&k) {
+                return Err(format!(
+                    "invalid checkpoint-every: {k} is not a checkpointing interval: every 1 to 1024 layers"
+                ));
+            }
+            t.ckpt_every = k;
         }
         if let Some(v) = &self.optimizer_in_backward {
             t.optimizer_in_backward = switch("optimizer-in-backward", v)?;

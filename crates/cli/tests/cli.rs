@@ -677,6 +677,24 @@ fn torchtitan_published_benchmark_within_its_reserved_peaks() {
     assert_eq!(n, 12);
 }
 
+/// `--checkpoint-every K`: one layer in K checkpointed; outside 1..=1024 a clear error naming the
+/// flag; the link carries it.
+#[test]
+fn checkpoint_every_flag() {
+    let base = ["estimate", "--model", "llama-3.2-3b", "--mode", "full", "--grad-checkpointing"];
+    let total = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        json(&a)["memory"]["total"].as_u64().unwrap()
+    };
+    assert!(total(&["--checkpoint-every", "2"]) > total(&[]));
+    let bad = headroom(&[&base[..], &["--checkpoint-every", "0"]].concat());
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("checkpoint-every"));
+    let link = headroom(&[&base[..], &["--checkpoint-every", "4", "--link"]].concat());
+    assert!(String::from_utf8_lossy(&link.stdout).contains("ckev=4"));
+}
+
 /// Tensor parallelism vLLM refuses for the model: the text and JSON say it stops before loading,
 /// its log is the error alone, no requests table and no command that would only fail.
 #[test]

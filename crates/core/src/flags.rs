@@ -373,6 +373,23 @@ fn training(s: &Scenario, out: &mut Vec<String>) {
         Framework::Axolotl => axolotl(s, out),
         _ => trl(s, out),
     }
+    // Checkpointing every k-th layer is torchtune's distributed full recipe's `ac_option` (set
+    // above) and torchtitan's `selective_ac_option`; the others checkpoint every layer.
+    let every = s.train.ckpt_every;
+    if every > 1
+        && s.checkpointing.recomputes()
+        && !(s.train.framework == Framework::Torchtune && torchtune_ac_option(s))
+    {
+        out.push(format!(
+            "# checkpointing one layer in {every}: torchtune's full_finetune_distributed (ac_mode=selective ac_option={every}) and torchtitan (activation_checkpoint mode \"selective\", selective_ac_option \"{every}\") take it; this command checkpoints every layer"
+        ));
+    }
+}
+
+/// Whether torchtune's recipe for the scenario takes `ac_mode`/`ac_option` (only
+/// `full_finetune_distributed` reads them).
+fn torchtune_ac_option(s: &Scenario) -> bool {
+    s.mode == Mode::Full && s.gpus > 1
 }
 
 fn hf_optim(o: Optimizer) -> &'static str {
@@ -553,10 +570,13 @@ fn torchtune(s: &Scenario, out: &mut Vec<String>) {
         s.batch,
         s.context,
         s.train.grad_accum,
-        py_bool(s.checkpointing.recomputes()),
+        py_bool(s.checkpointing.recomputes() && !(s.train.ckpt_every > 1 && torchtune_ac_option(s))),
         py_bool(s.train.activation_offload),
         py_bool(s.train.compile),
     );
+    if s.train.ckpt_every > 1 && s.checkpointing.recomputes() && torchtune_ac_option(s) {
+        c.push_str(&format!(" ac_mode=selective ac_option={}", s.train.ckpt_every));
+    }
     if s.mode == Mode::Full {
         c.push_str(&format!(" optimizer_in_bwd={}", py_bool(s.train.optimizer_in_backward)));
     } else {

@@ -545,6 +545,9 @@ pub fn encode(s: &Scenario) -> String {
     if t.grad_accum != dt.grad_accum {
         q.push("accum", &format!("{}", t.grad_accum));
     }
+    if t.ckpt_every != dt.ckpt_every {
+        q.push("ckev", &format!("{}", t.ckpt_every));
+    }
     if t.cp != dt.cp {
         q.push("cp", &format!("{}", t.cp));
     }
@@ -951,6 +954,10 @@ pub fn decode(query: &str) -> Decoded {
             "msamp" => match value.parse::<u64>() {
                 Ok(n) if n <= MAX_CONTEXT => scenario.train.mean_sample = n,
                 _ => ignore(&key, &value, "not a mean sample length (0 to 16777216 tokens)".into()),
+            },
+            "ckev" => match parse_count(&value, 1 << 10) {
+                Some(n) => scenario.train.ckpt_every = n,
+                None => ignore(&key, &value, "not a checkpointing interval (every 1 to 1024 layers)".into()),
             },
             "accum" => match parse_count(&value, 1 << 20) {
                 Some(n) => scenario.train.grad_accum = n,

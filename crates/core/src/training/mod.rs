@@ -1488,10 +1488,14 @@ pub fn training_memory(
     // parallelism.
     let kept_layers = grad_layers.iter().sum::<u64>() as f64;
     let layer_inputs = kept_layers * e * h * tokens / if o.sequence_parallel { t } else { 1.0 };
+    // Every `k`-th layer checkpointed (torchtune's `ac_option`): the others keep everything.
+    let every = o.ckpt_every.max(1) as f64;
+    let wrapped = crate::ops::ceil(kept_layers / every);
+    let unwrapped_full = stack_full * (1.0 - wrapped / kept_layers.max(1.0));
     let (kept, recompute) = match s.checkpointing {
         Checkpointing::None => (stack_full, 0.0),
-        Checkpointing::Full => (layer_inputs, one_layer),
-        Checkpointing::Offloaded => (layers.min(2.0) * e * h * tokens, one_layer),
+        Checkpointing::Full => (layer_inputs * wrapped / kept_layers.max(1.0) + unwrapped_full, one_layer),
+        Checkpointing::Offloaded => (layers.min(2.0) * e * h * tokens + unwrapped_full, one_layer),
         Checkpointing::Selective => {
             // Each layer keeps what PyTorch's selective policy saves; the layer being
             // recomputed holds the rest of its tensors for a moment.
@@ -1552,7 +1556,7 @@ pub fn training_memory(
         kept
     };
     if s.checkpointing == Checkpointing::Offloaded {
-        host_activations += layer_inputs;
+        host_activations += layer_inputs * wrapped / kept_layers.max(1.0);
     }
     // The head and the loss: with sequence parallelism (Megatron, torchtitan) the head's input is
     // split along the sequence and the loss is vocabulary-parallel, each GPU keeping `1/t` of the

@@ -165,6 +165,10 @@ pub struct TrainOptions {
     /// Micro-batches per optimizer step. With 1, gradients are built only as activations are
     /// freed (set to None after each step); with more they persist beside the activations.
     pub grad_accum: u64,
+    /// With full (or offloaded) checkpointing, every `k`-th layer is checkpointed and the others
+    /// keep all their activations (torchtune's `ac_option: k`, torchtitan's `selective_ac_option`
+    /// as a number); 1: every layer.
+    pub ckpt_every: u64,
     /// The optimizer steps each parameter as soon as its gradient is ready (torchtune's
     /// `optimizer_in_bwd`): no full gradient buffer.
     pub optimizer_in_backward: bool,
@@ -276,6 +280,7 @@ impl Default for TrainOptions {
             adapters_fp32: true,
             kbit_upcast: true,
             grad_accum: 1,
+            ckpt_every: 1,
             optimizer_in_backward: false,
             activation_offload: false,
             compile: false,
