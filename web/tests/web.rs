@@ -69,6 +69,25 @@ async fn typing_a_count_updates_the_figure_and_the_link() {
     assert!(search().contains("params=500M"), "{}", search());
 }
 
+/// Checkpointing one layer in k: the field appears under full checkpointing, a larger k keeps more
+/// activations, and the link carries it.
+#[wasm_bindgen_test]
+async fn checkpointing_every_kth_layer_from_the_page() {
+    let root = fresh_root("?v=1&mode=full&ckpt=full");
+    let _h = mount_to(root.clone(), headroom_web::App);
+    leptos::task::tick().await;
+    let before = bytes(&root, "#hr-total-bytes").unwrap();
+    let input: web_sys::HtmlInputElement =
+        root.query_selector("#hr-ckpt-every").unwrap().unwrap().unchecked_into();
+    input.set_value("2");
+    input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    leptos::task::tick().await;
+    let after = bytes(&root, "#hr-total-bytes").unwrap();
+    assert!(after > before, "{before} → {after}");
+    sleep(300).await;
+    assert!(search().contains("ckev=2"), "{}", search());
+}
+
 #[wasm_bindgen_test]
 async fn the_default_view_is_useful() {
     let root = fresh_root("");
