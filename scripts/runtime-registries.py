@@ -148,25 +148,7 @@ def mlx_model_types(src: Path) -> set[str]:
 
 def transformers_model_types(src: Path) -> set[str]:
     """The model types transformers' text-generating auto classes map to a class of its own."""
-    tree = ast.parse((src / "transformers/models/auto/modeling_auto.py").read_text())
-    wanted = (
-        "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES",
-        "MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES",
-        "MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES",
-    )
-    types: set[str] = set()
-    for node in tree.body:
-        if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)):
-            continue
-        if node.targets[0].id not in wanted or not isinstance(node.value, ast.Call):
-            continue
-        for arg in node.value.args:
-            if not isinstance(arg, ast.List):
-                continue
-            for elt in arg.elts:
-                # ("llama", "LlamaForCausalLM"); a `*list(OTHER.items())` splice is read as OTHER.
-                if isinstance(elt, ast.Tuple) and isinstance(elt.elts[0], ast.Constant):
-                    types.add(elt.elts[0].value)
+    types = set(transformers_mapped_classes(src))
     if len(types) < 100:
         sys.exit(f"only {len(types)} model types in {src}'s modeling_auto.py: its layout changed")
     return types

@@ -607,6 +607,21 @@ fn training_advice_and_presets() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// The rows of a published-runs fixture (`id<TAB>GiB<TAB>flags`, `#` comments), each estimated
+/// with the common flags and its own: `(id, measured GiB, the estimate's JSON)`.
+fn published_runs(name: &str, common: &[&str]) -> Vec<(String, f64, serde_json::Value)> {
+    let rows = std::fs::read_to_string(fixture(name)).unwrap();
+    rows.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let mut args = common.to_vec();
+            args.extend(cols[2].split_whitespace());
+            (cols[0].to_string(), cols[1].parse().unwrap(), json(&args))
+        })
+        .collect()
+}
+
 /// torchtune's published ablation (Llama 3.2 3B, A100, 2 × 4,096 packed tokens): each technique's
 /// peak as PyTorch's allocator measured it, against the estimate's `pytorch_peak_bytes` (what that
 /// allocator would report: no CUDA context) — every row within 20%, the median within 6%; and the
@@ -614,7 +629,6 @@ fn training_advice_and_presets() {
 /// per-parameter steps in the backward pass, not modelled).
 #[test]
 fn torchtune_published_ablation_within_its_measured_peaks() {
-    let rows = std::fs::read_to_string(fixture("training/published-torchtune.tsv")).unwrap();
     let common = [
         "estimate",
         "--model",
@@ -629,12 +643,7 @@ fn torchtune_published_ablation_within_its_measured_peaks() {
         "packed",
     ];
     let mut errors = Vec::new();
-    for line in rows.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (id, gib): (&str, f64) = (cols[0], cols[1].parse().unwrap());
-        let mut args = common.to_vec();
-        args.extend(cols[2].split_whitespace());
-        let v = json(&args);
+    for (id, gib, v) in published_runs("training/published-torchtune.tsv", &common) {
         let pt = v["training"]["pytorch_peak_bytes"].as_f64().unwrap() / (1u64 << 30) as f64;
         let total = v["memory"]["total"].as_f64().unwrap() / (1u64 << 30) as f64;
         let err = (pt - gib) / gib;
@@ -652,7 +661,6 @@ fn torchtune_published_ablation_within_its_measured_peaks() {
 /// allocator's reserved peak, every row within 15%.
 #[test]
 fn torchtitan_published_benchmark_within_its_reserved_peaks() {
-    let rows = std::fs::read_to_string(fixture("training/published-torchtitan.tsv")).unwrap();
     let common = [
         "estimate",
         "--model",
@@ -665,12 +673,8 @@ fn torchtitan_published_benchmark_within_its_reserved_peaks() {
         "packed",
     ];
     let mut n = 0;
-    for line in rows.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (id, gib): (&str, f64) = (cols[0], cols[1].parse().unwrap());
-        let mut args = common.to_vec();
-        args.extend(cols[2].split_whitespace());
-        let total = json(&args)["memory"]["total"].as_f64().unwrap() / (1u64 << 30) as f64;
+    for (id, gib, v) in published_runs("training/published-torchtitan.tsv", &common) {
+        let total = v["memory"]["total"].as_f64().unwrap() / (1u64 << 30) as f64;
         assert!(((total - gib) / gib).abs() <= 0.15, "{id}: estimated {total:.2} GiB against {gib} reserved");
         n += 1;
     }
