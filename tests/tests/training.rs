@@ -169,6 +169,13 @@ fn training_flops() {
     assert_eq!(t.flops_total, 6.0 * 8_030_261_248.0 * 2_000_000.0);
     let r = estimate(&Scenario { checkpointing: Checkpointing::Full, ..s.clone() }).unwrap();
     assert_eq!(r.flops_per_token, 8.0 * 8_030_261_248.0);
+    // Per-operation selective checkpointing recomputes every second product: half a forward.
+    let sel = estimate(&Scenario { checkpointing: Checkpointing::Selective, ..s.clone() }).unwrap();
+    assert_eq!(sel.flops_per_token, 7.0 * 8_030_261_248.0);
+    // One layer in four checkpointed: a quarter of a forward more.
+    let mut every = Scenario { checkpointing: Checkpointing::Full, ..s.clone() };
+    every.train.ckpt_every = 4;
+    assert_eq!(estimate(&every).unwrap().flops_per_token, 6.5 * 8_030_261_248.0);
     let l = estimate(&Scenario { mode: Mode::Lora, ..s }).unwrap();
     assert_eq!(l.flops_per_token, 4.0 * 8_030_261_248.0);
     // Checkpoints: 16-bit weights, and with the master copy and AdamW states 2 + 4 + 8 bytes.

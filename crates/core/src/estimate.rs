@@ -1461,8 +1461,12 @@ fn estimate_training(scenario: &Scenario, r: &Resolved) -> Result<Estimate> {
     });
     let host = Memory::from_terms(host_terms)?;
     let model = model_summary(r)?;
-    let flops_per_token =
-        crate::training::flops_per_token(scenario.mode, model.params_active.get(), scenario.checkpointing);
+    let flops_per_token = crate::training::flops_per_token(
+        scenario.mode,
+        model.params_active.get(),
+        scenario.checkpointing,
+        scenario.train.ckpt_every,
+    );
     let tokens = scenario.dataset_tokens.saturating_mul(scenario.epochs);
     let t = &scenario.train;
     if t.mean_sample > scenario.context {

@@ -849,12 +849,18 @@ pub fn deepspeed_estimate(
 }
 
 /// Training FLOPs per token: 6 × N (forward 2N, backward 4N) for full fine-tuning, 8 × N with
-/// full recomputation (one more forward); LoRA and QLoRA skip the frozen weights' gradients:
-/// 4 × N (+2N with recomputation). N is the active parameter count (Kaplan et al. 2020;
-/// EleutherAI's Transformer Math 101).
-pub fn flops_per_token(mode: Mode, active_params: u64, checkpointing: Checkpointing) -> f64 {
+/// full recomputation (one more forward) of every layer, `2N/k` more when one layer in `k` is
+/// checkpointed, N more with PyTorch's per-operation selective checkpointing (every second matrix
+/// product recomputed); LoRA and QLoRA skip the frozen weights' gradients: 4 × N plus the same
+/// recomputation. N is the active parameter count (Kaplan et al. 2020; EleutherAI's Transformer
+/// Math 101).
+pub fn flops_per_token(mode: Mode, active_params: u64, checkpointing: Checkpointing, every: u64) -> f64 {
     let n = active_params as f64;
-    let recompute = if checkpointing == Checkpointing::Full { 2.0 } else { 0.0 };
+    let recompute = match checkpointing {
+        Checkpointing::Full => 2.0 / every.max(1) as f64,
+        Checkpointing::Selective => 1.0,
+        _ => 0.0,
+    };
     match mode {
         Mode::Inference => 2.0 * n,
         Mode::Full => (6.0 + recompute) * n,
