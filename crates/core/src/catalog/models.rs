@@ -1260,4 +1260,26 @@ pub static MODELS: &[ModelEntry] = &[
         ),
         config: include_str!(concat!(env!("OUT_DIR"), "/models/deepseek-v4-flash-nvfp4-fp8.json")),
     },
+    ModelEntry {
+        id: "mimo-v2.5",
+        aliases: &["mimo-v2.5-310b-a15b"],
+        name: "MiMo-V2.5 (text, vision, audio)",
+        hf_repo: "XiaomiMiMo/MiMo-V2.5",
+        released: "2026-04",
+        source: src!(
+            "https://huggingface.co/XiaomiMiMo/MiMo-V2.5/blob/main/config.json as transcribed value for value in a public model-info report (search-library id 62758385424), whose tensor listing totals 310,775,040,000 elements, reproduced exactly from this config (text, the 729M vision tower, the 261M audio encoder, 3 MTP layers, FP8 block scales); released with MiMo-V2.5-Pro in April 2026 (mlhive.com, \"Xiaomi MiMo V2.5 … open-weight model analysis\", 2026/04)"
+        ),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/mimo-v2.5.json")),
+    },
+    ModelEntry {
+        id: "mimo-v2.5-pro",
+        aliases: &["mimo-v2.5-pro-1t"],
+        name: "MiMo-V2.5-Pro",
+        hf_repo: "XiaomiMiMo/MiMo-V2.5-Pro",
+        released: "2026-04",
+        source: src!(
+            "https://huggingface.co/XiaomiMiMo/MiMo-V2.5-Pro/blob/main/config.json as transcribed value for value in the \"原始 config.json\" section of a public model-info report (search-library id 62727537601), whose tensor listing totals 1,023,244,718,976 elements, reproduced exactly from this config (3 MTP layers and FP8 block scales included); released in April 2026 with MiMo-V2.5 (mlhive.com, 2026/04)"
+        ),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/mimo-v2.5-pro.json")),
+    },
 ];
