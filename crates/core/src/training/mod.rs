@@ -1877,8 +1877,23 @@ mod tests {
             2.0 * h + 2.0 * q + 2.0 * kv + 2.0 * i + 2.0 * h + 2.0 * q + 128.0
         );
         assert_eq!(sv.layer(&a, g, 8192), 208_896.0 + 128.0);
-        let compiled = saved::Saving { compiled: true, ..sv };
+        let compiled = saved::Saving { compiled: true, ..sv.clone() };
         assert_eq!(compiled.layer(&a, g, 8192), 208_896.0 + 128.0 - 4.0 * 2.0 * h - 2.0 * i);
+        // LoRA on every linear layer (rank 16, FP32 adapters): each of the seven modules' `lora_A`
+        // output, 16 × 4 bytes, once.
+        let targets = LoraTargets::parse("all-linear").unwrap();
+        let lora = saved::Saving {
+            full: false,
+            lora: Some(saved::LoraSaving {
+                targets: &targets,
+                dropout: false,
+                cpu_noise: false,
+                adapter_bytes: 4.0,
+                rank: 16.0,
+            }),
+            ..sv.clone()
+        };
+        assert_eq!(lora.layer_sac(&a, g, 8192) - sv.layer_sac(&a, g, 8192), 7.0 * 16.0 * 4.0);
     }
 
     /// The measured Unsloth factor (LLaMA-Factory's comparison), its own 4-bit kernels, and the

@@ -406,14 +406,31 @@ impl Saving<'_> {
         }
         // The first, third, fifth… product's output is kept.
         kept += mm.iter().step_by(2).map(|(w, b)| w * b).sum::<f64>();
-        // Adapters keep what their `lora_A` reads and its output, as without checkpointing.
+        // Adapters keep each `lora_A` output, as without checkpointing: one per module the layer
+        // has (fused projections are one module).
         if let Some(l) = &self.lora {
             let ab = if self.autocast { 2.0 } else { l.adapter_bytes };
-            let adapted = [LoraTarget::Q, LoraTarget::K, LoraTarget::V, LoraTarget::Qkv, LoraTarget::O]
-                .iter()
-                .chain(&[LoraTarget::Gate, LoraTarget::Up, LoraTarget::GateUp, LoraTarget::Down])
-                .map(|t| self.adapted(*t))
-                .sum::<f64>();
+            let mut modules: alloc::vec::Vec<LoraTarget> = alloc::vec::Vec::new();
+            for m in &g.mixers {
+                match m {
+                    Mixer::Attention(st) if st.fused_qkv => modules.extend([LoraTarget::Qkv, LoraTarget::O]),
+                    Mixer::Attention(_) | Mixer::Mla(_) => {
+                        modules.extend([LoraTarget::Q, LoraTarget::K, LoraTarget::V, LoraTarget::O]);
+                    }
+                    _ => {}
+                }
+            }
+            let ffn = |gated: bool, fused: bool| match (gated, fused) {
+                (true, true) => &[LoraTarget::GateUp, LoraTarget::Down][..],
+                (true, false) => &[LoraTarget::Gate, LoraTarget::Up, LoraTarget::Down][..],
+                _ => &[LoraTarget::Up, LoraTarget::Down][..],
+            };
+            match &g.ffn {
+                Ffn::Dense(d) => modules.extend_from_slice(ffn(d.gated, d.fused_gate_up)),
+                Ffn::Moe(m) => modules.extend_from_slice(ffn(m.gated, false)),
+                Ffn::None => {}
+            }
+            let adapted = modules.iter().map(|t| self.adapted(*t)).sum::<f64>();
             kept += adapted * l.rank * ab;
         }
         kept
