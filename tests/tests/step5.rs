@@ -190,8 +190,9 @@ fn step5_pool_under_vllm_packs_summaries_rings_and_windows() {
     // its 4,096 tokens (the window and the two scheduler steps in flight reach past them) and one
     // more: 260 blocks, 0.2856 GiB a GPU at TP 8.
     // Other block sizes (`--block-size`), as vLLM's planning code gives them at TP 8: a block of
-    // 64 tokens aligns the sparse pages on 8-token kernel blocks, one of 8 needs none.
-    for (tokens, bytes) in [(8u64, 147_456u64), (16, 294_912), (128, 2_359_296)] {
+    // 64 tokens aligns the sparse pages on 8-token kernel blocks (one of 8 tokens would need none,
+    // but its 6,144-byte page cannot hold the ring's seven rows: see below).
+    for (tokens, bytes) in [(16u64, 294_912u64), (128, 2_359_296)] {
         let mut s = Scenario {
             model: ModelSource::Custom(Box::new(read(&config()).into_custom("step5".into()))),
             runtime: Some(Runtime::Vllm),
@@ -208,6 +209,77 @@ fn step5_pool_under_vllm_packs_summaries_rings_and_windows() {
     let v = on_gpus(8, KvDtype::Bf16, false);
     assert_eq!(v.blocks_per_request, 64 + 1 + 3 * 65);
     assert_eq!(v.num_blocks, u64::try_from(v.available_kv).unwrap() / v.block_bytes);
+}
+
+/// A Step 5 scenario under vLLM 0.34 on eight B200s, with the cache's dtype, `--block-size` and
+/// MTP's speculative tokens.
+fn with_block(kv: KvDtype, block: Option<u64>, mtp_tokens: u64) -> VllmBudget {
+    let mut s = Scenario {
+        model: ModelSource::Custom(Box::new(read(&config()).into_custom("step5".into()))),
+        runtime: Some(Runtime::Vllm),
+        gpus: 8,
+        context: 4096,
+        kv,
+        weights: Some(WeightFormat::Nvfp4),
+        device: Some(DeviceChoice::Catalog("b200".into())),
+        ..Scenario::default()
+    };
+    s.vllm.block_size = block;
+    if mtp_tokens > 0 {
+        s.vllm.speculative = Some(Speculative { method: SpecMethod::Mtp, tokens: mtp_tokens });
+    }
+    estimate(&s).unwrap().vllm.unwrap()
+}
+
+/// Each sparse layer's ring of raw indexer keys is one of its K and V pages cut into 1,024-byte
+/// rows, `7 + k` of them (`csa_tail_ring.py`). At TP 8 a GPU holds one KV head of 192: a row of
+/// 768 bytes a token in BF16, 384 in FP8. A `--block-size` whose page is too small stops vLLM once
+/// the weights are in, with the ring's own error and the weights' line before it; one that is not
+/// whole eight-token regions with the summaries' error. Without `--block-size`, the 64-token
+/// default holds 24 FP8 rows: enough up to 17 speculative tokens, and 128 tokens beyond.
+#[test]
+fn step5_block_must_hold_the_rings_rows() {
+    use headroom_core::text::{Lang, MsgId};
+    // BF16, 8 tokens: 6,144 bytes, six rows for seven; 16 tokens (12 rows) is the fix.
+    let v = with_block(KvDtype::Bf16, Some(8), 0);
+    let r = v.tp_refused.as_ref().expect("refused");
+    assert!(r.loaded);
+    assert_eq!(r.reason.id, MsgId::AdviceVllmStep5Block);
+    assert_eq!(
+        r.log,
+        "ValueError: Step5 CSA tail ring needs 7 rows of 1024 bytes in one 6144-byte KV page; increase --block-size."
+    );
+    assert!(r.reason.render(Lang::En).contains("--block-size 16"), "{}", r.reason.render(Lang::En));
+    let log = v.log_lines();
+    assert_eq!(log.len(), 2);
+    assert!(log[0].starts_with("Model loading took "), "{log:?}");
+    // FP8 halves the row: 16 tokens are six rows again, 32 the fix.
+    let v = with_block(KvDtype::Fp8, Some(16), 0);
+    let r = v.tp_refused.as_ref().expect("refused");
+    assert!(r.log.contains("one 6144-byte KV page"), "{}", r.log);
+    assert!(r.reason.render(Lang::En).contains("--block-size 32"));
+    assert!(with_block(KvDtype::Fp8, Some(32), 0).tp_refused.is_none());
+    // MTP's three tokens want ten rows: 32 FP8 tokens hold twelve; six tokens want thirteen, which
+    // 48 tokens (eighteen rows) hold.
+    assert!(with_block(KvDtype::Fp8, Some(32), 3).tp_refused.is_none());
+    let v = with_block(KvDtype::Fp8, Some(32), 6);
+    let r = v.tp_refused.as_ref().expect("refused");
+    assert!(r.log.starts_with("ValueError: Step5 CSA tail ring needs 13 rows"), "{}", r.log);
+    assert!(r.reason.render(Lang::En).contains("--block-size 48"));
+    // Not whole eight-token regions: the summaries' error, whatever the ring holds.
+    let v = with_block(KvDtype::Bf16, Some(1), 0);
+    let r = v.tp_refused.as_ref().expect("refused");
+    assert_eq!(r.log, "ValueError: Step5 KV blocks must align to eight-token regions");
+    // The default block: 64 tokens, up to 17 speculative tokens in FP8; 128 from 18.
+    for (k, block) in [(0u64, 64u64), (17, 64), (18, 128)] {
+        let v = with_block(KvDtype::Fp8, None, k);
+        assert!(v.tp_refused.is_none(), "{k}");
+        assert_eq!(v.block_size, block, "{k} speculative tokens");
+    }
+    // Past 128 tokens' 48 rows, vLLM stops even on its own block.
+    let v = with_block(KvDtype::Fp8, None, 42);
+    assert_eq!(v.block_size, 128);
+    assert!(v.tp_refused.as_ref().is_some_and(|r| r.log.contains("needs 49 rows")));
 }
 
 /// Weights a GPU at TP 8: the indexer's query split over its four provider groups (then

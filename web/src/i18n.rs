@@ -107,7 +107,7 @@ ui_text! {
     SglangMambaSlots => "--max-mamba-cache-size (0: from the ratio)", "--max-mamba-cache-size (0 : selon le ratio)";
     SglangAtStart => "SGLang at start: free memory × mem_fraction_static − weights = KV pool", "SGLang au démarrage : mémoire libre × mem_fraction_static − poids = pool KV";
     SglangPoolTokens => "tokens in the pool", "tokens dans le pool";
-    VllmAtStart => "vLLM at start", "vLLM au démarrage";
+    VllmAtStart => "at start", "au démarrage";
     VllmShare => "its share", "sa part";
     VllmKvCache => "KV cache", "cache KV";
     VllmLog => "What its log will say", "Ce que dira son journal";

@@ -207,6 +207,7 @@ fn reason_short(r: &headroom_core::vllm::TpRefusal) -> &'static str {
     match r.reason.id {
         MsgId::AdviceVllmOneGpu => "this model runs on one GPU only",
         MsgId::AdviceVllmTpHeads => "the attention heads do not divide among the GPUs",
+        MsgId::AdviceVllmStep5Block => "the cache block cannot hold Step 5's rings of indexer keys",
         _ => "the key/value heads do not divide among the GPUs",
     }
 }
@@ -847,11 +848,14 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         .or(e.vllm.as_ref())
         .and_then(|b| b.tp_refused.as_ref().map(|r| (b, r)))
     {
-        // vLLM stops on the setup before loading anything: no budget, only the error.
+        // vLLM stops on the setup before loading anything, or on the cache's layout once the
+        // weights are in: no budget, only the error.
         let _ = writeln!(s);
-        let _ =
-            writeln!(s, "vLLM {} at start: stops before loading the model ({})", b.version, reason_short(r));
-        let _ = writeln!(s, "  log  {}", r.log);
+        let when = if r.loaded { "after loading the model" } else { "before loading the model" };
+        let _ = writeln!(s, "vLLM {} at start: stops {when} ({})", b.version, reason_short(r));
+        for line in b.log_lines() {
+            let _ = writeln!(s, "  log  {line}");
+        }
     } else if let Some(b) = fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
         let _ = writeln!(s);
         let _ = writeln!(

@@ -732,6 +732,46 @@ fn a_refused_tensor_parallel_setup_has_no_budget_and_no_command() {
     assert!(json(&four)["vllm"]["refused"].is_null());
 }
 
+/// Step 5 with a `--block-size` too small for its rings of indexer keys: vLLM loads the weights and
+/// stops on the ring's error; the text says so, the log has the weights' line and the error, no
+/// command is given; the block the message suggests starts.
+#[test]
+fn a_step5_block_too_small_stops_after_loading() {
+    let config = fixture("configs/step5-preview.json");
+    let args = [
+        "estimate",
+        "--config",
+        &config,
+        "--runtime",
+        "vllm",
+        "--gpus",
+        "8",
+        "--device",
+        "b200",
+        "--weights",
+        "nvfp4",
+        "--kv",
+        "fp8",
+        "--block-size",
+        "16",
+    ];
+    let out = headroom(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("vLLM 0.34 at start: stops after loading the model"), "{text}");
+    assert!(text.contains("log  Model loading took "), "{text}");
+    assert!(text.contains(
+        "log  ValueError: Step5 CSA tail ring needs 7 rows of 1024 bytes in one 6144-byte KV page"
+    ));
+    assert!(!text.contains("vllm serve"), "{text}");
+    let v = json(&args);
+    assert_eq!(v["vllm"]["log"].as_array().unwrap().len(), 2);
+    assert!(v["vllm"]["refused"].as_str().unwrap().contains("--block-size 32"), "{}", v["vllm"]);
+    let mut fixed = args;
+    fixed[14] = "32";
+    assert!(json(&fixed)["vllm"]["refused"].is_null());
+}
+
 /// A pasted `vllm serve` command gives vLLM's budget as its log states it; the flags say the same.
 #[test]
 fn a_vllm_command_gives_its_startup_budget() {

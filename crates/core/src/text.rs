@@ -96,6 +96,8 @@ impl MsgId {
                 | MsgId::AdviceVllmTpHeads
                 | MsgId::AdviceVllmTpKvHeads
                 | MsgId::AdviceVllmTpKvHeadsSplit
+                // A cache block vLLM cannot lay this model's caches out in.
+                | MsgId::AdviceVllmStep5Block
         )
     }
 
@@ -121,6 +123,7 @@ impl MsgId {
                     | MsgId::AdviceVllmTpHeads
                     | MsgId::AdviceVllmTpKvHeads
                     | MsgId::AdviceVllmTpKvHeadsSplit
+                    | MsgId::AdviceVllmStep5Block
                     | MsgId::WarnNotInRegistry
                     | MsgId::WarnEagerAttention
                     | MsgId::WarnOwnConfig
@@ -1195,6 +1198,10 @@ messages! {
     AdviceVllmTpKvHeadsSplit =>
         "vLLM refuses tensor parallelism over {1} GPUs: this model's attention divides its {0} key/value heads among them and never copies them; choose a count that divides {0}",
         "vLLM refuse le parallélisme de tenseurs sur {1} GPU : l'attention de ce modèle s'y répartit ses {0} têtes clé/valeur sans jamais les copier ; choisissez un nombre qui divise {0}";
+    /// vLLM: a cache block too small for Step 5's rings of indexer keys, or not whole regions.
+    AdviceVllmStep5Block =>
+        "vLLM stops once the weights are loaded: Step 5's caches need a block of whole eight-token regions whose key/value page on one GPU holds {1} rows of 1,024 bytes (its ring of indexer keys), and --block-size {0} gives no such page; use --block-size {2}, or leave it unset",
+        "vLLM s'arrête une fois les poids chargés : les caches de Step 5 veulent un bloc de régions entières de huit jetons dont la page clé/valeur sur un GPU contient {1} lignes de 1 024 octets (son anneau de clés d'indexeur), et --block-size {0} ne donne pas une telle page ; utilisez --block-size {2}, ou ne le fixez pas";
     /// vLLM: a block-diffusion model's canvas state does not fit beside its share.
     AdviceVllmDiffusionState =>
         "vLLM does not count this block-diffusion model's canvas state ({0} for --max-num-seqs {1}) in its budget: with the CUDA context it needs more than --gpu-memory-utilization {2} leaves of the card, so the first full batch runs out of memory; lower --max-num-seqs (its recipe: 4) or --gpu-memory-utilization",

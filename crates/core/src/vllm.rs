@@ -923,6 +923,10 @@ pub struct TpRefusal {
     pub reason: crate::text::Msg,
     /// The exception vLLM raises, as its source words it.
     pub log: String,
+    /// Whether vLLM stops after loading the weights (the cache's layout refused) rather than
+    /// before loading anything (the parallel setup refused).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub loaded: bool,
 }
 
 /// Why vLLM 0.34 refuses tensor parallelism over `tp` GPUs for this model, when it does: Dory
@@ -940,6 +944,7 @@ pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<TpRefusal> {
         return Some(TpRefusal {
             reason: Msg::new(MsgId::AdviceVllmOneGpu, alloc::vec![Arg::Int(2)]),
             log: String::from("ValueError: Dory currently supports tensor_parallel_size=1 only"),
+            loaded: false,
         });
     }
     let full = a.mixers().find_map(|(_, m)| match m {
@@ -957,6 +962,7 @@ pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<TpRefusal> {
             log: format!(
                 "ValueError: Total number of attention heads ({heads}) must be divisible by tensor parallel size ({tp})."
             ),
+            loaded: false,
         });
     }
     let family = a.family.as_str();
@@ -975,6 +981,7 @@ pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<TpRefusal> {
             TpRefusal {
                 reason: Msg::new(MsgId::AdviceVllmTpKvHeads, args),
                 log: format!("AssertionError: {n} is not divisible by {d}"),
+                loaded: false,
             }
         } else {
             TpRefusal {
@@ -989,6 +996,7 @@ pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<TpRefusal> {
                         "AssertionError: num_key_value_heads ({kv}) must be divisible by tensor-parallel world size ({tp})."
                     )
                 },
+                loaded: false,
             }
         })
     })
@@ -1280,6 +1288,79 @@ fn dots3_packed(a: &Architecture, kv: KvDtype, block: u64, drafts: u64) -> Optio
         block_bytes: widest.saturating_mul(block),
         groups: alloc::vec![(SpecKind::Full, block, 1), (SpecKind::Window(window), block, swa_groups)],
     })
+}
+
+/// Bytes of one row of Step 5's ring of raw indexer keys: a BF16 key and its `z`, 256 values each
+/// (`csa_tail_ring.py`'s `_ROW_BYTES`).
+const STEP5_RING_ROW: u64 = 1024;
+
+/// Step 5's cache block under vLLM 0.34, and the error its start ends on when the block cannot
+/// hold the caches (`models/step5/common/csa_tail_ring.py`, `sparse_summary_cache.py`).
+///
+/// Each sparse layer keeps the open region's raw indexer keys in a ring the size of one of its own
+/// K and V pages (`block` tokens of the layer's row on one GPU), cut into 1,024-byte rows: the
+/// page must be whole rows, `7 + k` of them with `k` speculative tokens (a region's seven earlier
+/// rows and one verify step's). Without `--block-size`, the ring's backend asks for a multiple of
+/// the first of the default block, 32, 64 and 128 tokens whose page holds the rows (128 when none
+/// does), and vLLM settles on the smallest block every backend takes (its flash attention's
+/// multiples of 16 beside it); a `--block-size` is kept as given. The layer's summaries need
+/// whole eight-token regions a block. Either failing, vLLM raises when it asks the loaded model
+/// for its cache's layout. `None` for another model.
+fn step5_block(
+    a: &Architecture,
+    kv: KvDtype,
+    tp: u64,
+    o: &VllmOptions,
+    ns: u64,
+) -> Option<(u64, Option<TpRefusal>)> {
+    use crate::text::{Arg, Msg, MsgId};
+    if a.family != "step5" {
+        return None;
+    }
+    // The sparse layers' K and V row on one GPU (`max(1, kv / tp)` heads).
+    let row = a
+        .mixers()
+        .filter_map(|(_, m)| match m {
+            Mixer::Attention(at) if at.span == Span::Full && at.index_key > 0 => {
+                Some(2 * (at.num_kv_heads / tp.max(1)).max(1) * kv.row_bytes(at.head_dim))
+            }
+            _ => None,
+        })
+        .max()?;
+    let rows = 7u64.saturating_add(ns);
+    let holds = |b: u64| {
+        let page = b.saturating_mul(row);
+        page.is_multiple_of(STEP5_RING_ROW) && page / STEP5_RING_ROW >= rows
+    };
+    let block = match o.block_size {
+        Some(b) => b.max(1),
+        None => {
+            let default = o.version.default_block_size().max(1);
+            let need = [default, 32, 64, 128].into_iter().find(|&b| holds(b)).unwrap_or(128);
+            if default.is_multiple_of(need) { default } else { lcm(16, need) }
+        }
+    };
+    // The smallest block that works, to suggest: whole regions and rows.
+    let fix = (1..=64u64).map(|n| n * 16).find(|&b| holds(b)).unwrap_or(1024);
+    let refusal = |log: String| TpRefusal {
+        reason: Msg::new(
+            MsgId::AdviceVllmStep5Block,
+            alloc::vec![Arg::Int(block), Arg::Int(rows), Arg::Int(fix)],
+        ),
+        log,
+        loaded: true,
+    };
+    let refused = if !block.is_multiple_of(8) {
+        Some(refusal(String::from("ValueError: Step5 KV blocks must align to eight-token regions")))
+    } else if !holds(block) {
+        Some(refusal(format!(
+            "ValueError: Step5 CSA tail ring needs {rows} rows of {STEP5_RING_ROW} bytes in one {}-byte KV page; increase --block-size.",
+            block.saturating_mul(row)
+        )))
+    } else {
+        None
+    };
+    Some((block, refused))
 }
 
 /// Step 5's pool as vLLM 0.34 packs it on NVIDIA GPUs (`models/step5/nvidia/sparse_attention.py`,
@@ -1802,8 +1883,9 @@ pub struct VllmBudget {
     /// (when not, the first full batch runs out of memory).
     pub state_outside_fits: bool,
     /// Why vLLM refuses to start over this many GPUs of tensor parallelism ([`tp_refusal`]: Dory
-    /// on more than one, heads that do not divide among them); `None` when it starts. The figures
-    /// above are then what its budget would be, and the log is the error alone.
+    /// on more than one, heads that do not divide among them), or with this cache block (Step 5's
+    /// rings, [`TpRefusal::loaded`]); `None` when it starts. The figures above are then what its
+    /// budget would be, and the log is the error alone (after the weights' line when loaded).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub tp_refused: Option<TpRefusal>,
     /// Requests of each context the cache holds at once: `(tokens per request, requests)`.
@@ -1974,6 +2056,11 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         ),
     };
     let ns = o.speculative.as_ref().map_or(0, |sp| sp.tokens);
+    // Step 5's block, settled by its rings of indexer keys (or the error they end vLLM's start on).
+    let (step5_block, step5_refused) = match step5_block(a, i.kv, tp, o, ns) {
+        Some((b, r)) => (b, r),
+        None => (o.block_size(), None),
+    };
     let dtypes = (o.mamba_cache_bytes, o.mamba_ssm_cache_bytes);
     // DeepSeek V4 is served with 256-token blocks (its recipes' `--block-size 256`; a compressed
     // row of 128 tokens needs at least that many).
@@ -2039,7 +2126,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     // dots3-note's and Step 5's packed pools (their prediction layers join them below).
     let packed = packed
         .or_else(|| dots3_packed(a, i.kv, o.block_size(), 0))
-        .or_else(|| step5_packed(a, i.kv, tp, o.block_size(), 0));
+        .or_else(|| step5_packed(a, i.kv, tp, step5_block, 0));
     if a.family == "step5" && i.cuda_cc == 0 {
         // Step 5's pool on AMD GPUs (`models/step5/amd/csa_cache.py`: summaries in a group of their
         // own) or an unknown GPU is not read from vLLM: approximate.
@@ -2081,7 +2168,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let packed = match (packed, i.drafter.filter(|d| d.layers > 0)) {
         (Some(p), Some(d)) => match o.speculative.as_ref().map(|sp| &sp.method) {
             Some(SpecMethod::Mtp) => dots3_packed(a, i.kv, o.block_size(), d.layers)
-                .or_else(|| step5_packed(a, i.kv, tp, o.block_size(), d.layers))
+                .or_else(|| step5_packed(a, i.kv, tp, step5_block, d.layers))
                 .or_else(|| v4_packed(a, i.kv, v4_block, d.layers))
                 .or(Some(p)),
             // DSpark's stages keep windows beside the target's. A drafter reading the target's
@@ -2284,7 +2371,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
             || o.kv_cache_memory.is_some(),
         diffusion_state: diffusion_state(a, seqs, tokens),
-        tp_refused: tp_refusal(a, tp),
+        tp_refused: tp_refusal(a, tp).or(step5_refused),
         state_outside_fits: i.total.get().saturating_sub(requested.get())
             >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get()),
         layout_exact: exact,
@@ -2297,9 +2384,15 @@ impl VllmBudget {
     /// The lines of vLLM's startup log these numbers stand for, as vLLM words them.
     pub fn log_lines(&self) -> Vec<String> {
         let gib = |b: u64| b as f64 / GIB as f64;
-        // vLLM stops on the setup before it loads anything.
+        // vLLM stops on the setup before it loads anything, or on the cache's layout once the
+        // weights are in.
         if let Some(r) = &self.tp_refused {
-            return alloc::vec![r.log.clone()];
+            let mut out = Vec::new();
+            if r.loaded {
+                out.push(format!("Model loading took {:.2} GiB memory", gib(self.weights.get())));
+            }
+            out.push(r.log.clone());
+            return out;
         }
         let mut out = Vec::new();
         if let Some(m) = &self.mamba {
