@@ -743,6 +743,17 @@ pub static MODELS: &[ModelEntry] = &[
         config: include_str!(concat!(env!("OUT_DIR"), "/models/glm-4.7.json")),
     },
     ModelEntry {
+        id: "glm-5",
+        aliases: &["glm-5-744b-a40b"],
+        name: "GLM-5",
+        hf_repo: "zai-org/GLM-5",
+        released: "2026-02",
+        source: src!(
+            "github:ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/zai-org--GLM-5_config.json @0b077da5e017cb8ceac1ad14e91eb6e26c40207a (vendored HF config, 1,384 bytes); copied to tests/fixtures/configs/glm-5.json; count checked against transformers 5.24.0 (tests/fixtures/reference-counts.json: 743,911,218,432 without the MTP layer's 9,952,920,576); released on 2026-02-11 under the MIT licence (aiwiki.ai/wiki/glm_5, reviewed 2026-05-16; vortx.ch)"
+        ),
+        config: include_str!(concat!(env!("OUT_DIR"), "/models/glm-5.json")),
+    },
+    ModelEntry {
         id: "falcon-mamba-7b",
         aliases: &["falcon-mamba-7b-pre-decay"],
         name: "Falcon Mamba 7B",
