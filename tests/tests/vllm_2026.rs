@@ -310,6 +310,44 @@ fn mimo_v2_pro_reads_as_flash_with_its_ignored_layers() {
     assert_eq!(t.params_active().unwrap().get(), 15_445_936_320);
 }
 
+/// MiMo-V2's prediction layers (`model.mtp.layers.*`) are in its checkpoints but not in its
+/// configs; vLLM 0.34 builds the first (`mimo_v2_mtp.py`) and reuses it for every speculative
+/// token: the sliding geometry (Flash: 64 query heads and 8 KV heads of 192, values of 128, the
+/// sinks' bias), the dense MLP of 16,384, the embedding and hidden-state norms, `eh_proj` (2h × h) and
+/// the final norm — 329,273,408 parameters, the target's embedding and head shared. MTP
+/// speculation is served (it was refused as "no multi-token-prediction modules"), its one layer
+/// in vLLM's cache.
+#[test]
+fn mimo_v2_prediction_layer_as_vllm_builds_it() {
+    use headroom_core::vllm::{SpecMethod, Speculative};
+    for name in ["mimo-v2-flash", "mimo-v2.5", "mimo-v2.5-pro"] {
+        let a = read(name).architecture;
+        let m = a.mtp.as_ref().expect(name);
+        assert_eq!(m.modules, 1, "{name}");
+        assert!(!m.own_embeddings && m.extras.is_empty());
+        let layer = m.layer.as_ref().unwrap();
+        let Mixer::Attention(at) = &layer.mixers[0] else { panic!("{name}: not attention") };
+        assert_eq!(at.span, Span::Sliding { window: 128 }, "{name}");
+        let v: serde_json::Value =
+            serde_json::from_str(&read_fixture(&format!("configs/{name}.json"))).unwrap();
+        let key = |k: &str| v[k].as_u64().unwrap();
+        assert_eq!(
+            (at.num_heads, at.num_kv_heads, at.head_dim),
+            (key("swa_num_attention_heads"), key("swa_num_key_value_heads"), key("swa_head_dim")),
+            "{name}"
+        );
+    }
+    let flash = read("mimo-v2-flash");
+    assert_eq!(flash.architecture.param_breakdown().unwrap().mtp, 329_273_408);
+    let mut s = on_vllm(flash, 8);
+    s.vllm.speculative = Some(Speculative { method: SpecMethod::Mtp, tokens: 3 });
+    s.device = Some(headroom_core::hardware::DeviceChoice::Catalog("h200-sxm".into()));
+    let e = headroom_core::estimate::estimate(&s).unwrap();
+    let b = e.vllm.as_ref().unwrap();
+    assert!(b.tp_refused.is_none());
+    assert!(e.memory.term(headroom_core::estimate::TermKind::Draft).unwrap().bytes.get() > 0);
+}
+
 /// Intern-S2-Preview (`InternS2PreviewForConditionalGeneration`, `intern_s2_preview`) keeps
 /// Qwen3.5-MoE's whole stack: its tower is Qwen3.5's (whose vision config names the family without
 /// `_vision`) and counted; but vLLM applies the checkpoint's `mamba_ssm_dtype` through Qwen3.5's

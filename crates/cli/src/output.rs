@@ -685,12 +685,19 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
     }
     if let Some(f) = fit {
         let _ = writeln!(s);
+        // A refusal holds whatever the memory: the headroom is said as what the memory alone
+        // would give, not as the verdict's reason.
+        let verdict = match f.refusal() {
+            Some(_) if f.headroom >= 0.0 => {
+                format!("no, refused (the memory alone would fit: {:.0}% headroom)", f.headroom * 100.0)
+            }
+            Some(_) => format!("no, refused (nor would the memory fit: {:.0}% headroom)", f.headroom * 100.0),
+            None => format!("{} ({:.0}% headroom)", f.verdict.id(), f.headroom * 100.0),
+        };
         let _ = writeln!(
             s,
-            "Device   {} — {} ({:.0}% headroom): needs {} of {} usable per device, {} runtime",
+            "Device   {} — {verdict}: needs {} of {} usable per device, {} runtime",
             f.name,
-            f.verdict.id(),
-            f.headroom * 100.0,
             format_size(f.need, lang),
             format_size(f.capacity, lang),
             f.runtime.label()

@@ -759,6 +759,8 @@ fn a_step5_block_too_small_stops_after_loading() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("vLLM 0.34 at start: stops after loading the model"), "{text}");
+    // The device line says the refusal, and the headroom as what the memory alone would give.
+    assert!(text.contains("— no, refused (the memory alone would fit: "), "{text}");
     assert!(text.contains("log  Model loading took "), "{text}");
     assert!(text.contains(
         "log  ValueError: Step5 CSA tail ring needs 7 rows of 1024 bytes in one 6144-byte KV page"

@@ -3343,6 +3343,14 @@ fn read_decoder(cfg: &Cfg<'_>, family: &str, notices: &mut Vec<Msg>) -> Result<A
         }),
         _ => None,
     };
+    if family == "mimo_v2_flash" && a.mtp.is_none() {
+        // MiMo-V2's checkpoints store prediction layers their configs never count
+        // (`model.mtp.layers.*`); vLLM 0.34 builds the first only (`mimo_v2_mtp.py`,
+        // `_MIMO_V2_FLASH_NUM_MTP_LAYERS = 1`, reused for every speculative token): a layer of the
+        // sliding geometry with the dense MLP, the usual norms and projection, and the target's
+        // embedding and head.
+        a.mtp = sliding_dense_mtp(&a, 1, None);
+    }
     if family == "alice_ai"
         && let Some(m) = a.mtp.as_mut()
     {
@@ -3515,13 +3523,13 @@ fn step5_mtp(cfg: &Cfg<'_>, a: &Architecture) -> Result<Option<Mtp>> {
     if n > 64 {
         return Err(Error::parse(FORMAT, "`num_nextn_predict_layers` is not a real count"));
     }
-    Ok(sliding_dense_mtp(a, n, Extra { role: Role::Output, rows: a.vocab_size, cols: a.hidden_size }))
+    Ok(sliding_dense_mtp(a, n, Some(Extra { role: Role::Output, rows: a.vocab_size, cols: a.hidden_size })))
 }
 
 /// `n` prediction modules each built on one layer of the stack — a sliding one (else the stack's
 /// last) with the dense MLP (else its own) — and one table of its own (`own`: dots3-note's
 /// embedding, Step 5's head); `None` for an empty stack.
-fn sliding_dense_mtp(a: &Architecture, n: u64, own: Extra) -> Option<Mtp> {
+fn sliding_dense_mtp(a: &Architecture, n: u64, own: Option<Extra>) -> Option<Mtp> {
     let sliding =
         a.groups.iter().find(|g| g.mixers.first().and_then(Mixer::span).is_some_and(|s| s != Span::Full));
     let dense = a.groups.iter().find(|g| matches!(g.ffn, Ffn::Dense(_)));
@@ -3532,7 +3540,7 @@ fn sliding_dense_mtp(a: &Architecture, n: u64, own: Extra) -> Option<Mtp> {
         modules: n,
         own_embeddings: false,
         layer: Some(alloc::boxed::Box::new(layer)),
-        extras: alloc::vec![own],
+        extras: own.into_iter().collect(),
         bare: false,
         shared: Vec::new(),
         layers: Vec::new(),
@@ -3592,7 +3600,11 @@ fn dots3_mtp(cfg: &Cfg<'_>, a: &Architecture) -> Result<Option<Mtp>> {
     if n == 0 {
         return Ok(None);
     }
-    Ok(sliding_dense_mtp(a, n, Extra { role: Role::TokenEmbd, rows: a.vocab_size, cols: a.hidden_size }))
+    Ok(sliding_dense_mtp(
+        a,
+        n,
+        Some(Extra { role: Role::TokenEmbd, rows: a.vocab_size, cols: a.hidden_size }),
+    ))
 }
 
 /// Inkling's tensors beside a layer's attention and MLP: the relative-position logits — `r_proj`
