@@ -892,6 +892,44 @@ fn smaller_pages_take_larger_blocks() {
     assert_eq!(b.blocks_per_request, full + 5 * sliding, "block {block}, step {step}");
 }
 
+/// A sparse latent-attention model (GLM-5's indexer) at a `--block-size` vLLM 0.34's sparse MLA
+/// kernels do not take: multiples of 64 on an H200, of 32 on a B200 (FlashInfer's TRT-LLM
+/// kernel) — otherwise no backend is found and vLLM stops before loading the model, the error its
+/// log ends on, the advice the next multiple. A 32-token block on a B200 starts, its layout said
+/// approximate (the indexer's kernel blocks are 64 tokens); 128 starts exactly.
+#[test]
+fn sparse_latent_attention_takes_its_kernels_blocks() {
+    use headroom_core::text::MsgId;
+    let on = |device: &str, block: u64| {
+        let mut s = config_scenario("glm-5.json", 8192, 8);
+        s.weights = Some(WeightFormat::Fp8);
+        s.device = Some(DeviceChoice::Catalog(device.into()));
+        s.vllm.block_size = Some(block);
+        estimate(&s).unwrap().vllm.unwrap()
+    };
+    for (device, block, fix) in
+        [("h200-sxm", 16u64, 64u64), ("h200-sxm", 32, 64), ("b200", 16, 32), ("b200", 48, 64)]
+    {
+        let b = on(device, block);
+        let r = b.tp_refused.as_ref().unwrap_or_else(|| panic!("{device} {block}"));
+        assert_eq!(r.reason.id, MsgId::AdviceVllmSparseMlaBlock);
+        assert!(!r.loaded);
+        assert_eq!(r.reason.args.last(), Some(&headroom_core::text::Arg::Int(fix)), "{device} {block}");
+        assert_eq!(b.log_lines().len(), 1);
+        assert!(b.log_lines()[0].contains(&format!("block_size={block},")), "{:?}", b.log_lines());
+    }
+    let b = on("b200", 32);
+    assert!(b.tp_refused.is_none() && !b.layout_exact);
+    for device in ["h200-sxm", "b200"] {
+        let b = on(device, 128);
+        assert!(b.tp_refused.is_none() && b.layout_exact, "{device}");
+    }
+    // Plain latent attention (DeepSeek V3.1, no indexer) has backends that take 16.
+    let mut s = config_scenario("deepseek-v3.1.json", 8192, 8);
+    s.vllm.block_size = Some(16);
+    assert!(estimate(&s).unwrap().vllm.unwrap().tp_refused.is_none());
+}
+
 /// Layers of one type with pages of different sizes form one group whose page is their sum
 /// (`UniformTypeKVCacheSpecs`): GLM-5.2's 21 layers with an indexer key and 57 without.
 #[test]

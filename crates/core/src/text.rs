@@ -96,8 +96,9 @@ impl MsgId {
                 | MsgId::AdviceVllmTpHeads
                 | MsgId::AdviceVllmTpKvHeads
                 | MsgId::AdviceVllmTpKvHeadsSplit
-                // A cache block vLLM cannot lay this model's caches out in.
+                // A cache block vLLM cannot lay this model's caches out in, or run its kernels on.
                 | MsgId::AdviceVllmStep5Block
+                | MsgId::AdviceVllmSparseMlaBlock
         )
     }
 
@@ -124,6 +125,7 @@ impl MsgId {
                     | MsgId::AdviceVllmTpKvHeads
                     | MsgId::AdviceVllmTpKvHeadsSplit
                     | MsgId::AdviceVllmStep5Block
+                    | MsgId::AdviceVllmSparseMlaBlock
                     | MsgId::WarnNotInRegistry
                     | MsgId::WarnEagerAttention
                     | MsgId::WarnOwnConfig
@@ -1202,6 +1204,10 @@ messages! {
     AdviceVllmStep5Block =>
         "vLLM stops once the weights are loaded: Step 5's caches need a block of whole eight-token regions whose key/value page on one GPU holds {1} rows of 1,024 bytes (its ring of indexer keys), and --block-size {0} gives no such page; use --block-size {2}, or leave it unset",
         "vLLM s'arrête une fois les poids chargés : les caches de Step 5 veulent un bloc de régions entières de huit jetons dont la page clé/valeur sur un GPU contient {1} lignes de 1 024 octets (son anneau de clés d'indexeur), et --block-size {0} ne donne pas une telle page ; utilisez --block-size {2}, ou ne le fixez pas";
+    /// vLLM: a cache block none of its sparse latent-attention kernels takes on this GPU.
+    AdviceVllmSparseMlaBlock =>
+        "vLLM stops before loading the model: its kernels for this model's sparse latent attention take blocks of a multiple of {1} tokens on this GPU, and --block-size {0} is not one (\"No valid attention backend found\"); use --block-size {2}, or leave it unset",
+        "vLLM s'arrête avant de charger le modèle : ses noyaux pour l'attention latente creuse de ce modèle veulent des blocs d'un multiple de {1} jetons sur ce GPU, et --block-size {0} n'en est pas un (« No valid attention backend found ») ; utilisez --block-size {2}, ou ne le fixez pas";
     /// vLLM: a block-diffusion model's canvas state does not fit beside its share.
     AdviceVllmDiffusionState =>
         "vLLM does not count this block-diffusion model's canvas state ({0} for --max-num-seqs {1}) in its budget: with the CUDA context it needs more than --gpu-memory-utilization {2} leaves of the card, so the first full batch runs out of memory; lower --max-num-seqs (its recipe: 4) or --gpu-memory-utilization",

@@ -1290,6 +1290,38 @@ fn dots3_packed(a: &Architecture, kv: KvDtype, block: u64, drafts: u64) -> Optio
     })
 }
 
+/// Why vLLM 0.34 cannot pick an attention backend for a latent-attention model with a sparse
+/// indexer (DeepSeek V3.2, GLM-5) at the `--block-size` given, on an NVIDIA GPU of compute
+/// capability `cc`: its sparse MLA backends take multiples of 64 tokens (FlashMLA's sparse kernel,
+/// FlashAttention's, FlashInfer's for SM 9.0 and 12.x), or of 32 with FlashInfer's TRT-LLM kernel
+/// on SM 10.x (`get_supported_kernel_block_sizes`; `CudaPlatform.get_attn_backend_cls` raises
+/// when every candidate answers "block_size not supported"). Layers are built before the weights
+/// load, so it stops before loading anything. `None` without `--block-size`, on other GPUs
+/// (AMD's sparse MLA takes multiples of 16), or for other models.
+fn sparse_mla_block_refusal(a: &Architecture, o: &VllmOptions, cc: u16) -> Option<TpRefusal> {
+    use crate::text::{Arg, Msg, MsgId};
+    let block = o.block_size?;
+    let sparse = a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(x) if x.indexer.is_some()));
+    if !sparse || cc == 0 {
+        return None;
+    }
+    let multiple = if cc / 10 == 10 { 32 } else { 64 };
+    if block.is_multiple_of(multiple) {
+        return None;
+    }
+    let fix = block.next_multiple_of(multiple);
+    Some(TpRefusal {
+        reason: Msg::new(
+            MsgId::AdviceVllmSparseMlaBlock,
+            alloc::vec![Arg::Int(block), Arg::Int(multiple), Arg::Int(fix)],
+        ),
+        log: format!(
+            "ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(…, block_size={block}, …). Reasons: {{FLASHMLA_SPARSE: [block_size not supported], …}}."
+        ),
+        loaded: false,
+    })
+}
+
 /// Bytes of one row of Step 5's ring of raw indexer keys: a BF16 key and its `z`, 256 values each
 /// (`csa_tail_ring.py`'s `_ROW_BYTES`).
 const STEP5_RING_ROW: u64 = 1024;
@@ -2132,6 +2164,13 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         // own) or an unknown GPU is not read from vLLM: approximate.
         exact = false;
     }
+    if o.block_size.is_some_and(|b| !b.is_multiple_of(64))
+        && a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(x) if x.indexer.is_some()))
+    {
+        // A sparse latent-attention model's cache at a block FlashInfer's SM 10.x kernel takes but
+        // the indexer's 64-token kernel blocks do not divide: not read from vLLM, approximate.
+        exact = false;
+    }
     if a.family == "dots3_note" && !matches!(i.kv, KvDtype::Bf16 | KvDtype::F16) {
         // An FP8 cache's rows on the padded sparse backend are not read from vLLM: approximate.
         exact = false;
@@ -2371,7 +2410,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
             || o.kv_cache_memory.is_some(),
         diffusion_state: diffusion_state(a, seqs, tokens),
-        tp_refused: tp_refusal(a, tp).or(step5_refused),
+        tp_refused: tp_refusal(a, tp).or(step5_refused).or_else(|| sparse_mla_block_refusal(a, o, i.cuda_cc)),
         state_outside_fits: i.total.get().saturating_sub(requested.get())
             >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get()),
         layout_exact: exact,
