@@ -282,6 +282,27 @@ fn step5_block_must_hold_the_rings_rows() {
     assert!(v.tp_refused.as_ref().is_some_and(|r| r.log.contains("needs 49 rows")));
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// Whatever `--block-size` and speculative tokens: a block is refused exactly when its page
+    /// on one GPU is not whole 1 KiB rows, `7 + k` of them, and the block the advice names starts.
+    #[test]
+    fn step5_advised_block_starts(n in 1u64..=32, k in 0u64..=20, fp8 in proptest::bool::ANY) {
+        use headroom_core::text::Arg;
+        let kv = if fp8 { KvDtype::Fp8 } else { KvDtype::Bf16 };
+        let block = 16 * n;
+        // One KV head of 192 a GPU at TP 8: 768 bytes a token in BF16, 384 in FP8.
+        let page = block * if fp8 { 384 } else { 768 };
+        let holds = page % 1024 == 0 && page / 1024 >= 7 + k;
+        let v = with_block(kv, Some(block), k);
+        proptest::prop_assert_eq!(v.tp_refused.is_none(), holds, "block {} k {}", block, k);
+        if let Some(r) = &v.tp_refused {
+            let Some(Arg::Int(fix)) = r.reason.args.last() else { panic!("no advised block") };
+            proptest::prop_assert!(with_block(kv, Some(*fix), k).tp_refused.is_none(), "advised {}", fix);
+        }
+    }
+}
+
 /// Weights a GPU at TP 8: the indexer's query split over its four provider groups (then
 /// repeated), its key and `z` whole, KV heads one a GPU; the prediction modules' input projection
 /// whole on every GPU (`nn.Linear`), their own heads split: 0.754 GiB more with `mtp`.
