@@ -1692,6 +1692,39 @@ mod tests {
         let (_, f) = estimate_with_device(&four).unwrap();
         let en = vllm_budget(f.unwrap().vllm.as_ref().unwrap(), Lang::En);
         assert!(en.contains("Available KV cache memory") && en.contains("<table"), "{en}");
+        // The card's title: the version before "at start", in both languages.
+        assert!(en.contains("<h2>vLLM 0.34 at start</h2>"), "{en}");
+        assert!(vllm_budget(b, Lang::Fr).contains("<h2>vLLM 0.34 au démarrage</h2>"));
+    }
+
+    /// DeepSeek V3.2 with `--block-size 32` on an H200: no sparse latent-attention kernel takes it,
+    /// vLLM stops before loading; a fine-tune's answer names its framework, not a runtime.
+    #[test]
+    fn a_refused_block_and_a_frameworks_answer() {
+        let s = Scenario {
+            model: headroom_core::scenario::ModelSource::Catalog("deepseek-v3.2".into()),
+            device: Some(DeviceChoice::Catalog("h200-sxm".into())),
+            runtime: Some(Runtime::Vllm),
+            gpus: 8,
+            vllm: headroom_core::vllm::VllmOptions { block_size: Some(32), ..Default::default() },
+            ..Scenario::default()
+        };
+        let (e, f) = estimate_with_device(&s).unwrap();
+        let f = f.unwrap();
+        let en = vllm_budget(f.vllm.as_ref().unwrap(), Lang::En);
+        assert!(en.contains("take blocks of a multiple of 64 tokens on this GPU"), "{en}");
+        assert!(en.contains("No valid attention backend found for cuda"), "{en}");
+        assert!(!en.contains("Available KV cache memory"), "{en}");
+        let a = answer(&e, Some(&f), &s, Lang::En);
+        assert!(a.starts_with("<p class=\"hr-answer hr-answer-no\"") && a.contains("Does not run on"), "{a}");
+        let t: Scenario = headroom_core::share::decode_link(
+            "v=1&model=llama-3.2-3b&mode=lora&fw=torchtune&device=rtx-4090",
+        )
+        .link
+        .scenario;
+        let (e, f) = estimate_with_device(&t).unwrap();
+        let a = answer(&e, f.as_ref(), &t, Lang::En);
+        assert!(a.contains("with torchtune"), "{a}");
     }
 
     #[test]
