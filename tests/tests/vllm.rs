@@ -930,6 +930,35 @@ fn sparse_latent_attention_takes_its_kernels_blocks() {
     assert!(estimate(&s).unwrap().vllm.unwrap().tp_refused.is_none());
 }
 
+/// vLLM 0.34's attention kernels on NVIDIA GPUs take blocks of a multiple of 16 tokens: Llama with
+/// `--block-size 8` on an H100 stops before loading (the advice: 16); the same on an AMD GPU, a
+/// model without attention (Falcon Mamba), or vLLM 0.20 is not refused here.
+#[test]
+fn blocks_no_cuda_attention_kernel_takes() {
+    use headroom_core::text::{Arg, MsgId};
+    let on = |model: &str, device: &str, block: u64, version: Option<VllmVersion>| {
+        let mut s = Scenario {
+            model: headroom_core::scenario::ModelSource::Catalog(model.into()),
+            runtime: Some(Runtime::Vllm),
+            device: Some(DeviceChoice::Catalog(device.into())),
+            ..Scenario::default()
+        };
+        s.vllm.block_size = Some(block);
+        s.vllm.version = version.unwrap_or_default();
+        estimate(&s).unwrap().vllm.unwrap()
+    };
+    let b = on("llama-3.1-8b", "h100-sxm", 8, None);
+    let r = b.tp_refused.as_ref().expect("refused");
+    assert_eq!(r.reason.id, MsgId::AdviceVllmKernelBlock);
+    assert_eq!(r.reason.args, vec![Arg::Int(8), Arg::Int(16)]);
+    assert!(!r.loaded && b.log_lines()[0].contains("block_size=8,"));
+    assert!(on("llama-3.1-8b", "h100-sxm", 16, None).tp_refused.is_none());
+    assert!(on("llama-3.1-8b", "mi300x", 8, None).tp_refused.is_none());
+    assert!(on("falcon-mamba-7b", "h100-sxm", 8, None).tp_refused.is_none());
+    let old = VllmVersion::parse("0.20").unwrap();
+    assert!(on("llama-3.1-8b", "h100-sxm", 8, Some(old)).tp_refused.is_none());
+}
+
 /// Layers of one type with pages of different sizes form one group whose page is their sum
 /// (`UniformTypeKVCacheSpecs`): GLM-5.2's 21 layers with an indexer key and 57 without.
 #[test]

@@ -209,6 +209,7 @@ fn reason_short(r: &headroom_core::vllm::TpRefusal) -> &'static str {
         MsgId::AdviceVllmTpHeads => "the attention heads do not divide among the GPUs",
         MsgId::AdviceVllmStep5Block => "the cache block cannot hold Step 5's rings of indexer keys",
         MsgId::AdviceVllmSparseMlaBlock => "no sparse attention kernel takes this cache block",
+        MsgId::AdviceVllmKernelBlock => "no attention kernel takes this cache block",
         _ => "the key/value heads do not divide among the GPUs",
     }
 }

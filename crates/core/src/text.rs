@@ -99,6 +99,7 @@ impl MsgId {
                 // A cache block vLLM cannot lay this model's caches out in, or run its kernels on.
                 | MsgId::AdviceVllmStep5Block
                 | MsgId::AdviceVllmSparseMlaBlock
+                | MsgId::AdviceVllmKernelBlock
         )
     }
 
@@ -126,6 +127,7 @@ impl MsgId {
                     | MsgId::AdviceVllmTpKvHeadsSplit
                     | MsgId::AdviceVllmStep5Block
                     | MsgId::AdviceVllmSparseMlaBlock
+                    | MsgId::AdviceVllmKernelBlock
                     | MsgId::WarnNotInRegistry
                     | MsgId::WarnEagerAttention
                     | MsgId::WarnOwnConfig
@@ -1208,6 +1210,10 @@ messages! {
     AdviceVllmSparseMlaBlock =>
         "vLLM stops before loading the model: its kernels for this model's sparse latent attention take blocks of a multiple of {1} tokens on this GPU, and --block-size {0} is not one (\"No valid attention backend found\"); use --block-size {2}, or leave it unset",
         "vLLM s'arrête avant de charger le modèle : ses noyaux pour l'attention latente creuse de ce modèle veulent des blocs d'un multiple de {1} jetons sur ce GPU, et --block-size {0} n'en est pas un (« No valid attention backend found ») ; utilisez --block-size {2}, ou ne le fixez pas";
+    /// vLLM: a cache block none of its attention kernels on NVIDIA GPUs takes.
+    AdviceVllmKernelBlock =>
+        "vLLM stops before loading the model: its attention kernels on NVIDIA GPUs take blocks of a multiple of 16 tokens, and --block-size {0} is not one (\"No valid attention backend found\"); use --block-size {1}, or leave it unset",
+        "vLLM s'arrête avant de charger le modèle : ses noyaux d'attention sur les GPU NVIDIA veulent des blocs d'un multiple de 16 jetons, et --block-size {0} n'en est pas un (« No valid attention backend found ») ; utilisez --block-size {1}, ou ne le fixez pas";
     /// vLLM: a block-diffusion model's canvas state does not fit beside its share.
     AdviceVllmDiffusionState =>
         "vLLM does not count this block-diffusion model's canvas state ({0} for --max-num-seqs {1}) in its budget: with the CUDA context it needs more than --gpu-memory-utilization {2} leaves of the card, so the first full batch runs out of memory; lower --max-num-seqs (its recipe: 4) or --gpu-memory-utilization",

@@ -1322,6 +1322,49 @@ fn sparse_mla_block_refusal(a: &Architecture, o: &VllmOptions, cc: u16) -> Optio
     })
 }
 
+/// Why vLLM 0.34 finds no attention backend for a `--block-size` that is not a multiple of 16
+/// tokens on an NVIDIA GPU (`cc` non-zero): every attention backend its CUDA platform selects from
+/// takes multiples of 16 (FlashAttention, Triton, FlexAttention, FlashInfer's 16, 32 and 64,
+/// TurboQuant's; for latent attention FlashAttention's and Triton's multiples of 16, FlashMLA's 64,
+/// FlashInfer's 32 and 64, CUTLASS's 128), and a block the user gives goes into the selection
+/// (`AttentionSelectorConfig.block_size`), so it raises while building the layers. `None` for
+/// models without attention layers, for the families whose vLLM classes bring attention
+/// backends of their own (their rules are elsewhere, or not read), on other GPUs, or for earlier
+/// versions (not read).
+fn kernel_block_refusal(a: &Architecture, o: &VllmOptions, cc: u16) -> Option<TpRefusal> {
+    use crate::text::{Arg, Msg, MsgId};
+    let block = o.block_size?;
+    let own_backends = matches!(
+        a.family.as_str(),
+        "deepseek_v4"
+            | "deepseek_v41"
+            | "glm5_next"
+            | "inkling"
+            | "inkling2"
+            | "inkling2_loop"
+            | "kimi_k3"
+            | "minimax_m3"
+            | "qwen4_exp"
+            | "step5"
+            | "dots3_note"
+            | "hy_v4"
+            | "mimo_v2_flash"
+            | "pangu_embedded"
+    );
+    let attention = a.mixers().any(|(_, m)| matches!(m, Mixer::Attention(_) | Mixer::Mla(_)));
+    if cc == 0 || o.version < VllmVersion::CURRENT || own_backends || !attention || block.is_multiple_of(16) {
+        return None;
+    }
+    let fix = block.next_multiple_of(16);
+    Some(TpRefusal {
+        reason: Msg::new(MsgId::AdviceVllmKernelBlock, alloc::vec![Arg::Int(block), Arg::Int(fix)]),
+        log: format!(
+            "ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(…, block_size={block}, …). Reasons: {{FLASH_ATTN: [block_size not supported], …}}."
+        ),
+        loaded: false,
+    })
+}
+
 /// Bytes of one row of Step 5's ring of raw indexer keys: a BF16 key and its `z`, 256 values each
 /// (`csa_tail_ring.py`'s `_ROW_BYTES`).
 const STEP5_RING_ROW: u64 = 1024;
@@ -2410,7 +2453,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
             || o.kv_cache_memory.is_some(),
         diffusion_state: diffusion_state(a, seqs, tokens),
-        tp_refused: tp_refusal(a, tp).or(step5_refused).or_else(|| sparse_mla_block_refusal(a, o, i.cuda_cc)),
+        tp_refused: tp_refusal(a, tp)
+            .or(step5_refused)
+            .or_else(|| sparse_mla_block_refusal(a, o, i.cuda_cc))
+            .or_else(|| kernel_block_refusal(a, o, i.cuda_cc)),
         state_outside_fits: i.total.get().saturating_sub(requested.get())
             >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get()),
         layout_exact: exact,
