@@ -454,50 +454,52 @@ pub fn llama_gpus(gpus: &[headroom_core::llama_cpp::GpuShare], l: Lang) -> Strin
 pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
     let gib = |x: i64| format_size(Bytes::new(x.unsigned_abs()), l);
     let sign = |x: i64| if x < 0 { "−" } else { "" };
+    let mut s = format!(
+        "<div class=\"hr-card hr-vllm-budget\" id=\"hr-vllm-budget\"><h2>vLLM {} {}</h2>",
+        esc(&b.version),
+        tr(l, T::VllmAtStart)
+    );
     // A setup vLLM refuses: it stops before loading anything (or once the weights are in), so
     // there is no budget to show, only why and the lines its log ends on.
-    if let Some(r) = &b.tp_refused {
-        let mut s = format!(
-            "<div class=\"hr-card hr-vllm-budget\" id=\"hr-vllm-budget\"><h2>vLLM {} {}</h2><p class=\"hr-warning\">{}</p><h3>{}</h3><pre class=\"hr-log\">",
-            esc(&b.version),
-            tr(l, T::VllmAtStart),
-            esc(&r.reason.render(l)),
-            tr(l, T::VllmLog),
-        );
-        for line in b.log_lines() {
-            let _ = writeln!(s, "{}", esc(&line));
+    let refused = b.tp_refused.as_ref();
+    match refused {
+        Some(r) => {
+            let _ = write!(s, "<p class=\"hr-warning\">{}</p>", esc(&r.reason.render(l)));
         }
-        s.push_str("</pre></div>");
-        return s;
-    }
-    let mut s = format!(
-        "<div class=\"hr-card hr-vllm-budget\" id=\"hr-vllm-budget\"><h2>vLLM {} {}</h2><p>{} × {:.2} = <strong>{}</strong> ({}) − {} − {} − {} − {} = {}: <strong>{}{}</strong> ({}{} … {}{})</p>",
-        esc(&b.version),
-        tr(l, T::VllmAtStart),
-        format_size(b.total, l),
-        b.utilization,
-        format_size(b.requested, l),
-        tr(l, T::VllmShare),
-        format_size(b.weights, l),
-        format_size(b.activation_peak, l),
-        format_size(b.non_torch, l),
-        format_size(b.cuda_graphs, l),
-        tr(l, T::VllmKvCache),
-        sign(b.available_kv),
-        gib(b.available_kv),
-        sign(b.available_kv_band.0),
-        gib(b.available_kv_band.0),
-        sign(b.available_kv_band.1),
-        gib(b.available_kv_band.1),
-    );
-    if !b.layout_exact {
-        let _ = write!(s, "<p class=\"hr-warning\">{}</p>", tr(l, T::VllmApprox));
+        None => {
+            let _ = write!(
+                s,
+                "<p>{} × {:.2} = <strong>{}</strong> ({}) − {} − {} − {} − {} = {}: <strong>{}{}</strong> ({}{} … {}{})</p>",
+                format_size(b.total, l),
+                b.utilization,
+                format_size(b.requested, l),
+                tr(l, T::VllmShare),
+                format_size(b.weights, l),
+                format_size(b.activation_peak, l),
+                format_size(b.non_torch, l),
+                format_size(b.cuda_graphs, l),
+                tr(l, T::VllmKvCache),
+                sign(b.available_kv),
+                gib(b.available_kv),
+                sign(b.available_kv_band.0),
+                gib(b.available_kv_band.0),
+                sign(b.available_kv_band.1),
+                gib(b.available_kv_band.1),
+            );
+            if !b.layout_exact {
+                let _ = write!(s, "<p class=\"hr-warning\">{}</p>", tr(l, T::VllmApprox));
+            }
+        }
     }
     let _ = write!(s, "<h3>{}</h3><pre class=\"hr-log\">", tr(l, T::VllmLog));
     for line in b.log_lines() {
         let _ = writeln!(s, "{}", esc(&line));
     }
     s.push_str("</pre>");
+    if refused.is_some() {
+        s.push_str("</div>");
+        return s;
+    }
     if b.available_kv > 0 {
         let _ = write!(
             s,
@@ -1402,14 +1404,7 @@ fn sentence(text: &str) -> String {
 /// The answer first: one sentence on whether the scenario runs on the chosen device, how fast
 /// and what limits it (without a device: what it needs, and to choose one).
 pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
-    // A fine-tune runs under its framework (torchtune, Unsloth, TRL…), not under the inference
-    // runtime its model would load with; "Custom" names the runtime.
-    let framework = s.train.framework;
-    let runtime = if e.training.is_some() && framework != headroom_core::training::Framework::Custom {
-        framework.label()
-    } else {
-        f.map_or(e.runtime, |f| f.runtime).label()
-    };
+    let runtime = s.runner_label(f.map_or(e.runtime, |f| f.runtime));
     let mut lines = Vec::new();
     let Some(f) = f else {
         let total = format_size(e.memory.total, l);

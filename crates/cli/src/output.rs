@@ -702,7 +702,7 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             f.name,
             format_size(f.need, lang),
             format_size(f.capacity, lang),
-            f.runtime.label()
+            scenario.runner_label(f.runtime)
         );
         if let Some(a) = training_advice(scenario) {
             if !a.remedies.is_empty() {

@@ -379,6 +379,17 @@ pub const MAX_HOST_RAM_GIB: f64 = 65_536.0;
 pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
 
 impl Scenario {
+    /// The software the scenario runs under, as the answer and the device line name it: a
+    /// fine-tune runs under its framework (torchtune, Unsloth, TRL…), not under the inference
+    /// runtime its model would load with; inference and a "Custom" fine-tune name `runtime`.
+    pub fn runner_label(&self, runtime: Runtime) -> &'static str {
+        if self.mode.is_training() && self.train.framework != Framework::Custom {
+            self.train.framework.label()
+        } else {
+            runtime.label()
+        }
+    }
+
     /// Sets every training knob the way `framework` does by default for the scenario's mode
     /// (see [`crate::training::preset()`]); knobs changed afterwards stay changed. A ZeRO stage the
     /// framework implies is set only where the scenario has none.

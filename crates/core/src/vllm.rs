@@ -1290,47 +1290,25 @@ fn dots3_packed(a: &Architecture, kv: KvDtype, block: u64, drafts: u64) -> Optio
     })
 }
 
-/// Why vLLM 0.34 cannot pick an attention backend for a latent-attention model with a sparse
-/// indexer (DeepSeek V3.2, GLM-5) at the `--block-size` given, on an NVIDIA GPU of compute
-/// capability `cc`: its sparse MLA backends take multiples of 64 tokens (FlashMLA's sparse kernel,
-/// FlashAttention's, FlashInfer's for SM 9.0 and 12.x), or of 32 with FlashInfer's TRT-LLM kernel
-/// on SM 10.x (`get_supported_kernel_block_sizes`; `CudaPlatform.get_attn_backend_cls` raises
-/// when every candidate answers "block_size not supported"). Layers are built before the weights
-/// load, so it stops before loading anything. `None` without `--block-size`, on other GPUs
-/// (AMD's sparse MLA takes multiples of 16), or for other models.
-fn sparse_mla_block_refusal(a: &Architecture, o: &VllmOptions, cc: u16) -> Option<TpRefusal> {
-    use crate::text::{Arg, Msg, MsgId};
-    let block = o.block_size?;
-    let sparse = a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(x) if x.indexer.is_some()));
-    if !sparse || cc == 0 {
-        return None;
-    }
-    let multiple = if cc / 10 == 10 { 32 } else { 64 };
-    if block.is_multiple_of(multiple) {
-        return None;
-    }
-    let fix = block.next_multiple_of(multiple);
-    Some(TpRefusal {
-        reason: Msg::new(
-            MsgId::AdviceVllmSparseMlaBlock,
-            alloc::vec![Arg::Int(block), Arg::Int(multiple), Arg::Int(fix)],
-        ),
-        log: format!(
-            "ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(…, block_size={block}, …). Reasons: {{FLASHMLA_SPARSE: [block_size not supported], …}}."
-        ),
-        loaded: false,
-    })
+/// Whether the model has latent attention with a sparse indexer (DeepSeek V3.2, GLM-5).
+fn sparse_mla(a: &Architecture) -> bool {
+    a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(x) if x.indexer.is_some()))
 }
 
-/// Why vLLM 0.34 finds no attention backend for a `--block-size` that is not a multiple of 16
-/// tokens on an NVIDIA GPU (`cc` non-zero): every attention backend its CUDA platform selects from
-/// takes multiples of 16 (FlashAttention, Triton, FlexAttention, FlashInfer's 16, 32 and 64,
-/// TurboQuant's; for latent attention FlashAttention's and Triton's multiples of 16, FlashMLA's 64,
-/// FlashInfer's 32 and 64, CUTLASS's 128), and a block the user gives goes into the selection
-/// (`AttentionSelectorConfig.block_size`), so it raises while building the layers. `None` for
-/// models without attention layers, for the families whose vLLM classes bring attention
-/// backends of their own (their rules are elsewhere, or not read), on other GPUs, or for earlier
-/// versions (not read).
+/// Why vLLM 0.34 finds no attention backend for the `--block-size` given on an NVIDIA GPU of
+/// compute capability `cc` (non-zero): a block the user gives goes into the selection
+/// (`AttentionSelectorConfig.block_size`), and `CudaPlatform.get_attn_backend_cls` raises when
+/// every candidate answers "block_size not supported" — while building the layers, before the
+/// weights load. The multiples the backends take (`get_supported_kernel_block_sizes`):
+/// - latent attention with a sparse indexer: 64 (FlashMLA's sparse kernel, FlashAttention's,
+///   FlashInfer's for SM 9.0 and 12.x), or 32 with FlashInfer's TRT-LLM kernel on SM 10.x;
+/// - any other attention: 16 (FlashAttention, Triton, FlexAttention, FlashInfer's 16, 32 and 64,
+///   TurboQuant's; for latent attention FlashAttention's and Triton's 16, FlashMLA's 64,
+///   FlashInfer's 32 and 64, CUTLASS's 128).
+///
+/// `None` without `--block-size`, for models without attention layers, for the families whose
+/// vLLM classes bring attention backends of their own (their rules are elsewhere, or not read),
+/// on other GPUs (AMD's sparse MLA takes multiples of 16), or for earlier versions (not read).
 fn kernel_block_refusal(a: &Architecture, o: &VllmOptions, cc: u16) -> Option<TpRefusal> {
     use crate::text::{Arg, Msg, MsgId};
     let block = o.block_size?;
@@ -1352,17 +1330,39 @@ fn kernel_block_refusal(a: &Architecture, o: &VllmOptions, cc: u16) -> Option<Tp
             | "pangu_embedded"
     );
     let attention = a.mixers().any(|(_, m)| matches!(m, Mixer::Attention(_) | Mixer::Mla(_)));
-    if cc == 0 || o.version < VllmVersion::CURRENT || own_backends || !attention || block.is_multiple_of(16) {
+    if cc == 0 || o.version < VllmVersion::CURRENT || own_backends || !attention {
         return None;
     }
-    let fix = block.next_multiple_of(16);
+    // The multiple, and a backend the error lists as refusing it.
+    let (multiple, backend) = match (sparse_mla(a), cc / 10 == 10) {
+        (true, true) => (32, "FLASHMLA_SPARSE"),
+        (true, false) => (64, "FLASHMLA_SPARSE"),
+        (false, _) => (16, "FLASH_ATTN"),
+    };
+    if block.is_multiple_of(multiple) {
+        return None;
+    }
+    let fix = block.next_multiple_of(multiple);
+    let reason = if multiple == 16 {
+        Msg::new(MsgId::AdviceVllmKernelBlock, alloc::vec![Arg::Int(block), Arg::Int(fix)])
+    } else {
+        Msg::new(
+            MsgId::AdviceVllmSparseMlaBlock,
+            alloc::vec![Arg::Int(block), Arg::Int(multiple), Arg::Int(fix)],
+        )
+    };
     Some(TpRefusal {
-        reason: Msg::new(MsgId::AdviceVllmKernelBlock, alloc::vec![Arg::Int(block), Arg::Int(fix)]),
+        reason,
         log: format!(
-            "ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(…, block_size={block}, …). Reasons: {{FLASH_ATTN: [block_size not supported], …}}."
+            "ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(…, block_size={block}, …). Reasons: {{{backend}: [block_size not supported], …}}."
         ),
         loaded: false,
     })
+}
+
+/// A Step 5 attention layer's K and V bytes a token on one of `tp` GPUs: `max(1, kv / tp)` heads.
+fn step5_kv_row(at: &crate::model::Attention, kv: KvDtype, tp: u64) -> u64 {
+    2 * (at.num_kv_heads / tp.max(1)).max(1) * kv.row_bytes(at.head_dim)
 }
 
 /// Bytes of one row of Step 5's ring of raw indexer keys: a BF16 key and its `z`, 256 values each
@@ -1392,12 +1392,12 @@ fn step5_block(
     if a.family != "step5" {
         return None;
     }
-    // The sparse layers' K and V row on one GPU (`max(1, kv / tp)` heads).
+    // The sparse layers' K and V row on one GPU.
     let row = a
         .mixers()
         .filter_map(|(_, m)| match m {
             Mixer::Attention(at) if at.span == Span::Full && at.index_key > 0 => {
-                Some(2 * (at.num_kv_heads / tp.max(1)).max(1) * kv.row_bytes(at.head_dim))
+                Some(step5_kv_row(at, kv, tp))
             }
             _ => None,
         })
@@ -1461,8 +1461,7 @@ fn step5_packed(a: &Architecture, kv: KvDtype, tp: u64, block: u64, drafts: u64)
     let (mut swa, mut swa_row, mut window) = (0u64, 0u64, 0u64);
     for (n, m) in a.mixers() {
         let Mixer::Attention(at) = m else { return None };
-        // `max(1, kv / tp)` heads a GPU.
-        let row = 2 * (at.num_kv_heads / tp.max(1)).max(1) * kv.row_bytes(at.head_dim);
+        let row = step5_kv_row(at, kv, tp);
         match (at.span, at.index_key) {
             (Span::Full, ix) if ix > 0 => {
                 full += n;
@@ -2207,9 +2206,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         // own) or an unknown GPU is not read from vLLM: approximate.
         exact = false;
     }
-    if o.block_size.is_some_and(|b| !b.is_multiple_of(64))
-        && a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(x) if x.indexer.is_some()))
-    {
+    if o.block_size.is_some_and(|b| !b.is_multiple_of(64)) && sparse_mla(a) {
         // A sparse latent-attention model's cache at a block FlashInfer's SM 10.x kernel takes but
         // the indexer's 64-token kernel blocks do not divide: not read from vLLM, approximate.
         exact = false;
@@ -2453,10 +2450,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
             || o.kv_cache_memory.is_some(),
         diffusion_state: diffusion_state(a, seqs, tokens),
-        tp_refused: tp_refusal(a, tp)
-            .or(step5_refused)
-            .or_else(|| sparse_mla_block_refusal(a, o, i.cuda_cc))
-            .or_else(|| kernel_block_refusal(a, o, i.cuda_cc)),
+        tp_refused: tp_refusal(a, tp).or(step5_refused).or_else(|| kernel_block_refusal(a, o, i.cuda_cc)),
         state_outside_fits: i.total.get().saturating_sub(requested.get())
             >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get()),
         layout_exact: exact,
