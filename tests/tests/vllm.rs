@@ -92,7 +92,15 @@ fn blocks_tokens_and_concurrency_follow_vllm() {
     assert_eq!(b.kv_tokens, b.num_blocks * 64);
     assert_eq!(b.blocks_per_request, 250);
     assert!((b.max_concurrency - b.num_blocks as f64 / 250.0).abs() < 1e-9);
-    assert!(b.log_lines().iter().any(|l| l == "GPU KV cache size: 409,600 tokens"), "{:?}", b.log_lines());
+    // One line since 0.29 (read in the 0.29, 0.31, 0.33 and 0.34 wheels).
+    assert!(
+        b.log_lines().iter().any(|l| l
+            == "GPU KV cache size: 409,600 tokens, Maximum concurrency for 16,000 tokens per request: 25.60x"),
+        "{:?}",
+        b.log_lines()
+    );
+    // A fixed cache size is not measured after warmup.
+    assert!(b.measured.is_none());
     // Requests at once per context, from the same blocks.
     for &(c, n) in &b.table {
         assert_eq!(n, b.num_blocks / c.div_ceil(64), "{c}");
@@ -166,6 +174,7 @@ fn budget_of(util: u32, offload: u64, seqs: Option<u64>) -> i64 {
             total: headroom_core::units::Bytes::new(79 * GIB),
             device_name: "NVIDIA H100",
             cuda_cc: 90,
+            rocm: false,
             stages: &[],
             drafter: None,
             encoders: &[],
@@ -973,4 +982,242 @@ fn one_type_of_layer_with_different_pages_is_one_group() {
     // (132 bytes) on 21: one page per block of them all.
     let per_token = 78 * 576 * 2 + 21 * 132;
     assert_eq!(b.block_bytes, per_token * b.block_size);
+}
+
+/// Decode context parallelism (`-dcp`, vLLM 0.34): each of `dcp` tensor-parallel ranks keeps every
+/// `dcp`-th token of a request's full-attention and latent caches, so a request takes
+/// `cdiv(cdiv(len, dcp), block)` blocks of a pool that is as large as without it, and the logged
+/// capacity grows `dcp` times; what vLLM refuses of it, in its order and words.
+#[test]
+fn decode_context_parallelism_splits_requests_over_the_ranks() {
+    let scenario_of = |cmd: &str| {
+        let c = headroom_core::command::parse(cmd).unwrap();
+        assert!(c.ignored.is_empty(), "{:?}", c.ignored);
+        let mut s = Scenario::catalog(&c.catalog.clone().expect("a catalog model").0);
+        c.apply_with_model(&mut s);
+        s
+    };
+    let run = |cmd: &str| {
+        let mut s = scenario_of(cmd);
+        s.device = Some(DeviceChoice::Catalog("h200".into()));
+        estimate(&s).unwrap().vllm.unwrap()
+    };
+    // DeepSeek-V3.1's latent is whole on every GPU: DCP 8 keeps 1/8 of its tokens on each.
+    let cmd = "vllm serve deepseek-ai/DeepSeek-V3.1 -tp 8 --max-model-len 131072";
+    let one = run(cmd);
+    let eight = run(&format!("{cmd} -dcp 8"));
+    assert!(one.tp_refused.is_none() && eight.tp_refused.is_none());
+    assert_eq!(eight.num_blocks, one.num_blocks);
+    assert_eq!(one.blocks_per_request, 131_072u64.div_ceil(one.block_size));
+    assert_eq!(eight.blocks_per_request, (131_072u64 / 8).div_ceil(eight.block_size));
+    let expected = (eight.num_blocks as f64 / eight.blocks_per_request as f64 * 131_072.0) as u64;
+    assert_eq!(eight.kv_tokens, expected);
+    assert!(
+        eight.kv_tokens.abs_diff(8 * one.kv_tokens) <= 8 * one.block_size * 8,
+        "{} vs {}",
+        eight.kv_tokens,
+        one.kv_tokens
+    );
+    assert!(eight.log_lines().iter().any(|l| l.contains("Maximum concurrency")));
+    // The estimate's cache term per GPU is an eighth too, and says why.
+    let est = |dcp: &str| estimate(&scenario_of(&format!("{cmd} {dcp}"))).unwrap();
+    let kv = |e: &headroom_core::estimate::Estimate| {
+        e.memory.get(headroom_core::estimate::TermKind::KvCache).get()
+    };
+    let (e1, e8) = (est(""), est("-dcp 8"));
+    assert_eq!(kv(&e8), kv(&e1).div_ceil(8));
+    // Grouped-query attention: DCP takes the ranks holding copies of a key/value head.
+    let qwen = "vllm serve Qwen/Qwen3-30B-A3B --max-model-len 32768 -tp 8";
+    let (q1, q2) = (run(qwen), run(&format!("{qwen} -dcp 2")));
+    assert!(q2.tp_refused.is_none());
+    assert_eq!(q2.blocks_per_request, (32_768u64 / 2).div_ceil(q2.block_size));
+    assert!(q2.kv_tokens > q1.kv_tokens * 19 / 10, "{} vs {}", q2.kv_tokens, q1.kv_tokens);
+    let refused = |cmd: &str| run(cmd).tp_refused.expect("refused");
+    let r = refused(&format!("{qwen} -dcp 4"));
+    assert_eq!(
+        r.log,
+        "ValueError: `--decode-context-parallel-size` (4) exceeds the maximum supported value (2) for `--tensor-parallel-size` (8) and 4 model KV heads."
+    );
+    assert!(!r.loaded);
+    let r = refused(&format!("{qwen} -dcp 3"));
+    assert_eq!(r.log, "ValueError: tp_size=8 must be divisible by dcp_size=3.");
+    let r = refused("vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 8 -dcp 2");
+    assert!(
+        r.log.starts_with(
+            "ValueError: Decode context parallelism for GQA/MQA requires `--tensor-parallel-size` (8)"
+        ),
+        "{}",
+        r.log
+    );
+    // Sliding-window caches cannot be split: vLLM asserts once the weights are in.
+    let r = refused("vllm serve openai/gpt-oss-120b -tp 16 -dcp 2");
+    assert_eq!((r.log.as_str(), r.loaded), ("AssertionError: DCP not support sliding window.", true));
+    // The link, the CLI's scenario and the command Headroom writes carry it.
+    let s = scenario_of(&format!("{cmd} --decode-context-parallel-size 8"));
+    assert_eq!(s.vllm.decode_context_parallel, Some(8));
+    assert_eq!(headroom_core::share::decode(&headroom_core::share::encode(&s)).scenario, s);
+    assert!(headroom_core::share::encode(&s).contains("dcp=8"));
+}
+
+proptest! {
+    /// More decode-context-parallel ranks never hold fewer tokens (a latent model at TP 8).
+    #[test]
+    fn more_dcp_ranks_never_fewer_tokens(len in 1u64..200_000, step in 0usize..3) {
+        let a = headroom_core::catalog::model("deepseek-v3").unwrap().architecture().unwrap();
+        let tokens = |dcp: u64| {
+            let o = VllmOptions { decode_context_parallel: Some(dcp), ..VllmOptions::default() };
+            budget(
+                &o,
+                &BudgetInput {
+                    arch: &a,
+                    kv: headroom_core::precision::KvDtype::Bf16,
+                    max_model_len: len,
+                    tp: 8,
+                    weights: headroom_core::units::Bytes::new(80 * GIB),
+                    total: headroom_core::units::Bytes::new(139 * GIB),
+                    device_name: "NVIDIA H200",
+                    cuda_cc: 90,
+                    rocm: false,
+                    stages: &[],
+                    drafter: None,
+                    encoders: &[],
+                },
+            )
+            .kv_tokens
+        };
+        let d = [1u64, 2, 4, 8];
+        prop_assert!(tokens(d[step]) <= tokens(d[step + 1]));
+    }
+}
+
+/// vLLM 0.34's extensible KV cache, its default on CUDA and ROCm (`extensible_kv_cache.py`,
+/// `measure_kv_cache_bytes`): `gpu_memory_utilization` defaults to 1.0, the profile step reserves
+/// "Available KV cache memory", and after warmup the cache takes `min(requested − in use, free −
+/// margin) − transient`, the transient being the profile peak with the graphs' estimate and the
+/// margin `max(1 GiB, ¾ × transient)` (3 GiB on ROCm).
+#[test]
+fn the_extensible_kv_cache_is_sized_after_warmup() {
+    let on = |device: &str, v: VllmOptions| {
+        let s = Scenario {
+            context: 32_768,
+            runtime: Some(Runtime::Vllm),
+            device: Some(DeviceChoice::Catalog(device.into())),
+            vllm: v,
+            ..Scenario::catalog("qwen3-8b")
+        };
+        estimate(&s).unwrap().vllm.unwrap()
+    };
+    let signed = |b: headroom_core::units::Bytes| i64::try_from(b.get()).unwrap();
+    let b = on("h100-sxm", VllmOptions::default());
+    assert_eq!(b.version, "0.34");
+    assert!((b.utilization - 1.0).abs() < 1e-12);
+    assert_eq!(b.requested, b.total);
+    let m = b.measured.as_ref().expect("0.34 measures the cache after warmup");
+    assert_eq!(m.transient, b.activation_peak.saturating_add(b.cuda_graphs));
+    assert_eq!(m.margin, headroom_core::units::Bytes::new(GIB).max(m.transient.scale(0.75)));
+    assert_eq!(m.in_use, b.weights.saturating_add(b.non_torch).saturating_add(b.cuda_graphs));
+    let free = signed(b.total) - signed(m.context) - signed(m.in_use);
+    let expected =
+        (signed(b.requested) - signed(m.in_use)).min(free - signed(m.margin)) - signed(m.transient);
+    assert_eq!(m.kv, expected);
+    assert!(m.kv_band.0 <= m.kv && m.kv <= m.kv_band.1);
+    assert_eq!(m.reserved_blocks, u64::try_from(b.available_kv).unwrap() / b.block_bytes);
+    assert_eq!(b.num_blocks, m.reserved_blocks.min(u64::try_from(m.kv).unwrap() / b.block_bytes));
+    assert!(b.num_blocks < m.reserved_blocks, "the reservation is the larger");
+    let lines = b.log_lines();
+    assert!(lines.iter().any(|l| l.starts_with("Available KV cache memory: ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("Memory after warmup: ")
+            && l.contains(&format!("{} KV cache blocks", b.num_blocks))),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("GPU KV cache size: ")
+                && l.contains("Maximum concurrency for 32,768 tokens")),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("Estimated CUDA graph memory")), "{lines:?}");
+    // A utilisation below 1 caps what it takes: 0.9 of this card leaves more than the context and
+    // the margin out, so the cap binds.
+    let capped = on("h100-sxm", VllmOptions { utilization: Some(9000), ..VllmOptions::default() });
+    let mc = capped.measured.as_ref().unwrap();
+    assert_eq!(mc.kv, signed(capped.requested) - signed(mc.in_use) - signed(mc.transient));
+    assert!(capped.kv_tokens < b.kv_tokens);
+    // Eager: no graphs, in use or in the transient.
+    let eager = on("h100-sxm", VllmOptions { enforce_eager: true, ..VllmOptions::default() });
+    let me = eager.measured.as_ref().unwrap();
+    assert_eq!(me.transient, eager.activation_peak);
+    assert_eq!(me.in_use, eager.weights.saturating_add(eager.non_torch));
+    // ROCm keeps a 3 GiB floor.
+    let mi = on("mi300x", VllmOptions::default());
+    assert!(mi.measured.as_ref().unwrap().margin.get() >= 3 * GIB);
+    // Turned off, or with a fixed size: the profile step's sizing at 0.92.
+    let classic = on("h100-sxm", VllmOptions { extensible_kv_cache: Some(false), ..VllmOptions::default() });
+    assert!(classic.measured.is_none() && (classic.utilization - 0.92).abs() < 1e-12);
+    assert_eq!(classic.num_blocks, u64::try_from(classic.available_kv).unwrap() / classic.block_bytes);
+    let fixed = on("h100-sxm", VllmOptions { kv_cache_memory: Some(20 * GIB), ..VllmOptions::default() });
+    assert!(fixed.measured.is_none() && fixed.tp_refused.is_none());
+    // Asked for beside a fixed size, or of a release without it: refused, in vLLM's words.
+    let both = on(
+        "h100-sxm",
+        VllmOptions {
+            kv_cache_memory: Some(20 * GIB),
+            extensible_kv_cache: Some(true),
+            ..VllmOptions::default()
+        },
+    );
+    assert!(
+        both.tp_refused
+            .unwrap()
+            .log
+            .starts_with("ValueError: enable_extensible_kv_cache: it sizes the KV cache")
+    );
+    let old = on(
+        "h100-sxm",
+        VllmOptions {
+            version: VllmVersion::parse("0.33").unwrap(),
+            extensible_kv_cache: Some(false),
+            ..VllmOptions::default()
+        },
+    );
+    assert_eq!(
+        old.tp_refused.unwrap().log,
+        "vllm serve: error: unrecognized arguments: --no-enable-extensible-kv-cache"
+    );
+    // The pasted command, the link and the written command carry the switch.
+    let c =
+        headroom_core::command::parse("vllm serve Qwen/Qwen3-8B --no-enable-extensible-kv-cache").unwrap();
+    assert_eq!(c.vllm.extensible_kv_cache, Some(false));
+    let s = Scenario {
+        runtime: Some(Runtime::Vllm),
+        vllm: VllmOptions { extensible_kv_cache: Some(false), ..VllmOptions::default() },
+        ..Scenario::catalog("qwen3-8b")
+    };
+    assert!(headroom_core::share::encode(&s).contains("vext=0"));
+    assert_eq!(headroom_core::share::decode(&headroom_core::share::encode(&s)).scenario, s);
+    let e = estimate(&s).unwrap();
+    assert!(
+        headroom_core::flags::commands(&s, &e, None).join(" ").contains("--no-enable-extensible-kv-cache")
+    );
+}
+
+proptest! {
+    /// Under the extensible cache too, a larger utilisation never holds fewer tokens.
+    #[test]
+    fn extensible_larger_utilisation_never_fewer_tokens(lo in 5000u32..10_000, step in 0u32..5000) {
+        let hi = (lo + step).min(10_000);
+        let tokens = |u: u32| {
+            let s = Scenario {
+                context: 8192,
+                runtime: Some(Runtime::Vllm),
+                device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+                vllm: VllmOptions { utilization: Some(u), ..VllmOptions::default() },
+                ..Scenario::catalog("qwen3-8b")
+            };
+            estimate(&s).unwrap().vllm.unwrap().kv_tokens
+        };
+        prop_assert!(tokens(lo) <= tokens(hi));
+    }
 }

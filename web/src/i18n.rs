@@ -81,6 +81,7 @@ ui_text! {
     VllmEncoderData => "--mm-encoder-tp-mode data (the encoder whole on each GPU)", "--mm-encoder-tp-mode data (l'encodeur entier sur chaque GPU)";
     VllmPrefix => "Prefix caching (hybrid models keep more Mamba states with it)", "Cache de préfixes (les modèles hybrides gardent alors plus d'états Mamba)";
     VllmPipeline => "--pipeline-parallel-size (stages; the GPU count is each stage's)", "--pipeline-parallel-size (étages ; le nombre de GPU est celui de chaque étage)";
+    VllmDcp => "--decode-context-parallel-size (GPUs of the group splitting each request's cache by tokens)", "--decode-context-parallel-size (GPU du groupe qui se partagent le cache de chaque requête par jetons)";
     VllmPrefixDefault => "the default", "par défaut";
     VllmMambaConv => "--mamba-cache-dtype (a hybrid's convolution state)", "--mamba-cache-dtype (état de convolution d'un hybride)";
     VllmMambaSsm => "--mamba-ssm-cache-dtype (a hybrid's recurrent state)", "--mamba-ssm-cache-dtype (état récurrent d'un hybride)";
@@ -110,6 +111,13 @@ ui_text! {
     VllmAtStart => "at start", "au démarrage";
     VllmShare => "its share", "sa part";
     VllmKvCache => "KV cache", "cache KV";
+    VllmNoExtensible => "KV cache sized before warmup, from the profile step (--no-enable-extensible-kv-cache; 0.34's default measures it after)", "cache KV dimensionné avant le préchauffage, par la passe de profilage (--no-enable-extensible-kv-cache ; la 0.34 le mesure après par défaut)";
+    VllmAfterWarmup => "sized after warmup", "dimensionné après le préchauffage";
+    VllmContext => "CUDA context", "contexte CUDA";
+    VllmInUse => "in use: weights, other buffers, CUDA graphs", "en usage : poids, autres tampons, graphes CUDA";
+    VllmMargin => "margin", "marge";
+    VllmTransient => "kept for activations", "gardés pour les activations";
+    VllmReserved => "reserved at the profile step", "réservés à la passe de profilage";
     VllmLog => "What its log will say", "Ce que dira son journal";
     VllmRequests => "Requests the cache holds at once", "Requêtes que le cache tient à la fois";
     VllmRequestsCol => "requests at once", "requêtes à la fois";

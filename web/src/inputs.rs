@@ -831,9 +831,16 @@ fn VllmInputs() -> impl IntoView {
                 value=Signal::derive(move || s.with(|s| s.vllm.pipeline_parallel.unwrap_or(1)))
                 set=Callback::new(move |v: u64| s.update(|s| s.vllm.pipeline_parallel = (v > 1).then_some(v)))
                 min=1 max=headroom_core::scenario::MAX_GPUS/>
+            <CountField id="hr-dcp" label=label_of(lang.get_untracked(), T::VllmDcp)
+                value=Signal::derive(move || s.with(|s| s.vllm.decode_context_parallel.unwrap_or(1)))
+                set=Callback::new(move |v: u64| s.update(|s| s.vllm.decode_context_parallel = (v > 1).then_some(v)))
+                min=1 max=headroom_core::scenario::MAX_GPUS/>
             <Toggle id="hr-eager" label=label_of(lang.get_untracked(), T::VllmEager)
                 checked=flag_value(s, |x| x.vllm.enforce_eager)
                 set=flag_set(s, |x, v| x.vllm.enforce_eager = v)/>
+            <Toggle id="hr-no-ext" label=label_of(lang.get_untracked(), T::VllmNoExtensible)
+                checked=flag_value(s, |x| x.vllm.extensible_kv_cache == Some(false))
+                set=flag_set(s, |x, v| x.vllm.extensible_kv_cache = if v { Some(false) } else { None })/>
             <Toggle id="hr-mm-data" label=label_of(lang.get_untracked(), T::VllmEncoderData)
                 checked=flag_value(s, |x| x.vllm.mm_encoder_data)
                 set=flag_set(s, |x, v| x.vllm.mm_encoder_data = v)/>

@@ -462,11 +462,42 @@ pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
     // A setup vLLM refuses: it stops before loading anything (or once the weights are in), so
     // there is no budget to show, only why and the lines its log ends on.
     let refused = b.tp_refused.as_ref();
-    match refused {
-        Some(r) => {
+    match (refused, b.measured.as_ref()) {
+        (Some(r), _) => {
             let _ = write!(s, "<p class=\"hr-warning\">{}</p>", esc(&r.reason.render(l)));
         }
-        None => {
+        (None, Some(m)) => {
+            // vLLM 0.34's extensible cache: measured after warmup, within the profile step's
+            // reservation.
+            let _ = write!(
+                s,
+                "<p>{} − {} ({}) − {} ({}) − {} ({}) − {} ({}) = {} ({}): <strong>{}{}</strong> ({}{} … {}{}); {}{} {}</p>",
+                format_size(b.total, l),
+                format_size(m.context, l),
+                tr(l, T::VllmContext),
+                format_size(m.in_use, l),
+                tr(l, T::VllmInUse),
+                format_size(m.margin, l),
+                tr(l, T::VllmMargin),
+                format_size(m.transient, l),
+                tr(l, T::VllmTransient),
+                tr(l, T::VllmKvCache),
+                tr(l, T::VllmAfterWarmup),
+                sign(m.kv),
+                gib(m.kv),
+                sign(m.kv_band.0),
+                gib(m.kv_band.0),
+                sign(m.kv_band.1),
+                gib(m.kv_band.1),
+                sign(b.available_kv),
+                gib(b.available_kv),
+                tr(l, T::VllmReserved),
+            );
+            if !b.layout_exact {
+                let _ = write!(s, "<p class=\"hr-warning\">{}</p>", tr(l, T::VllmApprox));
+            }
+        }
+        (None, None) => {
             let _ = write!(
                 s,
                 "<p>{} × {:.2} = <strong>{}</strong> ({}) − {} − {} − {} − {} = {}: <strong>{}{}</strong> ({}{} … {}{})</p>",
@@ -500,7 +531,7 @@ pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
         s.push_str("</div>");
         return s;
     }
-    if b.available_kv > 0 {
+    if b.available_kv > 0 && b.measured.as_ref().is_none_or(|m| m.kv > 0) {
         let _ = write!(
             s,
             "<h3>{}</h3><table class=\"hr-table\"><thead><tr><th>{}</th><th>{}</th></tr></thead><tbody>",

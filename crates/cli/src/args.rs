@@ -331,6 +331,12 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "ON|OFF")]
     pub async_scheduling: Option<String>,
 
+    /// vLLM: the KV cache sized from the memory measured after warmup and CUDA-graph capture, on
+    /// or off (--enable-extensible-kv-cache / --no-enable-extensible-kv-cache) [default: on from
+    /// v0.34, off with --kv-cache-memory].
+    #[arg(long, value_name = "ON|OFF")]
+    pub extensible_kv_cache: Option<String>,
+
     /// vLLM: a speculative drafter, as vLLM's JSON ({"method": "mtp", "num_speculative_tokens": 1},
     /// {"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}) or mtp:N, eagle:N, draft:MODEL:N.
     #[arg(long, value_name = "CONFIG")]
@@ -348,6 +354,11 @@ pub struct ScenarioArgs {
     /// stage's tensor-parallel size.
     #[arg(long, value_name = "N")]
     pub pipeline_parallel_size: Option<u64>,
+
+    /// vLLM: ranks of the tensor-parallel group that split each request's attention cache by
+    /// tokens (--decode-context-parallel-size); it divides --gpus.
+    #[arg(long, value_name = "N")]
+    pub decode_context_parallel_size: Option<u64>,
 
     /// vLLM: replicas of the tensor-parallel group (--data-parallel-size); --gpus is each one's size.
     #[arg(long, value_name = "N")]
@@ -843,6 +854,7 @@ impl ScenarioArgs {
         let v = &mut scenario.vllm;
         v.data_parallel = self.data_parallel_size.or(v.data_parallel);
         v.pipeline_parallel = self.pipeline_parallel_size.or(v.pipeline_parallel);
+        v.decode_context_parallel = self.decode_context_parallel_size.or(v.decode_context_parallel);
         if let Some(d) = &self.mamba_cache_dtype {
             v.mamba_cache_bytes = headroom_core::vllm::mamba_dtype_bytes(d).map_err(|e| e.to_string())?;
         }
@@ -871,6 +883,13 @@ impl ScenarioArgs {
                 "on" | "1" | "true" | "yes" => true,
                 "off" | "0" | "false" | "no" => false,
                 other => return Err(format!("invalid async-scheduling: `{other}` is neither on nor off")),
+            });
+        }
+        if let Some(p) = &self.extensible_kv_cache {
+            v.extensible_kv_cache = Some(match p.trim().to_ascii_lowercase().as_str() {
+                "on" | "1" | "true" | "yes" => true,
+                "off" | "0" | "false" | "no" => false,
+                other => return Err(format!("invalid extensible-kv-cache: `{other}` is neither on nor off")),
             });
         }
         if let Some(c) = &self.speculative_config {

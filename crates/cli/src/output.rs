@@ -178,6 +178,23 @@ struct JsonVllm {
     /// Why vLLM stops on this setup before loading anything (its log is then the error alone).
     #[serde(skip_serializing_if = "Option::is_none")]
     refused: Option<String>,
+    /// vLLM 0.34's extensible KV cache: the size measured after warmup, which the blocks, tokens
+    /// and concurrency follow (`available_kv_cache_memory` is then the profile step's reservation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured: Option<JsonMeasuredKv>,
+}
+
+/// The KV cache sized after warmup and CUDA-graph capture.
+#[derive(Serialize)]
+struct JsonMeasuredKv {
+    kv_cache_memory: i64,
+    kv_cache_low: i64,
+    kv_cache_high: i64,
+    cuda_context: u64,
+    in_use: u64,
+    transient: u64,
+    margin: u64,
+    reserved_blocks: u64,
 }
 
 /// A hybrid model's Mamba states in vLLM's cache.
@@ -210,6 +227,13 @@ fn reason_short(r: &headroom_core::vllm::TpRefusal) -> &'static str {
         MsgId::AdviceVllmStep5Block => "the cache block cannot hold Step 5's rings of indexer keys",
         MsgId::AdviceVllmSparseMlaBlock => "no sparse attention kernel takes this cache block",
         MsgId::AdviceVllmKernelBlock => "no attention kernel takes this cache block",
+        MsgId::AdviceVllmDcpTp => "the decode-context-parallel ranks do not divide the tensor-parallel group",
+        MsgId::AdviceVllmDcpKvHeads | MsgId::AdviceVllmDcpSize => {
+            "decode context parallelism does not fit the key/value heads"
+        }
+        MsgId::AdviceVllmDcpSliding => "sliding-window caches cannot be split by decode context parallelism",
+        MsgId::AdviceVllmExtensibleKvMemory => "the extensible KV cache cannot have a fixed size",
+        MsgId::AdviceVllmExtensibleOld => "this release has no extensible KV cache",
         _ => "the key/value heads do not divide among the GPUs",
     }
 }
@@ -264,6 +288,16 @@ fn json_vllm(b: &headroom_core::vllm::VllmBudget) -> JsonVllm {
         },
         log: b.log_lines(),
         refused: b.tp_refused.as_ref().map(|r| r.reason.render(Lang::En)),
+        measured: b.measured.as_ref().map(|m| JsonMeasuredKv {
+            kv_cache_memory: m.kv,
+            kv_cache_low: m.kv_band.0,
+            kv_cache_high: m.kv_band.1,
+            cuda_context: m.context.get(),
+            in_use: m.in_use.get(),
+            transient: m.transient.get(),
+            margin: m.margin.get(),
+            reserved_blocks: m.reserved_blocks,
+        }),
     }
 }
 
@@ -865,6 +899,42 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         for line in b.log_lines() {
             let _ = writeln!(s, "  log  {line}");
         }
+    } else if let Some((b, m)) = fit
+        .and_then(|f| f.vllm.as_ref())
+        .or(e.vllm.as_ref())
+        .and_then(|b| b.measured.as_ref().map(|m| (b, m)))
+    {
+        // vLLM 0.34's extensible cache: reserved from the profile step, sized after warmup.
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "vLLM {} at start: sized after warmup, the KV cache gets {} ({} – {}) of {} × {:.2} = {}: the card less the CUDA context {}, {} in use (weights, non-torch memory, CUDA graphs), a margin of {} and {} kept free for activations{}",
+            b.version,
+            signed_gib(m.kv),
+            signed_gib(m.kv_band.0),
+            signed_gib(m.kv_band.1),
+            format_size(b.total, Lang::En),
+            b.utilization,
+            format_size(b.requested, Lang::En),
+            format_size(m.context, Lang::En),
+            format_size(m.in_use, Lang::En),
+            format_size(m.margin, Lang::En),
+            format_size(m.transient, Lang::En),
+            if b.layout_exact {
+                ""
+            } else {
+                "; the layout of recurrent or mixed-size layers is approximated"
+            },
+        );
+        for line in b.log_lines() {
+            let _ = writeln!(s, "  log  {line}");
+        }
+        let rows: Vec<String> = b
+            .table
+            .iter()
+            .map(|(c, n)| format!("{} tokens: {}", format_int(*c, Lang::En), format_int(*n, Lang::En)))
+            .collect();
+        let _ = writeln!(s, "  requests at once  {}", rows.join(" · "));
     } else if let Some(b) = fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
         let _ = writeln!(s);
         let _ = writeln!(

@@ -1254,3 +1254,26 @@ fn a_runtime_that_cannot_load_the_model_says_so() {
     assert_eq!(v["fit"]["verdict"], "fits");
     assert!(v["warnings"].as_array().unwrap().is_empty());
 }
+
+/// `--decode-context-parallel-size`: the logged capacity grows by the ranks, the command and the
+/// link keep it; a size vLLM refuses is said with its error.
+#[test]
+fn decode_context_parallelism_from_the_command_line() {
+    let base = ["estimate", "--model", "deepseek-v3", "--runtime", "vllm", "--gpus", "8", "--device", "h200"];
+    let tokens = |v: &serde_json::Value| v["vllm"]["kv_cache_tokens"].as_u64().unwrap();
+    let one = json(&base);
+    let mut with = base.to_vec();
+    with.extend(["--decode-context-parallel-size", "8"]);
+    let eight = json(&with);
+    assert!(tokens(&eight) > 7 * tokens(&one), "{} vs {}", tokens(&eight), tokens(&one));
+    let text = String::from_utf8_lossy(&headroom(&with).stdout).into_owned();
+    assert!(text.contains("--tensor-parallel-size 8 --decode-context-parallel-size 8"), "{text}");
+    assert!(text.contains("dcp=8"), "{text}");
+    let mut three = base.to_vec();
+    three.extend(["--decode-context-parallel-size", "3"]);
+    let text = String::from_utf8_lossy(&headroom(&three).stdout).into_owned();
+    assert!(text.contains("log  ValueError: tp_size=8 must be divisible by dcp_size=3."), "{text}");
+    let bad = headroom(&[&base[..], &["--decode-context-parallel-size", "0"]].concat());
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("decode_context_parallel_size"));
+}

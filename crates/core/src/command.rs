@@ -696,17 +696,37 @@ pub fn parse(text: &str) -> Result<Command> {
     Ok(c)
 }
 
-/// A token count as vLLM reads it: `32768`, `32k` (×1000), `32K` (×1024), `1m`, `1M`.
+/// A count as vLLM's `human_readable_int` reads it (`vllm/utils/argparse_utils.py`): digits, or
+/// a number with a suffix — `k`, `m`, `g`, `t` decimal (×1000…, decimals allowed: `25.6k`),
+/// `K`, `M`, `G`, `T` binary (×1024…, whole numbers only); `None` for anything else or zero.
 fn vllm_tokens(v: &str) -> Option<u64> {
     let t = v.trim();
-    let (num, mul) = match t.chars().last()? {
-        'k' => (&t[..t.len() - 1], 1000),
-        'K' => (&t[..t.len() - 1], 1024),
-        'm' => (&t[..t.len() - 1], 1_000_000),
-        'M' => (&t[..t.len() - 1], 1 << 20),
-        _ => (t, 1),
+    let last = t.chars().last()?;
+    let (num, mul, decimal) = match last {
+        'k' => (&t[..t.len() - 1], 1_000u64, true),
+        'm' => (&t[..t.len() - 1], 1_000_000, true),
+        'g' => (&t[..t.len() - 1], 1_000_000_000, true),
+        't' => (&t[..t.len() - 1], 1_000_000_000_000, true),
+        'K' => (&t[..t.len() - 1], 1 << 10, false),
+        'M' => (&t[..t.len() - 1], 1 << 20, false),
+        'G' => (&t[..t.len() - 1], 1 << 30, false),
+        'T' => (&t[..t.len() - 1], 1 << 40, false),
+        _ => (t, 1, false),
     };
-    num.parse::<u64>().ok().and_then(|n| n.checked_mul(mul)).filter(|n| *n > 0)
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let n = match num.split_once('.') {
+        // A decimal before a decimal suffix: its value times the multiplier, truncated.
+        Some((whole, frac)) if decimal && digits(whole) && digits(frac) => {
+            let scale = 10u128.checked_pow(u32::try_from(frac.len()).ok()?)?;
+            let value =
+                whole.parse::<u128>().ok()?.checked_mul(scale)?.checked_add(frac.parse::<u128>().ok()?)?;
+            u64::try_from(value.checked_mul(u128::from(mul))? / scale).ok()?
+        }
+        Some(_) => return None,
+        None if digits(num) => num.parse::<u64>().ok()?.checked_mul(mul)?,
+        None => return None,
+    };
+    (n > 0).then_some(n)
 }
 
 /// A word as a flag and its inline value (`--flag=value`); a word that is no flag is itself.
@@ -736,7 +756,18 @@ fn unknown_piece(flag: &str, inline: &Option<String>, args: &[String], i: &mut u
         (Some(v), _) => format!("{flag}={v}"),
         (None, Some(n)) if !n.starts_with('-') => {
             *i += 1;
-            format!("{flag} {n}")
+            let mut piece = format!("{flag} {n}");
+            // A list flag's further numbers (`--cudagraph-capture-sizes 1 2 4 8`): no model or
+            // other word is a bare number.
+            while let Some(m) = args
+                .get(*i + 1)
+                .filter(|m| !m.is_empty() && m.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+            {
+                piece.push(' ');
+                piece.push_str(m);
+                *i += 1;
+            }
+            piece
         }
         _ => flag.to_string(),
     }
@@ -1066,6 +1097,8 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
             },
             "--enable-prefix-caching" => c.vllm.prefix_caching = Some(true),
             "--no-enable-prefix-caching" => c.vllm.prefix_caching = Some(false),
+            "--enable-extensible-kv-cache" => c.vllm.extensible_kv_cache = Some(true),
+            "--no-enable-extensible-kv-cache" => c.vllm.extensible_kv_cache = Some(false),
             "--async-scheduling" => c.vllm.async_scheduling = Some(true),
             "--no-async-scheduling" => c.vllm.async_scheduling = Some(false),
             // The attention kernels (Headroom's own commands name Triton's where a model needs
@@ -1104,6 +1137,13 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                     "data" => c.vllm.mm_encoder_data = true,
                     "weights" => c.vllm.mm_encoder_data = false,
                     _ => bad(format!("{flag} {v}"), "neither weights nor data"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
+            "--decode-context-parallel-size" | "-dcp" => match value(&mut i) {
+                Some(v) => match count(&v, crate::scenario::MAX_GPUS) {
+                    Some(n) => c.vllm.decode_context_parallel = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a rank count"),
                 },
                 None => bad(flag.into(), "no value"),
             },
@@ -1405,6 +1445,8 @@ impl Command {
             v.prefix_caching = o.prefix_caching.or(v.prefix_caching);
             v.async_scheduling = o.async_scheduling.or(v.async_scheduling);
             v.pipeline_parallel = o.pipeline_parallel.or(v.pipeline_parallel);
+            v.decode_context_parallel = o.decode_context_parallel.or(v.decode_context_parallel);
+            v.extensible_kv_cache = o.extensible_kv_cache.or(v.extensible_kv_cache);
             v.mamba_cache_bytes = o.mamba_cache_bytes.or(v.mamba_cache_bytes);
             v.mamba_ssm_cache_bytes = o.mamba_ssm_cache_bytes.or(v.mamba_ssm_cache_bytes);
             if let Some(f) = self.weights {
@@ -1484,6 +1526,25 @@ mod tests {
         assert!(!text("llama-server -m gemma-3-12b.Q4_K_M.gguf --mmproj mmproj-F16.gguf"));
         let bad = parse(r#"vllm serve x --limit-mm-per-prompt 'image=2'"#).unwrap();
         assert!(bad.ignored.iter().any(|p| p.piece.contains("limit-mm")), "{:?}", bad.ignored);
+    }
+
+    #[test]
+    fn vllm_counts_read_as_its_human_readable_ints() {
+        assert_eq!(vllm_tokens("32768"), Some(32_768));
+        assert_eq!(vllm_tokens("32k"), Some(32_000));
+        assert_eq!(vllm_tokens("32K"), Some(32_768));
+        assert_eq!(vllm_tokens("25.6k"), Some(25_600));
+        assert_eq!(vllm_tokens("1.5g"), Some(1_500_000_000));
+        assert_eq!(vllm_tokens("20G"), Some(20 << 30));
+        assert_eq!(vllm_tokens("1T"), Some(1 << 40));
+        // vLLM refuses decimals with a binary suffix, and so do we; nor signs, spaces or zero.
+        for bad in ["1.5G", "0", "-3", "1 k", "k", "1.k", ".5k", "12x", ""] {
+            assert_eq!(vllm_tokens(bad), None, "{bad}");
+        }
+        let c = parse("vllm serve Qwen/Qwen3-8B --kv-cache-memory-bytes 20G --max-num-batched-tokens 16k")
+            .unwrap();
+        assert_eq!((c.vllm.kv_cache_memory, c.vllm.max_num_batched_tokens), (Some(20 << 30), Some(16_000)));
+        assert!(c.ignored.is_empty(), "{:?}", c.ignored);
     }
 
     #[test]

@@ -499,7 +499,8 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         scenario.vllm.batch(vllm_card.map(crate::vllm::cuda_total), vllm_card.map_or("", |d| d.name))
     };
     let page = match runtime {
-        Runtime::Vllm => scenario.vllm.block_size(),
+        // Under decode context parallelism a block of the scheduler's spans `dcp` ranks' blocks.
+        Runtime::Vllm => scenario.vllm.block_size().saturating_mul(scenario.vllm.dcp()),
         Runtime::Sglang => scenario.sglang.page_size(),
         _ => 1,
     };
@@ -515,6 +516,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
         flash_attention: scenario.flash_attention,
         text_only: scenario.text_only,
         mm_encoder_data: runtime == Runtime::Vllm && scenario.vllm.mm_encoder_data,
+        dcp: if runtime == Runtime::Vllm { scenario.vllm.dcp() } else { 1 },
         llama: scenario.llama_setup(),
     };
 
@@ -1082,6 +1084,7 @@ pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -
                 total: crate::vllm::cuda_total_with(d, scenario.mac_gpu_fraction),
                 device_name: d.name,
                 cuda_cc: d.compute_capability,
+                rocm: d.vendor.eq_ignore_ascii_case("amd"),
                 stages: &pp_stages,
                 drafter,
                 encoders: if !encoders_loaded {
@@ -1575,7 +1578,7 @@ fn kv_term(
     let mut kv_device = Bytes::new(((kv_total.get() as u128 * num as u128).div_ceil(den as u128)) as u64);
     if s.runtime.tensor_parallel() && s.gpus > 1 {
         // Each layer's own heads decide its share (MLA latents stay whole on every GPU).
-        kv_device = inference::kv_device_bytes_tp(a, s.kv, s.context, s.batch, s.gpus)?;
+        kv_device = inference::kv_device_bytes_tp(a, s.kv, s.context, s.batch, (s.gpus, s.dcp))?;
     }
     if place.first_gpu_layer > 0 {
         // Each layer's cache lives with the layer: the offloaded share on the GPUs.
@@ -1635,6 +1638,9 @@ fn kv_term(
     }
     if s.gpus > 1 {
         assumptions.push(Msg::new(MsgId::AssumeKvSplit, vec![Arg::Int(num), Arg::Int(den)]));
+    }
+    if s.gpus > 1 && s.dcp > 1 && s.runtime.tensor_parallel() && place.first_gpu_layer == 0 {
+        assumptions.push(Msg::new(MsgId::AssumeKvDcp, vec![Arg::Int(s.dcp)]));
     }
     let (layout, cached) = inference::kv_layout_label(a);
     let formula = Msg::new(

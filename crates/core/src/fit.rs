@@ -218,9 +218,10 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         cap.host_ram = Bytes::from_gib_f64(g);
     }
     if runtime == Runtime::Vllm && cap.class == Class::Gpu {
-        // vLLM's share of what CUDA reports; with `--kv-cache-memory`, all of it but the context.
+        // vLLM's share of what CUDA reports; with `--kv-cache-memory` or the extensible KV cache
+        // (sized from what is free after warmup), all of it but the context.
         let total = crate::vllm::cuda_total_with(device, scenario.mac_gpu_fraction);
-        cap.usable = if scenario.vllm.kv_cache_memory.is_some() {
+        cap.usable = if scenario.vllm.kv_cache_memory.is_some() || scenario.vllm.extensible() {
             total.saturating_sub(crate::vllm::CUDA_CONTEXT)
         } else {
             total.scale(scenario.vllm.utilization())
@@ -878,7 +879,17 @@ fn advise(
         if small && cap.class != Class::Cpu {
             advice.push(Msg::new(MsgId::AdviceSmallModelCpuOk, vec![]));
         }
-        if e.runtime == Runtime::Vllm {
+        if let Some(m) = e.vllm.as_ref().and_then(|b| b.measured.as_ref()) {
+            advice.push(Msg::new(
+                MsgId::AdviceVllmMeasures,
+                vec![
+                    Arg::Size(cap.usable),
+                    Arg::Size(m.margin),
+                    Arg::Size(m.transient),
+                    Arg::Size(Bytes::new(u64::try_from(m.kv.max(0)).unwrap_or(0))),
+                ],
+            ));
+        } else if e.runtime == Runtime::Vllm {
             advice.push(Msg::new(
                 MsgId::AdviceVllmPreallocates,
                 vec![

@@ -129,6 +129,9 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if let Some(p) = v.pipeline_parallel.filter(|p| *p > 1) {
                 c.push_str(&format!(" --pipeline-parallel-size {p}"));
             }
+            if let Some(d) = v.decode_context_parallel.filter(|d| *d > 1) {
+                c.push_str(&format!(" --decode-context-parallel-size {d}"));
+            }
             if let Some(d) = v.data_parallel {
                 c.push_str(&format!(" --data-parallel-size {d}"));
             }
@@ -144,6 +147,13 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
                 Some(true) => c.push_str(" --async-scheduling"),
                 Some(false) => c.push_str(" --no-async-scheduling"),
                 None => {}
+            }
+            if v.version >= crate::vllm::VllmVersion::EXTENSIBLE_KV {
+                match v.extensible_kv_cache {
+                    Some(true) => c.push_str(" --enable-extensible-kv-cache"),
+                    Some(false) => c.push_str(" --no-enable-extensible-kv-cache"),
+                    None => {}
+                }
             }
             if v.mm_encoder_data && e.has_encoders() && !s.text_only {
                 c.push_str(" --mm-encoder-tp-mode data");

@@ -177,6 +177,9 @@ pub struct InferenceSetup {
     pub text_only: bool,
     /// vLLM's `--mm-encoder-tp-mode data`: the encoder whole on every GPU.
     pub mm_encoder_data: bool,
+    /// vLLM's `--decode-context-parallel-size`: ranks that split each request's full-attention
+    /// and latent caches by tokens (1: none).
+    pub dcp: u64,
     /// llama.cpp's context parameters (llama.cpp, Ollama and CPU runtimes).
     pub llama: crate::llama_cpp::Setup,
 }
@@ -456,27 +459,36 @@ pub fn kv_share(a: &Architecture, runtime: Runtime, gpus: u64) -> (u64, u64) {
 
 /// KV bytes on the busiest GPU under tensor parallelism (vLLM): each attention layer keeps its
 /// share of key/value heads (`max(1, kv_heads / gpus)` of `kv_heads`), each MLA layer its whole
-/// latent; `total` is [`kv_cache_bytes`] and is returned unchanged for one GPU.
+/// latent; `total` is [`kv_cache_bytes`] and is returned unchanged for one GPU. With decode
+/// context parallelism over `dcp` of the GPUs, each keeps `1/dcp` of a request's tokens in its
+/// full-attention and latent caches (vLLM's `FullAttentionSpec` under DCP).
 pub fn kv_device_bytes_tp(
     a: &Architecture,
     kv: KvDtype,
     context: u64,
     batch: u64,
-    gpus: u64,
+    (gpus, dcp): (u64, u64),
 ) -> Result<Bytes> {
     if gpus <= 1 {
         return kv_cache_bytes(a, kv, context, batch);
     }
+    let share =
+        |span: Span, tokens: u64| if span == Span::Full { tokens.div_ceil(dcp.max(1)) } else { tokens };
     let mut one: u128 = 0;
     for (n, m) in a.mixers() {
         let cache = m.cache(a.hidden_size);
         let (tokens, num, den, whole) = match (m, cache) {
             (Mixer::Attention(at), LayerCache::Kv { span, index, .. }) => {
                 let heads = at.num_kv_heads.max(1);
-                (span.tokens(context), heads.div_ceil(gpus).max(1), heads, index.saturating_mul(2))
+                (
+                    share(span, span.tokens(context)),
+                    heads.div_ceil(gpus).max(1),
+                    heads,
+                    index.saturating_mul(2),
+                )
             }
             // A latent is whole on every GPU.
-            (_, LayerCache::Latent { span, .. }) => (span.tokens(context), 1, 1, 0),
+            (_, LayerCache::Latent { span, .. }) => (share(span, span.tokens(context)), 1, 1, 0),
             _ => (context, 1, 1, 0),
         };
         // The key/value heads split over the GPUs; an indexer's single key head on every one.

@@ -29,6 +29,8 @@
 //! | `mns`, `mnbt` | vLLM `--max-num-seqs`, `--max-num-batched-tokens` | by card |
 //! | `bs` | vLLM `--block-size` | by release (`64` from 0.34, `16` before) |
 //! | `pp` | vLLM `--pipeline-parallel-size` | `1` |
+//! | `dcp` | vLLM `--decode-context-parallel-size` | `1` |
+//! | `vext` | vLLM's extensible KV cache, `1` or `0` (`--enable-extensible-kv-cache`, `--no-…`) | the release's |
 //! | `mconv`, `mssm` | vLLM `--mamba-cache-dtype`, `--mamba-ssm-cache-dtype` (`float32`, `bfloat16`) | auto |
 //! | `vpc` | vLLM prefix caching, `1` or `0` (`--[no-]enable-prefix-caching`) | by release |
 //! | `vas` | vLLM async scheduling, `1` or `0` (`--[no-]async-scheduling`) | by release (on in 0.34) |
@@ -471,6 +473,12 @@ pub fn encode(s: &Scenario) -> String {
     if let Some(p) = v.pipeline_parallel {
         q.push("pp", &format!("{p}"));
     }
+    if let Some(d) = v.decode_context_parallel {
+        q.push("dcp", &format!("{d}"));
+    }
+    if let Some(x) = v.extensible_kv_cache {
+        q.push("vext", if x { "1" } else { "0" });
+    }
     for (key, b) in [("mconv", v.mamba_cache_bytes), ("mssm", v.mamba_ssm_cache_bytes)] {
         if let Some(b) = b {
             q.push(key, crate::vllm::mamba_dtype_id(b));
@@ -806,12 +814,20 @@ pub fn decode(query: &str) -> Decoded {
                 Ok(None) => {}
                 Err(e) => ignore(&key, &value, format!("{e}")),
             },
+            "dcp" => match parse_count(&value, MAX_GPUS) {
+                Some(n) => scenario.vllm.decode_context_parallel = Some(n),
+                None => ignore(&key, &value, format!("a rank count (1 to {MAX_GPUS})")),
+            },
             "pp" => match parse_count(&value, MAX_GPUS) {
                 Some(n) => scenario.vllm.pipeline_parallel = Some(n),
                 None => ignore(&key, &value, format!("a stage count (1 to {MAX_GPUS})")),
             },
             "vpc" => match value.as_str() {
                 "0" | "1" => scenario.vllm.prefix_caching = Some(value == "1"),
+                _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "vext" => match value.as_str() {
+                "0" | "1" => scenario.vllm.extensible_kv_cache = Some(value == "1"),
                 _ => ignore(&key, &value, "use 0 or 1".into()),
             },
             "vas" => match value.as_str() {
@@ -1325,13 +1341,15 @@ mod tests {
                 pipeline_parallel: Some(2),
                 mamba_cache_bytes: Some(2),
                 mamba_ssm_cache_bytes: Some(4),
+                decode_context_parallel: Some(2),
+                extensible_kv_cache: Some(false),
             },
             ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0&vas=0&pp=2&mconv=bfloat16&mssm=float32"
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0&vas=0&pp=2&dcp=2&vext=0&mconv=bfloat16&mssm=float32"
         );
         assert_eq!(decode(&q).scenario, s);
         let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");

@@ -100,6 +100,14 @@ impl MsgId {
                 | MsgId::AdviceVllmStep5Block
                 | MsgId::AdviceVllmSparseMlaBlock
                 | MsgId::AdviceVllmKernelBlock
+                // Decode context parallelism vLLM refuses for this model or this setup.
+                | MsgId::AdviceVllmDcpTp
+                | MsgId::AdviceVllmDcpKvHeads
+                | MsgId::AdviceVllmDcpSize
+                | MsgId::AdviceVllmDcpSliding
+                // The extensible KV cache asked for where vLLM cannot use it.
+                | MsgId::AdviceVllmExtensibleKvMemory
+                | MsgId::AdviceVllmExtensibleOld
         )
     }
 
@@ -128,6 +136,12 @@ impl MsgId {
                     | MsgId::AdviceVllmStep5Block
                     | MsgId::AdviceVllmSparseMlaBlock
                     | MsgId::AdviceVllmKernelBlock
+                    | MsgId::AdviceVllmDcpTp
+                    | MsgId::AdviceVllmDcpKvHeads
+                    | MsgId::AdviceVllmDcpSize
+                    | MsgId::AdviceVllmDcpSliding
+                    | MsgId::AdviceVllmExtensibleKvMemory
+                    | MsgId::AdviceVllmExtensibleOld
                     | MsgId::WarnNotInRegistry
                     | MsgId::WarnEagerAttention
                     | MsgId::WarnOwnConfig
@@ -557,6 +571,10 @@ messages! {
     AssumeKvSplit =>
         "each device holds {0}/{1} of the cache",
         "chaque appareil garde {0}/{1} du cache";
+    /// vLLM's decode context parallelism.
+    AssumeKvDcp =>
+        "decode context parallelism: {0} GPUs share each request's full-attention cache, each keeping every {0}th token",
+        "parallélisme de contexte au décodage : {0} GPU se partagent le cache d'attention complète de chaque requête, chacun en gardant un jeton sur {0}";
     /// Stand-in shape.
     AssumeStandIn =>
         "no architecture given: the shape of {0}, the closest catalog model in size, stands in; a real config makes this exact",
@@ -1214,6 +1232,31 @@ messages! {
     AdviceVllmKernelBlock =>
         "vLLM stops before loading the model: its attention kernels on NVIDIA GPUs take blocks of a multiple of 16 tokens, and --block-size {0} is not one (\"No valid attention backend found\"); use --block-size {1}, or leave it unset",
         "vLLM s'arrête avant de charger le modèle : ses noyaux d'attention sur les GPU NVIDIA veulent des blocs d'un multiple de 16 jetons, et --block-size {0} n'en est pas un (« No valid attention backend found ») ; utilisez --block-size {1}, ou ne le fixez pas";
+    /// vLLM: decode context parallelism over ranks that do not divide the tensor-parallel group.
+    AdviceVllmDcpTp =>
+        "vLLM stops before loading the model: decode context parallelism splits the cache over ranks of the tensor-parallel group, and --decode-context-parallel-size {0} does not divide --tensor-parallel-size {1}; choose a size that divides {1}",
+        "vLLM s'arrête avant de charger le modèle : le parallélisme de contexte au décodage répartit le cache sur des rangs du groupe de parallélisme de tenseurs, et --decode-context-parallel-size {0} ne divise pas --tensor-parallel-size {1} ; choisissez une taille qui divise {1}";
+    /// vLLM: decode context parallelism for grouped-query attention without copies of the heads.
+    AdviceVllmDcpKvHeads =>
+        "vLLM stops before loading the model: for grouped-query attention, decode context parallelism uses the GPUs that would otherwise hold copies of the same key/value head, and over {1} GPUs none of the {0} key/value heads has a copy; use more than {0} GPUs, or leave --decode-context-parallel-size at 1",
+        "vLLM s'arrête avant de charger le modèle : pour l'attention à requêtes groupées, le parallélisme de contexte au décodage utilise les GPU qui garderaient sinon des copies d'une même tête clé/valeur, et sur {1} GPU aucune des {0} têtes clé/valeur n'a de copie ; utilisez plus de {0} GPU, ou laissez --decode-context-parallel-size à 1";
+    /// vLLM: decode context parallelism over more ranks than copies of a key/value head, or not
+    /// dividing the query heads a key/value head serves.
+    AdviceVllmDcpSize =>
+        "vLLM stops before loading the model: over {1} GPUs each of the {0} key/value heads is held by {2} of them, and decode context parallelism must span at most those {2} and divide the {3} query heads each key/value head serves; --decode-context-parallel-size {4} does not, use {5}",
+        "vLLM s'arrête avant de charger le modèle : sur {1} GPU chacune des {0} têtes clé/valeur est gardée par {2} d'entre eux, et le parallélisme de contexte au décodage doit en couvrir au plus {2} et diviser les {3} têtes de requête que sert chaque tête clé/valeur ; --decode-context-parallel-size {4} ne le fait pas, utilisez {5}";
+    /// vLLM: decode context parallelism with sliding-window layers.
+    AdviceVllmDcpSliding =>
+        "vLLM stops once the weights are loaded: its sliding-window caches cannot be split by decode context parallelism (\"DCP not support sliding window\"); leave --decode-context-parallel-size at 1 for this model",
+        "vLLM s'arrête une fois les poids chargés : ses caches à fenêtre glissante ne peuvent pas être répartis par le parallélisme de contexte au décodage (« DCP not support sliding window ») ; laissez --decode-context-parallel-size à 1 pour ce modèle";
+    /// vLLM: the extensible KV cache asked for beside a fixed cache size.
+    AdviceVllmExtensibleKvMemory =>
+        "vLLM stops before loading the model: --enable-extensible-kv-cache sizes the KV cache from the memory it measures, which --kv-cache-memory-bytes overrides; drop one of the two",
+        "vLLM s'arrête avant de charger le modèle : --enable-extensible-kv-cache dimensionne le cache KV selon la mémoire qu'il mesure, ce que --kv-cache-memory-bytes remplace ; retirez l'un des deux";
+    /// vLLM: the extensible KV cache's flags on a release without them.
+    AdviceVllmExtensibleOld =>
+        "vLLM {0} has no extensible KV cache (it came with 0.34): its argument parser stops on --enable-extensible-kv-cache or --no-enable-extensible-kv-cache; drop the flag",
+        "vLLM {0} n'a pas de cache KV extensible (il est arrivé avec la 0.34) : son analyseur d'arguments s'arrête sur --enable-extensible-kv-cache ou --no-enable-extensible-kv-cache ; retirez l'option";
     /// vLLM: a block-diffusion model's canvas state does not fit beside its share.
     AdviceVllmDiffusionState =>
         "vLLM does not count this block-diffusion model's canvas state ({0} for --max-num-seqs {1}) in its budget: with the CUDA context it needs more than --gpu-memory-utilization {2} leaves of the card, so the first full batch runs out of memory; lower --max-num-seqs (its recipe: 4) or --gpu-memory-utilization",
@@ -1238,6 +1281,10 @@ messages! {
     AdviceSglangPool =>
         "SGLang's KV pool holds {0} tokens: {1} requests of {2} tokens at once, fewer than asked; the others wait",
         "le pool KV de SGLang contient {0} tokens : {1} requêtes de {2} tokens à la fois, moins que demandé ; les autres attendent";
+    /// vLLM 0.34 sizes its extensible KV cache after warmup.
+    AdviceVllmMeasures =>
+        "vLLM sizes its KV cache once warmed up: of the {0} it can use, what the weights, CUDA graphs and its other buffers hold, a margin of {1} and {2} for activations stay out, and the cache takes the rest ({3})",
+        "vLLM dimensionne son cache KV une fois préchauffé : des {0} qu'il peut utiliser, ce que gardent les poids, les graphes CUDA et ses autres tampons, une marge de {1} et {2} pour les activations restent à part, et le cache prend le reste ({3})";
     /// vLLM preallocates.
     AdviceVllmPreallocates =>
         "vLLM claims {0} ({1}% of the GPU) at start and gives what the weights and its profile step leave to the KV cache",

@@ -56,6 +56,14 @@ impl VllmVersion {
     /// The release that reserves an estimate of the CUDA graphs before sizing the KV cache
     /// (`VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1` by default) and claims 0.92 of the card.
     pub const GRAPH_RESERVE: VllmVersion = VllmVersion { major: 0, minor: 21 };
+    /// The release whose KV cache is extensible by default on CUDA and ROCm
+    /// (`CacheConfig.enable_extensible_kv_cache`): its address range reserved from the profile
+    /// step's estimate, its size measured after warmup and CUDA-graph capture, and
+    /// `gpu_memory_utilization` defaulting to 1.0 (`resolved_gpu_memory_utilization`).
+    pub const EXTENSIBLE_KV: VllmVersion = VllmVersion { major: 0, minor: 34 };
+    /// A release whose log states the capacity and the concurrency on one line ("GPU KV cache
+    /// size: N tokens, Maximum concurrency for …"; read in the 0.29, 0.31, 0.33 and 0.34 wheels).
+    pub const CAPACITY_ONE_LINE: VllmVersion = VllmVersion { major: 0, minor: 29 };
     /// The oldest release modelled: the V1 engine's worker.
     pub const OLDEST: VllmVersion = VllmVersion { major: 0, minor: 8 };
     /// The release whose sliding-window and chunked layers reserve blocks for every batch in
@@ -188,6 +196,14 @@ pub struct VllmOptions {
     /// or family's rule, else the convolution's).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub mamba_ssm_cache_bytes: Option<u64>,
+    /// `--decode-context-parallel-size` (`-dcp`): the tensor-parallel ranks split each request's
+    /// attention cache by tokens instead of keeping copies of the same heads (`None`: 1).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub decode_context_parallel: Option<u64>,
+    /// `--enable-extensible-kv-cache` / `--no-enable-extensible-kv-cache`; `None`: the release's
+    /// default (on from 0.34 unless `--kv-cache-memory-bytes` is given).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub extensible_kv_cache: Option<bool>,
 }
 
 /// Bytes per value of a `--mamba-cache-dtype` / `--mamba-ssm-cache-dtype` value (`None` for
@@ -362,9 +378,11 @@ impl VllmOptions {
                 return Err(Error::invalid(name, format!("{n} is out of range; use 1 to {MAX_VLLM_TOKENS}")));
             }
         }
-        for (name, v) in
-            [("data_parallel_size", self.data_parallel), ("pipeline_parallel_size", self.pipeline_parallel)]
-        {
+        for (name, v) in [
+            ("data_parallel_size", self.data_parallel),
+            ("pipeline_parallel_size", self.pipeline_parallel),
+            ("decode_context_parallel_size", self.decode_context_parallel),
+        ] {
             if let Some(d) = v
                 && (d == 0 || d > crate::scenario::MAX_GPUS)
             {
@@ -397,9 +415,28 @@ impl VllmOptions {
         self.pipeline_parallel.unwrap_or(1).max(1)
     }
 
-    /// The utilisation in effect, as a share.
+    /// Decode-context-parallel ranks in effect (they are tensor-parallel ranks, not more GPUs).
+    pub fn dcp(&self) -> u64 {
+        self.decode_context_parallel.unwrap_or(1).max(1)
+    }
+
+    /// Whether the KV cache is sized from the memory measured after warmup (vLLM 0.34's
+    /// extensible KV cache): the release's default unless turned off, and never beside
+    /// `--kv-cache-memory-bytes` (which vLLM refuses when it is asked for explicitly).
+    pub fn extensible(&self) -> bool {
+        self.version >= VllmVersion::EXTENSIBLE_KV
+            && self.kv_cache_memory.is_none()
+            && self.extensible_kv_cache.unwrap_or(true)
+    }
+
+    /// The utilisation in effect, as a share: the one given, else 1.0 with the extensible KV
+    /// cache, else the release's default.
     pub fn utilization(&self) -> f64 {
-        f64::from(self.utilization.unwrap_or_else(|| self.version.default_utilization())) / 10_000.0
+        match self.utilization {
+            Some(u) => f64::from(u) / 10_000.0,
+            None if self.extensible() => 1.0,
+            None => f64::from(self.version.default_utilization()) / 10_000.0,
+        }
     }
 
     /// The block size asked for (`--block-size`, else the release's default); a hybrid model's
@@ -904,7 +941,7 @@ impl Packed {
     fn blocks(&self, len: u64, inflight: u64) -> u64 {
         self.groups
             .iter()
-            .map(|&(kind, tokens, n)| request_blocks(kind, len, inflight, tokens.max(1)).saturating_mul(n))
+            .map(|&(kind, tokens, n)| request_blocks(kind, len, inflight, tokens.max(1), 1).saturating_mul(n))
             .sum()
     }
 }
@@ -1000,6 +1037,102 @@ pub fn tp_refusal(a: &Architecture, tp: u64) -> Option<TpRefusal> {
             }
         })
     })
+}
+
+/// The extensible KV cache's flags where vLLM refuses them: asked for beside
+/// `--kv-cache-memory-bytes` (0.34's `_resolve_extensible_kv_cache`), or given to a release
+/// before 0.34, whose argument parser does not know them.
+fn extensible_refusal(o: &VllmOptions) -> Option<TpRefusal> {
+    use crate::text::{Arg, Msg, MsgId};
+    let asked = o.extensible_kv_cache?;
+    if o.version < VllmVersion::EXTENSIBLE_KV {
+        let flag = if asked { "--enable-extensible-kv-cache" } else { "--no-enable-extensible-kv-cache" };
+        return Some(TpRefusal {
+            reason: Msg::new(MsgId::AdviceVllmExtensibleOld, alloc::vec![Arg::Text(o.version.id())]),
+            log: format!("vllm serve: error: unrecognized arguments: {flag}"),
+            loaded: false,
+        });
+    }
+    (asked && o.kv_cache_memory.is_some()).then(|| TpRefusal {
+        reason: Msg::new(MsgId::AdviceVllmExtensibleKvMemory, Vec::new()),
+        log: String::from(
+            "ValueError: enable_extensible_kv_cache: it sizes the KV cache from measured memory, which kv_cache_memory_bytes overrides.",
+        ),
+        loaded: false,
+    })
+}
+
+/// `--decode-context-parallel-size` ranks that do not divide the tensor-parallel group (vLLM's
+/// `ParallelConfig`, without prefill context parallelism).
+fn dcp_group_refusal(tp: u64, dcp: u64) -> Option<TpRefusal> {
+    use crate::text::{Arg, Msg, MsgId};
+    (dcp > 1 && !tp.is_multiple_of(dcp)).then(|| TpRefusal {
+        reason: Msg::new(MsgId::AdviceVllmDcpTp, alloc::vec![Arg::Int(dcp), Arg::Int(tp)]),
+        log: format!("ValueError: tp_size={tp} must be divisible by dcp_size={dcp}."),
+        loaded: false,
+    })
+}
+
+/// What vLLM 0.34 refuses of `--decode-context-parallel-size` before it loads anything: the
+/// ranks must divide the tensor-parallel group (`ParallelConfig`, without prefill context
+/// parallelism); then, for attention that is not latent (`ModelConfig.verify_with_parallel_config`),
+/// DCP takes the ranks that would hold copies of the same key/value heads — more GPUs than key/value
+/// heads, at most `tp / kv` ranks, and a divisor of the query heads per key/value head.
+pub fn dcp_refusal(a: &Architecture, tp: u64, dcp: u64) -> Option<TpRefusal> {
+    use crate::text::{Arg, Msg, MsgId};
+    if dcp <= 1 {
+        return None;
+    }
+    if let Some(r) = dcp_group_refusal(tp, dcp) {
+        return Some(r);
+    }
+    if a.mixers().any(|(_, m)| matches!(m, Mixer::Mla(_))) {
+        return None;
+    }
+    let (heads, kv) = a.mixers().find_map(|(_, m)| match m {
+        Mixer::Attention(at) if at.num_kv_heads > 0 => Some((at.num_heads, at.num_kv_heads)),
+        _ => None,
+    })?;
+    let q_per_kv = heads / kv;
+    let max = tp / kv;
+    // The largest size vLLM takes here (1 always does).
+    let fits = (1..=max).rev().find(|d| q_per_kv.is_multiple_of(*d) && tp.is_multiple_of(*d)).unwrap_or(1);
+    let size = Msg::new(
+        MsgId::AdviceVllmDcpSize,
+        alloc::vec![
+            Arg::Int(kv),
+            Arg::Int(tp),
+            Arg::Int(max),
+            Arg::Int(q_per_kv),
+            Arg::Int(dcp),
+            Arg::Int(fits)
+        ],
+    );
+    let (reason, log) = if tp <= kv {
+        (
+            Msg::new(MsgId::AdviceVllmDcpKvHeads, alloc::vec![Arg::Int(kv), Arg::Int(tp)]),
+            format!(
+                "ValueError: Decode context parallelism for GQA/MQA requires `--tensor-parallel-size` ({tp}) to be greater than the model's total number of KV heads ({kv}). Increase `--tensor-parallel-size` or set `--decode-context-parallel-size 1`."
+            ),
+        )
+    } else if dcp > max {
+        (
+            size,
+            format!(
+                "ValueError: `--decode-context-parallel-size` ({dcp}) exceeds the maximum supported value ({max}) for `--tensor-parallel-size` ({tp}) and {kv} model KV heads."
+            ),
+        )
+    } else if !q_per_kv.is_multiple_of(dcp) {
+        (
+            size,
+            format!(
+                "ValueError: The model's number of query heads per KV head ({q_per_kv}) must be divisible by `--decode-context-parallel-size` ({dcp}) for GQA/MQA."
+            ),
+        )
+    } else {
+        return None;
+    };
+    Some(TpRefusal { reason, log, loaded: false })
 }
 
 /// A bucket of DeepSeek V4's layers: the window (0: every token) and the tokens a block holds.
@@ -1971,6 +2104,37 @@ pub struct VllmBudget {
     /// above are the stage that holds the fewest blocks.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub stages: Vec<StageBudget>,
+    /// vLLM 0.34's extensible KV cache: the size measured after warmup, which the blocks, tokens
+    /// and concurrency above follow (`available_kv` is then the reservation the profile step
+    /// logs); `None` with the classic sizing.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub measured: Option<MeasuredKv>,
+}
+
+/// The KV cache vLLM 0.34 sizes after warmup and CUDA-graph capture (`measure_kv_cache_blocks`,
+/// `measure_kv_cache_bytes` in `v1/worker/extensible_kv_cache.py`): of the memory in use since its
+/// first snapshot (weights, memory outside PyTorch, the captured graphs) and the memory still free,
+/// `min(requested − in use, free − margin) − transient`, where the transient is the profile
+/// step's activation peak with the CUDA graphs' estimate (`peak_activation_memory`) and the margin
+/// `max(1 GiB, ¾ × transient)` (3 GiB on ROCm).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct MeasuredKv {
+    /// Memory in use before vLLM's first snapshot (the CUDA context), outside what it measures.
+    pub context: Bytes,
+    /// Memory in use once warmed up, the KV cache aside: weights, non-torch memory, CUDA graphs.
+    pub in_use: Bytes,
+    /// The transient peak kept free for the steps' activations.
+    pub transient: Bytes,
+    /// The margin kept free beyond it.
+    pub margin: Bytes,
+    /// The KV cache's bytes (negative: nothing left), and at the bands' ends (least, most).
+    pub kv: i64,
+    /// (least, most).
+    pub kv_band: (i64, i64),
+    /// Blocks reserved from the profile step's estimate ("Available KV cache memory"), which the
+    /// measured size never exceeds.
+    pub reserved_blocks: u64,
 }
 
 /// A hybrid model's Mamba states in vLLM's cache.
@@ -2033,6 +2197,8 @@ pub struct BudgetInput<'a> {
     /// Pipeline stages: each one's layers `[start, end)` and weights on one of its GPUs (empty:
     /// one stage, whose weights are `weights`).
     pub stages: &'a [(u64, u64, Bytes)],
+    /// An AMD GPU (ROCm): the extensible KV cache keeps a larger margin.
+    pub rocm: bool,
 }
 
 /// vLLM's multimodal profile: the encoder run over dummy items of the largest size before the
@@ -2271,6 +2437,22 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         (p, _) => p,
     };
     let block = packed.as_ref().map_or(block, |p| p.block);
+    // Decode context parallelism: each rank of a request's `dcp` keeps every `dcp`-th token of its
+    // full-attention (and latent) caches; a sliding window's cache cannot be split (vLLM asserts
+    // once the weights are in), and the packed pools' own layouts under it are not read.
+    let dcp = o.dcp();
+    let sliding = kinds
+        .iter()
+        .chain(packed.iter().flat_map(|p| p.groups.iter()))
+        .any(|k| matches!(k.0, SpecKind::Window(_)));
+    let dcp_sliding = (dcp > 1 && sliding).then(|| TpRefusal {
+        reason: crate::text::Msg::new(crate::text::MsgId::AdviceVllmDcpSliding, Vec::new()),
+        log: String::from("AssertionError: DCP not support sliding window."),
+        loaded: true,
+    });
+    if dcp > 1 && packed.is_some() {
+        exact = false;
+    }
     let (block_bytes, num_blocks, num_groups, blocks_per_request) = if let Some(p) = &packed {
         let bytes = p.block_bytes.max(1);
         (bytes, pos / bytes, p.groups.iter().map(|g| g.2).sum(), p.blocks(len, inflight))
@@ -2280,7 +2462,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         // One kind of layer: every layer its own tensor of `num_blocks` pages.
         let (_, n, bytes) = kinds[0];
         let page = bytes.saturating_mul(block).saturating_mul(n).max(1);
-        (page, pos / page, 1, blocks_for(&kinds, len, inflight, block, wide))
+        (page, pos / page, 1, blocks_for(&kinds, len, inflight, block, wide, dcp))
     } else {
         // Several kinds of one page size: layers grouped `group_size` at a time, each tensor
         // shared by one layer of every group (vLLM's uniform-page hybrid layout).
@@ -2293,7 +2475,47 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         let group_size = group_size(&kinds, wide);
         let num_groups: u64 = kinds.iter().map(|k| k.1.div_ceil(group_size)).sum();
         let tensor = page.saturating_mul(group_size).max(1);
-        (tensor, pos / tensor, num_groups, blocks_for(&kinds, len, inflight, block, wide))
+        (tensor, pos / tensor, num_groups, blocks_for(&kinds, len, inflight, block, wide, dcp))
+    };
+    // vLLM 0.34's extensible KV cache: the blocks reserved from the profile step are cut to what
+    // the memory measured after warmup and graph capture leaves, on each worker (`w` its weights,
+    // `p` its profile peak).
+    let measure = |w: Bytes, p: Bytes, reserved: u64| -> Option<MeasuredKv> {
+        if !o.extensible() {
+            return None;
+        }
+        // Graphs are captured whatever the estimate flag says, unless eager.
+        let (g_act, g_act_lo, g_act_hi) =
+            if o.enforce_eager { (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO) } else { graph_estimate(seqs) };
+        let floor = Bytes::new(if i.rocm { 3 * GIB } else { GIB });
+        let size = |p: Bytes, n: Bytes, g_est: Bytes, g: Bytes| {
+            // A block-diffusion model's request state is in use by then too.
+            let in_use =
+                w.saturating_add(n).saturating_add(g).saturating_add(diffusion_state(a, seqs, tokens));
+            let transient = p.saturating_add(g_est);
+            let margin = floor.max(transient.scale(0.75));
+            let free = signed(i.total).saturating_sub(signed(CUDA_CONTEXT)).saturating_sub(signed(in_use));
+            let kv = (signed(requested).saturating_sub(signed(in_use)))
+                .min(free.saturating_sub(signed(margin)))
+                .saturating_sub(signed(transient));
+            (kv, in_use, transient, margin)
+        };
+        let (kv, in_use, transient, margin) = size(p, nt, graphs, g_act);
+        let least = size(p.scale(hi_f), nt_hi, g_hi, g_act_hi).0;
+        let most = size(p.scale(lo_f), nt_lo, g_lo, g_act_lo).0;
+        Some(MeasuredKv {
+            context: CUDA_CONTEXT,
+            in_use,
+            transient,
+            margin,
+            kv,
+            kv_band: (least, most),
+            reserved_blocks: reserved,
+        })
+    };
+    let measured_blocks = |m: &Option<MeasuredKv>, reserved: u64, bytes: u64| match m {
+        Some(m) => reserved.min(u64::try_from(m.kv.max(0)).unwrap_or(0) / bytes.max(1)),
+        None => reserved,
     };
     // Pipeline parallelism: each stage's worker sizes its own cache from what its layers, weights
     // and profile step leave (the sampler runs on the last stage only), and every worker then takes
@@ -2338,6 +2560,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             }
             .max(1);
             let blocks = u64::try_from(avail.max(0)).unwrap_or(0) / page.saturating_mul(mult).max(1);
+            let blocks = measured_blocks(&measure(ws, p, blocks), blocks, page.saturating_mul(mult));
             stages.push(StageBudget {
                 layers: end - start,
                 weights: ws,
@@ -2360,6 +2583,8 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             block_bytes = page.saturating_mul(mult);
         }
     }
+    let measured = measure(weights, peak_shown, num_blocks);
+    num_blocks = measured_blocks(&measured, num_blocks, block_bytes);
     // "GPU KV cache size": since 0.21 the tokens `concurrency × max_model_len` requests hold
     // together; before, the blocks of one group in tokens.
     let kv_tokens = if o.version >= VllmVersion::TOKENS_BY_CONCURRENCY {
@@ -2383,7 +2608,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             }
             lo
         }
-        None => longest(&kinds, num_blocks, inflight, block, len, wide),
+        None => longest(&kinds, num_blocks, inflight, (block, dcp), len, wide),
     };
     // Requests at once per context: powers of two from 1,024 to the model's longest, and the
     // asked length.
@@ -2402,7 +2627,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         .map(|c| {
             let need = match &packed {
                 Some(p) => p.blocks(c, inflight),
-                None => blocks_for(&kinds, c, inflight, block, wide),
+                None => blocks_for(&kinds, c, inflight, block, wide, dcp),
             };
             (c, if need == 0 || available <= 0 { 0 } else { num_blocks / need })
         })
@@ -2447,15 +2672,27 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         max_concurrency,
         request_fits,
         longest_request,
+        // The extensible cache's cap keeps the context out by measuring what is free.
         context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
-            || o.kv_cache_memory.is_some(),
+            || o.kv_cache_memory.is_some()
+            || measured.is_some(),
         diffusion_state: diffusion_state(a, seqs, tokens),
-        tp_refused: tp_refusal(a, tp).or(step5_refused).or_else(|| kernel_block_refusal(a, o, i.cuda_cc)),
+        // In vLLM's order: the parallel config, the model config against it, the layers as they are
+        // built, the cache's layout once the weights are in.
+        tp_refused: extensible_refusal(o)
+            .or_else(|| dcp_group_refusal(tp, dcp))
+            .or_else(|| tp_refusal(a, tp))
+            .or_else(|| dcp_refusal(a, tp, dcp))
+            .or(step5_refused)
+            .or_else(|| kernel_block_refusal(a, o, i.cuda_cc))
+            .or(dcp_sliding),
         state_outside_fits: i.total.get().saturating_sub(requested.get())
-            >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get()),
+            >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get())
+            || measured.is_some(),
         layout_exact: exact,
         stages,
         table,
+        measured,
     }
 }
 
@@ -2500,27 +2737,53 @@ impl VllmBudget {
                 }
             ));
         }
-        if self.cuda_graphs.get() > 0 {
+        let version = VllmVersion::parse(&self.version).unwrap_or_default();
+        if self.cuda_graphs.get() > 0 && self.measured.is_none() {
             out.push(format!("Estimated CUDA graph memory: {:.2} GiB total", gib(self.cuda_graphs.get())));
         }
         out.push(format!("Available KV cache memory: {:.2} GiB", self.available_kv as f64 / GIB as f64));
         if self.available_kv <= 0 {
-            out.push(String::from(
-                "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.",
-            ));
+            out.push(String::from(if self.measured.is_some() {
+                "ValueError: No available memory for the cache blocks. The extensible KV cache already takes all device memory left after the model and its activations; decrease `max_model_len` or `max_num_seqs`, or the model needs a device with more memory."
+            } else {
+                "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine."
+            }));
             return out;
         }
-        out.push(format!("GPU KV cache size: {} tokens", group_thousands(self.kv_tokens)));
-        out.push(format!(
-            "Maximum concurrency for {} tokens per request: {:.2}x",
-            group_thousands(self.max_model_len),
-            self.max_concurrency
-        ));
+        if let Some(m) = &self.measured {
+            // What the worker measures after warmup and graph capture (the free memory and the
+            // blocks warmup committed are the run's own: left out).
+            out.push(format!(
+                "Memory after warmup: … GiB free, … GiB committed to the KV cache, {:.2} GiB kept for transient activations (…); {} KV cache blocks ({:.2} GiB) fit within the requested {:.2} GiB.",
+                gib(m.transient.get()),
+                self.num_blocks,
+                gib(self.num_blocks.saturating_mul(self.block_bytes)),
+                gib(self.requested.get())
+            ));
+        }
+        if version >= VllmVersion::CAPACITY_ONE_LINE {
+            out.push(format!(
+                "GPU KV cache size: {} tokens, Maximum concurrency for {} tokens per request: {:.2}x",
+                group_thousands(self.kv_tokens),
+                group_thousands(self.max_model_len),
+                self.max_concurrency
+            ));
+        } else {
+            out.push(format!("GPU KV cache size: {} tokens", group_thousands(self.kv_tokens)));
+            out.push(format!(
+                "Maximum concurrency for {} tokens per request: {:.2}x",
+                group_thousands(self.max_model_len),
+                self.max_concurrency
+            ));
+        }
         if !self.request_fits {
             out.push(format!(
                 "ValueError: To serve at least one request with the models's max seq len ({}), more KV cache is needed than the available KV cache memory ({:.2} GiB). Based on the available memory, the estimated maximum model length is {}.",
                 self.max_model_len,
-                self.available_kv as f64 / GIB as f64,
+                // After warmup, the blocks measured (less the null block's).
+                self.measured.as_ref().map_or(self.available_kv as f64, |_| {
+                    self.num_blocks.saturating_sub(1).saturating_mul(self.block_bytes) as f64
+                }) / GIB as f64,
                 self.longest_request
             ));
         }
@@ -2556,14 +2819,14 @@ fn group_size(kinds: &[(SpecKind, u64, u64)], wide: bool) -> u64 {
 /// Blocks one request of `len` tokens takes over every group of layers. Layers whose page is a
 /// fraction of the largest hold that many more tokens a block (`unify_kv_cache_spec_page_size`
 /// raises their block size so every page is the largest).
-fn blocks_for(kinds: &[(SpecKind, u64, u64)], len: u64, step: u64, block: u64, wide: bool) -> u64 {
+fn blocks_for(kinds: &[(SpecKind, u64, u64)], len: u64, step: u64, block: u64, wide: bool, dcp: u64) -> u64 {
     let g = group_size(kinds, wide);
     let largest = kinds.iter().map(|k| kind_page(k, block)).max().unwrap_or(0);
     kinds
         .iter()
         .map(|k| {
             let b = kind_block(k.0, block).saturating_mul(page_ratio(largest, kind_page(k, block)));
-            request_blocks(k.0, len, step, b).saturating_mul(k.1.div_ceil(g))
+            request_blocks(k.0, len, step, b, dcp).saturating_mul(k.1.div_ceil(g))
         })
         .sum()
 }
@@ -2670,7 +2933,7 @@ fn lcm(a: u64, b: u64) -> u64 {
 /// Blocks one request of `len` tokens takes in a layer of `kind` (vLLM's
 /// `max_memory_usage_bytes`): full attention every token; a sliding window the window less one
 /// plus a scheduler step, and one block more; a chunk its chunk plus a step.
-fn request_blocks(kind: SpecKind, len: u64, step: u64, block: u64) -> u64 {
+fn request_blocks(kind: SpecKind, len: u64, step: u64, block: u64, dcp: u64) -> u64 {
     match kind {
         SpecKind::Mamba { fixed, per_block } => {
             if per_block {
@@ -2679,7 +2942,9 @@ fn request_blocks(kind: SpecKind, len: u64, step: u64, block: u64) -> u64 {
                 fixed
             }
         }
-        SpecKind::Full => len.div_ceil(block),
+        // Decode context parallelism: each rank keeps every `dcp`-th token of a request
+        // (`FullAttentionSpec.max_memory_usage_bytes`).
+        SpecKind::Full => len.div_ceil(dcp.max(1)).div_ceil(block),
         SpecKind::Window(w) | SpecKind::Conv { taps: w } => {
             (w.saturating_sub(1).saturating_add(step)).min(len).div_ceil(block) + 1
         }
@@ -2692,14 +2957,14 @@ fn longest(
     kinds: &[(SpecKind, u64, u64)],
     num_blocks: u64,
     step: u64,
-    block: u64,
+    (block, dcp): (u64, u64),
     len: u64,
     wide: bool,
 ) -> u64 {
     if kinds.is_empty() {
         return 0;
     }
-    let need = |l: u64| blocks_for(kinds, l, step, block, wide);
+    let need = |l: u64| blocks_for(kinds, l, step, block, wide, dcp);
     // The longest length whose blocks fit, by bisection up to 64 × the asked length.
     let (mut lo, mut hi) = (0u64, len.saturating_mul(64).max(1));
     while lo < hi {
@@ -2729,7 +2994,8 @@ mod tests {
     /// A block-diffusion model: the sampler's profile is one canvas (DiffusionGemma's
     /// `dummy_sampler_run`), not `max_num_seqs` rows, and its per-request state sits outside the
     /// budget — on an H100 at 0.92 it fits beside the CUDA context for 1,024 requests; at 0.99
-    /// it does not, and the fit says so.
+    /// it does not, and the fit says so. vLLM 0.34's extensible cache measures it in use after
+    /// warmup: inside, whatever the utilisation.
     #[test]
     fn a_block_diffusion_model_profiles_its_canvas_and_keeps_state_outside() {
         let mut a = crate::import::hf::parse_config(
@@ -2756,6 +3022,7 @@ mod tests {
                 total: cuda_total(d),
                 device_name: d.name,
                 cuda_cc: 90,
+                rocm: false,
                 drafter: None,
                 encoders: &[],
                 stages: &[],
@@ -2765,7 +3032,11 @@ mod tests {
         let b = budget(&o, &input(&a, h100));
         assert_eq!(b.diffusion_state, diffusion_state(&a, 1024, b.max_num_batched_tokens));
         assert!(b.state_outside_fits && b.context_outside_fits);
-        let tight = VllmOptions { utilization: Some(9900), ..o };
+        let m = b.measured.as_ref().expect("0.34 measures the cache after warmup");
+        assert!(m.in_use.get() > Bytes::from_gib(20).get() + b.diffusion_state.get());
+        let measured = budget(&VllmOptions { utilization: Some(9900), ..o.clone() }, &input(&a, h100));
+        assert!(measured.state_outside_fits);
+        let tight = VllmOptions { utilization: Some(9900), extensible_kv_cache: Some(false), ..o };
         let b = budget(&tight, &input(&a, h100));
         assert!(!b.state_outside_fits);
         assert!(
