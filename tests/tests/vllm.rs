@@ -1221,3 +1221,50 @@ proptest! {
         prop_assert!(tokens(lo) <= tokens(hi));
     }
 }
+
+/// `--max-model-len auto` (vLLM's `_auto_fit_max_model_len`): the model's own length when one
+/// request's blocks fit beside the null block, else the longest that does — and then everything
+/// at that length; the log says which.
+#[test]
+fn max_model_len_auto_fits_the_models_length_to_the_cache() {
+    let run = |cmd: &str, device: &str| {
+        let c = headroom_core::command::parse(cmd).unwrap();
+        assert!(c.ignored.is_empty(), "{:?}", c.ignored);
+        assert!(c.vllm.max_model_len_auto);
+        let mut s = Scenario::catalog(&c.catalog.clone().unwrap().0);
+        c.apply_with_model(&mut s);
+        s.device = Some(DeviceChoice::Catalog(device.into()));
+        (s.clone(), estimate(&s).unwrap())
+    };
+    // Qwen3-8B's 40,960 tokens fit an H100's cache: kept, and said.
+    let (s, e) = run("vllm serve Qwen/Qwen3-8B --max-model-len auto", "h100-sxm");
+    let b = e.vllm.as_ref().unwrap();
+    assert_eq!(s.context, 40_960);
+    let f = b.auto_fit.unwrap();
+    assert_eq!((f.from, f.to, b.max_model_len), (40_960, 40_960, 40_960));
+    assert_eq!(f.memory, (b.num_blocks - 1) * b.block_bytes);
+    assert!(b.log_lines().iter().any(|l| l.starts_with("Auto-fit max_model_len: using max_model_len=40960")));
+    // On an RTX 4090 they do not: vLLM lowers the length to the longest request its blocks hold
+    // beside the null block, and the whole estimate is at it.
+    let (s, e) = run("vllm serve Qwen/Qwen3-8B --max-model-len -1", "rtx-4090");
+    let b = e.vllm.as_ref().unwrap();
+    let f = b.auto_fit.unwrap();
+    assert_eq!(f.from, 40_960);
+    assert!(f.to > 0 && f.to < 40_960, "{f:?}");
+    assert_eq!(b.max_model_len, f.to);
+    assert_eq!(b.blocks_per_request, f.to.div_ceil(b.block_size));
+    assert!(b.blocks_per_request < b.num_blocks);
+    assert!((f.to + b.block_size).div_ceil(b.block_size) > b.num_blocks - 1, "the longest that fits");
+    assert!(b.request_fits);
+    let line = format!("--max-model-len auto reduced max_model_len from 40960 to {}", f.to);
+    assert!(b.log_lines().iter().any(|l| l.starts_with(&line)), "{:?}", b.log_lines());
+    let kv = |e: &headroom_core::estimate::Estimate| {
+        e.memory.get(headroom_core::estimate::TermKind::KvCache).get()
+    };
+    let at = estimate(&Scenario { context: f.to, vllm: VllmOptions::default(), ..s.clone() }).unwrap();
+    assert_eq!(kv(&e), kv(&at));
+    // The written command keeps `auto`; the link carries it.
+    assert!(headroom_core::flags::commands(&s, &e, None).join(" ").contains("--max-model-len auto"));
+    assert!(headroom_core::share::encode(&s).contains("vauto=1"));
+    assert_eq!(headroom_core::share::decode(&headroom_core::share::encode(&s)).scenario, s);
+}

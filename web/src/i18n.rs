@@ -58,6 +58,7 @@ ui_text! {
     DraftModel => "Draft model for speculative decoding (-md)", "Modèle brouillon pour le décodage spéculatif (-md)";
     NoDraft => "— none —", "— aucun —";
     PasteCommand => "Paste a llama-server, ollama, vllm serve or sglang.launch_server command", "Collez une commande llama-server, ollama, vllm serve ou sglang.launch_server";
+    VllmModelLenAuto => "--max-model-len auto: vLLM starts from the model's longest context, {0} tokens, and lowers it to what its cache holds", "--max-model-len auto : vLLM part du contexte le plus long du modèle, {0} tokens, et le réduit à ce que son cache contient";
     VllmModelLen => "no --max-model-len: vLLM serves the model's longest context, {0} tokens", "pas de --max-model-len : vLLM sert le contexte le plus long du modèle, {0} tokens";
     LlamaSplitTitle => "llama.cpp's layer split, GPU by GPU", "La répartition des couches de llama.cpp, GPU par GPU";
     LlamaSplitLayers => "layers", "couches";
@@ -111,6 +112,7 @@ ui_text! {
     VllmAtStart => "at start", "au démarrage";
     VllmShare => "its share", "sa part";
     VllmKvCache => "KV cache", "cache KV";
+    VllmLenAuto => "--max-model-len auto (the context lowered to what the cache holds)", "--max-model-len auto (le contexte réduit à ce que le cache contient)";
     VllmNoExtensible => "KV cache sized before warmup, from the profile step (--no-enable-extensible-kv-cache; 0.34's default measures it after)", "cache KV dimensionné avant le préchauffage, par la passe de profilage (--no-enable-extensible-kv-cache ; la 0.34 le mesure après par défaut)";
     VllmAfterWarmup => "sized after warmup", "dimensionné après le préchauffage";
     VllmContext => "CUDA context", "contexte CUDA";

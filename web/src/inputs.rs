@@ -632,8 +632,13 @@ fn LlamaCppInputs() -> impl IntoView {
                 longest = c.apply_with_model(s);
             });
             if let Some(n) = longest {
-                let note =
-                    if c.runtime == Runtime::Ollama { T::OllamaDefaultContext } else { T::VllmModelLen };
+                let note = if c.runtime == Runtime::Ollama {
+                    T::OllamaDefaultContext
+                } else if c.vllm.max_model_len_auto {
+                    T::VllmModelLenAuto
+                } else {
+                    T::VllmModelLen
+                };
                 command_notes
                     .update(|v| v.push(tr(l, note).replace("{0}", &headroom_core::text::format_int(n, l))));
             }
@@ -838,6 +843,9 @@ fn VllmInputs() -> impl IntoView {
             <Toggle id="hr-eager" label=label_of(lang.get_untracked(), T::VllmEager)
                 checked=flag_value(s, |x| x.vllm.enforce_eager)
                 set=flag_set(s, |x, v| x.vllm.enforce_eager = v)/>
+            <Toggle id="hr-len-auto" label=label_of(lang.get_untracked(), T::VllmLenAuto)
+                checked=flag_value(s, |x| x.vllm.max_model_len_auto)
+                set=flag_set(s, |x, v| x.vllm.max_model_len_auto = v)/>
             <Toggle id="hr-no-ext" label=label_of(lang.get_untracked(), T::VllmNoExtensible)
                 checked=flag_value(s, |x| x.vllm.extensible_kv_cache == Some(false))
                 set=flag_set(s, |x, v| x.vllm.extensible_kv_cache = if v { Some(false) } else { None })/>

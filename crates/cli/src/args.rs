@@ -796,6 +796,10 @@ impl ScenarioArgs {
                     eprintln!(
                         "note: the command sets no OLLAMA_CONTEXT_LENGTH: Ollama's default for this device's VRAM is {n} tokens (4k under 23 GiB, 32k under 47 GiB, 256k beyond, at most the model's)"
                     );
+                } else if c.vllm.max_model_len_auto {
+                    eprintln!(
+                        "note: --max-model-len auto: vLLM starts from the model's longest context, {n} tokens, and lowers it to what its cache holds"
+                    );
                 } else {
                     eprintln!(
                         "note: the command sets no --max-model-len: vLLM serves the model's longest context, {n} tokens"

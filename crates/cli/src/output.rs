@@ -182,6 +182,9 @@ struct JsonVllm {
     /// and concurrency follow (`available_kv_cache_memory` is then the profile step's reservation).
     #[serde(skip_serializing_if = "Option::is_none")]
     measured: Option<JsonMeasuredKv>,
+    /// `--max-model-len auto`: the model's length and the one vLLM settles on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auto_fit: Option<headroom_core::vllm::AutoFit>,
 }
 
 /// The KV cache sized after warmup and CUDA-graph capture.
@@ -298,6 +301,7 @@ fn json_vllm(b: &headroom_core::vllm::VllmBudget) -> JsonVllm {
             margin: m.margin.get(),
             reserved_blocks: m.reserved_blocks,
         }),
+        auto_fit: b.auto_fit,
     }
 }
 
@@ -606,11 +610,15 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
     }
     match &e.training {
         None => {
+            // vLLM's `--max-model-len auto` may settle on less than the model's length.
+            let fitted =
+                e.vllm.as_ref().and_then(|b| b.auto_fit).filter(|f| f.to > 0 && f.to < scenario.context);
             let _ = writeln!(
                 s,
-                "Workload inference, {} × {} tokens, weights {}, KV {}, {}{}",
+                "Workload inference, {} × {} tokens{}, weights {}, KV {}, {}{}",
                 scenario.batch,
-                format_int(scenario.context, lang),
+                format_int(fitted.map_or(scenario.context, |f| f.to), lang),
+                if fitted.is_some() { " (--max-model-len auto)" } else { "" },
                 e.format.label(),
                 scenario.kv.id(),
                 e.runtime.label(),

@@ -952,6 +952,10 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 None => bad(flag.into(), "no value"),
             },
             "--max-model-len" => match value(&mut i) {
+                // vLLM's `human_readable_int_or_auto`: the model's length, fitted to memory.
+                Some(v) if v.trim() == "-1" || v.trim().eq_ignore_ascii_case("auto") => {
+                    c.vllm.max_model_len_auto = true;
+                }
                 Some(v) => match vllm_tokens(&v) {
                     Some(n) if n <= crate::scenario::MAX_CONTEXT => {
                         c.context = Some(n);
@@ -1447,6 +1451,7 @@ impl Command {
             v.pipeline_parallel = o.pipeline_parallel.or(v.pipeline_parallel);
             v.decode_context_parallel = o.decode_context_parallel.or(v.decode_context_parallel);
             v.extensible_kv_cache = o.extensible_kv_cache.or(v.extensible_kv_cache);
+            v.max_model_len_auto |= o.max_model_len_auto;
             v.mamba_cache_bytes = o.mamba_cache_bytes.or(v.mamba_cache_bytes);
             v.mamba_ssm_cache_bytes = o.mamba_ssm_cache_bytes.or(v.mamba_ssm_cache_bytes);
             if let Some(f) = self.weights {

@@ -439,6 +439,27 @@ pub fn has_cross_attention(a: &Architecture) -> bool {
 /// # Errors
 /// As [`estimate`]; a runtime that cannot run the model's cross-attention layers.
 pub fn estimate_on(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -> Result<Estimate> {
+    let e = estimate_once(scenario, r, device)?;
+    // vLLM's `--max-model-len auto`: when the model's length does not fit, everything at the
+    // length vLLM settles on, the fit said in its log.
+    let Some(fit) = e.vllm.as_ref().and_then(|b| b.auto_fit).filter(|f| f.to > 0 && f.to < scenario.context)
+    else {
+        return Ok(e);
+    };
+    let at = Scenario {
+        context: fit.to,
+        vllm: crate::vllm::VllmOptions { max_model_len_auto: false, ..scenario.vllm.clone() },
+        ..scenario.clone()
+    };
+    let mut again = estimate_once(&at, r, device)?;
+    if let Some(b) = again.vllm.as_mut() {
+        b.auto_fit = Some(fit);
+    }
+    Ok(again)
+}
+
+/// [`estimate_on`] once, at the scenario's own context.
+fn estimate_once(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -> Result<Estimate> {
     if scenario.mode.is_training() {
         return estimate_training(scenario, r);
     }

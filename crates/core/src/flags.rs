@@ -72,8 +72,10 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             // The longest request the cache holds when the asked one does not fit.
             let budget = fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref());
             let len = match budget {
-                Some(b) if !b.request_fits && b.longest_request > 0 => b.longest_request,
-                _ => ctx,
+                // `--max-model-len auto` settles the length itself.
+                _ if v.max_model_len_auto => String::from("auto"),
+                Some(b) if !b.request_fits && b.longest_request > 0 => format!("{}", b.longest_request),
+                _ => format!("{ctx}"),
             };
             let mut c = String::new();
             if let Some(g) = v.graph_estimate {

@@ -204,6 +204,10 @@ pub struct VllmOptions {
     /// default (on from 0.34 unless `--kv-cache-memory-bytes` is given).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub extensible_kv_cache: Option<bool>,
+    /// `--max-model-len auto` (or `-1`): the model's own length, lowered to what one request's
+    /// cache can hold when it does not fit.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
+    pub max_model_len_auto: bool,
 }
 
 /// Bytes per value of a `--mamba-cache-dtype` / `--mamba-ssm-cache-dtype` value (`None` for
@@ -2109,6 +2113,22 @@ pub struct VllmBudget {
     /// logs); `None` with the classic sizing.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub measured: Option<MeasuredKv>,
+    /// `--max-model-len auto`: the model's length and the one vLLM settles on (the longest one
+    /// request's blocks fit, the null block held back), and the cache memory it states.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub auto_fit: Option<AutoFit>,
+}
+
+/// vLLM's `_auto_fit_max_model_len` for `--max-model-len auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct AutoFit {
+    /// The model's own length.
+    pub from: u64,
+    /// The length served (0: not even one token fits).
+    pub to: u64,
+    /// The cache memory the fit is made in (after warmup with the extensible cache).
+    pub memory: u64,
 }
 
 /// The KV cache vLLM 0.34 sizes after warmup and CUDA-graph capture (`measure_kv_cache_blocks`,
@@ -2599,17 +2619,25 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let max_concurrency =
         if blocks_per_request == 0 { 0.0 } else { num_blocks as f64 / blocks_per_request as f64 };
     let request_fits = available > 0 && num_blocks >= blocks_per_request && blocks_per_request > 0;
-    let longest_request = match &packed {
+    let longest_in = |blocks: u64| match &packed {
         Some(p) => {
             let (mut lo, mut hi) = (0u64, len.saturating_mul(64).max(1));
             while lo < hi {
                 let mid = lo + (hi - lo).div_ceil(2);
-                if p.blocks(mid, inflight) <= num_blocks { lo = mid } else { hi = mid - 1 }
+                if p.blocks(mid, inflight) <= blocks { lo = mid } else { hi = mid - 1 }
             }
             lo
         }
-        None => longest(&kinds, num_blocks, inflight, (block, dcp), len, wide),
+        None => longest(&kinds, blocks, inflight, (block, dcp), len, wide),
     };
+    let longest_request = longest_in(num_blocks);
+    // `--max-model-len auto`: the longest request whose blocks fit beside the null block, at most
+    // the model's own length (the estimate then runs again at it).
+    let auto_fit = (o.max_model_len_auto && available > 0).then(|| AutoFit {
+        from: len,
+        to: longest_in(num_blocks.saturating_sub(1)).min(len),
+        memory: num_blocks.saturating_sub(1).saturating_mul(block_bytes),
+    });
     // Requests at once per context: powers of two from 1,024 to the model's longest, and the
     // asked length.
     let mut contexts: Vec<u64> = Vec::new();
@@ -2693,6 +2721,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         stages,
         table,
         measured,
+        auto_fit,
     }
 }
 
@@ -2760,6 +2789,39 @@ impl VllmBudget {
                 gib(self.num_blocks.saturating_mul(self.block_bytes)),
                 gib(self.requested.get())
             ));
+        }
+        if let Some(f) = &self.auto_fit {
+            let (memory, left) = if self.measured.is_some() {
+                (gib(f.memory), "left for the KV cache after CUDA graph capture and warmup")
+            } else {
+                (gib(f.memory), "available for the KV cache")
+            };
+            if f.to == 0 {
+                out.push(String::from(
+                    "ValueError: Cannot auto-fit max_model_len: not enough GPU memory available to serve even a single token.",
+                ));
+                return out;
+            } else if f.to >= f.from && self.measured.is_some() {
+                out.push(format!(
+                    "Auto-fit max_model_len: using max_model_len={}, which fits in the KV cache memory left after CUDA graph capture and warmup ({memory:.2} GiB GPU).",
+                    f.from
+                ));
+            } else if f.to >= f.from {
+                out.push(format!(
+                    "Auto-fit max_model_len: full model context length {} fits in available KV cache memory ({memory:.2} GiB GPU)",
+                    f.from
+                ));
+            } else if f.to >= 8192 {
+                out.push(format!(
+                    "--max-model-len auto reduced max_model_len from {} to {} ({memory:.2} GiB GPU {left}).",
+                    f.from, f.to
+                ));
+            } else {
+                out.push(format!(
+                    "--max-model-len auto reduced max_model_len from {} to {} ({memory:.2} GiB GPU {left}). Requests longer than {} tokens will be rejected.",
+                    f.from, f.to, f.to
+                ));
+            }
         }
         if version >= VllmVersion::CAPACITY_ONE_LINE {
             out.push(format!(
