@@ -1268,3 +1268,32 @@ fn max_model_len_auto_fits_the_models_length_to_the_cache() {
     assert!(headroom_core::share::encode(&s).contains("vauto=1"));
     assert_eq!(headroom_core::share::decode(&headroom_core::share::encode(&s)).scenario, s);
 }
+
+/// CUDA-graph capture sizes as vLLM sets them (`_set_cudagraph_sizes`): 512 at most by default,
+/// 1,024 on data-centre Blackwell, scaled by a speculative step's tokens, capped by
+/// `--max-cudagraph-capture-size` and `max_num_batched_tokens`; fewer graphs, less reserved.
+#[test]
+fn cuda_graph_capture_sizes_follow_the_card_the_drafter_and_the_flag() {
+    use headroom_core::vllm::{Speculative, graph_counts_for, graph_estimate};
+    let o = VllmOptions::default();
+    assert_eq!(graph_counts_for(&o, 1024, 8192, 90), (51, 51));
+    // B200: up to 1,024, every 16 from 256 (49 more sizes).
+    assert_eq!(graph_counts_for(&o, 1024, 8192, 100), (83, 83));
+    // An RTX 5090 (SM 12.0) keeps 512.
+    assert_eq!(graph_counts_for(&o, 1024, 8192, 120), (51, 51));
+    // MTP with three tokens: a decode step is four tokens a request; 64 requests → 512 tokens.
+    let mtp =
+        VllmOptions { speculative: Some(Speculative::parse("mtp:3").unwrap()), ..VllmOptions::default() };
+    assert_eq!(graph_counts_for(&mtp, 64, 8192, 90), (51, 11));
+    // The flag caps it, and so does the step's token budget.
+    let capped = VllmOptions { max_cudagraph_capture_size: Some(64), ..VllmOptions::default() };
+    assert_eq!(graph_counts_for(&capped, 1024, 8192, 90), (11, 11));
+    assert_eq!(graph_counts_for(&o, 256, 128, 90), (19, 19));
+    assert!(graph_estimate(&capped, 1024, 8192, 90).0 < graph_estimate(&o, 1024, 8192, 90).0);
+    // A pasted command and the link carry it.
+    let c =
+        headroom_core::command::parse("vllm serve Qwen/Qwen3-8B --max-cudagraph-capture-size 64").unwrap();
+    assert_eq!(c.vllm.max_cudagraph_capture_size, Some(64));
+    let s = Scenario { runtime: Some(Runtime::Vllm), vllm: capped, ..Scenario::catalog("qwen3-8b") };
+    assert_eq!(headroom_core::share::decode(&headroom_core::share::encode(&s)).scenario, s);
+}

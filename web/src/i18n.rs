@@ -82,6 +82,7 @@ ui_text! {
     VllmEncoderData => "--mm-encoder-tp-mode data (the encoder whole on each GPU)", "--mm-encoder-tp-mode data (l'encodeur entier sur chaque GPU)";
     VllmPrefix => "Prefix caching (hybrid models keep more Mamba states with it)", "Cache de préfixes (les modèles hybrides gardent alors plus d'états Mamba)";
     VllmPipeline => "--pipeline-parallel-size (stages; the GPU count is each stage's)", "--pipeline-parallel-size (étages ; le nombre de GPU est celui de chaque étage)";
+    VllmGraphMax => "--max-cudagraph-capture-size (0: vLLM's default)", "--max-cudagraph-capture-size (0 : celui de vLLM)";
     VllmDcp => "--decode-context-parallel-size (GPUs of the group splitting each request's cache by tokens)", "--decode-context-parallel-size (GPU du groupe qui se partagent le cache de chaque requête par jetons)";
     VllmPrefixDefault => "the default", "par défaut";
     VllmMambaConv => "--mamba-cache-dtype (a hybrid's convolution state)", "--mamba-cache-dtype (état de convolution d'un hybride)";

@@ -836,6 +836,10 @@ fn VllmInputs() -> impl IntoView {
                 value=Signal::derive(move || s.with(|s| s.vllm.pipeline_parallel.unwrap_or(1)))
                 set=Callback::new(move |v: u64| s.update(|s| s.vllm.pipeline_parallel = (v > 1).then_some(v)))
                 min=1 max=headroom_core::scenario::MAX_GPUS/>
+            <CountField id="hr-cgmax" label=label_of(lang.get_untracked(), T::VllmGraphMax)
+                value=count_value(s, |x| x.vllm.max_cudagraph_capture_size)
+                set=count_set(s, |x, v| x.vllm.max_cudagraph_capture_size = v)
+                min=0 max=vllm::MAX_VLLM_TOKENS/>
             <CountField id="hr-dcp" label=label_of(lang.get_untracked(), T::VllmDcp)
                 value=Signal::derive(move || s.with(|s| s.vllm.decode_context_parallel.unwrap_or(1)))
                 set=Callback::new(move |v: u64| s.update(|s| s.vllm.decode_context_parallel = (v > 1).then_some(v)))

@@ -360,6 +360,12 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "N")]
     pub decode_context_parallel_size: Option<u64>,
 
+    /// vLLM: the largest batch captured as a CUDA graph (--max-cudagraph-capture-size); fewer
+    /// graphs take less memory [default: 2 × max-num-seqs × decode tokens, at most 512, 1,024 on
+    /// data-centre Blackwell].
+    #[arg(long, value_name = "N")]
+    pub max_cudagraph_capture_size: Option<u64>,
+
     /// vLLM: replicas of the tensor-parallel group (--data-parallel-size); --gpus is each one's size.
     #[arg(long, value_name = "N")]
     pub data_parallel_size: Option<u64>,
@@ -859,6 +865,7 @@ impl ScenarioArgs {
         v.data_parallel = self.data_parallel_size.or(v.data_parallel);
         v.pipeline_parallel = self.pipeline_parallel_size.or(v.pipeline_parallel);
         v.decode_context_parallel = self.decode_context_parallel_size.or(v.decode_context_parallel);
+        v.max_cudagraph_capture_size = self.max_cudagraph_capture_size.or(v.max_cudagraph_capture_size);
         if let Some(d) = &self.mamba_cache_dtype {
             v.mamba_cache_bytes = headroom_core::vllm::mamba_dtype_bytes(d).map_err(|e| e.to_string())?;
         }

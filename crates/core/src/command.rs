@@ -1144,6 +1144,18 @@ fn vllm(args: &[String], positional: bool, c: &mut Command, ignored: &mut Vec<Ig
                 },
                 None => bad(flag.into(), "no value"),
             },
+            "--max-cudagraph-capture-size" => match value(&mut i) {
+                Some(v) => match v
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (1..=crate::vllm::MAX_VLLM_TOKENS).contains(n))
+                {
+                    Some(n) => c.vllm.max_cudagraph_capture_size = Some(n),
+                    None => bad(format!("{flag} {v}"), "not a batch size"),
+                },
+                None => bad(flag.into(), "no value"),
+            },
             "--decode-context-parallel-size" | "-dcp" => match value(&mut i) {
                 Some(v) => match count(&v, crate::scenario::MAX_GPUS) {
                     Some(n) => c.vllm.decode_context_parallel = Some(n),
@@ -1452,6 +1464,7 @@ impl Command {
             v.decode_context_parallel = o.decode_context_parallel.or(v.decode_context_parallel);
             v.extensible_kv_cache = o.extensible_kv_cache.or(v.extensible_kv_cache);
             v.max_model_len_auto |= o.max_model_len_auto;
+            v.max_cudagraph_capture_size = o.max_cudagraph_capture_size.or(v.max_cudagraph_capture_size);
             v.mamba_cache_bytes = o.mamba_cache_bytes.or(v.mamba_cache_bytes);
             v.mamba_ssm_cache_bytes = o.mamba_ssm_cache_bytes.or(v.mamba_ssm_cache_bytes);
             if let Some(f) = self.weights {

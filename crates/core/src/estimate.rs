@@ -981,7 +981,8 @@ fn estimate_once(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -> 
     };
     terms.push(match (runtime, shape, &sglang) {
         (Runtime::Vllm, Some(a), _) => {
-            inference::vllm_overhead_term(a, &scenario.vllm, (vllm_tokens, vllm_seqs), gpus)
+            let cc = vllm_card.map_or(0, |d| d.compute_capability);
+            inference::vllm_overhead_term(a, &scenario.vllm, (vllm_tokens, vllm_seqs), (gpus, cc))
         }
         (Runtime::Sglang, Some(_), Some(b)) => {
             let act = terms.iter().find(|t| t.kind == TermKind::Activations).map_or(Bytes::ZERO, |t| t.bytes);

@@ -131,6 +131,9 @@ pub fn commands(s: &Scenario, e: &Estimate, fit: Option<&Fit>) -> Vec<String> {
             if let Some(p) = v.pipeline_parallel.filter(|p| *p > 1) {
                 c.push_str(&format!(" --pipeline-parallel-size {p}"));
             }
+            if let Some(n) = v.max_cudagraph_capture_size.filter(|_| !v.enforce_eager) {
+                c.push_str(&format!(" --max-cudagraph-capture-size {n}"));
+            }
             if let Some(d) = v.decode_context_parallel.filter(|d| *d > 1) {
                 c.push_str(&format!(" --decode-context-parallel-size {d}"));
             }

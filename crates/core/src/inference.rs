@@ -761,11 +761,11 @@ pub fn vllm_overhead_term(
     a: &Architecture,
     o: &crate::vllm::VllmOptions,
     (tokens, seqs): (u64, u64),
-    gpus: u64,
+    (gpus, cc): (u64, u16),
 ) -> Term {
     let (nt, nt_lo, nt_hi) = crate::vllm::non_torch(gpus);
     let (g, g_lo, g_hi) = if o.reserves_graphs() {
-        crate::vllm::graph_estimate(seqs)
+        crate::vllm::graph_estimate(o, seqs, tokens, cc)
     } else {
         (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO)
     };

@@ -30,6 +30,7 @@
 //! | `bs` | vLLM `--block-size` | by release (`64` from 0.34, `16` before) |
 //! | `pp` | vLLM `--pipeline-parallel-size` | `1` |
 //! | `dcp` | vLLM `--decode-context-parallel-size` | `1` |
+//! | `cgmax` | vLLM `--max-cudagraph-capture-size` | vLLM's |
 //! | `vauto` | vLLM `--max-model-len auto`, `1`: the model's length fitted to the cache | `0` |
 //! | `vext` | vLLM's extensible KV cache, `1` or `0` (`--enable-extensible-kv-cache`, `--no-…`) | the release's |
 //! | `mconv`, `mssm` | vLLM `--mamba-cache-dtype`, `--mamba-ssm-cache-dtype` (`float32`, `bfloat16`) | auto |
@@ -483,6 +484,9 @@ pub fn encode(s: &Scenario) -> String {
     if v.max_model_len_auto {
         q.push("vauto", "1");
     }
+    if let Some(n) = v.max_cudagraph_capture_size {
+        q.push("cgmax", &format!("{n}"));
+    }
     for (key, b) in [("mconv", v.mamba_cache_bytes), ("mssm", v.mamba_ssm_cache_bytes)] {
         if let Some(b) = b {
             q.push(key, crate::vllm::mamba_dtype_id(b));
@@ -829,6 +833,10 @@ pub fn decode(query: &str) -> Decoded {
             "vpc" => match value.as_str() {
                 "0" | "1" => scenario.vllm.prefix_caching = Some(value == "1"),
                 _ => ignore(&key, &value, "use 0 or 1".into()),
+            },
+            "cgmax" => match parse_count(&value, crate::vllm::MAX_VLLM_TOKENS) {
+                Some(n) => scenario.vllm.max_cudagraph_capture_size = Some(n),
+                None => ignore(&key, &value, format!("a batch size (1 to {})", crate::vllm::MAX_VLLM_TOKENS)),
             },
             "vauto" => match value.as_str() {
                 "0" | "1" => scenario.vllm.max_model_len_auto = value == "1",
@@ -1352,13 +1360,14 @@ mod tests {
                 decode_context_parallel: Some(2),
                 extensible_kv_cache: Some(false),
                 max_model_len_auto: true,
+                max_cudagraph_capture_size: Some(128),
             },
             ..Scenario::default()
         };
         let q = encode(&s);
         assert_eq!(
             q,
-            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0&vas=0&pp=2&dcp=2&vext=0&vauto=1&mconv=bfloat16&mssm=float32"
+            "?v=1&runtime=vllm&vver=0.11&gmu=0.85&mns=64&mnbt=4096&bs=32&kvmem=21474836480&eager=1&cge=0&cpuoff=4294967296&spec=draft:qwen3-0.6b:4&dp=2&ep=1&mmdata=1&vpc=0&vas=0&pp=2&dcp=2&vext=0&vauto=1&cgmax=128&mconv=bfloat16&mssm=float32"
         );
         assert_eq!(decode(&q).scenario, s);
         let d = decode("?v=1&runtime=vllm&gmu=1.5&mns=0&bs=24&vver=0.5&eager=yes&kvmem=lots");

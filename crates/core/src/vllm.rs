@@ -208,6 +208,10 @@ pub struct VllmOptions {
     /// cache can hold when it does not fit.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "core::ops::Not::not"))]
     pub max_model_len_auto: bool,
+    /// `--max-cudagraph-capture-size`: the largest batch captured as a CUDA graph (`None`: vLLM's
+    /// default, [`graph_counts_for`]).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub max_cudagraph_capture_size: Option<u64>,
 }
 
 /// Bytes per value of a `--mamba-cache-dtype` / `--mamba-ssm-cache-dtype` value (`None` for
@@ -373,9 +377,11 @@ impl VllmOptions {
                 ),
             ));
         }
-        for (name, v) in
-            [("max_num_seqs", self.max_num_seqs), ("max_num_batched_tokens", self.max_num_batched_tokens)]
-        {
+        for (name, v) in [
+            ("max_num_seqs", self.max_num_seqs),
+            ("max_num_batched_tokens", self.max_num_batched_tokens),
+            ("max_cudagraph_capture_size", self.max_cudagraph_capture_size),
+        ] {
             if let Some(n) = v
                 && (n == 0 || n > MAX_VLLM_TOKENS)
             {
@@ -604,25 +610,42 @@ pub fn non_torch(tp: u64) -> (Bytes, Bytes, Bytes) {
     }
 }
 
-/// vLLM's default CUDA-graph capture sizes for `max_num_seqs`: `(piecewise, full)` counts. The
-/// largest piecewise size is `min(2 × max_num_seqs, 512)`; sizes are 1, 2, 4, then every 8 up to
-/// 248, then every 16 from 256; full (decode) graphs go up to `max_num_seqs`.
+/// vLLM's default CUDA-graph capture sizes for `max_num_seqs` on a Hopper card without a drafter:
+/// `(piecewise, full)` counts ([`graph_counts_for`]).
 pub fn graph_counts(max_num_seqs: u64) -> (u64, u64) {
+    graph_counts_for(&VllmOptions::default(), max_num_seqs, 8192, 90)
+}
+
+/// vLLM's CUDA-graph capture sizes (`VllmConfig._set_cudagraph_sizes`, read in the 0.29, 0.31,
+/// 0.33 and 0.34 wheels): `(piecewise, full)` counts. Sizes are 1, 2, 4, then every 8 up to 248,
+/// then every 16 from 256, up to `--max-cudagraph-capture-size`, by default
+/// `min(2 × max_num_seqs × q, 512)` — 1,024 on data-centre Blackwell (SM 10.x) — where `q` is a
+/// decode step's tokens per request (1 + speculative tokens), and never above
+/// `max_num_batched_tokens`; full (uniform decode) graphs cover up to `max_num_seqs` requests of
+/// `q` tokens within it.
+pub fn graph_counts_for(o: &VllmOptions, max_num_seqs: u64, max_tokens: u64, cc: u16) -> (u64, u64) {
     fn sizes_up_to(m: u64) -> u64 {
         let small = [1u64, 2, 4].iter().filter(|s| **s <= m).count() as u64;
         let eights = if m >= 8 { m.min(255) / 8 } else { 0 };
         let sixteens = if m >= 256 { (m - 256) / 16 + 1 } else { 0 };
         small + eights + sixteens
     }
-    let largest = max_num_seqs.saturating_mul(2).min(512);
-    (sizes_up_to(largest), sizes_up_to(max_num_seqs.min(largest)))
+    let q = 1 + o.speculative.as_ref().map_or(0, |sp| sp.tokens);
+    let ceiling = if cc / 10 == 10 && o.version >= VllmVersion::CAPACITY_ONE_LINE { 1024 } else { 512 };
+    let largest = o
+        .max_cudagraph_capture_size
+        .unwrap_or_else(|| max_num_seqs.saturating_mul(q).saturating_mul(2).min(ceiling))
+        .min(max_tokens.max(1));
+    // Full graphs: requests counted on the same grid, each `q` tokens wide.
+    let full = sizes_up_to(max_num_seqs.min(ceiling).min(largest / q.max(1)));
+    (sizes_up_to(largest), full)
 }
 
 /// The CUDA-graph memory vLLM estimates and reserves (since v0.21): a shared pool plus a share per
 /// captured graph, about 0.25 GiB + 3 MiB per graph (published logs: 0.2–0.8 GiB for one GPU);
-/// with its band.
-pub fn graph_estimate(max_num_seqs: u64) -> (Bytes, Bytes, Bytes) {
-    let (p, f) = graph_counts(max_num_seqs);
+/// with its band. `max_tokens` is `max_num_batched_tokens`, `cc` the card's compute capability.
+pub fn graph_estimate(o: &VllmOptions, max_num_seqs: u64, max_tokens: u64, cc: u16) -> (Bytes, Bytes, Bytes) {
+    let (p, f) = graph_counts_for(o, max_num_seqs, max_tokens, cc);
     let central = Bytes::new(256 * MIB + (p + f) * 3 * MIB);
     (central, central.scale(0.4), central.scale(3.0))
 }
@@ -2298,8 +2321,11 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     };
     let (nt, nt_lo, nt_hi) =
         (nt.saturating_add(lamport), nt_lo.saturating_add(lamport), nt_hi.saturating_add(lamport));
-    let (graphs, g_lo, g_hi) =
-        if o.reserves_graphs() { graph_estimate(seqs) } else { (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO) };
+    let (graphs, g_lo, g_hi) = if o.reserves_graphs() {
+        graph_estimate(o, seqs, tokens, i.cuda_cc)
+    } else {
+        (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO)
+    };
     let signed = |b: Bytes| i64::try_from(b.get()).unwrap_or(i64::MAX);
     let rest = |p: Bytes, n: Bytes, g: Bytes| {
         signed(requested)
@@ -2505,8 +2531,11 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             return None;
         }
         // Graphs are captured whatever the estimate flag says, unless eager.
-        let (g_act, g_act_lo, g_act_hi) =
-            if o.enforce_eager { (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO) } else { graph_estimate(seqs) };
+        let (g_act, g_act_lo, g_act_hi) = if o.enforce_eager {
+            (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO)
+        } else {
+            graph_estimate(o, seqs, tokens, i.cuda_cc)
+        };
         let floor = Bytes::new(if i.rocm { 3 * GIB } else { GIB });
         let size = |p: Bytes, n: Bytes, g_est: Bytes, g: Bytes| {
             // A block-diffusion model's request state is in use by then too.
