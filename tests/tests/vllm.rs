@@ -1297,3 +1297,25 @@ fn cuda_graph_capture_sizes_follow_the_card_the_drafter_and_the_flag() {
     let s = Scenario { runtime: Some(Runtime::Vllm), vllm: capped, ..Scenario::catalog("qwen3-8b") };
     assert_eq!(headroom_core::share::decode(&headroom_core::share::encode(&s)).scenario, s);
 }
+
+/// vLLM 0.34 warns when an explicit utilisation below 1 keeps a GiB or more of free memory out of
+/// its extensible cache; the advice says to leave it unset, and the usable memory is the cap.
+#[test]
+fn a_utilisation_below_one_is_said_to_withhold_memory_from_the_extensible_cache() {
+    let s = |u: Option<u32>| Scenario {
+        context: 8192,
+        runtime: Some(Runtime::Vllm),
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        vllm: VllmOptions { utilization: u, ..VllmOptions::default() },
+        ..Scenario::catalog("qwen3-8b")
+    };
+    let b = estimate(&s(Some(9000))).unwrap().vllm.unwrap();
+    let m = b.measured.as_ref().unwrap();
+    let full = estimate(&s(None)).unwrap().vllm.unwrap();
+    assert_eq!(i64::try_from(m.withheld).unwrap(), full.measured.as_ref().unwrap().kv - m.kv);
+    assert!(b.log_lines().iter().any(|l| l.starts_with("gpu_memory_utilization=0.9 caps this instance at")));
+    assert!(!full.log_lines().iter().any(|l| l.starts_with("gpu_memory_utilization=")));
+    let v = fit(&s(Some(9000)), headroom_core::catalog::device("h100-sxm").unwrap()).unwrap();
+    assert!(v.advice.iter().any(|a| a.id == headroom_core::text::MsgId::AdviceVllmUtilizationCaps));
+    assert!((v.capacity.get() as f64 - b.requested.get() as f64).abs() < 2.0);
+}

@@ -221,8 +221,10 @@ pub fn fit_resolved(scenario: &Scenario, r: &Resolved, device: &Device) -> Resul
         // vLLM's share of what CUDA reports; with `--kv-cache-memory` or the extensible KV cache
         // (sized from what is free after warmup), all of it but the context.
         let total = crate::vllm::cuda_total_with(device, scenario.mac_gpu_fraction);
-        cap.usable = if scenario.vllm.kv_cache_memory.is_some() || scenario.vllm.extensible() {
+        cap.usable = if scenario.vllm.kv_cache_memory.is_some() {
             total.saturating_sub(crate::vllm::CUDA_CONTEXT)
+        } else if scenario.vllm.extensible() {
+            total.saturating_sub(crate::vllm::CUDA_CONTEXT).min(total.scale(scenario.vllm.utilization()))
         } else {
             total.scale(scenario.vllm.utilization())
         };
@@ -879,7 +881,13 @@ fn advise(
         if small && cap.class != Class::Cpu {
             advice.push(Msg::new(MsgId::AdviceSmallModelCpuOk, vec![]));
         }
-        if let Some(m) = e.vllm.as_ref().and_then(|b| b.measured.as_ref()) {
+        if let Some((b, m)) = e.vllm.as_ref().and_then(|b| b.measured.as_ref().map(|m| (b, m))) {
+            if b.utilization < 1.0 && m.withheld >= crate::units::GIB {
+                advice.push(Msg::new(
+                    MsgId::AdviceVllmUtilizationCaps,
+                    vec![Arg::Num(b.utilization, 2), Arg::Size(Bytes::new(m.withheld))],
+                ));
+            }
             advice.push(Msg::new(
                 MsgId::AdviceVllmMeasures,
                 vec![

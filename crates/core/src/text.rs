@@ -1281,6 +1281,10 @@ messages! {
     AdviceSglangPool =>
         "SGLang's KV pool holds {0} tokens: {1} requests of {2} tokens at once, fewer than asked; the others wait",
         "le pool KV de SGLang contient {0} tokens : {1} requêtes de {2} tokens à la fois, moins que demandé ; les autres attendent";
+    /// vLLM 0.34: a utilisation below 1 keeps free memory out of the extensible cache.
+    AdviceVllmUtilizationCaps =>
+        "--gpu-memory-utilization {0} keeps {1} of free memory out of the KV cache: vLLM measures its own use after warmup, so leave it unset unless other processes share the GPU",
+        "--gpu-memory-utilization {0} garde {1} de mémoire libre hors du cache KV : vLLM mesure son propre usage après le préchauffage, laissez-la donc non fixée sauf si d'autres processus partagent le GPU";
     /// vLLM 0.34 sizes its extensible KV cache after warmup.
     AdviceVllmMeasures =>
         "vLLM sizes its KV cache once warmed up: of the {0} it can use, what the weights, CUDA graphs and its other buffers hold, a margin of {1} and {2} for activations stay out, and the cache takes the rest ({3})",

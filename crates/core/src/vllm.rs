@@ -2178,6 +2178,10 @@ pub struct MeasuredKv {
     /// Blocks reserved from the profile step's estimate ("Available KV cache memory"), which the
     /// measured size never exceeds.
     pub reserved_blocks: u64,
+    /// Free memory a `gpu_memory_utilization` below 1 keeps out of the cache (what the cache would
+    /// take with all the memory free at start, less what it takes).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub withheld: u64,
 }
 
 /// A hybrid model's Mamba states in vLLM's cache.
@@ -2552,6 +2556,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         let (kv, in_use, transient, margin) = size(p, nt, graphs, g_act);
         let least = size(p.scale(hi_f), nt_hi, g_hi, g_act_hi).0;
         let most = size(p.scale(lo_f), nt_lo, g_lo, g_act_lo).0;
+        // With all the memory free at start as the budget, the free memory and the margin bind.
+        let free = signed(i.total).saturating_sub(signed(CUDA_CONTEXT)).saturating_sub(signed(in_use));
+        let unbounded = free.saturating_sub(signed(margin)).saturating_sub(signed(transient));
+        let withheld = u64::try_from(unbounded.saturating_sub(kv).max(0)).unwrap_or(0);
         Some(MeasuredKv {
             context: CUDA_CONTEXT,
             in_use,
@@ -2560,6 +2568,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             kv,
             kv_band: (least, most),
             reserved_blocks: reserved,
+            withheld,
         })
     };
     let measured_blocks = |m: &Option<MeasuredKv>, reserved: u64, bytes: u64| match m {
@@ -2807,6 +2816,18 @@ impl VllmBudget {
                 "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine."
             }));
             return out;
+        }
+        if let Some(m) = &self.measured
+            && self.utilization > 0.7
+            && self.utilization < 1.0
+            && m.withheld >= GIB
+        {
+            out.push(format!(
+                "gpu_memory_utilization={} caps this instance at {:.2} GiB, keeping {:.2} GiB of free device memory out of the KV cache.",
+                self.utilization,
+                gib(self.requested.get()),
+                gib(m.withheld)
+            ));
         }
         if let Some(m) = &self.measured {
             // What the worker measures after warmup and graph capture (the free memory and the
