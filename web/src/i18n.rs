@@ -309,6 +309,7 @@ ui_text! {
     LimitLatency => "per-layer latency", "la latence par couche";
     AnswerNoDevice => "{0} in {1} with {2} needs {3} per device at {4} tokens × {5}. Choose a device to see whether it runs, and how fast.",
         "{0} en {1} avec {2} demande {3} par appareil à {4} tokens × {5}. Choisissez un appareil pour savoir s'il tourne, et à quelle vitesse.";
+    AnswerAutoFit => "With --max-model-len auto, vLLM serves {0} tokens a request instead of the model's {1}.", "Avec --max-model-len auto, vLLM sert {0} tokens par requête au lieu des {1} du modèle.";
     AnswerFits => "Runs on {0} with {1}: {2} of {3}.", "Tourne sur {0} avec {1} : {2} sur {3}.";
     AnswerOffload => "Runs on {0} with {1} only by offloading to system RAM: {2} does not fit in {3}.",
         "Tourne sur {0} avec {1} seulement en déchargeant vers la RAM système : {2} ne tient pas dans {3}.";

@@ -1473,6 +1473,10 @@ pub fn answer(e: &Estimate, f: Option<&Fit>, s: &Scenario, l: Lang) -> String {
     {
         lines.push(fill(tr(l, T::AnswerLayers), &[&format_int(k, l)]));
     }
+    // vLLM's `--max-model-len auto` settled on a shorter context than the model's.
+    if let Some(a) = f.vllm.as_ref().and_then(|b| b.auto_fit).filter(|a| a.to > 0 && a.to < a.from) {
+        lines.push(fill(tr(l, T::AnswerAutoFit), &[&format_int(a.to, l), &format_int(a.from, l)]));
+    }
     // What system RAM decides, said rather than assumed: an offload's RAM when the machine's is
     // not known, and the RAM that stops one.
     for m in &f.advice {

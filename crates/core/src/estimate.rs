@@ -517,7 +517,11 @@ fn estimate_once(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -> 
         // SGLang: one chunk of its chunked prefill; no sampler profile.
         (scenario.sglang.sizes(vllm_card.map(|d| d.memory_mib), gpus).0, 0)
     } else {
-        scenario.vllm.batch(vllm_card.map(crate::vllm::cuda_total), vllm_card.map_or("", |d| d.name))
+        scenario.vllm.batch(
+            vllm_card.map(crate::vllm::cuda_total),
+            vllm_card.map_or("", |d| d.name),
+            vllm_card.map_or(0, |d| d.compute_capability),
+        )
     };
     let page = match runtime {
         // Under decode context parallelism a block of the scheduler's spans `dcp` ranks' blocks.

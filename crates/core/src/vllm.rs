@@ -64,6 +64,12 @@ impl VllmVersion {
     /// A release whose log states the capacity and the concurrency on one line ("GPU KV cache
     /// size: N tokens, Maximum concurrency for …"; read in the 0.29, 0.31, 0.33 and 0.34 wheels).
     pub const CAPACITY_ONE_LINE: VllmVersion = VllmVersion { major: 0, minor: 29 };
+    /// The release whose batch defaults give cards of 160 GiB or more 16,384 batched tokens
+    /// (`get_batch_defaults`; read in the 0.25, 0.27, 0.28 and 0.29 wheels).
+    pub const HUGE_CARDS: VllmVersion = VllmVersion { major: 0, minor: 28 };
+    /// The release whose batch defaults keep a GB10 (DGX Spark) on the small tier (read in the
+    /// 0.31, 0.32 and 0.33 wheels).
+    pub const GB10_SMALL: VllmVersion = VllmVersion { major: 0, minor: 33 };
     /// The oldest release modelled: the V1 engine's worker.
     pub const OLDEST: VllmVersion = VllmVersion { major: 0, minor: 8 };
     /// The release whose sliding-window and chunked layers reserve blocks for every batch in
@@ -151,8 +157,8 @@ pub struct VllmOptions {
     pub utilization: Option<u32>,
     /// `--max-num-seqs`; `None`: by the card (1024 on 70 GiB cards other than A100s, else 256).
     pub max_num_seqs: Option<u64>,
-    /// `--max-num-batched-tokens`; `None`: by the card (8192 on 70 GiB cards other than A100s,
-    /// else 2048).
+    /// `--max-num-batched-tokens`; `None`: by the card (16384 on 160 GiB cards, 8192 on 70 GiB
+    /// cards other than A100s, else 2048: [`VllmOptions::batch`]).
     pub max_num_batched_tokens: Option<u64>,
     /// `--block-size`; `None`: the release's default (64 since 0.34, 16 before).
     pub block_size: Option<u64>,
@@ -461,13 +467,22 @@ impl VllmOptions {
     }
 
     /// `(max_num_batched_tokens, max_num_seqs)` in effect on a card of `memory` named `name`
-    /// (`vllm serve`'s defaults: 8192 and 1024 on cards of 70 GiB or more that are not A100s,
-    /// 2048 and 256 otherwise, `EngineArgs.get_batch_defaults`); the sequences never exceed the
-    /// tokens.
-    pub fn batch(&self, memory: Option<Bytes>, name: &str) -> (u64, u64) {
-        let big = memory.is_some_and(|m| m.get() >= 70 * GIB) && !name.to_ascii_lowercase().contains("a100");
-        let tokens = self.max_num_batched_tokens.unwrap_or(if big { 8192 } else { 2048 });
-        let seqs = self.max_num_seqs.unwrap_or(if big { 1024 } else { 256 }).min(tokens);
+    /// with compute capability `cc` (`vllm serve`'s defaults, `EngineArgs.get_batch_defaults`:
+    /// 16384 and 1024 on cards of 160 GiB or more from 0.28 — B200, B300, MI300X —; 8192 and 1024
+    /// on cards of 70 GiB or more that are not A100s nor, from 0.33, a GB10 (DGX Spark, SM 12.1);
+    /// 2048 and 256 otherwise); the sequences never exceed the tokens.
+    pub fn batch(&self, memory: Option<Bytes>, name: &str, cc: u16) -> (u64, u64) {
+        let m = memory.map_or(0, |m| m.get());
+        let gb10 = cc == 121 && self.version >= VllmVersion::GB10_SMALL;
+        let (default_tokens, default_seqs) = if m >= 160 * GIB && self.version >= VllmVersion::HUGE_CARDS {
+            (16_384, 1024)
+        } else if m >= 70 * GIB && !name.to_ascii_lowercase().contains("a100") && !gb10 {
+            (8192, 1024)
+        } else {
+            (2048, 256)
+        };
+        let tokens = self.max_num_batched_tokens.unwrap_or(default_tokens);
+        let seqs = self.max_num_seqs.unwrap_or(default_seqs).min(tokens);
         (tokens, seqs)
     }
 }
@@ -2304,7 +2319,7 @@ pub fn encoder_profile(
 pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let a = i.arch;
     let tp = i.tp.max(1);
-    let (tokens, seqs) = o.batch(Some(i.total), i.device_name);
+    let (tokens, seqs) = o.batch(Some(i.total), i.device_name, i.cuda_cc);
     let util = o.utilization();
     let requested = i.total.scale(util);
     let weights = i
@@ -3193,11 +3208,19 @@ mod tests {
     #[test]
     fn batch_defaults_follow_the_card() {
         let o = VllmOptions::default();
-        assert_eq!(o.batch(Some(Bytes::new(79 * GIB)), "NVIDIA H100 SXM5 80GB"), (8192, 1024));
-        assert_eq!(o.batch(Some(Bytes::new(79 * GIB)), "NVIDIA A100 SXM4 80GB"), (2048, 256));
-        assert_eq!(o.batch(Some(Bytes::new(23 * GIB)), "RTX 4090"), (2048, 256));
+        assert_eq!(o.batch(Some(Bytes::new(79 * GIB)), "NVIDIA H100 SXM5 80GB", 90), (8192, 1024));
+        assert_eq!(o.batch(Some(Bytes::new(79 * GIB)), "NVIDIA A100 SXM4 80GB", 80), (2048, 256));
+        assert_eq!(o.batch(Some(Bytes::new(23 * GIB)), "RTX 4090", 89), (2048, 256));
+        // B200 (and MI300X): the largest tier from 0.28.
+        assert_eq!(o.batch(Some(Bytes::new(178 * GIB)), "NVIDIA B200", 100), (16_384, 1024));
+        let v027 = VllmOptions { version: VllmVersion::parse("0.27").unwrap(), ..VllmOptions::default() };
+        assert_eq!(v027.batch(Some(Bytes::new(178 * GIB)), "NVIDIA B200", 100), (8192, 1024));
+        // DGX Spark: the small tier from 0.33.
+        assert_eq!(o.batch(Some(Bytes::new(119 * GIB)), "NVIDIA DGX Spark", 121), (2048, 256));
+        let v032 = VllmOptions { version: VllmVersion::parse("0.32").unwrap(), ..VllmOptions::default() };
+        assert_eq!(v032.batch(Some(Bytes::new(119 * GIB)), "NVIDIA DGX Spark", 121), (8192, 1024));
         let o = VllmOptions { max_num_batched_tokens: Some(128), ..VllmOptions::default() };
-        assert_eq!(o.batch(None, ""), (128, 128));
+        assert_eq!(o.batch(None, "", 0), (128, 128));
     }
 
     #[test]
