@@ -204,6 +204,7 @@ ui_text! {
     CannotRunV => "cannot run", "ne tourne pas";
     CannotLoad => "cannot load this model", "ne charge pas ce modèle";
     Headroom => "headroom", "marge";
+    RefusedMemoryFits => "the memory alone would fit ({0}% headroom)", "la mémoire seule tiendrait ({0} % de marge)";
     Speed => "Speed", "Vitesse";
     Decode => "Generation", "Génération";
     Prefill => "Prompt processing", "Traitement du prompt";

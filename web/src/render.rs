@@ -309,18 +309,25 @@ pub fn verdict(f: &Fit, l: Lang) -> String {
     } else {
         100.0
     };
+    // A setup the runtime refuses: its memory may fit, which is said as such, and the gauge is
+    // not green.
+    let refused = f.verdict == Verdict::No && f.refusal().is_some();
+    let headroom = format_num(f.headroom * 100.0, 0, l);
     let mut s = format!(
         "<div class=\"hr-card hr-verdict hr-verdict-{v}{warn}\" id=\"hr-verdict\" data-verdict=\"{v}\"><h2>{}: {}</h2>\
-         <p class=\"hr-verdict-line\"><strong>{}</strong> — {} / {} · {} {}%</p>\
+         <p class=\"hr-verdict-line\"><strong>{}</strong> — {} / {} · {}</p>\
          <div class=\"hr-gauge\" role=\"img\" aria-label=\"{pct:.0}%\"><div class=\"hr-gauge-fill{}\" style=\"width:{pct:.1}%\"></div></div>",
         tr(l, T::Verdict),
         esc(f.name),
         fit_text(f, l),
         format_size(f.need, l),
         format_size(f.capacity, l),
-        tr(l, T::Headroom),
-        format_num(f.headroom * 100.0, 0, l),
-        if f.need > f.capacity { " hr-over" } else { "" },
+        if refused && f.need <= f.capacity {
+            tr(l, T::RefusedMemoryFits).replace("{0}", &headroom)
+        } else {
+            format!("{} {headroom}%", tr(l, T::Headroom))
+        },
+        if f.need > f.capacity || refused { " hr-over" } else { "" },
         v = f.verdict.id(),
         // A fit that leaves the system too little is a warning, not a plain yes.
         warn = if f.advice.iter().any(|m| matches!(m.id, MsgId::AdviceMacReserve | MsgId::AdviceTight)) {
@@ -1718,6 +1725,13 @@ mod tests {
         assert!(!en.contains("Available KV cache memory") && !en.contains("<table"), "{en}");
         let fr = vllm_budget(b, Lang::Fr);
         assert!(fr.contains("vLLM refuse le parallélisme de tenseurs sur 3 GPU"), "{fr}");
+        // The device card: its memory would fit, said so, and the gauge is not green.
+        let card = verdict(&f, Lang::En);
+        assert!(
+            card.contains("the memory alone would fit (") && card.contains("hr-gauge-fill hr-over"),
+            "{card}"
+        );
+        assert!(!card.contains("· headroom"), "{card}");
         let four = Scenario { gpus: 4, ..s };
         let (_, f) = estimate_with_device(&four).unwrap();
         let en = vllm_budget(f.unwrap().vllm.as_ref().unwrap(), Lang::En);
