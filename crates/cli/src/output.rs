@@ -907,60 +907,42 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
         for line in b.log_lines() {
             let _ = writeln!(s, "  log  {line}");
         }
-    } else if let Some((b, m)) = fit
-        .and_then(|f| f.vllm.as_ref())
-        .or(e.vllm.as_ref())
-        .and_then(|b| b.measured.as_ref().map(|m| (b, m)))
-    {
-        // vLLM 0.34's extensible cache: reserved from the profile step, sized after warmup.
-        let _ = writeln!(s);
-        let _ = writeln!(
-            s,
-            "vLLM {} at start: sized after warmup, the KV cache gets {} ({} – {}) of {} × {:.2} = {}: the card less the CUDA context {}, {} in use (weights, non-torch memory, CUDA graphs), a margin of {} and {} kept free for activations{}",
-            b.version,
-            signed_gib(m.kv),
-            signed_gib(m.kv_band.0),
-            signed_gib(m.kv_band.1),
-            format_size(b.total, Lang::En),
-            b.utilization,
-            format_size(b.requested, Lang::En),
-            format_size(m.context, Lang::En),
-            format_size(m.in_use, Lang::En),
-            format_size(m.margin, Lang::En),
-            format_size(m.transient, Lang::En),
-            if b.layout_exact {
-                ""
-            } else {
-                "; the layout of recurrent or mixed-size layers is approximated"
-            },
-        );
-        for line in b.log_lines() {
-            let _ = writeln!(s, "  log  {line}");
-        }
-        let rows: Vec<String> = b
-            .table
-            .iter()
-            .map(|(c, n)| format!("{} tokens: {}", format_int(*c, Lang::En), format_int(*n, Lang::En)))
-            .collect();
-        let _ = writeln!(s, "  requests at once  {}", rows.join(" · "));
     } else if let Some(b) = fit.and_then(|f| f.vllm.as_ref()).or(e.vllm.as_ref()) {
         let _ = writeln!(s);
-        let _ = writeln!(
-            s,
-            "vLLM {} at start: {} × {:.2} = {} for it; the KV cache gets {} ({} – {}){}",
-            b.version,
-            format_size(b.total, Lang::En),
-            b.utilization,
-            format_size(b.requested, Lang::En),
-            signed_gib(b.available_kv),
-            signed_gib(b.available_kv_band.0),
-            signed_gib(b.available_kv_band.1),
-            if b.layout_exact {
-                ""
-            } else {
-                "; the layout of recurrent or mixed-size layers is approximated"
-            },
-        );
+        let approx = if b.layout_exact {
+            ""
+        } else {
+            "; the layout of recurrent or mixed-size layers is approximated"
+        };
+        let _ = match &b.measured {
+            // vLLM 0.34's extensible cache: reserved from the profile step, sized after warmup.
+            Some(m) => writeln!(
+                s,
+                "vLLM {} at start: sized after warmup, the KV cache gets {} ({} – {}) of {} × {:.2} = {}: the card less the CUDA context {}, {} in use (weights, non-torch memory, CUDA graphs), a margin of {} and {} kept free for activations{approx}",
+                b.version,
+                signed_gib(m.kv),
+                signed_gib(m.kv_band.0),
+                signed_gib(m.kv_band.1),
+                format_size(b.total, Lang::En),
+                b.utilization,
+                format_size(b.requested, Lang::En),
+                format_size(m.context, Lang::En),
+                format_size(m.in_use, Lang::En),
+                format_size(m.margin, Lang::En),
+                format_size(m.transient, Lang::En),
+            ),
+            None => writeln!(
+                s,
+                "vLLM {} at start: {} × {:.2} = {} for it; the KV cache gets {} ({} – {}){approx}",
+                b.version,
+                format_size(b.total, Lang::En),
+                b.utilization,
+                format_size(b.requested, Lang::En),
+                signed_gib(b.available_kv),
+                signed_gib(b.available_kv_band.0),
+                signed_gib(b.available_kv_band.1),
+            ),
+        };
         for line in b.log_lines() {
             let _ = writeln!(s, "  log  {line}");
         }

@@ -1277,3 +1277,24 @@ fn decode_context_parallelism_from_the_command_line() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("decode_context_parallel_size"));
 }
+
+/// vLLM 0.34's extensible KV cache: the text says the cache is sized after warmup, JSON carries
+/// the measured size beside the reservation; `--extensible-kv-cache off` returns to 0.92.
+#[test]
+fn the_extensible_kv_cache_from_the_command_line() {
+    let base = ["estimate", "--model", "qwen3-8b", "--runtime", "vllm", "--device", "h100-sxm"];
+    let text = String::from_utf8_lossy(&headroom(&base).stdout).into_owned();
+    assert!(text.contains("vLLM 0.34 at start: sized after warmup, the KV cache gets"), "{text}");
+    assert!(text.contains("log  Memory after warmup:"), "{text}");
+    let v = json(&base);
+    let m = &v["vllm"]["measured"];
+    assert!(m["kv_cache_memory"].as_i64().unwrap() > 0, "{v}");
+    assert!(m["reserved_blocks"].as_u64().unwrap() >= v["vllm"]["num_gpu_blocks"].as_u64().unwrap());
+    assert_eq!(v["vllm"]["gpu_memory_utilization"], 1.0);
+    let off = json(&[&base[..], &["--extensible-kv-cache", "off"]].concat());
+    assert!(off["vllm"].get("measured").is_none());
+    assert_eq!(off["vllm"]["gpu_memory_utilization"], 0.92);
+    let bad = headroom(&[&base[..], &["--extensible-kv-cache", "maybe"]].concat());
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid extensible-kv-cache"));
+}

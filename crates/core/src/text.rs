@@ -82,17 +82,26 @@ impl MsgId {
     /// the kernels are missing there. Its verdict is no, with this reason (before a runtime's
     /// refusal of the model, which holds on every device).
     pub const fn refuses_device(self) -> bool {
+        self.vllm_refuses_setup()
+            || matches!(
+                self,
+                MsgId::AdviceRuntimeNotHere
+                    | MsgId::AdviceBnbNoMetal
+                    | MsgId::AdviceBnbNeedsGpu
+                    | MsgId::AdviceNoLowBitKernels
+                    | MsgId::AdviceNoBf16
+                    | MsgId::AdviceVllmKernelsMissing
+                    | MsgId::AdviceInstanceTooFewGpus
+            )
+    }
+
+    /// vLLM stops on this setup (before loading the model, or once its weights are in), whatever
+    /// the memory: a device refusal and a warning.
+    pub const fn vllm_refuses_setup(self) -> bool {
         matches!(
             self,
-            MsgId::AdviceRuntimeNotHere
-                | MsgId::AdviceBnbNoMetal
-                | MsgId::AdviceBnbNeedsGpu
-                | MsgId::AdviceNoLowBitKernels
-                | MsgId::AdviceNoBf16
-                | MsgId::AdviceVllmKernelsMissing
-                | MsgId::AdviceInstanceTooFewGpus
-                // Tensor parallelism vLLM refuses for this model over this many GPUs.
-                | MsgId::AdviceVllmOneGpu
+            // Tensor parallelism vLLM refuses for this model over this many GPUs.
+            MsgId::AdviceVllmOneGpu
                 | MsgId::AdviceVllmTpHeads
                 | MsgId::AdviceVllmTpKvHeads
                 | MsgId::AdviceVllmTpKvHeadsSplit
@@ -115,6 +124,7 @@ impl MsgId {
     /// beside the answer rather than among the notes.
     pub const fn warns(self) -> bool {
         self.refuses_runtime()
+            || self.vllm_refuses_setup()
             || matches!(
                 self,
                 MsgId::NoticeUnknownFamily
@@ -129,19 +139,6 @@ impl MsgId {
                     | MsgId::NoticeQuantApprox
                     | MsgId::NoticeSlidingAllLayers
                     | MsgId::NoticeBlockDiffusion
-                    | MsgId::AdviceVllmOneGpu
-                    | MsgId::AdviceVllmTpHeads
-                    | MsgId::AdviceVllmTpKvHeads
-                    | MsgId::AdviceVllmTpKvHeadsSplit
-                    | MsgId::AdviceVllmStep5Block
-                    | MsgId::AdviceVllmSparseMlaBlock
-                    | MsgId::AdviceVllmKernelBlock
-                    | MsgId::AdviceVllmDcpTp
-                    | MsgId::AdviceVllmDcpKvHeads
-                    | MsgId::AdviceVllmDcpSize
-                    | MsgId::AdviceVllmDcpSliding
-                    | MsgId::AdviceVllmExtensibleKvMemory
-                    | MsgId::AdviceVllmExtensibleOld
                     | MsgId::WarnNotInRegistry
                     | MsgId::WarnEagerAttention
                     | MsgId::WarnOwnConfig
