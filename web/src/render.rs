@@ -512,7 +512,8 @@ pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
                 b.utilization,
                 format_size(b.requested, l),
                 tr(l, T::VllmShare),
-                format_size(b.weights, l),
+                // The sampler's state is built with the model, beside its weights.
+                format_size(b.weights.saturating_add(b.sampler_state), l),
                 format_size(b.activation_peak, l),
                 format_size(b.non_torch, l),
                 format_size(b.cuda_graphs, l),

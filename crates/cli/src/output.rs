@@ -155,6 +155,8 @@ struct JsonVllm {
     peak_activation: u64,
     non_torch_memory: u64,
     cuda_graph_memory: u64,
+    /// The V2 runner's sampler state (penalty counts), built after the weights.
+    sampler_state: u64,
     available_kv_cache_memory: i64,
     available_kv_cache_low: i64,
     available_kv_cache_high: i64,
@@ -251,6 +253,7 @@ fn json_vllm(b: &headroom_core::vllm::VllmBudget) -> JsonVllm {
         peak_activation: b.activation_peak.get(),
         non_torch_memory: b.non_torch.get(),
         cuda_graph_memory: b.cuda_graphs.get(),
+        sampler_state: b.sampler_state.get(),
         available_kv_cache_memory: b.available_kv,
         available_kv_cache_low: b.available_kv_band.0,
         available_kv_cache_high: b.available_kv_band.1,

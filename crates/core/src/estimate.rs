@@ -536,6 +536,13 @@ fn estimate_once(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -> 
         context,
         vllm_tokens,
         vllm_seqs,
+        vllm_sampler_x4: r
+            .architecture
+            .as_deref()
+            .or(r.stand_in.as_ref().map(|(_, a)| a))
+            .map_or(crate::vllm::SAMPLER_BYTES_PER_LOGIT_X4, |a| {
+                crate::vllm::sampler_bytes_x4(&scenario.vllm, a)
+            }),
         batch: scenario.batch,
         gpus,
         flash_attention: scenario.flash_attention,

@@ -167,6 +167,8 @@ pub struct InferenceSetup {
     pub vllm_tokens: u64,
     /// vLLM's profile step: requests sampled (`min(max_num_seqs, tokens)`).
     pub vllm_seqs: u64,
+    /// vLLM's sampler profile, bytes per logit ×4 ([`crate::vllm::sampler_bytes_x4`]).
+    pub vllm_sampler_x4: u64,
     /// Sequences at once.
     pub batch: u64,
     /// Devices the model is split across (1 = one GPU).
@@ -596,7 +598,7 @@ pub fn activation_term(
                 tokens,
                 seqs,
                 s.context,
-                s.gpus,
+                (s.gpus, s.vllm_sampler_x4),
                 s.mm_encoder_data,
             );
             let mut assumptions =
@@ -619,6 +621,16 @@ pub fn activation_term(
                     Msg::new(
                         MsgId::ActVllmCanvas,
                         vec![Arg::Int(tokens), Arg::Int(a.canvas), Arg::Int(a.vocab_size)],
+                    )
+                } else if s.vllm_sampler_x4 != crate::vllm::SAMPLER_BYTES_PER_LOGIT_X4 {
+                    Msg::new(
+                        MsgId::ActVllmV2,
+                        vec![
+                            Arg::Int(tokens),
+                            Arg::Int(seqs),
+                            Arg::Int(a.vocab_size),
+                            Arg::Int(s.vllm_sampler_x4 / 4),
+                        ],
                     )
                 } else {
                     Msg::new(MsgId::ActVllm, vec![Arg::Int(tokens), Arg::Int(seqs), Arg::Int(a.vocab_size)])
@@ -769,7 +781,8 @@ pub fn vllm_overhead_term(
     } else {
         (Bytes::ZERO, Bytes::ZERO, Bytes::ZERO)
     };
-    let rope = crate::vllm::rotary_cache(a);
+    // The rotary caches built with the model and the V2 runner's sampler state built after it.
+    let rope = crate::vllm::rotary_cache(a).saturating_add(crate::vllm::sampler_state(o, a, seqs));
     let mut assumptions = Vec::new();
     if gpus > 1 {
         assumptions.push(Msg::new(MsgId::AssumeNccl, vec![]));

@@ -608,6 +608,10 @@ messages! {
     ActVllm =>
         "vLLM's profile step, PyTorch's peak: {0} batched tokens through one layer, or the sampler's {1} requests × {2} logits (FP32 copies, top-k/top-p sort, probabilities: about 38 bytes each), whichever is larger",
         "passe de profilage de vLLM, pic de PyTorch : {0} tokens groupés dans une couche, ou les {1} requêtes × {2} logits de l'échantillonneur (copies FP32, tri top-k/top-p, probabilités : environ 38 octets chacun), le plus grand des deux";
+    /// vLLM profile run on its V2 model runner.
+    ActVllmV2 =>
+        "vLLM's profile step, PyTorch's peak: {0} batched tokens through one layer, or the sampler's {1} requests × {2} logits (the V2 runner's: 16-bit logits and an FP32 copy, top-k/top-p without a sort: {3} bytes each), whichever is larger",
+        "passe de profilage de vLLM, pic de PyTorch : {0} tokens groupés dans une couche, ou les {1} requêtes × {2} logits de l'échantillonneur (celui du runner V2 : logits 16 bits et une copie FP32, top-k/top-p sans tri : {3} octets chacun), le plus grand des deux";
     /// vLLM profile run of a block-diffusion model.
     ActVllmCanvas =>
         "vLLM's profile step, PyTorch's peak: {0} batched tokens through one layer, or the diffusion sampler's one canvas of {1} tokens × {2} logits (16-bit logits and probabilities: 4 bytes each), whichever is larger",
@@ -654,8 +658,8 @@ messages! {
         "contexte CUDA et espaces de travail cuBLAS, {0}, plus fragmentation de l'allocateur PyTorch, {1} (5 % du cache et des activations)";
     /// vLLM overhead.
     OverheadVllm =>
-        "non-torch memory {0}, CUDA graphs' reserve {1} and rotary caches with the buffers built with the model {2} inside vLLM's share (the CUDA context lives outside it)",
-        "mémoire hors PyTorch {0}, réserve des graphes CUDA {1} et caches rotatifs avec les tampons construits avec le modèle {2} dans la part de vLLM (le contexte CUDA vit en dehors)";
+        "non-torch memory {0}, CUDA graphs' reserve {1} and the buffers built with the model and its sampler (rotary caches, penalty counts) {2} inside vLLM's share (the CUDA context lives outside it)",
+        "mémoire hors PyTorch {0}, réserve des graphes CUDA {1} et tampons construits avec le modèle et son échantillonneur (caches rotatifs, comptes de pénalités) {2} dans la part de vLLM (le contexte CUDA vit en dehors)";
     /// SGLang overhead.
     OverheadSglang =>
         "what SGLang keeps free beside the activations: {0} of (1 − mem_fraction_static) of the memory free at start, for CUDA graphs and the allocator",

@@ -70,6 +70,9 @@ impl VllmVersion {
     /// The release whose batch defaults keep a GB10 (DGX Spark) on the small tier (read in the
     /// 0.31, 0.32 and 0.33 wheels).
     pub const GB10_SMALL: VllmVersion = VllmVersion { major: 0, minor: 33 };
+    /// The release whose profile step samples a second time with every sampling parameter set
+    /// (`_dummy_sampler_run`'s warmup pass; not in the 0.29 wheel, in 0.33 and 0.34).
+    pub const SAMPLER_WARMUP_PASS: VllmVersion = VllmVersion { major: 0, minor: 33 };
     /// The oldest release modelled: the V1 engine's worker.
     pub const OLDEST: VllmVersion = VllmVersion { major: 0, minor: 8 };
     /// The release whose sliding-window and chunked layers reserve blocks for every batch in
@@ -522,15 +525,53 @@ pub const HIDDEN_BYTES_X2: u64 = 5;
 /// in 16-bit, split over `tp`; the attention residuals' block outputs whole) and the sampler's for `seqs` requests over the whole vocabulary
 /// (the logits are gathered on every rank).
 pub fn profile_peak(a: &Architecture, tokens: u64, seqs: u64, tp: u64) -> Bytes {
+    profile_peak_with(a, tokens, seqs, tp, SAMPLER_BYTES_PER_LOGIT_X4)
+}
+
+/// [`profile_peak`] with the sampler's bytes per logit ×4 ([`sampler_bytes_x4`]).
+pub fn profile_peak_with(a: &Architecture, tokens: u64, seqs: u64, tp: u64, per_logit_x4: u64) -> Bytes {
     // A block-diffusion model's sampler profiles one request's canvas instead (DiffusionGemma's
     // `dummy_sampler_run`: its logits in the model's dtype and the softmax in the embedding's).
     let logits = if a.canvas > 0 {
         a.canvas.saturating_mul(a.vocab_size).saturating_mul(DIFFUSION_BYTES_PER_LOGIT)
     } else {
-        seqs.saturating_mul(a.vocab_size).saturating_mul(SAMPLER_BYTES_PER_LOGIT_X4) / 4
+        seqs.saturating_mul(a.vocab_size).saturating_mul(per_logit_x4) / 4
     };
     let sampler = logits + tokens.saturating_mul(a.hidden_size).saturating_mul(HIDDEN_BYTES_X2) / 2;
     forward_peak(a, tokens, tp).max(Bytes::new(sampler))
+}
+
+/// Whether vLLM runs this model on its V2 model runner (`vllm/v1/worker/gpu/`): every model from
+/// 0.30, dense models without recurrent layers from 0.26.
+pub fn runner_v2(o: &VllmOptions, a: &Architecture) -> bool {
+    o.version >= VllmVersion::RUNNER_V2_DEFAULT
+        || (o.version >= VllmVersion::IN_FLIGHT_BATCHES
+            && a.moe().is_none()
+            && !a.mixers().any(|(_, m)| m.is_recurrent()))
+}
+
+/// Bytes per logit ×4 of the sampler's profile: the V1 runner's fitted figure
+/// ([`SAMPLER_BYTES_PER_LOGIT_X4`], its top-k/top-p sort and FP32 copies); the V2 runner's
+/// sampler keeps the 16-bit logits and, from 0.33, the FP32 copy of its pass with every sampling
+/// parameter set (`SamplingParams.for_sampler_warmup`; read in the 0.29, 0.33 and 0.34 wheels):
+/// its top-k/top-p run in Triton on that copy without a sort, its log-probabilities in kernels.
+pub fn sampler_bytes_x4(o: &VllmOptions, a: &Architecture) -> u64 {
+    match (runner_v2(o, a), o.version >= VllmVersion::SAMPLER_WARMUP_PASS) {
+        (false, _) => SAMPLER_BYTES_PER_LOGIT_X4,
+        (true, false) => 8,
+        (true, true) => 24,
+    }
+}
+
+/// The V2 runner's sampler state, allocated once the model is loaded and kept: the penalties'
+/// output counts (an int32 per vocabulary entry per request) and prompt bit masks
+/// (`PenaltiesState`), for `max_num_seqs` requests; none on the V1 runner.
+pub fn sampler_state(o: &VllmOptions, a: &Architecture, seqs: u64) -> Bytes {
+    if !runner_v2(o, a) || a.canvas > 0 {
+        return Bytes::ZERO;
+    }
+    let v = a.vocab_size;
+    Bytes::new(seqs.saturating_mul(v.saturating_mul(4).saturating_add(v.div_ceil(32).saturating_mul(4))))
 }
 
 /// The profile step's peak with a multimodal model's encoders: their outputs stay alive through
@@ -543,10 +584,10 @@ pub fn profile_with_encoders(
     tokens: u64,
     seqs: u64,
     max_model_len: u64,
-    tp: u64,
+    (tp, per_logit_x4): (u64, u64),
     data: bool,
 ) -> (Bytes, Option<EncoderProfile>, (f64, f64)) {
-    let text = profile_peak(a, tokens, seqs, tp);
+    let text = profile_peak_with(a, tokens, seqs, tp, per_logit_x4);
     let encoder = encoder_profile(encoders, tokens, seqs, max_model_len, tp, a.hidden_size, data);
     let (peak, band) = match &encoder {
         Some(p) if p.peak > text.saturating_add(p.outputs) => (p.peak, (0.7, 1.4)),
@@ -2091,6 +2132,9 @@ pub struct VllmBudget {
     pub non_torch: Bytes,
     /// The CUDA graphs' reserve (0 before v0.21, with `--enforce-eager`, or when disabled).
     pub cuda_graphs: Bytes,
+    /// The V2 runner's sampler state, built after the weights ([`sampler_state`]).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Bytes::is_zero"))]
+    pub sampler_state: Bytes,
     /// "Available KV cache memory", in bytes; negative when nothing is left ("No available memory
     /// for the cache blocks").
     pub available_kv: i64,
@@ -2326,8 +2370,17 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         .weights
         .saturating_add(rotary_cache(a))
         .saturating_add(i.drafter.map_or(Bytes::ZERO, |d| d.weights));
-    let (peak, encoder, (lo_f, hi_f)) =
-        profile_with_encoders(a, i.encoders, tokens, seqs, i.max_model_len, tp, o.mm_encoder_data);
+    let (peak, encoder, (lo_f, hi_f)) = profile_with_encoders(
+        a,
+        i.encoders,
+        tokens,
+        seqs,
+        i.max_model_len,
+        (tp, sampler_bytes_x4(o, a)),
+        o.mm_encoder_data,
+    );
+    // The V2 runner's sampler state, in use from its creation after the weights' line.
+    let state = sampler_state(o, a, seqs);
     let (nt, nt_lo, nt_hi) = non_torch(tp);
     // Inkling's fused reduce-scatter, convolution and all-gather (vLLM 0.34
     // `inkling/nvidia/ops/lamport.py`): three generations of input and output buffers of
@@ -2349,6 +2402,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
     let rest = |p: Bytes, n: Bytes, g: Bytes| {
         signed(requested)
             .saturating_sub(signed(weights))
+            .saturating_sub(signed(state))
             .saturating_sub(signed(p))
             .saturating_sub(signed(n))
             .saturating_sub(signed(g))
@@ -2614,6 +2668,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
                 Some(m) => signed(Bytes::new(m)),
                 None => signed(requested)
                     .saturating_sub(signed(ws))
+                    .saturating_sub(signed(if k == last { state } else { Bytes::ZERO }))
                     .saturating_sub(signed(p))
                     .saturating_sub(signed(nt))
                     .saturating_sub(signed(graphs)),
@@ -2633,7 +2688,11 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             }
             .max(1);
             let blocks = u64::try_from(avail.max(0)).unwrap_or(0) / page.saturating_mul(mult).max(1);
-            let blocks = measured_blocks(&measure(ws, p, blocks), blocks, page.saturating_mul(mult));
+            let blocks = measured_blocks(
+                &measure(ws.saturating_add(if k == last { state } else { Bytes::ZERO }), p, blocks),
+                blocks,
+                page.saturating_mul(mult),
+            );
             stages.push(StageBudget {
                 layers: end - start,
                 weights: ws,
@@ -2656,7 +2715,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             block_bytes = page.saturating_mul(mult);
         }
     }
-    let measured = measure(weights, peak_shown, num_blocks);
+    let measured = measure(weights.saturating_add(state), peak_shown, num_blocks);
     num_blocks = measured_blocks(&measured, num_blocks, block_bytes);
     // "GPU KV cache size": since 0.21 the tokens `concurrency × max_model_len` requests hold
     // together; before, the blocks of one group in tokens.
@@ -2723,6 +2782,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         encoder,
         non_torch: nt,
         cuda_graphs: graphs,
+        sampler_state: state,
         available_kv: available,
         available_kv_band: band,
         max_num_batched_tokens: tokens,
@@ -3203,6 +3263,26 @@ mod tests {
         assert_eq!(graph_counts(256), (51, 35));
         assert_eq!(graph_counts(128), (35, 19));
         assert_eq!(graph_counts(1024), (51, 51));
+    }
+
+    /// The sampler's profile by runner and release: V1's fitted 38.25 bytes a logit; the V2
+    /// runner's 16-bit logits (2 bytes), with the FP32 copy of its warmup pass from 0.33 (6).
+    #[test]
+    fn the_sampler_profile_follows_the_runner() {
+        let dense = crate::catalog::model("qwen3-8b").unwrap().architecture().unwrap();
+        let moe = crate::catalog::model("qwen3-30b-a3b").unwrap().architecture().unwrap();
+        let at = |v: &str| VllmOptions { version: VllmVersion::parse(v).unwrap(), ..VllmOptions::default() };
+        assert_eq!(sampler_bytes_x4(&at("0.25"), &dense), SAMPLER_BYTES_PER_LOGIT_X4);
+        assert_eq!(sampler_bytes_x4(&at("0.26"), &dense), 8);
+        assert_eq!(sampler_bytes_x4(&at("0.29"), &moe), SAMPLER_BYTES_PER_LOGIT_X4);
+        assert_eq!(sampler_bytes_x4(&at("0.30"), &moe), 8);
+        assert_eq!(sampler_bytes_x4(&at("0.33"), &moe), 24);
+        assert_eq!(sampler_bytes_x4(&VllmOptions::default(), &dense), 24);
+        assert!(sampler_state(&at("0.25"), &dense, 1024).is_zero());
+        assert_eq!(sampler_state(&at("0.34"), &dense, 256).get(), 256 * (151_936 * 4 + 4748 * 4));
+        // The profile's sampler term at 0.34: six bytes a logit, beside the hidden states.
+        let peak = profile_peak_with(&dense, 8, 1024, 1, 24);
+        assert_eq!(peak.get(), 1024 * 151_936 * 6 + 8 * 4096 * 5 / 2);
     }
 
     #[test]
