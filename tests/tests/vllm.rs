@@ -1150,6 +1150,7 @@ fn the_extensible_kv_cache_is_sized_after_warmup() {
     let capped = on("h100-sxm", VllmOptions { utilization: Some(9000), ..VllmOptions::default() });
     let mc = capped.measured.as_ref().unwrap();
     assert_eq!(mc.kv, signed(capped.requested) - signed(mc.in_use) - signed(mc.transient));
+    assert!(mc.capped && !m.capped);
     assert!(capped.kv_tokens < b.kv_tokens);
     // Eager: no graphs, in use or in the transient.
     let eager = on("h100-sxm", VllmOptions { enforce_eager: true, ..VllmOptions::default() });

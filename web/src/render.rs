@@ -473,6 +473,32 @@ pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
         (Some(r), _) => {
             let _ = write!(s, "<p class=\"hr-warning\">{}</p>", esc(&r.reason.render(l)));
         }
+        (None, Some(m)) if m.capped => {
+            // The share `gpu_memory_utilization` gives binds before the free memory does.
+            let _ = write!(
+                s,
+                "<p>{} × {:.2} = <strong>{}</strong> ({}) − {} ({}) − {} ({}) = {} ({}): <strong>{}{}</strong> ({}{} … {}{}); {}{} {}</p>",
+                format_size(b.total, l),
+                b.utilization,
+                format_size(b.requested, l),
+                tr(l, T::VllmShare),
+                format_size(m.in_use, l),
+                tr(l, T::VllmInUse),
+                format_size(m.transient, l),
+                tr(l, T::VllmTransient),
+                tr(l, T::VllmKvCache),
+                tr(l, T::VllmAfterWarmup),
+                sign(m.kv),
+                gib(m.kv),
+                sign(m.kv_band.0),
+                gib(m.kv_band.0),
+                sign(m.kv_band.1),
+                gib(m.kv_band.1),
+                sign(b.available_kv),
+                gib(b.available_kv),
+                tr(l, T::VllmReserved),
+            );
+        }
         (None, Some(m)) => {
             // vLLM 0.34's extensible cache: measured after warmup, within the profile step's
             // reservation.

@@ -918,7 +918,21 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             "; the layout of recurrent or mixed-size layers is approximated"
         };
         let _ = match &b.measured {
-            // vLLM 0.34's extensible cache: reserved from the profile step, sized after warmup.
+            // vLLM 0.34's extensible cache: reserved from the profile step, sized after warmup;
+            // the utilisation's share binding first.
+            Some(m) if m.capped => writeln!(
+                s,
+                "vLLM {} at start: sized after warmup, the KV cache gets {} ({} – {}) of {} × {:.2} = {}: its share less {} in use (weights, non-torch memory, CUDA graphs) and {} kept free for activations{approx}",
+                b.version,
+                signed_gib(m.kv),
+                signed_gib(m.kv_band.0),
+                signed_gib(m.kv_band.1),
+                format_size(b.total, Lang::En),
+                b.utilization,
+                format_size(b.requested, Lang::En),
+                format_size(m.in_use, Lang::En),
+                format_size(m.transient, Lang::En),
+            ),
             Some(m) => writeln!(
                 s,
                 "vLLM {} at start: sized after warmup, the KV cache gets {} ({} – {}) of {} × {:.2} = {}: the card less the CUDA context {}, {} in use (weights, non-torch memory, CUDA graphs), a margin of {} and {} kept free for activations{approx}",

@@ -2241,6 +2241,10 @@ pub struct MeasuredKv {
     /// take with all the memory free at start, less what it takes).
     #[cfg_attr(feature = "serde", serde(default))]
     pub withheld: u64,
+    /// Whether `gpu_memory_utilization`'s share binds (`requested − in use − transient`) rather
+    /// than the free memory and the margin.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub capped: bool,
 }
 
 /// A hybrid model's Mamba states in vLLM's cache.
@@ -2638,6 +2642,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             kv_band: (least, most),
             reserved_blocks: reserved,
             withheld,
+            capped: signed(requested).saturating_sub(signed(in_use)) < free.saturating_sub(signed(margin)),
         })
     };
     let measured_blocks = |m: &Option<MeasuredKv>, reserved: u64, bytes: u64| match m {
