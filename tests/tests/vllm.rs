@@ -1145,6 +1145,17 @@ fn the_extensible_kv_cache_is_sized_after_warmup() {
         "{lines:?}"
     );
     assert!(!lines.iter().any(|l| l.starts_with("Estimated CUDA graph memory")), "{lines:?}");
+    // That line is the V1 runner's (0.25–0.33 for models the V2 runner does not take).
+    let v1 = on(
+        "h100-sxm",
+        VllmOptions { version: VllmVersion::parse("0.25").unwrap(), ..VllmOptions::default() },
+    );
+    assert!(!v1.runner_v2);
+    assert!(
+        v1.log_lines().iter().any(|l| l.starts_with("Estimated CUDA graph memory")),
+        "{:?}",
+        v1.log_lines()
+    );
     // A utilisation below 1 caps what it takes: 0.9 of this card leaves more than the context and
     // the margin out, so the cap binds.
     let capped = on("h100-sxm", VllmOptions { utilization: Some(9000), ..VllmOptions::default() });

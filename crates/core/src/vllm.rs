@@ -2135,6 +2135,10 @@ pub struct VllmBudget {
     /// The V2 runner's sampler state, built after the weights ([`sampler_state`]).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Bytes::is_zero"))]
     pub sampler_state: Bytes,
+    /// Whether the model runs on vLLM's V2 model runner ([`runner_v2`]), whose log has no
+    /// "Estimated CUDA graph memory" line (the V1 runner's, read in the 0.25–0.33 wheels).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub runner_v2: bool,
     /// "Available KV cache memory", in bytes; negative when nothing is left ("No available memory
     /// for the cache blocks").
     pub available_kv: i64,
@@ -2788,6 +2792,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         non_torch: nt,
         cuda_graphs: graphs,
         sampler_state: state,
+        runner_v2: runner_v2(o, a),
         available_kv: available,
         available_kv_band: band,
         max_num_batched_tokens: tokens,
@@ -2885,7 +2890,7 @@ impl VllmBudget {
             ));
         }
         let version = VllmVersion::parse(&self.version).unwrap_or_default();
-        if self.cuda_graphs.get() > 0 && self.measured.is_none() {
+        if self.cuda_graphs.get() > 0 && !self.runner_v2 {
             out.push(format!("Estimated CUDA graph memory: {:.2} GiB total", gib(self.cuda_graphs.get())));
         }
         out.push(format!("Available KV cache memory: {:.2} GiB", self.available_kv as f64 / GIB as f64));
