@@ -175,6 +175,7 @@ fn budget_of(util: u32, offload: u64, seqs: Option<u64>) -> i64 {
             device_name: "NVIDIA H100",
             cuda_cc: 90,
             rocm: false,
+            outside: headroom_core::units::Bytes::ZERO,
             stages: &[],
             drafter: None,
             encoders: &[],
@@ -1079,6 +1080,7 @@ proptest! {
                     device_name: "NVIDIA H200",
                     cuda_cc: 90,
                     rocm: false,
+                    outside: headroom_core::units::Bytes::ZERO,
                     stages: &[],
                     drafter: None,
                     encoders: &[],
@@ -1168,6 +1170,18 @@ fn the_extensible_kv_cache_is_sized_after_warmup() {
     let me = eager.measured.as_ref().unwrap();
     assert_eq!(me.transient, eager.activation_peak);
     assert_eq!(me.in_use, eager.weights.saturating_add(eager.sampler_state).saturating_add(eager.non_torch));
+    // Memory the desktop and other processes hold is not free for it.
+    let held = estimate(&Scenario {
+        context: 32_768,
+        runtime: Some(Runtime::Vllm),
+        device: Some(DeviceChoice::Catalog("h100-sxm".into())),
+        reserve: headroom_core::hardware::Reserve::Mib(4096),
+        ..Scenario::catalog("qwen3-8b")
+    })
+    .unwrap()
+    .vllm
+    .unwrap();
+    assert_eq!(held.measured.as_ref().unwrap().kv, m.kv - 4 * GIB as i64);
     // ROCm keeps a 3 GiB floor.
     let mi = on("mi300x", VllmOptions::default());
     assert!(mi.measured.as_ref().unwrap().margin.get() >= 3 * GIB);

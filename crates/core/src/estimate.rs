@@ -1118,6 +1118,7 @@ fn estimate_once(scenario: &Scenario, r: &Resolved, device: Option<&Device>) -> 
                 device_name: d.name,
                 cuda_cc: d.compute_capability,
                 rocm: d.vendor.eq_ignore_ascii_case("amd"),
+                outside: scenario.reserve.bytes_on(d),
                 stages: &pp_stages,
                 drafter,
                 encoders: if !encoders_loaded {

@@ -2313,6 +2313,9 @@ pub struct BudgetInput<'a> {
     pub stages: &'a [(u64, u64, Bytes)],
     /// An AMD GPU (ROCm): the extensible KV cache keeps a larger margin.
     pub rocm: bool,
+    /// Memory other processes hold on the card when vLLM starts (the scenario's reserve for the
+    /// desktop and the OS): not free for the extensible cache, nor for the classic share.
+    pub outside: Bytes,
 }
 
 /// vLLM's multimodal profile: the encoder run over dummy items of the largest size before the
@@ -2624,7 +2627,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
                 w.saturating_add(n).saturating_add(g).saturating_add(diffusion_state(a, seqs, tokens));
             let transient = p.saturating_add(g_est);
             let margin = floor.max(transient.scale(0.75));
-            let free = signed(i.total).saturating_sub(signed(CUDA_CONTEXT)).saturating_sub(signed(in_use));
+            let free = signed(i.total)
+                .saturating_sub(signed(CUDA_CONTEXT))
+                .saturating_sub(signed(i.outside))
+                .saturating_sub(signed(in_use));
             let kv = (signed(requested).saturating_sub(signed(in_use)))
                 .min(free.saturating_sub(signed(margin)))
                 .saturating_sub(signed(transient));
@@ -2634,7 +2640,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         let least = size(p.scale(hi_f), nt_hi, g_hi, g_act_hi).0;
         let most = size(p.scale(lo_f), nt_lo, g_lo, g_act_lo).0;
         // With all the memory free at start as the budget, the free memory and the margin bind.
-        let free = signed(i.total).saturating_sub(signed(CUDA_CONTEXT)).saturating_sub(signed(in_use));
+        let free = signed(i.total)
+            .saturating_sub(signed(CUDA_CONTEXT))
+            .saturating_sub(signed(i.outside))
+            .saturating_sub(signed(in_use));
         let unbounded = free.saturating_sub(signed(margin)).saturating_sub(signed(transient));
         let withheld = u64::try_from(unbounded.saturating_sub(kv).max(0)).unwrap_or(0);
         Some(MeasuredKv {
@@ -2824,7 +2833,8 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
         request_fits,
         longest_request,
         // The extensible cache's cap keeps the context out by measuring what is free.
-        context_outside_fits: i.total.get().saturating_sub(requested.get()) >= CUDA_CONTEXT.get()
+        context_outside_fits: i.total.get().saturating_sub(requested.get())
+            >= CUDA_CONTEXT.get().saturating_add(i.outside.get())
             || o.kv_cache_memory.is_some()
             || measured.is_some(),
         diffusion_state: diffusion_state(a, seqs, tokens),
@@ -2838,7 +2848,10 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             .or_else(|| kernel_block_refusal(a, o, i.cuda_cc))
             .or(dcp_sliding),
         state_outside_fits: i.total.get().saturating_sub(requested.get())
-            >= CUDA_CONTEXT.get().saturating_add(diffusion_state(a, seqs, tokens).get())
+            >= CUDA_CONTEXT
+                .get()
+                .saturating_add(i.outside.get())
+                .saturating_add(diffusion_state(a, seqs, tokens).get())
             || measured.is_some(),
         layout_exact: exact,
         stages,
@@ -3220,6 +3233,7 @@ mod tests {
                 device_name: d.name,
                 cuda_cc: 90,
                 rocm: false,
+                outside: Bytes::ZERO,
                 drafter: None,
                 encoders: &[],
                 stages: &[],
