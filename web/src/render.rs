@@ -473,47 +473,39 @@ pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
         (Some(r), _) => {
             let _ = write!(s, "<p class=\"hr-warning\">{}</p>", esc(&r.reason.render(l)));
         }
-        (None, Some(m)) if m.capped => {
-            // The share `gpu_memory_utilization` gives binds before the free memory does.
-            let _ = write!(
-                s,
-                "<p>{} × {:.2} = <strong>{}</strong> ({}) − {} ({}) − {} ({}) = {} ({}): <strong>{}{}</strong> ({}{} … {}{}); {}{} {}</p>",
-                format_size(b.total, l),
-                b.utilization,
-                format_size(b.requested, l),
-                tr(l, T::VllmShare),
-                format_size(m.in_use, l),
-                tr(l, T::VllmInUse),
-                format_size(m.transient, l),
-                tr(l, T::VllmTransient),
-                tr(l, T::VllmKvCache),
-                tr(l, T::VllmAfterWarmup),
-                sign(m.kv),
-                gib(m.kv),
-                sign(m.kv_band.0),
-                gib(m.kv_band.0),
-                sign(m.kv_band.1),
-                gib(m.kv_band.1),
-                sign(b.available_kv),
-                gib(b.available_kv),
-                tr(l, T::VllmReserved),
-            );
-        }
         (None, Some(m)) => {
-            // vLLM 0.34's extensible cache: measured after warmup, within the profile step's
-            // reservation.
+            // vLLM 0.34's extensible cache, measured after warmup within the profile step's
+            // reservation: its share less what is in use and the transient when the share binds,
+            // else the card less the context, what is in use, the margin and the transient.
+            let (start, terms) = if m.capped {
+                (
+                    format!(
+                        "{} × {:.2} = <strong>{}</strong> ({})",
+                        format_size(b.total, l),
+                        b.utilization,
+                        format_size(b.requested, l),
+                        tr(l, T::VllmShare)
+                    ),
+                    vec![(m.in_use, T::VllmInUse), (m.transient, T::VllmTransient)],
+                )
+            } else {
+                (
+                    format_size(b.total, l),
+                    vec![
+                        (m.context, T::VllmContext),
+                        (m.in_use, T::VllmInUse),
+                        (m.margin, T::VllmMargin),
+                        (m.transient, T::VllmTransient),
+                    ],
+                )
+            };
+            let _ = write!(s, "<p>{start}");
+            for (bytes, what) in terms {
+                let _ = write!(s, " − {} ({})", format_size(bytes, l), tr(l, what));
+            }
             let _ = write!(
                 s,
-                "<p>{} − {} ({}) − {} ({}) − {} ({}) − {} ({}) = {} ({}): <strong>{}{}</strong> ({}{} … {}{}); {}{} {}</p>",
-                format_size(b.total, l),
-                format_size(m.context, l),
-                tr(l, T::VllmContext),
-                format_size(m.in_use, l),
-                tr(l, T::VllmInUse),
-                format_size(m.margin, l),
-                tr(l, T::VllmMargin),
-                format_size(m.transient, l),
-                tr(l, T::VllmTransient),
+                " = {} ({}): <strong>{}{}</strong> ({}{} … {}{}); {}{} {}</p>",
                 tr(l, T::VllmKvCache),
                 tr(l, T::VllmAfterWarmup),
                 sign(m.kv),
@@ -526,9 +518,6 @@ pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
                 gib(b.available_kv),
                 tr(l, T::VllmReserved),
             );
-            if !b.layout_exact {
-                let _ = write!(s, "<p class=\"hr-warning\">{}</p>", tr(l, T::VllmApprox));
-            }
         }
         (None, None) => {
             let _ = write!(
@@ -551,10 +540,10 @@ pub fn vllm_budget(b: &headroom_core::vllm::VllmBudget, l: Lang) -> String {
                 sign(b.available_kv_band.1),
                 gib(b.available_kv_band.1),
             );
-            if !b.layout_exact {
-                let _ = write!(s, "<p class=\"hr-warning\">{}</p>", tr(l, T::VllmApprox));
-            }
         }
+    }
+    if refused.is_none() && !b.layout_exact {
+        let _ = write!(s, "<p class=\"hr-warning\">{}</p>", tr(l, T::VllmApprox));
     }
     let _ = write!(s, "<h3>{}</h3><pre class=\"hr-log\">", tr(l, T::VllmLog));
     for line in b.log_lines() {

@@ -918,36 +918,36 @@ pub fn human(scenario: &Scenario, e: &Estimate, fit: Option<&Fit>) -> String {
             "; the layout of recurrent or mixed-size layers is approximated"
         };
         let _ = match &b.measured {
-            // vLLM 0.34's extensible cache: reserved from the profile step, sized after warmup;
-            // the utilisation's share binding first.
-            Some(m) if m.capped => writeln!(
-                s,
-                "vLLM {} at start: sized after warmup, the KV cache gets {} ({} – {}) of {} × {:.2} = {}: its share less {} in use (weights, non-torch memory, CUDA graphs) and {} kept free for activations{approx}",
-                b.version,
-                signed_gib(m.kv),
-                signed_gib(m.kv_band.0),
-                signed_gib(m.kv_band.1),
-                format_size(b.total, Lang::En),
-                b.utilization,
-                format_size(b.requested, Lang::En),
-                format_size(m.in_use, Lang::En),
-                format_size(m.transient, Lang::En),
-            ),
-            Some(m) => writeln!(
-                s,
-                "vLLM {} at start: sized after warmup, the KV cache gets {} ({} – {}) of {} × {:.2} = {}: the card less the CUDA context {}, {} in use (weights, non-torch memory, CUDA graphs), a margin of {} and {} kept free for activations{approx}",
-                b.version,
-                signed_gib(m.kv),
-                signed_gib(m.kv_band.0),
-                signed_gib(m.kv_band.1),
-                format_size(b.total, Lang::En),
-                b.utilization,
-                format_size(b.requested, Lang::En),
-                format_size(m.context, Lang::En),
-                format_size(m.in_use, Lang::En),
-                format_size(m.margin, Lang::En),
-                format_size(m.transient, Lang::En),
-            ),
+            // vLLM 0.34's extensible cache: reserved from the profile step, sized after warmup
+            // from its share (when that binds first) or from the free memory.
+            Some(m) => {
+                let from = if m.capped {
+                    format!("its share less {} in use", format_size(m.in_use, Lang::En))
+                } else {
+                    format!(
+                        "the card less the CUDA context {}, {} in use",
+                        format_size(m.context, Lang::En),
+                        format_size(m.in_use, Lang::En)
+                    )
+                };
+                let margin = if m.capped {
+                    String::from(" and")
+                } else {
+                    format!(", a margin of {} and", format_size(m.margin, Lang::En))
+                };
+                writeln!(
+                    s,
+                    "vLLM {} at start: sized after warmup, the KV cache gets {} ({} – {}) of {} × {:.2} = {}: {from} (weights, non-torch memory, CUDA graphs){margin} {} kept free for activations{approx}",
+                    b.version,
+                    signed_gib(m.kv),
+                    signed_gib(m.kv_band.0),
+                    signed_gib(m.kv_band.1),
+                    format_size(b.total, Lang::En),
+                    b.utilization,
+                    format_size(b.requested, Lang::En),
+                    format_size(m.transient, Lang::En),
+                )
+            }
             None => writeln!(
                 s,
                 "vLLM {} at start: {} × {:.2} = {} for it; the KV cache gets {} ({} – {}){approx}",

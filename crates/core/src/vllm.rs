@@ -2621,31 +2621,27 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             graph_estimate(o, seqs, tokens, i.cuda_cc)
         };
         let floor = Bytes::new(if i.rocm { 3 * GIB } else { GIB });
+        // The two bounds: the share less what is in use, and the free memory less the margin;
+        // the transient comes off the smaller.
         let size = |p: Bytes, n: Bytes, g_est: Bytes, g: Bytes| {
             // A block-diffusion model's request state is in use by then too.
             let in_use =
                 w.saturating_add(n).saturating_add(g).saturating_add(diffusion_state(a, seqs, tokens));
             let transient = p.saturating_add(g_est);
             let margin = floor.max(transient.scale(0.75));
+            let share = signed(requested).saturating_sub(signed(in_use));
             let free = signed(i.total)
                 .saturating_sub(signed(CUDA_CONTEXT))
                 .saturating_sub(signed(i.outside))
-                .saturating_sub(signed(in_use));
-            let kv = (signed(requested).saturating_sub(signed(in_use)))
-                .min(free.saturating_sub(signed(margin)))
-                .saturating_sub(signed(transient));
-            (kv, in_use, transient, margin)
+                .saturating_sub(signed(in_use))
+                .saturating_sub(signed(margin));
+            (share.min(free).saturating_sub(signed(transient)), in_use, transient, margin, (share, free))
         };
-        let (kv, in_use, transient, margin) = size(p, nt, graphs, g_act);
+        let (kv, in_use, transient, margin, (share, free)) = size(p, nt, graphs, g_act);
         let least = size(p.scale(hi_f), nt_hi, g_hi, g_act_hi).0;
         let most = size(p.scale(lo_f), nt_lo, g_lo, g_act_lo).0;
-        // With all the memory free at start as the budget, the free memory and the margin bind.
-        let free = signed(i.total)
-            .saturating_sub(signed(CUDA_CONTEXT))
-            .saturating_sub(signed(i.outside))
-            .saturating_sub(signed(in_use));
-        let unbounded = free.saturating_sub(signed(margin)).saturating_sub(signed(transient));
-        let withheld = u64::try_from(unbounded.saturating_sub(kv).max(0)).unwrap_or(0);
+        // What a share below 1 keeps out: the cache with all the memory free at start as budget.
+        let withheld = u64::try_from(free.saturating_sub(share).max(0)).unwrap_or(0);
         Some(MeasuredKv {
             context: CUDA_CONTEXT,
             in_use,
@@ -2655,7 +2651,7 @@ pub fn budget(o: &VllmOptions, i: &BudgetInput) -> VllmBudget {
             kv_band: (least, most),
             reserved_blocks: reserved,
             withheld,
-            capped: signed(requested).saturating_sub(signed(in_use)) < free.saturating_sub(signed(margin)),
+            capped: share < free,
         })
     };
     let measured_blocks = |m: &Option<MeasuredKv>, reserved: u64, bytes: u64| match m {
